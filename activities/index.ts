@@ -1,0 +1,19 @@
+import type { Config } from '../src/config';
+import { createAccountEmails } from '../src/modules/auth';
+import { createStaffInvitations } from '../src/modules/staff';
+import type { Db } from '../src/platform/db/knex';
+import type { Mailer } from '../src/platform/mail';
+import { createAccountActivities } from './accounts.activities';
+
+export interface ActivityDependencies {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+}
+
+/** Every activity the worker registers: thin calls into module services. */
+export function createActivities({ db, config, mailer }: ActivityDependencies) {
+  return {
+    ...createAccountActivities(createAccountEmails(db, config, mailer), createStaffInvitations(db, config, mailer)),
+  };
+}

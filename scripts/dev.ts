@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createDb, migrateToLatest } from '../src/platform/db/knex';
+import { spawnEntryPoint, waitForApi, waitForWorker } from './stack/app-processes';
+import { startStack } from './stack/stack';
+
+const root = path.resolve(__dirname, '..');
+const dataDir = path.join(root, '.data');
+
+/** A development JWT secret made once and kept with the dev data, so sessions survive restarts. */
+function devSecret(): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  mkdirSync(dataDir, { recursive: true });
+  const port = Number(process.env.PORT ?? 3000);
+  const stack = await startStack({
+    dataDir,
+    durable: true,
+    ports: { postgres: 54329, temporal: 7233, temporalUi: 8233, s3: 4569, smtp: 1025, mailWeb: 1080 },
+    temporalBinary: process.env.TEMPORAL_CLI ?? path.join(root, '.tools/bin/temporal'),
+    env: process.env,
+  });
+  const db = createDb(stack.env.DATABASE_URL, 2);
+  await migrateToLatest(db).finally(() => db.destroy());
+
+  const baseUrl = process.env.BASE_URL ?? `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
+    PORT: String(port),
+    BASE_URL: baseUrl,
+    JWT_SECRET: process.env.JWT_SECRET ?? devSecret(),
+    ...stack.env,
+  };
+  const api = spawnEntryPoint('src/main.ts', env);
+  const worker = spawnEntryPoint('workers/main.ts', env);
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all([api.stop(), worker.stop()]);
+    await stack.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+  for (const child of [api.child, worker.child]) {
+    child.once('exit', (code) => {
+      if (!stopping) {
+        console.error(`a process exited unexpectedly (code ${code}); stopping everything`);
+        void stopAll(1);
+      }
+    });
+  }
+  await Promise.all([
+    waitForApi(baseUrl, api),
+    waitForWorker(stack.env.TEMPORAL_ADDRESS, process.env.TEMPORAL_TASK_QUEUE ?? 'hotel', worker),
+  ]);
+  const lines: [string, string][] = [
+    ['API', baseUrl],
+    ['API docs', `${baseUrl}/api/docs`],
+    ...stack.addresses,
+  ];
+  const width = Math.max(...lines.map(([name]) => name.length));
+  console.log(`\nReady in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  for (const [name, address] of lines) console.log(`  ${name.padEnd(width)}  ${address}`);
+  console.log('Press Ctrl-C to stop.\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

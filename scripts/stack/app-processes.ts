@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
+const root = path.resolve(__dirname, '../..');
+
+export interface AppProcess {
+  child: ChildProcess;
+  /** Sends SIGTERM and waits for a clean exit (SIGKILL after the grace period). */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+/** Runs one of the project's entry points (`src/main.ts`, `workers/main.ts`) as its own Node process. */
+export function spawnEntryPoint(entry: string, env: NodeJS.ProcessEnv, output: 'inherit' | 'ignore' = 'inherit'): AppProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', output, output === 'inherit' ? 'inherit' : 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    async stop(graceMs = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+async function until(what: string, check: () => Promise<boolean>, child: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (child.exitCode !== null) throw new Error(`${what}: process exited with code ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export function waitForApi(baseUrl: string, api: AppProcess, timeoutMs = 60_000): Promise<void> {
+  return until('API', async () => (await fetch(`${baseUrl}/health`)).ok, api.child, timeoutMs);
+}
+
+/** The worker is ready when Temporal sees it polling the task queue. */
+export async function waitForWorker(
+  address: string,
+  taskQueue: string,
+  worker: AppProcess,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    await until(
+      'worker',
+      async () => {
+        const { pollers } = await connection.workflowService.describeTaskQueue({
+          namespace: 'default',
+          taskQueue: { name: taskQueue },
+          taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        });
+        return (pollers?.length ?? 0) > 0;
+      },
+      worker.child,
+      timeoutMs,
+    );
+  } finally {
+    await connection.close();
+  }
+}

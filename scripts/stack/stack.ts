@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { startMailCatcher } from './mail-catcher';
+import { startObjectStore } from './object-store';
+import { startPostgres } from './postgres';
+import { startTemporal } from './temporal';
+
+export interface StackOptions {
+  /** Where the embedded services keep their data. */
+  dataDir: string;
+  /** Durable dev data, or fast throw-away test data. */
+  durable: boolean;
+  ports: { postgres: number; temporal: number; temporalUi?: number; s3: number; smtp: number; mailWeb: number };
+  temporalBinary: string;
+  /** Variables already set (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT, SMTP_URL) point at external services. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface RunningStack {
+  /** Environment for the API and worker processes. */
+  env: Record<string, string>;
+  /** What a person opens, in print order. */
+  addresses: [string, string][];
+  stop(): Promise<void>;
+}
+
+export const MEDIA_BUCKET = 'hotel-media';
+
+/** Starts every embedded service that the environment does not already point elsewhere. */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const stops: (() => Promise<void>)[] = [];
+  const env: Record<string, string> = {};
+  const addresses: [string, string][] = [];
+  const stop = async () => {
+    for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
+  };
+  try {
+    const pending: Promise<void>[] = [];
+    if (options.env.DATABASE_URL) {
+      env.DATABASE_URL = options.env.DATABASE_URL;
+    } else {
+      pending.push(
+        startPostgres({
+          dataDir: path.join(options.dataDir, 'pg'),
+          port: options.ports.postgres,
+          database: 'hotel',
+          durable: options.durable,
+        }).then((pg) => {
+          stops.push(pg.stop);
+          env.DATABASE_URL = pg.url;
+        }),
+      );
+    }
+    if (options.env.TEMPORAL_ADDRESS) {
+      env.TEMPORAL_ADDRESS = options.env.TEMPORAL_ADDRESS;
+    } else {
+      pending.push(
+        startTemporal({
+          binary: options.temporalBinary,
+          port: options.ports.temporal,
+          uiPort: options.ports.temporalUi,
+          dbFile: options.durable ? path.join(options.dataDir, 'temporal.db') : undefined,
+        }).then((temporal) => {
+          stops.push(temporal.stop);
+          env.TEMPORAL_ADDRESS = temporal.address;
+          if (temporal.uiUrl) addresses.push(['Temporal Web UI', temporal.uiUrl]);
+        }),
+      );
+    }
+    if (options.env.S3_ENDPOINT) {
+      env.S3_ENDPOINT = options.env.S3_ENDPOINT;
+    } else {
+      pending.push(
+        startObjectStore({ directory: path.join(options.dataDir, 's3'), port: options.ports.s3, bucket: MEDIA_BUCKET }).then(
+          (store) => {
+            stops.push(store.stop);
+            Object.assign(env, {
+              S3_ENDPOINT: store.endpoint,
+              S3_BUCKET: store.bucket,
+              S3_ACCESS_KEY: store.accessKey,
+              S3_SECRET_KEY: store.secretKey,
+              CDN_URL: `${store.endpoint}/${store.bucket}`,
+            });
+            addresses.push(['Object store (S3)', `${store.endpoint}/${store.bucket}`]);
+          },
+        ),
+      );
+    }
+    if (options.env.SMTP_URL) {
+      env.SMTP_URL = options.env.SMTP_URL;
+    } else {
+      pending.push(
+        startMailCatcher({
+          smtpPort: options.ports.smtp,
+          httpPort: options.ports.mailWeb,
+          directory: options.durable ? path.join(options.dataDir, 'mail') : undefined,
+        }).then((mail) => {
+          stops.push(mail.stop);
+          env.SMTP_URL = mail.smtpUrl;
+          env.MAIL_CATCHER_URL = mail.webUrl;
+          addresses.push(['Mail catcher', mail.webUrl]);
+        }),
+      );
+    }
+    const results = await Promise.allSettled(pending);
+    const failure = results.find((result) => result.status === 'rejected');
+    if (failure) throw failure.reason;
+    addresses.push(['Database', env.DATABASE_URL]);
+    return { env, addresses, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

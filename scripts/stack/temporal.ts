@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { Connection } from '@temporalio/client';
+
+export interface RunningTemporal {
+  address: string;
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
+
+/** `temporal server start-dev`, with our search attributes; waits until the frontend answers. */
+export async function startTemporal(options: {
+  binary: string;
+  port: number;
+  uiPort?: number;
+  dbFile?: string;
+  timeoutMs?: number;
+}): Promise<RunningTemporal> {
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--namespace',
+    'default',
+    '--search-attribute',
+    'HotelSlug=Keyword',
+    '--search-attribute',
+    'BookingId=Keyword',
+    '--dynamic-config-value',
+    'frontend.enableServerVersionCheck=false',
+    '--log-level',
+    'error',
+    ...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']),
+    ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
+  ];
+  const child = spawn(options.binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const address = `127.0.0.1:${options.port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Temporal dev server exited: ${stderr}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: '1 second' });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`Temporal dev server did not start: ${String(error)} ${stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  return {
+    address,
+    uiUrl: options.uiPort ? `http://localhost:${options.uiPort}` : undefined,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import cookieParser from 'cookie-parser';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Config } from './config';
+import { authRoutes } from './modules/auth';
+import { hotelsRoutes } from './modules/hotels';
+import { staffRoutes } from './modules/staff';
+import type { Db } from './platform/db/knex';
+import { errorHandler, NotFoundError } from './platform/errors';
+import { docsRouter } from './platform/http/docs';
+import { healthRouter, type ReadinessChecks } from './platform/http/health';
+import { mountRoutes } from './platform/http/mount';
+import { buildOpenApiDocument } from './platform/http/openapi';
+import { createRateLimiter } from './platform/http/rate-limit';
+import type { RouteDefinition } from './platform/http/route';
+import type { Logger } from './platform/logger';
+import { createServices, type Services } from './services';
+
+export interface AppDependencies {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  readinessChecks?: ReadinessChecks;
+}
+
+export function apiRoutes(services: Services, config: Config): RouteDefinition[] {
+  return [...authRoutes(services.auth, config), ...hotelsRoutes(services.hotels), ...staffRoutes(services.staff)];
+}
+
+const REQUEST_ID = /^[\w-]{1,100}$/;
+
+/** The Express application without a listening socket: main.ts listens, tests call it directly. */
+export function buildApp({ config, db, logger, readinessChecks = {} }: AppDependencies): Express {
+  const services = createServices(db, config);
+  const routes = apiRoutes(services, config);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.use(helmet());
+  app.use(cors({ origin: config.appUrl, credentials: true }));
+  app.use(express.json({ limit: config.bodyLimit }));
+  app.use(cookieParser());
+  app.use(healthRouter({ database: () => db.raw('select 1'), ...readinessChecks }));
+  app.use(
+    docsRouter(
+      buildOpenApiDocument(routes, {
+        title: 'Hotel PMS API',
+        version: '0.1.0',
+        description:
+          'Multi-tenant hotel property-management backend. Hotel routes live under `/api/hotels/{slug}`; ' +
+          'send the access token as `Authorization: Bearer <token>`. Errors are `{ "error": "..." }` with ' +
+          '`details` on validation failures (400) and `errors` on refused business rules (422).',
+      }),
+    ),
+  );
+  const api = express.Router();
+  mountRoutes(api, routes, {
+    jwtSecret: config.jwtSecret,
+    rateLimiter: createRateLimiter(db, config.rateLimit),
+    findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
+  });
+  app.use(api);
+  app.use(() => {
+    throw new NotFoundError('Маршрут не найден');
+  });
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,49 @@
+import { createServer } from 'node:http';
+import { Connection } from '@temporalio/client';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createDb } from './platform/db/knex';
+import { createLogger } from './platform/logger';
+import { onShutdownSignal } from './platform/shutdown';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config.logLevel, 'api');
+  const db = createDb(config.databaseUrl, config.databasePoolMax);
+  // Lazy: the API serves requests while Temporal is briefly unavailable; only /ready reports it.
+  const temporal = Connection.lazy({ address: config.temporal.address });
+  const app = buildApp({
+    config,
+    db,
+    logger,
+    readinessChecks: { temporal: () => temporal.workflowService.getSystemInfo({}) },
+  });
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  logger.info({ port: config.port }, 'api listening');
+
+  onShutdownSignal(logger, config.shutdownTimeoutMs, async () => {
+    // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    await closed;
+    clearTimeout(deadline);
+    await temporal.close();
+    await db.destroy();
+    logger.info('api stopped');
+  });
+}
+
+void main();

@@ -1,0 +1,54 @@
+import type { Config } from '../../config';
+import type { Db } from '../../platform/db/knex';
+import { escapeHtml, type MailMessage, type Mailer } from '../../platform/mail';
+import type { AccountEmailPurpose } from '../../../workflows/messages';
+import { hotelsRepository } from '../hotels';
+import { usersRepository, type User } from '../users';
+
+function confirmationEmail(user: User, hotelName: string, link: string): MailMessage {
+  return {
+    to: user.email,
+    subject: `Подтвердите email — ${hotelName}`,
+    text: `Здравствуйте, ${user.name}!\n\nЧтобы завершить регистрацию отеля «${hotelName}», подтвердите адрес электронной почты:\n${link}\n\nСсылка действительна 24 часа. Если вы не регистрировались, просто проигнорируйте это письмо.`,
+    html: `<p>Здравствуйте, ${escapeHtml(user.name)}!</p><p>Чтобы завершить регистрацию отеля «${escapeHtml(hotelName)}», подтвердите адрес электронной почты:</p><p><a href="${escapeHtml(link)}">Подтвердить email</a></p><p>Ссылка действительна 24 часа. Если вы не регистрировались, просто проигнорируйте это письмо.</p>`,
+  };
+}
+
+function resetEmail(user: User, link: string): MailMessage {
+  return {
+    to: user.email,
+    subject: 'Сброс пароля',
+    text: `Здравствуйте, ${user.name}!\n\nЧтобы задать новый пароль, перейдите по ссылке:\n${link}\n\nСсылка действительна 1 час. Если вы не запрашивали сброс, проигнорируйте это письмо: пароль останется прежним.`,
+    html: `<p>Здравствуйте, ${escapeHtml(user.name)}!</p><p>Чтобы задать новый пароль, перейдите по ссылке:</p><p><a href="${escapeHtml(link)}">Задать новый пароль</a></p><p>Ссылка действительна 1 час. Если вы не запрашивали сброс, проигнорируйте это письмо: пароль останется прежним.</p>`,
+  };
+}
+
+/** The link still to be sent for this purpose, or undefined when there is nothing left to send. */
+function pendingLink(user: User, purpose: AccountEmailPurpose, config: Config): string | undefined {
+  if (purpose === 'confirmation') {
+    if (user.email_confirmed || !user.confirmation_token) return undefined;
+    return `${config.baseUrl}/api/auth/confirm-email?token=${user.confirmation_token}`;
+  }
+  if (!user.reset_token || !user.reset_token_expires || user.reset_token_expires.getTime() < Date.now()) return undefined;
+  return `${config.appUrl}/reset-password?token=${user.reset_token}`;
+}
+
+export function createAccountEmails(db: Db, config: Config, mailer: Mailer) {
+  return {
+    /**
+     * Sends the current link for the purpose. A link already used or superseded is not sent: the e-mail always
+     * carries the token that is valid now, so a retried or late delivery cannot hand out a stale one.
+     */
+    async sendAccountEmail(purpose: AccountEmailPurpose, userId: string): Promise<'sent' | 'nothing_to_send'> {
+      const user = await usersRepository.findById(db, userId);
+      const link = user && pendingLink(user, purpose, config);
+      if (!user || !link) return 'nothing_to_send';
+      const hotel = user.hotel_id ? await hotelsRepository.findById(db, user.hotel_id) : undefined;
+      const message = purpose === 'confirmation' ? confirmationEmail(user, hotel?.name ?? '', link) : resetEmail(user, link);
+      await mailer.send(message);
+      return 'sent';
+    },
+  };
+}
+
+export type AccountEmails = ReturnType<typeof createAccountEmails>;

@@ -1,0 +1,57 @@
+import Joi from 'joi';
+import { ROLES } from '../../platform/http/roles';
+
+const email = Joi.string().trim().lowercase().email({ tlds: false }).max(254);
+/** Length ceilings keep bodies small; the 72-byte bcrypt ceiling is checked with its own message. */
+const newPassword = Joi.string().min(8).max(256);
+const token = Joi.string().max(256);
+
+export const loginBody = Joi.object({
+  email: Joi.string().max(254).required(),
+  password: Joi.string().max(1024).required(),
+});
+
+export const registerBody = Joi.object({
+  hotel_name: Joi.string().trim().min(2).max(200).required(),
+  address: Joi.string().trim().min(2).max(500).required(),
+  contact: Joi.string().trim().min(2).max(200).required(),
+  email: email.required(),
+  phone: Joi.string().trim().min(5).max(50).required(),
+  password: newPassword.required(),
+});
+
+export const confirmEmailQuery = Joi.object({ token: Joi.string().allow('').max(256) });
+
+export const emailBody = Joi.object({ email: Joi.string().max(254).required() });
+
+export const resetPasswordBody = Joi.object({ token: token.required(), password: newPassword.required() });
+
+export const acceptInviteBody = Joi.object({ token: token.required(), password: Joi.string().min(6).max(256).required() });
+
+const sessionUser = Joi.object({
+  id: Joi.string().uuid().required(),
+  email: Joi.string().required(),
+  name: Joi.string().required(),
+  role: Joi.string()
+    .valid(...ROLES)
+    .required(),
+  hotelId: Joi.string().uuid().allow(null).required(),
+  hotelSlug: Joi.string().allow(null).required(),
+});
+
+export const sessionResponse = Joi.object({ access_token: Joi.string().required(), user: sessionUser.required() });
+export const accessTokenResponse = Joi.object({ access_token: Joi.string().required() });
+export const okResponse = Joi.object({ ok: Joi.boolean().valid(true).required() });
+export const registeredResponse = Joi.object({ ok: Joi.boolean().valid(true).required(), message: Joi.string() });
+
+export const meResponse = Joi.object({
+  id: Joi.string().uuid().required(),
+  email: Joi.string().required(),
+  name: Joi.string().required(),
+  role: Joi.string()
+    .valid(...ROLES)
+    .required(),
+  hotel_id: Joi.string().uuid().allow(null).required(),
+  created_at: Joi.date().required(),
+  hotel_slug: Joi.string().allow(null).required(),
+}).allow(null);

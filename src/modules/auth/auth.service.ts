@@ -1,0 +1,286 @@
+import type { Config } from '../../config';
+import { uniqueViolation } from '../../platform/db/base-model';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { randomHexToken, sha256Hex } from '../../platform/crypto';
+import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../../platform/errors';
+import { signAccessToken, type AccessTokenPayload } from '../../platform/http/access-token';
+import type { accountEmail } from '../../../workflows/account-email.workflow';
+import { invitationAcceptedSignal, workflowIds, type AccountEmailPurpose } from '../../../workflows/messages';
+import { firstFreeSlug, hotelsRepository, slugify } from '../hotels';
+import { rentalsRepository } from '../rentals';
+import { usersRepository, type User } from '../users';
+import { assertAcceptablePassword, hashPassword, verifyPassword } from './auth.passwords';
+import { sessionsRepository } from './auth.repository';
+
+export const authMessages = {
+  invalidCredentials: 'Неверный email или пароль',
+  emailNotConfirmed: 'Email не подтверждён. Проверьте почту и перейдите по ссылке.',
+  emailTaken: 'Пользователь с таким email уже существует',
+  invalidLink: 'Ссылка недействительна или истекла',
+  noRefreshToken: 'No refresh token',
+  invalidRefreshToken: 'Invalid or expired refresh token',
+  inactiveAccount: 'Account inactive or not found',
+  registered: 'Регистрация прошла успешно. Проверьте почту, чтобы подтвердить email.',
+};
+
+const CONFIRMATION_TTL_MS = 24 * 3600 * 1000;
+const RESET_TTL_MS = 3600 * 1000;
+const SLUG_ATTEMPTS = 5;
+
+export interface RegisterInput {
+  hotel_name: string;
+  address: string;
+  contact: string;
+  email: string;
+  phone: string;
+  password: string;
+}
+
+/** The camelCase `user` object of login and accept-invite. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: User['role'];
+  hotelId: string | null;
+  hotelSlug: string | null;
+}
+
+export interface IssuedSession {
+  accessToken: string;
+  refreshToken: string;
+  user: SessionUser;
+}
+
+export type ConfirmEmailOutcome = 'confirmed' | 'invalid_token' | 'token_expired';
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function createAuthService(db: Db, config: Config) {
+  async function tokenPayload(conn: DbOrTrx, user: User): Promise<AccessTokenPayload> {
+    const hotel = user.hotel_id ? await hotelsRepository.findById(conn, user.hotel_id) : undefined;
+    return {
+      sub: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      hotelId: user.hotel_id,
+      hotelSlug: hotel?.slug ?? null,
+    };
+  }
+
+  function accessToken(payload: AccessTokenPayload): string {
+    return signAccessToken(payload, config.jwtSecret, config.accessTokenTtlSeconds);
+  }
+
+  async function issueSession(conn: DbOrTrx, user: User): Promise<IssuedSession> {
+    const payload = await tokenPayload(conn, user);
+    const refreshToken = randomHexToken(40);
+    await sessionsRepository.insert(conn, {
+      userId: user.id,
+      tokenHash: sha256Hex(refreshToken),
+      payload,
+      ttlDays: config.refreshTokenTtlDays,
+    });
+    const { sub, ...rest } = payload;
+    return { accessToken: accessToken(payload), refreshToken, user: { id: sub, ...rest } };
+  }
+
+  function enqueueAccountEmail(conn: DbOrTrx, purpose: AccountEmailPurpose, user: User, hotelSlug: string, at: Date) {
+    return enqueueOutbox(
+      conn,
+      startWorkflowMessage<typeof accountEmail>(
+        'accountEmail',
+        workflowIds.accountEmail(purpose, user.id, at.getTime()),
+        [{ purpose, userId: user.id }],
+        { HotelSlug: hotelSlug },
+      ),
+    );
+  }
+
+  async function hotelSlugOf(conn: DbOrTrx, user: User): Promise<string> {
+    const hotel = user.hotel_id ? await hotelsRepository.findById(conn, user.hotel_id) : undefined;
+    return hotel?.slug ?? '';
+  }
+
+  /** One attempt at the registration transaction; a slug taken concurrently surfaces as a unique violation. */
+  function registerOnce(input: RegisterInput, email: string, passwordHash: string) {
+    return db.transaction(async (trx) => {
+      const base = slugify(input.hotel_name);
+      const slug = firstFreeSlug(base, await hotelsRepository.slugsLike(trx, base));
+      const hotel = await hotelsRepository.insert(trx, {
+        name: input.hotel_name,
+        slug,
+        address: input.address,
+        phone: input.phone,
+      });
+      const sentAt = new Date();
+      const user = await usersRepository.insert(trx, {
+        hotel_id: hotel.id,
+        name: input.contact,
+        email,
+        password_hash: passwordHash,
+        role: 'hotel_admin',
+        phone: input.phone,
+        active: true,
+        email_confirmed: false,
+        confirmation_token: randomHexToken(32),
+        confirmation_sent_at: sentAt,
+      });
+      await rentalsRepository.insertTemplates(trx, hotel.id);
+      await enqueueAccountEmail(trx, 'confirmation', user, hotel.slug, sentAt);
+    });
+  }
+
+  return {
+    async register(input: RegisterInput): Promise<void> {
+      assertAcceptablePassword(input.password, { requireLetter: true });
+      const email = normalizeEmail(input.email);
+      if (await usersRepository.findByEmail(db, email)) throw new ConflictError(authMessages.emailTaken, 'email_taken');
+      const passwordHash = await hashPassword(input.password);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await registerOnce(input, email, passwordHash);
+          return;
+        } catch (error) {
+          const constraint = uniqueViolation(error);
+          if (constraint === 'users_email_unique') throw new ConflictError(authMessages.emailTaken, 'email_taken');
+          if (constraint !== 'hotels_slug_unique' || attempt === SLUG_ATTEMPTS) throw error;
+        }
+      }
+    },
+
+    async confirmEmail(token: string | undefined): Promise<ConfirmEmailOutcome> {
+      const user = token ? await usersRepository.findByToken(db, 'confirmation_token', token) : undefined;
+      if (!user || user.email_confirmed) return 'invalid_token';
+      const sentAt = user.confirmation_sent_at?.getTime() ?? 0;
+      if (Date.now() - sentAt > CONFIRMATION_TTL_MS) return 'token_expired';
+      const confirmed = await usersRepository.updateByToken(db, 'confirmation_token', token!, {
+        email_confirmed: true,
+        confirmation_token: null,
+      });
+      return confirmed ? 'confirmed' : 'invalid_token';
+    },
+
+    /** Answers the same whatever the e-mail; only a registered, unconfirmed account gets a fresh link. */
+    async resendConfirmation(rawEmail: string): Promise<void> {
+      const user = await usersRepository.findByEmail(db, normalizeEmail(rawEmail));
+      if (!user || user.email_confirmed || !user.password_hash) return;
+      await db.transaction(async (trx) => {
+        const sentAt = new Date();
+        await usersRepository.update(trx, user.id, {
+          confirmation_token: randomHexToken(32),
+          confirmation_sent_at: sentAt,
+        });
+        await enqueueAccountEmail(trx, 'confirmation', user, await hotelSlugOf(trx, user), sentAt);
+      });
+    },
+
+    async login(rawEmail: string, password: string): Promise<IssuedSession> {
+      const user = await usersRepository.findByEmail(db, normalizeEmail(rawEmail));
+      const passwordMatches = await verifyPassword(password, user?.password_hash);
+      if (!user || !passwordMatches) throw new UnauthorizedError(authMessages.invalidCredentials, 'invalid_credentials');
+      if (!user.email_confirmed) throw new ForbiddenError(authMessages.emailNotConfirmed, 'email_not_confirmed');
+      return issueSession(db, user);
+    },
+
+    /** Re-reads the account so role and hotel changes apply; an inactive or deleted account ends the session. */
+    async refresh(refreshToken: string | undefined): Promise<string> {
+      if (!refreshToken) throw new UnauthorizedError(authMessages.noRefreshToken, 'no_refresh_token');
+      const tokenHash = sha256Hex(refreshToken);
+      const session = await sessionsRepository.findValid(db, tokenHash);
+      if (!session) throw new UnauthorizedError(authMessages.invalidRefreshToken, 'invalid_refresh_token');
+      const user = await usersRepository.findById(db, session.user_id);
+      if (!user || !user.active) {
+        await sessionsRepository.deleteByHash(db, tokenHash);
+        throw new UnauthorizedError(authMessages.inactiveAccount, 'account_inactive');
+      }
+      const payload = await tokenPayload(db, user);
+      await sessionsRepository.updatePayload(db, session.id, payload);
+      return accessToken(payload);
+    },
+
+    async logout(refreshToken: string | undefined): Promise<void> {
+      if (refreshToken) await sessionsRepository.deleteByHash(db, sha256Hex(refreshToken));
+    },
+
+    /** Answers the same whatever the e-mail; only a confirmed account gets a reset link. */
+    async forgotPassword(rawEmail: string): Promise<void> {
+      const user = await usersRepository.findByEmail(db, normalizeEmail(rawEmail));
+      if (!user || !user.email_confirmed) return;
+      await db.transaction(async (trx) => {
+        const requestedAt = new Date();
+        await usersRepository.update(trx, user.id, {
+          reset_token: randomHexToken(32),
+          reset_token_expires: new Date(requestedAt.getTime() + RESET_TTL_MS),
+        });
+        await enqueueAccountEmail(trx, 'reset', user, await hotelSlugOf(trx, user), requestedAt);
+      });
+    },
+
+    /** Replaces the password and signs the account out everywhere. */
+    async resetPassword(token: string, password: string): Promise<void> {
+      assertAcceptablePassword(password, { requireLetter: true });
+      const user = await usersRepository.findByToken(db, 'reset_token', token);
+      if (!user || !user.reset_token_expires || user.reset_token_expires.getTime() < Date.now()) {
+        throw new ValidationError(authMessages.invalidLink);
+      }
+      const passwordHash = await hashPassword(password);
+      await db.transaction(async (trx) => {
+        const changed = await usersRepository.updateByToken(trx, 'reset_token', token, {
+          password_hash: passwordHash,
+          reset_token: null,
+          reset_token_expires: null,
+        });
+        if (!changed) throw new ValidationError(authMessages.invalidLink);
+        await sessionsRepository.deleteAllForUser(trx, user.id);
+      });
+    },
+
+    async acceptInvite(token: string, password: string): Promise<IssuedSession> {
+      assertAcceptablePassword(password, { requireLetter: false });
+      const user = await usersRepository.findByToken(db, 'invite_token', token);
+      if (!user || !user.invite_expires || user.invite_expires.getTime() < Date.now()) {
+        throw new ValidationError(authMessages.invalidLink);
+      }
+      const passwordHash = await hashPassword(password);
+      return db.transaction(async (trx) => {
+        const accepted = await usersRepository.updateByToken(trx, 'invite_token', token, {
+          password_hash: passwordHash,
+          active: true,
+          email_confirmed: true,
+          invite_token: null,
+          invite_expires: null,
+          invitation_status: 'accepted',
+        });
+        if (!accepted) throw new ValidationError(authMessages.invalidLink);
+        await enqueueOutbox(trx, {
+          kind: 'signalWorkflow',
+          workflowId: workflowIds.staffInvitation(user.id),
+          signal: invitationAcceptedSignal.name,
+          args: [],
+        });
+        return issueSession(trx, accepted);
+      });
+    },
+
+    async me(userId: string) {
+      const user = await usersRepository.findById(db, userId);
+      if (!user) return null;
+      return {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+        hotel_id: user.hotel_id,
+        created_at: user.created_at,
+        hotel_slug: await hotelSlugOf(db, user).then((slug) => slug || null),
+      };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

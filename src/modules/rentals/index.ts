@@ -1,0 +1,2 @@
+export { rentalsRepository } from './rentals.repository';
+export { RENTAL_TEMPLATES } from './rentals.templates';

@@ -1,0 +1,34 @@
+import type { Config } from '../../config';
+import type { Db } from '../../platform/db/knex';
+import { escapeHtml, type Mailer } from '../../platform/mail';
+import { hotelsRepository } from '../hotels';
+import { usersRepository } from '../users';
+
+const dateFormat = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/** The invitation workflow's steps: the e-mail, and recording that nobody accepted it in time. */
+export function createStaffInvitations(db: Db, config: Config, mailer: Mailer) {
+  return {
+    async sendInvitationEmail(userId: string): Promise<'sent' | 'nothing_to_send'> {
+      const user = await usersRepository.findById(db, userId);
+      if (!user?.invite_token || user.invitation_status !== 'pending' || !user.invite_expires) return 'nothing_to_send';
+      const hotel = user.hotel_id ? await hotelsRepository.findById(db, user.hotel_id) : undefined;
+      const hotelName = hotel?.name ?? '';
+      const link = `${config.appUrl}/accept-invite?token=${user.invite_token}`;
+      const validUntil = `${dateFormat.format(user.invite_expires)} UTC`;
+      await mailer.send({
+        to: user.email,
+        subject: `Приглашение в команду отеля «${hotelName}»`,
+        text: `Здравствуйте, ${user.name}!\n\nВас пригласили в команду отеля «${hotelName}». Чтобы принять приглашение и задать пароль, перейдите по ссылке:\n${link}\n\nСсылка действительна до ${validUntil}.`,
+        html: `<p>Здравствуйте, ${escapeHtml(user.name)}!</p><p>Вас пригласили в команду отеля «${escapeHtml(hotelName)}». Чтобы принять приглашение и задать пароль, перейдите по ссылке:</p><p><a href="${escapeHtml(link)}">Принять приглашение</a></p><p>Ссылка действительна до ${validUntil}.</p>`,
+      });
+      return 'sent';
+    },
+
+    async expireInvitation(userId: string): Promise<boolean> {
+      return usersRepository.expireInvitation(db, userId);
+    },
+  };
+}
+
+export type StaffInvitations = ReturnType<typeof createStaffInvitations>;

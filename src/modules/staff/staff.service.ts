@@ -1,0 +1,144 @@
+import type { Config } from '../../config';
+import { uniqueViolation } from '../../platform/db/base-model';
+import type { Db } from '../../platform/db/knex';
+import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { randomHexToken } from '../../platform/crypto';
+import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors';
+import type { AccessTokenPayload } from '../../platform/http/access-token';
+import type { HotelRef } from '../../platform/http/route';
+import type { Role } from '../../platform/http/roles';
+import type { staffInvitation } from '../../../workflows/staff-invitation.workflow';
+import { workflowIds } from '../../../workflows/messages';
+import { assertAcceptablePassword, hashPassword, sessionsRepository } from '../auth';
+import { usersRepository, type StaffFilter, type User, type UserChanges } from '../users';
+
+export const staffMessages = {
+  emailTaken: 'Пользователь с таким email уже существует',
+  notFound: 'Сотрудник не найден',
+  ownerProtected: 'Владельца отеля может изменить или удалить только super_admin',
+  adminRoleNotAssignable: 'Роль администратора отеля нельзя назначить',
+  selfChange: 'Нельзя изменить собственную роль или статус',
+  selfDelete: 'Нельзя удалить собственную учётную запись',
+};
+
+export interface NewStaffInput {
+  name: string;
+  email: string;
+  role: Role;
+  phone?: string | null;
+  position?: string;
+  password?: string;
+}
+
+export type StaffChanges = Pick<UserChanges, 'name' | 'phone' | 'position' | 'active' | 'role'>;
+
+/** What staff management shows of an account: never a hash or a token. */
+export function toStaffMember(user: User) {
+  return {
+    id: user.id,
+    hotel_id: user.hotel_id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    phone: user.phone,
+    position: user.position,
+    active: user.active,
+    email_confirmed: user.email_confirmed,
+    invitation_status: user.invitation_status,
+    invite_expires: user.invite_expires,
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+  };
+}
+
+function assertAssignable(role: Role | undefined): void {
+  if (role === 'hotel_admin' || role === 'super_admin') throw new ForbiddenError(staffMessages.adminRoleNotAssignable);
+}
+
+export function createStaffService(db: Db, config: Config) {
+  async function findTarget(hotelId: string, userId: string, actor: AccessTokenPayload): Promise<User> {
+    const target = await usersRepository.findInHotel(db, hotelId, userId);
+    if (!target) throw new NotFoundError(staffMessages.notFound);
+    if (target.role === 'hotel_admin' && actor.role !== 'super_admin') throw new ForbiddenError(staffMessages.ownerProtected);
+    return target;
+  }
+
+  return {
+    async list(hotelId: string, filter: StaffFilter) {
+      return (await usersRepository.listInHotel(db, hotelId, filter)).map(toStaffMember);
+    },
+
+    /** With a password the account is ready to use; without one it waits for its invitation to be accepted. */
+    async create(hotel: HotelRef, input: NewStaffInput) {
+      assertAssignable(input.role);
+      if (input.password) assertAcceptablePassword(input.password, { requireLetter: true });
+      if (await usersRepository.findByEmail(db, input.email)) throw new ConflictError(staffMessages.emailTaken, 'email_taken');
+      const common = {
+        hotel_id: hotel.id,
+        name: input.name,
+        email: input.email,
+        role: input.role,
+        phone: input.phone ?? null,
+        position: input.position ?? '',
+      };
+      try {
+        if (input.password) {
+          const user = await usersRepository.insert(db, {
+            ...common,
+            password_hash: await hashPassword(input.password),
+            active: true,
+            email_confirmed: true,
+          });
+          return toStaffMember(user);
+        }
+        return await db.transaction(async (trx) => {
+          const user = await usersRepository.insert(trx, {
+            ...common,
+            active: false,
+            email_confirmed: false,
+            invite_token: randomHexToken(32),
+            invite_expires: new Date(Date.now() + config.invitationTtlSeconds * 1000),
+            invitation_status: 'pending',
+          });
+          await enqueueOutbox(
+            trx,
+            startWorkflowMessage<typeof staffInvitation>(
+              'staffInvitation',
+              workflowIds.staffInvitation(user.id),
+              [{ userId: user.id, expiresInMs: config.invitationTtlSeconds * 1000 }],
+              { HotelSlug: hotel.slug },
+            ),
+          );
+          return toStaffMember(user);
+        });
+      } catch (error) {
+        if (uniqueViolation(error) === 'users_email_unique') throw new ConflictError(staffMessages.emailTaken, 'email_taken');
+        throw error;
+      }
+    },
+
+    /** Role changes apply at the member's next token refresh; deactivation ends every session at once. */
+    async update(hotelId: string, userId: string, changes: StaffChanges, actor: AccessTokenPayload) {
+      const target = await findTarget(hotelId, userId, actor);
+      assertAssignable(changes.role);
+      const changesOwnAccess =
+        (changes.role !== undefined && changes.role !== target.role) ||
+        (changes.active !== undefined && changes.active !== target.active);
+      if (target.id === actor.sub && changesOwnAccess) throw new BusinessRuleError(staffMessages.selfChange);
+      return db.transaction(async (trx) => {
+        const updated = await usersRepository.updateInHotel(trx, hotelId, userId, changes);
+        if (!updated) throw new NotFoundError(staffMessages.notFound);
+        if (changes.active === false) await sessionsRepository.deleteAllForUser(trx, userId);
+        return toStaffMember(updated);
+      });
+    },
+
+    async remove(hotelId: string, userId: string, actor: AccessTokenPayload): Promise<void> {
+      if (userId === actor.sub) throw new BusinessRuleError(staffMessages.selfDelete);
+      await findTarget(hotelId, userId, actor);
+      if (!(await usersRepository.deleteInHotel(db, hotelId, userId))) throw new NotFoundError(staffMessages.notFound);
+    },
+  };
+}
+
+export type StaffService = ReturnType<typeof createStaffService>;

@@ -1,0 +1,78 @@
+import type { DbOrTrx } from '../../platform/db/knex';
+import type { Role } from '../../platform/http/roles';
+import { User, type NewUser, type UserChanges } from './users.model';
+
+export interface StaffFilter {
+  role?: Role;
+  active?: boolean;
+}
+
+/** Account look-ups by e-mail or token span hotels (sign-in has no tenant yet); staff queries take `hotelId` first. */
+export const usersRepository = {
+  async findById(db: DbOrTrx, userId: string): Promise<User | undefined> {
+    return User.query(db).findById(userId);
+  },
+
+  async findByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
+    return User.query(db).findOne({ email });
+  },
+
+  async findByToken(
+    db: DbOrTrx,
+    column: 'confirmation_token' | 'reset_token' | 'invite_token',
+    token: string,
+  ): Promise<User | undefined> {
+    return User.query(db).findOne({ [column]: token });
+  },
+
+  /** Applies `changes` only while the token is still the current one, so a link works exactly once. */
+  async updateByToken(
+    db: DbOrTrx,
+    column: 'confirmation_token' | 'reset_token' | 'invite_token',
+    token: string,
+    changes: UserChanges,
+  ): Promise<User | undefined> {
+    const [user] = await User.query(db).patch(changes).where({ [column]: token }).returning('*');
+    return user as User | undefined;
+  },
+
+  async insert(db: DbOrTrx, user: NewUser): Promise<User> {
+    return User.query(db).insertAndFetch(user);
+  },
+
+  async update(db: DbOrTrx, userId: string, changes: UserChanges): Promise<User | undefined> {
+    return User.query(db).patchAndFetchById(userId, changes);
+  },
+
+  async findInHotel(db: DbOrTrx, hotelId: string, userId: string): Promise<User | undefined> {
+    return User.query(db).findOne({ hotel_id: hotelId, id: userId });
+  },
+
+  async listInHotel(db: DbOrTrx, hotelId: string, filter: StaffFilter): Promise<User[]> {
+    const query = User.query(db).where({ hotel_id: hotelId }).orderBy('created_at').orderBy('id');
+    if (filter.role) query.where({ role: filter.role });
+    if (filter.active !== undefined) query.where({ active: filter.active });
+    return query;
+  },
+
+  updateInHotel(db: DbOrTrx, hotelId: string, userId: string, changes: UserChanges): Promise<User | undefined> {
+    return User.query(db)
+      .patch(changes)
+      .where({ hotel_id: hotelId, id: userId })
+      .returning('*')
+      .first() as unknown as Promise<User | undefined>;
+  },
+
+  async deleteInHotel(db: DbOrTrx, hotelId: string, userId: string): Promise<boolean> {
+    return (await User.query(db).delete().where({ hotel_id: hotelId, id: userId })) > 0;
+  },
+
+  /** Marks a still-pending invitation as expired once its time has passed; a no-op otherwise (idempotent). */
+  async expireInvitation(db: DbOrTrx, userId: string): Promise<boolean> {
+    const count = await User.query(db)
+      .patch({ invitation_status: 'expired', invite_token: null })
+      .where({ id: userId, invitation_status: 'pending' })
+      .where('invite_expires', '<=', db.fn.now());
+    return count > 0;
+  },
+};

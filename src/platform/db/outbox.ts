@@ -1,0 +1,35 @@
+import type { DbOrTrx } from './knex';
+
+export const OUTBOX_CHANNEL = 'outbox';
+
+export interface SearchAttributeValues {
+  HotelSlug?: string;
+  BookingId?: string;
+}
+
+export type OutboxMessage =
+  | {
+      kind: 'startWorkflow';
+      workflowType: string;
+      workflowId: string;
+      args: unknown[];
+      searchAttributes: SearchAttributeValues;
+    }
+  | { kind: 'signalWorkflow'; workflowId: string; signal: string; args: unknown[] };
+
+/** Call inside the transaction that commits the fact; the relay delivers the message only once it is committed. */
+export async function enqueueOutbox(trx: DbOrTrx, message: OutboxMessage): Promise<void> {
+  await trx('outbox').insert({ message: JSON.stringify(message) });
+  await trx.raw('SELECT pg_notify(?, ?)', [OUTBOX_CHANNEL, '']);
+}
+
+export type WorkflowFunction = (...args: never[]) => Promise<unknown>;
+
+export function startWorkflowMessage<W extends WorkflowFunction>(
+  workflowType: string,
+  workflowId: string,
+  args: Parameters<W>,
+  searchAttributes: SearchAttributeValues,
+): OutboxMessage {
+  return { kind: 'startWorkflow', workflowType, workflowId, args, searchAttributes };
+}

@@ -1,0 +1,62 @@
+import type { Request, Response } from 'express';
+import type Joi from 'joi';
+import type { AccessTokenPayload } from './access-token';
+import type { Role } from './roles';
+
+/**
+ * Who may call a route. `hotel` routes live under `/api/hotels/:slug`: the caller must belong to that hotel
+ * (or be super_admin) and hold one of the roles.
+ */
+export type Access = { kind: 'public' } | { kind: 'authenticated' } | { kind: 'hotel'; roles: readonly Role[] };
+
+/** The tenant a hotel route resolved to. */
+export interface HotelRef {
+  id: string;
+  slug: string;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: Joi.Schema;
+  /** Non-JSON answers (redirects) name their content here instead of a schema. */
+  headers?: Record<string, string>;
+}
+
+export interface RouteContext<Body, Query, Params> {
+  body: Body;
+  query: Query;
+  params: Params;
+  /** Set on every route whose access is not public. */
+  auth: AccessTokenPayload | undefined;
+  /** Set on every hotel route. */
+  hotel: HotelRef | undefined;
+  req: Request;
+  res: Response;
+}
+
+export interface RateLimitPolicy {
+  scope: string;
+  /** Body field that names the account (counted per client address and account as well as per address). */
+  accountField?: string;
+}
+
+export interface RouteDefinition<Body = unknown, Query = unknown, Params = unknown> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Express path, e.g. `/api/hotels/:slug/users/:id`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: Access;
+  rateLimit?: RateLimitPolicy;
+  request?: { body?: Joi.ObjectSchema; query?: Joi.ObjectSchema; params?: Joi.ObjectSchema };
+  responses: Record<number, ResponseSpec>;
+  handler(ctx: RouteContext<Body, Query, Params>): Promise<void>;
+}
+
+/** Keeps the handler's context typed while the route list stays homogeneous. */
+export function defineRoute<Body = unknown, Query = unknown, Params = unknown>(
+  route: RouteDefinition<Body, Query, Params>,
+): RouteDefinition {
+  return route as unknown as RouteDefinition;
+}

@@ -1,0 +1,54 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { ConfigError, loadConfig } from '../src/config';
+import { createDb } from '../src/platform/db/knex';
+import { createLogger } from '../src/platform/logger';
+import { createMailer } from '../src/platform/mail';
+import { onShutdownSignal } from '../src/platform/shutdown';
+import { connectTemporal, ensureSearchAttributes } from '../src/platform/temporal/client';
+import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logLevel, 'worker');
+  const db = createDb(config.databaseUrl, config.databasePoolMax);
+  const mailer = createMailer(config.smtpUrl, config.mailFrom);
+  const { connection, client } = await connectTemporal(config.temporal);
+  await ensureSearchAttributes(connection, config.temporal.namespace);
+  const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    workflowsPath: require.resolve('../workflows'),
+    activities: createActivities({ db, config, mailer }),
+    shutdownGraceTime: `${config.shutdownTimeoutMs} ms`,
+  });
+  const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.taskQueue, logger });
+  const running = worker.run();
+  logger.info({ taskQueue: config.temporal.taskQueue }, 'worker started');
+
+  onShutdownSignal(logger, config.shutdownTimeoutMs, async () => {
+    await relay.stop();
+    worker.shutdown();
+    await running;
+    await nativeConnection.close();
+    await connection.close();
+    mailer.close();
+    await db.destroy();
+    logger.info('worker stopped');
+  });
+  await running.catch((error: unknown) => {
+    logger.fatal({ err: error }, 'worker failed');
+    process.exit(1);
+  });
+}
+
+void main();

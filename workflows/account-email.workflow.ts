@@ -1,0 +1,15 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { AccountActivities } from '../activities/accounts.activities';
+import type { AccountEmailInput } from './messages';
+
+const { sendAccountEmail } = proxyActivities<AccountActivities>({
+  startToCloseTimeout: '1 minute',
+  // A relay that is down for a while must not lose a confirmation or reset e-mail.
+  scheduleToCloseTimeout: '1 day',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+});
+
+/** Sends a confirmation or password-reset e-mail with retries; the request that caused it has already succeeded. */
+export async function accountEmail(input: AccountEmailInput): Promise<void> {
+  await sendAccountEmail(input.purpose, input.userId);
+}

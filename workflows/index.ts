@@ -1,0 +1,2 @@
+export * from './account-email.workflow';
+export * from './staff-invitation.workflow';
