@@ -1,4 +1,4 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { ConfigError, loadConfig } from '../src/config';
 import { createDb } from '../src/platform/db/knex';
@@ -7,6 +7,7 @@ import { createMailer } from '../src/platform/mail';
 import { onShutdownSignal } from '../src/platform/shutdown';
 import { connectTemporal, ensureSearchAttributes } from '../src/platform/temporal/client';
 import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
+import { temporalLogger } from '../src/platform/temporal/runtime-logger';
 
 async function main(): Promise<void> {
   let config;
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel, 'worker');
+  // Shutdown is ours (relay first, then the worker drains), so the SDK must not react to signals itself.
+  Runtime.install({ logger: temporalLogger(logger), shutdownSignals: [] });
   const db = createDb(config.databaseUrl, config.databasePoolMax);
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
   const { connection, client } = await connectTemporal(config.temporal);

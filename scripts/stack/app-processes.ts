@@ -16,6 +16,8 @@ export function spawnEntryPoint(entry: string, env: NodeJS.ProcessEnv, output: '
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
     cwd: root,
     env,
+    // Its own process group: a terminal's Ctrl-C reaches only the supervisor, which stops children in order.
+    detached: true,
     stdio: ['ignore', output, output === 'inherit' ? 'inherit' : 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

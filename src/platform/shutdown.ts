@@ -1,13 +1,13 @@
 import type { Logger } from './logger';
 
-/** Runs `stop` once on SIGTERM or SIGINT, then exits; a second signal or the timeout forces the exit. */
+/**
+ * Runs `stop` once on the first SIGTERM or SIGINT, then exits. Later signals are ignored (a terminal's Ctrl-C
+ * and a supervisor's SIGTERM often arrive together); the timeout forces the exit if stopping hangs.
+ */
 export function onShutdownSignal(logger: Logger, timeoutMs: number, stop: () => Promise<void>): void {
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
+    if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => {

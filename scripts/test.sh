@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# npm test: static checks, then every test against a private stack (its own ports and data, nothing shared with dev).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+ensure_node_modules
+ensure_temporal_cli
+
+echo "== tsc --noEmit" && tsc --noEmit -p .
+echo "== eslint" && eslint . --max-warnings 0
+echo "== prettier --check" && prettier --check . --log-level warn
+
+export HOTEL_PMS_TEST_RUN="$$"
+results="$(mktemp)"
+status=0
+jest --json --outputFile="$results" "$@" || status=$?
+node -e '
+  const r = require(process.argv[1]);
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
+' "$results" || true
+rm -f "$results"
+exit "$status"

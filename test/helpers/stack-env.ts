@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+
+/** Where global-setup records the running test stack for the test files (separate processes). */
+export const STACK_FILE = path.join(os.tmpdir(), `hotel-pms-test-stack-${process.env.HOTEL_PMS_TEST_RUN ?? 'default'}.json`);
+
+export interface TestStackInfo {
+  env: Record<string, string>;
+  dataDir: string;
+}
+
+export function readStackInfo(): TestStackInfo {
+  return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as TestStackInfo;
+}
+
+/** Values shared by the worker process and the in-process test apps, so e-mailed links match. */
+export const TEST_APP_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
+  BASE_URL: 'http://api.test',
+  APP_URL: 'http://app.test',
+  RATE_LIMIT_MAX_PER_IP: '1000000',
+  RATE_LIMIT_MAX_PER_ACCOUNT: '1000000',
+};
