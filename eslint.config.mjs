@@ -3,7 +3,18 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', '.data', '.data-test', '.tools', 'coverage', 'eslint.config.mjs', 'jest.config.js'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      '.data',
+      '.data-test',
+      '.tools',
+      'coverage',
+      'eslint.config.mjs',
+      'jest.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -62,11 +62,7 @@ async function main(): Promise<void> {
     waitForApi(baseUrl, api),
     waitForWorker(stack.env.TEMPORAL_ADDRESS, process.env.TEMPORAL_TASK_QUEUE ?? 'hotel', worker),
   ]);
-  const lines: [string, string][] = [
-    ['API', baseUrl],
-    ['API docs', `${baseUrl}/api/docs`],
-    ...stack.addresses,
-  ];
+  const lines: [string, string][] = [['API', baseUrl], ['API docs', `${baseUrl}/api/docs`], ...stack.addresses];
   const width = Math.max(...lines.map(([name]) => name.length));
   console.log(`\nReady in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   for (const [name, address] of lines) console.log(`  ${name.padEnd(width)}  ${address}`);

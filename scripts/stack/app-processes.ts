@@ -12,7 +12,11 @@ export interface AppProcess {
 }
 
 /** Runs one of the project's entry points (`src/main.ts`, `workers/main.ts`) as its own Node process. */
-export function spawnEntryPoint(entry: string, env: NodeJS.ProcessEnv, output: 'inherit' | 'ignore' = 'inherit'): AppProcess {
+export function spawnEntryPoint(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  output: 'inherit' | 'ignore' = 'inherit',
+): AppProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
     cwd: root,
     env,

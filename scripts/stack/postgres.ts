@@ -16,7 +16,9 @@ export async function startPostgres(options: {
   database: string;
   durable: boolean;
 }): Promise<RunningPostgres> {
-  const speedFlags = options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+  const speedFlags = options.durable
+    ? []
+    : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
   const pg = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     user: USER,

@@ -70,19 +70,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       env.S3_ENDPOINT = options.env.S3_ENDPOINT;
     } else {
       pending.push(
-        startObjectStore({ directory: path.join(options.dataDir, 's3'), port: options.ports.s3, bucket: MEDIA_BUCKET }).then(
-          (store) => {
-            stops.push(store.stop);
-            Object.assign(env, {
-              S3_ENDPOINT: store.endpoint,
-              S3_BUCKET: store.bucket,
-              S3_ACCESS_KEY: store.accessKey,
-              S3_SECRET_KEY: store.secretKey,
-              CDN_URL: `${store.endpoint}/${store.bucket}`,
-            });
-            addresses.push(['Object store (S3)', `${store.endpoint}/${store.bucket}`]);
-          },
-        ),
+        startObjectStore({
+          directory: path.join(options.dataDir, 's3'),
+          port: options.ports.s3,
+          bucket: MEDIA_BUCKET,
+        }).then((store) => {
+          stops.push(store.stop);
+          Object.assign(env, {
+            S3_ENDPOINT: store.endpoint,
+            S3_BUCKET: store.bucket,
+            S3_ACCESS_KEY: store.accessKey,
+            S3_SECRET_KEY: store.secretKey,
+            CDN_URL: `${store.endpoint}/${store.bucket}`,
+          });
+          addresses.push(['Object store (S3)', `${store.endpoint}/${store.bucket}`]);
+        }),
       );
     }
     if (options.env.SMTP_URL) {

@@ -53,7 +53,7 @@ export async function startTemporal(options: {
     } catch (error) {
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`Temporal dev server did not start: ${String(error)} ${stderr}`);
+        throw new Error(`Temporal dev server did not start: ${stderr}`, { cause: error });
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }

@@ -30,7 +30,7 @@ export class ValidationError extends AppError {
   }
 
   override toBody(): Record<string, unknown> {
-    return { error: this.message, details: this.details };
+    return this.details.length > 0 ? { error: this.message, details: this.details } : { error: this.message };
   }
 }
 

@@ -10,7 +10,10 @@ afterAll(() => t.close());
 
 describe('POST /api/auth/register', () => {
   it('creates the hotel, its unconfirmed owner and three draft rental objects, and e-mails the link', async () => {
-    const body = registrationBody({ hotel_name: 'Гостиница Рассвет', email: `  ${uniqueEmail('Owner').toUpperCase()} ` });
+    const body = registrationBody({
+      hotel_name: 'Гостиница Рассвет',
+      email: `  ${uniqueEmail('Owner').toUpperCase()} `,
+    });
     const response = await t.http.post('/api/auth/register').send(body).expect(201);
     expect(response.body).toEqual({ ok: true, message: expect.any(String) });
 
@@ -43,9 +46,30 @@ describe('POST /api/auth/register', () => {
       .orderBy('sort_order')
       .select('price_per_hour', 'price_per_day', 'open_hour', 'close_hour', 'sort_order', 'is_active');
     expect(rentals).toEqual([
-      { price_per_hour: '1500.00', price_per_day: '8000.00', open_hour: 8, close_hour: 22, sort_order: 1, is_active: false },
-      { price_per_hour: '2500.00', price_per_day: '12000.00', open_hour: 10, close_hour: 23, sort_order: 2, is_active: false },
-      { price_per_hour: '3000.00', price_per_day: '15000.00', open_hour: 9, close_hour: 20, sort_order: 3, is_active: false },
+      {
+        price_per_hour: '1500.00',
+        price_per_day: '8000.00',
+        open_hour: 8,
+        close_hour: 22,
+        sort_order: 1,
+        is_active: false,
+      },
+      {
+        price_per_hour: '2500.00',
+        price_per_day: '12000.00',
+        open_hour: 10,
+        close_hour: 23,
+        sort_order: 2,
+        is_active: false,
+      },
+      {
+        price_per_hour: '3000.00',
+        price_per_day: '15000.00',
+        open_hour: 9,
+        close_hour: 20,
+        sort_order: 3,
+        is_active: false,
+      },
     ]);
 
     const [message] = await waitForMessages(email);
@@ -87,7 +111,10 @@ describe('POST /api/auth/register', () => {
   });
 
   it('accepts a Cyrillic letter as the letter', async () => {
-    await t.http.post('/api/auth/register').send(registrationBody({ password: '1234567ж' })).expect(201);
+    await t.http
+      .post('/api/auth/register')
+      .send(registrationBody({ password: '1234567ж' }))
+      .expect(201);
   });
 
   it('refuses a password longer than bcrypt reads (72 bytes) instead of truncating it', async () => {
@@ -98,12 +125,17 @@ describe('POST /api/auth/register', () => {
     expect(response.body.error).toMatch(/72/);
   });
 
-  it.each(['hotel_name', 'address', 'contact', 'email', 'phone', 'password'])('400 when %s is missing', async (field) => {
-    const body: Record<string, unknown> = registrationBody();
-    delete body[field];
-    const response = await t.http.post('/api/auth/register').send(body).expect(400);
-    expect(response.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: `body.${field}` })]));
-  });
+  it.each(['hotel_name', 'address', 'contact', 'email', 'phone', 'password'])(
+    '400 when %s is missing',
+    async (field) => {
+      const body: Record<string, unknown> = registrationBody();
+      delete body[field];
+      const response = await t.http.post('/api/auth/register').send(body).expect(400);
+      expect(response.body.details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ path: `body.${field}` })]),
+      );
+    },
+  );
 
   it.each([
     ['hotel_name', 'A'],
@@ -175,7 +207,10 @@ describe('POST /api/auth/resend-confirmation', () => {
       .where({ email: body.email })
       .update({ confirmation_sent_at: t.db.raw("now() - interval '23 hours'") });
 
-    await t.http.post('/api/auth/resend-confirmation').send({ email: body.email.toUpperCase() }).expect(200, { ok: true });
+    await t.http
+      .post('/api/auth/resend-confirmation')
+      .send({ email: body.email.toUpperCase() })
+      .expect(200, { ok: true });
     const messages = await waitForMessages(body.email, 2);
     const newToken = tokenOf(linkIn(messages[1], CONFIRM_PREFIX));
     expect(newToken).toMatch(/^[0-9a-f]{64}$/);

@@ -3,7 +3,10 @@ import path from 'node:path';
 import os from 'node:os';
 
 /** Where global-setup records the running test stack for the test files (separate processes). */
-export const STACK_FILE = path.join(os.tmpdir(), `hotel-pms-test-stack-${process.env.HOTEL_PMS_TEST_RUN ?? 'default'}.json`);
+export const STACK_FILE = path.join(
+  os.tmpdir(),
+  `hotel-pms-test-stack-${process.env.HOTEL_PMS_TEST_RUN ?? 'default'}.json`,
+);
 
 export interface TestStackInfo {
   env: Record<string, string>;

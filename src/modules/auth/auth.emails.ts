@@ -29,7 +29,8 @@ function pendingLink(user: User, purpose: AccountEmailPurpose, config: Config): 
     if (user.email_confirmed || !user.confirmation_token) return undefined;
     return `${config.baseUrl}/api/auth/confirm-email?token=${user.confirmation_token}`;
   }
-  if (!user.reset_token || !user.reset_token_expires || user.reset_token_expires.getTime() < Date.now()) return undefined;
+  if (!user.reset_token || !user.reset_token_expires || user.reset_token_expires.getTime() < Date.now())
+    return undefined;
   return `${config.appUrl}/reset-password?token=${user.reset_token}`;
 }
 
@@ -44,7 +45,8 @@ export function createAccountEmails(db: Db, config: Config, mailer: Mailer) {
       const link = user && pendingLink(user, purpose, config);
       if (!user || !link) return 'nothing_to_send';
       const hotel = user.hotel_id ? await hotelsRepository.findById(db, user.hotel_id) : undefined;
-      const message = purpose === 'confirmation' ? confirmationEmail(user, hotel?.name ?? '', link) : resetEmail(user, link);
+      const message =
+        purpose === 'confirmation' ? confirmationEmail(user, hotel?.name ?? '', link) : resetEmail(user, link);
       await mailer.send(message);
       return 'sent';
     },

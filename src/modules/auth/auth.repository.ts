@@ -9,7 +9,10 @@ export interface SessionRow {
 }
 
 export const sessionsRepository = {
-  async insert(db: DbOrTrx, session: { userId: string; tokenHash: string; payload: AccessTokenPayload; ttlDays: number }) {
+  async insert(
+    db: DbOrTrx,
+    session: { userId: string; tokenHash: string; payload: AccessTokenPayload; ttlDays: number },
+  ) {
     await db('sessions').insert({
       user_id: session.userId,
       token_hash: session.tokenHash,
@@ -27,7 +30,9 @@ export const sessionsRepository = {
   },
 
   async updatePayload(db: DbOrTrx, sessionId: string, payload: AccessTokenPayload): Promise<void> {
-    await db('sessions').where({ id: sessionId }).update({ payload: JSON.stringify(payload) });
+    await db('sessions')
+      .where({ id: sessionId })
+      .update({ payload: JSON.stringify(payload) });
   },
 
   async deleteByHash(db: DbOrTrx, tokenHash: string): Promise<void> {

@@ -130,7 +130,9 @@ export function authRoutes(auth: AuthService, config: Config): RouteDefinition[]
       access: { kind: 'public' },
       responses: {
         200: { description: 'A new access token', schema: accessTokenResponse },
-        401: { description: `${authMessages.noRefreshToken} | ${authMessages.invalidRefreshToken} | ${authMessages.inactiveAccount}` },
+        401: {
+          description: `${authMessages.noRefreshToken} | ${authMessages.invalidRefreshToken} | ${authMessages.inactiveAccount}`,
+        },
       },
       async handler({ req, res }) {
         try {

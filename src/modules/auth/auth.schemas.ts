@@ -26,7 +26,10 @@ export const emailBody = Joi.object({ email: Joi.string().max(254).required() })
 
 export const resetPasswordBody = Joi.object({ token: token.required(), password: newPassword.required() });
 
-export const acceptInviteBody = Joi.object({ token: token.required(), password: Joi.string().min(6).max(256).required() });
+export const acceptInviteBody = Joi.object({
+  token: token.required(),
+  password: Joi.string().min(6).max(256).required(),
+});
 
 const sessionUser = Joi.object({
   id: Joi.string().uuid().required(),

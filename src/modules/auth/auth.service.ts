@@ -182,7 +182,8 @@ export function createAuthService(db: Db, config: Config) {
     async login(rawEmail: string, password: string): Promise<IssuedSession> {
       const user = await usersRepository.findByEmail(db, normalizeEmail(rawEmail));
       const passwordMatches = await verifyPassword(password, user?.password_hash);
-      if (!user || !passwordMatches) throw new UnauthorizedError(authMessages.invalidCredentials, 'invalid_credentials');
+      if (!user || !passwordMatches)
+        throw new UnauthorizedError(authMessages.invalidCredentials, 'invalid_credentials');
       if (!user.email_confirmed) throw new ForbiddenError(authMessages.emailNotConfirmed, 'email_not_confirmed');
       return issueSession(db, user);
     },
@@ -195,7 +196,8 @@ export function createAuthService(db: Db, config: Config) {
       if (!session) throw new UnauthorizedError(authMessages.invalidRefreshToken, 'invalid_refresh_token');
       const user = await usersRepository.findById(db, session.user_id);
       if (!user || !user.active) {
-        await sessionsRepository.deleteByHash(db, tokenHash);
+        if (user) await sessionsRepository.deleteAllForUser(db, user.id);
+        else await sessionsRepository.deleteByHash(db, tokenHash);
         throw new UnauthorizedError(authMessages.inactiveAccount, 'account_inactive');
       }
       const payload = await tokenPayload(db, user);

@@ -3,7 +3,14 @@ import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import { slugParams } from '../hotels';
 import type { StaffFilter } from '../users';
-import { createStaffBody, staffListQuery, staffListSchema, staffMemberSchema, staffParams, updateStaffBody } from './staff.schemas';
+import {
+  createStaffBody,
+  staffListQuery,
+  staffListSchema,
+  staffMemberSchema,
+  staffParams,
+  updateStaffBody,
+} from './staff.schemas';
 import { staffMessages, type NewStaffInput, type StaffChanges, type StaffService } from './staff.service';
 
 export function staffRoutes(staff: StaffService): RouteDefinition[] {
@@ -46,11 +53,14 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
       summary: 'Update a staff member',
       description:
         'The owner (hotel_admin) can be changed only by super_admin; hotel_admin cannot be assigned; nobody changes ' +
-        'their own role or active flag (422). Deactivating ends the member\'s sessions; a role change applies at their next refresh.',
+        "their own role or active flag (422). Deactivating ends the member's sessions; a role change applies at their next refresh.",
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: staffParams, body: updateStaffBody },
-      responses: { 200: { description: 'Updated', schema: staffMemberSchema }, 404: { description: staffMessages.notFound } },
+      responses: {
+        200: { description: 'Updated', schema: staffMemberSchema },
+        404: { description: staffMessages.notFound },
+      },
       async handler({ hotel, params, body, auth, res }) {
         res.json(await staff.update(hotel!.id, params.id, body, auth!));
       },
@@ -59,7 +69,8 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
       method: 'delete',
       path: '/api/hotels/:slug/users/:id',
       summary: 'Delete a staff member',
-      description: 'The owner (hotel_admin) can be deleted only by super_admin; nobody deletes their own account (422).',
+      description:
+        'The owner (hotel_admin) can be deleted only by super_admin; nobody deletes their own account (422).',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: staffParams },

@@ -59,7 +59,8 @@ export function createStaffService(db: Db, config: Config) {
   async function findTarget(hotelId: string, userId: string, actor: AccessTokenPayload): Promise<User> {
     const target = await usersRepository.findInHotel(db, hotelId, userId);
     if (!target) throw new NotFoundError(staffMessages.notFound);
-    if (target.role === 'hotel_admin' && actor.role !== 'super_admin') throw new ForbiddenError(staffMessages.ownerProtected);
+    if (target.role === 'hotel_admin' && actor.role !== 'super_admin')
+      throw new ForbiddenError(staffMessages.ownerProtected);
     return target;
   }
 
@@ -72,7 +73,8 @@ export function createStaffService(db: Db, config: Config) {
     async create(hotel: HotelRef, input: NewStaffInput) {
       assertAssignable(input.role);
       if (input.password) assertAcceptablePassword(input.password, { requireLetter: true });
-      if (await usersRepository.findByEmail(db, input.email)) throw new ConflictError(staffMessages.emailTaken, 'email_taken');
+      if (await usersRepository.findByEmail(db, input.email))
+        throw new ConflictError(staffMessages.emailTaken, 'email_taken');
       const common = {
         hotel_id: hotel.id,
         name: input.name,
@@ -112,7 +114,8 @@ export function createStaffService(db: Db, config: Config) {
           return toStaffMember(user);
         });
       } catch (error) {
-        if (uniqueViolation(error) === 'users_email_unique') throw new ConflictError(staffMessages.emailTaken, 'email_taken');
+        if (uniqueViolation(error) === 'users_email_unique')
+          throw new ConflictError(staffMessages.emailTaken, 'email_taken');
         throw error;
       }
     },

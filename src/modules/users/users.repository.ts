@@ -32,7 +32,10 @@ export const usersRepository = {
     token: string,
     changes: UserChanges,
   ): Promise<User | undefined> {
-    const [user] = await User.query(db).patch(changes).where({ [column]: token }).returning('*');
+    const [user] = await User.query(db)
+      .patch(changes)
+      .where({ [column]: token })
+      .returning('*');
     return user as User | undefined;
   },
 

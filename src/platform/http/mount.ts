@@ -29,11 +29,7 @@ function authenticate(req: Request, jwtSecret: string): AccessTokenPayload {
  * Tenant resolution: a hotel that does not exist and a hotel that is not the caller's answer the same 403,
  * so slugs cannot be probed.
  */
-async function resolveHotel(
-  req: Request,
-  auth: AccessTokenPayload,
-  deps: MountDependencies,
-): Promise<HotelRef> {
+async function resolveHotel(req: Request, auth: AccessTokenPayload, deps: MountDependencies): Promise<HotelRef> {
   const hotel = await deps.findHotelBySlug(String(req.params.slug));
   if (!hotel || (auth.role !== 'super_admin' && hotel.id !== auth.hotelId)) {
     throw new ForbiddenError('Нет доступа к этому отелю', 'foreign_hotel');

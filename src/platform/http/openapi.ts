@@ -77,7 +77,10 @@ function operation(route: RouteDefinition) {
   };
 }
 
-export function buildOpenApiDocument(routes: RouteDefinition[], info: { title: string; version: string; description: string }) {
+export function buildOpenApiDocument(
+  routes: RouteDefinition[],
+  info: { title: string; version: string; description: string },
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');

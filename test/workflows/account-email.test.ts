@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { createMailer } from '../../src/platform/mail';
+import { startMailCatcher } from '../../scripts/stack/mail-catcher';
+import { freePort } from '../../scripts/stack/ports';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { registrationBody } from '../helpers/accounts';
+import { readStackInfo } from '../helpers/stack-env';
+
+let t: TestApp;
+beforeAll(() => {
+  // The failed attempts are the point of this test; keep the SDK from logging each one.
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  t = createTestApp();
+});
+afterAll(() => t.close());
+
+describe('accountEmail workflow', () => {
+  it('keeps retrying while the mail server is down and delivers once it is back', async () => {
+    const body = registrationBody();
+    await t.http.post('/api/auth/register').send(body).expect(201);
+    const user = await t.db('users').where({ email: body.email }).first();
+
+    // A worker of this test's own, whose SMTP server does not exist yet.
+    const smtpPort = await freePort();
+    const mailer = createMailer(`smtp://127.0.0.1:${smtpPort}`, t.config.mailFrom);
+    const address = readStackInfo().env.TEMPORAL_ADDRESS;
+    const taskQueue = `test-email-${randomUUID()}`;
+    const workerConnection = await NativeConnection.connect({ address });
+    const worker = await Worker.create({
+      connection: workerConnection,
+      taskQueue,
+      workflowsPath: require.resolve('../../workflows'),
+      activities: createActivities({ db: t.db, config: t.config, mailer }),
+    });
+    const connection = await Connection.connect({ address });
+    const client = new Client({ connection });
+    const webPort = await freePort();
+    let catcher: Awaited<ReturnType<typeof startMailCatcher>> | undefined;
+    try {
+      await worker.runUntil(async () => {
+        const handle = await client.workflow.start('accountEmail', {
+          taskQueue,
+          workflowId: `email:confirmation:${user.id}:test-${randomUUID()}`,
+          args: [{ purpose: 'confirmation', userId: user.id }],
+        });
+        // Let at least one attempt fail against the missing server.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        const { raw } = await handle.describe();
+        expect(raw.pendingActivities?.[0]?.attempt).toBeGreaterThan(1);
+
+        catcher = await startMailCatcher({ smtpPort, httpPort: webPort });
+        await handle.result();
+      });
+      const messages = (await (await fetch(`${catcher!.webUrl}/api/messages?to=${body.email}`)).json()) as {
+        text: string;
+      }[];
+      expect(messages).toHaveLength(1);
+      expect(messages[0].text).toContain(user.confirmation_token);
+    } finally {
+      mailer.close();
+      await catcher?.stop();
+      await connection.close();
+      await workerConnection.close();
+    }
+  });
+});

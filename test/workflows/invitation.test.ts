@@ -1,0 +1,79 @@
+import { Client, Connection } from '@temporalio/client';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
+import { linkIn, tokenOf, waitForMessages } from '../helpers/mail';
+import { readStackInfo } from '../helpers/stack-env';
+
+const INVITE_PREFIX = 'http://app.test/accept-invite?token=';
+
+let shortLived: TestApp;
+let owner: RegisteredHotel;
+let connection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  // The invitation lifetime is configuration, handed to the workflow as an argument: two seconds here.
+  shortLived = createTestApp({ INVITATION_TTL_SECONDS: '2' });
+  owner = await registerHotel(shortLived);
+  connection = await Connection.connect({ address: readStackInfo().env.TEMPORAL_ADDRESS });
+  client = new Client({ connection });
+});
+afterAll(async () => {
+  await connection.close();
+  await shortLived.close();
+});
+
+async function invite(t: TestApp, email: string): Promise<string> {
+  const response = await t.http
+    .post(`/api/hotels/${owner.slug}/users`)
+    .set('Authorization', `Bearer ${owner.accessToken}`)
+    .send({ name: 'Приглашённый', email, role: 'receptionist' })
+    .expect(201);
+  return response.body.id;
+}
+
+describe('staffInvitation workflow', () => {
+  it('records the expiry when nobody accepts in time; the link then fails', async () => {
+    const email = uniqueEmail('expiring');
+    const userId = await invite(shortLived, email);
+    const token = tokenOf(linkIn((await waitForMessages(email))[0], INVITE_PREFIX));
+
+    const handle = client.workflow.getHandle(`invitation:${userId}`);
+    expect(await handle.result()).toBe('expired');
+    const description = await handle.describe();
+    expect(description.typedSearchAttributes.getAll()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ value: owner.slug })]),
+    );
+
+    const list = await shortLived.http
+      .get(`/api/hotels/${owner.slug}/users`)
+      .set('Authorization', `Bearer ${owner.accessToken}`)
+      .expect(200);
+    expect(list.body.find((u: { id: string }) => u.id === userId)).toMatchObject({
+      invitation_status: 'expired',
+      active: false,
+    });
+    const response = await shortLived.http
+      .post('/api/auth/accept-invite')
+      .send({ token, password: '123456' })
+      .expect(400);
+    expect(response.body).toEqual({ error: 'Ссылка недействительна или истекла' });
+  });
+
+  it('ends as accepted when the member accepts first', async () => {
+    const t = createTestApp();
+    try {
+      const email = uniqueEmail('accepting');
+      const userId = await invite(t, email);
+      const token = tokenOf(linkIn((await waitForMessages(email))[0], INVITE_PREFIX));
+      await t.http.post('/api/auth/accept-invite').send({ token, password: 'welcome1' }).expect(200);
+      expect(await client.workflow.getHandle(`invitation:${userId}`).result()).toBe('accepted');
+      expect(await t.db('users').where({ id: userId }).first()).toMatchObject({
+        invitation_status: 'accepted',
+        active: true,
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});
