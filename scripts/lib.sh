@@ -1,5 +1,7 @@
 # Shared by dev.sh, test.sh and bench.sh: bring what is missing, never what is there.
 TEMPORAL_VERSION=v1.5.1
+# Node 24 and the tools come from node_modules/.bin, also when a script is run without npm.
+export PATH="$PWD/node_modules/.bin:$PATH"
 
 ensure_node_modules() {
   if [ ! -x node_modules/.bin/node ] || [ ! -f node_modules/.package-lock.json ] \

@@ -15,7 +15,7 @@ results="$(mktemp)"
 status=0
 jest --json --outputFile="$results" "$@" || status=$?
 node -e '
-  const r = require(process.argv[1]);
+  const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
   const skipped = r.numPendingTests + r.numTodoTests;
   console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
 ' "$results" || true

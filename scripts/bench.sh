@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# npm run bench: measurements printed as figures, on a private stack (nothing shared with dev data).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+ensure_node_modules
+ensure_temporal_cli
+exec node --import tsx scripts/bench/index.ts "$@"
