@@ -1,10 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { createDb, migrateToLatest } from '../../src/platform/db/knex';
 import { spawnEntryPoint, waitForApi } from '../stack/app-processes';
 import { freePort } from '../stack/ports';
-import { startStack } from '../stack/stack';
+import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { formatLoad, runLoad } from './stats';
 
@@ -12,21 +10,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hotel-pms-bench-'));
-  chmodSync(dataDir, 0o755);
-  const stack = await startStack({
-    dataDir,
-    durable: false,
-    ports: {
-      postgres: await freePort(),
-      temporal: await freePort(),
-      s3: await freePort(),
-      smtp: await freePort(),
-      mailWeb: await freePort(),
-    },
-    temporalBinary: process.env.TEMPORAL_CLI ?? path.resolve(__dirname, '../../.tools/bin/temporal'),
-    env: {},
-  });
+  const stack = await startEphemeralStack('bench');
   const db = createDb(stack.env.DATABASE_URL, 4);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -104,7 +88,6 @@ async function main(): Promise<void> {
     await db.destroy();
     await api.stop();
     await stack.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

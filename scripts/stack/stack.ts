@@ -1,4 +1,7 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './ports';
 import { startMailCatcher } from './mail-catcher';
 import { startObjectStore } from './object-store';
 import { startPostgres } from './postgres';
@@ -112,4 +115,30 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await stop();
     throw error;
   }
+}
+
+/** A throw-away stack on free ports in a temporary directory (tests, benchmarks): nothing shared with dev data. */
+export async function startEphemeralStack(label: string): Promise<RunningStack> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `hotel-pms-${label}-`));
+  chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user and must reach its data directory.
+  const stack = await startStack({
+    dataDir,
+    durable: false,
+    ports: {
+      postgres: await freePort(),
+      temporal: await freePort(),
+      s3: await freePort(),
+      smtp: await freePort(),
+      mailWeb: await freePort(),
+    },
+    temporalBinary: process.env.TEMPORAL_CLI ?? path.resolve(__dirname, '../../.tools/bin/temporal'),
+    env: {},
+  });
+  return {
+    ...stack,
+    async stop() {
+      await stack.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { createTestApp, type TestApp } from '../helpers/app';
-import { addStaff, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 
 let t: TestApp;
 let owner: RegisteredHotel;
@@ -9,8 +9,6 @@ beforeAll(async () => {
   [owner, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
 });
 afterAll(() => t.close());
-
-const as = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe('GET /api/hotels/{slug}', () => {
   it('shows the hotel to any of its staff', async () => {

@@ -1,5 +1,5 @@
 import { createTestApp, type TestApp } from '../helpers/app';
-import { addStaff, refreshCookieOf, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
+import { addStaff, as, refreshCookieOf, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { linkIn, tokenOf, waitForMessages } from '../helpers/mail';
 
 const INVITE_PREFIX = 'http://app.test/accept-invite?token=';
@@ -12,8 +12,6 @@ beforeAll(async () => {
   [owner, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
 });
 afterAll(() => t.close());
-
-const as = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe('POST /api/hotels/{slug}/users', () => {
   it('with a password: an active, confirmed account that can sign in at once', async () => {

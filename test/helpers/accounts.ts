@@ -68,3 +68,6 @@ export async function addStaff(t: TestApp, owner: RegisteredHotel, role: string)
   const login = await t.http.post('/api/auth/login').send({ email, password }).expect(200);
   return { id: created.body.id as string, email, password, accessToken: login.body.access_token as string };
 }
+
+/** The Authorization header of a signed-in member. */
+export const as = (accessToken: string) => ({ Authorization: `Bearer ${accessToken}` });

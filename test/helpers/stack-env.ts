@@ -10,7 +10,6 @@ export const STACK_FILE = path.join(
 
 export interface TestStackInfo {
   env: Record<string, string>;
-  dataDir: string;
 }
 
 export function readStackInfo(): TestStackInfo {

@@ -31,13 +31,17 @@ export const acceptInviteBody = Joi.object({
   password: Joi.string().min(6).max(256).required(),
 });
 
-const sessionUser = Joi.object({
+const accountFields = {
   id: Joi.string().uuid().required(),
   email: Joi.string().required(),
   name: Joi.string().required(),
   role: Joi.string()
     .valid(...ROLES)
     .required(),
+};
+
+const sessionUser = Joi.object({
+  ...accountFields,
   hotelId: Joi.string().uuid().allow(null).required(),
   hotelSlug: Joi.string().allow(null).required(),
 });
@@ -48,12 +52,7 @@ export const okResponse = Joi.object({ ok: Joi.boolean().valid(true).required() 
 export const registeredResponse = Joi.object({ ok: Joi.boolean().valid(true).required(), message: Joi.string() });
 
 export const meResponse = Joi.object({
-  id: Joi.string().uuid().required(),
-  email: Joi.string().required(),
-  name: Joi.string().required(),
-  role: Joi.string()
-    .valid(...ROLES)
-    .required(),
+  ...accountFields,
   hotel_id: Joi.string().uuid().allow(null).required(),
   created_at: Joi.date().required(),
   hotel_slug: Joi.string().allow(null).required(),
