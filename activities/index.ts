@@ -4,6 +4,7 @@ import { createStaffInvitations } from '../src/modules/staff';
 import type { Db } from '../src/platform/db/knex';
 import type { Mailer } from '../src/platform/mail';
 import { createAccountActivities } from './accounts.activities';
+import { createMaintenanceActivities } from './maintenance.activities';
 
 export interface ActivityDependencies {
   db: Db;
@@ -15,5 +16,6 @@ export interface ActivityDependencies {
 export function createActivities({ db, config, mailer }: ActivityDependencies) {
   return {
     ...createAccountActivities(createAccountEmails(db, config, mailer), createStaffInvitations(db, config, mailer)),
+    ...createMaintenanceActivities(db, config),
   };
 }

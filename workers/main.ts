@@ -8,6 +8,8 @@ import { onShutdownSignal } from '../src/platform/shutdown';
 import { connectTemporal, ensureSearchAttributes } from '../src/platform/temporal/client';
 import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
 import { temporalLogger } from '../src/platform/temporal/runtime-logger';
+import { ensureSchedules } from '../src/platform/temporal/schedules';
+import { SCHEDULES } from './schedules';
 
 async function main(): Promise<void> {
   let config;
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
   const { connection, client } = await connectTemporal(config.temporal);
   await ensureSearchAttributes(connection, config.temporal.namespace);
+  await ensureSchedules(client, config.temporal.taskQueue, SCHEDULES);
   const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection: nativeConnection,

@@ -1,2 +1,3 @@
 export * from './account-email.workflow';
 export * from './staff-invitation.workflow';
+export * from './maintenance-sweep.workflow';

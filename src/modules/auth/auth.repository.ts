@@ -42,4 +42,9 @@ export const sessionsRepository = {
   async deleteAllForUser(db: DbOrTrx, userId: string): Promise<void> {
     await db('sessions').where({ user_id: userId }).delete();
   },
+
+  /** Sessions past their lifetime can never refresh again; removing them keeps the table small. */
+  async deleteExpired(db: DbOrTrx): Promise<number> {
+    return db('sessions').where('expires_at', '<', db.fn.now()).delete();
+  },
 };

@@ -33,3 +33,11 @@ export function startWorkflowMessage<W extends WorkflowFunction>(
 ): OutboxMessage {
   return { kind: 'startWorkflow', workflowType, workflowId, args, searchAttributes };
 }
+
+/** Delivered rows are kept a week for diagnosis, then removed. */
+export async function purgeDeliveredOutbox(db: DbOrTrx, keepDays = 7): Promise<number> {
+  return db('outbox')
+    .whereNotNull('delivered_at')
+    .andWhere('delivered_at', '<', db.raw('now() - make_interval(days => ?)', [keepDays]))
+    .delete();
+}

@@ -36,3 +36,10 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimi
     },
   };
 }
+
+/** Counters whose window has closed are restarted on their next hit anyway; removing them loses nothing. */
+export async function purgeClosedRateLimitWindows(db: Db, windowSeconds: number): Promise<number> {
+  return db('rate_limit_counters')
+    .where('window_started_at', '<', db.raw('now() - make_interval(secs => ?)', [windowSeconds]))
+    .delete();
+}

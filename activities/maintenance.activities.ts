@@ -1,0 +1,20 @@
+import type { Config } from '../src/config';
+import { sessionsRepository } from '../src/modules/auth';
+import { purgeDeliveredOutbox } from '../src/platform/db/outbox';
+import type { Db } from '../src/platform/db/knex';
+import { purgeClosedRateLimitWindows } from '../src/platform/http/rate-limit';
+
+export function createMaintenanceActivities(db: Db, config: Config) {
+  return {
+    /** Idempotent: each run deletes whatever has expired by then. */
+    async purgeExpiredRecords(): Promise<{ sessions: number; rateLimitCounters: number; outbox: number }> {
+      return {
+        sessions: await sessionsRepository.deleteExpired(db),
+        rateLimitCounters: await purgeClosedRateLimitWindows(db, config.rateLimit.windowSeconds),
+        outbox: await purgeDeliveredOutbox(db),
+      };
+    },
+  };
+}
+
+export type MaintenanceActivities = ReturnType<typeof createMaintenanceActivities>;

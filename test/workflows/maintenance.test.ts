@@ -1,0 +1,49 @@
+import { Client, Connection } from '@temporalio/client';
+import { sha256Hex } from '../../src/platform/crypto';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { registerHotel } from '../helpers/accounts';
+import { readStackInfo } from '../helpers/stack-env';
+
+let t: TestApp;
+let connection: Connection;
+beforeAll(async () => {
+  t = createTestApp();
+  connection = await Connection.connect({ address: readStackInfo().env.TEMPORAL_ADDRESS });
+});
+afterAll(async () => {
+  await connection.close();
+  await t.close();
+});
+
+describe('maintenance-sweep schedule', () => {
+  it('is registered by the worker and removes expired sessions and closed rate-limit windows, nothing live', async () => {
+    const owner = await registerHotel(t);
+    const expiredHash = sha256Hex(`expired-${owner.userId}`);
+    await t.db('sessions').insert({
+      user_id: owner.userId,
+      token_hash: expiredHash,
+      payload: JSON.stringify({}),
+      expires_at: t.db.raw("now() - interval '1 minute'"),
+    });
+    const staleKey = `test:ip:stale-${owner.userId}`;
+    await t.db('rate_limit_counters').insert({
+      key: staleKey,
+      window_started_at: t.db.raw("now() - interval '1 day'"),
+      hits: 5,
+    });
+
+    const client = new Client({ connection });
+    const schedule = await client.schedule.getHandle('maintenance-sweep').describe();
+    expect(schedule.spec.intervals?.[0]?.every).toBe(3_600_000);
+    await client.schedule.getHandle('maintenance-sweep').trigger();
+
+    const deadline = Date.now() + 20_000;
+    while ((await t.db('sessions').where({ token_hash: expiredHash }).first()) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await t.db('sessions').where({ token_hash: expiredHash }).first()).toBeUndefined();
+    expect(await t.db('rate_limit_counters').where({ key: staleKey }).first()).toBeUndefined();
+    // The owner's live session survives and still refreshes.
+    await t.http.post('/api/auth/refresh').set('Cookie', owner.refreshCookie).expect(200);
+  });
+});

@@ -1,0 +1,12 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { MaintenanceActivities } from '../activities/maintenance.activities';
+
+const { purgeExpiredRecords } = proxyActivities<MaintenanceActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { maximumAttempts: 3 },
+});
+
+/** Run by a schedule: removes expired sessions, closed rate-limit windows and old delivered outbox rows. */
+export async function maintenanceSweep(): Promise<{ sessions: number; rateLimitCounters: number; outbox: number }> {
+  return purgeExpiredRecords();
+}
