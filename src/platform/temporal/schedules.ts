@@ -11,7 +11,11 @@ export interface ScheduleDefinition {
  * Creates each schedule, or brings an existing one to the declared interval and workflow: every worker replica can
  * run this at start-up, any number of times.
  */
-export async function ensureSchedules(client: Client, taskQueue: string, schedules: ScheduleDefinition[]): Promise<void> {
+export async function ensureSchedules(
+  client: Client,
+  taskQueue: string,
+  schedules: ScheduleDefinition[],
+): Promise<void> {
   for (const schedule of schedules) {
     const spec = { intervals: [{ every: schedule.every }] };
     const action = {
