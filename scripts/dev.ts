@@ -8,10 +8,10 @@ import { startStack } from './stack/stack';
 const root = path.resolve(__dirname, '..');
 const dataDir = path.join(root, '.data');
 
-/** A development JWT secret made once and kept with the dev data, so sessions survive restarts. */
-function devSecret(): string {
-  const file = path.join(dataDir, 'jwt-secret');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+/** A development secret made once and kept with the dev data, so sessions and encrypted values survive restarts. */
+function devSecret(name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
+  if (!existsSync(file)) writeFileSync(file, make(), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
 
@@ -35,7 +35,9 @@ async function main(): Promise<void> {
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     PORT: String(port),
     BASE_URL: baseUrl,
-    JWT_SECRET: process.env.JWT_SECRET ?? devSecret(),
+    JWT_SECRET: process.env.JWT_SECRET ?? devSecret('jwt-secret', () => randomBytes(32).toString('hex')),
+    ENCRYPTION_KEYS:
+      process.env.ENCRYPTION_KEYS ?? devSecret('encryption-keys', () => `dev1:${randomBytes(32).toString('base64')}`),
     ...stack.env,
   };
   const api = spawnEntryPoint('src/main.ts', env);

@@ -20,6 +20,11 @@ export interface Config {
   bodyLimit: string;
   shutdownTimeoutMs: number;
   rateLimit: { windowSeconds: number; maxPerAccount: number; maxPerIp: number };
+  storage: { endpoint: string; region: string; bucket: string; accessKey: string; secretKey: string };
+  cdnUrl: string;
+  uploadMaxBytes: number;
+  /** AES-256-GCM keys by id; `currentKeyId` encrypts, every key decrypts (so keys can rotate). */
+  encryption: { keys: Record<string, Buffer>; currentKeyId: string };
 }
 
 const schema = Joi.object({
@@ -59,7 +64,32 @@ const schema = Joi.object({
   RATE_LIMIT_WINDOW_SECONDS: Joi.number().integer().min(1).default(900),
   RATE_LIMIT_MAX_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
   RATE_LIMIT_MAX_PER_IP: Joi.number().integer().min(1).default(100),
+  S3_ENDPOINT: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .required(),
+  S3_REGION: Joi.string().default('us-east-1'),
+  S3_BUCKET: Joi.string().default('hotel-media'),
+  S3_ACCESS_KEY: Joi.string().required(),
+  S3_SECRET_KEY: Joi.string().required(),
+  CDN_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  UPLOAD_MAX_BYTES: Joi.number()
+    .integer()
+    .min(1024)
+    .default(10 * 1024 * 1024),
+  ENCRYPTION_KEYS: Joi.string()
+    .pattern(/^[\w-]+:[A-Za-z0-9+/]{43}=(,[\w-]+:[A-Za-z0-9+/]{43}=)*$/, 'id:base64-of-32-bytes[,id:key...]')
+    .required(),
+  ENCRYPTION_KEY_ID: Joi.string(),
 }).unknown(true);
+
+function parseKeys(value: string): Record<string, Buffer> {
+  return Object.fromEntries(
+    value.split(',').map((entry) => {
+      const [id, key] = entry.split(':');
+      return [id, Buffer.from(key, 'base64')];
+    }),
+  );
+}
 
 export class ConfigError extends Error {}
 
@@ -71,6 +101,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${problems}`);
   }
   const port: number = value.PORT;
+  const keys = parseKeys(value.ENCRYPTION_KEYS);
+  const currentKeyId: string = value.ENCRYPTION_KEY_ID ?? Object.keys(keys)[0];
+  if (!keys[currentKeyId])
+    throw new ConfigError(`Invalid configuration:\n  ENCRYPTION_KEY_ID: "${currentKeyId}" is not in ENCRYPTION_KEYS`);
+  const endpoint: string = value.S3_ENDPOINT.replace(/\/$/, '');
   return {
     env: value.NODE_ENV,
     port,
@@ -99,5 +134,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerAccount: value.RATE_LIMIT_MAX_PER_ACCOUNT,
       maxPerIp: value.RATE_LIMIT_MAX_PER_IP,
     },
+    storage: {
+      endpoint,
+      region: value.S3_REGION,
+      bucket: value.S3_BUCKET,
+      accessKey: value.S3_ACCESS_KEY,
+      secretKey: value.S3_SECRET_KEY,
+    },
+    cdnUrl: (value.CDN_URL ?? `${endpoint}/${value.S3_BUCKET}`).replace(/\/$/, ''),
+    uploadMaxBytes: value.UPLOAD_MAX_BYTES,
+    encryption: { keys, currentKeyId },
   };
 }

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       PORT: String(port),
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+      ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
       RATE_LIMIT_MAX_PER_ACCOUNT: '100000000',
       RATE_LIMIT_MAX_PER_IP: '100000000',
     },

@@ -25,4 +25,5 @@ export const TEST_APP_ENV = {
   APP_URL: 'http://app.test',
   RATE_LIMIT_MAX_PER_IP: '1000000',
   RATE_LIMIT_MAX_PER_ACCOUNT: '1000000',
+  ENCRYPTION_KEYS: `test1:${Buffer.alloc(32, 1).toString('base64')}`,
 };

@@ -4,6 +4,10 @@ const valid = {
   DATABASE_URL: 'postgres://u:p@localhost:5432/db',
   JWT_SECRET: 'x'.repeat(32),
   SMTP_URL: 'smtp://localhost:1025',
+  S3_ENDPOINT: 'http://localhost:4569',
+  S3_ACCESS_KEY: 'key',
+  S3_SECRET_KEY: 'secret',
+  ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
 };
 
 describe('loadConfig', () => {
@@ -15,6 +19,8 @@ describe('loadConfig', () => {
     expect(config.refreshTokenTtlDays).toBe(30);
     expect(config.invitationTtlSeconds).toBe(7 * 24 * 3600);
     expect(config.baseUrl).toBe('http://localhost:3000');
+    expect(config.cdnUrl).toBe('http://localhost:4569/hotel-media');
+    expect(config.encryption.currentKeyId).toBe('k1');
   });
 
   it.each([
@@ -23,6 +29,9 @@ describe('loadConfig', () => {
     [{ PORT: 'eighty' }, 'PORT'],
     [{ SMTP_URL: 'http://not-smtp' }, 'SMTP_URL'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ ENCRYPTION_KEYS: 'k1:too-short' }, 'ENCRYPTION_KEYS'],
+    [{ ENCRYPTION_KEY_ID: 'k9' }, 'ENCRYPTION_KEY_ID'],
+    [{ S3_ENDPOINT: undefined }, 'S3_ENDPOINT'],
   ])('refuses %j naming the variable', (override, name) => {
     expect(() => loadConfig({ ...valid, ...override })).toThrow(ConfigError);
     expect(() => loadConfig({ ...valid, ...override })).toThrow(name);
