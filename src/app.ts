@@ -8,6 +8,9 @@ import type { Config } from './config';
 import { authRoutes } from './modules/auth';
 import { hotelsRoutes } from './modules/hotels';
 import { staffRoutes } from './modules/staff';
+import { roomsRoutes } from './modules/rooms';
+import { pricingRoutes } from './modules/pricing';
+import { uploadsRoutes } from './modules/uploads';
 import type { Db } from './platform/db/knex';
 import { errorHandler, NotFoundError } from './platform/errors';
 import { docsRouter } from './platform/http/docs';
@@ -27,7 +30,14 @@ export interface AppDependencies {
 }
 
 export function apiRoutes(services: Services, config: Config): RouteDefinition[] {
-  return [...authRoutes(services.auth, config), ...hotelsRoutes(services.hotels), ...staffRoutes(services.staff)];
+  return [
+    ...authRoutes(services.auth, config),
+    ...hotelsRoutes(services.hotels),
+    ...staffRoutes(services.staff),
+    ...roomsRoutes(services.rooms),
+    ...pricingRoutes(services.pricing, services.quotes),
+    ...uploadsRoutes(services.uploads),
+  ];
 }
 
 const REQUEST_ID = /^[\w-]{1,100}$/;

@@ -3,13 +3,21 @@ import type { Db } from './platform/db/knex';
 import { createAuthService } from './modules/auth';
 import { createHotelsService } from './modules/hotels';
 import { createStaffService } from './modules/staff';
+import { createRoomsService } from './modules/rooms';
+import { createPricingService, createQuoteService } from './modules/pricing';
+import { createUploadsService } from './modules/uploads';
+import { createStorage } from './platform/storage';
 
 /** The request-time services of every area, built once per process from its dependencies. */
 export function createServices(db: Db, config: Config) {
   return {
     auth: createAuthService(db, config),
-    hotels: createHotelsService(db),
+    hotels: createHotelsService(db, config),
     staff: createStaffService(db, config),
+    rooms: createRoomsService(db, config.cdnUrl),
+    pricing: createPricingService(db),
+    quotes: createQuoteService(db),
+    uploads: createUploadsService(db, config, createStorage(config.storage)),
   };
 }
 

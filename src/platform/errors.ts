@@ -64,6 +64,13 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** The content is of a kind the service does not accept (decided by the content, not by its declared type). */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Неподдерживаемый тип содержимого') {
+    super(415, 'unsupported_media_type', message);
+  }
+}
+
 /** A business rule refused the request; `errors` lists every rule that failed. */
 export class BusinessRuleError extends AppError {
   constructor(

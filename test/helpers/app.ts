@@ -22,6 +22,6 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export function createTestApp(overrides: Record<string, string> = {}): TestApp {
   const config = testConfig(overrides);
   const db = createDb(config.databaseUrl, 5);
-  const app = buildApp({ config, db, logger: createLogger('silent', 'test') });
+  const app = buildApp({ config, db, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test') });
   return { app, http: supertest(app), db, config, close: () => db.destroy() };
 }

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { ROLES } from '../../platform/http/roles';
+export { okResponse } from '../../platform/http/schemas';
 
 const email = Joi.string().trim().lowercase().email({ tlds: false }).max(254);
 /** Length ceilings keep bodies small; the 72-byte bcrypt ceiling is checked with its own message. */
@@ -48,7 +49,6 @@ const sessionUser = Joi.object({
 
 export const sessionResponse = Joi.object({ access_token: Joi.string().required(), user: sessionUser.required() });
 export const accessTokenResponse = Joi.object({ access_token: Joi.string().required() });
-export const okResponse = Joi.object({ ok: Joi.boolean().valid(true).required() });
 export const registeredResponse = Joi.object({ ok: Joi.boolean().valid(true).required(), message: Joi.string() });
 
 export const meResponse = Joi.object({

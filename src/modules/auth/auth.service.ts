@@ -7,7 +7,7 @@ import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } fro
 import { signAccessToken, type AccessTokenPayload } from '../../platform/http/access-token';
 import type { accountEmail } from '../../../workflows/account-email.workflow';
 import { invitationAcceptedSignal, workflowIds, type AccountEmailPurpose } from '../../../workflows/messages';
-import { firstFreeSlug, hotelsRepository, slugify } from '../hotels';
+import { firstFreeSlug, hotelsRepository, settingsRepository, slugify } from '../hotels';
 import { rentalsRepository } from '../rentals';
 import { usersRepository, type User } from '../users';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './auth.passwords';
@@ -130,6 +130,7 @@ export function createAuthService(db: Db, config: Config) {
         confirmation_token: randomHexToken(32),
         confirmation_sent_at: sentAt,
       });
+      await settingsRepository.insertDefaults(trx, hotel.id);
       await rentalsRepository.insertTemplates(trx, hotel.id);
       await enqueueAccountEmail(trx, 'confirmation', user, hotel.slug, sentAt);
     });

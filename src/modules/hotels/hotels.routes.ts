@@ -1,8 +1,8 @@
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import type { HotelChanges } from './hotels.model';
-import { hotelSchema, slugParams, updateHotelBody } from './hotels.schemas';
-import type { HotelsService } from './hotels.service';
+import { hotelSchema, settingsSchema, slugParams, updateHotelBody, updateSettingsBody } from './hotels.schemas';
+import type { HotelsService, SettingsChanges } from './hotels.service';
 
 export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
   return [
@@ -29,6 +29,34 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       responses: { 200: { description: 'The updated hotel', schema: hotelSchema } },
       async handler({ hotel, body, res }) {
         res.json(await hotels.updateHotel(hotel!.id, body));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/hotels/:slug/settings',
+      summary: 'Read the hotel settings',
+      description:
+        'House rules, automation toggles, the hotel SMTP settings (the password is never returned) and the room assignment strategy.',
+      tags: ['Hotel'],
+      access: { kind: 'hotel', roles: ALL_STAFF },
+      request: { params: slugParams },
+      responses: { 200: { description: 'The settings', schema: settingsSchema } },
+      async handler({ hotel, res }) {
+        res.json(await hotels.getSettings(hotel!.id));
+      },
+    }),
+    defineRoute<SettingsChanges>({
+      method: 'patch',
+      path: '/api/hotels/:slug/settings',
+      summary: 'Update the hotel settings',
+      description:
+        '`smtp_password` is stored encrypted (AES-256-GCM) and only reported back as `smtp_password_set`; null clears it.',
+      tags: ['Hotel'],
+      access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+      request: { params: slugParams, body: updateSettingsBody },
+      responses: { 200: { description: 'The updated settings', schema: settingsSchema } },
+      async handler({ hotel, body, res }) {
+        res.json(await hotels.updateSettings(hotel!.id, body));
       },
     }),
   ];

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { ROOM_ASSIGNMENT_STRATEGIES } from './hotels.settings';
 
 const timeOfDay = Joi.string().pattern(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
 const timeZones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -38,3 +39,42 @@ export const updateHotelBody = Joi.object({
 })
   .min(1)
   .messages({ 'object.min': 'at least one field must be given' });
+
+export const updateSettingsBody = Joi.object({
+  check_in_time: timeOfDay,
+  check_out_time: timeOfDay,
+  early_checkin_enabled: Joi.boolean(),
+  late_checkout_enabled: Joi.boolean(),
+  no_show_auto_cancel: Joi.boolean(),
+  no_show_hours: Joi.number().integer().min(1).max(720),
+  auto_checkout: Joi.boolean(),
+  auto_checkout_hours: Joi.number().integer().min(0).max(720),
+  room_assignment_strategy: Joi.string().valid(...ROOM_ASSIGNMENT_STRATEGIES),
+  smtp_host: Joi.string().trim().hostname().max(253).allow(null),
+  smtp_port: Joi.number().integer().min(1).max(65535).allow(null),
+  smtp_secure: Joi.boolean(),
+  smtp_user: Joi.string().trim().max(254).allow(null),
+  smtp_password: Joi.string().max(256).allow(null),
+  smtp_from: Joi.string().trim().max(254).allow(null),
+})
+  .min(1)
+  .messages({ 'object.min': 'at least one field must be given' });
+
+export const settingsSchema = Joi.object({
+  check_in_time: timeOfDay,
+  check_out_time: timeOfDay,
+  early_checkin_enabled: Joi.boolean(),
+  late_checkout_enabled: Joi.boolean(),
+  no_show_auto_cancel: Joi.boolean(),
+  no_show_hours: Joi.number().integer(),
+  auto_checkout: Joi.boolean(),
+  auto_checkout_hours: Joi.number().integer(),
+  room_assignment_strategy: Joi.string().valid(...ROOM_ASSIGNMENT_STRATEGIES),
+  smtp_host: Joi.string().allow(null),
+  smtp_port: Joi.number().integer().allow(null),
+  smtp_secure: Joi.boolean(),
+  smtp_user: Joi.string().allow(null),
+  smtp_from: Joi.string().allow(null),
+  smtp_password_set: Joi.boolean(),
+  updated_at: Joi.date(),
+});

@@ -1,24 +1,74 @@
+import type { Config } from '../../config';
+import { encryptSecret } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
 import type { HotelChanges } from './hotels.model';
 import { hotelsRepository } from './hotels.repository';
+import { settingsRepository, type HotelSettingsChanges, type HotelSettingsRow } from './hotels.settings';
 
-export function createHotelsService(db: Db) {
+export type SettingsChanges = Omit<HotelSettingsChanges, 'smtp_password_encrypted'> &
+  Pick<HotelChanges, 'check_in_time' | 'check_out_time'> & { smtp_password?: string | null };
+
+const notFound = 'Отель не найден';
+
+export function createHotelsService(db: Db, config: Config) {
+  async function getHotel(hotelId: string) {
+    const hotel = await hotelsRepository.findById(db, hotelId);
+    if (!hotel) throw new NotFoundError(notFound);
+    return hotel;
+  }
+
+  /** Settings as staff see them: the SMTP password never leaves the server, only whether one is set. */
+  function present(hotel: { check_in_time: string; check_out_time: string }, settings: HotelSettingsRow) {
+    const { hotel_id: _hotelId, smtp_password_encrypted: password, ...visible } = settings;
+    return {
+      check_in_time: hotel.check_in_time,
+      check_out_time: hotel.check_out_time,
+      ...visible,
+      smtp_password_set: password !== null,
+    };
+  }
+
+  async function getSettings(hotelId: string) {
+    const hotel = await getHotel(hotelId);
+    const settings = await settingsRepository.find(db, hotelId);
+    if (!settings) throw new NotFoundError(notFound);
+    return present(hotel, settings);
+  }
+
   return {
-    async getHotel(hotelId: string) {
-      const hotel = await hotelsRepository.findById(db, hotelId);
-      if (!hotel) throw new NotFoundError('Отель не найден');
-      return hotel;
-    },
+    getHotel,
 
     async updateHotel(hotelId: string, changes: HotelChanges) {
       const hotel = await hotelsRepository.update(db, hotelId, changes);
-      if (!hotel) throw new NotFoundError('Отель не найден');
+      if (!hotel) throw new NotFoundError(notFound);
       return hotel;
     },
 
     findBySlug(slug: string) {
       return hotelsRepository.findBySlug(db, slug);
+    },
+
+    getSettings,
+
+    async updateSettings(hotelId: string, changes: SettingsChanges) {
+      const { check_in_time, check_out_time, smtp_password, ...settings } = changes;
+      await db.transaction(async (trx) => {
+        if (check_in_time || check_out_time) {
+          await hotelsRepository.update(trx, hotelId, { check_in_time, check_out_time });
+        }
+        const passwordChange =
+          smtp_password === undefined
+            ? {}
+            : {
+                smtp_password_encrypted:
+                  smtp_password === null ? null : encryptSecret(smtp_password, config.encryption),
+              };
+        if (Object.keys(settings).length > 0 || smtp_password !== undefined) {
+          await settingsRepository.update(trx, hotelId, { ...settings, ...passwordChange });
+        }
+      });
+      return getSettings(hotelId);
     },
   };
 }

@@ -1,5 +1,5 @@
-import Joi from 'joi';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { okResponse } from '../../platform/http/schemas';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import { slugParams } from '../hotels';
 import type { StaffFilter } from '../users';
@@ -75,7 +75,7 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: staffParams },
       responses: {
-        200: { description: 'Deleted', schema: Joi.object({ ok: Joi.boolean().valid(true).required() }) },
+        200: { description: 'Deleted', schema: okResponse },
         404: { description: staffMessages.notFound },
       },
       async handler({ hotel, params, auth, res }) {

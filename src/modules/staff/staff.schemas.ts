@@ -1,10 +1,7 @@
 import Joi from 'joi';
 import { HOTEL_ROLES } from '../../platform/http/roles';
 
-export const staffParams = Joi.object({
-  slug: Joi.string().max(80).required(),
-  id: Joi.string().uuid().required(),
-});
+export { idParams as staffParams } from '../../platform/http/schemas';
 
 export const staffListQuery = Joi.object({
   role: Joi.string().valid(...HOTEL_ROLES),

@@ -1,5 +1,9 @@
 import knex, { type Knex } from 'knex';
 import path from 'node:path';
+import pg from 'pg';
+
+// Calendar dates stay `YYYY-MM-DD` strings: parsing them into Date objects would shift them by the process time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
 export type Db = Knex;
 /** A repository accepts either the pool or an open transaction, so services decide what commits together. */

@@ -51,7 +51,12 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
       const schemas = route.request ?? {};
       const params = schemas.params ? validate(schemas.params, req.params, 'params') : req.params;
       const query = schemas.query ? validate(schemas.query, req.query, 'query') : req.query;
-      const body = schemas.body ? validate<Record<string, unknown>>(schemas.body, req.body, 'body') : req.body;
+      // A multipart body is still unread here: the handler streams it.
+      const body = schemas.multipart
+        ? undefined
+        : schemas.body
+          ? validate<Record<string, unknown>>(schemas.body, req.body, 'body')
+          : req.body;
       if (route.rateLimit) {
         const account = route.rateLimit.accountField ? body?.[route.rateLimit.accountField] : undefined;
         const retryAfter = await deps.rateLimiter.consume(

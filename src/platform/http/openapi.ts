@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import joiToJson from 'joi-to-json';
-import type { RouteDefinition } from './route';
+import type { MultipartSpec, RouteDefinition } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -43,6 +43,23 @@ function parameters(route: RouteDefinition) {
   return list;
 }
 
+function multipartBody(multipart: MultipartSpec) {
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: [multipart.field],
+          properties: {
+            [multipart.field]: { type: 'string', format: 'binary', description: multipart.description },
+          },
+        },
+      },
+    },
+  };
+}
+
 function operation(route: RouteDefinition) {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
@@ -73,6 +90,7 @@ function operation(route: RouteDefinition) {
     ...(route.request?.body && {
       requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.request.body) } } },
     }),
+    ...(route.request?.multipart && { requestBody: multipartBody(route.request.multipart) }),
     responses,
   };
 }

@@ -40,6 +40,15 @@ export interface RateLimitPolicy {
   accountField?: string;
 }
 
+/**
+ * A `multipart/form-data` body carrying one file in `field`. The handler reads the request stream itself;
+ * mount does not parse or validate such a body (a route declares either `body` or `multipart`, not both).
+ */
+export interface MultipartSpec {
+  field: string;
+  description: string;
+}
+
 export interface RouteDefinition<Body = unknown, Query = unknown, Params = unknown> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express path, e.g. `/api/hotels/:slug/users/:id`. */
@@ -49,7 +58,12 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
   tags: string[];
   access: Access;
   rateLimit?: RateLimitPolicy;
-  request?: { body?: Joi.ObjectSchema; query?: Joi.ObjectSchema; params?: Joi.ObjectSchema };
+  request?: {
+    body?: Joi.ObjectSchema;
+    query?: Joi.ObjectSchema;
+    params?: Joi.ObjectSchema;
+    multipart?: MultipartSpec;
+  };
   responses: Record<number, ResponseSpec>;
   handler(ctx: RouteContext<Body, Query, Params>): Promise<void>;
 }

@@ -1,0 +1,39 @@
+import type { DbOrTrx } from '../../platform/db/knex';
+
+export const ROOM_ASSIGNMENT_STRATEGIES = ['spread', 'together', 'sequential', 'manual'] as const;
+
+export interface HotelSettingsRow {
+  hotel_id: string;
+  early_checkin_enabled: boolean;
+  late_checkout_enabled: boolean;
+  no_show_auto_cancel: boolean;
+  no_show_hours: number;
+  auto_checkout: boolean;
+  auto_checkout_hours: number;
+  room_assignment_strategy: (typeof ROOM_ASSIGNMENT_STRATEGIES)[number];
+  smtp_host: string | null;
+  smtp_port: number | null;
+  smtp_secure: boolean;
+  smtp_user: string | null;
+  smtp_password_encrypted: string | null;
+  smtp_from: string | null;
+  updated_at: Date;
+}
+
+export type HotelSettingsChanges = Partial<Omit<HotelSettingsRow, 'hotel_id' | 'updated_at'>>;
+
+export const settingsRepository = {
+  async insertDefaults(db: DbOrTrx, hotelId: string): Promise<void> {
+    await db('hotel_settings').insert({ hotel_id: hotelId }).onConflict('hotel_id').ignore();
+  },
+
+  async find(db: DbOrTrx, hotelId: string): Promise<HotelSettingsRow | undefined> {
+    return db<HotelSettingsRow>('hotel_settings').where({ hotel_id: hotelId }).first();
+  },
+
+  async update(db: DbOrTrx, hotelId: string, changes: HotelSettingsChanges): Promise<void> {
+    await db('hotel_settings')
+      .where({ hotel_id: hotelId })
+      .update({ ...changes, updated_at: db.fn.now() });
+  },
+};

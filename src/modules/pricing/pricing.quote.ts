@@ -1,0 +1,189 @@
+import type { Db } from '../../platform/db/knex';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../../platform/errors';
+import { hotelsRepository, settingsRepository } from '../hotels';
+import { categoriesRepository, roomsRepository, type Room, type RoomCategory } from '../rooms';
+import { quoteHours, quoteNights, type Fee, type PriceSources, type Quote, type TariffRule } from './pricing.engine';
+import { overridesRepository, periodsRepository, tariffsRepository } from './pricing.repository';
+
+export interface QuoteRequest {
+  category_id?: string;
+  room_id?: string;
+  check_in?: string;
+  check_out?: string;
+  start_at?: Date;
+  end_at?: Date;
+  tariff_id?: string;
+  discount?: string;
+  early_checkin: boolean;
+  late_checkout: boolean;
+}
+
+export const quoteMessages = {
+  roomNotFound: 'Номер не найден',
+  categoryNotFound: 'Категория не найдена',
+  tariffUnavailable: 'Тариф не найден или не активен',
+  hourlyNotAllowed: 'В этой категории нет почасового проживания',
+  earlyCheckinDisabled: 'Ранний заезд в отеле не предусмотрен',
+  lateCheckoutDisabled: 'Поздний выезд в отеле не предусмотрен',
+  minNights: (nights: number) => `Минимальный срок проживания по тарифу — ${nights} ноч.`,
+};
+
+/** The hotel-local calendar date of an instant. */
+function localDate(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
+}
+
+function toWire(quote: Quote) {
+  return {
+    kind: quote.kind,
+    units: quote.units,
+    lines: quote.lines.map((line) => ({
+      date: line.date,
+      ...(line.hour !== undefined && { hour: line.hour, starts_at: line.startsAt }),
+      source: line.source,
+      source_id: line.sourceId,
+      base_price: line.basePrice,
+      tariff_adjustment: line.tariffAdjustment,
+      price: line.price,
+    })),
+    subtotal: quote.subtotal,
+    discount_percent: quote.discountPercent,
+    discount_amount: quote.discountAmount,
+    fees: quote.fees,
+    fees_total: quote.feesTotal,
+    total: quote.total,
+  };
+}
+
+/**
+ * Answers "what does this stay cost" from the hotel's prices: per night (or hour) the override for that date, else
+ * the seasonal period covering it, else the base price (the room's own rate, else its category's).
+ */
+export function createQuoteService(db: Db) {
+  async function resolveTarget(
+    hotelId: string,
+    request: QuoteRequest,
+  ): Promise<{ category: RoomCategory; room?: Room }> {
+    if (request.room_id) {
+      const room = await roomsRepository.find(db, hotelId, request.room_id);
+      if (!room) throw new NotFoundError(quoteMessages.roomNotFound);
+      const category = await categoriesRepository.find(db, hotelId, room.category_id);
+      return { category: category!, room };
+    }
+    const category = await categoriesRepository.find(db, hotelId, request.category_id!);
+    if (!category) throw new NotFoundError(quoteMessages.categoryNotFound);
+    return { category };
+  }
+
+  async function tariffRule(hotelId: string, tariffId: string | undefined, nights: number | undefined) {
+    if (!tariffId) return undefined;
+    const tariff = await tariffsRepository.find(db, hotelId, tariffId);
+    if (!tariff || !tariff.is_active) throw new BusinessRuleError(quoteMessages.tariffUnavailable);
+    if (nights !== undefined && nights < tariff.min_nights)
+      throw new BusinessRuleError(quoteMessages.minNights(tariff.min_nights));
+    const rule: TariffRule = {
+      tariffId: tariff.id,
+      adjustmentType: tariff.adjustment_type,
+      adjustmentValue: tariff.adjustment_value,
+    };
+    return rule;
+  }
+
+  /** A room's own fee; for a category, the highest fee among its rooms (the quote never understates). */
+  async function fees(hotelId: string, request: QuoteRequest, category: RoomCategory, room: Room | undefined) {
+    if (!request.early_checkin && !request.late_checkout) return [];
+    const settings = await settingsRepository.find(db, hotelId);
+    if (request.early_checkin && !settings?.early_checkin_enabled)
+      throw new BusinessRuleError(quoteMessages.earlyCheckinDisabled);
+    if (request.late_checkout && !settings?.late_checkout_enabled)
+      throw new BusinessRuleError(quoteMessages.lateCheckoutDisabled);
+    const rooms = room ? [room] : await roomsRepository.list(db, hotelId, { category_id: category.id });
+    const highest = (field: 'early_checkin_fee' | 'late_checkout_fee') =>
+      rooms.map((r) => r[field]).reduce((max, fee) => (Number(fee) > Number(max) ? fee : max), '0.00');
+    const list: Fee[] = [];
+    if (request.early_checkin) list.push({ kind: 'early_checkin', amount: highest('early_checkin_fee') });
+    if (request.late_checkout) list.push({ kind: 'late_checkout', amount: highest('late_checkout_fee') });
+    return list;
+  }
+
+  async function priceSources(
+    hotelId: string,
+    category: RoomCategory,
+    room: Room | undefined,
+    from: string,
+    to: string,
+  ) {
+    const [periods, overrides] = await Promise.all([
+      periodsRepository.forCategory(db, hotelId, category.id, from, to),
+      overridesRepository.forCategory(db, hotelId, category.id, from, to),
+    ]);
+    const sources: PriceSources = {
+      basePrice: room?.base_rate ?? category.base_price,
+      baseHourlyPrice: room?.hourly_rate ?? category.hourly_base_price,
+      periods: periods.map((p) => ({
+        periodId: p.period_id,
+        dateFrom: p.date_from,
+        dateTo: p.date_to,
+        price: p.price,
+        hourlyPrice: p.hourly_price,
+      })),
+      overrides: overrides.map((o) => ({
+        overrideId: o.id,
+        date: o.date,
+        price: o.price,
+        hourlyPrice: o.hourly_price,
+      })),
+    };
+    return sources;
+  }
+
+  return {
+    async quote(hotelId: string, request: QuoteRequest) {
+      const hotel = await hotelsRepository.findById(db, hotelId);
+      const { category, room } = await resolveTarget(hotelId, request);
+      const adjustments = { discountPercent: request.discount, fees: await fees(hotelId, request, category, room) };
+      let quote: Quote;
+      if (request.check_in && request.check_out) {
+        if (request.check_out <= request.check_in)
+          throw new ValidationError('Дата выезда должна быть позже даты заезда');
+        const nights = Math.round((Date.parse(request.check_out) - Date.parse(request.check_in)) / 86_400_000);
+        quote = quoteNights({
+          checkIn: request.check_in,
+          checkOut: request.check_out,
+          sources: await priceSources(hotelId, category, room, request.check_in, request.check_out),
+          tariff: await tariffRule(hotelId, request.tariff_id, nights),
+          ...adjustments,
+        });
+      } else {
+        if (!category.allow_hourly) throw new BusinessRuleError(quoteMessages.hourlyNotAllowed);
+        const timeZone = hotel!.timezone;
+        const [startAt, endAt] = [request.start_at!, request.end_at!];
+        quote = quoteHours({
+          startAt,
+          endAt,
+          timeZone,
+          sources: await priceSources(
+            hotelId,
+            category,
+            room,
+            localDate(startAt, timeZone),
+            localDate(endAt, timeZone),
+          ),
+          tariff: await tariffRule(hotelId, request.tariff_id, undefined),
+          ...adjustments,
+        });
+      }
+      return {
+        currency: hotel!.currency,
+        category_id: category.id,
+        room_id: room?.id ?? null,
+        tariff_id: request.tariff_id ?? null,
+        ...toWire(quote),
+      };
+    },
+  };
+}
+
+export type QuoteService = ReturnType<typeof createQuoteService>;

@@ -1,0 +1,182 @@
+import type { DbOrTrx } from '../../platform/db/knex';
+import type {
+  DateWindow,
+  OverrideInput,
+  PeriodCategoryPrice,
+  RateOverride,
+  RatePeriod,
+  Tariff,
+  TariffInput,
+} from './pricing.types';
+
+type PeriodRow = Omit<RatePeriod, 'prices'>;
+
+export const tariffsRepository = {
+  async list(db: DbOrTrx, hotelId: string, filter: { is_active?: boolean }): Promise<Tariff[]> {
+    const query = db<Tariff>('tariffs').where({ hotel_id: hotelId }).orderBy('name');
+    if (filter.is_active !== undefined) query.where({ is_active: filter.is_active });
+    return query;
+  },
+  async find(db: DbOrTrx, hotelId: string, id: string): Promise<Tariff | undefined> {
+    return db<Tariff>('tariffs').where({ hotel_id: hotelId, id }).first();
+  },
+  async insert(db: DbOrTrx, hotelId: string, input: TariffInput): Promise<Tariff> {
+    const [row] = await db<Tariff>('tariffs')
+      .insert({ ...input, hotel_id: hotelId })
+      .returning('*');
+    return row;
+  },
+  async update(db: DbOrTrx, hotelId: string, id: string, input: TariffInput): Promise<Tariff | undefined> {
+    const [row] = await db<Tariff>('tariffs')
+      .where({ hotel_id: hotelId, id })
+      .update({ ...input, updated_at: db.fn.now() })
+      .returning('*');
+    return row;
+  },
+  async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
+    return (await db('tariffs').where({ hotel_id: hotelId, id }).delete()) > 0;
+  },
+};
+
+export const periodsRepository = {
+  async list(db: DbOrTrx, hotelId: string, window: DateWindow): Promise<PeriodRow[]> {
+    const query = db<PeriodRow>('rate_periods').where({ hotel_id: hotelId }).orderBy(['date_from', 'name']);
+    if (window.from) query.where('date_to', '>=', window.from);
+    if (window.to) query.where('date_from', '<=', window.to);
+    if (window.category_id) {
+      query.whereIn(
+        'id',
+        db('rate_period_prices').select('period_id').where({ hotel_id: hotelId, category_id: window.category_id }),
+      );
+    }
+    return query;
+  },
+  async find(db: DbOrTrx, hotelId: string, id: string): Promise<PeriodRow | undefined> {
+    return db<PeriodRow>('rate_periods').where({ hotel_id: hotelId, id }).first();
+  },
+  async prices(
+    db: DbOrTrx,
+    hotelId: string,
+    periodIds: string[],
+  ): Promise<(PeriodCategoryPrice & { period_id: string })[]> {
+    if (periodIds.length === 0) return [];
+    return db('rate_period_prices')
+      .select('period_id', 'category_id', 'price', 'hourly_price')
+      .where({ hotel_id: hotelId })
+      .whereIn('period_id', periodIds)
+      .orderBy('category_id');
+  },
+  async insert(
+    db: DbOrTrx,
+    hotelId: string,
+    period: { name: string; date_from: string; date_to: string },
+  ): Promise<PeriodRow> {
+    const [row] = await db<PeriodRow>('rate_periods')
+      .insert({ ...period, hotel_id: hotelId })
+      .returning('*');
+    return row;
+  },
+  async update(
+    db: DbOrTrx,
+    hotelId: string,
+    id: string,
+    changes: Partial<Pick<PeriodRow, 'name' | 'date_from' | 'date_to'>>,
+  ) {
+    const [row] = await db<PeriodRow>('rate_periods')
+      .where({ hotel_id: hotelId, id })
+      .update({ ...changes, updated_at: db.fn.now() })
+      .returning('*');
+    return row as PeriodRow | undefined;
+  },
+  /** Replaces the period's prices; each row carries the period's dates so the exclusion constraint can see overlaps. */
+  async replacePrices(db: DbOrTrx, hotelId: string, period: PeriodRow, prices: PeriodCategoryPrice[]): Promise<void> {
+    await db('rate_period_prices').where({ hotel_id: hotelId, period_id: period.id }).delete();
+    if (prices.length === 0) return;
+    await db('rate_period_prices').insert(
+      prices.map((price) => ({
+        hotel_id: hotelId,
+        period_id: period.id,
+        category_id: price.category_id,
+        price: price.price ?? null,
+        hourly_price: price.hourly_price ?? null,
+        dates: db.raw("daterange(?::date, ?::date, '[]')", [period.date_from, period.date_to]),
+      })),
+    );
+  },
+  /** The other periods that already price one of these categories on a date of the span. */
+  async clashes(
+    db: DbOrTrx,
+    hotelId: string,
+    span: { from: string; to: string; categoryIds: string[]; exceptId?: string },
+  ) {
+    const query = db('rate_period_prices as p')
+      .join('rate_periods as r', 'r.id', 'p.period_id')
+      .join('room_categories as c', 'c.id', 'p.category_id')
+      .select('r.name as period_name', 'r.date_from', 'r.date_to', 'c.name as category_name')
+      .where('p.hotel_id', hotelId)
+      .whereIn('p.category_id', span.categoryIds)
+      .whereRaw("p.dates && daterange(?::date, ?::date, '[]')", [span.from, span.to]);
+    if (span.exceptId) query.whereNot('p.period_id', span.exceptId);
+    return query as Promise<{ period_name: string; date_from: string; date_to: string; category_name: string }[]>;
+  },
+  async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
+    return (await db('rate_periods').where({ hotel_id: hotelId, id }).delete()) > 0;
+  },
+  /** Prices of one category from every period that touches [from, to]. */
+  async forCategory(db: DbOrTrx, hotelId: string, categoryId: string, from: string, to: string) {
+    return db('rate_period_prices as p')
+      .join('rate_periods as r', 'r.id', 'p.period_id')
+      .select('r.id as period_id', 'r.date_from', 'r.date_to', 'p.price', 'p.hourly_price')
+      .where({ 'p.hotel_id': hotelId, 'p.category_id': categoryId })
+      .whereRaw("p.dates && daterange(?::date, ?::date, '[]')", [from, to]) as Promise<
+      { period_id: string; date_from: string; date_to: string; price: string | null; hourly_price: string | null }[]
+    >;
+  },
+};
+
+export const overridesRepository = {
+  async list(db: DbOrTrx, hotelId: string, window: DateWindow): Promise<RateOverride[]> {
+    const query = db<RateOverride>('rate_overrides')
+      .where({ hotel_id: hotelId })
+      .orderBy(['date', 'category_id'])
+      .limit(5000);
+    if (window.from) query.where('date', '>=', window.from);
+    if (window.to) query.where('date', '<=', window.to);
+    if (window.category_id) query.where({ category_id: window.category_id });
+    return query;
+  },
+  async upsert(
+    db: DbOrTrx,
+    hotelId: string,
+    rows: {
+      category_id: string;
+      date: string;
+      price: OverrideInput['price'];
+      hourly_price: OverrideInput['hourly_price'];
+    }[],
+  ): Promise<RateOverride[]> {
+    return db<RateOverride>('rate_overrides')
+      .insert(rows.map((row) => ({ ...row, hotel_id: hotelId })))
+      .onConflict(['category_id', 'date'])
+      .merge({
+        price: db.raw('excluded.price'),
+        hourly_price: db.raw('excluded.hourly_price'),
+        updated_at: db.fn.now(),
+      })
+      .returning('*');
+  },
+  async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
+    return (await db('rate_overrides').where({ hotel_id: hotelId, id }).delete()) > 0;
+  },
+  async forCategory(
+    db: DbOrTrx,
+    hotelId: string,
+    categoryId: string,
+    from: string,
+    to: string,
+  ): Promise<RateOverride[]> {
+    return db<RateOverride>('rate_overrides')
+      .where({ hotel_id: hotelId, category_id: categoryId })
+      .whereBetween('date', [from, to]);
+  },
+};

@@ -1,0 +1,120 @@
+import { crudRoutes } from '../../platform/http/crud';
+import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
+import { idParams, okResponse } from '../../platform/http/schemas';
+import { slugParams } from '../hotels';
+import type { QuoteRequest, QuoteService } from './pricing.quote';
+import {
+  createPeriodBody,
+  createTariffBody,
+  dateWindowQuery,
+  overrideSchema,
+  periodSchema,
+  quoteQuery,
+  quoteSchema,
+  setOverrideBody,
+  tariffListQuery,
+  tariffSchema,
+  updatePeriodBody,
+  updateTariffBody,
+} from './pricing.schemas';
+import type { PricingService } from './pricing.service';
+import type { DateWindow, OverrideInput } from './pricing.types';
+import Joi from 'joi';
+
+const tags = ['Pricing'];
+
+export function pricingRoutes(pricing: PricingService, quotes: QuoteService): RouteDefinition[] {
+  return [
+    ...crudRoutes({
+      basePath: '/api/hotels/:slug/tariffs',
+      noun: 'tariff',
+      tags,
+      readRoles: ALL_STAFF,
+      writeRoles: HOTEL_MANAGEMENT,
+      schemas: { item: tariffSchema, create: createTariffBody, update: updateTariffBody, listQuery: tariffListQuery },
+      service: pricing.tariffs,
+      descriptions: {
+        create:
+          'A rate plan relative to the category price: `adjustment_type` `percent` (e.g. -10 = 10 % off each night) or ' +
+          '`fixed` (an amount added to each night, or each hour of an hourly stay); `min_nights`, `refundable`, `meals`.',
+      },
+    }),
+    ...crudRoutes({
+      basePath: '/api/hotels/:slug/rate-periods',
+      noun: 'rate period',
+      tags,
+      readRoles: ALL_STAFF,
+      writeRoles: HOTEL_MANAGEMENT,
+      schemas: { item: periodSchema, create: createPeriodBody, update: updatePeriodBody, listQuery: dateWindowQuery },
+      service: pricing.periods,
+      descriptions: {
+        create:
+          'A season: dates `date_from`..`date_to` (inclusive) with a nightly `price` and/or `hourly_price` per category. ' +
+          'Two periods may not price one category on the same date (409 naming the other period).',
+      },
+    }),
+    defineRoute<unknown, DateWindow>({
+      method: 'get',
+      path: '/api/hotels/:slug/rate-overrides',
+      summary: 'List per-date price overrides',
+      tags,
+      access: { kind: 'hotel', roles: ALL_STAFF },
+      request: { params: slugParams, query: dateWindowQuery },
+      responses: { 200: { description: 'Overrides by date', schema: Joi.array().items(overrideSchema) } },
+      async handler({ hotel, query, res }) {
+        res.json(await pricing.overrides.list(hotel!.id, query));
+      },
+    }),
+    defineRoute<OverrideInput>({
+      method: 'post',
+      path: '/api/hotels/:slug/rate-overrides',
+      summary: 'Set the price of a category on a date (or on each date of a range)',
+      description:
+        '`date`, or `date_from` and `date_to` (at most 366 days); `price` (nightly) and/or `hourly_price`. ' +
+        'An existing override for the same category and date is replaced. An override wins over periods and base prices.',
+      tags,
+      access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+      request: { params: slugParams, body: setOverrideBody },
+      responses: { 200: { description: 'The overrides written', schema: Joi.array().items(overrideSchema) } },
+      async handler({ hotel, body, res }) {
+        res.json(await pricing.overrides.set(hotel!.id, body));
+      },
+    }),
+    defineRoute<unknown, unknown, { id: string }>({
+      method: 'delete',
+      path: '/api/hotels/:slug/rate-overrides/:id',
+      summary: 'Remove a price override',
+      tags,
+      access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+      request: { params: idParams },
+      responses: { 200: { description: 'Removed', schema: okResponse }, 404: { description: 'No such override' } },
+      async handler({ hotel, params, res }) {
+        await pricing.overrides.remove(hotel!.id, params.id);
+        res.json({ ok: true });
+      },
+    }),
+    defineRoute<unknown, QuoteRequest>({
+      method: 'get',
+      path: '/api/hotels/:slug/quote',
+      summary: 'Price a stay',
+      description:
+        'For `category_id` or `room_id`: nights `check_in`..`check_out` (dates), or an hourly stay `start_at`..`end_at` ' +
+        '(ISO instants; every started hour is billed, priced by the hotel-local date it starts on) in categories that ' +
+        "allow hourly stays. Each night or hour is priced by precedence: override > rate period > base (the room's " +
+        "`base_rate`/`hourly_rate`, else the category's `base_price`/`hourly_base_price`); then the tariff adjustment " +
+        "(`tariff_id`), the `discount` percent on the subtotal, and early check-in / late check-out fees (the room's " +
+        'fee, or for a category the highest among its rooms). Money is decimal strings in the hotel currency.',
+      tags,
+      access: { kind: 'hotel', roles: ALL_STAFF },
+      request: { params: slugParams, query: quoteQuery },
+      responses: {
+        200: { description: 'The itemized price', schema: quoteSchema },
+        422: { description: 'A rule refused the stay' },
+      },
+      async handler({ hotel, query, res }) {
+        res.json(await quotes.quote(hotel!.id, query));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,151 @@
+import Joi from 'joi';
+import { calendarDate, money, percent, signedDecimal } from '../../platform/http/schemas';
+import { MEAL_PLANS } from './pricing.types';
+
+const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
+
+const tariffFields = {
+  name: Joi.string().trim().min(1).max(100),
+  description: Joi.string().trim().max(2000).allow(''),
+  adjustment_type: Joi.string().valid('percent', 'fixed'),
+  adjustment_value: signedDecimal,
+  min_nights: Joi.number().integer().min(1).max(365),
+  refundable: Joi.boolean(),
+  meals: Joi.string().valid(...MEAL_PLANS),
+  is_active: Joi.boolean(),
+};
+
+/** A percent adjustment stays within -100 % (free) and +1000 %. */
+function percentInRange(value: { adjustment_type?: string; adjustment_value?: string }, helpers: Joi.CustomHelpers) {
+  const percent = Number(value.adjustment_value ?? 0);
+  if ((value.adjustment_type ?? 'percent') === 'percent' && (percent < -100 || percent > 1000)) {
+    return helpers.message({ custom: 'a percent adjustment must be between -100 and 1000' });
+  }
+  return value;
+}
+
+export const createTariffBody = Joi.object({ ...tariffFields, name: tariffFields.name.required() }).custom(
+  percentInRange,
+);
+export const updateTariffBody = Joi.object(tariffFields).min(1);
+export const tariffListQuery = Joi.object({ is_active: Joi.boolean() });
+
+export const tariffSchema = Joi.object({
+  id: Joi.string().uuid(),
+  hotel_id: Joi.string().uuid(),
+  name: Joi.string(),
+  description: Joi.string().allow(''),
+  adjustment_type: Joi.string().valid('percent', 'fixed'),
+  adjustment_value: moneyOut,
+  min_nights: Joi.number().integer(),
+  refundable: Joi.boolean(),
+  meals: Joi.string().valid(...MEAL_PLANS),
+  is_active: Joi.boolean(),
+  created_at: Joi.date(),
+  updated_at: Joi.date(),
+});
+
+const periodPrice = Joi.object({
+  category_id: Joi.string().uuid().required(),
+  price: money.allow(null),
+  hourly_price: money.allow(null),
+}).or('price', 'hourly_price');
+
+const periodFields = {
+  name: Joi.string().trim().min(1).max(100),
+  date_from: calendarDate,
+  date_to: calendarDate,
+  prices: Joi.array().items(periodPrice).min(1).max(200).unique('category_id'),
+};
+
+export const createPeriodBody = Joi.object({
+  name: periodFields.name.required(),
+  date_from: periodFields.date_from.required(),
+  date_to: periodFields.date_to.required(),
+  prices: periodFields.prices.required(),
+});
+export const updatePeriodBody = Joi.object(periodFields).min(1);
+
+export const dateWindowQuery = Joi.object({ from: calendarDate, to: calendarDate, category_id: Joi.string().uuid() });
+
+export const periodSchema = Joi.object({
+  id: Joi.string().uuid(),
+  hotel_id: Joi.string().uuid(),
+  name: Joi.string(),
+  date_from: Joi.string(),
+  date_to: Joi.string(),
+  prices: Joi.array().items(
+    Joi.object({ category_id: Joi.string().uuid(), price: moneyOut.allow(null), hourly_price: moneyOut.allow(null) }),
+  ),
+  created_at: Joi.date(),
+  updated_at: Joi.date(),
+});
+
+export const setOverrideBody = Joi.object({
+  category_id: Joi.string().uuid().required(),
+  date: calendarDate,
+  date_from: calendarDate,
+  date_to: calendarDate,
+  price: money.allow(null),
+  hourly_price: money.allow(null),
+})
+  .xor('date', 'date_from')
+  .and('date_from', 'date_to')
+  .or('price', 'hourly_price');
+
+export const overrideSchema = Joi.object({
+  id: Joi.string().uuid(),
+  hotel_id: Joi.string().uuid(),
+  category_id: Joi.string().uuid(),
+  date: Joi.string(),
+  price: moneyOut.allow(null),
+  hourly_price: moneyOut.allow(null),
+  created_at: Joi.date(),
+  updated_at: Joi.date(),
+});
+
+export const quoteQuery = Joi.object({
+  category_id: Joi.string().uuid(),
+  room_id: Joi.string().uuid(),
+  check_in: calendarDate,
+  check_out: calendarDate,
+  start_at: Joi.date().iso(),
+  end_at: Joi.date().iso(),
+  tariff_id: Joi.string().uuid(),
+  discount: percent,
+  early_checkin: Joi.boolean().default(false),
+  late_checkout: Joi.boolean().default(false),
+})
+  .xor('category_id', 'room_id')
+  .xor('check_in', 'start_at')
+  .and('check_in', 'check_out')
+  .and('start_at', 'end_at');
+
+const quoteLine = Joi.object({
+  date: Joi.string().required(),
+  hour: Joi.number().integer(),
+  starts_at: Joi.string(),
+  source: Joi.string().valid('base', 'period', 'override').required(),
+  source_id: Joi.string().uuid().allow(null).required(),
+  base_price: moneyOut.required(),
+  tariff_adjustment: moneyOut.required(),
+  price: moneyOut.required(),
+});
+
+export const quoteSchema = Joi.object({
+  currency: Joi.string().required(),
+  kind: Joi.string().valid('nightly', 'hourly').required(),
+  category_id: Joi.string().uuid().required(),
+  room_id: Joi.string().uuid().allow(null).required(),
+  tariff_id: Joi.string().uuid().allow(null).required(),
+  units: Joi.number().integer().required(),
+  lines: Joi.array().items(quoteLine).required(),
+  subtotal: moneyOut.required(),
+  discount_percent: Joi.string().required(),
+  discount_amount: moneyOut.required(),
+  fees: Joi.array()
+    .items(Joi.object({ kind: Joi.string().valid('early_checkin', 'late_checkout'), amount: moneyOut }))
+    .required(),
+  fees_total: moneyOut.required(),
+  total: moneyOut.required(),
+});

@@ -1,0 +1,168 @@
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { overridesRepository, periodsRepository, tariffsRepository } from './pricing.repository';
+import type { DateWindow, OverrideInput, RatePeriod, RatePeriodInput, TariffInput } from './pricing.types';
+
+export const pricingMessages = {
+  tariffNotFound: 'Тариф не найден',
+  tariffNameTaken: 'Тариф с таким названием уже существует',
+  periodNotFound: 'Период не найден',
+  overrideNotFound: 'Цена на дату не найдена',
+  categoryNotFound: 'Категория не найдена',
+  periodDates: 'Дата окончания периода не может быть раньше даты начала',
+  overrideSpan: 'Укажите дату или диапазон не длиннее 366 дней',
+};
+
+const MAX_OVERRIDE_DAYS = 366;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Calendar dates from `from` to `to` inclusive, computed on UTC midnights so no time zone can shift them. */
+export function datesBetween(from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) {
+    dates.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return dates;
+}
+
+function foreignKeyViolation(error: unknown): boolean {
+  return databaseError(error).code === PG_ERRORS.foreignKeyViolation;
+}
+
+function categoryNotFound(): ValidationError {
+  return new ValidationError(pricingMessages.categoryNotFound, [
+    { path: 'body.category_id', message: pricingMessages.categoryNotFound },
+  ]);
+}
+
+export function createPricingService(db: Db) {
+  async function periodWithPrices(conn: DbOrTrx, hotelId: string, id: string): Promise<RatePeriod> {
+    const period = await periodsRepository.find(conn, hotelId, id);
+    if (!period) throw new NotFoundError(pricingMessages.periodNotFound);
+    const prices = await periodsRepository.prices(conn, hotelId, [id]);
+    return { ...period, prices: prices.map(({ period_id: _periodId, ...price }) => price) };
+  }
+
+  /** Writes a period and its prices; an overlap with another period of the same category is a 409 naming it. */
+  async function savePeriod(hotelId: string, id: string | undefined, input: RatePeriodInput): Promise<RatePeriod> {
+    try {
+      return await db.transaction(async (trx) => {
+        const current = id ? await periodWithPrices(trx, hotelId, id) : undefined;
+        const dates = { from: input.date_from ?? current?.date_from, to: input.date_to ?? current?.date_to };
+        if (dates.from && dates.to && dates.to < dates.from) throw new ValidationError(pricingMessages.periodDates);
+        const fields = { name: input.name, date_from: input.date_from, date_to: input.date_to };
+        const period = current
+          ? await periodsRepository.update(trx, hotelId, current.id, fields)
+          : await periodsRepository.insert(
+              trx,
+              hotelId,
+              fields as { name: string; date_from: string; date_to: string },
+            );
+        await periodsRepository.replacePrices(trx, hotelId, period!, input.prices ?? current?.prices ?? []);
+        return periodWithPrices(trx, hotelId, period!.id);
+      });
+    } catch (error) {
+      if (foreignKeyViolation(error)) throw categoryNotFound();
+      if (databaseError(error).code === PG_ERRORS.exclusionViolation) {
+        const existing = id ? await periodWithPrices(db, hotelId, id) : undefined;
+        const [clash] = await periodsRepository.clashes(db, hotelId, {
+          from: input.date_from ?? existing!.date_from,
+          to: input.date_to ?? existing!.date_to,
+          categoryIds: (input.prices ?? existing?.prices ?? []).map((price) => price.category_id),
+          exceptId: id,
+        });
+        throw new ConflictError(
+          clash
+            ? `Период пересекается с периодом «${clash.period_name}» (${clash.date_from} — ${clash.date_to}) для категории «${clash.category_name}»`
+            : 'Период пересекается с другим периодом для этой категории',
+          'period_overlap',
+        );
+      }
+      throw error;
+    }
+  }
+
+  async function tariffWrite<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (uniqueViolation(error) === 'tariffs_hotel_id_name_unique')
+        throw new ConflictError(pricingMessages.tariffNameTaken);
+      throw error;
+    }
+  }
+
+  return {
+    tariffs: {
+      list: (hotelId: string, filter: { is_active?: boolean }) => tariffsRepository.list(db, hotelId, filter),
+      async get(hotelId: string, id: string) {
+        const tariff = await tariffsRepository.find(db, hotelId, id);
+        if (!tariff) throw new NotFoundError(pricingMessages.tariffNotFound);
+        return tariff;
+      },
+      create: (hotelId: string, input: TariffInput) => tariffWrite(() => tariffsRepository.insert(db, hotelId, input)),
+      async update(hotelId: string, id: string, input: TariffInput) {
+        const tariff = await tariffWrite(() => tariffsRepository.update(db, hotelId, id, input));
+        if (!tariff) throw new NotFoundError(pricingMessages.tariffNotFound);
+        return tariff;
+      },
+      async remove(hotelId: string, id: string) {
+        if (!(await tariffsRepository.delete(db, hotelId, id))) throw new NotFoundError(pricingMessages.tariffNotFound);
+      },
+    },
+
+    periods: {
+      async list(hotelId: string, window: DateWindow): Promise<RatePeriod[]> {
+        const periods = await periodsRepository.list(db, hotelId, window);
+        const prices = await periodsRepository.prices(
+          db,
+          hotelId,
+          periods.map((period) => period.id),
+        );
+        return periods.map((period) => ({
+          ...period,
+          prices: prices
+            .filter((price) => price.period_id === period.id)
+            .map(({ period_id: _periodId, ...price }) => price),
+        }));
+      },
+      get: (hotelId: string, id: string) => periodWithPrices(db, hotelId, id),
+      create: (hotelId: string, input: RatePeriodInput) => savePeriod(hotelId, undefined, input),
+      update: (hotelId: string, id: string, input: RatePeriodInput) => savePeriod(hotelId, id, input),
+      async remove(hotelId: string, id: string) {
+        if (!(await periodsRepository.delete(db, hotelId, id))) throw new NotFoundError(pricingMessages.periodNotFound);
+      },
+    },
+
+    overrides: {
+      list: (hotelId: string, window: DateWindow) => overridesRepository.list(db, hotelId, window),
+      /** Sets the price of one date, or of every date in a range, for one category (existing dates are replaced). */
+      async set(hotelId: string, input: OverrideInput) {
+        const from = input.date ?? input.date_from!;
+        const to = input.date ?? input.date_to!;
+        const dates = to >= from ? datesBetween(from, to) : [];
+        if (dates.length === 0 || dates.length > MAX_OVERRIDE_DAYS)
+          throw new ValidationError(pricingMessages.overrideSpan);
+        const rows = dates.map((date) => ({
+          category_id: input.category_id,
+          date,
+          price: input.price ?? null,
+          hourly_price: input.hourly_price ?? null,
+        }));
+        try {
+          return await overridesRepository.upsert(db, hotelId, rows);
+        } catch (error) {
+          if (foreignKeyViolation(error)) throw categoryNotFound();
+          throw error;
+        }
+      },
+      async remove(hotelId: string, id: string) {
+        if (!(await overridesRepository.delete(db, hotelId, id)))
+          throw new NotFoundError(pricingMessages.overrideNotFound);
+      },
+    },
+  };
+}
+
+export type PricingService = ReturnType<typeof createPricingService>;

@@ -1,0 +1,119 @@
+import type { Db } from '../../platform/db/knex';
+import { uniqueViolation } from '../../platform/db/base-model';
+import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { categoriesRepository, roomsRepository } from './rooms.repository';
+import type { CategoryInput, RoomFilter, RoomInput } from './rooms.types';
+
+export const roomMessages = {
+  categoryNotFound: 'Категория не найдена',
+  roomNotFound: 'Номер не найден',
+  categoryNameTaken: 'Категория с таким названием уже существует',
+  roomNumberTaken: 'Номер с таким названием уже существует',
+  categoryHasRooms: 'В категории есть номера: сначала перенесите или удалите их',
+  cleaningIsAutomatic: 'Статус «cleaning» устанавливается только задачей уборки в работе',
+  foreignPhoto: 'Фотографии должны быть загружены через /api/upload',
+  maintenanceSpan: 'Окончание обслуживания должно быть позже начала',
+};
+
+export function createRoomsService(db: Db, cdnUrl: string) {
+  /** Photos must be files this service stores: no hot-linking of arbitrary URLs into the product. */
+  function assertOwnPhotos(photos: string[] | undefined, field: string): void {
+    if (photos?.some((url) => !url.startsWith(`${cdnUrl}/`))) {
+      throw new ValidationError(roomMessages.foreignPhoto, [
+        { path: `body.${field}`, message: roomMessages.foreignPhoto },
+      ]);
+    }
+  }
+
+  async function assertCategory(hotelId: string, categoryId: string | undefined): Promise<void> {
+    if (categoryId && !(await categoriesRepository.find(db, hotelId, categoryId))) {
+      throw new ValidationError(roomMessages.categoryNotFound, [
+        { path: 'body.category_id', message: roomMessages.categoryNotFound },
+      ]);
+    }
+  }
+
+  function assertMaintenanceSpan(input: RoomInput): void {
+    const { maintenance_from: from, maintenance_to: to } = input;
+    if (from && to && new Date(to) <= new Date(from)) throw new ValidationError(roomMessages.maintenanceSpan);
+  }
+
+  async function conflictsAsErrors<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      const constraint = uniqueViolation(error);
+      if (constraint === 'room_categories_hotel_id_name_unique')
+        throw new ConflictError(roomMessages.categoryNameTaken);
+      if (constraint === 'rooms_hotel_id_number_unique') throw new ConflictError(roomMessages.roomNumberTaken);
+      throw error;
+    }
+  }
+
+  async function getRoom(hotelId: string, id: string) {
+    const room = await roomsRepository.find(db, hotelId, id);
+    if (!room) throw new NotFoundError(roomMessages.roomNotFound);
+    return room;
+  }
+
+  return {
+    listCategories: (hotelId: string, filter: { is_active?: boolean }) =>
+      categoriesRepository.list(db, hotelId, filter),
+
+    async getCategory(hotelId: string, id: string) {
+      const category = await categoriesRepository.find(db, hotelId, id);
+      if (!category) throw new NotFoundError(roomMessages.categoryNotFound);
+      return category;
+    },
+
+    async createCategory(hotelId: string, input: CategoryInput) {
+      assertOwnPhotos(input.photos, 'photos');
+      return conflictsAsErrors(() => categoriesRepository.insert(db, hotelId, input));
+    },
+
+    async updateCategory(hotelId: string, id: string, input: CategoryInput) {
+      assertOwnPhotos(input.photos, 'photos');
+      const category = await conflictsAsErrors(() => categoriesRepository.update(db, hotelId, id, input));
+      if (!category) throw new NotFoundError(roomMessages.categoryNotFound);
+      return category;
+    },
+
+    async deleteCategory(hotelId: string, id: string): Promise<void> {
+      await db.transaction(async (trx) => {
+        if ((await categoriesRepository.countRooms(trx, hotelId, id)) > 0)
+          throw new ConflictError(roomMessages.categoryHasRooms);
+        if (!(await categoriesRepository.delete(trx, hotelId, id)))
+          throw new NotFoundError(roomMessages.categoryNotFound);
+      });
+    },
+
+    listRooms: (hotelId: string, filter: RoomFilter) => roomsRepository.list(db, hotelId, filter),
+
+    getRoom,
+
+    async createRoom(hotelId: string, input: RoomInput & { category_id: string }) {
+      if (input.status === 'cleaning') throw new BusinessRuleError(roomMessages.cleaningIsAutomatic);
+      assertOwnPhotos(input.photos, 'photos');
+      assertMaintenanceSpan(input);
+      await assertCategory(hotelId, input.category_id);
+      return conflictsAsErrors(() => roomsRepository.insert(db, hotelId, input));
+    },
+
+    async updateRoom(hotelId: string, id: string, input: RoomInput) {
+      if (input.status === 'cleaning') throw new BusinessRuleError(roomMessages.cleaningIsAutomatic);
+      assertOwnPhotos(input.photos, 'photos');
+      await assertCategory(hotelId, input.category_id);
+      const current = await getRoom(hotelId, id);
+      assertMaintenanceSpan({ ...current, ...input });
+      const room = await conflictsAsErrors(() => roomsRepository.update(db, hotelId, id, input));
+      if (!room) throw new NotFoundError(roomMessages.roomNotFound);
+      return room;
+    },
+
+    async deleteRoom(hotelId: string, id: string): Promise<void> {
+      if (!(await roomsRepository.delete(db, hotelId, id))) throw new NotFoundError(roomMessages.roomNotFound);
+    },
+  };
+}
+
+export type RoomsService = ReturnType<typeof createRoomsService>;

@@ -1,0 +1,136 @@
+import busboy from 'busboy';
+import type { Request, Response } from 'express';
+import { type AppError, ValidationError } from '../../platform/errors';
+import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { deleteUploadQuery, okSchema, uploadedFileSchema, uploadQuery } from './uploads.schemas';
+import { uploadMessages, type UploadFolder, type UploadsService } from './uploads.service';
+
+const FILE_FIELD = 'file';
+
+/**
+ * Streams a `multipart/form-data` request and returns the one non-empty file sent in `field`, refusing (400) any
+ * other shape. Past `maxBytes` it stops at once with `tooLarge()` and keeps nothing; the rest of the body is
+ * discarded and the connection closed after the answer.
+ */
+function readSingleFile(
+  req: Request,
+  res: Response,
+  options: { field: string; maxBytes: number; tooLarge: () => AppError },
+): Promise<Buffer> {
+  if (!req.is('multipart/form-data')) return Promise.reject(new ValidationError(uploadMessages.notMultipart));
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      // One byte over the limit is what tells a file of exactly `maxBytes` from a longer one.
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: options.maxBytes + 1, fields: 20, fieldSize: 1024, parts: 21 },
+      });
+    } catch {
+      reject(new ValidationError(uploadMessages.malformed));
+      return;
+    }
+    let settled = false;
+    let chunks: Buffer[] | undefined;
+    const fail = (error: AppError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      req.resume();
+      res.setHeader('Connection', 'close');
+      reject(error);
+    };
+    parser.on('file', (name, stream) => {
+      stream.on('error', () => fail(new ValidationError(uploadMessages.malformed)));
+      if (name !== options.field || chunks) {
+        stream.resume();
+        fail(new ValidationError(uploadMessages.oneFile));
+        return;
+      }
+      const received: Buffer[] = (chunks = []);
+      stream.on('data', (chunk: Buffer) => received.push(chunk));
+      stream.on('limit', () => {
+        stream.resume();
+        fail(options.tooLarge());
+      });
+    });
+    parser.on('filesLimit', () => fail(new ValidationError(uploadMessages.oneFile)));
+    parser.on('partsLimit', () => fail(new ValidationError(uploadMessages.malformed)));
+    parser.on('error', () => fail(new ValidationError(uploadMessages.malformed)));
+    // 'finish' comes once the whole form is parsed and every file stream has ended.
+    parser.on('finish', () => {
+      if (settled) return;
+      const content = chunks && Buffer.concat(chunks);
+      if (!content || content.length === 0) {
+        fail(new ValidationError(uploadMessages.noFile));
+        return;
+      }
+      settled = true;
+      resolve(content);
+    });
+    req.on('error', () => fail(new ValidationError(uploadMessages.malformed)));
+    req.pipe(parser);
+  });
+}
+
+export function uploadsRoutes(uploads: UploadsService): RouteDefinition[] {
+  const tags = ['Uploads'];
+  return [
+    defineRoute<unknown, { folder: UploadFolder }>({
+      method: 'post',
+      path: '/api/upload',
+      summary: 'Upload a photo',
+      description:
+        'A `multipart/form-data` body with exactly one file in the field `file`. The type is decided by the ' +
+        'content alone (JPEG, PNG, GIF or WebP; the file name and the declared Content-Type are ignored). The file ' +
+        'is stored as `<folder>/<uuid>.<ext>` under a new random name and served at `{cdn_url}/<folder>/<uuid>.<ext>`. ' +
+        `Files are capped at UPLOAD_MAX_BYTES (default 10 МБ). Any member of a hotel's staff may upload; the file ` +
+        "belongs to the caller's hotel; super_admin, who belongs to no hotel, is refused (403).",
+      tags,
+      access: { kind: 'authenticated' },
+      request: {
+        query: uploadQuery,
+        multipart: { field: FILE_FIELD, description: 'The image: JPEG, PNG, GIF or WebP' },
+      },
+      responses: {
+        201: { description: 'Stored', schema: uploadedFileSchema },
+        400: { description: 'Not multipart, no file, more than one file, or an unknown folder' },
+        403: { description: uploadMessages.noHotel },
+        413: { description: 'The file is larger than UPLOAD_MAX_BYTES; nothing is stored' },
+        415: { description: 'The content is not a JPEG, PNG, GIF or WebP image; nothing is stored' },
+      },
+      async handler({ auth, query, req, res }) {
+        const hotelId = uploads.hotelOf(auth!);
+        const content = await readSingleFile(req, res, {
+          field: FILE_FIELD,
+          maxBytes: uploads.maxBytes,
+          tooLarge: uploads.tooLarge,
+        });
+        res.status(201).json(await uploads.upload(hotelId, auth!.sub, query.folder, content));
+      },
+    }),
+    defineRoute<unknown, { url: string }>({
+      method: 'delete',
+      path: '/api/upload',
+      summary: 'Delete an uploaded file',
+      description:
+        '`url` must be exactly an address this service answered an upload with: `{cdn_url}/<folder>/<uuid>.<ext>`. ' +
+        'Anything else is refused (400): another host, a name that is not a UUID, `..`, percent-escapes, ' +
+        "backslashes, double slashes, a query or a fragment. Only the caller's hotel's files can be deleted; " +
+        "another hotel's file answers 404 like a missing one and is left as it is.",
+      tags,
+      access: { kind: 'authenticated' },
+      request: { query: deleteUploadQuery },
+      responses: {
+        200: { description: 'Deleted', schema: okSchema },
+        400: { description: `${uploadMessages.badUrl} (or none given)` },
+        403: { description: uploadMessages.noHotel },
+        404: { description: uploadMessages.notFound },
+      },
+      async handler({ auth, query, res }) {
+        await uploads.remove(uploads.hotelOf(auth!), query.url);
+        res.json({ ok: true });
+      },
+    }),
+  ];
+}

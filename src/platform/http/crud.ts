@@ -1,0 +1,109 @@
+import Joi from 'joi';
+import { defineRoute, type RouteDefinition } from './route';
+import type { Role } from './roles';
+import { idParams, okResponse } from './schemas';
+
+/** What a hotel-scoped resource offers; every method takes the tenant first. */
+export interface CrudService<Item, Query, Create, Update> {
+  list(hotelId: string, query: Query): Promise<Item[]>;
+  get(hotelId: string, id: string): Promise<Item>;
+  create(hotelId: string, body: Create): Promise<Item>;
+  update(hotelId: string, id: string, body: Update): Promise<Item>;
+  remove(hotelId: string, id: string): Promise<void>;
+}
+
+export interface CrudOptions<Item, Query, Create, Update> {
+  /** e.g. `/api/hotels/:slug/rooms` */
+  basePath: string;
+  noun: string;
+  tags: string[];
+  readRoles: readonly Role[];
+  writeRoles: readonly Role[];
+  schemas: { item: Joi.Schema; create: Joi.ObjectSchema; update: Joi.ObjectSchema; listQuery?: Joi.ObjectSchema };
+  service: CrudService<Item, Query, Create, Update>;
+  descriptions?: { create?: string; update?: string; remove?: string };
+}
+
+const slugParams = Joi.object({ slug: Joi.string().max(80).required() });
+
+/** List, read, create, update and delete routes of a hotel-scoped resource, declared the one way. */
+export function crudRoutes<Item, Query, Create, Update>(
+  options: CrudOptions<Item, Query, Create, Update>,
+): RouteDefinition[] {
+  const { basePath, noun, tags, readRoles, writeRoles, schemas, service, descriptions = {} } = options;
+  const itemPath = `${basePath}/:id`;
+  const notFound = { description: `No such ${noun} in this hotel` };
+  return [
+    defineRoute<unknown, Query>({
+      method: 'get',
+      path: basePath,
+      summary: `List ${noun}s`,
+      tags,
+      access: { kind: 'hotel', roles: readRoles },
+      request: { params: slugParams, ...(schemas.listQuery && { query: schemas.listQuery }) },
+      responses: { 200: { description: `The ${noun}s`, schema: Joi.array().items(schemas.item) } },
+      async handler({ hotel, query, res }) {
+        res.json(await service.list(hotel!.id, query));
+      },
+    }),
+    defineRoute<Create>({
+      method: 'post',
+      path: basePath,
+      summary: `Create a ${noun}`,
+      description: descriptions.create,
+      tags,
+      access: { kind: 'hotel', roles: writeRoles },
+      request: { params: slugParams, body: schemas.create },
+      responses: {
+        201: { description: 'Created', schema: schemas.item },
+        409: { description: 'Conflicts with another' },
+      },
+      async handler({ hotel, body, res }) {
+        res.status(201).json(await service.create(hotel!.id, body));
+      },
+    }),
+    defineRoute<unknown, unknown, { id: string }>({
+      method: 'get',
+      path: itemPath,
+      summary: `Read a ${noun}`,
+      tags,
+      access: { kind: 'hotel', roles: readRoles },
+      request: { params: idParams },
+      responses: { 200: { description: `The ${noun}`, schema: schemas.item }, 404: notFound },
+      async handler({ hotel, params, res }) {
+        res.json(await service.get(hotel!.id, params.id));
+      },
+    }),
+    defineRoute<Update, unknown, { id: string }>({
+      method: 'patch',
+      path: itemPath,
+      summary: `Update a ${noun}`,
+      description: descriptions.update,
+      tags,
+      access: { kind: 'hotel', roles: writeRoles },
+      request: { params: idParams, body: schemas.update },
+      responses: {
+        200: { description: 'Updated', schema: schemas.item },
+        404: notFound,
+        409: { description: 'Conflicts with another' },
+      },
+      async handler({ hotel, params, body, res }) {
+        res.json(await service.update(hotel!.id, params.id, body));
+      },
+    }),
+    defineRoute<unknown, unknown, { id: string }>({
+      method: 'delete',
+      path: itemPath,
+      summary: `Delete a ${noun}`,
+      description: descriptions.remove,
+      tags,
+      access: { kind: 'hotel', roles: writeRoles },
+      request: { params: idParams },
+      responses: { 200: { description: 'Deleted', schema: okResponse }, 404: notFound },
+      async handler({ hotel, params, res }) {
+        await service.remove(hotel!.id, params.id);
+        res.json({ ok: true });
+      },
+    }),
+  ];
+}
