@@ -1,8 +1,17 @@
 import Joi from 'joi';
 import { ROOM_ASSIGNMENT_STRATEGIES } from './hotels.settings';
 
+/** Any zone the runtime's time zone database knows, including aliases such as Asia/Kolkata. */
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return value.includes('/') || value === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
 const timeOfDay = Joi.string().pattern(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
-const timeZones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 const currencies = Intl.supportedValuesOf('currency');
 
 export const slugParams = Joi.object({ slug: Joi.string().max(80).required() });
@@ -28,7 +37,7 @@ export const updateHotelBody = Joi.object({
   address: Joi.string().trim().min(2).max(500).allow(null),
   phone: Joi.string().trim().min(5).max(50).allow(null),
   timezone: Joi.string()
-    .custom((value: string, helpers) => (timeZones.has(value) ? value : helpers.error('any.invalid')))
+    .custom((value: string, helpers) => (isTimeZone(value) ? value : helpers.error('any.invalid')))
     .messages({ 'any.invalid': '"timezone" must be an IANA time zone such as Europe/Moscow' }),
   currency: Joi.string()
     .uppercase()
