@@ -4,6 +4,7 @@ import { spawnEntryPoint, waitForApi } from '../stack/app-processes';
 import { freePort } from '../stack/ports';
 import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
+import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
 import { formatLoad, runLoad } from './stats';
 
 const CLIENTS = 20;
@@ -37,26 +38,7 @@ async function main(): Promise<void> {
     const ceiling = await bcryptCeiling(CLIENTS, DURATION_MS);
     console.log(`bcrypt ceiling (compare in one process, no HTTP):  ${formatLoad(ceiling)}`);
 
-    const users = await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, i) => {
-        const email = `bench-${i}-${Date.now()}@example.test`;
-        const response = await fetch(`${baseUrl}/api/auth/register`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            hotel_name: `Bench ${i}`,
-            address: 'Bench street 1',
-            contact: 'Bench',
-            email,
-            phone: '+70000000000',
-            password: 'benchpass1',
-          }),
-        });
-        if (response.status !== 201) throw new Error(`register: ${response.status}`);
-        return email;
-      }),
-    );
-    await db('users').whereIn('email', users).update({ email_confirmed: true, confirmation_token: null });
+    const users = await registerConfirmedOwners(baseUrl, db, CLIENTS);
 
     const login = (email: string, password: string) =>
       fetch(`${baseUrl}/api/auth/login`, {
@@ -71,7 +53,7 @@ async function main(): Promise<void> {
     const logins = await runLoad(
       CLIENTS,
       DURATION_MS,
-      async (client) => (await login(users[client], 'benchpass1')) === 200,
+      async (client) => (await login(users[client], BENCH_PASSWORD)) === 200,
     );
     console.log(`POST /api/auth/login (successful):                 ${formatLoad(logins)}`);
     console.log(`  = ${((100 * logins.perSecond) / ceiling.perSecond).toFixed(0)}% of the bcrypt ceiling`);
@@ -85,6 +67,17 @@ async function main(): Promise<void> {
     );
     console.log(`login, wrong password (4 clients):                 ${formatLoad(wrong)}`);
     console.log(`login, unknown e-mail (4 clients):                 ${formatLoad(unknown)}`);
+
+    const fixture = await createQuoteFixture(baseUrl, users[0]);
+    const quote = (url: string) =>
+      fetch(url, { headers: { authorization: `Bearer ${fixture.token}` } }).then(async (response) => {
+        await response.arrayBuffer();
+        return response.status === 200;
+      });
+    const byCategory = await runLoad(CLIENTS, DURATION_MS, () => quote(fixture.categoryQuote));
+    console.log(`\nGET /quote (30 nights, ${CLIENTS} clients):                ${formatLoad(byCategory)}`);
+    const byRoom = await runLoad(CLIENTS, DURATION_MS, () => quote(fixture.roomQuote));
+    console.log(`GET /quote (30 nights, room_id, ${CLIENTS} clients):       ${formatLoad(byRoom)}`);
   } finally {
     await db.destroy();
     await api.stop();
