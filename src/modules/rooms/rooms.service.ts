@@ -1,7 +1,9 @@
 import type { Db } from '../../platform/db/knex';
 import { uniqueViolation } from '../../platform/db/base-model';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { assertOwnMedia } from '../../platform/http/media';
 import { categoriesRepository, roomsRepository } from './rooms.repository';
+import { publishRoomUpdated } from './rooms.state';
 import type { CategoryInput, RoomFilter, RoomInput } from './rooms.types';
 
 export const roomMessages = {
@@ -11,19 +13,11 @@ export const roomMessages = {
   roomNumberTaken: 'Номер с таким названием уже существует',
   categoryHasRooms: 'В категории есть номера: сначала перенесите или удалите их',
   cleaningIsAutomatic: 'Статус «cleaning» устанавливается только задачей уборки в работе',
-  foreignPhoto: 'Фотографии должны быть загружены через /api/upload',
   maintenanceSpan: 'Окончание обслуживания должно быть позже начала',
 };
 
 export function createRoomsService(db: Db, cdnUrl: string) {
-  /** Photos must be files this service stores: no hot-linking of arbitrary URLs into the product. */
-  function assertOwnPhotos(photos: string[] | undefined, field: string): void {
-    if (photos?.some((url) => !url.startsWith(`${cdnUrl}/`))) {
-      throw new ValidationError(roomMessages.foreignPhoto, [
-        { path: `body.${field}`, message: roomMessages.foreignPhoto },
-      ]);
-    }
-  }
+  const assertOwnPhotos = (photos: string[] | undefined, field: string) => assertOwnMedia(cdnUrl, photos, field);
 
   async function assertCategory(hotelId: string, categoryId: string | undefined): Promise<void> {
     if (categoryId && !(await categoriesRepository.find(db, hotelId, categoryId))) {
@@ -105,9 +99,15 @@ export function createRoomsService(db: Db, cdnUrl: string) {
       await assertCategory(hotelId, input.category_id);
       const current = await getRoom(hotelId, id);
       assertMaintenanceSpan({ ...current, ...input });
-      const room = await conflictsAsErrors(() => roomsRepository.update(db, hotelId, id, input));
-      if (!room) throw new NotFoundError(roomMessages.roomNotFound);
-      return room;
+      return conflictsAsErrors(() =>
+        db.transaction(async (trx) => {
+          const room = await roomsRepository.update(trx, hotelId, id, input);
+          if (!room) throw new NotFoundError(roomMessages.roomNotFound);
+          const boardChanged = ['status', 'maintenance_from', 'maintenance_to'].some((field) => field in input);
+          if (boardChanged) await publishRoomUpdated(trx, room);
+          return room;
+        }),
+      );
     },
 
     async deleteRoom(hotelId: string, id: string): Promise<void> {

@@ -1,0 +1,68 @@
+import type { RoomStatus } from '../rooms';
+import type { AssignStrategy, HousekeepingTask, TaskStatus } from './housekeeping.types';
+
+/**
+ * The task life cycle: pending -> in_progress -> done, with cancellation from either open state, a task put back
+ * (in_progress -> pending) when its worker leaves it, and completion straight from pending for a quick job.
+ * done and cancelled are final.
+ */
+const MOVES: Record<TaskStatus, readonly TaskStatus[]> = {
+  pending: ['in_progress', 'done', 'cancelled'],
+  in_progress: ['pending', 'done', 'cancelled'],
+  done: [],
+  cancelled: [],
+};
+
+export function canMove(from: TaskStatus, to: TaskStatus): boolean {
+  return from === to || MOVES[from].includes(to);
+}
+
+export const OPEN_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress'];
+
+/**
+ * What a status change does to the room: cleaning shows the room as `cleaning`; a finished clean leaves it
+ * `inspect` or `clean`; an abandoned clean leaves it `dirty`; finished repairs leave a room that was closed for
+ * them `dirty` (it needs a clean before guests). Undefined: the room is left as it is.
+ */
+export function roomStatusAfter(
+  task: Pick<HousekeepingTask, 'category'>,
+  from: TaskStatus,
+  to: TaskStatus,
+  room: { status: RoomStatus },
+  inspectionAfterClean: boolean,
+): RoomStatus | undefined {
+  if (from === to) return undefined;
+  if (task.category === 'housekeeping') {
+    if (to === 'in_progress') return 'cleaning';
+    if (to === 'done') return inspectionAfterClean ? 'inspect' : 'clean';
+    if (from === 'in_progress' && room.status === 'cleaning') return 'dirty';
+    return undefined;
+  }
+  if (to === 'done' && room.status === 'maintenance') return 'dirty';
+  return undefined;
+}
+
+export interface AssignCandidate {
+  id: string;
+  openTasks: number;
+}
+
+/**
+ * Picks the assignee among active staff of the right role, listed in a stable order:
+ * round_robin takes the one after the previous automatic pick; least_loaded the one with the fewest open tasks;
+ * first_free the first with no open task, or the least loaded when nobody is free.
+ */
+export function pickAssignee(
+  strategy: AssignStrategy,
+  candidates: readonly AssignCandidate[],
+  previousPick: string | null,
+): string | undefined {
+  if (candidates.length === 0) return undefined;
+  const leastLoaded = () => candidates.reduce((best, c) => (c.openTasks < best.openTasks ? c : best)).id;
+  if (strategy === 'round_robin') {
+    const index = candidates.findIndex((c) => c.id === previousPick);
+    return candidates[(index + 1) % candidates.length].id;
+  }
+  if (strategy === 'first_free') return candidates.find((c) => c.openTasks === 0)?.id ?? leastLoaded();
+  return leastLoaded();
+}

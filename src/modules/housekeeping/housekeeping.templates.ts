@@ -1,0 +1,77 @@
+import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { templatesRepository, type TemplateRow } from './housekeeping.repository';
+import type { TaskCategory } from './housekeeping.types';
+
+export interface TemplateInput {
+  name?: string;
+  task_category?: TaskCategory;
+  room_category_id?: string | null;
+  is_active?: boolean;
+  items?: string[];
+}
+
+const messages = {
+  notFound: 'Шаблон чек-листа не найден',
+  nameTaken: 'Шаблон с таким названием уже существует',
+  categoryNotFound: 'Категория номеров не найдена',
+};
+
+/**
+ * Checklist templates: a task gets a copy of the template for its category (one for the room's category wins over
+ * a general one) when it is created; later edits of the template do not change tasks already made.
+ */
+export function createChecklistTemplates(db: Db) {
+  async function withItems(conn: DbOrTrx, hotelId: string, rows: TemplateRow[]) {
+    const items = await templatesRepository.items(
+      conn,
+      hotelId,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => ({
+      ...row,
+      items: items.filter((item) => item.template_id === row.id).map((item) => item.text),
+    }));
+  }
+
+  async function save(hotelId: string, id: string | undefined, input: TemplateInput) {
+    const { items, ...fields } = input;
+    try {
+      return await db.transaction(async (trx) => {
+        const row = id
+          ? await templatesRepository.update(trx, hotelId, id, fields)
+          : await templatesRepository.insert(trx, hotelId, fields);
+        if (!row) throw new NotFoundError(messages.notFound);
+        if (items) await templatesRepository.replaceItems(trx, hotelId, row.id, items);
+        return (await withItems(trx, hotelId, [row]))[0];
+      });
+    } catch (error) {
+      if (uniqueViolation(error) === 'checklist_templates_hotel_id_name_unique')
+        throw new ConflictError(messages.nameTaken);
+      if (databaseError(error).code === PG_ERRORS.foreignKeyViolation) {
+        throw new ValidationError(messages.categoryNotFound, [
+          { path: 'body.room_category_id', message: messages.categoryNotFound },
+        ]);
+      }
+      throw error;
+    }
+  }
+
+  return {
+    list: async (hotelId: string, filter: { task_category?: TaskCategory }) =>
+      withItems(db, hotelId, await templatesRepository.list(db, hotelId, filter)),
+    async get(hotelId: string, id: string) {
+      const row = await templatesRepository.find(db, hotelId, id);
+      if (!row) throw new NotFoundError(messages.notFound);
+      return (await withItems(db, hotelId, [row]))[0];
+    },
+    create: (hotelId: string, input: TemplateInput) => save(hotelId, undefined, input),
+    update: (hotelId: string, id: string, input: TemplateInput) => save(hotelId, id, input),
+    async remove(hotelId: string, id: string) {
+      if (!(await templatesRepository.delete(db, hotelId, id))) throw new NotFoundError(messages.notFound);
+    },
+  };
+}
+
+export type ChecklistTemplates = ReturnType<typeof createChecklistTemplates>;
