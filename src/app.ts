@@ -10,7 +10,9 @@ import { hotelsRoutes } from './modules/hotels';
 import { staffRoutes } from './modules/staff';
 import { roomsRoutes } from './modules/rooms';
 import { pricingRoutes } from './modules/pricing';
+import { housekeepingRoutes } from './modules/housekeeping';
 import { uploadsRoutes } from './modules/uploads';
+import { minibarRoutes } from './modules/minibar';
 import type { Db } from './platform/db/knex';
 import { errorHandler, NotFoundError } from './platform/errors';
 import { docsRouter } from './platform/http/docs';
@@ -36,7 +38,9 @@ export function apiRoutes(services: Services, config: Config): RouteDefinition[]
     ...staffRoutes(services.staff),
     ...roomsRoutes(services.rooms),
     ...pricingRoutes(services.pricing, services.quotes),
+    ...housekeepingRoutes(services.housekeeping, services.checklistTemplates),
     ...uploadsRoutes(services.uploads),
+    ...minibarRoutes(services.minibar),
   ];
 }
 

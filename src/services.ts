@@ -5,7 +5,9 @@ import { createHotelsService } from './modules/hotels';
 import { createStaffService } from './modules/staff';
 import { createRoomsService } from './modules/rooms';
 import { createPricingService, createQuoteService } from './modules/pricing';
+import { createChecklistTemplates, createHousekeepingService } from './modules/housekeeping';
 import { createUploadsService } from './modules/uploads';
+import { createMinibarService } from './modules/minibar';
 import { createStorage } from './platform/storage';
 
 /** The request-time services of every area, built once per process from its dependencies. */
@@ -17,7 +19,10 @@ export function createServices(db: Db, config: Config) {
     rooms: createRoomsService(db, config.cdnUrl),
     pricing: createPricingService(db),
     quotes: createQuoteService(db),
+    housekeeping: createHousekeepingService(db, config.cdnUrl),
+    checklistTemplates: createChecklistTemplates(db),
     uploads: createUploadsService(db, config, createStorage(config.storage)),
+    minibar: createMinibarService(db),
   };
 }
 

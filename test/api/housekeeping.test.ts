@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { createServices } from '../../src/services';
 import { createCategory, createRoom } from '../helpers/structure';
 
 let t: TestApp;
@@ -458,5 +459,79 @@ describe('settings and templates', () => {
       .delete(api(owner, `/checklist-templates/${created.body.id}`))
       .set(as(owner.accessToken))
       .expect(200);
+  });
+});
+
+describe('minibar check and the turnover clean', () => {
+  it('a checkout turnover task makes the room dirty and requires a minibar check when the hotel sells minibar items', async () => {
+    const hotel = await registerHotel(t);
+    await t.http
+      .patch(api(hotel, '/housekeeping-settings'))
+      .set(as(hotel.accessToken))
+      .send({ checkout_priority: 'urgent' })
+      .expect(200);
+    const cola = await t.http
+      .post(api(hotel, '/minibar-items'))
+      .set(as(hotel.accessToken))
+      .send({ name: 'Кола', category: 'напитки', price: 150 })
+      .expect(201);
+    await t.http
+      .post(api(hotel, '/minibar/stock'))
+      .set(as(hotel.accessToken))
+      .send({ item_id: cola.body.id, kind: 'receipt', quantity: 10 })
+      .expect(201);
+    const room = await newRoom(hotel);
+    const { housekeeping } = createServices(t.db, t.config);
+    const task = await t.db.transaction((trx) => housekeeping.createTurnoverTask(trx, hotel.hotelId, room.id));
+    expect(task).toMatchObject({
+      source: 'checkout',
+      priority: 'urgent',
+      requires_minibar_check: true,
+      room_id: room.id,
+    });
+    expect(await roomStatus(room.id)).toBe('dirty');
+
+    const path = api(hotel, `/housekeeping/${task!.id}`);
+    const refused = await t.http.patch(path).set(as(hotel.accessToken)).send({ status: 'done' }).expect(422);
+    expect(refused.body.errors).toEqual(['Не выполнена проверка минибара']);
+
+    const check = { items: [{ item_id: cola.body.id, quantity: 2 }] };
+    const first = await t.http.put(`${path}/minibar`).set(as(hotel.accessToken)).send(check).expect(200);
+    expect(first.body).toEqual([
+      expect.objectContaining({ item_id: cola.body.id, quantity: 2, price_per_unit: '150.00' }),
+    ]);
+    // The same request again (a retry) counts nothing twice.
+    await t.http.put(`${path}/minibar`).set(as(hotel.accessToken)).send(check).expect(200);
+    const stock = await t.http.get(api(hotel, '/minibar/stock')).set(as(hotel.accessToken)).expect(200);
+    expect(stock.body.find((s: { item_id: string }) => s.item_id === cola.body.id).quantity).toBe(8);
+
+    await t.http.patch(path).set(as(hotel.accessToken)).send({ status: 'done' }).expect(200);
+    expect(await roomStatus(room.id)).toBe('clean');
+    const recorded = await t.http.get(`${path}/minibar`).set(as(hotel.accessToken)).expect(200);
+    expect(recorded.body).toHaveLength(1);
+  });
+
+  it('no turnover task when checkout_auto is off', async () => {
+    const hotel = await registerHotel(t);
+    await t.http
+      .patch(api(hotel, '/housekeeping-settings'))
+      .set(as(hotel.accessToken))
+      .send({ checkout_auto: false })
+      .expect(200);
+    const room = await newRoom(hotel);
+    const { housekeeping } = createServices(t.db, t.config);
+    expect(
+      await t.db.transaction((trx) => housekeeping.createTurnoverTask(trx, hotel.hotelId, room.id)),
+    ).toBeUndefined();
+    expect(await roomStatus(room.id)).toBe('clean');
+  });
+
+  it('a task without a room has no minibar check (422)', async () => {
+    const task = await createTask({ category: 'housekeeping' });
+    await t.http
+      .put(api(owner, `/housekeeping/${task.id}/minibar`))
+      .set(as(owner.accessToken))
+      .send({ items: [] })
+      .expect(422);
   });
 });

@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
-import { STACK_FILE } from './stack-env';
+import { stackFile } from './stack-env';
 
 export default async function globalTeardown(): Promise<void> {
   const running = globalThis.__TEST_STACK__;
   if (!running) return;
   await running.worker.stop();
   await running.stack.stop();
-  rmSync(STACK_FILE, { force: true });
+  rmSync(stackFile(), { force: true });
 }

@@ -3,17 +3,16 @@ import path from 'node:path';
 import os from 'node:os';
 
 /** Where global-setup records the running test stack for the test files (separate processes). */
-export const STACK_FILE = path.join(
-  os.tmpdir(),
-  `hotel-pms-test-stack-${process.env.HOTEL_PMS_TEST_RUN ?? 'default'}.json`,
-);
+export function stackFile(): string {
+  return path.join(os.tmpdir(), `hotel-pms-test-stack-${process.env.HOTEL_PMS_TEST_RUN ?? 'default'}.json`);
+}
 
 export interface TestStackInfo {
   env: Record<string, string>;
 }
 
 export function readStackInfo(): TestStackInfo {
-  return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as TestStackInfo;
+  return JSON.parse(readFileSync(stackFile(), 'utf8')) as TestStackInfo;
 }
 
 /** Values shared by the worker process and the in-process test apps, so e-mailed links match. */

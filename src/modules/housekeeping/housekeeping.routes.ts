@@ -4,6 +4,7 @@ import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams } from '../../platform/http/schemas';
 import { slugParams } from '../hotels';
+import { minibarCheckItems, type MinibarCheckLine } from '../minibar';
 import {
   checklistItemBody,
   checklistItemParams,
@@ -147,6 +148,41 @@ export function housekeepingRoutes(
       },
       async handler({ hotel, params, body, auth, res }) {
         res.json(await housekeeping.setChecklistItem(hotel!.id, params.id, params.itemId, body.done, auth!));
+      },
+    }),
+    defineRoute<{ items: MinibarCheckLine[] }, unknown, { id: string }>({
+      method: 'put',
+      path: '/api/hotels/:slug/housekeeping/:id/minibar',
+      summary: 'Record the minibar check of a task',
+      description:
+        'What the guest consumed, per item. The call replaces the earlier count of this task (idempotent: a retried ' +
+        'request changes nothing); prices are frozen when a consumption is first recorded; stock follows the net ' +
+        "change. It completes the task's minibar requirement (turnover cleans require it when the hotel sells minibar items).",
+      tags,
+      access: { kind: 'hotel', roles: TASK_ROLES },
+      request: { params: idParams, body: Joi.object({ items: minibarCheckItems.required() }) },
+      responses: {
+        200: {
+          description: 'The consumptions recorded for the task',
+          schema: Joi.array().items(Joi.object().unknown(true)),
+        },
+        404: { description: 'No such task visible to you' },
+        422: { description: 'The task has no room' },
+      },
+      async handler({ hotel, params, body, auth, res }) {
+        res.json(await housekeeping.checkMinibar(hotel!.id, params.id, body.items, auth!));
+      },
+    }),
+    defineRoute<unknown, unknown, { id: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/housekeeping/:id/minibar',
+      summary: 'The minibar consumptions recorded for a task',
+      tags,
+      access: { kind: 'hotel', roles: TASK_ROLES },
+      request: { params: idParams },
+      responses: { 200: { description: 'Consumptions', schema: Joi.array().items(Joi.object().unknown(true)) } },
+      async handler({ hotel, params, auth, res }) {
+        res.json(await housekeeping.minibarOf(hotel!.id, params.id, auth!));
       },
     }),
     ...crudRoutes({

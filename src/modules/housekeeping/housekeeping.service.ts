@@ -5,6 +5,7 @@ import { assertOwnMedia } from '../../platform/http/media';
 import type { Role } from '../../platform/http/roles';
 import { publishHotelEvent } from '../../platform/realtime/events';
 import { hotelsRepository } from '../hotels';
+import { consumptionsForTask, hasActiveMinibarItems, recordMinibarCheck, type MinibarCheckLine } from '../minibar';
 import { roomsRepository, updateRoomState } from '../rooms';
 import {
   checklistRepository,
@@ -32,6 +33,7 @@ export const housekeepingMessages = {
   cannotComplete: 'Задачу нельзя завершить',
   checklistIncomplete: (items: string[]) => `Не выполнены пункты чек-листа: ${items.join(', ')}`,
   minibarIncomplete: 'Не выполнена проверка минибара',
+  minibarNeedsRoom: 'Проверка минибара возможна только для задачи по номеру',
   photoRequired: 'Для завершения ремонта нужна фотография результата',
   move: (from: string, to: string) => `Недопустимый переход статуса: ${from} → ${to}`,
 };
@@ -268,17 +270,45 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
       return insertTask(
         trx,
         hotelId,
-        { room_id: roomId, category: 'housekeeping', priority: settings.checkout_priority, source: 'checkout' },
+        {
+          room_id: roomId,
+          category: 'housekeeping',
+          priority: settings.checkout_priority,
+          source: 'checkout',
+          requires_minibar_check: await hasActiveMinibarItems(trx, hotelId),
+        },
         null,
       );
     },
 
-    /** For the minibar check: the task as its worker may act on it, locked for the caller's transaction. */
-    lockTaskForWorker: (trx: DbOrTrx, hotelId: string, id: string, actor: AccessTokenPayload) =>
-      findVisible(trx, hotelId, id, actor, true),
+    /**
+     * The minibar check of a task: what the guest consumed, replacing any earlier count for this task, so a retried
+     * request never counts twice; stock follows the net change. It satisfies the task's minibar requirement.
+     */
+    async checkMinibar(hotelId: string, id: string, items: MinibarCheckLine[], actor: AccessTokenPayload) {
+      return db.transaction(async (trx) => {
+        const task = await findVisible(trx, hotelId, id, actor, true);
+        if (!task.room_id) throw new BusinessRuleError(housekeepingMessages.minibarNeedsRoom);
+        const consumptions = await recordMinibarCheck(trx, hotelId, {
+          taskId: task.id,
+          roomId: task.room_id,
+          recordedBy: actor.sub,
+          items,
+        });
+        if (!task.minibar_checked_at)
+          await tasksRepository.update(trx, hotelId, id, { minibar_checked_at: new Date() });
+        await publishHotelEvent(trx, hotelId, {
+          type: 'housekeeping_updated',
+          payload: { task_id: id, room_id: task.room_id, changes: { minibar_checked: true } },
+        });
+        return consumptions;
+      });
+    },
 
-    markMinibarChecked: (trx: DbOrTrx, hotelId: string, id: string) =>
-      tasksRepository.update(trx, hotelId, id, { minibar_checked_at: new Date() }),
+    async minibarOf(hotelId: string, id: string, actor: AccessTokenPayload) {
+      await findVisible(db, hotelId, id, actor);
+      return consumptionsForTask(db, hotelId, id);
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/knex';
-import { uniqueViolation } from '../../platform/db/base-model';
+import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { assertOwnMedia } from '../../platform/http/media';
 import { categoriesRepository, roomsRepository } from './rooms.repository';
@@ -12,6 +12,8 @@ export const roomMessages = {
   categoryNameTaken: 'Категория с таким названием уже существует',
   roomNumberTaken: 'Номер с таким названием уже существует',
   categoryHasRooms: 'В категории есть номера: сначала перенесите или удалите их',
+  roomHasHistory:
+    'У номера есть история (расход минибара, проживания): удалить его нельзя, закройте его статусом closed',
   cleaningIsAutomatic: 'Статус «cleaning» устанавливается только задачей уборки в работе',
   maintenanceSpan: 'Окончание обслуживания должно быть позже начала',
 };
@@ -111,7 +113,13 @@ export function createRoomsService(db: Db, cdnUrl: string) {
     },
 
     async deleteRoom(hotelId: string, id: string): Promise<void> {
-      if (!(await roomsRepository.delete(db, hotelId, id))) throw new NotFoundError(roomMessages.roomNotFound);
+      try {
+        if (!(await roomsRepository.delete(db, hotelId, id))) throw new NotFoundError(roomMessages.roomNotFound);
+      } catch (error) {
+        if (databaseError(error).code === PG_ERRORS.foreignKeyViolation)
+          throw new ConflictError(roomMessages.roomHasHistory);
+        throw error;
+      }
     },
   };
 }
