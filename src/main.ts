@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb } from './platform/db/knex';
 import { createLogger } from './platform/logger';
+import { createRealtimeHub } from './platform/realtime/hub';
 import { onShutdownSignal } from './platform/shutdown';
 
 function readConfig(): Config {
@@ -28,8 +29,10 @@ async function main(): Promise<void> {
     logger,
     readinessChecks: { temporal: () => temporal.workflowService.getSystemInfo({}) },
   });
+  const hub = createRealtimeHub({ db, jwtSecret: config.jwtSecret, logger });
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
+  hub.attach(server);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ port: config.port }, 'api listening');
 
@@ -38,6 +41,8 @@ async function main(): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    // WebSockets are upgraded connections the server waits for: the hub closes them (1001) and stops its LISTEN.
+    await hub.close();
     await closed;
     clearTimeout(deadline);
     await temporal.close();

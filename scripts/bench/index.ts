@@ -5,6 +5,7 @@ import { freePort } from '../stack/ports';
 import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
+import { benchRealtime, formatRealtime } from './realtime';
 import { formatLoad, runLoad } from './stats';
 
 const CLIENTS = 20;
@@ -78,6 +79,9 @@ async function main(): Promise<void> {
     console.log(`\nGET /quote (30 nights, ${CLIENTS} clients):                ${formatLoad(byCategory)}`);
     const byRoom = await runLoad(CLIENTS, DURATION_MS, () => quote(fixture.roomQuote));
     console.log(`GET /quote (30 nights, room_id, ${CLIENTS} clients):       ${formatLoad(byRoom)}`);
+
+    // Commit -> pg_notify -> the API's LISTEN -> fan-out to 300 sockets of one hotel.
+    console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
   } finally {
     await db.destroy();
     await api.stop();
