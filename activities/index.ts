@@ -5,6 +5,9 @@ import type { Db } from '../src/platform/db/knex';
 import type { Mailer } from '../src/platform/mail';
 import { createAccountActivities } from './accounts.activities';
 import { createMaintenanceActivities } from './maintenance.activities';
+import { createBookingActivities } from './bookings.activities';
+import { createBookingJobs } from '../src/modules/bookings';
+import { createServices } from '../src/services';
 
 export interface ActivityDependencies {
   db: Db;
@@ -14,8 +17,10 @@ export interface ActivityDependencies {
 
 /** Every activity the worker registers: thin calls into module services. */
 export function createActivities({ db, config, mailer }: ActivityDependencies) {
+  const services = createServices(db, config);
   return {
     ...createAccountActivities(createAccountEmails(db, config, mailer), createStaffInvitations(db, config, mailer)),
     ...createMaintenanceActivities(db, config),
+    ...createBookingActivities(createBookingJobs(db, services.bookings)),
   };
 }

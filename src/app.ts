@@ -11,8 +11,12 @@ import { staffRoutes } from './modules/staff';
 import { roomsRoutes } from './modules/rooms';
 import { pricingRoutes } from './modules/pricing';
 import { housekeepingRoutes } from './modules/housekeeping';
+import { bookingsRoutes } from './modules/bookings';
+import { paymentsRoutes } from './modules/payments';
 import { uploadsRoutes } from './modules/uploads';
 import { minibarRoutes } from './modules/minibar';
+import { guestsRoutes } from './modules/guests';
+import { notificationsRoutes } from './modules/notifications';
 import type { Db } from './platform/db/knex';
 import { errorHandler, NotFoundError } from './platform/errors';
 import { docsRouter } from './platform/http/docs';
@@ -39,8 +43,12 @@ export function apiRoutes(services: Services, config: Config): RouteDefinition[]
     ...roomsRoutes(services.rooms),
     ...pricingRoutes(services.pricing, services.quotes),
     ...housekeepingRoutes(services.housekeeping, services.checklistTemplates),
+    ...bookingsRoutes(services.bookings),
+    ...paymentsRoutes(services.payments),
     ...uploadsRoutes(services.uploads),
     ...minibarRoutes(services.minibar),
+    ...guestsRoutes(services.guests),
+    ...notificationsRoutes(services.notifications),
   ];
 }
 

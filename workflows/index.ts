@@ -1,3 +1,5 @@
 export * from './account-email.workflow';
 export * from './staff-invitation.workflow';
 export * from './maintenance-sweep.workflow';
+export * from './booking.workflow';
+export * from './booking-sweeps.workflow';

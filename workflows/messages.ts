@@ -5,6 +5,7 @@ export const workflowIds = {
   accountEmail: (purpose: AccountEmailPurpose, userId: string, sequence: number | string) =>
     `email:${purpose}:${userId}:${sequence}`,
   staffInvitation: (userId: string) => `invitation:${userId}`,
+  booking: (bookingId: string) => `booking:${bookingId}`,
 };
 
 export type AccountEmailPurpose = 'confirmation' | 'reset';
@@ -21,3 +22,21 @@ export interface StaffInvitationInput {
 }
 
 export const invitationAcceptedSignal = defineSignal('accepted');
+
+export type BookingLifecycleStatus = 'inquiry' | 'confirmed' | 'checked_in' | 'checked_out' | 'cancelled';
+
+export interface BookingWorkflowInput {
+  hotelId: string;
+  bookingId: string;
+  status: BookingLifecycleStatus;
+}
+
+/** Why a booking changed status: by staff, or by one of the background jobs. */
+export interface BookingStatusChange {
+  status: BookingLifecycleStatus;
+  reason: 'manual' | 'no_show' | 'auto_checkout';
+}
+
+export const bookingStatusSignal = defineSignal<[BookingStatusChange]>('statusChanged');
+
+export type BookingAnnouncement = { event: 'created' } | ({ event: 'status' } & BookingStatusChange);

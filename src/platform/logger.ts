@@ -13,6 +13,12 @@ const redactedPaths = [
   '*.access_token',
   '*.passport_number',
   '*.passport_series',
+  '*.passport_issued_by',
+  '*.passport_issue_date',
+  'passport_number',
+  'passport_series',
+  'passport_issued_by',
+  'passport_issue_date',
 ];
 
 export function createLogger(level: string, name: string): Logger {

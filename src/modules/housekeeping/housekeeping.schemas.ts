@@ -87,6 +87,7 @@ export const taskSchema = Joi.object({
   assignee_id: Joi.string().uuid().allow(null),
   auto_assigned: Joi.boolean(),
   source: Joi.string().valid('manual', 'checkout'),
+  booking_id: Joi.string().uuid().allow(null),
   notes: Joi.string().allow(''),
   photos: Joi.array().items(Joi.string()),
   resolution_notes: Joi.string().allow(''),

@@ -90,7 +90,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
   async function insertTask(
     trx: DbOrTrx,
     hotelId: string,
-    input: NewTaskInput & { source?: HousekeepingTask['source'] },
+    input: NewTaskInput & { source?: HousekeepingTask['source']; booking_id?: string | null },
     createdBy: string | null,
   ): Promise<HousekeepingTask> {
     const room = input.room_id ? await roomsRepository.find(trx, hotelId, input.room_id) : undefined;
@@ -112,6 +112,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
       assignee_id: input.assignee_id ?? picked ?? null,
       auto_assigned: picked !== undefined,
       source: input.source ?? 'manual',
+      booking_id: input.booking_id ?? null,
       notes: input.notes ?? '',
       photos: input.photos ?? [],
       requires_minibar_check: input.requires_minibar_check ?? false,
@@ -263,7 +264,12 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
      * The turnover clean after a check-out (used by bookings, inside their check-out transaction): when the hotel's
      * `checkout_auto` is on, the room becomes `dirty` and a housekeeping task is created with `checkout_priority`.
      */
-    async createTurnoverTask(trx: DbOrTrx, hotelId: string, roomId: string): Promise<HousekeepingTask | undefined> {
+    async createTurnoverTask(
+      trx: DbOrTrx,
+      hotelId: string,
+      roomId: string,
+      bookingId: string | null = null,
+    ): Promise<HousekeepingTask | undefined> {
       const settings = await housekeepingSettingsRepository.get(trx, hotelId);
       if (!settings.checkout_auto) return undefined;
       await updateRoomState(trx, hotelId, roomId, { status: 'dirty' });
@@ -275,6 +281,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
           category: 'housekeeping',
           priority: settings.checkout_priority,
           source: 'checkout',
+          booking_id: bookingId,
           requires_minibar_check: await hasActiveMinibarItems(trx, hotelId),
         },
         null,
@@ -292,6 +299,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
         const consumptions = await recordMinibarCheck(trx, hotelId, {
           taskId: task.id,
           roomId: task.room_id,
+          bookingId: task.booking_id,
           recordedBy: actor.sub,
           items,
         });

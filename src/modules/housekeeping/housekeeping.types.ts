@@ -20,6 +20,8 @@ export interface HousekeepingTask {
   assignee_id: string | null;
   auto_assigned: boolean;
   source: 'manual' | 'checkout';
+  /** The stay a turnover clean follows (its minibar consumption is charged to it). */
+  booking_id: string | null;
   notes: string;
   photos: string[];
   resolution_notes: string;

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/knex';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../platform/errors';
 import { hotelsRepository, settingsRepository } from '../hotels';
 import { categoriesRepository, roomsRepository, type Room, type RoomCategory } from '../rooms';
@@ -61,8 +61,9 @@ function toWire(quote: Quote) {
  * Answers "what does this stay cost" from the hotel's prices: per night (or hour) the override for that date, else
  * the seasonal period covering it, else the base price (the room's own rate, else its category's).
  */
-export function createQuoteService(db: Db) {
+export function createQuoteService(pool: Db) {
   async function resolveTarget(
+    db: DbOrTrx,
     hotelId: string,
     request: QuoteRequest,
   ): Promise<{ category: RoomCategory; room?: Room }> {
@@ -77,7 +78,7 @@ export function createQuoteService(db: Db) {
     return { category };
   }
 
-  async function tariffRule(hotelId: string, tariffId: string | undefined, nights: number | undefined) {
+  async function tariffRule(db: DbOrTrx, hotelId: string, tariffId: string | undefined, nights: number | undefined) {
     if (!tariffId) return undefined;
     const tariff = await tariffsRepository.find(db, hotelId, tariffId);
     if (!tariff || !tariff.is_active) throw new BusinessRuleError(quoteMessages.tariffUnavailable);
@@ -92,7 +93,13 @@ export function createQuoteService(db: Db) {
   }
 
   /** A room's own fee; for a category, the highest fee among its rooms (the quote never understates). */
-  async function fees(hotelId: string, request: QuoteRequest, category: RoomCategory, room: Room | undefined) {
+  async function fees(
+    db: DbOrTrx,
+    hotelId: string,
+    request: QuoteRequest,
+    category: RoomCategory,
+    room: Room | undefined,
+  ) {
     if (!request.early_checkin && !request.late_checkout) return [];
     const settings = await settingsRepository.find(db, hotelId);
     if (request.early_checkin && !settings?.early_checkin_enabled)
@@ -109,6 +116,7 @@ export function createQuoteService(db: Db) {
   }
 
   async function priceSources(
+    db: DbOrTrx,
     hotelId: string,
     category: RoomCategory,
     room: Room | undefined,
@@ -140,10 +148,12 @@ export function createQuoteService(db: Db) {
   }
 
   return {
-    async quote(hotelId: string, request: QuoteRequest) {
+    /** `conn`: the caller's transaction, when the quote prices a stay being written in it. */
+    async quote(hotelId: string, request: QuoteRequest, conn: DbOrTrx = pool) {
+      const db = conn;
       const hotel = await hotelsRepository.findById(db, hotelId);
-      const { category, room } = await resolveTarget(hotelId, request);
-      const adjustments = { discountPercent: request.discount, fees: await fees(hotelId, request, category, room) };
+      const { category, room } = await resolveTarget(db, hotelId, request);
+      const adjustments = { discountPercent: request.discount, fees: await fees(db, hotelId, request, category, room) };
       let quote: Quote;
       if (request.check_in && request.check_out) {
         if (request.check_out <= request.check_in)
@@ -152,8 +162,8 @@ export function createQuoteService(db: Db) {
         quote = quoteNights({
           checkIn: request.check_in,
           checkOut: request.check_out,
-          sources: await priceSources(hotelId, category, room, request.check_in, request.check_out),
-          tariff: await tariffRule(hotelId, request.tariff_id, nights),
+          sources: await priceSources(db, hotelId, category, room, request.check_in, request.check_out),
+          tariff: await tariffRule(db, hotelId, request.tariff_id, nights),
           ...adjustments,
         });
       } else {
@@ -165,13 +175,14 @@ export function createQuoteService(db: Db) {
           endAt,
           timeZone,
           sources: await priceSources(
+            db,
             hotelId,
             category,
             room,
             localDate(startAt, timeZone),
             localDate(endAt, timeZone),
           ),
-          tariff: await tariffRule(hotelId, request.tariff_id, undefined),
+          tariff: await tariffRule(db, hotelId, request.tariff_id, undefined),
           ...adjustments,
         });
       }

@@ -15,7 +15,17 @@ export type OutboxMessage =
       args: unknown[];
       searchAttributes: SearchAttributeValues;
     }
-  | { kind: 'signalWorkflow'; workflowId: string; signal: string; args: unknown[] };
+  | { kind: 'signalWorkflow'; workflowId: string; signal: string; args: unknown[] }
+  | {
+      /** Signals the workflow, starting it first if it does not exist yet (so no signal can outrun its start). */
+      kind: 'signalWithStart';
+      workflowType: string;
+      workflowId: string;
+      args: unknown[];
+      signal: string;
+      signalArgs: unknown[];
+      searchAttributes: SearchAttributeValues;
+    };
 
 /** Call inside the transaction that commits the fact; the relay delivers the message only once it is committed. */
 export async function enqueueOutbox(trx: DbOrTrx, message: OutboxMessage): Promise<void> {

@@ -51,6 +51,17 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
     }
     return;
   }
+  if (message.kind === 'signalWithStart') {
+    await client.workflow.signalWithStart(message.workflowType, {
+      taskQueue,
+      workflowId: message.workflowId,
+      args: message.args,
+      signal: message.signal,
+      signalArgs: message.signalArgs,
+      typedSearchAttributes: toSearchAttributes(message.searchAttributes),
+    });
+    return;
+  }
   try {
     await client.workflow.getHandle(message.workflowId).signal(message.signal, ...message.args);
   } catch (error) {

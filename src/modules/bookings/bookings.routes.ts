@@ -1,0 +1,189 @@
+import Joi from 'joi';
+import type { Request } from 'express';
+import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import type { Role } from '../../platform/http/roles';
+import { idParams } from '../../platform/http/schemas';
+import { slugParams } from '../hotels';
+import {
+  availabilityQuery,
+  availabilitySchema,
+  bookingListQuery,
+  bookingSchema,
+  createBookingBody,
+  createPaymentBody,
+  paymentParams,
+  paymentSchema,
+  updateBookingBody,
+} from './bookings.schemas';
+import type { BookingsService } from './bookings.service';
+import type { BookingChanges, BookingFilter, BookingInput, PaymentMethod } from './bookings.types';
+
+/** The front desk and management book; accountants and security read the calendar too. */
+const BOOKING_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant', 'security'];
+const BOOKING_WRITERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
+const PAYMENT_WRITERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant'];
+
+const tags = ['Bookings'];
+
+function idempotencyKey(req: Request): string | undefined {
+  const key = req.headers['idempotency-key'];
+  return typeof key === 'string' && key.length > 0 && key.length <= 200 ? key : undefined;
+}
+
+export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
+  return [
+    defineRoute<unknown, BookingFilter>({
+      method: 'get',
+      path: '/api/hotels/:slug/bookings',
+      summary: 'List bookings (the calendar)',
+      description:
+        '`from`/`to`: hotel-local days the stays overlap; `q` searches guest names, e-mail and phone digits.',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_READERS },
+      request: { params: slugParams, query: bookingListQuery },
+      responses: { 200: { description: 'Bookings by start', schema: Joi.array().items(bookingSchema) } },
+      async handler({ hotel, query, res }) {
+        res.json(await bookings.list(hotel!.id, query));
+      },
+    }),
+    defineRoute<BookingInput>({
+      method: 'post',
+      path: '/api/hotels/:slug/bookings',
+      summary: 'Create a booking',
+      description:
+        "A `room_id`, or a `category_id` for the hotel's room assignment strategy (`spread`, `together`, `sequential`; " +
+        '`manual` requires a room, 422). Nights `check_in`..`check_out` occupy the room from the check-in time of the ' +
+        "first day to the check-out time of the last, in the hotel's time zone; an hourly stay `start_at`..`end_at` " +
+        'fits between them. A room already held (inquiry, confirmed, checked in) in that span is a 409 naming the clash; ' +
+        'a room closed or under maintenance is a 422. `price` comes from the pricing service unless given. The guest ' +
+        "profile is found by phone or e-mail, or created; a blacklisted guest's booking is flagged (`warnings`). " +
+        'Send `Idempotency-Key` to make retries safe: the same key and body answer the first result again; the same ' +
+        'key with another body is refused (422).',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_WRITERS },
+      request: { params: slugParams, body: createBookingBody },
+      responses: {
+        201: { description: 'Created', schema: bookingSchema },
+        409: {
+          description: 'The room is taken (the message names the other booking), or no room of the category is free',
+        },
+        422: { description: 'A rule refused it' },
+      },
+      async handler({ hotel, body, auth, req, res }) {
+        const result = await bookings.create(
+          hotel!.id,
+          body,
+          { userId: auth!.sub, hotelSlug: hotel!.slug },
+          idempotencyKey(req),
+        );
+        res.status(result.status).json(result.body);
+      },
+    }),
+    defineRoute<unknown, { from: string; to: string; category_id?: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/availability',
+      summary: 'Free rooms and categories per night',
+      description:
+        "Nights [`from`, `to`) (at most 93); a room is free for a night when nothing holds it from that day's check-in time to the next day's check-out time and it is not closed.",
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_READERS },
+      request: { params: slugParams, query: availabilityQuery },
+      responses: { 200: { description: 'Availability', schema: availabilitySchema } },
+      async handler({ hotel, query, res }) {
+        res.json(await bookings.availability(hotel!.id, query));
+      },
+    }),
+    defineRoute<unknown, unknown, { id: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/bookings/:id',
+      summary: 'Read a booking',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_READERS },
+      request: { params: idParams },
+      responses: {
+        200: { description: 'The booking', schema: bookingSchema },
+        404: { description: 'No such booking' },
+      },
+      async handler({ hotel, params, res }) {
+        res.json(await bookings.get(hotel!.id, params.id));
+      },
+    }),
+    defineRoute<BookingChanges, unknown, { id: string }>({
+      method: 'patch',
+      path: '/api/hotels/:slug/bookings/:id',
+      summary: 'Update a booking, or move its status',
+      description:
+        'Status moves: `inquiry` → `confirmed` | `cancelled`; `confirmed` → `checked_in` | `cancelled`; `checked_in` → ' +
+        '`checked_out`; `checked_out` and `cancelled` are final (422 otherwise). Check-in honours ' +
+        '`require_payment_checkin`: `hard` refuses while a balance is due (422), `soft` answers with a warning. ' +
+        'Check-out, in the same transaction, frees the room from now and, with `checkout_auto`, makes it `dirty` ' +
+        'with a turnover task. Dates, room or tariff changes re-price the stay unless its price was set by hand.',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_WRITERS },
+      request: { params: idParams, body: updateBookingBody },
+      responses: {
+        200: { description: 'The booking', schema: bookingSchema },
+        404: { description: 'No such booking' },
+        409: { description: 'The new room or dates clash with another booking' },
+        422: { description: 'An illegal move or a refused check-in' },
+      },
+      async handler({ hotel, params, body, auth, res }) {
+        res.json(await bookings.update(hotel!.id, params.id, body, { userId: auth!.sub, hotelSlug: hotel!.slug }));
+      },
+    }),
+    defineRoute<unknown, unknown, { id: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/bookings/:id/payments',
+      summary: 'Payments of a booking',
+      tags,
+      access: { kind: 'hotel', roles: PAYMENT_WRITERS },
+      request: { params: idParams },
+      responses: { 200: { description: 'Payments', schema: Joi.array().items(paymentSchema) } },
+      async handler({ hotel, params, res }) {
+        res.json(await bookings.payments.list(hotel!.id, params.id));
+      },
+    }),
+    defineRoute<{ amount: string; method: PaymentMethod; note?: string; paid_at?: Date }, unknown, { id: string }>({
+      method: 'post',
+      path: '/api/hotels/:slug/bookings/:id/payments',
+      summary: 'Record a payment (a negative amount is a refund)',
+      description: 'Changes `paid_amount` in the same transaction. Accepts `Idempotency-Key` like booking creation.',
+      tags,
+      access: { kind: 'hotel', roles: PAYMENT_WRITERS },
+      request: { params: idParams, body: createPaymentBody },
+      responses: {
+        201: {
+          description: 'The payment and the booking after it',
+          schema: Joi.object({ payment: paymentSchema, booking: bookingSchema }),
+        },
+        404: { description: 'No such booking' },
+      },
+      async handler({ hotel, params, body, auth, req, res }) {
+        const result = await bookings.payments.create(
+          hotel!.id,
+          params.id,
+          body,
+          { userId: auth!.sub, hotelSlug: hotel!.slug },
+          idempotencyKey(req),
+        );
+        res.status(result.status).json(result.body);
+      },
+    }),
+    defineRoute<unknown, unknown, { id: string; paymentId: string }>({
+      method: 'delete',
+      path: '/api/hotels/:slug/bookings/:id/payments/:paymentId',
+      summary: 'Delete a payment',
+      description: 'Changes `paid_amount` back in the same transaction; answers the booking after it.',
+      tags,
+      access: { kind: 'hotel', roles: PAYMENT_WRITERS },
+      request: { params: paymentParams },
+      responses: {
+        200: { description: 'The booking', schema: bookingSchema },
+        404: { description: 'No such payment' },
+      },
+      async handler({ hotel, params, res }) {
+        res.json(await bookings.payments.remove(hotel!.id, params.id, params.paymentId));
+      },
+    }),
+  ];
+}

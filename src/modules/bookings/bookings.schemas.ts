@@ -1,0 +1,166 @@
+import Joi from 'joi';
+import { calendarDate, money, percent } from '../../platform/http/schemas';
+import { BOOKING_SOURCES, BOOKING_STATUSES, PAYMENT_METHODS } from './bookings.types';
+
+const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
+const name = Joi.string().trim().min(1).max(100);
+
+const guestFields = {
+  guest_last_name: name,
+  guest_first_name: name,
+  guest_middle_name: Joi.string().trim().max(100).allow(null, ''),
+  guest_phone: Joi.string().trim().min(5).max(30).allow(null),
+  guest_email: Joi.string().trim().lowercase().email({ tlds: false }).max(254).allow(null),
+};
+
+export const createBookingBody = Joi.object({
+  room_id: Joi.string().uuid(),
+  category_id: Joi.string().uuid(),
+  check_in: calendarDate,
+  check_out: calendarDate,
+  start_at: Joi.date().iso(),
+  end_at: Joi.date().iso(),
+  status: Joi.string().valid('inquiry', 'confirmed'),
+  source: Joi.string().valid(...BOOKING_SOURCES),
+  ...guestFields,
+  guest_last_name: guestFields.guest_last_name.required(),
+  guest_first_name: guestFields.guest_first_name.required(),
+  guest_id: Joi.string().uuid(),
+  guests_count: Joi.number().integer().min(1).max(100),
+  tariff_id: Joi.string().uuid().allow(null),
+  discount: percent,
+  price: money,
+  paid_amount: money,
+  early_checkin: Joi.boolean(),
+  late_checkout: Joi.boolean(),
+  notes: Joi.string().trim().max(4000).allow(''),
+})
+  .xor('room_id', 'category_id')
+  .xor('check_in', 'start_at')
+  .and('check_in', 'check_out')
+  .and('start_at', 'end_at');
+
+export const updateBookingBody = Joi.object({
+  status: Joi.string().valid(...BOOKING_STATUSES),
+  room_id: Joi.string().uuid(),
+  check_in: calendarDate,
+  check_out: calendarDate,
+  start_at: Joi.date().iso(),
+  end_at: Joi.date().iso(),
+  source: Joi.string().valid(...BOOKING_SOURCES),
+  ...guestFields,
+  guests_count: Joi.number().integer().min(1).max(100),
+  tariff_id: Joi.string().uuid().allow(null),
+  discount: percent,
+  price: money,
+  early_checkin: Joi.boolean(),
+  late_checkout: Joi.boolean(),
+  notes: Joi.string().trim().max(4000).allow(''),
+  cancel_reason: Joi.string().trim().max(500),
+}).min(1);
+
+export const bookingListQuery = Joi.object({
+  from: calendarDate,
+  to: calendarDate,
+  status: Joi.string().valid(...BOOKING_STATUSES),
+  room_id: Joi.string().uuid(),
+  q: Joi.string().trim().min(1).max(100),
+});
+
+export const availabilityQuery = Joi.object({
+  from: calendarDate.required(),
+  to: calendarDate.required(),
+  category_id: Joi.string().uuid(),
+});
+
+export const createPaymentBody = Joi.object({
+  amount: Joi.alternatives()
+    .conditional(Joi.string(), {
+      then: Joi.string().pattern(/^-?\d{1,10}(\.\d{1,2})?$/, 'decimal'),
+      otherwise: Joi.number().min(-1e9).max(1e9).precision(2),
+    })
+    .custom((value: number | string) => String(value))
+    .required(),
+  method: Joi.string()
+    .valid(...PAYMENT_METHODS)
+    .default('cash'),
+  note: Joi.string().trim().max(500).allow(''),
+  paid_at: Joi.date().iso(),
+});
+
+export const paymentParams = Joi.object({
+  slug: Joi.string().max(80).required(),
+  id: Joi.string().uuid().required(),
+  paymentId: Joi.string().uuid().required(),
+});
+
+export const bookingSchema = Joi.object({
+  id: Joi.string().uuid(),
+  hotel_id: Joi.string().uuid(),
+  room_id: Joi.string().uuid(),
+  category_id: Joi.string().uuid(),
+  kind: Joi.string().valid('nightly', 'hourly'),
+  check_in: Joi.string().allow(null),
+  check_out: Joi.string().allow(null),
+  start_at: Joi.date(),
+  end_at: Joi.date(),
+  status: Joi.string().valid(...BOOKING_STATUSES),
+  source: Joi.string().valid(...BOOKING_SOURCES),
+  guest_last_name: Joi.string(),
+  guest_first_name: Joi.string(),
+  guest_middle_name: Joi.string().allow(null, ''),
+  guest_phone: Joi.string().allow(null),
+  guest_email: Joi.string().allow(null),
+  guests_count: Joi.number().integer(),
+  tariff_id: Joi.string().uuid().allow(null),
+  discount: moneyOut,
+  price: moneyOut,
+  price_manual: Joi.boolean(),
+  paid_amount: moneyOut,
+  balance: moneyOut,
+  early_checkin: Joi.boolean(),
+  late_checkout: Joi.boolean(),
+  guest_blacklisted: Joi.boolean(),
+  notes: Joi.string().allow(''),
+  checked_in_at: Joi.date().allow(null),
+  checked_out_at: Joi.date().allow(null),
+  cancelled_at: Joi.date().allow(null),
+  cancel_reason: Joi.string().allow(null),
+  created_by: Joi.string().uuid().allow(null),
+  created_at: Joi.date(),
+  updated_at: Joi.date(),
+  warnings: Joi.array().items(Joi.string()),
+  guests: Joi.array().items(Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() })),
+});
+
+export const paymentSchema = Joi.object({
+  id: Joi.string().uuid(),
+  hotel_id: Joi.string().uuid(),
+  booking_id: Joi.string().uuid(),
+  amount: moneyOut,
+  method: Joi.string().valid(...PAYMENT_METHODS),
+  note: Joi.string().allow(''),
+  paid_at: Joi.date(),
+  created_by: Joi.string().uuid().allow(null),
+  created_at: Joi.date(),
+});
+
+export const availabilitySchema = Joi.object({
+  from: Joi.string(),
+  to: Joi.string(),
+  nights: Joi.array().items(Joi.string()),
+  categories: Joi.array().items(
+    Joi.object({
+      category_id: Joi.string().uuid(),
+      total_rooms: Joi.number().integer(),
+      free: Joi.array().items(Joi.number().integer()),
+    }),
+  ),
+  rooms: Joi.array().items(
+    Joi.object({
+      room_id: Joi.string().uuid(),
+      category_id: Joi.string().uuid(),
+      free: Joi.array().items(Joi.boolean()),
+    }),
+  ),
+});

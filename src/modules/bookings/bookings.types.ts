@@ -1,0 +1,113 @@
+export const BOOKING_STATUSES = ['inquiry', 'confirmed', 'checked_in', 'checked_out', 'cancelled'] as const;
+export const BOOKING_SOURCES = ['front_desk', 'phone', 'email', 'walk_in', 'online', 'ota', 'other'] as const;
+export const PAYMENT_METHODS = ['cash', 'card', 'transfer', 'online', 'other'] as const;
+/** Statuses that hold the room: the exclusion constraint covers exactly these. */
+export const BLOCKING_STATUSES = ['inquiry', 'confirmed', 'checked_in'] as const;
+
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+export type BookingSource = (typeof BOOKING_SOURCES)[number];
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export interface Booking {
+  id: string;
+  hotel_id: string;
+  room_id: string;
+  category_id: string;
+  kind: 'nightly' | 'hourly';
+  check_in: string | null;
+  check_out: string | null;
+  start_at: Date;
+  end_at: Date;
+  status: BookingStatus;
+  source: BookingSource;
+  guest_last_name: string;
+  guest_first_name: string;
+  guest_middle_name: string | null;
+  guest_phone: string | null;
+  guest_email: string | null;
+  guests_count: number;
+  tariff_id: string | null;
+  discount: string;
+  price: string;
+  price_manual: boolean;
+  paid_amount: string;
+  early_checkin: boolean;
+  late_checkout: boolean;
+  guest_blacklisted: boolean;
+  notes: string;
+  checked_in_at: Date | null;
+  checked_out_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string | null;
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface BookingInput {
+  room_id?: string;
+  category_id?: string;
+  check_in?: string;
+  check_out?: string;
+  start_at?: Date;
+  end_at?: Date;
+  status?: 'inquiry' | 'confirmed';
+  source?: BookingSource;
+  guest_last_name: string;
+  guest_first_name: string;
+  guest_middle_name?: string | null;
+  guest_phone?: string | null;
+  guest_email?: string | null;
+  guest_id?: string;
+  guests_count?: number;
+  tariff_id?: string | null;
+  discount?: string;
+  price?: string;
+  paid_amount?: string;
+  early_checkin?: boolean;
+  late_checkout?: boolean;
+  notes?: string;
+}
+
+export interface BookingChanges {
+  status?: BookingStatus;
+  room_id?: string;
+  check_in?: string;
+  check_out?: string;
+  start_at?: Date;
+  end_at?: Date;
+  guest_last_name?: string;
+  guest_first_name?: string;
+  guest_middle_name?: string | null;
+  guest_phone?: string | null;
+  guest_email?: string | null;
+  guests_count?: number;
+  tariff_id?: string | null;
+  discount?: string;
+  price?: string;
+  early_checkin?: boolean;
+  late_checkout?: boolean;
+  notes?: string;
+  cancel_reason?: string;
+  source?: BookingSource;
+}
+
+export interface BookingFilter {
+  from?: string;
+  to?: string;
+  status?: BookingStatus;
+  room_id?: string;
+  q?: string;
+}
+
+export interface BookingPayment {
+  id: string;
+  hotel_id: string;
+  booking_id: string;
+  amount: string;
+  method: PaymentMethod;
+  note: string;
+  paid_at: Date;
+  created_by: string | null;
+  created_at: Date;
+}

@@ -1,0 +1,164 @@
+import type { Knex } from 'knex';
+import type { DbOrTrx } from '../../platform/db/knex';
+import type {
+  HotelRole,
+  InboxFilter,
+  InboxItem,
+  Notification,
+  NotificationInput,
+  NotificationSettingsRow,
+  RoleNotificationSettings,
+} from './notifications.types';
+
+/** The columns of a user's view of a notification (`r` recipient row joined with `n` notification). */
+function inboxQuery(db: DbOrTrx, hotelId: string, userId: string) {
+  return db('notification_recipients as r')
+    .join('notifications as n', function joinNotification() {
+      this.on('n.hotel_id', 'r.hotel_id').andOn('n.id', 'r.notification_id');
+    })
+    .where({ 'r.hotel_id': hotelId, 'r.user_id': userId })
+    .whereNull('r.deleted_at')
+    .select(
+      'n.id',
+      'n.type',
+      'n.title',
+      'n.body',
+      'n.data',
+      'n.created_at',
+      db.raw('(r.read_at IS NOT NULL) AS read'),
+      'r.read_at',
+    );
+}
+
+export const notificationsRepository = {
+  async insert(
+    trx: Knex.Transaction,
+    hotelId: string,
+    input: Pick<NotificationInput, 'type' | 'title' | 'body'> & { data: Record<string, unknown> },
+  ): Promise<Notification> {
+    const [row] = await trx<Notification>('notifications')
+      .insert({ hotel_id: hotelId, type: input.type, title: input.title, body: input.body, data: input.data })
+      .returning('*');
+    return row;
+  },
+};
+
+export const recipientsRepository = {
+  /**
+   * Delivers the notification to the hotel's active staff of `roles` (limited to `userIds` when given). Returns the
+   * recipients' user ids.
+   */
+  async insertFor(
+    trx: Knex.Transaction,
+    hotelId: string,
+    notification: Pick<Notification, 'id' | 'created_at'>,
+    roles: readonly HotelRole[],
+    userIds?: readonly string[],
+  ): Promise<string[]> {
+    if (roles.length === 0 || userIds?.length === 0) return [];
+    const audience = trx('users')
+      .where({ hotel_id: hotelId, active: true })
+      .whereIn('role', roles)
+      .orderBy('created_at')
+      .select(
+        trx.raw('?::uuid', [hotelId]),
+        trx.raw('?::uuid', [notification.id]),
+        'id',
+        trx.raw('?::timestamptz', [notification.created_at]),
+      );
+    if (userIds) audience.whereIn('id', userIds);
+    const rows: Array<{ user_id: string }> = await trx
+      .into(
+        trx.raw('?? (??, ??, ??, ??)', [
+          'notification_recipients',
+          'hotel_id',
+          'notification_id',
+          'user_id',
+          'created_at',
+        ]),
+      )
+      .insert(audience)
+      .returning('user_id');
+    return rows.map((row) => row.user_id);
+  },
+
+  /** The user's notifications (not deleted by them), newest first. */
+  async list(db: DbOrTrx, hotelId: string, userId: string, filter: Required<Pick<InboxFilter, 'limit'>> & InboxFilter) {
+    const query = inboxQuery(db, hotelId, userId)
+      .orderBy([
+        { column: 'r.created_at', order: 'desc' },
+        { column: 'r.notification_id', order: 'desc' },
+      ])
+      .limit(filter.limit);
+    if (filter.unread) query.whereNull('r.read_at');
+    if (filter.before && filter.before_id) {
+      query.whereRaw('(r.created_at, r.notification_id) < (?, ?)', [filter.before, filter.before_id]);
+    } else if (filter.before) {
+      query.where('r.created_at', '<', filter.before);
+    }
+    return query as Promise<InboxItem[]>;
+  },
+
+  async find(db: DbOrTrx, hotelId: string, userId: string, id: string): Promise<InboxItem | undefined> {
+    return inboxQuery(db, hotelId, userId).where('r.notification_id', id).first();
+  },
+
+  async unreadCount(db: DbOrTrx, hotelId: string, userId: string): Promise<number> {
+    const row = await db('notification_recipients')
+      .where({ hotel_id: hotelId, user_id: userId })
+      .whereNull('deleted_at')
+      .whereNull('read_at')
+      .count<{ count: string }>('* as count')
+      .first();
+    return Number(row?.count ?? 0);
+  },
+
+  /** Marks one read (keeping the first read time) or unread; false when the user has no such notification. */
+  async setRead(db: DbOrTrx, hotelId: string, userId: string, id: string, read: boolean): Promise<boolean> {
+    const updated = await db('notification_recipients')
+      .where({ hotel_id: hotelId, user_id: userId, notification_id: id })
+      .whereNull('deleted_at')
+      .update({ read_at: read ? db.raw('COALESCE(read_at, now())') : null });
+    return updated > 0;
+  },
+
+  async readAll(db: DbOrTrx, hotelId: string, userId: string): Promise<number> {
+    return db('notification_recipients')
+      .where({ hotel_id: hotelId, user_id: userId })
+      .whereNull('deleted_at')
+      .whereNull('read_at')
+      .update({ read_at: db.fn.now() });
+  },
+
+  /** Hides the notification for this user only. */
+  async hide(db: DbOrTrx, hotelId: string, userId: string, id: string): Promise<boolean> {
+    const updated = await db('notification_recipients')
+      .where({ hotel_id: hotelId, user_id: userId, notification_id: id })
+      .whereNull('deleted_at')
+      .update({ deleted_at: db.fn.now() });
+    return updated > 0;
+  },
+};
+
+export const notificationSettingsRepository = {
+  /** The hotel's explicit choices, per role (roles without a row follow the defaults). */
+  async list(db: DbOrTrx, hotelId: string): Promise<NotificationSettingsRow[]> {
+    return db<NotificationSettingsRow>('notification_settings').where({ hotel_id: hotelId });
+  },
+
+  /** Merges `changes` into the role's stored choices atomically (concurrent changes of other types both stay). */
+  async merge(
+    db: DbOrTrx,
+    hotelId: string,
+    role: HotelRole,
+    changes: Partial<RoleNotificationSettings>,
+  ): Promise<void> {
+    await db('notification_settings')
+      .insert({ hotel_id: hotelId, role, settings: JSON.stringify(changes) })
+      .onConflict(['hotel_id', 'role'])
+      .merge({
+        settings: db.raw('notification_settings.settings || excluded.settings'),
+        updated_at: db.fn.now(),
+      });
+  },
+};

@@ -1,0 +1,164 @@
+import type { Knex } from 'knex';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { NotFoundError } from '../../platform/errors';
+import { validate } from '../../platform/http/validate';
+import { publishHotelEvent } from '../../platform/realtime/events';
+import {
+  notificationSettingsRepository,
+  notificationsRepository,
+  recipientsRepository,
+} from './notifications.repository';
+import { notificationInput } from './notifications.schemas';
+import {
+  NOTIFICATION_ROLES,
+  NOTIFICATION_TYPES,
+  ROLE_DEFAULTS,
+  type HotelRole,
+  type InboxFilter,
+  type InboxItem,
+  type NotificationInput,
+  type NotificationSettings,
+  type NotificationSettingsChanges,
+  type NotificationSettingsRow,
+  type NotificationType,
+  type NotifyResult,
+  type RoleNotificationSettings,
+} from './notifications.types';
+
+export const notificationMessages = {
+  notFound: 'Уведомление не найдено',
+};
+
+/** The realtime event announcing a new notification to the hotel's sockets. */
+export const NOTIFICATION_EVENT = 'notification:new';
+
+/**
+ * The most recipient ids one `notification:new` event lists. The event travels through `pg_notify`, whose payload
+ * must stay below 8000 bytes: 150 ids (39 bytes each in JSON) plus a title of up to 200 characters fit with room to
+ * spare, 200 ids would not. Beyond it `recipients_truncated` is true and a client not listed refreshes its list.
+ */
+export const EVENT_MAX_RECIPIENT_IDS = 150;
+
+export const DEFAULT_LIST_LIMIT = 50;
+export const MAX_LIST_LIMIT = 200;
+
+/** The settings in effect: the hotel's explicit choices over the defaults of each role, for every known type. */
+export function effectiveSettings(rows: readonly Pick<NotificationSettingsRow, 'role' | 'settings'>[]) {
+  const stored = new Map(rows.map((row) => [row.role, row.settings]));
+  const settings = {} as NotificationSettings;
+  for (const role of NOTIFICATION_ROLES) {
+    const choices = stored.get(role) ?? {};
+    const defaults = new Set<NotificationType>(ROLE_DEFAULTS[role]);
+    const forRole = {} as RoleNotificationSettings;
+    for (const type of NOTIFICATION_TYPES) {
+      const choice = choices[type];
+      forRole[type] = typeof choice === 'boolean' ? choice : defaults.has(type);
+    }
+    settings[role] = forRole;
+  }
+  return settings;
+}
+
+/** The hotel's notification settings in effect (for the push module too: push follows the same switches). */
+export async function notificationSettingsOf(conn: DbOrTrx, hotelId: string): Promise<NotificationSettings> {
+  return effectiveSettings(await notificationSettingsRepository.list(conn, hotelId));
+}
+
+/** The roles of the hotel that receive `type`. */
+export async function rolesReceiving(conn: DbOrTrx, hotelId: string, type: NotificationType): Promise<HotelRole[]> {
+  const settings = await notificationSettingsOf(conn, hotelId);
+  return NOTIFICATION_ROLES.filter((role) => settings[role][type]);
+}
+
+/**
+ * Creates an in-app notification inside the caller's transaction, so it commits (or rolls back) with the fact it
+ * reports. It is delivered to the hotel's active staff whose role has `type` enabled (and, with `userIds`, only to
+ * those of them listed), each with their own read state. When there are recipients, one `notification:new` event goes
+ * to the hotel's sockets on commit: `{ notification_id, type, title, recipient_ids, recipients_truncated }`, where
+ * `recipient_ids` lists at most EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed).
+ *
+ * A type nobody receives is still recorded, with 0 recipients and no event (the record says it happened; nobody
+ * is shown it, and enabling the type later does not deliver it retroactively).
+ *
+ * Refuses (ValidationError) an unknown type, an empty or too long title, and `data` that is not a small flat object.
+ */
+export async function notify(trx: Knex.Transaction, hotelId: string, input: NotificationInput): Promise<NotifyResult> {
+  const { type, title, body, data, userIds } = validate<NotificationInput>(notificationInput, input, 'body');
+  const roles = await rolesReceiving(trx, hotelId, type);
+  const notification = await notificationsRepository.insert(trx, hotelId, { type, title, body, data: data ?? {} });
+  const recipientIds = await recipientsRepository.insertFor(trx, hotelId, notification, roles, userIds);
+  if (recipientIds.length > 0) {
+    await publishHotelEvent(trx, hotelId, {
+      type: NOTIFICATION_EVENT,
+      payload: {
+        notification_id: notification.id,
+        type,
+        title,
+        recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
+        recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
+      },
+    });
+  }
+  return { id: notification.id, recipients: recipientIds.length };
+}
+
+export function createNotificationsService(db: Db) {
+  async function findOwn(conn: DbOrTrx, hotelId: string, userId: string, id: string): Promise<InboxItem> {
+    const item = await recipientsRepository.find(conn, hotelId, userId, id);
+    if (!item) throw new NotFoundError(notificationMessages.notFound);
+    return item;
+  }
+
+  return {
+    /** The user's own notifications, newest first, and how many of them are unread (whatever the filter). */
+    async list(
+      hotelId: string,
+      userId: string,
+      filter: InboxFilter,
+    ): Promise<{ items: InboxItem[]; unread_count: number }> {
+      const [items, unreadCount] = await Promise.all([
+        recipientsRepository.list(db, hotelId, userId, { ...filter, limit: filter.limit ?? DEFAULT_LIST_LIMIT }),
+        recipientsRepository.unreadCount(db, hotelId, userId),
+      ]);
+      return { items, unread_count: unreadCount };
+    },
+
+    get: (hotelId: string, userId: string, id: string) => findOwn(db, hotelId, userId, id),
+
+    /** Marks one of the user's notifications read or unread; 404 for anyone else's (or one they deleted). */
+    async markRead(hotelId: string, userId: string, id: string, read: boolean): Promise<InboxItem> {
+      if (!(await recipientsRepository.setRead(db, hotelId, userId, id, read))) {
+        throw new NotFoundError(notificationMessages.notFound);
+      }
+      return findOwn(db, hotelId, userId, id);
+    },
+
+    async readAll(hotelId: string, userId: string): Promise<{ ok: true; updated: number }> {
+      return { ok: true, updated: await recipientsRepository.readAll(db, hotelId, userId) };
+    },
+
+    /** Hides the notification for this user; the other recipients keep it. */
+    async remove(hotelId: string, userId: string, id: string): Promise<void> {
+      if (!(await recipientsRepository.hide(db, hotelId, userId, id))) {
+        throw new NotFoundError(notificationMessages.notFound);
+      }
+    },
+
+    getSettings: (hotelId: string) => notificationSettingsOf(db, hotelId),
+
+    /** Applies the given switches (other roles and types keep theirs) and answers the settings in effect. */
+    async updateSettings(hotelId: string, changes: NotificationSettingsChanges): Promise<NotificationSettings> {
+      return db.transaction(async (trx) => {
+        for (const role of NOTIFICATION_ROLES) {
+          const forRole = changes[role];
+          if (forRole && Object.keys(forRole).length > 0) {
+            await notificationSettingsRepository.merge(trx, hotelId, role, forRole);
+          }
+        }
+        return notificationSettingsOf(trx, hotelId);
+      });
+    },
+  };
+}
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;

@@ -1,0 +1,30 @@
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { BookingActivities } from '../activities/bookings.activities';
+import { bookingStatusSignal, type BookingStatusChange, type BookingWorkflowInput } from './messages';
+
+const { announceBooking } = proxyActivities<BookingActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+});
+
+const FINAL = new Set(['checked_out', 'cancelled']);
+
+/**
+ * One per booking, from creation to its final status: receives every status change and owns the side effects
+ * outside the booking's own transaction (today the in-app notifications; later TV, deposits and e-mails).
+ */
+export async function booking(input: BookingWorkflowInput): Promise<string> {
+  const changes: BookingStatusChange[] = [];
+  setHandler(bookingStatusSignal, (change) => {
+    changes.push(change);
+  });
+  let status: string = input.status;
+  await announceBooking(input.hotelId, input.bookingId, { event: 'created' });
+  while (!FINAL.has(status)) {
+    await condition(() => changes.length > 0);
+    const change = changes.shift()!;
+    status = change.status;
+    await announceBooking(input.hotelId, input.bookingId, { event: 'status', ...change });
+  }
+  return status;
+}
