@@ -5,6 +5,7 @@ import { freePort } from '../stack/ports';
 import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
+import { benchBookings } from './bookings';
 import { benchRealtime, formatRealtime } from './realtime';
 import { formatLoad, runLoad } from './stats';
 
@@ -82,6 +83,8 @@ async function main(): Promise<void> {
 
     // Commit -> pg_notify -> the API's LISTEN -> fan-out to 300 sockets of one hotel.
     console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
+
+    console.log(`\n${(await benchBookings(baseUrl, db, users[1], DURATION_MS)).join('\n')}`);
   } finally {
     await db.destroy();
     await api.stop();

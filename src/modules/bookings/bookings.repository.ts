@@ -135,16 +135,21 @@ export const bookingsRepository = {
          SELECT d::date AS night,
                 (d::date + ?::time) AT TIME ZONE ? AS s,
                 (d::date + 1 + ?::time) AT TIME ZONE ? AS e
-         FROM generate_series(?::date, ?::date - 1, interval '1 day') d)
+         FROM generate_series(?::date, ?::date - 1, interval '1 day') d),
+       occupied AS (
+         SELECT DISTINCT b.room_id, n.night
+         FROM bookings b JOIN nights n ON tstzrange(b.start_at, b.end_at, '[)') && tstzrange(n.s, n.e, '[)')
+         WHERE b.hotel_id = ? AND b.status IN ('inquiry','confirmed','checked_in')
+           AND b.start_at < (SELECT max(e) FROM nights) AND b.end_at > (SELECT min(s) FROM nights))
        SELECT r.id AS room_id, r.category_id, to_char(n.night, 'YYYY-MM-DD') AS night,
          r.status <> 'closed'
          AND NOT (r.maintenance_from IS NOT NULL AND tstzrange(r.maintenance_from, r.maintenance_to) && tstzrange(n.s, n.e))
-         AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND b.status IN ('inquiry','confirmed','checked_in')
-               AND tstzrange(b.start_at, b.end_at, '[)') && tstzrange(n.s, n.e, '[)')) AS free
+         AND o.room_id IS NULL AS free
        FROM rooms r CROSS JOIN nights n
+       LEFT JOIN occupied o ON o.room_id = r.id AND o.night = n.night
        WHERE r.hotel_id = ?
-       ORDER BY r.category_id, r.number, n.night`,
-      [hotel.check_in_time, hotel.timezone, hotel.check_out_time, hotel.timezone, from, to, hotel.id],
+       ORDER BY r.category_id, length(r.number), r.number, n.night`,
+      [hotel.check_in_time, hotel.timezone, hotel.check_out_time, hotel.timezone, from, to, hotel.id, hotel.id],
     );
     return rows;
   },

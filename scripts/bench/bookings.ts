@@ -1,0 +1,131 @@
+import type { Db } from '../../src/platform/db/knex';
+import { BENCH_PASSWORD } from './fixtures';
+import { formatLoad, runLoad } from './stats';
+
+const ROOMS = 200;
+const DAY_MS = 86_400_000;
+const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+
+async function call<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A 200-room hotel (4 categories × 50) through the API, with a year of back-to-back stays written straight to SQL. */
+async function bigHotel(baseUrl: string, db: Db, email: string) {
+  const session = await call<{ access_token: string; user: { hotelSlug: string; hotelId: string } }>(
+    baseUrl,
+    'POST',
+    '/api/auth/login',
+    undefined,
+    { email, password: BENCH_PASSWORD },
+  );
+  const token = session.access_token;
+  const hotel = `/api/hotels/${session.user.hotelSlug}`;
+  const rooms: { id: string; category_id: string }[] = [];
+  for (let c = 0; c < 4; c++) {
+    const category = await call<{ id: string }>(baseUrl, 'POST', `${hotel}/room-categories`, token, {
+      name: `Cat ${c}`,
+      base_price: 3000 + c * 1000,
+    });
+    const batch = await Promise.all(
+      Array.from({ length: ROOMS / 4 }, (_, i) =>
+        call<{ id: string; category_id: string }>(baseUrl, 'POST', `${hotel}/rooms`, token, {
+          number: `${c + 1}${String(i + 1).padStart(2, '0')}`,
+          category_id: category.id,
+          floor: c + 1,
+        }),
+      ),
+    );
+    rooms.push(...batch);
+  }
+  const rows: Record<string, unknown>[] = [];
+  let seed = 42;
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  for (const room of rooms) {
+    for (let offset = random(3); offset < 365;) {
+      const nights = 1 + random(5);
+      const checkIn = day(offset);
+      const checkOut = day(offset + nights);
+      rows.push({
+        hotel_id: session.user.hotelId,
+        room_id: room.id,
+        category_id: room.category_id,
+        kind: 'nightly',
+        check_in: checkIn,
+        check_out: checkOut,
+        start_at: `${checkIn}T11:00:00Z`,
+        end_at: `${checkOut}T09:00:00Z`,
+        status: 'confirmed',
+        guest_last_name: 'Bench',
+        guest_first_name: 'Guest',
+        price: nights * 3000,
+      });
+      offset += nights + random(3);
+    }
+  }
+  for (let i = 0; i < rows.length; i += 1000) await db('bookings').insert(rows.slice(i, i + 1000));
+  return { token, hotel, rooms, seeded: rows.length };
+}
+
+/** Availability for 30 nights, then booking creation by 50 concurrent clients; checks no overlap got through. */
+export async function benchBookings(baseUrl: string, db: Db, email: string, durationMs: number): Promise<string[]> {
+  const { token, hotel, rooms, seeded } = await bigHotel(baseUrl, db, email);
+  const lines = [`bookings: ${ROOMS}-room hotel with ${seeded} stays over the next year`];
+  const get = (path: string) =>
+    fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then(async (response) => {
+      await response.arrayBuffer();
+      return response.status === 200;
+    });
+  const availability = await runLoad(20, durationMs, () =>
+    get(`${hotel}/availability?from=${day(100)}&to=${day(130)}`),
+  );
+  lines.push(`GET /availability (30 nights, 20 clients):        ${formatLoad(availability)}`);
+
+  let created = 0;
+  let conflicts = 0;
+  let seed = 7;
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const creation = await runLoad(50, durationMs, async () => {
+    const room = rooms[random(rooms.length)];
+    const offset = 400 + random(360);
+    const response = await fetch(`${baseUrl}${hotel}/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        room_id: room.id,
+        check_in: day(offset),
+        check_out: day(offset + 1 + random(4)),
+        guest_last_name: 'Load',
+        guest_first_name: 'Test',
+        price: 1000,
+      }),
+    });
+    await response.arrayBuffer();
+    if (response.status === 201) created += 1;
+    if (response.status === 409) conflicts += 1;
+    return response.status === 201 || response.status === 409;
+  });
+  const { rows } = await db.raw(
+    `SELECT count(*)::int AS n FROM bookings a JOIN bookings b ON a.room_id = b.room_id AND a.id < b.id
+       AND tstzrange(a.start_at, a.end_at, '[)') && tstzrange(b.start_at, b.end_at, '[)')
+     WHERE a.status IN ('inquiry','confirmed','checked_in') AND b.status IN ('inquiry','confirmed','checked_in')`,
+  );
+  lines.push(
+    `POST /bookings (50 clients):                       ${(created / creation.seconds).toFixed(1)} bookings/s ` +
+      `(${created} created, ${conflicts} refused 409, ${creation.errors} other), p50 ${creation.p50.toFixed(1)} ms, p99 ${creation.p99.toFixed(1)} ms`,
+  );
+  lines.push(`overlapping bookings found afterwards by SQL:      ${rows[0].n}`);
+  return lines;
+}
