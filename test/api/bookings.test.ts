@@ -340,6 +340,44 @@ describe('payments', () => {
   });
 });
 
+describe('booking guests', () => {
+  it("adds and removes companions; another hotel's guest is refused", async () => {
+    const { room } = await roomIn();
+    const stay = (await book({ room_id: room.id, check_in: '2028-07-01', check_out: '2028-07-02' }).expect(201)).body;
+    const companion = await t.http
+      .post(api(owner, '/guests'))
+      .set(as(owner.accessToken))
+      .send({ last_name: 'Спутник', first_name: 'Олег' })
+      .expect(201);
+    const linked = await t.http
+      .post(api(owner, `/bookings/${stay.id}/guests`))
+      .set(as(owner.accessToken))
+      .send({ guest_id: companion.body.id })
+      .expect(200);
+    expect(linked.body).toEqual(expect.arrayContaining([{ guest_id: companion.body.id, is_primary: false }]));
+    expect(linked.body).toHaveLength(2);
+    const foreign = await t.http
+      .post(api(other, '/guests'))
+      .set(as(other.accessToken))
+      .send({ last_name: 'Чужой', first_name: 'Гость' })
+      .expect(201);
+    await t.http
+      .post(api(owner, `/bookings/${stay.id}/guests`))
+      .set(as(owner.accessToken))
+      .send({ guest_id: foreign.body.id })
+      .expect(400);
+    const after = await t.http
+      .delete(api(owner, `/bookings/${stay.id}/guests/${companion.body.id}`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(after.body).toHaveLength(1);
+    await t.http
+      .delete(api(owner, `/bookings/${stay.id}/guests/${companion.body.id}`))
+      .set(as(owner.accessToken))
+      .expect(404);
+  });
+});
+
 describe('calendar and availability', () => {
   it('lists by window, status, room and guest search', async () => {
     const { room } = await roomIn();

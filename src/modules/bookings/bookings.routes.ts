@@ -8,9 +8,11 @@ import {
   availabilityQuery,
   availabilitySchema,
   bookingListQuery,
+  bookingGuestsSchema,
   bookingSchema,
   createBookingBody,
   createPaymentBody,
+  bookingGuestParams,
   paymentParams,
   paymentSchema,
   updateBookingBody,
@@ -129,6 +131,36 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       },
       async handler({ hotel, params, body, auth, res }) {
         res.json(await bookings.update(hotel!.id, params.id, body, { userId: auth!.sub, hotelSlug: hotel!.slug }));
+      },
+    }),
+    defineRoute<{ guest_id: string }, unknown, { id: string }>({
+      method: 'post',
+      path: '/api/hotels/:slug/bookings/:id/guests',
+      summary: 'Add a guest profile to a booking',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_WRITERS },
+      request: { params: idParams, body: Joi.object({ guest_id: Joi.string().uuid().required() }) },
+      responses: {
+        200: { description: "The booking's guests", schema: bookingGuestsSchema },
+        404: { description: 'No such booking' },
+      },
+      async handler({ hotel, params, body, res }) {
+        res.json(await bookings.guests.add(hotel!.id, params.id, body.guest_id));
+      },
+    }),
+    defineRoute<unknown, unknown, { id: string; guestId: string }>({
+      method: 'delete',
+      path: '/api/hotels/:slug/bookings/:id/guests/:guestId',
+      summary: 'Remove a guest profile from a booking',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_WRITERS },
+      request: { params: bookingGuestParams },
+      responses: {
+        200: { description: "The booking's guests", schema: bookingGuestsSchema },
+        404: { description: 'Not linked' },
+      },
+      async handler({ hotel, params, res }) {
+        res.json(await bookings.guests.remove(hotel!.id, params.id, params.guestId));
       },
     }),
     defineRoute<unknown, unknown, { id: string }>({

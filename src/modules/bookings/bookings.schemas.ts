@@ -164,3 +164,13 @@ export const availabilitySchema = Joi.object({
     }),
   ),
 });
+
+export const bookingGuestParams = Joi.object({
+  slug: Joi.string().max(80).required(),
+  id: Joi.string().uuid().required(),
+  guestId: Joi.string().uuid().required(),
+});
+
+export const bookingGuestsSchema = Joi.array().items(
+  Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() }),
+);

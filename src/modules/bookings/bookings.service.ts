@@ -492,6 +492,29 @@ export function createBookingsService(
       };
     },
 
+    guests: {
+      /** Adds a guest profile to the stay (companions); the primary guest is linked at creation. */
+      async add(hotelId: string, bookingId: string, guestId: string) {
+        return db.transaction(async (trx) => {
+          if (!(await bookingsRepository.find(trx, hotelId, bookingId)))
+            throw new NotFoundError(bookingMessages.notFound);
+          if (!(await guestsRepository.find(trx, hotelId, guestId))) {
+            throw new ValidationError(bookingMessages.guestNotFound, [
+              { path: 'body.guest_id', message: bookingMessages.guestNotFound },
+            ]);
+          }
+          await bookingsRepository.linkGuest(trx, hotelId, bookingId, guestId, false);
+          return bookingsRepository.guestIds(trx, hotelId, bookingId);
+        });
+      },
+
+      async remove(hotelId: string, bookingId: string, guestId: string) {
+        if (!(await bookingsRepository.unlinkGuest(db, hotelId, bookingId, guestId)))
+          throw new NotFoundError(bookingMessages.guestNotFound);
+        return bookingsRepository.guestIds(db, hotelId, bookingId);
+      },
+    },
+
     payments: {
       async list(hotelId: string, bookingId: string) {
         if (!(await bookingsRepository.find(db, hotelId, bookingId))) throw new NotFoundError(bookingMessages.notFound);
