@@ -12,8 +12,11 @@ echo "== prettier --check" && prettier --check . --log-level warn
 
 export HOTEL_PMS_TEST_RUN="$$"
 results="$(mktemp)"
+gates="${TMPDIR:-/tmp}/hotel-pms-gates-$HOTEL_PMS_TEST_RUN.txt"
+rm -f "$gates"
 status=0
 jest --json --outputFile="$results" "$@" || status=$?
+if [ -s "$gates" ]; then echo; sort "$gates"; rm -f "$gates"; fi
 [ -s "$results" ] && node -e '
   const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
   const skipped = r.numPendingTests + r.numTodoTests;
