@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   const env = {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
+    // A hotel may point its SMTP settings at the local mail catcher while developing.
+    ALLOW_PRIVATE_OUTBOUND: process.env.ALLOW_PRIVATE_OUTBOUND ?? 'true',
     PORT: String(port),
     BASE_URL: baseUrl,
     JWT_SECRET: process.env.JWT_SECRET ?? devSecret('jwt-secret', () => randomBytes(32).toString('hex')),

@@ -74,7 +74,8 @@ export function buildApp({ config, db, logger, readinessChecks = {} }: AppDepend
     }),
   );
   app.use(helmet());
-  app.use(cors({ origin: config.appUrl, credentials: true }));
+  // A list, not a string: cors answers a string origin to every caller; a list only to a matching Origin.
+  app.use(cors({ origin: [config.appUrl], credentials: true }));
   app.use(express.json({ limit: config.bodyLimit }));
   app.use(cookieParser());
   app.use(healthRouter({ database: () => db.raw('select 1'), ...readinessChecks }));

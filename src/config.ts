@@ -25,6 +25,8 @@ export interface Config {
   uploadMaxBytes: number;
   /** AES-256-GCM keys by id; `currentKeyId` encrypts, every key decrypts (so keys can rotate). */
   encryption: { keys: Record<string, Buffer>; currentKeyId: string };
+  /** Development only: hotels may configure loopback/private/link-local outbound addresses (e.g. a local relay). */
+  allowPrivateOutbound: boolean;
 }
 
 const schema = Joi.object({
@@ -80,6 +82,7 @@ const schema = Joi.object({
     .pattern(/^[\w-]+:[A-Za-z0-9+/]{43}=(,[\w-]+:[A-Za-z0-9+/]{43}=)*$/, 'id:base64-of-32-bytes[,id:key...]')
     .required(),
   ENCRYPTION_KEY_ID: Joi.string(),
+  ALLOW_PRIVATE_OUTBOUND: Joi.boolean().default(false),
 }).unknown(true);
 
 function parseKeys(value: string): Record<string, Buffer> {
@@ -144,5 +147,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cdnUrl: (value.CDN_URL ?? `${endpoint}/${value.S3_BUCKET}`).replace(/\/$/, ''),
     uploadMaxBytes: value.UPLOAD_MAX_BYTES,
     encryption: { keys, currentKeyId },
+    allowPrivateOutbound: value.ALLOW_PRIVATE_OUTBOUND,
   };
 }

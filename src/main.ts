@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { Connection } from '@temporalio/client';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -30,14 +30,26 @@ async function main(): Promise<void> {
     readinessChecks: { temporal: () => temporal.workflowService.getSystemInfo({}) },
   });
   const hub = createRealtimeHub({ db, jwtSecret: config.jwtSecret, logger });
-  const server = createServer(app);
+  // Once stopping, every response closes its connection: keep-alive clients cannot hold the server open until the
+  // shutdown deadline (which would cut requests in flight), and they learn from the response not to reuse it.
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    if (draining) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    app(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   hub.attach(server);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ port: config.port }, 'api listening');
 
   onShutdownSignal(logger, config.shutdownTimeoutMs, async () => {
-    // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
+    // Stop accepting, let in-flight requests finish (their connections close after the response), then drop idle
+    // keep-alive sockets.
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);

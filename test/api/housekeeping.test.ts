@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { createServices } from '../../src/services';
-import { createCategory, createRoom } from '../helpers/structure';
+import { createCategory, createRoom, uploadPhoto } from '../helpers/structure';
 
 let t: TestApp;
 let owner: RegisteredHotel;
@@ -212,7 +212,7 @@ describe('completion rules', () => {
       .send({
         status: 'done',
         resolution_notes: 'Заменён смеситель',
-        resolution_photos: [`${t.config.cdnUrl}/tasks/00000000-0000-4000-8000-000000000001.jpg`],
+        resolution_photos: [await uploadPhoto(t, hotel, 'tasks')],
       })
       .expect(200);
     expect(done.body).toMatchObject({ status: 'done', resolution_notes: 'Заменён смеситель' });

@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
-import { createCategory, createRoom } from '../helpers/structure';
+import { createCategory, createRoom, uploadPhoto } from '../helpers/structure';
 
 let t: TestApp;
 let owner: RegisteredHotel;
@@ -81,7 +81,7 @@ describe('room categories', () => {
     expect(response.body.details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
-  it('refuses photos that were not uploaded here', async () => {
+  it('refuses photos that were not uploaded by this hotel', async () => {
     await t.http
       .post(`/api/hotels/${owner.slug}/room-categories`)
       .set(as(owner.accessToken))
@@ -91,11 +91,24 @@ describe('room categories', () => {
       .post(`/api/hotels/${owner.slug}/room-categories`)
       .set(as(owner.accessToken))
       .send({
-        name: 'Ours',
+        name: 'Unknown file',
         base_price: 1,
         photos: [`${t.config.cdnUrl}/categories/00000000-0000-4000-8000-000000000000.jpg`],
       })
+      .expect(400);
+    const theirs = await uploadPhoto(t, other, 'categories');
+    await t.http
+      .post(`/api/hotels/${owner.slug}/room-categories`)
+      .set(as(owner.accessToken))
+      .send({ name: 'Borrowed', base_price: 1, photos: [theirs] })
+      .expect(400);
+    const ours = await uploadPhoto(t, owner, 'categories');
+    const created = await t.http
+      .post(`/api/hotels/${owner.slug}/room-categories`)
+      .set(as(owner.accessToken))
+      .send({ name: 'Ours', base_price: 1, photos: [ours] })
       .expect(201);
+    expect(created.body.photos).toEqual([ours]);
   });
 });
 

@@ -55,14 +55,14 @@ describe('hotel settings', () => {
       .patch(`/api/hotels/${owner.slug}/settings`)
       .set(as(owner.accessToken))
       .send({
-        smtp_host: 'smtp.example.com',
+        smtp_host: '203.0.113.25',
         smtp_port: 465,
         smtp_secure: true,
         smtp_user: 'hotel',
         smtp_password: 'S3cr3t!pass',
       })
       .expect(200);
-    expect(response.body).toMatchObject({ smtp_host: 'smtp.example.com', smtp_port: 465, smtp_password_set: true });
+    expect(response.body).toMatchObject({ smtp_host: '203.0.113.25', smtp_port: 465, smtp_password_set: true });
     expect(JSON.stringify(response.body)).not.toContain('S3cr3t!pass');
     const row = await t.db('hotel_settings').where({ hotel_id: owner.hotelId }).first();
     expect(row.smtp_password_encrypted).not.toContain('S3cr3t!pass');

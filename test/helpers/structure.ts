@@ -25,3 +25,19 @@ export async function createRoom(
     .expect(201);
   return response.body as { id: string; number: string; status: string };
 }
+
+/** A valid 1x1 PNG. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Uploads a photo for the hotel through `POST /api/upload` and returns its public URL. */
+export async function uploadPhoto(t: TestApp, owner: RegisteredHotel, folder = 'rooms'): Promise<string> {
+  const response = await t.http
+    .post(`/api/upload?folder=${folder}`)
+    .set(as(owner.accessToken))
+    .attach('file', TINY_PNG, 'photo.png')
+    .expect(201);
+  return response.body.url as string;
+}

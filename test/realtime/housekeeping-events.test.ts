@@ -42,6 +42,7 @@ describe('housekeeping realtime events', () => {
     ).body;
 
     expect(await desk.next(ofType('housekeeping_task_created'))).toEqual({
+      id: expect.any(Number),
       type: 'housekeeping_task_created',
       payload: {
         task_id: task.id,
@@ -58,6 +59,7 @@ describe('housekeeping realtime events', () => {
       payload: { room_id: room.id, status: 'cleaning' },
     });
     expect(await desk.next(ofType('housekeeping_updated'))).toEqual({
+      id: expect.any(Number),
       type: 'housekeeping_updated',
       payload: { task_id: task.id, room_id: room.id, changes: { status: 'in_progress' } },
     });
@@ -65,6 +67,7 @@ describe('housekeeping realtime events', () => {
     await t.http.patch(`${api}/${task.id}`).set(as(owner.accessToken)).send({ status: 'done' }).expect(200);
     expect(await desk.next(ofType('room_updated'))).toMatchObject({ payload: { room_id: room.id, status: 'clean' } });
     expect(await desk.next(ofType('housekeeping_done'))).toEqual({
+      id: expect.any(Number),
       type: 'housekeeping_done',
       payload: { task_id: task.id, room_id: room.id, room_status: 'clean' },
     });

@@ -46,6 +46,7 @@ describe('notification:new', () => {
     const { id } = await send(owner.hotelId, { data: { booking_id: randomUUID() } });
     const event = await ownerSocket.next(about(id));
     expect(event).toEqual({
+      id: expect.any(Number),
       type: NEW,
       payload: {
         notification_id: id,

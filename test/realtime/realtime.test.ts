@@ -47,6 +47,7 @@ describe('staff realtime channel: handshake', () => {
   it('accepts the access token as ?token= and says who is connected to which hotel', async () => {
     const client = await connect(t.wsUrl, hotelA.accessToken);
     expect(await client.next()).toEqual({
+      id: expect.any(Number),
       type: 'connected',
       payload: { hotel_id: hotelA.hotelId, user_id: hotelA.userId },
     });
@@ -57,6 +58,7 @@ describe('staff realtime channel: handshake', () => {
     const client = await connect(t.wsUrl, hotelA.accessToken, { via: 'protocol' });
     expect(client.ws.protocol).toBe('bearer');
     expect(await client.next()).toEqual({
+      id: expect.any(Number),
       type: 'connected',
       payload: { hotel_id: hotelA.hotelId, user_id: hotelA.userId },
     });
@@ -109,6 +111,7 @@ describe('staff realtime channel: handshake', () => {
     expect((await client.next(ofType('connected'))).payload).toMatchObject({ hotel_id: hotelB.hotelId });
     await publish(hotelB.hotelId, 'room_updated', { room_id: 'r-admin' });
     expect(await client.next(ofType('room_updated'))).toEqual({
+      id: expect.any(Number),
       type: 'room_updated',
       payload: { room_id: 'r-admin' },
     });
@@ -144,6 +147,7 @@ describe('staff realtime channel: events', () => {
     const payload = { task_id: randomUUID(), room_id: randomUUID(), category: 'housekeeping', priority: 'urgent' };
     await publish(hotelA.hotelId, 'housekeeping_task_created', payload);
     expect(await client.next(ofType('housekeeping_task_created'))).toEqual({
+      id: expect.any(Number),
       type: 'housekeeping_task_created',
       payload,
     });
@@ -174,8 +178,8 @@ describe('staff realtime channel: events', () => {
     await b.next((m) => m.payload?.hotel === 'B');
     for (let i = 0; i < 5; i++) await a.next((m) => m.payload?.seq === i);
     expect(b.collected).toEqual([
-      { type: 'connected', payload: { hotel_id: hotelB.hotelId, user_id: hotelB.userId } },
-      { type: 'housekeeping_updated', payload: { seq: 0, hotel: 'B' } },
+      { type: 'connected', id: expect.any(Number), payload: { hotel_id: hotelB.hotelId, user_id: hotelB.userId } },
+      { type: 'housekeeping_updated', id: expect.any(Number), payload: { seq: 0, hotel: 'B' } },
     ]);
     expect(a.collected.some((m) => m.payload?.hotel === 'B')).toBe(false);
   });
@@ -192,6 +196,7 @@ describe('staff realtime channel: events', () => {
       await worker.destroy();
     }
     expect(await client.next(ofType('housekeeping_done'))).toEqual({
+      id: expect.any(Number),
       type: 'housekeeping_done',
       payload: { task_id: 'from-worker' },
     });
@@ -203,7 +208,7 @@ describe('staff realtime channel: events', () => {
     client.send('not json');
     client.send({ type: 'something-else' });
     client.send({ type: 'ping' });
-    expect(await client.next(ofType('pong'))).toEqual({ type: 'pong' });
+    expect(await client.next(ofType('pong'))).toEqual({ type: 'pong', id: expect.any(Number) });
     expect(client.collected.map((m) => m.type)).toEqual(['connected', 'pong']);
   });
 

@@ -14,6 +14,7 @@ import { hotelsRepository, settingsRepository } from '../hotels';
 import type { HousekeepingService } from '../housekeeping';
 import { paymentSettingsRepository } from '../payments';
 import { formatMoney, parseMoney } from '../pricing/pricing.money';
+import { tariffsRepository } from '../pricing/pricing.repository';
 import type { QuoteService } from '../pricing';
 import { categoriesRepository, roomsRepository, type Room } from '../rooms';
 import { bookingsRepository, paymentsRepository, type Span } from './bookings.repository';
@@ -33,6 +34,7 @@ export const bookingMessages = {
   roomNotFound: 'Номер не найден',
   categoryNotFound: 'Категория не найдена',
   guestNotFound: 'Гость не найден',
+  tariffNotFound: 'Тариф не найден',
   paymentNotFound: 'Платёж не найден',
   zeroPayment: 'Сумма платежа не может быть нулевой',
   roomClosed: 'Номер закрыт на обслуживание в эти даты',
@@ -127,6 +129,17 @@ export function createBookingsService(
         { path: 'body.room_id', message: bookingMessages.roomNotFound },
       ]);
     return room;
+  }
+
+  /**
+   * A tariff of this hotel. Checked here, not only by the quote: with a price set by hand the stay is not quoted,
+   * and another hotel's tariff would otherwise reach the database (its foreign key refuses it, as a 500).
+   */
+  async function assertTariff(conn: DbOrTrx, hotelId: string, tariffId: string | null | undefined): Promise<void> {
+    if (tariffId && !(await tariffsRepository.find(conn, hotelId, tariffId)))
+      throw new ValidationError(bookingMessages.tariffNotFound, [
+        { path: 'body.tariff_id', message: bookingMessages.tariffNotFound },
+      ]);
   }
 
   async function assertHourlyAllowed(conn: DbOrTrx, hotelId: string, categoryId: string, kind: Booking['kind']) {
@@ -246,10 +259,13 @@ export function createBookingsService(
         strategy,
         await bookingsRepository.candidates(trx, hotelId, category.id, span, guests),
       );
-      candidates = (await Promise.all(free.map((c) => roomsRepository.find(trx, hotelId, c.id)))) as Room[];
+      candidates = [];
+      // One connection per transaction: its queries run one after another.
+      for (const candidate of free) candidates.push((await roomsRepository.find(trx, hotelId, candidate.id))!);
       if (candidates.length === 0) throw new ConflictError(bookingMessages.noFreeRoom, 'no_free_room');
     }
     await assertHourlyAllowed(trx, hotelId, candidates[0].category_id, kind);
+    await assertTariff(trx, hotelId, input.tariff_id);
     const guestId = await resolveGuest(trx, hotelId, input);
     const blacklisted = await isBlacklisted(trx, hotelId, guestId);
     let created: Booking | undefined;
@@ -382,6 +398,7 @@ export function createBookingsService(
       const priceInputsChanged =
         staysChanged || ['tariff_id', 'discount', 'early_checkin', 'late_checkout'].some((f) => f in changes);
       const fields: Partial<Booking> = { ...changes };
+      if ('tariff_id' in changes) await assertTariff(trx, hotelId, changes.tariff_id);
       if (staysChanged) {
         const span = await spanOf(trx, hotelId, merged);
         const room = await roomOf(trx, hotelId, merged.room_id);

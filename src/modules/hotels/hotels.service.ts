@@ -2,6 +2,7 @@ import type { Config } from '../../config';
 import { encryptSecret } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
+import { assertPublicDestination } from '../../platform/outbound';
 import type { HotelChanges } from './hotels.model';
 import { hotelsRepository } from './hotels.repository';
 import { settingsRepository, type HotelSettingsChanges, type HotelSettingsRow } from './hotels.settings';
@@ -53,6 +54,14 @@ export function createHotelsService(db: Db, config: Config) {
 
     async updateSettings(hotelId: string, changes: SettingsChanges) {
       const { check_in_time, check_out_time, smtp_password, ...settings } = changes;
+      // The relay is an address this service will connect to: never one inside its own networks (400, nothing
+      // saved). A name that does not resolve yet is accepted here; the sender must check again before connecting.
+      if (settings.smtp_host) {
+        await assertPublicDestination(settings.smtp_host, {
+          allowPrivate: config.allowPrivateOutbound,
+          allowUnresolved: true,
+        });
+      }
       await db.transaction(async (trx) => {
         if (check_in_time || check_out_time) {
           await hotelsRepository.update(trx, hotelId, { check_in_time, check_out_time });

@@ -100,16 +100,6 @@ export const tasksRepository = {
     return rows as AssignCandidate[];
   },
 
-  async lastAutoAssignee(db: DbOrTrx, hotelId: string, category: TaskCategory): Promise<string | null> {
-    const row = await db('housekeeping_tasks')
-      .where({ hotel_id: hotelId, category, auto_assigned: true })
-      .whereNotNull('assignee_id')
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .first('assignee_id');
-    return (row?.assignee_id as string | undefined) ?? null;
-  },
-
   async staffMember(db: DbOrTrx, hotelId: string, userId: string) {
     return db('users').where({ hotel_id: hotelId, id: userId }).first('id', 'role', 'active') as Promise<
       { id: string; role: string; active: boolean } | undefined

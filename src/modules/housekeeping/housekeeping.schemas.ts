@@ -27,6 +27,8 @@ export const settingsSchema = Joi.object({
   auto_assign_strategy: Joi.string()
     .valid(...ASSIGN_STRATEGIES)
     .allow(null),
+  last_auto_housekeeping_id: Joi.string().uuid().allow(null),
+  last_auto_maintenance_id: Joi.string().uuid().allow(null),
   updated_at: Joi.date(),
 });
 

@@ -1,12 +1,12 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors';
 import type { AccessTokenPayload } from '../../platform/http/access-token';
-import { assertOwnMedia } from '../../platform/http/media';
 import type { Role } from '../../platform/http/roles';
 import { publishHotelEvent } from '../../platform/realtime/events';
 import { hotelsRepository } from '../hotels';
 import { consumptionsForTask, hasActiveMinibarItems, recordMinibarCheck, type MinibarCheckLine } from '../minibar';
 import { roomsRepository, updateRoomState } from '../rooms';
+import { assertHotelUploads } from '../uploads';
 import {
   checklistRepository,
   housekeepingSettingsRepository,
@@ -15,6 +15,7 @@ import {
 } from './housekeeping.repository';
 import { canMove, pickAssignee, roomStatusAfter } from './housekeeping.rules';
 import type {
+  HousekeepingSettings,
   HousekeepingTask,
   NewTaskInput,
   SettingsChanges,
@@ -76,11 +77,14 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     }
   }
 
-  async function autoAssignee(conn: DbOrTrx, hotelId: string, category: TaskCategory, strategy: string | null) {
-    if (!strategy) return undefined;
+  /** The assignee by the hotel's strategy; the settings row (locked by the caller) remembers the previous pick. */
+  async function autoAssignee(conn: DbOrTrx, hotelId: string, category: TaskCategory, settings: HousekeepingSettings) {
+    if (!settings.auto_assign_strategy) return undefined;
     const candidates = await tasksRepository.candidates(conn, hotelId, WORKER_ROLE[category]);
-    const previous = await tasksRepository.lastAutoAssignee(conn, hotelId, category);
-    return pickAssignee(strategy as 'round_robin', candidates, previous);
+    const cursor = category === 'housekeeping' ? 'last_auto_housekeeping_id' : 'last_auto_maintenance_id';
+    const picked = pickAssignee(settings.auto_assign_strategy, candidates, settings[cursor]);
+    if (picked) await housekeepingSettingsRepository.update(conn, hotelId, { [cursor]: picked });
+    return picked;
   }
 
   /**
@@ -102,9 +106,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     await assertAssignee(trx, hotelId, input.assignee_id);
     // Locking the settings row serializes automatic assignment, so two new tasks never both go to "the next" person.
     const settings = await housekeepingSettingsRepository.get(trx, hotelId, { forUpdate: true });
-    const picked = input.assignee_id
-      ? undefined
-      : await autoAssignee(trx, hotelId, input.category, settings.auto_assign_strategy);
+    const picked = input.assignee_id ? undefined : await autoAssignee(trx, hotelId, input.category, settings);
     const task = await tasksRepository.insert(trx, hotelId, {
       room_id: room?.id ?? null,
       category: input.category,
@@ -198,14 +200,14 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     },
 
     async create(hotelId: string, input: NewTaskInput, actor: AccessTokenPayload) {
-      assertOwnMedia(cdnUrl, input.photos, 'photos');
+      await assertHotelUploads(db, hotelId, cdnUrl, input.photos, 'photos');
       return db.transaction((trx) => insertTask(trx, hotelId, input, actor.sub));
     },
 
     /** Status moves, reassignment and resolution; the room board follows in the same transaction. */
     async update(hotelId: string, id: string, changes: TaskChanges, actor: AccessTokenPayload) {
-      assertOwnMedia(cdnUrl, changes.photos, 'photos');
-      assertOwnMedia(cdnUrl, changes.resolution_photos, 'resolution_photos');
+      await assertHotelUploads(db, hotelId, cdnUrl, changes.photos, 'photos');
+      await assertHotelUploads(db, hotelId, cdnUrl, changes.resolution_photos, 'resolution_photos');
       return db.transaction(async (trx) => {
         const task = await findVisible(trx, hotelId, id, actor, true);
         const worker = visibilityOf(actor) !== undefined;

@@ -52,6 +52,9 @@ export interface HousekeepingSettings {
   require_completion_photo: boolean;
   emergency_close_days: number;
   auto_assign_strategy: AssignStrategy | null;
+  /** The previous automatic picks (round_robin continues after them). */
+  last_auto_housekeeping_id: string | null;
+  last_auto_maintenance_id: string | null;
   updated_at: Date;
 }
 

@@ -16,7 +16,7 @@ import {
   stockLevelSchema,
   updateItemBody,
 } from './minibar.schemas';
-import type { MinibarService } from './minibar.service';
+import { minibarMessages, type MinibarService } from './minibar.service';
 import type { ConsumptionFilter, MinibarItemFilter, MovementFilter, MovementInput } from './minibar.types';
 
 const tags = ['Minibar'];
@@ -45,6 +45,7 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
           'Deletes the item and its stock movements. Refused with 409 once consumption has been recorded for it: ' +
           'set `is_active: false` instead (inactive items cannot be recorded in new minibar checks).',
       },
+      refusals: { remove: { 409: { description: minibarMessages.itemHasConsumption } } },
     }),
     defineRoute<unknown, MinibarItemFilter>({
       method: 'get',

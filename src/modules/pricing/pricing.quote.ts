@@ -123,10 +123,9 @@ export function createQuoteService(pool: Db) {
     from: string,
     to: string,
   ) {
-    const [periods, overrides] = await Promise.all([
-      periodsRepository.forCategory(db, hotelId, category.id, from, to),
-      overridesRepository.forCategory(db, hotelId, category.id, from, to),
-    ]);
+    // Sequential: `db` may be the caller's transaction, whose one connection runs one query at a time.
+    const periods = await periodsRepository.forCategory(db, hotelId, category.id, from, to);
+    const overrides = await overridesRepository.forCategory(db, hotelId, category.id, from, to);
     const sources: PriceSources = {
       basePrice: room?.base_rate ?? category.base_price,
       baseHourlyPrice: room?.hourly_rate ?? category.hourly_base_price,

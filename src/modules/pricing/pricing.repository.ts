@@ -88,6 +88,19 @@ export const periodsRepository = {
       .returning('*');
     return row as PeriodRow | undefined;
   },
+  /**
+   * Those of `categoryIds` that are not categories of this hotel. The overlap constraint spans every hotel, so a
+   * foreign category must be refused before the prices are written (else it collides with that hotel's periods).
+   */
+  async foreignCategories(db: DbOrTrx, hotelId: string, categoryIds: string[]): Promise<string[]> {
+    if (categoryIds.length === 0) return [];
+    const rows: { id: string }[] = await db('room_categories')
+      .where({ hotel_id: hotelId })
+      .whereIn('id', categoryIds)
+      .select('id');
+    const own = new Set(rows.map((row) => row.id));
+    return categoryIds.filter((id) => !own.has(id));
+  },
   /** Replaces the period's prices; each row carries the period's dates so the exclusion constraint can see overlaps. */
   async replacePrices(db: DbOrTrx, hotelId: string, period: PeriodRow, prices: PeriodCategoryPrice[]): Promise<void> {
     await db('rate_period_prices').where({ hotel_id: hotelId, period_id: period.id }).delete();
@@ -155,15 +168,19 @@ export const overridesRepository = {
       hourly_price: OverrideInput['hourly_price'];
     }[],
   ): Promise<RateOverride[]> {
-    return db<RateOverride>('rate_overrides')
-      .insert(rows.map((row) => ({ ...row, hotel_id: hotelId })))
-      .onConflict(['category_id', 'date'])
-      .merge({
-        price: db.raw('excluded.price'),
-        hourly_price: db.raw('excluded.hourly_price'),
-        updated_at: db.fn.now(),
-      })
-      .returning('*');
+    return (
+      db<RateOverride>('rate_overrides')
+        .insert(rows.map((row) => ({ ...row, hotel_id: hotelId })))
+        .onConflict(['category_id', 'date'])
+        .merge({
+          price: db.raw('excluded.price'),
+          hourly_price: db.raw('excluded.hourly_price'),
+          updated_at: db.fn.now(),
+        })
+        // The (category, date) key spans every hotel: never replace another hotel's row.
+        .where('rate_overrides.hotel_id', hotelId)
+        .returning('*')
+    );
   },
   async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
     return (await db('rate_overrides').where({ hotel_id: hotelId, id }).delete()) > 0;

@@ -18,7 +18,7 @@ import {
   updatePeriodBody,
   updateTariffBody,
 } from './pricing.schemas';
-import type { PricingService } from './pricing.service';
+import { pricingMessages, type PricingService } from './pricing.service';
 import type { DateWindow, OverrideInput } from './pricing.types';
 import Joi from 'joi';
 
@@ -38,7 +38,9 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
         create:
           'A rate plan relative to the category price: `adjustment_type` `percent` (e.g. -10 = 10 % off each night) or ' +
           '`fixed` (an amount added to each night, or each hour of an hourly stay); `min_nights`, `refundable`, `meals`.',
+        remove: 'Refused with 409 once a booking names the tariff: make it inactive instead.',
       },
+      refusals: { remove: { 409: { description: pricingMessages.tariffInUse } } },
     }),
     ...crudRoutes({
       basePath: '/api/hotels/:slug/rate-periods',
@@ -110,6 +112,7 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
       request: { params: slugParams, query: quoteQuery },
       responses: {
         200: { description: 'The itemized price', schema: quoteSchema },
+        404: { description: 'No such category or room in this hotel' },
         422: { description: 'A rule refused the stay' },
       },
       async handler({ hotel, query, res }) {

@@ -12,6 +12,8 @@ export const pricingMessages = {
   categoryNotFound: 'Категория не найдена',
   periodDates: 'Дата окончания периода не может быть раньше даты начала',
   overrideSpan: 'Укажите дату или диапазон не длиннее 366 дней',
+  percentRange: 'a percent adjustment must be between -100 and 1000',
+  tariffInUse: 'Тариф указан в бронированиях: удалить его нельзя, сделайте его неактивным',
 };
 
 const MAX_OVERRIDE_DAYS = 366;
@@ -49,6 +51,8 @@ export function createPricingService(db: Db) {
     try {
       return await db.transaction(async (trx) => {
         const current = id ? await periodWithPrices(trx, hotelId, id) : undefined;
+        const categoryIds = (input.prices ?? []).map((price) => price.category_id);
+        if ((await periodsRepository.foreignCategories(trx, hotelId, categoryIds)).length > 0) throw categoryNotFound();
         const dates = { from: input.date_from ?? current?.date_from, to: input.date_to ?? current?.date_to };
         if (dates.from && dates.to && dates.to < dates.from) throw new ValidationError(pricingMessages.periodDates);
         const fields = { name: input.name, date_from: input.date_from, date_to: input.date_to };
@@ -89,6 +93,12 @@ export function createPricingService(db: Db) {
     } catch (error) {
       if (uniqueViolation(error) === 'tariffs_hotel_id_name_unique')
         throw new ConflictError(pricingMessages.tariffNameTaken);
+      // An update may give a value alone (or a type alone): only the row as a whole shows a percent out of range.
+      if (databaseError(error).constraint === 'tariffs_adjustment_check') {
+        throw new ValidationError(pricingMessages.percentRange, [
+          { path: 'body.adjustment_value', message: pricingMessages.percentRange },
+        ]);
+      }
       throw error;
     }
   }
@@ -108,7 +118,13 @@ export function createPricingService(db: Db) {
         return tariff;
       },
       async remove(hotelId: string, id: string) {
-        if (!(await tariffsRepository.delete(db, hotelId, id))) throw new NotFoundError(pricingMessages.tariffNotFound);
+        try {
+          if (!(await tariffsRepository.delete(db, hotelId, id)))
+            throw new NotFoundError(pricingMessages.tariffNotFound);
+        } catch (error) {
+          if (foreignKeyViolation(error)) throw new ConflictError(pricingMessages.tariffInUse, 'tariff_in_use');
+          throw error;
+        }
       },
     },
 
@@ -144,6 +160,9 @@ export function createPricingService(db: Db) {
         const dates = to >= from ? datesBetween(from, to) : [];
         if (dates.length === 0 || dates.length > MAX_OVERRIDE_DAYS)
           throw new ValidationError(pricingMessages.overrideSpan);
+        // Checked first: the (category, date) key spans every hotel, so another hotel's category must not reach it.
+        if ((await periodsRepository.foreignCategories(db, hotelId, [input.category_id])).length > 0)
+          throw categoryNotFound();
         const rows = dates.map((date) => ({
           category_id: input.category_id,
           date,

@@ -13,7 +13,7 @@ import {
   updateCategoryBody,
   updateRoomBody,
 } from './rooms.schemas';
-import type { RoomsService } from './rooms.service';
+import { roomMessages, type RoomsService } from './rooms.service';
 import type { RoomInput, RoomStatus } from './rooms.types';
 
 /** Who moves a room between statuses on the floor: the desk, housekeeping and maintenance, besides management. */
@@ -42,7 +42,10 @@ export function roomsRoutes(rooms: RoomsService): RouteDefinition[] {
       },
       descriptions: {
         create: 'Prices are decimal amounts; `photos` are URLs returned by `POST /api/upload`.',
-        remove: 'Refused with 409 while rooms belong to the category.',
+        remove: 'Refused with 409 while rooms or bookings belong to the category.',
+      },
+      refusals: {
+        remove: { 409: { description: `${roomMessages.categoryHasRooms} | ${roomMessages.categoryHasBookings}` } },
       },
     }),
     ...crudRoutes({
@@ -64,6 +67,11 @@ export function roomsRoutes(rooms: RoomsService): RouteDefinition[] {
           'Room numbers are unique within the hotel (409). `base_rate`/`hourly_rate` override the category prices ' +
           'for this room. Status `cleaning` cannot be set by hand (422).',
       },
+      refusals: {
+        create: { 422: { description: roomMessages.cleaningIsAutomatic } },
+        update: { 422: { description: roomMessages.cleaningIsAutomatic } },
+        remove: { 409: { description: roomMessages.roomHasHistory } },
+      },
     }),
     defineRoute<
       Pick<RoomInput, 'maintenance_from' | 'maintenance_to'> & { status: RoomStatus },
@@ -79,7 +87,11 @@ export function roomsRoutes(rooms: RoomsService): RouteDefinition[] {
       tags: ['Rooms'],
       access: { kind: 'hotel', roles: ROOM_STATUS_ROLES },
       request: { params: idParams, body: roomStatusBody },
-      responses: { 200: { description: 'The room', schema: roomSchema }, 404: { description: 'No such room' } },
+      responses: {
+        200: { description: 'The room', schema: roomSchema },
+        404: { description: 'No such room' },
+        422: { description: roomMessages.cleaningIsAutomatic },
+      },
       async handler({ hotel, params, body, res }) {
         res.json(await rooms.updateRoom(hotel!.id, params.id, body));
       },

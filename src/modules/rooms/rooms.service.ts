@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/knex';
 import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
-import { assertOwnMedia } from '../../platform/http/media';
+import { assertHotelUploads } from '../uploads';
 import { categoriesRepository, roomsRepository } from './rooms.repository';
 import { publishRoomUpdated } from './rooms.state';
 import type { CategoryInput, RoomFilter, RoomInput } from './rooms.types';
@@ -12,6 +12,7 @@ export const roomMessages = {
   categoryNameTaken: 'Категория с таким названием уже существует',
   roomNumberTaken: 'Номер с таким названием уже существует',
   categoryHasRooms: 'В категории есть номера: сначала перенесите или удалите их',
+  categoryHasBookings: 'Категория указана в бронированиях: удалить её нельзя, сделайте её неактивной',
   roomHasHistory:
     'У номера есть история (расход минибара, проживания): удалить его нельзя, закройте его статусом closed',
   cleaningIsAutomatic: 'Статус «cleaning» устанавливается только задачей уборки в работе',
@@ -19,7 +20,8 @@ export const roomMessages = {
 };
 
 export function createRoomsService(db: Db, cdnUrl: string) {
-  const assertOwnPhotos = (photos: string[] | undefined, field: string) => assertOwnMedia(cdnUrl, photos, field);
+  const assertOwnPhotos = (hotelId: string, photos: string[] | undefined) =>
+    assertHotelUploads(db, hotelId, cdnUrl, photos, 'photos');
 
   async function assertCategory(hotelId: string, categoryId: string | undefined): Promise<void> {
     if (categoryId && !(await categoriesRepository.find(db, hotelId, categoryId))) {
@@ -63,24 +65,31 @@ export function createRoomsService(db: Db, cdnUrl: string) {
     },
 
     async createCategory(hotelId: string, input: CategoryInput) {
-      assertOwnPhotos(input.photos, 'photos');
+      await assertOwnPhotos(hotelId, input.photos);
       return conflictsAsErrors(() => categoriesRepository.insert(db, hotelId, input));
     },
 
     async updateCategory(hotelId: string, id: string, input: CategoryInput) {
-      assertOwnPhotos(input.photos, 'photos');
+      await assertOwnPhotos(hotelId, input.photos);
       const category = await conflictsAsErrors(() => categoriesRepository.update(db, hotelId, id, input));
       if (!category) throw new NotFoundError(roomMessages.categoryNotFound);
       return category;
     },
 
     async deleteCategory(hotelId: string, id: string): Promise<void> {
-      await db.transaction(async (trx) => {
-        if ((await categoriesRepository.countRooms(trx, hotelId, id)) > 0)
-          throw new ConflictError(roomMessages.categoryHasRooms);
-        if (!(await categoriesRepository.delete(trx, hotelId, id)))
-          throw new NotFoundError(roomMessages.categoryNotFound);
-      });
+      try {
+        await db.transaction(async (trx) => {
+          if ((await categoriesRepository.countRooms(trx, hotelId, id)) > 0)
+            throw new ConflictError(roomMessages.categoryHasRooms);
+          if (!(await categoriesRepository.delete(trx, hotelId, id)))
+            throw new NotFoundError(roomMessages.categoryNotFound);
+        });
+      } catch (error) {
+        // Bookings keep the category they were made in, also after their room moved to another one.
+        if (databaseError(error).code === PG_ERRORS.foreignKeyViolation)
+          throw new ConflictError(roomMessages.categoryHasBookings);
+        throw error;
+      }
     },
 
     listRooms: (hotelId: string, filter: RoomFilter) => roomsRepository.list(db, hotelId, filter),
@@ -89,7 +98,7 @@ export function createRoomsService(db: Db, cdnUrl: string) {
 
     async createRoom(hotelId: string, input: RoomInput & { category_id: string }) {
       if (input.status === 'cleaning') throw new BusinessRuleError(roomMessages.cleaningIsAutomatic);
-      assertOwnPhotos(input.photos, 'photos');
+      await assertOwnPhotos(hotelId, input.photos);
       assertMaintenanceSpan(input);
       await assertCategory(hotelId, input.category_id);
       return conflictsAsErrors(() => roomsRepository.insert(db, hotelId, input));
@@ -97,7 +106,7 @@ export function createRoomsService(db: Db, cdnUrl: string) {
 
     async updateRoom(hotelId: string, id: string, input: RoomInput) {
       if (input.status === 'cleaning') throw new BusinessRuleError(roomMessages.cleaningIsAutomatic);
-      assertOwnPhotos(input.photos, 'photos');
+      await assertOwnPhotos(hotelId, input.photos);
       await assertCategory(hotelId, input.category_id);
       const current = await getRoom(hotelId, id);
       assertMaintenanceSpan({ ...current, ...input });

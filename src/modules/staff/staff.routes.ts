@@ -60,6 +60,7 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
       responses: {
         200: { description: 'Updated', schema: staffMemberSchema },
         404: { description: staffMessages.notFound },
+        422: { description: staffMessages.selfChange },
       },
       async handler({ hotel, params, body, auth, res }) {
         res.json(await staff.update(hotel!.id, params.id, body, auth!));
@@ -77,6 +78,7 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
       responses: {
         200: { description: 'Deleted', schema: okResponse },
         404: { description: staffMessages.notFound },
+        422: { description: staffMessages.selfDelete },
       },
       async handler({ hotel, params, auth, res }) {
         await staff.remove(hotel!.id, params.id, auth!);

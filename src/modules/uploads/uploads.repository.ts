@@ -26,4 +26,11 @@ export const uploadsRepository = {
   async deleteByKey(db: DbOrTrx, hotelId: string, key: string): Promise<boolean> {
     return (await db('uploads').where({ hotel_id: hotelId, key }).delete()) > 0;
   },
+
+  /** The subset of `keys` this hotel owns. */
+  async ownedKeys(db: DbOrTrx, hotelId: string, keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows: { key: string }[] = await db('uploads').where({ hotel_id: hotelId }).whereIn('key', keys).select('key');
+    return new Set(rows.map((row) => row.key));
+  },
 };

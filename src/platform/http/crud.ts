@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { defineRoute, type RouteDefinition } from './route';
+import { defineRoute, type ResponseSpec, type RouteDefinition } from './route';
 import type { Role } from './roles';
 import { idParams, okResponse } from './schemas';
 
@@ -22,6 +22,12 @@ export interface CrudOptions<Item, Query, Create, Update> {
   schemas: { item: Joi.Schema; create: Joi.ObjectSchema; update: Joi.ObjectSchema; listQuery?: Joi.ObjectSchema };
   service: CrudService<Item, Query, Create, Update>;
   descriptions?: { create?: string; update?: string; remove?: string };
+  /** Refusals the resource's own rules add, by operation (e.g. a 422 on create, a 409 on delete while in use). */
+  refusals?: {
+    create?: Record<number, ResponseSpec>;
+    update?: Record<number, ResponseSpec>;
+    remove?: Record<number, ResponseSpec>;
+  };
 }
 
 const slugParams = Joi.object({ slug: Joi.string().max(80).required() });
@@ -30,7 +36,7 @@ const slugParams = Joi.object({ slug: Joi.string().max(80).required() });
 export function crudRoutes<Item, Query, Create, Update>(
   options: CrudOptions<Item, Query, Create, Update>,
 ): RouteDefinition[] {
-  const { basePath, noun, tags, readRoles, writeRoles, schemas, service, descriptions = {} } = options;
+  const { basePath, noun, tags, readRoles, writeRoles, schemas, service, descriptions = {}, refusals = {} } = options;
   const itemPath = `${basePath}/:id`;
   const notFound = { description: `No such ${noun} in this hotel` };
   return [
@@ -57,6 +63,7 @@ export function crudRoutes<Item, Query, Create, Update>(
       responses: {
         201: { description: 'Created', schema: schemas.item },
         409: { description: 'Conflicts with another' },
+        ...refusals.create,
       },
       async handler({ hotel, body, res }) {
         res.status(201).json(await service.create(hotel!.id, body));
@@ -86,6 +93,7 @@ export function crudRoutes<Item, Query, Create, Update>(
         200: { description: 'Updated', schema: schemas.item },
         404: notFound,
         409: { description: 'Conflicts with another' },
+        ...refusals.update,
       },
       async handler({ hotel, params, body, res }) {
         res.json(await service.update(hotel!.id, params.id, body));
@@ -99,7 +107,7 @@ export function crudRoutes<Item, Query, Create, Update>(
       tags,
       access: { kind: 'hotel', roles: writeRoles },
       request: { params: idParams },
-      responses: { 200: { description: 'Deleted', schema: okResponse }, 404: notFound },
+      responses: { 200: { description: 'Deleted', schema: okResponse }, 404: notFound, ...refusals.remove },
       async handler({ hotel, params, res }) {
         await service.remove(hotel!.id, params.id);
         res.json({ ok: true });

@@ -3,16 +3,53 @@ import type { DbOrTrx } from '../db/knex';
 /** The PostgreSQL channel every API replica listens on for staff realtime events. */
 export const HOTEL_EVENTS_CHANNEL = 'hotel_events';
 
+/** How long events stay replayable to a client that reconnects with `?since=<id>`. */
+export const REALTIME_REPLAY_HOURS = 24;
+/** At most this many missed events are replayed; a client further behind is told to reload (`resync`). */
+export const REALTIME_REPLAY_MAX = 1000;
+
 /** A staff realtime message: small payloads (ids and the changed fields), never whole records. */
 export interface HotelEvent {
   type: string;
   payload: Record<string, unknown>;
 }
 
+/** An event as stored and as it travels: its id orders the hotel's events and is the client's replay cursor. */
+export interface StoredHotelEvent extends HotelEvent {
+  id: number;
+  hotelId: string;
+}
+
 /**
- * Publishes an event to the hotel's connected staff. Call it with the transaction that commits the change:
- * PostgreSQL delivers the notification only on commit, so a rolled-back change emits nothing.
+ * The notification on {@link HOTEL_EVENTS_CHANNEL}: the whole event, or only `{ id, hotelId }` when the event would
+ * not fit in pg_notify's 8000 bytes (the listener then reads the row).
+ */
+export type HotelEventNotification = StoredHotelEvent | { id: number; hotelId: string; type?: undefined };
+
+/**
+ * Publishes an event to the hotel's connected staff. Call it with the transaction that commits the change: the
+ * event is a row of `realtime_events` (so a client that reconnects can be replayed what it missed), and a trigger
+ * that runs at commit numbers it in commit order and sends the notification. A rolled-back change emits nothing.
  */
 export async function publishHotelEvent(conn: DbOrTrx, hotelId: string, event: HotelEvent): Promise<void> {
-  await conn.raw('SELECT pg_notify(?, ?)', [HOTEL_EVENTS_CHANNEL, JSON.stringify({ hotelId, ...event })]);
+  // The id is provisional (negative) until the commit trigger gives the event its place in the hotel's order.
+  await conn('realtime_events').insert({ hotel_id: hotelId, type: event.type, payload: JSON.stringify(event.payload) });
+}
+
+/** Purges events older than the replay window, remembering per hotel how far its history was cut. */
+export async function purgeRealtimeEvents(db: DbOrTrx, keepHours = REALTIME_REPLAY_HOURS): Promise<number> {
+  const result = await db.raw(
+    `WITH purged AS (
+       DELETE FROM realtime_events WHERE created_at < now() - make_interval(hours => ?) AND id > 0
+       RETURNING hotel_id, id
+     ), horizons AS (
+       INSERT INTO realtime_event_horizons (hotel_id, purged_through)
+       SELECT hotel_id, max(id) FROM purged GROUP BY hotel_id
+       ON CONFLICT (hotel_id) DO UPDATE
+         SET purged_through = GREATEST(realtime_event_horizons.purged_through, EXCLUDED.purged_through)
+     )
+     SELECT count(*)::int AS purged FROM purged`,
+    [keepHours],
+  );
+  return (result as { rows: { purged: number }[] }).rows[0].purged;
 }

@@ -8,7 +8,13 @@ import type { Db } from '../db/knex';
 import { verifyAccessToken, type AccessTokenPayload } from '../http/access-token';
 import type { HotelRef } from '../http/route';
 import type { Logger } from '../logger';
-import { HOTEL_EVENTS_CHANNEL } from './events';
+import {
+  HOTEL_EVENTS_CHANNEL,
+  REALTIME_REPLAY_HOURS,
+  REALTIME_REPLAY_MAX,
+  type HotelEventNotification,
+  type StoredHotelEvent,
+} from './events';
 
 /* ------------------------------------------------------------------------------------------------------------
  * Upgrade routing: one 'upgrade' listener per HTTP server dispatches by path, so each WebSocket endpoint
@@ -79,11 +85,17 @@ export const REALTIME_PATH = '/ws';
 export const CLOSE_TOKEN_EXPIRED = 4001;
 /** Close code sent when the server shuts down. */
 export const CLOSE_GOING_AWAY = 1001;
+/** Close code sent when the server could not read the events a client missed: reconnect (with `since`) later. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 const MAX_INCOMING_BYTES = 4 * 1024;
 /** A client that lets this much pile up unread is too slow to be useful: it is dropped (and will reconnect). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const CLOSE_GRACE_MS = 2000;
+/** Live events held for a socket while its replay is read; beyond this the client is told to reload. */
+const MAX_PENDING_EVENTS = REALTIME_REPLAY_MAX;
+/** Replay queries running at once (at connection and after the LISTEN connection comes back). */
+const CATCH_UP_CONCURRENCY = 4;
 
 export interface RealtimeHubOptions {
   db: Db;
@@ -110,6 +122,26 @@ interface Session {
   userId: string;
   alive: boolean;
   expiryTimer?: NodeJS.Timeout;
+  /** `?since=`: the id of the last event the client has, when it reconnects. */
+  since?: number;
+  /** The id of the last event sent to this socket (or the position it started from): its replay cursor. */
+  cursor: number;
+  /** While the events it missed are being read, live events wait in `pending`. */
+  replaying: boolean;
+  pending: StoredHotelEvent[];
+  /** More live events arrived during the replay than are held: the last id dropped (the client must reload). */
+  overflowedThrough: number;
+  /** The LISTEN connection came back during this socket's replay: read once more when it ends. */
+  catchUpAgain: boolean;
+}
+
+/** What a client with cursor `since` missed, read in one statement (one snapshot). */
+interface Backlog {
+  /** The hotel's last event id (0 if none is kept). */
+  head: number;
+  /** The last id the purge removed for this hotel (0 if none). */
+  horizon: number;
+  events: (StoredHotelEvent & { fresh: boolean })[];
 }
 
 interface Refusal {
@@ -177,7 +209,24 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       hotelId = hotel.id;
     }
     if (!hotelId) return { status: 400, message: 'Укажите отель: ?hotel=<slug>' };
-    return { session: { hotelId, userId: auth.sub, alive: true }, expiresAt: expiresAtMs(token) };
+    const sinceParam = url.searchParams.get('since');
+    if (sinceParam !== null && !/^\d{1,15}$/.test(sinceParam)) {
+      return { status: 400, message: 'since — номер последнего полученного события' };
+    }
+    return {
+      session: {
+        hotelId,
+        userId: auth.sub,
+        alive: true,
+        since: sinceParam === null ? undefined : Number(sinceParam),
+        cursor: sinceParam === null ? 0 : Number(sinceParam),
+        replaying: true,
+        pending: [],
+        overflowedThrough: 0,
+        catchUpAgain: false,
+      },
+      expiresAt: expiresAtMs(token),
+    };
   }
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -245,7 +294,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
         return;
       }
       if (message && typeof message === 'object' && (message as { type?: unknown }).type === 'ping') {
-        send(ws, JSON.stringify({ type: 'pong' }));
+        send(ws, JSON.stringify({ type: 'pong', id: session.cursor }));
       }
     });
     ws.on('error', (error) => logger.warn({ err: error, hotelId: session.hotelId }, 'realtime socket error'));
@@ -259,7 +308,141 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       logger.debug({ hotelId: session.hotelId, userId: session.userId, code }, 'realtime connection closed');
     });
 
-    send(ws, JSON.stringify({ type: 'connected', payload: { hotel_id: session.hotelId, user_id: session.userId } }));
+    // `connected` follows once the starting position is known (and the missed events, if any, right after it).
+    void catchUp(ws, session, true);
+  }
+
+  /* ----------------------------------------- replay (`?since=`) ----------------------------------------- */
+
+  let catchUpsRunning = 0;
+  const catchUpQueue: (() => void)[] = [];
+
+  async function limited<T>(work: () => Promise<T>): Promise<T> {
+    // A finished query hands its slot straight to the next one waiting.
+    if (catchUpsRunning >= CATCH_UP_CONCURRENCY) await new Promise<void>((resolve) => catchUpQueue.push(resolve));
+    else catchUpsRunning++;
+    try {
+      return await work();
+    } finally {
+      const next = catchUpQueue.shift();
+      if (next) next();
+      else catchUpsRunning--;
+    }
+  }
+
+  async function readBacklog(hotelId: string, since: number): Promise<Backlog> {
+    const result = await db.raw(
+      `SELECT
+         (SELECT coalesce(max(id), 0) FROM realtime_events WHERE hotel_id = :hotelId AND id > 0) AS head,
+         (SELECT coalesce(max(purged_through), 0) FROM realtime_event_horizons WHERE hotel_id = :hotelId) AS horizon,
+         (SELECT coalesce(json_agg(e ORDER BY e.id), CAST('[]' AS json)) FROM (
+            SELECT id, type, payload, created_at > now() - make_interval(hours => :hours) AS fresh
+              FROM realtime_events
+             WHERE hotel_id = :hotelId AND id > :since
+             ORDER BY id
+             LIMIT :limit
+          ) e) AS events`,
+      { hotelId, since, hours: REALTIME_REPLAY_HOURS, limit: REALTIME_REPLAY_MAX + 1 },
+    );
+    const row = (result as { rows: { head: string; horizon: string; events: Backlog['events'] }[] }).rows[0];
+    return {
+      head: Number(row.head),
+      horizon: Number(row.horizon),
+      events: row.events.map((event) => ({ ...event, hotelId })),
+    };
+  }
+
+  function eventMessage(event: StoredHotelEvent): string {
+    return JSON.stringify({ id: event.id, type: event.type, payload: event.payload ?? {} });
+  }
+
+  /**
+   * Brings a socket up to date: at connection from `?since=` (or from the hotel's last event), and again from its
+   * cursor after the LISTEN connection was lost. Live events arriving meanwhile are held, then sent after the
+   * replayed ones, each id once and in order. More than REALTIME_REPLAY_MAX missed events, or missed events older
+   * than the replay window (still kept or already purged), and the client is told to reload (`resync`) instead.
+   */
+  async function catchUp(ws: WebSocket, session: Session, first: boolean): Promise<void> {
+    session.replaying = true;
+    session.catchUpAgain = false;
+    const from = first ? session.since : session.cursor;
+    let backlog: Backlog;
+    try {
+      backlog = await limited(() => readBacklog(session.hotelId, from ?? Number.MAX_SAFE_INTEGER));
+    } catch (error) {
+      logger.warn({ err: error, hotelId: session.hotelId }, 'realtime replay unavailable; client asked to retry');
+      session.replaying = false;
+      session.pending = [];
+      if (ws.readyState === WebSocket.OPEN) ws.close(CLOSE_TRY_AGAIN_LATER, 'try again later');
+      return;
+    }
+    if (ws.readyState !== WebSocket.OPEN) return;
+    const known = Math.max(backlog.head, backlog.horizon);
+    let resync: string | undefined;
+    if (from === undefined) {
+      session.cursor = backlog.head;
+    } else if (from > known) {
+      resync = 'unknown_position';
+    } else if (from < backlog.horizon || backlog.events.some((event) => !event.fresh)) {
+      resync = 'too_old';
+    } else if (backlog.events.length > REALTIME_REPLAY_MAX) {
+      resync = 'too_far_behind';
+    } else {
+      session.cursor = from;
+    }
+    if (resync) session.cursor = known;
+    if (first) {
+      send(
+        ws,
+        JSON.stringify({
+          type: 'connected',
+          id: session.cursor,
+          payload: { hotel_id: session.hotelId, user_id: session.userId },
+        }),
+      );
+    }
+    if (resync) {
+      logger.debug({ hotelId: session.hotelId, from, reason: resync }, 'realtime client must resync');
+      send(ws, JSON.stringify({ type: 'resync', id: session.cursor, payload: { reason: resync } }));
+    } else if (from !== undefined) {
+      for (const event of backlog.events) {
+        if (event.id <= session.cursor) continue;
+        session.cursor = event.id;
+        send(ws, eventMessage(event));
+      }
+    }
+    flushPending(ws, session);
+    if (session.catchUpAgain && ws.readyState === WebSocket.OPEN) await catchUp(ws, session, false);
+  }
+
+  function flushPending(ws: WebSocket, session: Session): void {
+    const pending = session.pending;
+    session.pending = [];
+    session.replaying = false;
+    const overflowedThrough = session.overflowedThrough;
+    session.overflowedThrough = 0;
+    if (overflowedThrough > session.cursor) {
+      session.cursor = overflowedThrough;
+      send(ws, JSON.stringify({ type: 'resync', id: session.cursor, payload: { reason: 'too_far_behind' } }));
+      return;
+    }
+    for (const event of pending) {
+      if (event.id <= session.cursor) continue;
+      session.cursor = event.id;
+      send(ws, eventMessage(event));
+    }
+  }
+
+  /** After the LISTEN connection (re)starts: every socket is replayed what was committed while nobody listened. */
+  function catchUpAll(): void {
+    for (const sockets of socketsByHotel.values()) {
+      for (const ws of sockets) {
+        const session = sessions.get(ws);
+        if (!session || ws.readyState !== WebSocket.OPEN) continue;
+        if (session.replaying) session.catchUpAgain = true;
+        else void catchUp(ws, session, false);
+      }
+    }
   }
 
   const heartbeat = setInterval(() => {
@@ -290,20 +473,67 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     markReady = resolve;
   });
 
+  /** Sends a live event to the hotel's sockets (held for those being replayed); an id already sent is skipped. */
+  function dispatch(event: StoredHotelEvent): void {
+    const sockets = socketsByHotel.get(event.hotelId);
+    if (!sockets) return;
+    let data: string | undefined;
+    for (const ws of sockets) {
+      const session = sessions.get(ws);
+      if (!session) continue;
+      if (session.replaying) {
+        if (session.overflowedThrough > 0 || session.pending.length >= MAX_PENDING_EVENTS) {
+          session.overflowedThrough = event.id;
+          session.pending = [];
+        } else {
+          session.pending.push(event);
+        }
+        continue;
+      }
+      if (event.id <= session.cursor) continue;
+      session.cursor = event.id;
+      send(ws, (data ??= eventMessage(event)));
+    }
+  }
+
+  /** Notifications are handled one after the other, so a hotel's events keep their order even when one is read. */
+  let deliveries: Promise<void> = Promise.resolve();
+
   function deliver(notification: Notification): void {
     if (notification.channel !== HOTEL_EVENTS_CHANNEL || !notification.payload) return;
-    let event: { hotelId?: unknown; type?: unknown; payload?: unknown };
+    let event: Partial<HotelEventNotification>;
     try {
       event = JSON.parse(notification.payload) as typeof event;
     } catch {
       logger.warn('realtime notification is not JSON; ignored');
       return;
     }
-    if (typeof event.hotelId !== 'string' || typeof event.type !== 'string') return;
-    const sockets = socketsByHotel.get(event.hotelId);
-    if (!sockets) return;
-    const data = JSON.stringify({ type: event.type, payload: event.payload ?? {} });
-    for (const ws of sockets) send(ws, data);
+    const { id, hotelId } = event;
+    if (typeof id !== 'number' || typeof hotelId !== 'string') return;
+    if (typeof event.type === 'string') {
+      const complete = { id, hotelId, type: event.type, payload: event.payload ?? {} };
+      deliveries = deliveries.then(() => dispatch(complete)).catch(deliveryFailed);
+      return;
+    }
+    // Too large for a notification: only its id came, the event itself is read from the table.
+    if (!socketsByHotel.has(hotelId)) return;
+    deliveries = deliveries
+      .then(async () => {
+        try {
+          const row = (await db('realtime_events').where({ id, hotel_id: hotelId }).first('type', 'payload')) as
+            { type: string; payload: Record<string, unknown> } | undefined;
+          if (row) dispatch({ id, hotelId, type: row.type, payload: row.payload });
+        } catch (error) {
+          // The event cannot be sent in its place: its sockets reconnect and are replayed from their cursors.
+          logger.warn({ err: error, hotelId }, 'realtime event could not be read; clients asked to reconnect');
+          for (const ws of socketsByHotel.get(hotelId) ?? []) ws.close(CLOSE_TRY_AGAIN_LATER, 'try again later');
+        }
+      })
+      .catch(deliveryFailed);
+  }
+
+  function deliveryFailed(error: unknown): void {
+    logger.error({ err: error }, 'realtime delivery failed');
   }
 
   function scheduleListen(): void {
@@ -341,6 +571,8 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       if (retryDelay !== retry.min) logger.info('realtime LISTEN connection restored');
       retryDelay = retry.min;
       markReady();
+      // Whatever was committed while nobody listened (before the first LISTEN, or during an outage) is replayed.
+      catchUpAll();
       if (closing) await unlisten();
     } catch (error) {
       if (connection && listener === connection) {

@@ -52,14 +52,21 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
     return;
   }
   if (message.kind === 'signalWithStart') {
-    await client.workflow.signalWithStart(message.workflowType, {
-      taskQueue,
-      workflowId: message.workflowId,
-      args: message.args,
-      signal: message.signal,
-      signalArgs: message.signalArgs,
-      typedSearchAttributes: toSearchAttributes(message.searchAttributes),
-    });
+    try {
+      await client.workflow.signalWithStart(message.workflowType, {
+        taskQueue,
+        workflowId: message.workflowId,
+        args: message.args,
+        signal: message.signal,
+        signalArgs: message.signalArgs,
+        // A workflow that has finished is not started again: the signal is a redelivery (crash between the call
+        // and marking the row) or comes too late to change anything, as for signalWorkflow below.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: toSearchAttributes(message.searchAttributes),
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
     return;
   }
   try {
@@ -87,6 +94,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       .select('id', 'message', 'attempts')
       .whereNull('delivered_at')
       .andWhere('available_at', '<=', trx.fn.now())
+      // One workflow's messages are delivered in order: none while an earlier one (e.g. waiting to be retried after
+      // Temporal was unavailable) is still pending, or a later status could start the workflow before an earlier one.
+      .whereNotExists((earlier) =>
+        earlier
+          .select(trx.raw('1'))
+          .from('outbox as earlier')
+          .whereNull('earlier.delivered_at')
+          .andWhere('earlier.id', '<', trx.ref('outbox.id'))
+          .andWhereRaw("earlier.message->>'workflowId' = outbox.message->>'workflowId'"),
+      )
       .orderBy('id')
       .limit(batchSize)
       .forUpdate()
@@ -131,7 +148,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       } catch (error) {
         logger.error({ err: error }, 'outbox relay batch failed');
       }
-      if (delivered === batchSize || stopped) continue;
+      // Rows were handled: look again at once (the next message of a workflow just delivered may be waiting).
+      if (delivered > 0 || stopped) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollIntervalMs);
         wake = () => {

@@ -1,0 +1,324 @@
+import { randomBytes } from 'node:crypto';
+import { notify } from '../../src/modules/notifications';
+import type { Db } from '../../src/platform/db/knex';
+import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import type { TestApp } from '../helpers/app';
+
+/**
+ * One record of every kind a hotel owns, created through the API (the notification through `notify`), so the
+ * cross-hotel gate can aim another hotel's requests at them. A new kind of record reachable from a route is added
+ * here, to RECORD_KINDS and to `seedHotel`.
+ */
+export const RECORD_KINDS = [
+  'owner',
+  'staff',
+  'upload',
+  'category',
+  'room',
+  'tariff',
+  'ratePeriod',
+  'override',
+  'minibarItem',
+  'movement',
+  'checklistTemplate',
+  'guest',
+  'booking',
+  'payment',
+  'task',
+  'checklistItem',
+  'consumption',
+  'notification',
+] as const;
+
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/** A valid 1x1 PNG, for the hotel's uploaded photo. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Dates the seed uses, so another hotel's requests can aim at the same (category, date) keys. */
+export const SEED_DATES = {
+  periodFrom: '2031-07-01',
+  periodTo: '2031-07-31',
+  override: '2031-09-01',
+};
+
+export interface SeededHotel {
+  hotel: RegisteredHotel;
+  /** Lower-case letters and digits, carried by every text field of the hotel's records. */
+  canary: string;
+  /** Ids of its records, and for `upload` the URL of its uploaded photo. */
+  records: Record<RecordKind, string>;
+  /** A staff member (housekeeper) with a password, signed in. */
+  staff: Awaited<ReturnType<typeof addStaff>>;
+}
+
+/** A fresh canary: `cnry` and 12 hex digits, unique enough that any occurrence in a response is a leak. */
+export function newCanary(): string {
+  return `cnry${randomBytes(6).toString('hex')}`;
+}
+
+/** Registers a hotel whose name, address, contact and owner e-mail carry `canary`. */
+export function registerCanaryHotel(t: TestApp, canary: string): Promise<RegisteredHotel> {
+  return registerHotel(t, {
+    hotel_name: `Hotel ${canary}`,
+    address: `Street ${canary}, 1`,
+    contact: `Owner ${canary}`,
+    email: `${canary}-owner@example.test`,
+  });
+}
+
+/** Hotel-local calendar days far in the future, so stays and prices never meet today's rules. */
+export function day(offset: number, base = '2031-03-01'): string {
+  return new Date(Date.parse(`${base}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Seeds `hotel` through the API with one record of every kind, each text field carrying `canary`: a staff member,
+ * a category, a room, a tariff, a rate period, an override, a minibar item with a stock movement, a checklist
+ * template, a guest (blacklisted, with passport data), an uploaded photo (on the category, room and task), a booking with that guest added and a payment, a housekeeping
+ * task with a checklist item (from the template) and a minibar check, the hotel settings (SMTP), and a notification.
+ */
+export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
+  const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
+  const auth = as(hotel.accessToken);
+  async function post(path: string, body: Record<string, unknown>, status = 201, method: 'post' | 'put' = 'post') {
+    const response = await t.http[method](api(path)).set(auth).send(body);
+    if (response.status !== status) {
+      throw new Error(`seeding ${method.toUpperCase()} ${path}: ${response.status} ${response.text}`);
+    }
+    return response.body as Record<string, unknown> & { id: string };
+  }
+  const patch = async (path: string, body: Record<string, unknown>) => {
+    const response = await t.http.patch(api(path)).set(auth).send(body);
+    if (response.status !== 200) throw new Error(`seeding PATCH ${path}: ${response.status} ${response.text}`);
+  };
+
+  await patch('/settings', {
+    room_assignment_strategy: 'sequential',
+    smtp_host: `${canary}.example.test`,
+    smtp_port: 587,
+    smtp_user: `${canary}-smtp`,
+    smtp_password: `${canary}-secret`,
+    smtp_from: `${canary}-mail@example.test`,
+  });
+  const staff = await addStaff(t, hotel, 'housekeeper');
+  await patch(`/users/${staff.id}`, {
+    name: `Maid ${canary}`,
+    position: `Position ${canary}`,
+    phone: '+7 900 000-00-01',
+  });
+
+  const uploaded = await t.http
+    .post('/api/upload')
+    .query({ folder: 'rooms' })
+    .set(auth)
+    .attach('file', PNG, { filename: `${canary}.png`, contentType: 'image/png' });
+  if (uploaded.status !== 201) throw new Error(`seeding POST /api/upload: ${uploaded.status} ${uploaded.text}`);
+  const upload = (uploaded.body as { url: string }).url;
+  const category = await post('/room-categories', {
+    name: `Category ${canary}`,
+    description: `Description ${canary}`,
+    base_price: 5000,
+    photos: [upload],
+  });
+  const room = await post('/rooms', {
+    number: canary,
+    name: `Room ${canary}`,
+    category_id: category.id,
+    floor: 3,
+    bed_type: `Bed ${canary}`,
+    notes: `Notes ${canary}`,
+    photos: [upload],
+  });
+  const tariff = await post('/tariffs', {
+    name: `Tariff ${canary}`,
+    description: `Tariff description ${canary}`,
+    adjustment_type: 'percent',
+    adjustment_value: -10,
+  });
+  const ratePeriod = await post('/rate-periods', {
+    name: `Season ${canary}`,
+    date_from: SEED_DATES.periodFrom,
+    date_to: SEED_DATES.periodTo,
+    prices: [{ category_id: category.id, price: 7000 }],
+  });
+  const overrides = (await post(
+    '/rate-overrides',
+    { category_id: category.id, date: SEED_DATES.override, price: 9000 },
+    200,
+  )) as unknown as { id: string }[];
+  const minibarItem = await post('/minibar-items', {
+    name: `Cola ${canary}`,
+    category: `Drinks ${canary}`,
+    price: 150,
+  });
+  const movement = (await post('/minibar/stock', {
+    item_id: minibarItem.id,
+    kind: 'receipt',
+    quantity: 20,
+    note: `Delivery ${canary}`,
+  })) as unknown as { movement: { id: string } };
+  const checklistTemplate = await post('/checklist-templates', {
+    name: `Checklist ${canary}`,
+    task_category: 'housekeeping',
+    room_category_id: category.id,
+    items: [`Check ${canary}`],
+  });
+  const guest = await post('/guests', {
+    last_name: `Guest ${canary}`,
+    first_name: `First ${canary}`,
+    middle_name: `Middle ${canary}`,
+    email: `${canary}-guest@example.test`,
+    phone: `+7 901 ${String(Date.now()).slice(-7)}`,
+    citizenship: `Country ${canary}`,
+    passport_series: canary.slice(0, 16),
+    passport_number: `N${canary}`,
+    passport_issued_by: `Issuer ${canary}`,
+    notes: `Guest notes ${canary}`,
+  });
+  const booking = await post('/bookings', {
+    room_id: room.id,
+    check_in: day(9),
+    check_out: day(11),
+    guest_last_name: `Booker ${canary}`,
+    guest_first_name: `Booker first ${canary}`,
+    guest_middle_name: `Booker middle ${canary}`,
+    guest_email: `${canary}-booker@example.test`,
+    tariff_id: tariff.id,
+    notes: `Booking notes ${canary}`,
+  });
+  await post(`/bookings/${booking.id}/guests`, { guest_id: guest.id }, 200);
+  await post(`/guests/${guest.id}/blacklist`, { is_blacklisted: true, reason: `Reason ${canary}` }, 200);
+  const { payment } = (await post(`/bookings/${booking.id}/payments`, {
+    amount: 1000,
+    method: 'card',
+    note: `Payment ${canary}`,
+  })) as unknown as { payment: { id: string } };
+  const task = await post('/housekeeping', {
+    room_id: room.id,
+    category: 'housekeeping',
+    priority: 'low',
+    assignee_id: staff.id,
+    notes: `Task ${canary}`,
+    photos: [upload],
+    requires_minibar_check: true,
+  });
+  const read = await t.http
+    .get(api(`/housekeeping/${task.id}`))
+    .set(auth)
+    .expect(200);
+  const checklist = (read.body as { checklist: { id: string }[] }).checklist;
+  if (checklist.length === 0) throw new Error('seeding: the task got no checklist item from the template');
+  const [consumption] = (await post(
+    `/housekeeping/${task.id}/minibar`,
+    { items: [{ item_id: minibarItem.id, quantity: 1 }] },
+    200,
+    'put',
+  )) as unknown as { id: string }[];
+
+  const notification = await t.db.transaction((trx) =>
+    notify(trx, hotel.hotelId, {
+      type: 'housekeeping_task_created',
+      title: `Notice ${canary}`,
+      body: `Notice body ${canary}`,
+      data: { task_id: task.id, note: `data ${canary}` },
+    }),
+  );
+
+  return {
+    hotel,
+    canary,
+    staff,
+    records: {
+      owner: hotel.userId,
+      staff: staff.id,
+      upload,
+      category: category.id,
+      room: room.id,
+      tariff: tariff.id,
+      ratePeriod: ratePeriod.id,
+      override: overrides[0].id,
+      minibarItem: minibarItem.id,
+      movement: movement.movement.id,
+      checklistTemplate: checklistTemplate.id,
+      guest: guest.id,
+      booking: booking.id,
+      payment: payment.id,
+      task: task.id,
+      checklistItem: checklist[0].id,
+      consumption: consumption.id,
+      notification: notification.id,
+    },
+  };
+}
+
+/** Every row of every table with a `hotel_id` column (and the hotel's own row), as sorted JSON text per table. */
+export type HotelSnapshot = Record<string, string[]>;
+
+export async function hotelTables(db: Db): Promise<string[]> {
+  const rows = (await db('information_schema.columns')
+    .where({ table_schema: 'public', column_name: 'hotel_id' })
+    .orderBy('table_name')
+    .select('table_name')) as { table_name: string }[];
+  return rows.map((row) => row.table_name);
+}
+
+export async function snapshotHotel(db: Db, hotelId: string): Promise<HotelSnapshot> {
+  const snapshot: HotelSnapshot = {};
+  const hotels = await db.raw('SELECT row_to_json(x)::text AS j FROM hotels x WHERE id = ?', [hotelId]);
+  snapshot.hotels = (hotels.rows as { j: string }[]).map((row) => row.j);
+  for (const table of await hotelTables(db)) {
+    const result = await db.raw('SELECT row_to_json(x)::text AS j FROM ?? x WHERE hotel_id = ? ORDER BY 1', [
+      table,
+      hotelId,
+    ]);
+    snapshot[table] = (result.rows as { j: string }[]).map((row) => row.j);
+  }
+  return snapshot;
+}
+
+/** The tables whose rows differ, each with the rows only before and only after. */
+export function snapshotDiff(before: HotelSnapshot, after: HotelSnapshot) {
+  const diffs: { table: string; removed: string[]; added: string[] }[] = [];
+  for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const was = new Set(before[table] ?? []);
+    const is = new Set(after[table] ?? []);
+    const removed = [...was].filter((row) => !is.has(row));
+    const added = [...is].filter((row) => !was.has(row));
+    if (removed.length > 0 || added.length > 0) diffs.push({ table, removed, added });
+  }
+  return diffs;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** Every UUID in the snapshot: the ids of the hotel's rows and those they point at. */
+export function uuidsOf(snapshot: HotelSnapshot): Set<string> {
+  const ids = new Set<string>();
+  for (const rows of Object.values(snapshot)) {
+    for (const row of rows) for (const match of row.match(UUID) ?? []) ids.add(match.toLowerCase());
+  }
+  return ids;
+}
+
+/** Waits until the hotel's rows stop changing (the booking workflow's notification, the outbox relay). */
+export async function settledSnapshot(
+  db: Db,
+  hotelId: string,
+  ready: (snapshot: HotelSnapshot) => boolean,
+  timeoutMs = 30_000,
+): Promise<HotelSnapshot> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = '';
+  for (;;) {
+    const snapshot = await snapshotHotel(db, hotelId);
+    const text = JSON.stringify(snapshot);
+    if (text === previous && ready(snapshot)) return snapshot;
+    if (Date.now() > deadline) throw new Error(`hotel ${hotelId} did not settle in ${timeoutMs} ms`);
+    previous = text;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+  }
+}

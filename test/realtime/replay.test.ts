@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import {
+  publishHotelEvent,
+  purgeRealtimeEvents,
+  REALTIME_REPLAY_MAX,
+  type HotelEvent,
+} from '../../src/platform/realtime/events';
+import { registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import {
+  connectStaff,
+  handshakeStatus,
+  startTestServer,
+  type RealtimeMessage,
+  type StaffClient,
+  type TestServer,
+} from '../helpers/realtime';
+
+let t: TestServer;
+let hotel: RegisteredHotel;
+let other: RegisteredHotel;
+const clients: StaffClient[] = [];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A staff connection; `since` is the id of the last message the client kept. */
+async function connect(owner: RegisteredHotel, since?: number, server: TestServer = t): Promise<StaffClient> {
+  const url = since === undefined ? server.wsUrl : `${server.wsUrl}?since=${since}`;
+  const client = await connectStaff(url, owner.accessToken);
+  clients.push(client);
+  return client;
+}
+
+const ofType = (type: string) => (message: RealtimeMessage & { id?: number }) => message.type === type;
+const idOf = (message: RealtimeMessage) => (message as RealtimeMessage & { id: number }).id;
+
+/** Publishes in its own committed transaction, as a service does with the change it belongs to. */
+const publish = (hotelId: string, event: HotelEvent) =>
+  t.db.transaction((trx) => publishHotelEvent(trx, hotelId, event));
+
+const tick = (seq: number, extra: Record<string, unknown> = {}): HotelEvent => ({
+  type: 'test_tick',
+  payload: { seq, ...extra },
+});
+const ticks = (client: StaffClient) => client.collected.filter((m) => m.type === 'test_tick');
+const seqs = (messages: RealtimeMessage[]) => messages.map((m) => m.payload?.seq);
+
+/** Waits until the client holds `count` ticks (bounded). */
+async function untilTicks(client: StaffClient, count: number, timeoutMs = 10_000): Promise<RealtimeMessage[]> {
+  const deadline = Date.now() + timeoutMs;
+  while (ticks(client).length < count && Date.now() < deadline) await sleep(20);
+  return ticks(client);
+}
+
+/** The id a fresh connection starts from: the hotel's last event. */
+async function currentPosition(owner: RegisteredHotel): Promise<number> {
+  const probe = await connect(owner);
+  const connected = await probe.next(ofType('connected'));
+  await probe.close();
+  return idOf(connected);
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [hotel, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+afterAll(() => t.close());
+
+describe('realtime replay (?since=)', () => {
+  it('every message carries an id: connected (the position), events, pong', async () => {
+    const client = await connect(hotel);
+    const connected = await client.next(ofType('connected'));
+    expect(connected).toEqual({
+      type: 'connected',
+      id: expect.any(Number),
+      payload: { hotel_id: hotel.hotelId, user_id: hotel.userId },
+    });
+    await publish(hotel.hotelId, tick(1));
+    const event = await client.next(ofType('test_tick'));
+    expect(event).toEqual({ type: 'test_tick', id: expect.any(Number), payload: { seq: 1 } });
+    expect(idOf(event)).toBeGreaterThan(idOf(connected));
+    client.send({ type: 'ping' });
+    expect(await client.next(ofType('pong'))).toEqual({ type: 'pong', id: idOf(event) });
+  });
+
+  it('a client that reconnects with since=<last id> gets exactly the missed events, in order, then live ones', async () => {
+    const first = await connect(hotel);
+    await first.next(ofType('connected'));
+    await publish(hotel.hotelId, tick(1));
+    await publish(hotel.hotelId, tick(2));
+    const seen = await untilTicks(first, 2);
+    const lastId = idOf(seen[1]);
+    await first.close();
+
+    // Missed while away: five events of ours (two in one transaction) and one of another hotel.
+    await publish(hotel.hotelId, tick(3));
+    await t.db.transaction(async (trx) => {
+      await publishHotelEvent(trx, hotel.hotelId, tick(4));
+      await publishHotelEvent(trx, hotel.hotelId, tick(5));
+    });
+    await publish(other.hotelId, tick(99));
+    await publish(hotel.hotelId, tick(6));
+    await publish(hotel.hotelId, tick(7));
+
+    const again = await connect(hotel, lastId);
+    expect(await again.next()).toEqual({
+      type: 'connected',
+      id: lastId,
+      payload: { hotel_id: hotel.hotelId, user_id: hotel.userId },
+    });
+    await untilTicks(again, 5);
+    await publish(hotel.hotelId, tick(8));
+    const all = await untilTicks(again, 6);
+    expect(seqs(all)).toEqual([3, 4, 5, 6, 7, 8]);
+    const ids = all.map(idOf);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids[0]).toBeGreaterThan(lastId);
+    expect(again.collected.map((m) => m.type)).toEqual(['connected', ...Array(6).fill('test_tick')]);
+  });
+
+  it('no duplicate and no gap at the boundary: concurrent writers while the client keeps reconnecting', async () => {
+    const total = 240;
+    let since = await currentPosition(hotel);
+    let next = 0;
+    let writing = true;
+    // Four writers; each transaction holds its event a little before committing, so commits overtake each other.
+    const writers = Array.from({ length: 4 }, async () => {
+      while (next < total) {
+        const seq = next++;
+        await t.db.transaction(async (trx) => {
+          await publishHotelEvent(trx, hotel.hotelId, tick(seq));
+          if (seq % 3 === 0) await publishHotelEvent(trx, other.hotelId, tick(seq));
+          await sleep(Math.random() * 8);
+        });
+      }
+    });
+    const done = Promise.all(writers).finally(() => {
+      writing = false;
+    });
+
+    const streams: RealtimeMessage[][] = [];
+    for (let round = 0; round < 60 && (writing || streams.length === 0); round++) {
+      const client = await connect(hotel, since);
+      await client.next(ofType('connected'));
+      await sleep(10 + Math.random() * 40);
+      await client.close();
+      streams.push(ticks(client));
+      since = idOf(client.collected.at(-1)!);
+    }
+    await done;
+    const last = await connect(hotel, since);
+    const rest = await untilTicks(last, total - streams.flat().length);
+    streams.push(rest);
+
+    const received = streams.flat();
+    const ids = received.map(idOf);
+    expect(seqs(received).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: total }, (_, i) => i));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(streams.length).toBeGreaterThan(3);
+  });
+
+  it('replays and delivers an event too large for one pg_notify (the hub reads the row)', async () => {
+    const since = await currentPosition(hotel);
+    const big = 'я'.repeat(5000); // 10 000 bytes
+    const live = await connect(hotel);
+    await live.next(ofType('connected'));
+    await publish(hotel.hotelId, tick(1, { big }));
+    expect((await live.next(ofType('test_tick'))).payload).toEqual({ seq: 1, big });
+    const replayed = await connect(hotel, since);
+    expect((await replayed.next(ofType('test_tick'))).payload).toEqual({ seq: 1, big });
+  });
+
+  it(`replays at most ${REALTIME_REPLAY_MAX} events; further behind, the client is told to resync`, async () => {
+    const owner = await registerHotel(t);
+    const since = await currentPosition(owner);
+    await t.db.transaction(async (trx) => {
+      for (let seq = 0; seq < REALTIME_REPLAY_MAX; seq++) await publishHotelEvent(trx, owner.hotelId, tick(seq));
+    });
+    const caughtUp = await connect(owner, since);
+    const replayed = await untilTicks(caughtUp, REALTIME_REPLAY_MAX);
+    expect(seqs(replayed)).toEqual(Array.from({ length: REALTIME_REPLAY_MAX }, (_, i) => i));
+    expect(caughtUp.collected.some((m) => m.type === 'resync')).toBe(false);
+
+    await publish(owner.hotelId, tick(REALTIME_REPLAY_MAX));
+    const behind = await connect(owner, since);
+    await behind.next(ofType('connected'));
+    const resync = await behind.next(ofType('resync'));
+    expect(resync).toEqual({ type: 'resync', id: expect.any(Number), payload: { reason: 'too_far_behind' } });
+    // From the position it was given, it follows live.
+    await publish(owner.hotelId, tick(-1));
+    expect((await behind.next(ofType('test_tick'))).payload).toEqual({ seq: -1 });
+    expect(ticks(behind)).toHaveLength(1);
+    expect(idOf(ticks(behind)[0])).toBeGreaterThan(idOf(resync));
+  });
+
+  it('a since older than 24 h (kept or already purged) gets resync, not a partial replay', async () => {
+    const owner = await registerHotel(t);
+    const since = await currentPosition(owner);
+    await publish(owner.hotelId, tick(1));
+    await publish(owner.hotelId, tick(2));
+    const rows = await t.db('realtime_events').where({ hotel_id: owner.hotelId }).orderBy('id').select('id');
+    // The first missed event is 25 hours old: it is no longer replayable.
+    await t
+      .db('realtime_events')
+      .where({ id: rows[0].id })
+      .update({ created_at: t.db.raw("now() - interval '25 hours'") });
+
+    const stale = await connect(owner, since);
+    await stale.next(ofType('connected'));
+    expect(await stale.next(ofType('resync'))).toMatchObject({ payload: { reason: 'too_old' } });
+    expect(ticks(stale)).toEqual([]);
+
+    // A client that had event 1 still gets event 2 (it is younger than 24 h).
+    const fine = await connect(owner, Number(rows[0].id));
+    expect(seqs(await untilTicks(fine, 1))).toEqual([2]);
+
+    // Once purged, the gap is remembered per hotel.
+    expect(await purgeRealtimeEvents(t.db)).toBeGreaterThanOrEqual(1);
+    expect(await t.db('realtime_events').where({ id: rows[0].id }).first()).toBeUndefined();
+    const purged = await connect(owner, since);
+    await purged.next(ofType('connected'));
+    expect(await purged.next(ofType('resync'))).toMatchObject({ payload: { reason: 'too_old' } });
+    const afterPurge = await connect(owner, Number(rows[0].id));
+    expect(seqs(await untilTicks(afterPurge, 1))).toEqual([2]);
+  });
+
+  it('a since the hotel never reached gets resync; a malformed one is refused (400)', async () => {
+    const position = await currentPosition(hotel);
+    const ahead = await connect(hotel, position + 1_000_000);
+    await ahead.next(ofType('connected'));
+    expect(await ahead.next(ofType('resync'))).toEqual({
+      type: 'resync',
+      id: position,
+      payload: { reason: 'unknown_position' },
+    });
+    expect(await handshakeStatus(`${t.wsUrl}?since=abc`, hotel.accessToken)).toBe(400);
+    expect(await handshakeStatus(`${t.wsUrl}?since=-1`, hotel.accessToken)).toBe(400);
+  });
+
+  it('after its LISTEN connection was lost, the hub replays what its sockets missed meanwhile', async () => {
+    const applicationName = `replay-test-${randomUUID().slice(0, 8)}`;
+    const url = new URL(t.config.databaseUrl);
+    url.searchParams.set('application_name', applicationName);
+    const s = await startTestServer({ DATABASE_URL: url.toString() }, { listenRetryMs: { min: 400, max: 400 } });
+    try {
+      const client = await connect(hotel, undefined, s);
+      await client.next(ofType('connected'));
+      await publish(hotel.hotelId, tick(0));
+      await client.next(ofType('test_tick'));
+      const terminated = await t.db.raw(
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = ? AND query LIKE 'LISTEN%'`,
+        [applicationName],
+      );
+      expect(terminated.rows).toEqual([{ ok: true }]);
+      // Committed while the hub is not listening (it waits 400 ms before reconnecting).
+      for (let seq = 1; seq <= 5; seq++) await publish(hotel.hotelId, tick(seq));
+      const received = await untilTicks(client, 6);
+      await publish(hotel.hotelId, tick(6));
+      const all = await untilTicks(client, 7);
+      expect(seqs(all)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      expect(received.length).toBeGreaterThanOrEqual(6);
+      expect(client.collected.filter((m) => m.type === 'connected')).toHaveLength(1);
+      await client.close();
+    } finally {
+      await s.close();
+    }
+  });
+});
