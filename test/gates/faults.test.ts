@@ -1,0 +1,517 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { Client, Connection } from '@temporalio/client';
+import { createDb, type Db } from '../../src/platform/db/knex';
+import { publishHotelEvent } from '../../src/platform/realtime/events';
+import { registrationBody } from '../helpers/accounts';
+import { reportGate } from '../helpers/gates';
+import { messagesTo } from '../helpers/mail';
+import { startFaultStack, type FaultStack } from '../helpers/processes';
+import { connectStaff, type RealtimeMessage, type StaffClient } from '../helpers/realtime';
+
+/**
+ * Fault injection on a private stack (own database, Temporal dev server with a SQLite file, worker and API
+ * processes): bookings run through the API while the worker is SIGKILLed and the Temporal server restarted; then
+ * the API is stopped with SIGTERM under keep-alive load while a realtime client is connected.
+ */
+
+jest.setTimeout(200_000);
+
+const FLOWS = 30;
+const EXTRA_REGISTRATIONS = 6;
+
+let stack: FaultStack | undefined;
+let db: Db | undefined;
+let temporal: Connection | undefined;
+const sockets: StaffClient[] = [];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const localDay = (offsetDays: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
+    new Date(Date.now() + offsetDays * 86_400_000),
+  );
+
+interface Owner {
+  email: string;
+  userId: string;
+  hotelId: string;
+  slug: string;
+  token: string;
+}
+
+/** A JSON request to the fault stack's API (phase 1: the API stays up; network errors are failures). */
+async function call(
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const response = await fetch(`${stack!.apiUrl}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: {
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: response.status, body: json as Record<string, unknown> };
+}
+
+async function expectStatus(expected: number, pending: ReturnType<typeof call>) {
+  const result = await pending;
+  if (result.status !== expected) {
+    throw new Error(`expected ${expected}, got ${result.status}: ${JSON.stringify(result.body)}`);
+  }
+  return result.body;
+}
+
+/** Registers a hotel through the API; the confirmation token is read from the database (the e-mail is checked later). */
+async function register(): Promise<{ email: string; password: string; userId: string }> {
+  const body = registrationBody();
+  await expectStatus(201, call('POST', '/api/auth/register', undefined, body));
+  const user = (await db!('users').where({ email: body.email }).first('id')) as { id: string };
+  return { email: body.email, password: body.password, userId: user.id };
+}
+
+async function registerAndSignIn(): Promise<Owner> {
+  const { email, password, userId } = await register();
+  // The e-mail goes out before the address is confirmed (a confirmed address is not sent a link any more).
+  await until('confirmation e-mail', async () => (await messagesTo(email)).length > 0, Date.now() + 30_000);
+  const { confirmation_token: token } = (await db!('users').where({ id: userId }).first('confirmation_token')) as {
+    confirmation_token: string;
+  };
+  await expectStatus(302, call('GET', `/api/auth/confirm-email?token=${token}`));
+  const login = await expectStatus(200, call('POST', '/api/auth/login', undefined, { email, password }));
+  const user = login.user as { hotelId: string; hotelSlug: string };
+  return { email, userId, hotelId: user.hotelId, slug: user.hotelSlug, token: login.access_token as string };
+}
+
+async function withDeadline<T>(what: string, work: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: deadline passed`)), Math.max(0, deadline - Date.now()));
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function until(what: string, check: () => Promise<boolean>, deadline: number): Promise<void> {
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: deadline passed`);
+    await sleep(250);
+  }
+}
+
+beforeAll(async () => {
+  stack = await startFaultStack('faults');
+  db = createDb(stack.databaseUrl, 5);
+  await Promise.all([stack.startWorker(), stack.startApi()]);
+}, 150_000);
+
+afterAll(async () => {
+  await Promise.allSettled(sockets.map((socket) => socket.close()));
+  await temporal?.close().catch(() => undefined);
+  await db?.destroy();
+  await stack?.stop();
+}, 60_000);
+
+describe('fault injection', () => {
+  let owner: Owner;
+  const bookingIds: string[] = [];
+  const registered: { email: string; userId: string }[] = [];
+
+  it('worker SIGKILLs and a Temporal restart during the workload: every flow ends, no side effect lost or doubled', async () => {
+    owner = await registerAndSignIn();
+    registered.push({ email: owner.email, userId: owner.userId });
+    const hotelApi = `/api/hotels/${owner.slug}`;
+    const category = await expectStatus(
+      201,
+      call('POST', `${hotelApi}/room-categories`, owner.token, { name: 'Faults', base_price: 3000 }),
+    );
+    const rooms: string[] = [];
+    for (let i = 0; i < FLOWS + 4; i++) {
+      const room = await expectStatus(
+        201,
+        call('POST', `${hotelApi}/rooms`, owner.token, { number: `F${i}`, category_id: category.id }),
+      );
+      rooms.push(room.id as string);
+    }
+    await expectStatus(
+      200,
+      call('PATCH', `${hotelApi}/settings`, owner.token, { auto_checkout: true, auto_checkout_hours: 0 }),
+    );
+
+    // The workload: a booking created, checked in and checked out every ~0.7 s, several in flight at once.
+    const failures: string[] = [];
+    const flow = async (i: number) => {
+      const created = await expectStatus(
+        201,
+        call(
+          'POST',
+          `${hotelApi}/bookings`,
+          owner.token,
+          {
+            room_id: rooms[i],
+            check_in: localDay(-1),
+            check_out: localDay(1),
+            guest_last_name: `Гость${i}`,
+            guest_first_name: 'Тест',
+            guest_phone: '+79990001122',
+          },
+          { 'Idempotency-Key': randomUUID() },
+        ),
+      );
+      bookingIds.push(created.id as string);
+      await sleep(500 + Math.random() * 1000);
+      await expectStatus(
+        200,
+        call('PATCH', `${hotelApi}/bookings/${created.id}`, owner.token, { status: 'checked_in' }),
+      );
+      await sleep(500 + Math.random() * 1000);
+      await expectStatus(
+        200,
+        call('PATCH', `${hotelApi}/bookings/${created.id}`, owner.token, { status: 'checked_out' }),
+      );
+    };
+    const workload = (async () => {
+      const running: Promise<void>[] = [];
+      for (let i = 0; i < FLOWS; i++) {
+        running.push(flow(i).catch((error: Error) => void failures.push(`flow ${i}: ${error.message}`)));
+        if (i % 5 === 2 && registered.length <= EXTRA_REGISTRATIONS) {
+          running.push(
+            register().then(
+              (account) => void registered.push(account),
+              (error: Error) => void failures.push(`registration: ${error.message}`),
+            ),
+          );
+        }
+        await sleep(700);
+      }
+      await Promise.all(running);
+    })();
+
+    // The faults, one after the other while the workload runs.
+    let workerKills = 0;
+    let temporalRestarts = 0;
+    const faults = (async () => {
+      await sleep(1500);
+      await stack!.killWorker();
+      workerKills++;
+      await stack!.startWorker();
+      await sleep(1000);
+      await stack!.restartTemporal();
+      temporalRestarts++;
+      await sleep(1500);
+      await stack!.killWorker();
+      workerKills++;
+      await stack!.startWorker();
+    })();
+    await Promise.all([workload, faults]);
+    if (failures.length > 0) {
+      throw new Error(`${failures.join('\n')}\n--- API log:\n${stack!.api?.output().slice(-6000)}`);
+    }
+    expect(bookingIds).toHaveLength(FLOWS);
+    expect(registered).toHaveLength(EXTRA_REGISTRATIONS + 1);
+
+    // Afterwards, with a deadline: every workflow reaches its end.
+    temporal = await Connection.connect({ address: stack!.temporalAddress });
+    const client = new Client({ connection: temporal });
+    const workloadEnd = Date.now();
+    const deadline = workloadEnd + 110_000;
+    const results = await withDeadline(
+      'booking workflows',
+      Promise.all(bookingIds.map((id) => client.workflow.getHandle(`booking:${id}`).result() as Promise<string>)),
+      deadline,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\n--- worker log:\n${stack!.worker?.output().slice(-6000)}`);
+    });
+    const catchUpSeconds = ((Date.now() - workloadEnd) / 1000).toFixed(1);
+    const emailWorkflows = (
+      await db!('outbox').whereRaw("message->>'workflowType' = 'accountEmail'").select('message')
+    ).map((row: { message: { workflowId: string } }) => row.message.workflowId);
+    expect(emailWorkflows).toHaveLength(registered.length);
+    await withDeadline(
+      'e-mail workflows',
+      Promise.all(emailWorkflows.map((id) => client.workflow.getHandle(id).result())),
+      deadline,
+    );
+
+    // Runs per booking workflow: a signal delivered twice to a finished workflow would start a second run.
+    const runs = new Map<string, number>();
+    for await (const execution of client.workflow.list({ query: "WorkflowType = 'booking'" })) {
+      runs.set(execution.workflowId, (runs.get(execution.workflowId) ?? 0) + 1);
+    }
+
+    const created = (await db!('notifications')
+      .where({ hotel_id: owner.hotelId, type: 'booking_created' })
+      .select(db!.raw("data->>'booking_id' AS booking_id"))) as { booking_id: string }[];
+    const turnovers = (await db!('housekeeping_tasks')
+      .whereIn('booking_id', bookingIds)
+      .andWhere({ source: 'checkout' })
+      .select('booking_id')) as { booking_id: string }[];
+    const mails = await Promise.all(registered.map(async (account) => (await messagesTo(account.email)).length));
+
+    const countBy = (ids: string[]) => bookingIds.map((id) => ids.filter((x) => x === id).length);
+    const notificationCounts = countBy(created.map((row) => row.booking_id));
+    const turnoverCounts = countBy(turnovers.map((row) => row.booking_id));
+    const runCounts = bookingIds.map((id) => runs.get(`booking:${id}`) ?? 0);
+    const all = [...notificationCounts, ...turnoverCounts, ...mails];
+    const lost = all.filter((n) => n === 0).length + results.filter((r) => r !== 'checked_out').length;
+    const duplicated = all.filter((n) => n > 1).length;
+    const extraRuns = runCounts.filter((n) => n > 1).length;
+    const completed = results.filter((r) => r === 'checked_out').length;
+    reportGate(
+      'faults',
+      `${workerKills} worker kills, ${temporalRestarts} Temporal restarts, ${completed} flows completed, ` +
+        `${lost} lost, ${duplicated} duplicated; all flows ended ${catchUpSeconds} s after the workload` +
+        ` (${FLOWS} bookings: notifications, turnover tasks; ${mails.length} confirmation e-mails` +
+        `${extraRuns ? `; ${extraRuns} workflows with extra runs` : ''})`,
+    );
+    expect(results).toEqual(Array(FLOWS).fill('checked_out'));
+    expect(notificationCounts).toEqual(Array(FLOWS).fill(1));
+    expect(turnoverCounts).toEqual(Array(FLOWS).fill(1));
+    expect(mails).toEqual(Array(registered.length).fill(1));
+    expect(runCounts).toEqual(Array(FLOWS).fill(1));
+  });
+
+  it("the relay keeps one workflow's messages in order and never restarts a finished workflow", async () => {
+    const client = new Client({ connection: temporal! });
+    const bookingId = randomUUID();
+    const workflowId = `booking:${bookingId}`;
+    const message = (status: string) => ({
+      kind: 'signalWithStart',
+      workflowType: 'booking',
+      workflowId,
+      args: [{ hotelId: owner.hotelId, bookingId, status }],
+      signal: 'statusChanged',
+      signalArgs: [{ status, reason: 'manual' }],
+      searchAttributes: { HotelSlug: owner.slug, BookingId: bookingId },
+    });
+    const enqueue = async (status: string, delaySeconds = 0) => {
+      const [row] = (await db!('outbox')
+        .insert({
+          message: JSON.stringify(message(status)),
+          attempts: delaySeconds ? 1 : 0,
+          available_at: db!.raw('now() + make_interval(secs => ?)', [delaySeconds]),
+        })
+        .returning('id')) as { id: string }[];
+      await db!.raw("SELECT pg_notify('outbox', '')");
+      return row.id;
+    };
+    const deliveredAt = async (id: string) =>
+      ((await db!('outbox').where({ id }).first('delivered_at')) as { delivered_at: Date | null }).delivered_at;
+
+    // checked_in failed once (Temporal was away) and waits for its retry; checked_out, enqueued after it, must wait.
+    const checkIn = await enqueue('checked_in', 3);
+    const checkOut = await enqueue('checked_out');
+    const deadline = Date.now() + 40_000;
+    await until(
+      'both delivered',
+      async () => Boolean((await deliveredAt(checkIn)) && (await deliveredAt(checkOut))),
+      deadline,
+    );
+    expect((await deliveredAt(checkOut))!.getTime()).toBeGreaterThanOrEqual((await deliveredAt(checkIn))!.getTime());
+    expect(await withDeadline('workflow', client.workflow.getHandle(workflowId).result(), deadline)).toBe(
+      'checked_out',
+    );
+
+    // The same signal delivered again (the relay crashed before marking it): no second run of the finished workflow.
+    const again = await enqueue('checked_out');
+    await until('redelivered', async () => Boolean(await deliveredAt(again)), deadline);
+    const runs: string[] = [];
+    for await (const execution of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+      runs.push(execution.runId);
+    }
+    expect(runs).toHaveLength(1);
+  });
+
+  it('SIGTERM under keep-alive load: no in-flight request fails; a realtime client that reconnects misses nothing', async () => {
+    const hotelApi = `/api/hotels/${owner.slug}`;
+    const url = new URL(stack!.apiUrl);
+    // Targets for the load (PATCHes emit booking_updated), and an overdue stay the worker will check out.
+    const category = await expectStatus(
+      201,
+      call('POST', `${hotelApi}/room-categories`, owner.token, { name: 'Load', base_price: 3000 }),
+    );
+    const targets: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const room = await expectStatus(
+        201,
+        call('POST', `${hotelApi}/rooms`, owner.token, { number: `L${i}`, category_id: category.id }),
+      );
+      const booking = await expectStatus(
+        201,
+        call('POST', `${hotelApi}/bookings`, owner.token, {
+          room_id: room.id,
+          check_in: localDay(i === 0 ? -3 : 10),
+          check_out: localDay(i === 0 ? -1 : 12),
+          guest_last_name: `Нагрузка${i}`,
+          guest_first_name: 'Тест',
+        }),
+      );
+      targets.push(booking.id as string);
+    }
+    const overdue = targets.shift()!;
+    await expectStatus(200, call('PATCH', `${hotelApi}/bookings/${overdue}`, owner.token, { status: 'checked_in' }));
+
+    const wsUrl = `ws://${url.host}/ws`;
+    const socket = await connectStaff(wsUrl, owner.token);
+    sockets.push(socket);
+    await socket.next((m) => m.type === 'connected');
+
+    // 20 keep-alive clients: GET and PATCH, until the server refuses new connections.
+    type Outcome = 'completed' | 'refused' | 'idle-closed' | 'failed';
+    const tally: Record<Outcome, number> = { completed: 0, refused: 0, 'idle-closed': 0, failed: 0 };
+    const failures: string[] = [];
+    const attempt = (agent: http.Agent, method: string, path: string, body?: unknown) =>
+      new Promise<Outcome>((resolve) => {
+        const payload = body === undefined ? undefined : JSON.stringify(body);
+        const req = http.request({
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          agent,
+          headers: {
+            authorization: `Bearer ${owner.token}`,
+            ...(payload && { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          },
+        });
+        let responded = false;
+        req.setTimeout(20_000, () => req.destroy(new Error('timeout')));
+        req.on('response', (res) => {
+          responded = true;
+          res.resume();
+          res.on('end', () => {
+            const ok = res.statusCode !== undefined && res.statusCode < 500;
+            if (!ok) failures.push(`${method} ${path}: ${res.statusCode}`);
+            resolve(ok ? 'completed' : 'failed');
+          });
+          res.on('aborted', () => {
+            failures.push(`${method} ${path}: response cut off`);
+            resolve('failed');
+          });
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          if (responded) return;
+          if (error.code === 'ECONNREFUSED') return resolve('refused');
+          // The server closed an idle keep-alive connection as this request went out: it was never read (the
+          // server closes only idle connections), and HTTP lets the client retry it on a new connection.
+          if (req.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up')) {
+            return resolve('idle-closed');
+          }
+          failures.push(`${method} ${path}: ${error.code ?? error.message} (reused socket: ${req.reusedSocket})`);
+          resolve('failed');
+        });
+        req.end(payload);
+      });
+
+    let stopLoad = false;
+    const loadClients = Array.from({ length: 20 }, async (_, i) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        // Mostly reads; one PATCH in eight (each emits an event: the replay below must stay under 1000).
+        for (let n = 0; n < 2000 && !stopLoad; n++) {
+          const target = targets[(i + n) % targets.length];
+          if (n > 0) await sleep(20);
+          const outcome =
+            n % 8 !== 0
+              ? await attempt(agent, 'GET', `${hotelApi}/bookings/${target}`)
+              : await attempt(agent, 'PATCH', `${hotelApi}/bookings/${target}`, { notes: `client ${i} #${n}` });
+          tally[outcome]++;
+          if (outcome === 'refused') break;
+        }
+      } finally {
+        agent.destroy();
+      }
+    });
+
+    await sleep(1500);
+    const api = stack!.api!;
+    const exitCode = new Promise<number | null>((resolve) => api.process.child.once('exit', resolve));
+    const sigtermAt = Date.now();
+    api.process.child.kill('SIGTERM');
+    const closed = await withDeadline('realtime close', socket.closed, Date.now() + 15_000);
+    expect(closed.code).toBe(1001);
+    expect(await withDeadline('API exit', exitCode, Date.now() + 30_000)).toBe(0);
+    const drainMs = Date.now() - sigtermAt;
+    // Well before the shutdown deadline (10 s), where connections with a request in flight would be cut: so every
+    // connection the server closed was idle, and an error on a reused connection means the request was not read.
+    expect(drainMs).toBeLessThan(5000);
+    stopLoad = true;
+    await withDeadline('load clients', Promise.all(loadClients), Date.now() + 30_000);
+    const lastId = (socket.collected.at(-1) as RealtimeMessage & { id: number }).id;
+
+    // While no API runs: events from the worker (the sweep checks the overdue stay out) and straight from the db.
+    const sweep = await withDeadline(
+      'auto-checkout sweep',
+      new Client({ connection: temporal! }).workflow.execute('autoCheckoutSweep', {
+        taskQueue: 'hotel',
+        workflowId: `faults-auto-checkout-${randomUUID()}`,
+      }),
+      Date.now() + 60_000,
+    );
+    expect(sweep).toMatchObject({ checkedOut: 1 });
+    for (let seq = 0; seq < 5; seq++) {
+      await db!.transaction((trx) => publishHotelEvent(trx, owner.hotelId, { type: 'faults_tick', payload: { seq } }));
+    }
+    await until(
+      'auto-checkout notification',
+      async () =>
+        Boolean(
+          await db!('notifications')
+            .where({ hotel_id: owner.hotelId, type: 'booking_auto_checked_out' })
+            .whereRaw("data->>'booking_id' = ?", [overdue])
+            .first('id'),
+        ),
+      Date.now() + 60_000,
+    );
+
+    // A fresh API process on the same port; the client reconnects from the last id it received.
+    await stack!.startApi();
+    const again = await connectStaff(`${wsUrl}?since=${lastId}`, owner.token);
+    sockets.push(again);
+    const expected = (
+      (await db!('realtime_events')
+        .where({ hotel_id: owner.hotelId })
+        .andWhere('id', '>', lastId)
+        .orderBy('id')
+        .select('id', 'type')) as { id: string; type: string }[]
+    ).map((row) => ({ id: Number(row.id), type: row.type }));
+    const timeline = `API exited ${drainMs} ms after SIGTERM; ${tally.completed} completed, ${tally.refused} refused after close, ${tally['idle-closed']} retried (idle keep-alive closed), ${tally.failed} failed`;
+    const received = () =>
+      again.collected
+        .filter((m) => !['connected', 'pong'].includes(m.type))
+        .map((m) => ({ id: (m as RealtimeMessage & { id: number }).id, type: m.type }));
+    await until('replay', async () => received().length >= expected.length, Date.now() + 15_000).catch(() => undefined);
+    reportGate(
+      'faults-sigterm',
+      `${timeline}; ${expected.length} events replayed after restart (${
+        socket.collected.filter((m) => m.type !== 'connected').length
+      } live before)`,
+    );
+    expect(received()).toEqual(expected);
+    expect(expected.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['booking_updated', 'housekeeping_task_created', 'notification:new', 'faults_tick']),
+    );
+    expect(failures).toEqual([]);
+    expect(tally.failed).toBe(0);
+    expect(tally.completed).toBeGreaterThan(20);
+  });
+});
