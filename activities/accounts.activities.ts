@@ -1,14 +1,26 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { AccountEmails } from '../src/modules/auth';
 import type { StaffInvitations } from '../src/modules/staff';
+import { PermanentMailError } from '../src/platform/mail';
 import type { AccountEmailPurpose } from '../workflows/messages';
+
+/** A refused address will be refused again: no retries for it, the failure shows in the workflow instead. */
+async function sendingOnce<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof PermanentMailError) throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
+    throw error;
+  }
+}
 
 export function createAccountActivities(accountEmails: AccountEmails, invitations: StaffInvitations) {
   return {
     async sendAccountEmail(purpose: AccountEmailPurpose, userId: string): Promise<string> {
-      return accountEmails.sendAccountEmail(purpose, userId);
+      return sendingOnce(() => accountEmails.sendAccountEmail(purpose, userId));
     },
     async sendInvitationEmail(userId: string): Promise<string> {
-      return invitations.sendInvitationEmail(userId);
+      return sendingOnce(() => invitations.sendInvitationEmail(userId));
     },
     async expireInvitation(userId: string): Promise<boolean> {
       return invitations.expireInvitation(userId);

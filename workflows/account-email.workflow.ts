@@ -3,7 +3,8 @@ import type { AccountActivities } from '../activities/accounts.activities';
 import type { AccountEmailInput } from './messages';
 
 const { sendAccountEmail } = proxyActivities<AccountActivities>({
-  startToCloseTimeout: '1 minute',
+  // Short: an attempt lost with a crashed worker is retried after this, not a minute later.
+  startToCloseTimeout: '20 seconds',
   // A relay that is down for a while must not lose a confirmation or reset e-mail.
   scheduleToCloseTimeout: '1 day',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },

@@ -3,7 +3,8 @@ import type { BookingActivities } from '../activities/bookings.activities';
 import { bookingStatusSignal, type BookingStatusChange, type BookingWorkflowInput } from './messages';
 
 const { announceBooking } = proxyActivities<BookingActivities>({
-  startToCloseTimeout: '1 minute',
+  // Short: an attempt lost with a crashed worker is retried after this, not a minute later.
+  startToCloseTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 });
 

@@ -3,7 +3,8 @@ import type { AccountActivities } from '../activities/accounts.activities';
 import { invitationAcceptedSignal, type StaffInvitationInput } from './messages';
 
 const { sendInvitationEmail, expireInvitation } = proxyActivities<AccountActivities>({
-  startToCloseTimeout: '1 minute',
+  // Short: an attempt lost with a crashed worker is retried after this, not a minute later.
+  startToCloseTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 });
 
@@ -13,7 +14,11 @@ export async function staffInvitation(input: StaffInvitationInput): Promise<'acc
   setHandler(invitationAcceptedSignal, () => {
     accepted = true;
   });
-  await sendInvitationEmail(input.userId);
+  try {
+    await sendInvitationEmail(input.userId);
+  } catch {
+    // The address refused the message for good; the invitation still expires on time (and shows as expired).
+  }
   if (await condition(() => accepted, input.expiresInMs)) return 'accepted';
   await expireInvitation(input.userId);
   return 'expired';

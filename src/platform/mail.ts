@@ -12,11 +12,22 @@ export interface Mailer {
   close(): void;
 }
 
+/** The mail server refused the message for good (an SMTP 5xx): sending it again cannot succeed. */
+export class PermanentMailError extends Error {}
+
 export function createMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      try {
+        await transport.sendMail({ from, ...message });
+      } catch (error) {
+        const code = (error as { responseCode?: number }).responseCode;
+        if (code !== undefined && code >= 500 && code < 600) {
+          throw new PermanentMailError(`SMTP refused the message (${code})`, { cause: error });
+        }
+        throw error;
+      }
     },
     close() {
       transport.close();
