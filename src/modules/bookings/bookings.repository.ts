@@ -123,32 +123,35 @@ export const bookingsRepository = {
     return rows;
   },
 
-  /** Per room and night of [from, to): whether the room can be sold for that night. */
+  /** Per room, for each night of [from, to) in order: whether the room can be sold for that night. */
   async availability(
     db: DbOrTrx,
     hotel: { id: string; timezone: string; check_in_time: string; check_out_time: string },
     from: string,
     to: string,
-  ): Promise<{ room_id: string; category_id: string; night: string; free: boolean }[]> {
+  ): Promise<{ room_id: string; category_id: string; number: string; free: boolean[] }[]> {
+    // Stays touching the window come from the (hotel_id, start_at) index once; each is then matched to its nights
+    // with plain comparisons, far cheaper than probing the exclusion index once per night.
     const { rows } = await db.raw(
-      `WITH nights AS (
+      `WITH nights AS MATERIALIZED (
          SELECT d::date AS night,
                 (d::date + ?::time) AT TIME ZONE ? AS s,
                 (d::date + 1 + ?::time) AT TIME ZONE ? AS e
          FROM generate_series(?::date, ?::date - 1, interval '1 day') d),
-       occupied AS (
-         SELECT DISTINCT b.room_id, n.night
-         FROM bookings b JOIN nights n ON tstzrange(b.start_at, b.end_at, '[)') && tstzrange(n.s, n.e, '[)')
+       stays AS MATERIALIZED (
+         SELECT b.room_id, b.start_at, b.end_at FROM bookings b
          WHERE b.hotel_id = ? AND b.status IN ('inquiry','confirmed','checked_in')
-           AND b.start_at < (SELECT max(e) FROM nights) AND b.end_at > (SELECT min(s) FROM nights))
-       SELECT r.id AS room_id, r.category_id, to_char(n.night, 'YYYY-MM-DD') AS night,
-         r.status <> 'closed'
-         AND NOT (r.maintenance_from IS NOT NULL AND tstzrange(r.maintenance_from, r.maintenance_to) && tstzrange(n.s, n.e))
-         AND o.room_id IS NULL AS free
+           AND b.start_at < (SELECT max(e) FROM nights) AND b.end_at > (SELECT min(s) FROM nights)),
+       occupied AS (
+         SELECT DISTINCT st.room_id, n.night FROM stays st JOIN nights n ON st.start_at < n.e AND st.end_at > n.s)
+       SELECT r.id AS room_id, r.category_id, r.number,
+         array_agg(r.status <> 'closed'
+           AND NOT (r.maintenance_from IS NOT NULL AND r.maintenance_from < n.e AND r.maintenance_to > n.s)
+           AND o.room_id IS NULL ORDER BY n.night) AS free
        FROM rooms r CROSS JOIN nights n
        LEFT JOIN occupied o ON o.room_id = r.id AND o.night = n.night
        WHERE r.hotel_id = ?
-       ORDER BY r.category_id, length(r.number), r.number, n.night`,
+       GROUP BY r.id`,
       [hotel.check_in_time, hotel.timezone, hotel.check_out_time, hotel.timezone, from, to, hotel.id, hotel.id],
     );
     return rows;

@@ -481,16 +481,15 @@ export function createBookingsService(
       }
       const hotel = await hotelOf(db, hotelId);
       const rows = await bookingsRepository.availability(db, hotel, window.from, window.to);
-      const nights = [...new Set(rows.map((row) => row.night))].sort();
-      const rooms = new Map<string, { room_id: string; category_id: string; free: boolean[] }>();
-      for (const row of rows) {
-        if (window.category_id && row.category_id !== window.category_id) continue;
-        const entry = rooms.get(row.room_id) ?? { room_id: row.room_id, category_id: row.category_id, free: [] };
-        entry.free.push(row.free);
-        rooms.set(row.room_id, entry);
-      }
+      const nights = Array.from({ length: nightsAsked }, (_, i) =>
+        new Date(Date.parse(`${window.from}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10),
+      );
+      const rooms = rows
+        .filter((row) => !window.category_id || row.category_id === window.category_id)
+        .sort((a, b) => a.number.localeCompare(b.number, 'ru', { numeric: true }))
+        .map(({ number: _number, ...room }) => room);
       const categories = new Map<string, { category_id: string; total_rooms: number; free: number[] }>();
-      for (const room of rooms.values()) {
+      for (const room of rooms) {
         const entry = categories.get(room.category_id) ?? {
           category_id: room.category_id,
           total_rooms: 0,
@@ -505,7 +504,7 @@ export function createBookingsService(
         to: window.to,
         nights,
         categories: [...categories.values()],
-        rooms: [...rooms.values()],
+        rooms,
       };
     },
 
