@@ -1,5 +1,6 @@
 import type { Config } from '../src/config';
 import { sessionsRepository } from '../src/modules/auth';
+import { purgeIdempotencyKeys } from '../src/platform/db/idempotency';
 import { purgeDeliveredOutbox } from '../src/platform/db/outbox';
 import type { Db } from '../src/platform/db/knex';
 import { purgeClosedRateLimitWindows } from '../src/platform/http/rate-limit';
@@ -13,6 +14,7 @@ export function createMaintenanceActivities(db: Db, config: Config) {
       rateLimitCounters: number;
       outbox: number;
       realtimeEvents: number;
+      idempotencyKeys: number;
     }> {
       return {
         sessions: await sessionsRepository.deleteExpired(db),
@@ -20,6 +22,7 @@ export function createMaintenanceActivities(db: Db, config: Config) {
         outbox: await purgeDeliveredOutbox(db),
         // Older than the replay window (24 h): a client that far behind is told to reload instead.
         realtimeEvents: await purgeRealtimeEvents(db),
+        idempotencyKeys: await purgeIdempotencyKeys(db),
       };
     },
   };

@@ -7,6 +7,6 @@ const { purgeExpiredRecords } = proxyActivities<MaintenanceActivities>({
 });
 
 /** Run by a schedule: removes expired sessions, closed rate-limit windows and old delivered outbox rows. */
-export async function maintenanceSweep(): Promise<{ sessions: number; rateLimitCounters: number; outbox: number }> {
+export async function maintenanceSweep(): ReturnType<MaintenanceActivities['purgeExpiredRecords']> {
   return purgeExpiredRecords();
 }

@@ -257,6 +257,7 @@ describe('pickAssignee', () => {
 describe('orderCandidates', () => {
   const room: fc.Arbitrary<RoomCandidate> = fc.record({
     id: fc.uuid(),
+    category_id: fc.constant('00000000-0000-4000-8000-000000000000'),
     number: fc.oneof(fc.integer({ min: 1, max: 999 }).map(String), fc.stringMatching(/^[0-9]{1,3}[АБa-c]?$/)),
     floor: fc.option(fc.integer({ min: -1, max: 20 }).map(String)),
     nearbyLoad: fc.nat({ max: 30 }),

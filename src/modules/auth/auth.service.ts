@@ -8,6 +8,8 @@ import { signAccessToken, type AccessTokenPayload } from '../../platform/http/ac
 import type { accountEmail } from '../../../workflows/account-email.workflow';
 import { invitationAcceptedSignal, workflowIds, type AccountEmailPurpose } from '../../../workflows/messages';
 import { firstFreeSlug, hotelsRepository, settingsRepository, slugify } from '../hotels';
+import { housekeepingSettingsRepository } from '../housekeeping';
+import { paymentSettingsRepository } from '../payments';
 import { rentalsRepository } from '../rentals';
 import { usersRepository, type User } from '../users';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './auth.passwords';
@@ -131,6 +133,8 @@ export function createAuthService(db: Db, config: Config) {
         confirmation_sent_at: sentAt,
       });
       await settingsRepository.insertDefaults(trx, hotel.id);
+      await housekeepingSettingsRepository.insertDefaults(trx, hotel.id);
+      await paymentSettingsRepository.insertDefaults(trx, hotel.id);
       await rentalsRepository.insertTemplates(trx, hotel.id);
       await enqueueAccountEmail(trx, 'confirmation', user, hotel.slug, sentAt);
     });

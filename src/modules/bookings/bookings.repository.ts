@@ -8,6 +8,8 @@ export interface Span {
 }
 
 const blocking = [...BLOCKING_STATUSES];
+/** The statuses that hold a room, as SQL, spelled exactly like the exclusion constraint's predicate. */
+const HOLDS_ROOM = `b.status IN (${BLOCKING_STATUSES.map((status) => `'${status}'`).join(',')})`;
 
 export const bookingsRepository = {
   /** The instants a nightly stay occupies: check-in day at the check-in time to check-out day at the check-out time. */
@@ -93,16 +95,16 @@ export const bookingsRepository = {
     guests: number,
   ): Promise<RoomCandidate[]> {
     const { rows } = await db.raw<{ rows: RoomCandidate[] }>(
-      `SELECT r.id, r.number, r.floor,
-         (SELECT count(*)::int FROM bookings b WHERE b.room_id = r.id AND b.status IN ('inquiry','confirmed','checked_in')
+      `SELECT r.id, r.category_id, r.number, r.floor,
+         (SELECT count(*)::int FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
             AND tstzrange(b.start_at, b.end_at) && tstzrange(?::timestamptz - interval '30 days', ?::timestamptz + interval '30 days')) AS "nearbyLoad",
-         EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND b.status IN ('inquiry','confirmed','checked_in')
+         EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
             AND (b.end_at BETWEEN ?::timestamptz - interval '12 hours' AND ?::timestamptz
               OR b.start_at BETWEEN ?::timestamptz AND ?::timestamptz + interval '12 hours')) AS touches
        FROM rooms r
        WHERE r.hotel_id = ? AND r.category_id = ? AND r.max_guests >= ? AND r.status <> 'closed'
          AND NOT (r.maintenance_from IS NOT NULL AND tstzrange(r.maintenance_from, r.maintenance_to) && tstzrange(?, ?))
-         AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND b.status IN ('inquiry','confirmed','checked_in')
+         AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
             AND tstzrange(b.start_at, b.end_at, '[)') && tstzrange(?, ?, '[)'))`,
       [
         span.start,
@@ -140,7 +142,7 @@ export const bookingsRepository = {
          FROM generate_series(?::date, ?::date - 1, interval '1 day') d),
        stays AS MATERIALIZED (
          SELECT b.room_id, b.start_at, b.end_at FROM bookings b
-         WHERE b.hotel_id = ? AND b.status IN ('inquiry','confirmed','checked_in')
+         WHERE b.hotel_id = ? AND ${HOLDS_ROOM}
            AND b.start_at < (SELECT max(e) FROM nights) AND b.end_at > (SELECT min(s) FROM nights)),
        occupied AS (
          SELECT DISTINCT st.room_id, n.night FROM stays st JOIN nights n ON st.start_at < n.e AND st.end_at > n.s)

@@ -22,6 +22,7 @@ export function allowedMoves(from: BookingStatus): readonly BookingStatus[] {
 
 export interface RoomCandidate {
   id: string;
+  category_id: string;
   number: string;
   floor: string | null;
   /** Booked nights of this room around the requested stay (±30 days). */

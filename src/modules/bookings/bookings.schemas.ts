@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { calendarDate, money, percent } from '../../platform/http/schemas';
+import { guestPhoneSchema } from '../guests';
 import { BOOKING_SOURCES, BOOKING_STATUSES, PAYMENT_METHODS } from './bookings.types';
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
@@ -9,7 +10,7 @@ const guestFields = {
   guest_last_name: name,
   guest_first_name: name,
   guest_middle_name: Joi.string().trim().max(100).allow(null, ''),
-  guest_phone: Joi.string().trim().min(5).max(30).allow(null),
+  guest_phone: guestPhoneSchema.allow(null),
   guest_email: Joi.string().trim().lowercase().email({ tlds: false }).max(254).allow(null),
 };
 

@@ -242,7 +242,7 @@ export function createBookingsService(
     const span = await spanOf(trx, hotelId, input);
     const kind: Booking['kind'] = input.check_in ? 'nightly' : 'hourly';
     const guests = input.guests_count ?? 1;
-    let candidates: Room[];
+    let candidates: { id: string; category_id: string }[];
     if (input.room_id) {
       const room = await roomOf(trx, hotelId, input.room_id);
       assertRoomUsable(room, span, guests);
@@ -259,9 +259,7 @@ export function createBookingsService(
         strategy,
         await bookingsRepository.candidates(trx, hotelId, category.id, span, guests),
       );
-      candidates = [];
-      // One connection per transaction: its queries run one after another.
-      for (const candidate of free) candidates.push((await roomsRepository.find(trx, hotelId, candidate.id))!);
+      candidates = free;
       if (candidates.length === 0) throw new ConflictError(bookingMessages.noFreeRoom, 'no_free_room');
     }
     await assertHourlyAllowed(trx, hotelId, candidates[0].category_id, kind);

@@ -23,7 +23,8 @@ const issueDate = calendarDate
   )
   .messages({ 'guest.issueDate': `{{#label}} must be a date not in the future (from ${EARLIEST_DATE})` });
 
-const phone = Joi.string()
+/** A phone as staff type it: digits, spaces, ( ) . - and a leading +, with at least 5 digits. */
+export const phone = Joi.string()
   .trim()
   .min(5)
   .max(30)

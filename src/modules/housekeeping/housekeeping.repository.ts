@@ -10,9 +10,12 @@ import type {
 } from './housekeeping.types';
 
 export const housekeepingSettingsRepository = {
-  /** Every hotel has settings: the defaults row is made on first use. */
-  async get(db: DbOrTrx, hotelId: string, options: { forUpdate?: boolean } = {}): Promise<HousekeepingSettings> {
+  async insertDefaults(db: DbOrTrx, hotelId: string): Promise<void> {
     await db('housekeeping_settings').insert({ hotel_id: hotelId }).onConflict('hotel_id').ignore();
+  },
+
+  /** Every hotel has its row from registration on. */
+  async get(db: DbOrTrx, hotelId: string, options: { forUpdate?: boolean } = {}): Promise<HousekeepingSettings> {
     const query = db<HousekeepingSettings>('housekeeping_settings').where({ hotel_id: hotelId }).first();
     if (options.forUpdate) query.forUpdate();
     return (await query)!;

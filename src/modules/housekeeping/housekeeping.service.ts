@@ -184,7 +184,6 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     getSettings: (hotelId: string) => housekeepingSettingsRepository.get(db, hotelId),
 
     async updateSettings(hotelId: string, changes: SettingsChanges) {
-      await housekeepingSettingsRepository.get(db, hotelId);
       await housekeepingSettingsRepository.update(db, hotelId, changes);
       return housekeepingSettingsRepository.get(db, hotelId);
     },

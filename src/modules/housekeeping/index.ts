@@ -2,3 +2,4 @@ export { createHousekeepingService, type HousekeepingService } from './housekeep
 export { createChecklistTemplates, type ChecklistTemplates } from './housekeeping.templates';
 export { housekeepingRoutes } from './housekeeping.routes';
 export type { HousekeepingTask } from './housekeeping.types';
+export { housekeepingSettingsRepository } from './housekeeping.repository';

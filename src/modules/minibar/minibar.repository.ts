@@ -24,6 +24,10 @@ function withinHotelDays(query: Knex.QueryBuilder, db: DbOrTrx, column: string, 
 }
 
 export const itemsRepository = {
+  async anyActive(db: DbOrTrx, hotelId: string): Promise<boolean> {
+    return (await db('minibar_items').where({ hotel_id: hotelId, is_active: true }).first('id')) !== undefined;
+  },
+
   async list(db: DbOrTrx, hotelId: string, filter: MinibarItemFilter): Promise<MinibarItem[]> {
     const query = db<MinibarItem>('minibar_items').where({ hotel_id: hotelId }).orderBy(['sort_order', 'name']);
     if (filter.is_active !== undefined) query.where({ is_active: filter.is_active });

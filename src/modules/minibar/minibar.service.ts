@@ -234,5 +234,5 @@ export type MinibarService = ReturnType<typeof createMinibarService>;
 
 /** Whether a turnover clean must include a minibar check: the hotel sells at least one minibar item. */
 export async function hasActiveMinibarItems(conn: DbOrTrx, hotelId: string): Promise<boolean> {
-  return (await itemsRepository.list(conn, hotelId, { is_active: true })).length > 0;
+  return itemsRepository.anyActive(conn, hotelId);
 }

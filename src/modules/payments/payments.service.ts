@@ -11,13 +11,16 @@ export interface PaymentSettings {
 
 export const paymentSettingsRepository = {
   /** Every hotel has payment settings: the defaults row is made on first use. */
-  async get(db: DbOrTrx, hotelId: string): Promise<PaymentSettings> {
+  async insertDefaults(db: DbOrTrx, hotelId: string): Promise<void> {
     await db('payment_settings').insert({ hotel_id: hotelId }).onConflict('hotel_id').ignore();
+  },
+
+  /** Every hotel has its row from registration on. */
+  async get(db: DbOrTrx, hotelId: string): Promise<PaymentSettings> {
     return (await db<PaymentSettings>('payment_settings').where({ hotel_id: hotelId }).first())!;
   },
 
   async update(db: DbOrTrx, hotelId: string, changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>) {
-    await this.get(db, hotelId);
     await db('payment_settings')
       .where({ hotel_id: hotelId })
       .update({ ...changes, updated_at: db.fn.now() });

@@ -3,6 +3,7 @@ import { BusinessRuleError, NotFoundError, ValidationError } from '../../platfor
 import { hotelsRepository, settingsRepository } from '../hotels';
 import { categoriesRepository, roomsRepository, type Room, type RoomCategory } from '../rooms';
 import { quoteHours, quoteNights, type Fee, type PriceSources, type Quote, type TariffRule } from './pricing.engine';
+import { parseMoney } from './pricing.money';
 import { overridesRepository, periodsRepository, tariffsRepository } from './pricing.repository';
 
 export interface QuoteRequest {
@@ -108,7 +109,7 @@ export function createQuoteService(pool: Db) {
       throw new BusinessRuleError(quoteMessages.lateCheckoutDisabled);
     const rooms = room ? [room] : await roomsRepository.list(db, hotelId, { category_id: category.id });
     const highest = (field: 'early_checkin_fee' | 'late_checkout_fee') =>
-      rooms.map((r) => r[field]).reduce((max, fee) => (Number(fee) > Number(max) ? fee : max), '0.00');
+      rooms.map((r) => r[field]).reduce((max, fee) => (parseMoney(fee) > parseMoney(max) ? fee : max), '0.00');
     const list: Fee[] = [];
     if (request.early_checkin) list.push({ kind: 'early_checkin', amount: highest('early_checkin_fee') });
     if (request.late_checkout) list.push({ kind: 'late_checkout', amount: highest('late_checkout_fee') });

@@ -58,3 +58,10 @@ export async function idempotent<T>(
     .update({ response_status: response.status, response_body: JSON.stringify(response.body) });
   return { ...response, replayed: false };
 }
+
+/** Keys answer retries for a day; after that a client's retry is a new request. */
+export async function purgeIdempotencyKeys(db: Knex | Knex.Transaction, keepHours = 24): Promise<number> {
+  return db('idempotency_keys')
+    .where('created_at', '<', db.raw('now() - make_interval(hours => ?)', [keepHours]))
+    .delete();
+}
