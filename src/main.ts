@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { Connection } from '@temporalio/client';
 import { buildApp } from './app';
+import { hotelsRepository } from './modules/hotels';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb } from './platform/db/knex';
 import { createLogger } from './platform/logger';
@@ -29,7 +30,12 @@ async function main(): Promise<void> {
     logger,
     readinessChecks: { temporal: () => temporal.workflowService.getSystemInfo({}) },
   });
-  const hub = createRealtimeHub({ db, jwtSecret: config.jwtSecret, logger });
+  const hub = createRealtimeHub({
+    db,
+    jwtSecret: config.jwtSecret,
+    logger,
+    findHotelBySlug: (slug) => hotelsRepository.findBySlug(db, slug),
+  });
   // Once stopping, every response closes its connection: keep-alive clients cannot hold the server open until the
   // shutdown deadline (which would cut requests in flight), and they learn from the response not to reuse it.
   let draining = false;

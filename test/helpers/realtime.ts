@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { WebSocket, type ClientOptions, type RawData } from 'ws';
+import { hotelsRepository } from '../../src/modules/hotels';
 import { createLogger } from '../../src/platform/logger';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from '../../src/platform/realtime/hub';
 import { createTestApp, type TestApp } from './app';
@@ -29,6 +30,7 @@ export async function startTestServer(
     db: t.db,
     jwtSecret: t.config.jwtSecret,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test-realtime'),
+    findHotelBySlug: (slug) => hotelsRepository.findBySlug(t.db, slug),
     ...hubOptions,
   });
   const server = createServer(t.app);

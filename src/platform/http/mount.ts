@@ -3,6 +3,7 @@ import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../errors';
 import { verifyAccessToken, type AccessTokenPayload } from './access-token';
 import type { RateLimiter } from './rate-limit';
 import type { HotelRef, RouteDefinition } from './route';
+import { foreignHotelMessage, mayAccessHotel } from './tenancy';
 import { validate } from './validate';
 
 export interface MountDependencies {
@@ -31,9 +32,7 @@ function authenticate(req: Request, jwtSecret: string): AccessTokenPayload {
  */
 async function resolveHotel(req: Request, auth: AccessTokenPayload, deps: MountDependencies): Promise<HotelRef> {
   const hotel = await deps.findHotelBySlug(String(req.params.slug));
-  if (!hotel || (auth.role !== 'super_admin' && hotel.id !== auth.hotelId)) {
-    throw new ForbiddenError('Нет доступа к этому отелю', 'foreign_hotel');
-  }
+  if (!mayAccessHotel(auth, hotel)) throw new ForbiddenError(foreignHotelMessage, 'foreign_hotel');
   req.log = req.log.child({ hotelId: hotel.id });
   return hotel;
 }

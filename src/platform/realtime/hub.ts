@@ -6,6 +6,7 @@ import type { Notification, PoolClient } from 'pg';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Db } from '../db/knex';
 import { verifyAccessToken, type AccessTokenPayload } from '../http/access-token';
+import { foreignHotelMessage, mayAccessHotel } from '../http/tenancy';
 import type { HotelRef } from '../http/route';
 import type { Logger } from '../logger';
 import {
@@ -103,8 +104,8 @@ export interface RealtimeHubOptions {
   logger: Logger;
   /** Interval of server pings; a socket that did not answer the previous one is terminated. Default 30 s. */
   heartbeatMs?: number;
-  /** How a `?hotel=<slug>` is resolved; defaults to a lookup in the `hotels` table. */
-  findHotelBySlug?: (slug: string) => Promise<HotelRef | undefined>;
+  /** How a `?hotel=<slug>` is resolved (the hotels module's look-up). */
+  findHotelBySlug: (slug: string) => Promise<HotelRef | undefined>;
   /** Reconnect delays of the LISTEN connection: doubling from `min` up to `max` (ms). */
   listenRetryMs?: { min: number; max: number };
 }
@@ -169,12 +170,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
   const { db, jwtSecret, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const retry = options.listenRetryMs ?? { min: 250, max: 30_000 };
-  const findHotelBySlug =
-    options.findHotelBySlug ??
-    (async (slug: string): Promise<HotelRef | undefined> => {
-      const row: HotelRef | undefined = await db('hotels').where({ slug }).first('id', 'slug');
-      return row;
-    });
+  const { findHotelBySlug } = options;
 
   const socketsByHotel = new Map<string, Set<WebSocket>>();
   const sessions = new WeakMap<WebSocket, Session>();
@@ -202,10 +198,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     let hotelId = auth.hotelId;
     if (slug) {
       const hotel = await findHotelBySlug(slug);
-      // A hotel that does not exist and another hotel answer the same 403, as on the HTTP routes.
-      if (!hotel || (auth.role !== 'super_admin' && hotel.id !== auth.hotelId)) {
-        return { status: 403, message: 'Нет доступа к этому отелю' };
-      }
+      if (!mayAccessHotel(auth, hotel)) return { status: 403, message: foreignHotelMessage };
       hotelId = hotel.id;
     }
     if (!hotelId) return { status: 400, message: 'Укажите отель: ?hotel=<slug>' };
