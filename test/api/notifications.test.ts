@@ -107,6 +107,17 @@ describe('notify: who receives a notification', () => {
     expect((await inbox(owner.slug, owner.accessToken)).items).toEqual([]);
   });
 
+  it('a dedupe key makes one notification however often (and however concurrently) it is sent', async () => {
+    const { owner } = await team();
+    const dedupeKey = `booking_created:${owner.hotelId}`;
+    const results = await Promise.all(Array.from({ length: 4 }, () => send(owner.hotelId, { dedupeKey })));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect((await send(owner.hotelId, { dedupeKey })).created).toBe(false);
+    expect(await t.db('notifications').where({ hotel_id: owner.hotelId, dedupe_key: dedupeKey })).toHaveLength(1);
+    expect((await inbox(owner.slug, owner.accessToken)).items).toHaveLength(1);
+  });
+
   it('refuses an unknown type, an empty title and data that is not small and flat; nothing is recorded', async () => {
     const { owner } = await team();
     const bad: Array<Partial<NotificationInput>> = [

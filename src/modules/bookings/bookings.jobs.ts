@@ -35,21 +35,16 @@ function notificationFor(
 
 /** What the background jobs and the booking workflow do; every step is safe to run twice. */
 export function createBookingJobs(db: Db, bookings: BookingsService) {
+  /** One notification per booking and type, however often an activity is retried. */
   async function notifyOnce(trx: Knex.Transaction, booking: Booking, type: NotificationType, title: string) {
-    // One notification per booking and type, however often an activity is retried.
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`notify:${type}:${booking.id}`]);
-    const exists = await trx('notifications')
-      .where({ hotel_id: booking.hotel_id, type })
-      .whereRaw("data->>'booking_id' = ?", [booking.id])
-      .first('id');
-    if (exists) return false;
-    await notify(trx, booking.hotel_id, {
+    const result = await notify(trx, booking.hotel_id, {
       type,
       title,
       body: describe(booking),
       data: { booking_id: booking.id, room_id: booking.room_id },
+      dedupeKey: `${type}:${booking.id}`,
     });
-    return true;
+    return result.created;
   }
 
   async function act(due: DueBooking, status: 'cancelled' | 'checked_out', reason: 'no_show' | 'auto_checkout') {

@@ -34,12 +34,26 @@ export const notificationsRepository = {
   async insert(
     trx: Knex.Transaction,
     hotelId: string,
-    input: Pick<NotificationInput, 'type' | 'title' | 'body'> & { data: Record<string, unknown> },
-  ): Promise<Notification> {
+    input: Pick<NotificationInput, 'type' | 'title' | 'body' | 'dedupeKey'> & { data: Record<string, unknown> },
+  ): Promise<Notification | undefined> {
     const [row] = await trx<Notification>('notifications')
-      .insert({ hotel_id: hotelId, type: input.type, title: input.title, body: input.body, data: input.data })
+      .insert({
+        hotel_id: hotelId,
+        type: input.type,
+        title: input.title,
+        body: input.body,
+        data: input.data,
+        dedupe_key: input.dedupeKey ?? null,
+      })
+      .onConflict(trx.raw('(hotel_id, dedupe_key) WHERE dedupe_key IS NOT NULL'))
+      .ignore()
       .returning('*');
     return row;
+  },
+
+  async idByDedupeKey(trx: Knex.Transaction, hotelId: string, dedupeKey: string): Promise<string> {
+    const row = await trx('notifications').where({ hotel_id: hotelId, dedupe_key: dedupeKey }).first('id');
+    return row.id as string;
   },
 };
 

@@ -17,6 +17,7 @@ export const notificationInput = Joi.object({
     .unknown(false)
     .max(20),
   userIds: Joi.array().items(Joi.string().uuid()).max(10000).unique(),
+  dedupeKey: Joi.string().max(200),
 });
 
 export const notificationListQuery = Joi.object({

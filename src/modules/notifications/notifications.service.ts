@@ -83,9 +83,18 @@ export async function rolesReceiving(conn: DbOrTrx, hotelId: string, type: Notif
  * Refuses (ValidationError) an unknown type, an empty or too long title, and `data` that is not a small flat object.
  */
 export async function notify(trx: Knex.Transaction, hotelId: string, input: NotificationInput): Promise<NotifyResult> {
-  const { type, title, body, data, userIds } = validate<NotificationInput>(notificationInput, input, 'body');
+  const { type, title, body, data, userIds, dedupeKey } = validate<NotificationInput>(notificationInput, input, 'body');
+  const notification = await notificationsRepository.insert(trx, hotelId, {
+    type,
+    title,
+    body,
+    dedupeKey,
+    data: data ?? {},
+  });
+  if (!notification) {
+    return { id: await notificationsRepository.idByDedupeKey(trx, hotelId, dedupeKey!), recipients: 0, created: false };
+  }
   const roles = await rolesReceiving(trx, hotelId, type);
-  const notification = await notificationsRepository.insert(trx, hotelId, { type, title, body, data: data ?? {} });
   const recipientIds = await recipientsRepository.insertFor(trx, hotelId, notification, roles, userIds);
   if (recipientIds.length > 0) {
     await publishHotelEvent(trx, hotelId, {
@@ -99,7 +108,7 @@ export async function notify(trx: Knex.Transaction, hotelId: string, input: Noti
       },
     });
   }
-  return { id: notification.id, recipients: recipientIds.length };
+  return { id: notification.id, recipients: recipientIds.length, created: true };
 }
 
 export function createNotificationsService(db: Db) {

@@ -55,6 +55,11 @@ export interface NotificationInput {
   title: string;
   /** At most 2000 characters. */
   body: string;
+  /**
+   * Optional: makes the call idempotent for a process that may run again (a retried activity): a notification with
+   * the same key in the hotel is made once; later calls make nothing.
+   */
+  dedupeKey?: string;
   /** Small ids and scalars for the client to link to (e.g. `{ booking_id, room_id }`): at most 20 keys. */
   data?: Record<string, string | number | boolean | null>;
   /**
@@ -68,6 +73,8 @@ export interface NotifyResult {
   id: string;
   /** How many users it was delivered to (0: recorded, but nobody's role has the type enabled). */
   recipients: number;
+  /** false when `dedupeKey` named a notification made earlier (whose id this is): nothing was made this time. */
+  created: boolean;
 }
 
 export interface Notification {
@@ -77,6 +84,7 @@ export interface Notification {
   title: string;
   body: string;
   data: Record<string, unknown>;
+  dedupe_key: string | null;
   created_at: Date;
 }
 
