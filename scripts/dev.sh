@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_node_modules
 ensure_temporal_cli
+ensure_versitygw
 exec node --import tsx scripts/dev.ts

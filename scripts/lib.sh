@@ -1,5 +1,6 @@
 # Shared by dev.sh, test.sh and bench.sh: bring what is missing, never what is there.
 TEMPORAL_VERSION=v1.5.1
+VERSITYGW_VERSION=v1.8.0
 # Node 24 and the tools come from node_modules/.bin, also when a script is run without npm.
 export PATH="$PWD/node_modules/.bin:$PATH"
 
@@ -11,17 +12,33 @@ ensure_node_modules() {
   fi
 }
 
-# The Temporal dev server, built from source once; a per-user cache makes fresh clones on this machine fast.
-ensure_temporal_cli() {
-  if [ -n "${TEMPORAL_ADDRESS:-}" ] || [ -n "${TEMPORAL_CLI:-}" ] || [ -x .tools/bin/temporal ]; then return; fi
-  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/hotel-pms/temporal-$TEMPORAL_VERSION"
+# A Go program built from source once into .tools/bin; a per-user cache makes fresh clones on this machine fast.
+ensure_go_binary() { # name, module path, version, what it is for
+  local name="$1" module="$2" version="$3" purpose="$4"
+  if [ -x ".tools/bin/$name" ]; then return; fi
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/hotel-pms/$name-$version"
   mkdir -p .tools/bin
   if [ ! -x "$cache" ]; then
-    command -v go >/dev/null || { echo "Go is needed once to build the Temporal dev server (or set TEMPORAL_ADDRESS)" >&2; exit 1; }
-    echo "Building the Temporal CLI $TEMPORAL_VERSION (once; takes a few minutes)..."
-    GOBIN="$PWD/.tools/bin" GOTOOLCHAIN=local go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_VERSION"
-    mkdir -p "$(dirname "$cache")" && cp .tools/bin/temporal "$cache"
+    command -v go >/dev/null || { echo "Go is needed once to build $purpose" >&2; exit 1; }
+    echo "Building $name $version (once; takes a few minutes)..."
+    GOBIN="$PWD/.tools/bin" GOTOOLCHAIN=local go install "$module@$version"
+    # Copied then renamed, so another clone building at the same time never reads a half-written cache.
+    mkdir -p "$(dirname "$cache")" && cp ".tools/bin/$name" "$cache.$$" && mv "$cache.$$" "$cache"
   else
-    cp "$cache" .tools/bin/temporal
+    cp "$cache" ".tools/bin/$name"
   fi
+}
+
+# The Temporal dev server.
+ensure_temporal_cli() {
+  if [ -n "${TEMPORAL_ADDRESS:-}" ] || [ -n "${TEMPORAL_CLI:-}" ]; then return; fi
+  ensure_go_binary temporal github.com/temporalio/cli/cmd/temporal "$TEMPORAL_VERSION" \
+    "the Temporal dev server (or set TEMPORAL_ADDRESS)"
+}
+
+# The local S3 object store (scripts/stack/object-store.ts).
+ensure_versitygw() {
+  if [ -n "${S3_ENDPOINT:-}" ] || [ -n "${VERSITYGW_BIN:-}" ]; then return; fi
+  ensure_go_binary versitygw github.com/versity/versitygw/cmd/versitygw "$VERSITYGW_VERSION" \
+    "the local object store (or set S3_ENDPOINT)"
 }

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_node_modules
 ensure_temporal_cli
+ensure_versitygw
 
 echo "== tsc --noEmit" && tsc --noEmit -p .
 echo "== eslint" && eslint . --max-warnings 0

@@ -74,7 +74,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     } else {
       pending.push(
         startObjectStore({
-          directory: path.join(options.dataDir, 's3'),
+          directory: path.join(options.dataDir, 'object-store'),
           port: options.ports.s3,
           bucket: MEDIA_BUCKET,
         }).then((store) => {

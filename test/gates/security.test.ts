@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import dns from 'node:dns';
+import { Client } from 'minio';
 import { ValidationError } from '../../src/platform/errors';
 import { assertPublicDestination } from '../../src/platform/outbound';
 import { as, registerHotel, registrationBody, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
@@ -270,6 +271,82 @@ describe('upload corpus', () => {
     const file = await served(response.body.url);
     expect(file.status).toBe(200);
     expect(file.contentType).toBe(type);
+    checked();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The object store behind {cdn_url}: anyone reads a photo, only the service lists, writes or deletes
+
+describe('object store', () => {
+  let photoUrl: string;
+  let photoKey: string;
+  const bucketUrl = () => `${t.config.storage.endpoint}/${t.config.storage.bucket}`;
+  const storageClient = (secretKey = t.config.storage.secretKey) => {
+    const { hostname, port } = new URL(t.config.storage.endpoint);
+    const { accessKey, region } = t.config.storage;
+    return new Client({
+      endPoint: hostname,
+      port: Number(port),
+      useSSL: false,
+      pathStyle: true,
+      accessKey,
+      secretKey,
+      region,
+    });
+  };
+  async function expectPhotoIntact() {
+    const response = await fetch(photoUrl);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(PNG);
+  }
+
+  beforeAll(async () => {
+    ({ url: photoUrl, key: photoKey } = (await upload(t, PNG, 'photo.png', 'image/png').expect(201)).body);
+  });
+
+  it('serves an uploaded photo to an anonymous GET, with its bytes and type', async () => {
+    await expectPhotoIntact();
+    checked();
+  });
+
+  it.each([
+    ['list the bucket', () => fetch(bucketUrl())],
+    ['list the bucket (ListObjectsV2)', () => fetch(`${bucketUrl()}?list-type=2&prefix=rooms/`)],
+    ['list the buckets', () => fetch(`${t.config.storage.endpoint}/`)],
+    ['read the bucket policy', () => fetch(`${bucketUrl()}?policy`)],
+    ['replace the bucket policy', () => fetch(`${bucketUrl()}?policy`, { method: 'PUT', body: '{}' })],
+    [
+      'overwrite a photo',
+      () => fetch(photoUrl, { method: 'PUT', body: 'GIF89a', headers: { 'Content-Type': 'image/gif' } }),
+    ],
+    [
+      'add an object',
+      () => fetch(`${bucketUrl()}/rooms/planted.html`, { method: 'PUT', body: '<script>alert(1)</script>' }),
+    ],
+    ['delete a photo', () => fetch(photoUrl, { method: 'DELETE' })],
+    ['delete the bucket', () => fetch(bucketUrl(), { method: 'DELETE' })],
+  ])('refuses an anonymous request to %s (403), and the photo stays as it was', async (_name, send) => {
+    expect((await send()).status).toBe(403);
+    await expectPhotoIntact();
+    checked();
+  });
+
+  it('refuses a signed request with a wrong secret', async () => {
+    const forged = storageClient('not-the-secret');
+    const removal = forged.removeObject(t.config.storage.bucket, photoKey);
+    await expect(removal).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
+    await expectPhotoIntact();
+    checked();
+  });
+
+  it('lists the bucket for the service itself (the refusals above are about credentials, not a broken store)', async () => {
+    const keys: string[] = [];
+    for await (const item of storageClient().listObjectsV2(t.config.storage.bucket, 'rooms/', true)) {
+      if (item.name) keys.push(item.name);
+    }
+    expect(keys).toContain(photoKey);
     checked();
   });
 });
