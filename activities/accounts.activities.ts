@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { AccountEmails } from '../src/modules/auth';
+import type { AccountEmails, AuthService } from '../src/modules/auth';
 import type { StaffInvitations } from '../src/modules/staff';
 import { PermanentMailError } from '../src/platform/mail';
 import type { AccountEmailPurpose } from '../workflows/messages';
@@ -14,8 +14,15 @@ async function sendingOnce<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createAccountActivities(accountEmails: AccountEmails, invitations: StaffInvitations) {
+export function createAccountActivities(
+  auth: Pick<AuthService, 'handleAccountRequest'>,
+  accountEmails: AccountEmails,
+  invitations: StaffInvitations,
+) {
   return {
+    async handleAccountRequest(requestId: string): Promise<string> {
+      return auth.handleAccountRequest(requestId);
+    },
     async sendAccountEmail(purpose: AccountEmailPurpose, userId: string): Promise<string> {
       return sendingOnce(() => accountEmails.sendAccountEmail(purpose, userId));
     },

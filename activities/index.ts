@@ -19,7 +19,11 @@ export interface ActivityDependencies {
 export function createActivities({ db, config, mailer }: ActivityDependencies) {
   const services = createServices(db, config);
   return {
-    ...createAccountActivities(createAccountEmails(db, config, mailer), createStaffInvitations(db, config, mailer)),
+    ...createAccountActivities(
+      services.auth,
+      createAccountEmails(db, config, mailer),
+      createStaffInvitations(db, config, mailer),
+    ),
     ...createMaintenanceActivities(db, config),
     ...createBookingActivities(createBookingJobs(db, services.bookings)),
   };

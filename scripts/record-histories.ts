@@ -18,8 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { buildApp } from '../src/app';
+import { buildApi } from '../src/app';
 import { loadConfig } from '../src/config';
+import { createPgListener, type PgListener } from '../src/platform/db/pg-listener';
 import { createDb, migrateToLatest, type Db } from '../src/platform/db/knex';
 import { createLogger } from '../src/platform/logger';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
@@ -74,14 +75,17 @@ class Api {
     readonly baseUrl: string,
     readonly db: Db,
     private readonly server: Server,
+    private readonly listener: PgListener,
   ) {}
 
   static async start(stackEnv: Record<string, string>, overrides: Record<string, string> = {}): Promise<Api> {
     const config = loadConfig({ ...APP_ENV, ...stackEnv, ...overrides });
     const db = createDb(config.databaseUrl, 4);
-    const server = createServer(buildApp({ config, db, logger: createLogger('silent', 'record-histories') }));
+    const logger = createLogger('silent', 'record-histories');
+    const listener = createPgListener({ connectionString: config.databaseUrl, logger });
+    const server = createServer(buildApi({ config, db, logger, listener }).app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new Api(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, db, server);
+    return new Api(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, db, server, listener);
   }
 
   /** One JSON call; any other status than `expected` throws with the answer. */
@@ -109,6 +113,7 @@ class Api {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await closed;
+    await this.listener.close();
     await this.db.destroy();
   }
 }

@@ -18,6 +18,8 @@ import { minibarRoutes } from './modules/minibar';
 import { guestsRoutes } from './modules/guests';
 import { notificationsRoutes } from './modules/notifications';
 import type { Db } from './platform/db/knex';
+import type { PgListener } from './platform/db/pg-listener';
+import { createAccessGuard, type AccessGuard } from './platform/http/access-guard';
 import { errorHandler, NotFoundError } from './platform/errors';
 import { docsRouter } from './platform/http/docs';
 import { healthRouter, type ReadinessChecks } from './platform/http/health';
@@ -32,7 +34,16 @@ export interface AppDependencies {
   config: Config;
   db: Db;
   logger: Logger;
+  /** The process's LISTEN connection (access revocations reach the access guard through it). */
+  listener: PgListener;
   readinessChecks?: ReadinessChecks;
+}
+
+/** The HTTP application and what the realtime hub shares with it. */
+export interface Api {
+  app: Express;
+  services: Services;
+  accessGuard: AccessGuard;
 }
 
 export function apiRoutes(services: Services, config: Config): RouteDefinition[] {
@@ -55,8 +66,9 @@ export function apiRoutes(services: Services, config: Config): RouteDefinition[]
 const REQUEST_ID = /^[\w-]{1,100}$/;
 
 /** The Express application without a listening socket: main.ts listens, tests call it directly. */
-export function buildApp({ config, db, logger, readinessChecks = {} }: AppDependencies): Express {
+export function buildApi({ config, db, logger, listener, readinessChecks = {} }: AppDependencies): Api {
   const services = createServices(db, config);
+  const accessGuard = createAccessGuard({ listener, load: (userId) => services.auth.accessOf(userId) });
   const routes = apiRoutes(services, config);
   const app = express();
   app.disable('x-powered-by');
@@ -75,25 +87,40 @@ export function buildApp({ config, db, logger, readinessChecks = {} }: AppDepend
   );
   app.use(helmet());
   // A list, not a string: cors answers a string origin to every caller; a list only to a matching Origin.
-  app.use(cors({ origin: [config.appUrl], credentials: true }));
+  app.use(
+    cors({
+      origin: [config.appUrl],
+      credentials: true,
+      // Headers a browser client may read besides the CORS-safelisted ones.
+      exposedHeaders: ['ETag', 'Location', 'Link', 'Retry-After', 'X-Request-Id', 'RateLimit', 'RateLimit-Policy'],
+    }),
+  );
   app.use(express.json({ limit: config.bodyLimit }));
   app.use(cookieParser());
   app.use(healthRouter({ database: () => db.raw('select 1'), ...readinessChecks }));
   app.use(
     docsRouter(
-      buildOpenApiDocument(routes, {
-        title: 'Hotel PMS API',
-        version: '0.1.0',
-        description:
-          'Multi-tenant hotel property-management backend. Hotel routes live under `/api/hotels/{slug}`; ' +
-          'send the access token as `Authorization: Bearer <token>`. Errors are `{ "error": "..." }` with ' +
-          '`details` on validation failures (400) and `errors` on refused business rules (422).',
-      }),
+      buildOpenApiDocument(
+        routes,
+        {
+          title: 'Hotel PMS API',
+          version: '0.1.0',
+          description:
+            'Multi-tenant hotel property-management backend. Hotel routes live under `/api/hotels/{slug}`; ' +
+            'send the access token as `Authorization: Bearer <token>`. Every refusal is an RFC 9457 problem ' +
+            '(`application/problem+json`, component `Problem`): a stable `code`, its `type` `/api/problems/<code>`, ' +
+            'the message in `detail` and `error`, `details` on validation failures (400) and `errors` on refused ' +
+            'business rules (422).',
+          license: { name: 'MIT' },
+        },
+        config.baseUrl,
+      ),
     ),
   );
   const api = express.Router();
   mountRoutes(api, routes, {
     jwtSecret: config.jwtSecret,
+    accessGuard,
     rateLimiter: createRateLimiter(db, config.rateLimit),
     findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });
@@ -102,5 +129,5 @@ export function buildApp({ config, db, logger, readinessChecks = {} }: AppDepend
     throw new NotFoundError('Маршрут не найден');
   });
   app.use(errorHandler);
-  return app;
+  return { app, services, accessGuard };
 }

@@ -1,11 +1,11 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { Connection } from '@temporalio/client';
-import { buildApp } from './app';
-import { hotelsRepository } from './modules/hotels';
+import { buildApi } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb } from './platform/db/knex';
+import { createPgListener } from './platform/db/pg-listener';
 import { createLogger } from './platform/logger';
-import { createRealtimeHub } from './platform/realtime/hub';
+import { createRealtimeHub } from './platform/realtime/staff-hub';
 import { onShutdownSignal } from './platform/shutdown';
 
 function readConfig(): Config {
@@ -24,17 +24,21 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl, config.databasePoolMax);
   // Lazy: the API serves requests while Temporal is briefly unavailable; only /ready reports it.
   const temporal = Connection.lazy({ address: config.temporal.address });
-  const app = buildApp({
+  const listener = createPgListener({ connectionString: config.databaseUrl, logger });
+  const { app, services, accessGuard } = buildApi({
     config,
     db,
     logger,
+    listener,
     readinessChecks: { temporal: () => temporal.workflowService.getSystemInfo({}) },
   });
   const hub = createRealtimeHub({
     db,
+    listener,
+    accessGuard,
     jwtSecret: config.jwtSecret,
     logger,
-    findHotelBySlug: (slug) => hotelsRepository.findBySlug(db, slug),
+    findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });
   // Once stopping, every response closes its connection: keep-alive clients cannot hold the server open until the
   // shutdown deadline (which would cut requests in flight), and they learn from the response not to reuse it.
@@ -63,6 +67,8 @@ async function main(): Promise<void> {
     await hub.close();
     await closed;
     clearTimeout(deadline);
+    accessGuard.close();
+    await listener.close();
     await temporal.close();
     await db.destroy();
     logger.info('api stopped');

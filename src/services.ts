@@ -18,10 +18,11 @@ import { createPaymentsService } from './modules/payments';
 export function createServices(db: Db, config: Config) {
   const quotes = createQuoteService(db);
   const housekeeping = createHousekeepingService(db, config.cdnUrl);
+  const auth = createAuthService(db, config);
   return {
-    auth: createAuthService(db, config),
+    auth,
     hotels: createHotelsService(db, config),
-    staff: createStaffService(db, config),
+    staff: createStaffService(db, config, { auth }),
     rooms: createRoomsService(db, config.cdnUrl),
     pricing: createPricingService(db),
     quotes,

@@ -3,3 +3,4 @@ export * from './staff-invitation.workflow';
 export * from './maintenance-sweep.workflow';
 export * from './booking.workflow';
 export * from './booking-sweeps.workflow';
+export * from './account-request.workflow';

@@ -4,6 +4,7 @@ import { defineSignal } from '@temporalio/workflow';
 export const workflowIds = {
   accountEmail: (purpose: AccountEmailPurpose, userId: string, sequence: number | string) =>
     `email:${purpose}:${userId}:${sequence}`,
+  accountRequest: (requestId: string) => `account-request:${requestId}`,
   staffInvitation: (userId: string) => `invitation:${userId}`,
   booking: (bookingId: string) => `booking:${bookingId}`,
 };
@@ -13,6 +14,10 @@ export type AccountEmailPurpose = 'confirmation' | 'reset';
 export interface AccountEmailInput {
   purpose: AccountEmailPurpose;
   userId: string;
+}
+
+export interface AccountRequestInput {
+  requestId: string;
 }
 
 export interface StaffInvitationInput {

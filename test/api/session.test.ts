@@ -231,6 +231,7 @@ describe('rate limits', () => {
     ['/api/auth/login', (email: string) => ({ email, password: 'wrongpass1' })],
     ['/api/auth/forgot-password', (email: string) => ({ email })],
     ['/api/auth/resend-confirmation', (email: string) => ({ email })],
+    ['/api/auth/register', (email: string) => registrationBody({ email })],
   ])('%s answers 429 with Retry-After after 3 attempts for one account', async (path, body) => {
     const email = uniqueEmail('limited');
     for (let i = 0; i < 3; i++) expect((await limited.http.post(path).send(body(email))).status).not.toBe(429);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { signAccessToken } from '../../src/platform/http/access-token';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { addStaff, as, registerHotel, superAdminToken, type RegisteredHotel } from '../helpers/accounts';
 
 /** A valid 1x1 PNG (RGBA). */
 const PNG = Buffer.from(
@@ -198,18 +197,7 @@ describe('POST /api/upload', () => {
 
   it('401 without a token, 403 for super_admin (who belongs to no hotel)', async () => {
     await t.http.post('/api/upload').attach('file', PNG, { filename: 'a.png', contentType: 'image/png' }).expect(401);
-    const superAdmin = signAccessToken(
-      {
-        sub: randomUUID(),
-        email: 'root@example.test',
-        name: 'Root',
-        role: 'super_admin',
-        hotelId: null,
-        hotelSlug: null,
-      },
-      t.config.jwtSecret,
-      60,
-    );
+    const superAdmin = await superAdminToken(t, 60);
     const refused = await upload(t, superAdmin, PNG).expect(403);
     expect(refused.body).toEqual({ error: 'Загружать и удалять файлы могут только сотрудники отеля' });
     await t.http

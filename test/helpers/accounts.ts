@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { signAccessToken } from '../../src/platform/http/access-token';
 import type { TestApp } from './app';
 import { linkIn, tokenOf, waitForMessages } from './mail';
 
@@ -71,3 +72,24 @@ export async function addStaff(t: TestApp, owner: RegisteredHotel, role: string)
 
 /** The Authorization header of a signed-in member. */
 export const as = (accessToken: string) => ({ Authorization: `Bearer ${accessToken}` });
+
+/**
+ * A platform operator: super_admin accounts are made by the operators of the service, not through the API, so the
+ * test puts one in the database and signs its token as login would.
+ */
+export async function superAdminToken(t: TestApp, ttlSeconds = 900): Promise<string> {
+  const email = uniqueEmail('root');
+  const [{ id }] = await t
+    .db('users')
+    .insert({ name: 'Root', email, role: 'super_admin', hotel_id: null, active: true, email_confirmed: true })
+    .returning('id');
+  const payload = {
+    sub: id as string,
+    email,
+    name: 'Root',
+    role: 'super_admin' as const,
+    hotelId: null,
+    hotelSlug: null,
+  };
+  return signAccessToken({ ...payload, sv: 0 }, t.config.jwtSecret, ttlSeconds);
+}

@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { WebSocket, type ClientOptions, type RawData } from 'ws';
-import { hotelsRepository } from '../../src/modules/hotels';
+import type { PgListenerOptions } from '../../src/platform/db/pg-listener';
 import { createLogger } from '../../src/platform/logger';
-import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from '../../src/platform/realtime/hub';
+import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from '../../src/platform/realtime/staff-hub';
 import { createTestApp, type TestApp } from './app';
 
 export interface TestServer extends TestApp {
@@ -23,15 +23,18 @@ export interface TestServer extends TestApp {
  */
 export async function startTestServer(
   overrides: Record<string, string> = {},
-  hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs' | 'listenRetryMs'>> = {},
+  hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs'>> & { listenRetryMs?: PgListenerOptions['retryMs'] } = {},
 ): Promise<TestServer> {
-  const t = createTestApp(overrides);
+  const { listenRetryMs, ...hubSettings } = hubOptions;
+  const t = createTestApp(overrides, listenRetryMs);
   const hub = createRealtimeHub({
     db: t.db,
+    listener: t.listener,
+    accessGuard: t.accessGuard,
     jwtSecret: t.config.jwtSecret,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test-realtime'),
-    findHotelBySlug: (slug) => hotelsRepository.findBySlug(t.db, slug),
-    ...hubOptions,
+    findHotelBySlug: (slug) => t.services.hotels.findBySlug(slug),
+    ...hubSettings,
   });
   const server = createServer(t.app);
   hub.attach(server);

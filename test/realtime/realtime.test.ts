@@ -4,7 +4,7 @@ import { freePort } from '../../scripts/stack/ports';
 import { createDb } from '../../src/platform/db/knex';
 import { signAccessToken } from '../../src/platform/http/access-token';
 import { publishHotelEvent } from '../../src/platform/realtime/events';
-import { registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { registerHotel, superAdminToken, type RegisteredHotel } from '../helpers/accounts';
 import {
   connectStaff,
   handshakeStatus,
@@ -76,6 +76,7 @@ describe('staff realtime channel: handshake', () => {
         role: 'hotel_admin',
         hotelId: hotelA.hotelId,
         hotelSlug: hotelA.slug,
+        sv: 0,
       },
       'another-secret-that-is-long-enough-0123456789',
       60,
@@ -94,18 +95,7 @@ describe('staff realtime channel: handshake', () => {
   });
 
   it('lets a super_admin choose the hotel with ?hotel=<slug>, and asks for one otherwise (400)', async () => {
-    const superAdmin = signAccessToken(
-      {
-        sub: randomUUID(),
-        email: 'root@example.test',
-        name: 'Root',
-        role: 'super_admin',
-        hotelId: null,
-        hotelSlug: null,
-      },
-      t.config.jwtSecret,
-      60,
-    );
+    const superAdmin = await superAdminToken(t, 60);
     expect(await handshakeStatus(t.wsUrl, superAdmin)).toBe(400);
     const client = await connect(t.wsUrl, superAdmin, { hotel: hotelB.slug });
     expect((await client.next(ofType('connected'))).payload).toMatchObject({ hotel_id: hotelB.hotelId });
@@ -126,6 +116,7 @@ describe('staff realtime channel: handshake', () => {
         role: 'hotel_admin',
         hotelId: hotelA.hotelId,
         hotelSlug: hotelA.slug,
+        sv: 0,
       },
       t.config.jwtSecret,
       2,

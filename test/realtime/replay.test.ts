@@ -242,6 +242,17 @@ describe('realtime replay (?since=)', () => {
     expect(await handshakeStatus(`${t.wsUrl}?since=-1`, hotel.accessToken)).toBe(400);
   });
 
+  it("numbers each hotel's events on its own: another hotel's activity leaves no gaps in ours", async () => {
+    const client = await connect(hotel);
+    const start = idOf(await client.next(ofType('connected')));
+    for (let seq = 0; seq < 4; seq++) {
+      await publish(hotel.hotelId, tick(seq));
+      await publish(other.hotelId, tick(seq));
+    }
+    const received = await untilTicks(client, 4);
+    expect(received.map(idOf)).toEqual([start + 1, start + 2, start + 3, start + 4]);
+  });
+
   it('after its LISTEN connection was lost, the hub replays what its sockets missed meanwhile', async () => {
     const applicationName = `replay-test-${randomUUID().slice(0, 8)}`;
     const url = new URL(t.config.databaseUrl);

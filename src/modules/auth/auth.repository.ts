@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { AccessTokenPayload } from '../../platform/http/access-token';
+import type { AccountEmailPurpose } from '../../../workflows/messages';
 
 export interface SessionRow {
   id: string;
@@ -46,5 +47,19 @@ export const sessionsRepository = {
   /** Sessions past their lifetime can never refresh again; removing them keeps the table small. */
   async deleteExpired(db: DbOrTrx): Promise<number> {
     return db('sessions').where('expires_at', '<', db.fn.now()).delete();
+  },
+};
+
+/** What resend-confirmation and forgot-password were asked, until the background step has handled it. */
+export const accountRequestsRepository = {
+  async insert(db: DbOrTrx, purpose: AccountEmailPurpose, email: string): Promise<string> {
+    const [{ id }] = await db('account_requests').insert({ purpose, email }).returning('id');
+    return id as string;
+  },
+
+  /** Removes the request and returns it: a second attempt finds nothing to do. */
+  async take(db: DbOrTrx, id: string): Promise<{ purpose: AccountEmailPurpose; email: string } | undefined> {
+    const [row] = await db('account_requests').where({ id }).delete().returning(['purpose', 'email']);
+    return row as { purpose: AccountEmailPurpose; email: string } | undefined;
   },
 };

@@ -75,6 +75,7 @@ export function authRoutes(auth: AuthService, config: Config): RouteDefinition[]
         'then e-mails the confirmation link. The password needs 8 characters, a Latin or Cyrillic letter and at most 72 bytes.',
       tags,
       access: { kind: 'public' },
+      rateLimit: { scope: 'register', accountField: 'email' },
       request: { body: registerBody },
       responses: {
         201: { description: 'Registered; confirmation e-mail on its way', schema: registeredResponse },
@@ -117,7 +118,7 @@ export function authRoutes(auth: AuthService, config: Config): RouteDefinition[]
       request: { body: emailBody },
       responses: { 200: { description: 'Accepted', schema: okResponse } },
       async handler({ body, res }) {
-        await auth.resendConfirmation(body.email);
+        await auth.requestAccountEmail('confirmation', body.email);
         res.json({ ok: true });
       },
     }),
@@ -156,6 +157,22 @@ export function authRoutes(auth: AuthService, config: Config): RouteDefinition[]
         res.json({ ok: true });
       },
     }),
+    defineRoute({
+      method: 'post',
+      path: '/api/auth/logout-everywhere',
+      summary: 'Sign out on every device',
+      description:
+        "Ends every refresh session of the account and voids every access token issued so far (the account's open " +
+        "realtime connections are closed with code 4003). Clears this client's cookie.",
+      tags,
+      access: { kind: 'authenticated' },
+      responses: { 200: { description: 'Signed out everywhere; cookie cleared', schema: okResponse } },
+      async handler({ auth: token, res }) {
+        await auth.logoutEverywhere(token!.sub);
+        res.clearCookie(REFRESH_COOKIE, cookieOptions);
+        res.json({ ok: true });
+      },
+    }),
     defineRoute<{ email: string }>({
       method: 'post',
       path: '/api/auth/forgot-password',
@@ -167,7 +184,7 @@ export function authRoutes(auth: AuthService, config: Config): RouteDefinition[]
       request: { body: emailBody },
       responses: { 200: { description: 'Accepted', schema: okResponse } },
       async handler({ body, res }) {
-        await auth.forgotPassword(body.email);
+        await auth.requestAccountEmail('reset', body.email);
         res.json({ ok: true });
       },
     }),
@@ -202,8 +219,10 @@ export function authRoutes(auth: AuthService, config: Config): RouteDefinition[]
       path: '/api/auth/me',
       summary: 'The signed-in account',
       tags,
-      access: { kind: 'authenticated' },
-      responses: { 200: { description: 'The account, or null when it no longer exists', schema: meResponse } },
+      access: { kind: 'authenticated', closedAccountsToo: true },
+      responses: {
+        200: { description: 'The account, or null when it no longer exists or is inactive', schema: meResponse },
+      },
       async handler({ auth: token, res }) {
         res.json(await auth.me(token!.sub));
       },

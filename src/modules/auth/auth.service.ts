@@ -4,8 +4,10 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../../platform/errors';
+import type { AccountAccess } from '../../platform/http/access-guard';
 import { signAccessToken, type AccessTokenPayload } from '../../platform/http/access-token';
 import type { accountEmail } from '../../../workflows/account-email.workflow';
+import type { accountRequest } from '../../../workflows/account-request.workflow';
 import { invitationAcceptedSignal, workflowIds, type AccountEmailPurpose } from '../../../workflows/messages';
 import { firstFreeSlug, hotelsRepository, settingsRepository, slugify } from '../hotels';
 import { housekeepingSettingsRepository } from '../housekeeping';
@@ -13,7 +15,7 @@ import { paymentSettingsRepository } from '../payments';
 import { rentalsRepository } from '../rentals';
 import { usersRepository, type User } from '../users';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './auth.passwords';
-import { sessionsRepository } from './auth.repository';
+import { accountRequestsRepository, sessionsRepository } from './auth.repository';
 
 export const authMessages = {
   invalidCredentials: 'Неверный email или пароль',
@@ -71,6 +73,7 @@ export function createAuthService(db: Db, config: Config) {
       role: user.role,
       hotelId: user.hotel_id,
       hotelSlug: hotel?.slug ?? null,
+      sv: user.session_version,
     };
   }
 
@@ -87,7 +90,7 @@ export function createAuthService(db: Db, config: Config) {
       payload,
       ttlDays: config.refreshTokenTtlDays,
     });
-    const { sub, ...rest } = payload;
+    const { sub, sv: _sessionVersion, ...rest } = payload;
     return { accessToken: accessToken(payload), refreshToken, user: { id: sub, ...rest } };
   }
 
@@ -106,6 +109,12 @@ export function createAuthService(db: Db, config: Config) {
   async function hotelSlugOf(conn: DbOrTrx, user: User): Promise<string> {
     const hotel = user.hotel_id ? await hotelsRepository.findById(conn, user.hotel_id) : undefined;
     return hotel?.slug ?? '';
+  }
+
+  /** Refresh sessions are deleted and every access token issued so far stops opening anything, at once. */
+  async function endAllSessions(conn: DbOrTrx, userId: string): Promise<void> {
+    await sessionsRepository.deleteAllForUser(conn, userId);
+    await usersRepository.bumpSessionVersion(conn, userId);
   }
 
   /** One attempt at the registration transaction; a slug taken concurrently surfaces as a unique violation. */
@@ -170,20 +179,6 @@ export function createAuthService(db: Db, config: Config) {
       return confirmed ? 'confirmed' : 'invalid_token';
     },
 
-    /** Answers the same whatever the e-mail; only a registered, unconfirmed account gets a fresh link. */
-    async resendConfirmation(rawEmail: string): Promise<void> {
-      const user = await usersRepository.findByEmail(db, normalizeEmail(rawEmail));
-      if (!user || user.email_confirmed || !user.password_hash) return;
-      await db.transaction(async (trx) => {
-        const sentAt = new Date();
-        await usersRepository.update(trx, user.id, {
-          confirmation_token: randomHexToken(32),
-          confirmation_sent_at: sentAt,
-        });
-        await enqueueAccountEmail(trx, 'confirmation', user, await hotelSlugOf(trx, user), sentAt);
-      });
-    },
-
     async login(rawEmail: string, password: string): Promise<IssuedSession> {
       const user = await usersRepository.findByEmail(db, normalizeEmail(rawEmail));
       const passwordMatches = await verifyPassword(password, user?.password_hash);
@@ -214,17 +209,48 @@ export function createAuthService(db: Db, config: Config) {
       if (refreshToken) await sessionsRepository.deleteByHash(db, sha256Hex(refreshToken));
     },
 
-    /** Answers the same whatever the e-mail; only a confirmed account gets a reset link. */
-    async forgotPassword(rawEmail: string): Promise<void> {
-      const user = await usersRepository.findByEmail(db, normalizeEmail(rawEmail));
-      if (!user || !user.email_confirmed) return;
+    /**
+     * resend-confirmation and forgot-password: the request only records what was asked (the same work, in the same
+     * time, whether or not the address has an account), and a workflow does the rest off the request path.
+     */
+    async requestAccountEmail(purpose: AccountEmailPurpose, rawEmail: string): Promise<void> {
       await db.transaction(async (trx) => {
-        const requestedAt = new Date();
-        await usersRepository.update(trx, user.id, {
-          reset_token: randomHexToken(32),
-          reset_token_expires: new Date(requestedAt.getTime() + RESET_TTL_MS),
-        });
-        await enqueueAccountEmail(trx, 'reset', user, await hotelSlugOf(trx, user), requestedAt);
+        const requestId = await accountRequestsRepository.insert(trx, purpose, normalizeEmail(rawEmail));
+        await enqueueOutbox(
+          trx,
+          startWorkflowMessage<typeof accountRequest>(
+            'accountRequest',
+            workflowIds.accountRequest(requestId),
+            [{ requestId }],
+            {},
+          ),
+        );
+      });
+    },
+
+    /**
+     * The workflow's step, once per request (the row is taken in the same transaction): only a registered,
+     * unconfirmed account gets a fresh confirmation link; only a confirmed one a reset link (valid 1 hour).
+     */
+    async handleAccountRequest(requestId: string): Promise<'link_sent' | 'nothing_to_send'> {
+      return db.transaction(async (trx) => {
+        const request = await accountRequestsRepository.take(trx, requestId);
+        const user = request && (await usersRepository.findByEmail(trx, request.email));
+        if (!request || !user) return 'nothing_to_send';
+        const at = new Date();
+        if (request.purpose === 'confirmation') {
+          if (user.email_confirmed || !user.password_hash) return 'nothing_to_send';
+          await usersRepository.update(trx, user.id, {
+            confirmation_token: randomHexToken(32),
+            confirmation_sent_at: at,
+          });
+        } else {
+          if (!user.email_confirmed) return 'nothing_to_send';
+          const expires = new Date(at.getTime() + RESET_TTL_MS);
+          await usersRepository.update(trx, user.id, { reset_token: randomHexToken(32), reset_token_expires: expires });
+        }
+        await enqueueAccountEmail(trx, request.purpose, user, await hotelSlugOf(trx, user), at);
+        return 'link_sent';
       });
     },
 
@@ -243,7 +269,7 @@ export function createAuthService(db: Db, config: Config) {
           reset_token_expires: null,
         });
         if (!changed) throw new ValidationError(authMessages.invalidLink);
-        await sessionsRepository.deleteAllForUser(trx, user.id);
+        await endAllSessions(trx, user.id);
       });
     },
 
@@ -274,9 +300,22 @@ export function createAuthService(db: Db, config: Config) {
       });
     },
 
+    endAllSessions,
+
+    /** "Log out everywhere": every device of the account must sign in again. */
+    async logoutEverywhere(userId: string): Promise<void> {
+      await db.transaction((trx) => endAllSessions(trx, userId));
+    },
+
+    /** What the access guard checks every token against. */
+    async accessOf(userId: string): Promise<AccountAccess | undefined> {
+      const access = await usersRepository.findAccess(db, userId);
+      return access && { active: access.active, sessionVersion: access.session_version };
+    },
+
     async me(userId: string) {
       const user = await usersRepository.findById(db, userId);
-      if (!user) return null;
+      if (!user || !user.active) return null;
       return {
         id: user.id,
         email: user.email,

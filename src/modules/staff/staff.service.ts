@@ -9,7 +9,7 @@ import type { HotelRef } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import type { staffInvitation } from '../../../workflows/staff-invitation.workflow';
 import { workflowIds } from '../../../workflows/messages';
-import { assertAcceptablePassword, hashPassword, sessionsRepository } from '../auth';
+import { assertAcceptablePassword, hashPassword, type AuthService } from '../auth';
 import { usersRepository, type StaffFilter, type User, type UserChanges } from '../users';
 
 export const staffMessages = {
@@ -55,7 +55,7 @@ function assertAssignable(role: Role | undefined): void {
   if (role === 'hotel_admin' || role === 'super_admin') throw new ForbiddenError(staffMessages.adminRoleNotAssignable);
 }
 
-export function createStaffService(db: Db, config: Config) {
+export function createStaffService(db: Db, config: Config, deps: { auth: Pick<AuthService, 'endAllSessions'> }) {
   async function findTarget(hotelId: string, userId: string, actor: AccessTokenPayload): Promise<User> {
     const target = await usersRepository.findInHotel(db, hotelId, userId);
     if (!target) throw new NotFoundError(staffMessages.notFound);
@@ -131,7 +131,7 @@ export function createStaffService(db: Db, config: Config) {
       return db.transaction(async (trx) => {
         const updated = await usersRepository.updateInHotel(trx, hotelId, userId, changes);
         if (!updated) throw new NotFoundError(staffMessages.notFound);
-        if (changes.active === false) await sessionsRepository.deleteAllForUser(trx, userId);
+        if (changes.active === false) await deps.auth.endAllSessions(trx, userId);
         return toStaffMember(updated);
       });
     },

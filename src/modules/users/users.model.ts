@@ -23,6 +23,8 @@ export class User extends BaseModel {
   invite_token!: string | null;
   invite_expires!: Date | null;
   invitation_status!: InvitationStatus | null;
+  /** Bumped by every revocation of the account's sessions (see the access guard). */
+  session_version!: number;
   created_at!: Date;
 }
 
@@ -41,4 +43,4 @@ export type NewUser = Pick<User, 'hotel_id' | 'name' | 'email' | 'role' | 'activ
     >
   >;
 
-export type UserChanges = Partial<Omit<User, 'id' | 'hotel_id' | 'email' | 'created_at'>>;
+export type UserChanges = Partial<Omit<User, 'id' | 'hotel_id' | 'email' | 'created_at' | 'session_version'>>;

@@ -70,6 +70,15 @@ export const usersRepository = {
     return (await User.query(db).delete().where({ hotel_id: hotelId, id: userId })) > 0;
   },
 
+  /** Voids every access token issued so far (they carry the previous version). */
+  async bumpSessionVersion(db: DbOrTrx, userId: string): Promise<void> {
+    await db('users').where({ id: userId }).increment('session_version', 1);
+  },
+
+  async findAccess(db: DbOrTrx, userId: string): Promise<Pick<User, 'active' | 'session_version'> | undefined> {
+    return db('users').where({ id: userId }).first('active', 'session_version');
+  },
+
   /** Marks a still-pending invitation as expired once its time has passed; a no-op otherwise (idempotent). */
   async expireInvitation(db: DbOrTrx, userId: string): Promise<boolean> {
     const count = await User.query(db)

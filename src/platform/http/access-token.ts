@@ -1,7 +1,10 @@
 import jwt from 'jsonwebtoken';
 import type { Role } from './roles';
 
-/** The token payload of the spec; `hotelId`/`hotelSlug` are null only for super_admin. */
+/**
+ * The token payload of the spec (`hotelId`/`hotelSlug` are null only for super_admin), plus `sv`: the account's
+ * session version when the token was issued, so a revocation (which bumps it) voids every older token.
+ */
 export interface AccessTokenPayload {
   sub: string;
   email: string;
@@ -9,6 +12,7 @@ export interface AccessTokenPayload {
   role: Role;
   hotelId: string | null;
   hotelSlug: string | null;
+  sv: number;
 }
 
 export function signAccessToken(payload: AccessTokenPayload, secret: string, ttlSeconds: number): string {
@@ -20,8 +24,8 @@ export function verifyAccessToken(token: string, secret: string): AccessTokenPay
   try {
     const decoded = jwt.verify(token, secret, { algorithms: ['HS256'] });
     if (typeof decoded !== 'object' || typeof decoded.sub !== 'string') return undefined;
-    const { sub, email, name, role, hotelId, hotelSlug } = decoded as AccessTokenPayload;
-    return { sub, email, name, role, hotelId: hotelId ?? null, hotelSlug: hotelSlug ?? null };
+    const { sub, email, name, role, hotelId, hotelSlug, sv } = decoded as AccessTokenPayload;
+    return { sub, email, name, role, hotelId: hotelId ?? null, hotelSlug: hotelSlug ?? null, sv: Number(sv ?? 0) };
   } catch {
     return undefined;
   }

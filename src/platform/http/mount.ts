@@ -1,13 +1,16 @@
 import type { Request, Router } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../errors';
+import type { AccessGuard } from './access-guard';
 import { verifyAccessToken, type AccessTokenPayload } from './access-token';
-import type { RateLimiter } from './rate-limit';
-import type { HotelRef, RouteDefinition } from './route';
+import { rateLimitHeaders, type RateLimiter } from './rate-limit';
+import type { Access, HotelRef, RouteDefinition } from './route';
+import { HOTEL_SLUG_PATTERN } from './schemas';
 import { foreignHotelMessage, mayAccessHotel } from './tenancy';
 import { validate } from './validate';
 
 export interface MountDependencies {
   jwtSecret: string;
+  accessGuard: AccessGuard;
   rateLimiter: RateLimiter;
   findHotelBySlug(slug: string): Promise<HotelRef | undefined>;
 }
@@ -19,19 +22,26 @@ function bearerToken(req: Request): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-function authenticate(req: Request, jwtSecret: string): AccessTokenPayload {
+/** A signed, unexpired token of an account that is active and has not revoked its sessions since it was issued. */
+async function authenticate(req: Request, access: Access, deps: MountDependencies): Promise<AccessTokenPayload> {
   const token = bearerToken(req);
-  const payload = token ? verifyAccessToken(token, jwtSecret) : undefined;
+  const payload = token ? verifyAccessToken(token, deps.jwtSecret) : undefined;
   if (!payload) throw new UnauthorizedError();
+  const verdict = await deps.accessGuard.verdict(payload);
+  const closedAccountLetIn = access.kind === 'authenticated' && access.closedAccountsToo && verdict !== 'revoked';
+  if (verdict !== 'ok' && !closedAccountLetIn) throw new UnauthorizedError();
+  req.log = req.log.child({ userId: payload.sub });
   return payload;
 }
 
 /**
  * Tenant resolution: a hotel that does not exist and a hotel that is not the caller's answer the same 403,
- * so slugs cannot be probed.
+ * so slugs cannot be probed. A slug of a shape no hotel can have (a NUL byte, 10 kB) is that 403 too, without
+ * reaching the database.
  */
 async function resolveHotel(req: Request, auth: AccessTokenPayload, deps: MountDependencies): Promise<HotelRef> {
-  const hotel = await deps.findHotelBySlug(String(req.params.slug));
+  const slug = String(req.params.slug);
+  const hotel = HOTEL_SLUG_PATTERN.test(slug) ? await deps.findHotelBySlug(slug) : undefined;
   if (!mayAccessHotel(auth, hotel)) throw new ForbiddenError(foreignHotelMessage, 'foreign_hotel');
   req.log = req.log.child({ hotelId: hotel.id });
   return hotel;
@@ -41,11 +51,23 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
   for (const route of routes) {
     router[route.method](route.path, async (req, res) => {
       const access = route.access;
-      const auth = access.kind === 'public' ? undefined : authenticate(req, deps.jwtSecret);
+      const auth = access.kind === 'public' ? undefined : await authenticate(req, access, deps);
       let hotel: HotelRef | undefined;
       if (access.kind === 'hotel' && auth) {
         hotel = await resolveHotel(req, auth, deps);
         if (auth.role !== 'super_admin' && !access.roles.includes(auth.role)) throw new ForbiddenError();
+      }
+      if (route.rateLimit) {
+        // Counted before validation, so a malformed attempt spends quota too and every answer carries the headers.
+        const rawBody = req.body as Record<string, unknown> | undefined;
+        const account = route.rateLimit.accountField ? rawBody?.[route.rateLimit.accountField] : undefined;
+        const decision = await deps.rateLimiter.consume(
+          route.rateLimit.scope,
+          req.ip ?? 'unknown',
+          typeof account === 'string' ? account.trim().toLowerCase() : undefined,
+        );
+        res.set(rateLimitHeaders(decision));
+        if (decision.retryAfterSeconds !== undefined) throw new RateLimitedError(decision.retryAfterSeconds);
       }
       const schemas = route.request ?? {};
       const params = schemas.params ? validate(schemas.params, req.params, 'params') : req.params;
@@ -56,15 +78,6 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         : schemas.body
           ? validate<Record<string, unknown>>(schemas.body, req.body, 'body')
           : req.body;
-      if (route.rateLimit) {
-        const account = route.rateLimit.accountField ? body?.[route.rateLimit.accountField] : undefined;
-        const retryAfter = await deps.rateLimiter.consume(
-          route.rateLimit.scope,
-          req.ip ?? 'unknown',
-          typeof account === 'string' ? account.trim().toLowerCase() : undefined,
-        );
-        if (retryAfter !== undefined) throw new RateLimitedError(retryAfter);
-      }
       await route.handler({ body, query, params, auth, hotel, req, res });
     });
   }

@@ -5,9 +5,14 @@ import type { Role } from './roles';
 
 /**
  * Who may call a route. `hotel` routes live under `/api/hotels/:slug`: the caller must belong to that hotel
- * (or be super_admin) and hold one of the roles.
+ * (or be super_admin) and hold one of the roles. A token opens a route only while its account is active and has
+ * not revoked its sessions since; `closedAccountsToo` lets an inactive or deleted account's still-signed token in
+ * (for `/api/auth/me`, which answers `null` then).
  */
-export type Access = { kind: 'public' } | { kind: 'authenticated' } | { kind: 'hotel'; roles: readonly Role[] };
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'authenticated'; closedAccountsToo?: boolean }
+  | { kind: 'hotel'; roles: readonly Role[] };
 
 /** The tenant a hotel route resolved to. */
 export interface HotelRef {

@@ -1,89 +1,28 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import jwt from 'jsonwebtoken';
-import type { Notification, PoolClient } from 'pg';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Db } from '../db/knex';
+import type { PgListener } from '../db/pg-listener';
+import type { AccessGuard } from '../http/access-guard';
 import { verifyAccessToken, type AccessTokenPayload } from '../http/access-token';
-import { foreignHotelMessage, mayAccessHotel } from '../http/tenancy';
 import type { HotelRef } from '../http/route';
+import { foreignHotelMessage, mayAccessHotel } from '../http/tenancy';
 import type { Logger } from '../logger';
 import {
   HOTEL_EVENTS_CHANNEL,
-  REALTIME_REPLAY_HOURS,
   REALTIME_REPLAY_MAX,
   type HotelEventNotification,
   type StoredHotelEvent,
 } from './events';
-
-/* ------------------------------------------------------------------------------------------------------------
- * Upgrade routing: one 'upgrade' listener per HTTP server dispatches by path, so each WebSocket endpoint
- * (`/ws` here, `/agents/ws` later) registers itself and every other path is answered 404.
- * ---------------------------------------------------------------------------------------------------------- */
-
-export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
-
-export interface UpgradeRoutes {
-  add(path: string, handler: UpgradeHandler): void;
-  remove(path: string): void;
-}
-
-const upgradeRoutesByServer = new WeakMap<Server, UpgradeRoutes>();
-
-/** Answers an upgrade request with a plain HTTP response (JSON `{ error }`) and closes the socket. */
-export function refuseUpgrade(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}) {
-  if (socket.destroyed) return;
-  const body = JSON.stringify({ error: message });
-  const head = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
-    'Connection: close',
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-  ].join('\r\n');
-  socket.once('finish', () => socket.destroy());
-  socket.end(`${head}\r\n\r\n${body}`);
-  // A peer that never reads must not keep the socket open.
-  setTimeout(() => socket.destroy(), 5000).unref();
-}
-
-/** The upgrade router of `server`, installed on first use. */
-export function upgradeRoutes(server: Server): UpgradeRoutes {
-  const existing = upgradeRoutesByServer.get(server);
-  if (existing) return existing;
-  const handlers = new Map<string, UpgradeHandler>();
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // Until a handler's WebSocket takes the socket over, a reset by the peer must not crash the process.
-    socket.on('error', () => socket.destroy());
-    const path = (req.url ?? '/').split('?')[0];
-    const handler = handlers.get(path);
-    if (!handler) {
-      refuseUpgrade(socket, 404, 'Не найдено');
-      return;
-    }
-    handler(req, socket, head);
-  });
-  const routes: UpgradeRoutes = {
-    add(path, handler) {
-      if (handlers.has(path)) throw new Error(`an upgrade handler for ${path} already exists`);
-      handlers.set(path, handler);
-    },
-    remove(path) {
-      handlers.delete(path);
-    },
-  };
-  upgradeRoutesByServer.set(server, routes);
-  return routes;
-}
-
-/* ------------------------------------------------------------------------------------------------------------
- * The staff realtime hub (`/ws`).
- * ---------------------------------------------------------------------------------------------------------- */
+import { createBacklogReader, planReplay, type Backlog } from './replay';
+import { refuseUpgrade, upgradeRoutes } from './upgrade-router';
 
 export const REALTIME_PATH = '/ws';
 /** Close code sent when the access token used for the handshake expires: reconnect with a fresh one. */
 export const CLOSE_TOKEN_EXPIRED = 4001;
+/** Close code sent when the account was deactivated, deleted or signed out everywhere: sign in again. */
+export const CLOSE_ACCESS_REVOKED = 4003;
 /** Close code sent when the server shuts down. */
 export const CLOSE_GOING_AWAY = 1001;
 /** Close code sent when the server could not read the events a client missed: reconnect (with `since`) later. */
@@ -95,19 +34,17 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const CLOSE_GRACE_MS = 2000;
 /** Live events held for a socket while its replay is read; beyond this the client is told to reload. */
 const MAX_PENDING_EVENTS = REALTIME_REPLAY_MAX;
-/** Replay queries running at once (at connection and after the LISTEN connection comes back). */
-const CATCH_UP_CONCURRENCY = 4;
 
 export interface RealtimeHubOptions {
   db: Db;
+  listener: PgListener;
+  accessGuard: AccessGuard;
   jwtSecret: string;
   logger: Logger;
   /** Interval of server pings; a socket that did not answer the previous one is terminated. Default 30 s. */
   heartbeatMs?: number;
   /** How a `?hotel=<slug>` is resolved (the hotels module's look-up). */
   findHotelBySlug: (slug: string) => Promise<HotelRef | undefined>;
-  /** Reconnect delays of the LISTEN connection: doubling from `min` up to `max` (ms). */
-  listenRetryMs?: { min: number; max: number };
 }
 
 export interface RealtimeHub {
@@ -120,7 +57,7 @@ export interface RealtimeHub {
 
 interface Session {
   hotelId: string;
-  userId: string;
+  token: AccessTokenPayload;
   alive: boolean;
   expiryTimer?: NodeJS.Timeout;
   /** `?since=`: the id of the last event the client has, when it reconnects. */
@@ -136,29 +73,19 @@ interface Session {
   catchUpAgain: boolean;
 }
 
-/** What a client with cursor `since` missed, read in one statement (one snapshot). */
-interface Backlog {
-  /** The hotel's last event id (0 if none is kept). */
-  head: number;
-  /** The last id the purge removed for this hotel (0 if none). */
-  horizon: number;
-  events: (StoredHotelEvent & { fresh: boolean })[];
-}
-
 interface Refusal {
   status: number;
   message: string;
 }
 
-function tokenOf(req: IncomingMessage, url: URL): { token?: string; viaProtocol: boolean } {
+function tokenOf(req: IncomingMessage, url: URL): string | undefined {
   const fromQuery = url.searchParams.get('token');
-  if (fromQuery) return { token: fromQuery, viaProtocol: false };
+  if (fromQuery) return fromQuery;
   const header = req.headers['sec-websocket-protocol'];
-  if (typeof header !== 'string') return { viaProtocol: false };
+  if (typeof header !== 'string') return undefined;
   const protocols = header.split(',').map((protocol) => protocol.trim());
   const index = protocols.indexOf('bearer');
-  const token = index >= 0 ? protocols[index + 1] : undefined;
-  return token ? { token, viaProtocol: true } : { viaProtocol: false };
+  return index >= 0 ? protocols[index + 1] || undefined : undefined;
 }
 
 function expiresAtMs(token: string): number | undefined {
@@ -166,13 +93,18 @@ function expiresAtMs(token: string): number | undefined {
   return decoded && typeof decoded === 'object' && typeof decoded.exp === 'number' ? decoded.exp * 1000 : undefined;
 }
 
+function eventMessage(event: StoredHotelEvent): string {
+  return JSON.stringify({ id: event.id, type: event.type, payload: event.payload ?? {} });
+}
+
+/** The staff realtime channel (`/ws`): a hotel's committed events, in order, replayable after a reconnection. */
 export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
-  const { db, jwtSecret, logger } = options;
+  const { db, listener, accessGuard, jwtSecret, logger, findHotelBySlug } = options;
   const heartbeatMs = options.heartbeatMs ?? 30_000;
-  const retry = options.listenRetryMs ?? { min: 250, max: 30_000 };
-  const { findHotelBySlug } = options;
+  const readBacklog = createBacklogReader(db);
 
   const socketsByHotel = new Map<string, Set<WebSocket>>();
+  const socketsByUser = new Map<string, Set<WebSocket>>();
   const sessions = new WeakMap<WebSocket, Session>();
   const servers = new Set<Server>();
   let count = 0;
@@ -191,9 +123,11 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
 
   async function authorize(req: IncomingMessage): Promise<Refusal | { session: Session; expiresAt?: number }> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const { token } = tokenOf(req, url);
-    const auth: AccessTokenPayload | undefined = token ? verifyAccessToken(token, jwtSecret) : undefined;
-    if (!token || !auth) return { status: 401, message: 'Требуется авторизация' };
+    const token = tokenOf(req, url);
+    const auth = token ? verifyAccessToken(token, jwtSecret) : undefined;
+    if (!token || !auth || (await accessGuard.verdict(auth)) !== 'ok') {
+      return { status: 401, message: 'Требуется авторизация' };
+    }
     const slug = url.searchParams.get('hotel');
     let hotelId = auth.hotelId;
     if (slug) {
@@ -209,7 +143,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     return {
       session: {
         hotelId,
-        userId: auth.sub,
+        token: auth,
         alive: true,
         since: sinceParam === null ? undefined : Number(sinceParam),
         cursor: sinceParam === null ? 0 : Number(sinceParam),
@@ -260,13 +194,26 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     ws.send(data);
   }
 
+  function track<K>(index: Map<K, Set<WebSocket>>, key: K, ws: WebSocket): void {
+    let set = index.get(key);
+    if (!set) index.set(key, (set = new Set()));
+    set.add(ws);
+  }
+
+  function untrack<K>(index: Map<K, Set<WebSocket>>, key: K, ws: WebSocket): boolean {
+    const set = index.get(key);
+    const removed = set?.delete(ws) ?? false;
+    if (set?.size === 0) index.delete(key);
+    return removed;
+  }
+
   function onConnection(ws: WebSocket, session: Session, expiresAt: number | undefined): void {
+    const { hotelId, token } = session;
     sessions.set(ws, session);
-    let sockets = socketsByHotel.get(session.hotelId);
-    if (!sockets) socketsByHotel.set(session.hotelId, (sockets = new Set()));
-    sockets.add(ws);
+    track(socketsByHotel, hotelId, ws);
+    track(socketsByUser, token.sub, ws);
     count++;
-    logger.debug({ hotelId: session.hotelId, userId: session.userId }, 'realtime connection opened');
+    logger.debug({ hotelId, userId: token.sub }, 'realtime connection opened');
 
     if (expiresAt !== undefined) {
       session.expiryTimer = setTimeout(
@@ -290,70 +237,41 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
         send(ws, JSON.stringify({ type: 'pong', id: session.cursor }));
       }
     });
-    ws.on('error', (error) => logger.warn({ err: error, hotelId: session.hotelId }, 'realtime socket error'));
+    ws.on('error', (error) => logger.warn({ err: error, hotelId }, 'realtime socket error'));
     ws.on('close', (code: number) => {
       clearTimeout(session.expiryTimer);
-      const set = socketsByHotel.get(session.hotelId);
-      if (set?.delete(ws)) {
-        count--;
-        if (set.size === 0) socketsByHotel.delete(session.hotelId);
-      }
-      logger.debug({ hotelId: session.hotelId, userId: session.userId, code }, 'realtime connection closed');
+      untrack(socketsByUser, token.sub, ws);
+      if (untrack(socketsByHotel, hotelId, ws)) count--;
+      logger.debug({ hotelId, userId: token.sub, code }, 'realtime connection closed');
     });
 
     // `connected` follows once the starting position is known (and the missed events, if any, right after it).
     void catchUp(ws, session, true);
   }
 
-  /* ----------------------------------------- replay (`?since=`) ----------------------------------------- */
-
-  let catchUpsRunning = 0;
-  const catchUpQueue: (() => void)[] = [];
-
-  async function limited<T>(work: () => Promise<T>): Promise<T> {
-    // A finished query hands its slot straight to the next one waiting.
-    if (catchUpsRunning >= CATCH_UP_CONCURRENCY) await new Promise<void>((resolve) => catchUpQueue.push(resolve));
-    else catchUpsRunning++;
-    try {
-      return await work();
-    } finally {
-      const next = catchUpQueue.shift();
-      if (next) next();
-      else catchUpsRunning--;
+  /** The account's access changed: its sockets whose token no longer opens anything are closed. */
+  async function recheckUser(userId: string): Promise<void> {
+    for (const ws of socketsByUser.get(userId) ?? []) {
+      const session = sessions.get(ws);
+      if (!session || ws.readyState !== WebSocket.OPEN) continue;
+      const verdict = await accessGuard.verdict(session.token).catch(() => 'ok' as const);
+      if (verdict !== 'ok') ws.close(CLOSE_ACCESS_REVOKED, 'access revoked');
     }
   }
 
-  async function readBacklog(hotelId: string, since: number): Promise<Backlog> {
-    const result = await db.raw(
-      `SELECT
-         (SELECT coalesce(max(id), 0) FROM realtime_events WHERE hotel_id = :hotelId AND id > 0) AS head,
-         (SELECT coalesce(max(purged_through), 0) FROM realtime_event_horizons WHERE hotel_id = :hotelId) AS horizon,
-         (SELECT coalesce(json_agg(e ORDER BY e.id), CAST('[]' AS json)) FROM (
-            SELECT id, type, payload, created_at > now() - make_interval(hours => :hours) AS fresh
-              FROM realtime_events
-             WHERE hotel_id = :hotelId AND id > :since
-             ORDER BY id
-             LIMIT :limit
-          ) e) AS events`,
-      { hotelId, since, hours: REALTIME_REPLAY_HOURS, limit: REALTIME_REPLAY_MAX + 1 },
+  const stopWatchingAccess = accessGuard.onChange((userId) => {
+    if (!socketsByUser.has(userId)) return;
+    recheckUser(userId).catch((error: unknown) =>
+      logger.warn({ err: error, userId }, 'realtime access recheck failed'),
     );
-    const row = (result as { rows: { head: string; horizon: string; events: Backlog['events'] }[] }).rows[0];
-    return {
-      head: Number(row.head),
-      horizon: Number(row.horizon),
-      events: row.events.map((event) => ({ ...event, hotelId })),
-    };
-  }
+  });
 
-  function eventMessage(event: StoredHotelEvent): string {
-    return JSON.stringify({ id: event.id, type: event.type, payload: event.payload ?? {} });
-  }
+  /* ----------------------------------------- replay (`?since=`) ----------------------------------------- */
 
   /**
    * Brings a socket up to date: at connection from `?since=` (or from the hotel's last event), and again from its
    * cursor after the LISTEN connection was lost. Live events arriving meanwhile are held, then sent after the
-   * replayed ones, each id once and in order. More than REALTIME_REPLAY_MAX missed events, or missed events older
-   * than the replay window (still kept or already purged), and the client is told to reload (`resync`) instead.
+   * replayed ones, each id once and in order.
    */
   async function catchUp(ws: WebSocket, session: Session, first: boolean): Promise<void> {
     session.replaying = true;
@@ -361,7 +279,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     const from = first ? session.since : session.cursor;
     let backlog: Backlog;
     try {
-      backlog = await limited(() => readBacklog(session.hotelId, from ?? Number.MAX_SAFE_INTEGER));
+      backlog = await readBacklog(session.hotelId, from ?? Number.MAX_SAFE_INTEGER);
     } catch (error) {
       logger.warn({ err: error, hotelId: session.hotelId }, 'realtime replay unavailable; client asked to retry');
       session.replaying = false;
@@ -370,42 +288,28 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       return;
     }
     if (ws.readyState !== WebSocket.OPEN) return;
-    const known = Math.max(backlog.head, backlog.horizon);
-    let resync: string | undefined;
-    if (from === undefined) {
-      session.cursor = backlog.head;
-    } else if (from > known) {
-      resync = 'unknown_position';
-    } else if (from < backlog.horizon || backlog.events.some((event) => !event.fresh)) {
-      resync = 'too_old';
-    } else if (backlog.events.length > REALTIME_REPLAY_MAX) {
-      resync = 'too_far_behind';
-    } else {
-      session.cursor = from;
-    }
-    if (resync) session.cursor = known;
+    const plan = planReplay(from, backlog);
+    session.cursor = plan.cursor;
     if (first) {
-      send(
-        ws,
-        JSON.stringify({
-          type: 'connected',
-          id: session.cursor,
-          payload: { hotel_id: session.hotelId, user_id: session.userId },
-        }),
-      );
+      const payload = { hotel_id: session.hotelId, user_id: session.token.sub };
+      send(ws, JSON.stringify({ type: 'connected', id: session.cursor, payload }));
     }
-    if (resync) {
-      logger.debug({ hotelId: session.hotelId, from, reason: resync }, 'realtime client must resync');
-      send(ws, JSON.stringify({ type: 'resync', id: session.cursor, payload: { reason: resync } }));
-    } else if (from !== undefined) {
-      for (const event of backlog.events) {
-        if (event.id <= session.cursor) continue;
-        session.cursor = event.id;
-        send(ws, eventMessage(event));
-      }
+    if (plan.resync) {
+      logger.debug({ hotelId: session.hotelId, from, reason: plan.resync }, 'realtime client must resync');
+      send(ws, JSON.stringify({ type: 'resync', id: session.cursor, payload: { reason: plan.resync } }));
     }
+    sendInOrder(ws, session, plan.events);
     flushPending(ws, session);
     if (session.catchUpAgain && ws.readyState === WebSocket.OPEN) await catchUp(ws, session, false);
+  }
+
+  /** Sends the events the socket has not had yet, advancing its cursor. */
+  function sendInOrder(ws: WebSocket, session: Session, events: StoredHotelEvent[]): void {
+    for (const event of events) {
+      if (event.id <= session.cursor) continue;
+      session.cursor = event.id;
+      send(ws, eventMessage(event));
+    }
   }
 
   function flushPending(ws: WebSocket, session: Session): void {
@@ -419,11 +323,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       send(ws, JSON.stringify({ type: 'resync', id: session.cursor, payload: { reason: 'too_far_behind' } }));
       return;
     }
-    for (const event of pending) {
-      if (event.id <= session.cursor) continue;
-      session.cursor = event.id;
-      send(ws, eventMessage(event));
-    }
+    sendInOrder(ws, session, pending);
   }
 
   /** After the LISTEN connection (re)starts: every socket is replayed what was committed while nobody listened. */
@@ -444,7 +344,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
         const session = sessions.get(ws);
         if (!session || ws.readyState !== WebSocket.OPEN) continue;
         if (!session.alive) {
-          logger.debug({ hotelId: session.hotelId, userId: session.userId }, 'realtime client missed a ping');
+          logger.debug({ hotelId: session.hotelId, userId: session.token.sub }, 'realtime client missed a ping');
           ws.terminate();
           continue;
         }
@@ -457,21 +357,10 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
 
   /* ------------------------------------------- fan-out (LISTEN) ------------------------------------------ */
 
-  let listener: PoolClient | undefined;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let retryDelay = retry.min;
-  let listening: Promise<void> | undefined;
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
-
   /** Sends a live event to the hotel's sockets (held for those being replayed); an id already sent is skipped. */
   function dispatch(event: StoredHotelEvent): void {
-    const sockets = socketsByHotel.get(event.hotelId);
-    if (!sockets) return;
     let data: string | undefined;
-    for (const ws of sockets) {
+    for (const ws of socketsByHotel.get(event.hotelId) ?? []) {
       const session = sessions.get(ws);
       if (!session) continue;
       if (session.replaying) {
@@ -492,11 +381,14 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
   /** Notifications are handled one after the other, so a hotel's events keep their order even when one is read. */
   let deliveries: Promise<void> = Promise.resolve();
 
-  function deliver(notification: Notification): void {
-    if (notification.channel !== HOTEL_EVENTS_CHANNEL || !notification.payload) return;
+  function deliveryFailed(error: unknown): void {
+    logger.error({ err: error }, 'realtime delivery failed');
+  }
+
+  function deliver(payload: string): void {
     let event: Partial<HotelEventNotification>;
     try {
-      event = JSON.parse(notification.payload) as typeof event;
+      event = JSON.parse(payload) as typeof event;
     } catch {
       logger.warn('realtime notification is not JSON; ignored');
       return;
@@ -525,68 +417,8 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       .catch(deliveryFailed);
   }
 
-  function deliveryFailed(error: unknown): void {
-    logger.error({ err: error }, 'realtime delivery failed');
-  }
-
-  function scheduleListen(): void {
-    if (closing || retryTimer) return;
-    const delay = retryDelay;
-    retryDelay = Math.min(retry.max, retryDelay * 2);
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      listening = listen();
-    }, delay);
-    retryTimer.unref();
-  }
-
-  function dropListener(connection: PoolClient, reason: unknown): void {
-    if (listener !== connection) return;
-    listener = undefined;
-    connection.removeListener('notification', deliver);
-    // Knex marks a connection that errored as disposed, so the pool discards it instead of reusing it.
-    void Promise.resolve(db.client.releaseConnection(connection)).catch(() => undefined);
-    if (closing) return;
-    logger.warn({ err: reason }, 'realtime LISTEN connection lost; reconnecting');
-    scheduleListen();
-  }
-
-  async function listen(): Promise<void> {
-    let connection: PoolClient | undefined;
-    try {
-      connection = (await db.client.acquireConnection()) as PoolClient;
-      const acquired = connection;
-      acquired.on('notification', deliver);
-      acquired.once('error', (error: Error) => dropListener(acquired, error));
-      acquired.once('end', () => dropListener(acquired, new Error('connection ended')));
-      listener = acquired;
-      await acquired.query(`LISTEN ${HOTEL_EVENTS_CHANNEL}`);
-      if (retryDelay !== retry.min) logger.info('realtime LISTEN connection restored');
-      retryDelay = retry.min;
-      markReady();
-      // Whatever was committed while nobody listened (before the first LISTEN, or during an outage) is replayed.
-      catchUpAll();
-      if (closing) await unlisten();
-    } catch (error) {
-      if (connection && listener === connection) {
-        dropListener(connection, error);
-      } else if (!connection) {
-        if (!closing) logger.warn({ err: error }, 'realtime LISTEN unavailable; retrying');
-        scheduleListen();
-      }
-    }
-  }
-
-  async function unlisten(): Promise<void> {
-    const connection = listener;
-    if (!connection) return;
-    listener = undefined;
-    connection.removeListener('notification', deliver);
-    await connection.query(`UNLISTEN ${HOTEL_EVENTS_CHANNEL}`).catch(() => undefined);
-    await Promise.resolve(db.client.releaseConnection(connection)).catch(() => undefined);
-  }
-
-  listening = listen();
+  // Whatever was committed while nobody listened (before the first LISTEN, or during an outage) is replayed.
+  const unsubscribe = listener.subscribe(HOTEL_EVENTS_CHANNEL, { onNotification: deliver, onListening: catchUpAll });
 
   /* ------------------------------------------------ API -------------------------------------------------- */
 
@@ -599,14 +431,14 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
 
     connectionCount: () => count,
 
-    ready: () => ready,
+    ready: () => listener.ready(),
 
     async close() {
       if (closing) return;
       closing = true;
       clearInterval(heartbeat);
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
+      unsubscribe();
+      stopWatchingAccess();
       const open = [...socketsByHotel.values()].flatMap((sockets) => [...sockets]);
       const allClosed = Promise.all(
         open.map(
@@ -628,9 +460,6 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       ]);
       clearTimeout(grace);
       for (const ws of open) if (ws.readyState !== WebSocket.CLOSED) ws.terminate();
-      await listening?.catch(() => undefined);
-      await unlisten();
-      markReady();
       // The route stays registered: later upgrades to /ws are answered 503 while the HTTP server winds down.
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

@@ -1,0 +1,60 @@
+import { performance } from 'node:perf_hooks';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { registerHotel, registrationBody, uniqueEmail } from '../helpers/accounts';
+
+/**
+ * resend-confirmation and forgot-password must not tell, by how long they take, whether an address has an account
+ * (they answered in 18 ms for a known address and 10 ms for an unknown one). Known and unknown requests are sent
+ * alternately, so any drift of the machine's load hits both alike; the medians must be within 2 ms.
+ */
+
+const TRIES = 200;
+const MAX_MEDIAN_GAP_MS = 2;
+
+let t: TestApp;
+beforeAll(() => {
+  t = createTestApp();
+});
+afterAll(() => t.close());
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
+};
+
+async function timed(path: string, email: string): Promise<number> {
+  const started = performance.now();
+  await t.http.post(path).send({ email }).expect(200, { ok: true });
+  return performance.now() - started;
+}
+
+async function unconfirmedAccount(): Promise<string> {
+  const body = registrationBody();
+  await t.http.post('/api/auth/register').send(body).expect(201);
+  return body.email;
+}
+
+async function medians(path: string, known: string): Promise<{ known: number; unknown: number }> {
+  const samples = { known: [] as number[], unknown: [] as number[] };
+  // Warm-up: the first requests pay for connections and compiled queries.
+  // An unknown address asked again and again, as a prober would (its rate-limit counter then exists, as the known one's).
+  const unknown = uniqueEmail('nobody');
+  for (let i = 0; i < 10; i++) await timed(path, i % 2 ? known : unknown);
+  for (let i = 0; i < TRIES / 2; i++) {
+    samples.known.push(await timed(path, known));
+    samples.unknown.push(await timed(path, unknown));
+  }
+  return { known: median(samples.known), unknown: median(samples.unknown) };
+}
+
+it.each([
+  ['/api/auth/forgot-password', 'a confirmed account'],
+  ['/api/auth/resend-confirmation', 'an unconfirmed account'],
+])('%s takes as long for %s as for an unknown address', async (path) => {
+  const known = path === '/api/auth/forgot-password' ? (await registerHotel(t)).email : await unconfirmedAccount();
+  const result = await medians(path, known);
+  process.stdout.write(
+    `${path}: median ${result.known.toFixed(2)} ms known, ${result.unknown.toFixed(2)} ms unknown (${TRIES} tries)\n`,
+  );
+  expect(Math.abs(result.known - result.unknown)).toBeLessThan(MAX_MEDIAN_GAP_MS);
+});
