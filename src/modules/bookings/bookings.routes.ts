@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { Request } from 'express';
+import { idempotencyKey } from '../../platform/http/idempotency-key';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { idParams } from '../../platform/http/schemas';
@@ -26,11 +26,6 @@ const BOOKING_WRITERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionis
 const PAYMENT_WRITERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant'];
 
 const tags = ['Bookings'];
-
-function idempotencyKey(req: Request): string | undefined {
-  const key = req.headers['idempotency-key'];
-  return typeof key === 'string' && key.length > 0 && key.length <= 200 ? key : undefined;
-}
 
 export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
   return [

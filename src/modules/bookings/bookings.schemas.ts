@@ -1,10 +1,23 @@
 import Joi from 'joi';
-import { calendarDate, money, percent } from '../../platform/http/schemas';
+import {
+  calendarDate,
+  dateSpan,
+  hotelSlug,
+  instant,
+  MAX_STAY_NIGHTS,
+  MAX_WINDOW_DAYS,
+  money,
+  percent,
+  signedDecimal,
+} from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
 import { BOOKING_SOURCES, BOOKING_STATUSES, PAYMENT_METHODS } from './bookings.types';
+import { openApiComponent } from '../../platform/http/components';
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 const name = Joi.string().trim().min(1).max(100);
+const stayLimit = { maxDays: MAX_STAY_NIGHTS };
+const windowLimit = { maxDays: MAX_WINDOW_DAYS };
 
 const guestFields = {
   guest_last_name: name,
@@ -19,8 +32,8 @@ export const createBookingBody = Joi.object({
   category_id: Joi.string().uuid(),
   check_in: calendarDate,
   check_out: calendarDate,
-  start_at: Joi.date().iso(),
-  end_at: Joi.date().iso(),
+  start_at: instant,
+  end_at: instant,
   status: Joi.string().valid('inquiry', 'confirmed'),
   source: Joi.string().valid(...BOOKING_SOURCES),
   ...guestFields,
@@ -39,15 +52,17 @@ export const createBookingBody = Joi.object({
   .xor('room_id', 'category_id')
   .xor('check_in', 'start_at')
   .and('check_in', 'check_out')
-  .and('start_at', 'end_at');
+  .and('start_at', 'end_at')
+  .custom(dateSpan('check_in', 'check_out', stayLimit))
+  .custom(dateSpan('start_at', 'end_at', stayLimit));
 
 export const updateBookingBody = Joi.object({
   status: Joi.string().valid(...BOOKING_STATUSES),
   room_id: Joi.string().uuid(),
   check_in: calendarDate,
   check_out: calendarDate,
-  start_at: Joi.date().iso(),
-  end_at: Joi.date().iso(),
+  start_at: instant,
+  end_at: instant,
   source: Joi.string().valid(...BOOKING_SOURCES),
   ...guestFields,
   guests_count: Joi.number().integer().min(1).max(100),
@@ -58,7 +73,10 @@ export const updateBookingBody = Joi.object({
   late_checkout: Joi.boolean(),
   notes: Joi.string().trim().max(4000).allow(''),
   cancel_reason: Joi.string().trim().max(500),
-}).min(1);
+})
+  .min(1)
+  .custom(dateSpan('check_in', 'check_out', stayLimit))
+  .custom(dateSpan('start_at', 'end_at', stayLimit));
 
 export const bookingListQuery = Joi.object({
   from: calendarDate,
@@ -66,34 +84,32 @@ export const bookingListQuery = Joi.object({
   status: Joi.string().valid(...BOOKING_STATUSES),
   room_id: Joi.string().uuid(),
   q: Joi.string().trim().min(1).max(100),
-});
+}).custom(dateSpan('from', 'to', windowLimit));
 
 export const availabilityQuery = Joi.object({
   from: calendarDate.required(),
   to: calendarDate.required(),
   category_id: Joi.string().uuid(),
-});
+}).custom(dateSpan('from', 'to', windowLimit));
 
 export const createPaymentBody = Joi.object({
-  amount: Joi.alternatives()
-    .conditional(Joi.string(), {
-      then: Joi.string().pattern(/^-?\d{1,10}(\.\d{1,2})?$/, 'decimal'),
-      otherwise: Joi.number().min(-1e9).max(1e9).precision(2),
-    })
-    .custom((value: number | string) => String(value))
-    .required(),
+  amount: signedDecimal.required(),
   method: Joi.string()
     .valid(...PAYMENT_METHODS)
     .default('cash'),
   note: Joi.string().trim().max(500).allow(''),
-  paid_at: Joi.date().iso(),
+  paid_at: instant,
 });
 
 export const paymentParams = Joi.object({
-  slug: Joi.string().max(80).required(),
+  slug: hotelSlug.required(),
   id: Joi.string().uuid().required(),
   paymentId: Joi.string().uuid().required(),
 });
+
+const bookingGuestSchema = Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() }).meta(
+  openApiComponent('BookingGuest'),
+);
 
 export const bookingSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -131,8 +147,8 @@ export const bookingSchema = Joi.object({
   created_at: Joi.date(),
   updated_at: Joi.date(),
   warnings: Joi.array().items(Joi.string()),
-  guests: Joi.array().items(Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() })),
-});
+  guests: Joi.array().items(bookingGuestSchema).optional().description('Only when one booking is read'),
+}).meta(openApiComponent('Booking'));
 
 export const paymentSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -144,7 +160,7 @@ export const paymentSchema = Joi.object({
   paid_at: Joi.date(),
   created_by: Joi.string().uuid().allow(null),
   created_at: Joi.date(),
-});
+}).meta(openApiComponent('BookingPayment'));
 
 export const availabilitySchema = Joi.object({
   from: Joi.string(),
@@ -164,14 +180,12 @@ export const availabilitySchema = Joi.object({
       free: Joi.array().items(Joi.boolean()),
     }),
   ),
-});
+}).meta(openApiComponent('Availability'));
 
 export const bookingGuestParams = Joi.object({
-  slug: Joi.string().max(80).required(),
+  slug: hotelSlug.required(),
   id: Joi.string().uuid().required(),
   guestId: Joi.string().uuid().required(),
 });
 
-export const bookingGuestsSchema = Joi.array().items(
-  Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() }),
-);
+export const bookingGuestsSchema = Joi.array().items(bookingGuestSchema);

@@ -6,6 +6,7 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { daysBetween, MAX_STAY_NIGHTS } from '../../platform/http/schemas';
 import { publishHotelEvent } from '../../platform/realtime/events';
 import type { booking as bookingWorkflow } from '../../../workflows/booking.workflow';
 import { bookingStatusSignal, workflowIds, type BookingStatusChange } from '../../../workflows/messages';
@@ -13,7 +14,7 @@ import { createGuest, findGuestMatch, guestsRepository, isBlacklisted } from '..
 import { hotelsRepository, settingsRepository } from '../hotels';
 import type { HousekeepingService } from '../housekeeping';
 import { paymentSettingsRepository } from '../payments';
-import { formatMoney, parseMoney } from '../pricing/pricing.money';
+import { fitsMoneyColumn, formatMoney, MAX_STORED_CENTS, parseMoney } from '../pricing/pricing.money';
 import { tariffsRepository } from '../pricing/pricing.repository';
 import type { QuoteService } from '../pricing';
 import { categoriesRepository, roomsRepository, type Room } from '../rooms';
@@ -47,6 +48,9 @@ export const bookingMessages = {
   unpaid: (balance: string) => `Заселение невозможно: не оплачено ${balance}`,
   unpaidWarning: (balance: string) => `Гость заселён с задолженностью ${balance}`,
   blacklisted: 'Гость в чёрном списке',
+  stayTooLong: `Проживание не может быть дольше ${MAX_STAY_NIGHTS} ночей`,
+  priceTooHigh: `Стоимость проживания больше предельной суммы ${formatMoney(MAX_STORED_CENTS)}`,
+  paidOutOfRange: `Сумма оплат по бронированию должна оставаться в пределах ±${formatMoney(MAX_STORED_CENTS)}`,
   clash: (b: Booking) =>
     `Номер уже занят: бронирование ${b.guest_last_name} ${b.guest_first_name} ` +
     `(${b.check_in ?? b.start_at.toISOString()} — ${b.check_out ?? b.end_at.toISOString()})`,
@@ -102,13 +106,18 @@ export function createBookingsService(
     hotelId: string,
     stay: { check_in?: string | null; check_out?: string | null; start_at?: Date; end_at?: Date },
   ): Promise<Span> {
+    // The schema bounds both ends given together; a change of one end alone is bounded here, against the stored one.
     if (stay.check_in && stay.check_out) {
       if (stay.check_out <= stay.check_in) throw new ValidationError('Дата выезда должна быть позже даты заезда');
+      if (daysBetween(stay.check_in, stay.check_out) > MAX_STAY_NIGHTS)
+        throw new ValidationError(bookingMessages.stayTooLong);
       return bookingsRepository.nightlySpan(conn, await hotelOf(conn, hotelId), stay.check_in, stay.check_out);
     }
     if (!stay.start_at || !stay.end_at || stay.end_at <= stay.start_at) {
       throw new ValidationError('Окончание почасового проживания должно быть позже начала');
     }
+    if (daysBetween(stay.start_at, stay.end_at) > MAX_STAY_NIGHTS)
+      throw new ValidationError(bookingMessages.stayTooLong);
     return { start: stay.start_at, end: stay.end_at };
   }
 
@@ -165,7 +174,15 @@ export function createBookingsService(
       },
       conn,
     );
+    if (!fitsMoneyColumn(parseMoney(quote.total)))
+      throw new BusinessRuleError(bookingMessages.priceTooHigh, [], 'amount_limit');
     return quote.total;
+  }
+
+  /** Payments add up in `paid_amount`: a sum its column cannot hold is refused, whichever way it grows. */
+  function assertPaidFits(booking: Booking, changeCents: bigint): void {
+    if (!fitsMoneyColumn(parseMoney(booking.paid_amount) + changeCents))
+      throw new BusinessRuleError(bookingMessages.paidOutOfRange, [], 'amount_limit');
   }
 
   /** Inserts in a savepoint so a clash can be named (409) instead of aborting the transaction. */
@@ -549,6 +566,7 @@ export function createBookingsService(
             async () => {
               const booking = await bookingsRepository.find(trx, hotelId, bookingId, { forUpdate: true });
               if (!booking) throw new NotFoundError(bookingMessages.notFound);
+              assertPaidFits(booking, parseMoney(payment.amount));
               const row = await recordPayment(trx, hotelId, bookingId, payment, actor);
               const updated = (await bookingsRepository.find(trx, hotelId, bookingId))!;
               await announce(trx, updated, 'booking_updated', { paid_amount: updated.paid_amount });
@@ -564,6 +582,7 @@ export function createBookingsService(
           if (!booking) throw new NotFoundError(bookingMessages.notFound);
           const removed = await paymentsRepository.delete(trx, hotelId, bookingId, paymentId);
           if (!removed) throw new NotFoundError(bookingMessages.paymentNotFound);
+          assertPaidFits(booking, -parseMoney(removed.amount));
           await paymentsRepository.addToPaid(trx, hotelId, bookingId, formatMoney(-parseMoney(removed.amount)));
           const updated = (await bookingsRepository.find(trx, hotelId, bookingId))!;
           await announce(trx, updated, 'booking_updated', { paid_amount: updated.paid_amount });

@@ -1,9 +1,12 @@
 import Joi from 'joi';
-import { calendarDate, money } from '../../platform/http/schemas';
+import { calendarDate, dateSpan, MAX_WINDOW_DAYS, money } from '../../platform/http/schemas';
 import { MANUAL_MOVEMENT_KINDS, MOVEMENT_KINDS } from './minibar.types';
+import { openApiComponent } from '../../platform/http/components';
 
 /** The most units one movement or one consumption line may carry. */
 export const MAX_QUANTITY = 100000;
+/** The stock a manual movement may leave, either sign: far above any minibar, far below its integer column. */
+export const MAX_STOCK = 1_000_000;
 
 const itemFields = {
   name: Joi.string().trim().min(1).max(100),
@@ -48,19 +51,20 @@ export const movementBody = Joi.object({
 });
 
 const dateWindow = { from: calendarDate, to: calendarDate };
+const windowSpan = dateSpan('from', 'to', { maxDays: MAX_WINDOW_DAYS });
 
 export const movementListQuery = Joi.object({
   item_id: Joi.string().uuid(),
   kind: Joi.string().valid(...MOVEMENT_KINDS),
   ...dateWindow,
-});
+}).custom(windowSpan);
 
 export const consumptionListQuery = Joi.object({
   room_id: Joi.string().uuid(),
   task_id: Joi.string().uuid(),
   booking_id: Joi.string().uuid(),
   ...dateWindow,
-});
+}).custom(windowSpan);
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 
@@ -74,7 +78,7 @@ export const itemSchema = Joi.object({
   sort_order: Joi.number().integer(),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('MinibarItem'));
 
 export const stockLevelSchema = Joi.object({
   item_id: Joi.string().uuid(),
@@ -83,7 +87,7 @@ export const stockLevelSchema = Joi.object({
   price: moneyOut,
   is_active: Joi.boolean(),
   quantity: Joi.number().integer().description('Current stock; negative until a count corrects it'),
-});
+}).meta(openApiComponent('MinibarStockLevel'));
 
 export const movementSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -96,7 +100,7 @@ export const movementSchema = Joi.object({
   created_by: Joi.string().uuid().allow(null),
   task_id: Joi.string().uuid().allow(null),
   created_at: Joi.date(),
-});
+}).meta(openApiComponent('MinibarMovement'));
 
 export const postedMovementSchema = Joi.object({ movement: movementSchema, stock: stockLevelSchema });
 
@@ -114,4 +118,4 @@ export const consumptionSchema = Joi.object({
   amount: moneyOut.description('quantity × price_per_unit'),
   recorded_at: Joi.date(),
   recorded_by: Joi.string().uuid().allow(null),
-});
+}).meta(openApiComponent('MinibarConsumption'));

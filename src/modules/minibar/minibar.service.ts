@@ -2,10 +2,16 @@ import Joi from 'joi';
 import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
-import { ConflictError, NotFoundError, ValidationError, type ValidationDetail } from '../../platform/errors';
+import {
+  BusinessRuleError,
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+  type ValidationDetail,
+} from '../../platform/errors';
 import { validate } from '../../platform/http/validate';
 import { consumptionsRepository, itemsRepository, stockRepository } from './minibar.repository';
-import { minibarCheckItems } from './minibar.schemas';
+import { MAX_STOCK, minibarCheckItems } from './minibar.schemas';
 import type {
   ConsumptionFilter,
   MinibarCheck,
@@ -25,6 +31,7 @@ export const minibarMessages = {
   unknownItems: 'Неизвестные или неактивные позиции мини-бара',
   unknownItem: 'нет такой позиции в этом отеле',
   inactiveItem: 'позиция неактивна',
+  stockLimit: `Остаток позиции должен оставаться в пределах ±${MAX_STOCK} шт.`,
 };
 
 const checkSchema = Joi.object({
@@ -210,6 +217,8 @@ export function createMinibarService(db: Db) {
             : input.kind === 'write_off'
               ? -input.quantity
               : input.quantity - before.quantity;
+        if (Math.abs(before.quantity + delta) > MAX_STOCK)
+          throw new BusinessRuleError(minibarMessages.stockLimit, [], 'amount_limit');
         const [movement] = await stockRepository.insertMovements(trx, hotelId, [
           {
             item_id: input.item_id,

@@ -27,6 +27,14 @@ function formatHundredths(hundredths: bigint): string {
   return `${hundredths < 0n ? '-' : ''}${magnitude / 100n}.${fraction}`;
 }
 
+/** The largest amount a money column (numeric(12,2)) holds, in cents: 9999999999.99. */
+export const MAX_STORED_CENTS = 999_999_999_999n;
+
+/** Whether an amount (a price, or a sum of payments) fits its money column, either sign. */
+export function fitsMoneyColumn(cents: bigint): boolean {
+  return cents <= MAX_STORED_CENTS && cents >= -MAX_STORED_CENTS;
+}
+
 /** "1234.5" -> 123450n cents. */
 export function parseMoney(value: string): bigint {
   return parseHundredths(value, 'Некорректная сумма');

@@ -1,6 +1,17 @@
 import Joi from 'joi';
-import { calendarDate, money, percent, signedDecimal } from '../../platform/http/schemas';
-import { MEAL_PLANS } from './pricing.types';
+import {
+  calendarDate,
+  dateSpan,
+  instant,
+  MAX_RATE_SPAN_DAYS,
+  MAX_STAY_NIGHTS,
+  MAX_WINDOW_DAYS,
+  money,
+  percent,
+  signedDecimal,
+} from '../../platform/http/schemas';
+import { MAX_OVERRIDE_DAYS, MEAL_PLANS } from './pricing.types';
+import { openApiComponent } from '../../platform/http/components';
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 
@@ -43,7 +54,7 @@ export const tariffSchema = Joi.object({
   is_active: Joi.boolean(),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('Tariff'));
 
 const periodPrice = Joi.object({
   category_id: Joi.string().uuid().required(),
@@ -58,15 +69,21 @@ const periodFields = {
   prices: Joi.array().items(periodPrice).min(1).max(200).unique('category_id'),
 };
 
+const periodSpan = dateSpan('date_from', 'date_to', { maxDays: MAX_RATE_SPAN_DAYS });
+
 export const createPeriodBody = Joi.object({
   name: periodFields.name.required(),
   date_from: periodFields.date_from.required(),
   date_to: periodFields.date_to.required(),
   prices: periodFields.prices.required(),
-});
-export const updatePeriodBody = Joi.object(periodFields).min(1);
+}).custom(periodSpan);
+export const updatePeriodBody = Joi.object(periodFields).min(1).custom(periodSpan);
 
-export const dateWindowQuery = Joi.object({ from: calendarDate, to: calendarDate, category_id: Joi.string().uuid() });
+export const dateWindowQuery = Joi.object({
+  from: calendarDate,
+  to: calendarDate,
+  category_id: Joi.string().uuid(),
+}).custom(dateSpan('from', 'to', { maxDays: MAX_WINDOW_DAYS }));
 
 export const periodSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -79,7 +96,7 @@ export const periodSchema = Joi.object({
   ),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('RatePeriod'));
 
 export const setOverrideBody = Joi.object({
   category_id: Joi.string().uuid().required(),
@@ -91,7 +108,8 @@ export const setOverrideBody = Joi.object({
 })
   .xor('date', 'date_from')
   .and('date_from', 'date_to')
-  .or('price', 'hourly_price');
+  .or('price', 'hourly_price')
+  .custom(dateSpan('date_from', 'date_to', { maxDays: MAX_OVERRIDE_DAYS - 1 }));
 
 export const overrideSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -102,15 +120,15 @@ export const overrideSchema = Joi.object({
   hourly_price: moneyOut.allow(null),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('RateOverride'));
 
 export const quoteQuery = Joi.object({
   category_id: Joi.string().uuid(),
   room_id: Joi.string().uuid(),
   check_in: calendarDate,
   check_out: calendarDate,
-  start_at: Joi.date().iso(),
-  end_at: Joi.date().iso(),
+  start_at: instant,
+  end_at: instant,
   tariff_id: Joi.string().uuid(),
   discount: percent,
   early_checkin: Joi.boolean().default(false),
@@ -119,12 +137,14 @@ export const quoteQuery = Joi.object({
   .xor('category_id', 'room_id')
   .xor('check_in', 'start_at')
   .and('check_in', 'check_out')
-  .and('start_at', 'end_at');
+  .and('start_at', 'end_at')
+  .custom(dateSpan('check_in', 'check_out', { maxDays: MAX_STAY_NIGHTS }))
+  .custom(dateSpan('start_at', 'end_at', { maxDays: MAX_STAY_NIGHTS }));
 
 const quoteLine = Joi.object({
   date: Joi.string().required(),
-  hour: Joi.number().integer(),
-  starts_at: Joi.string(),
+  hour: Joi.number().integer().optional().description('Hourly stays only'),
+  starts_at: Joi.string().optional().description('Hourly stays only'),
   source: Joi.string().valid('base', 'period', 'override').required(),
   source_id: Joi.string().uuid().allow(null).required(),
   base_price: moneyOut.required(),
@@ -148,4 +168,4 @@ export const quoteSchema = Joi.object({
     .required(),
   fees_total: moneyOut.required(),
   total: moneyOut.required(),
-});
+}).meta(openApiComponent('Quote'));

@@ -1,8 +1,16 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { daysBetween, MAX_RATE_SPAN_DAYS } from '../../platform/http/schemas';
 import { overridesRepository, periodsRepository, tariffsRepository } from './pricing.repository';
-import type { DateWindow, OverrideInput, RatePeriod, RatePeriodInput, TariffInput } from './pricing.types';
+import {
+  MAX_OVERRIDE_DAYS,
+  type DateWindow,
+  type OverrideInput,
+  type RatePeriod,
+  type RatePeriodInput,
+  type TariffInput,
+} from './pricing.types';
 
 export const pricingMessages = {
   tariffNotFound: 'Тариф не найден',
@@ -11,12 +19,12 @@ export const pricingMessages = {
   overrideNotFound: 'Цена на дату не найдена',
   categoryNotFound: 'Категория не найдена',
   periodDates: 'Дата окончания периода не может быть раньше даты начала',
-  overrideSpan: 'Укажите дату или диапазон не длиннее 366 дней',
+  periodSpan: `Период не может быть длиннее ${MAX_RATE_SPAN_DAYS} дней`,
+  overrideSpan: `Укажите дату или диапазон не длиннее ${MAX_OVERRIDE_DAYS} дней`,
   percentRange: 'a percent adjustment must be between -100 and 1000',
   tariffInUse: 'Тариф указан в бронированиях: удалить его нельзя, сделайте его неактивным',
 };
 
-const MAX_OVERRIDE_DAYS = 366;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Calendar dates from `from` to `to` inclusive, computed on UTC midnights so no time zone can shift them. */
@@ -55,6 +63,9 @@ export function createPricingService(db: Db) {
         if ((await periodsRepository.foreignCategories(trx, hotelId, categoryIds)).length > 0) throw categoryNotFound();
         const dates = { from: input.date_from ?? current?.date_from, to: input.date_to ?? current?.date_to };
         if (dates.from && dates.to && dates.to < dates.from) throw new ValidationError(pricingMessages.periodDates);
+        // A change of one end alone is checked here, against the stored other end.
+        if (dates.from && dates.to && daysBetween(dates.from, dates.to) > MAX_RATE_SPAN_DAYS)
+          throw new ValidationError(pricingMessages.periodSpan);
         const fields = { name: input.name, date_from: input.date_from, date_to: input.date_to };
         const period = current
           ? await periodsRepository.update(trx, hotelId, current.id, fields)
@@ -157,9 +168,10 @@ export function createPricingService(db: Db) {
       async set(hotelId: string, input: OverrideInput) {
         const from = input.date ?? input.date_from!;
         const to = input.date ?? input.date_to!;
-        const dates = to >= from ? datesBetween(from, to) : [];
-        if (dates.length === 0 || dates.length > MAX_OVERRIDE_DAYS)
-          throw new ValidationError(pricingMessages.overrideSpan);
+        // Counted by arithmetic before a single date is built, so no range can keep this loop busy.
+        const days = daysBetween(from, to) + 1;
+        if (!(days >= 1 && days <= MAX_OVERRIDE_DAYS)) throw new ValidationError(pricingMessages.overrideSpan);
+        const dates = datesBetween(from, to);
         // Checked first: the (category, date) key spans every hotel, so another hotel's category must not reach it.
         if ((await periodsRepository.foreignCategories(db, hotelId, [input.category_id])).length > 0)
           throw categoryNotFound();

@@ -1,5 +1,8 @@
 export const MEAL_PLANS = ['none', 'breakfast', 'half_board', 'full_board', 'all_inclusive'] as const;
 
+/** The most dates one request may set an override for. */
+export const MAX_OVERRIDE_DAYS = 366;
+
 export interface Tariff {
   id: string;
   hotel_id: string;

@@ -1,6 +1,7 @@
 import Joi from 'joi';
-import { money, photoList } from '../../platform/http/schemas';
+import { dateSpan, instant, MAX_WINDOW_DAYS, money, photoList } from '../../platform/http/schemas';
 import { ROOM_STATUSES } from './rooms.types';
+import { openApiComponent } from '../../platform/http/components';
 
 const categoryFields = {
   name: Joi.string().trim().min(1).max(100),
@@ -37,24 +38,27 @@ const roomFields = {
   early_checkin_fee: money,
   late_checkout_fee: money,
   status: Joi.string().valid(...ROOM_STATUSES),
-  maintenance_from: Joi.date().iso().allow(null),
-  maintenance_to: Joi.date().iso().allow(null),
+  maintenance_from: instant.allow(null),
+  maintenance_to: instant.allow(null),
   notes: Joi.string().trim().max(2000).allow(''),
 };
+
+/** A closure longer than this is the `closed` status, not maintenance. */
+const closureSpan = dateSpan('maintenance_from', 'maintenance_to', { maxDays: MAX_WINDOW_DAYS });
 
 export const createRoomBody = Joi.object({
   ...roomFields,
   number: roomFields.number.required(),
   category_id: roomFields.category_id.required(),
-});
+}).custom(closureSpan);
 
-export const updateRoomBody = Joi.object(roomFields).min(1);
+export const updateRoomBody = Joi.object(roomFields).min(1).custom(closureSpan);
 
 export const roomStatusBody = Joi.object({
   status: roomFields.status.required(),
   maintenance_from: roomFields.maintenance_from,
   maintenance_to: roomFields.maintenance_to,
-});
+}).custom(closureSpan);
 
 export const roomListQuery = Joi.object({
   category_id: Joi.string().uuid(),
@@ -79,7 +83,7 @@ export const categorySchema = Joi.object({
   is_active: Joi.boolean(),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('RoomCategory'));
 
 export const roomSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -101,4 +105,4 @@ export const roomSchema = Joi.object({
   notes: Joi.string().allow(''),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('Room'));
