@@ -296,7 +296,12 @@ describe('guests: blacklist', () => {
       .set(as(manager.accessToken))
       .send({ is_blacklisted: true })
       .expect(400);
-    expect(patched.body.details.map((d: { path: string }) => d.path)).toEqual(['body.is_blacklisted']);
+    expect(patched.body.details).toEqual([
+      {
+        path: 'body.is_blacklisted',
+        message: '"is_blacklisted" is set with POST /api/hotels/{slug}/guests/{id}/blacklist (hotel_admin, manager)',
+      },
+    ]);
     await t.http
       .post(guestsPath())
       .set(as(manager.accessToken))

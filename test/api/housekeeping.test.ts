@@ -119,6 +119,33 @@ describe('task life cycle and the room board', () => {
     await createTask({ room_id: room.id, category: 'maintenance', priority: 'medium' });
     expect(await roomStatus(room.id)).toBe('clean');
   });
+
+  it('a maintenance task in progress shows its room as cleaning, like any task; done leaves it dirty and reopened', async () => {
+    const room = await newRoom();
+    const repair = await createTask({ room_id: room.id, category: 'maintenance', priority: 'urgent' });
+    expect(await roomStatus(room.id)).toBe('maintenance');
+    await patchTask(repair.id, { status: 'in_progress' }).expect(200);
+    expect(await roomStatus(room.id)).toBe('cleaning');
+    await patchTask(repair.id, { status: 'done' }).expect(200);
+    const reopened = await t.db('rooms').where({ id: room.id }).first();
+    expect(reopened.status).toBe('dirty');
+    expect(reopened.maintenance_to.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('a repair put down shows the room under maintenance while its closure runs, dirty otherwise', async () => {
+    const closed = await newRoom();
+    const urgent = await createTask({ room_id: closed.id, category: 'maintenance', priority: 'urgent' });
+    await patchTask(urgent.id, { status: 'in_progress' }).expect(200);
+    await patchTask(urgent.id, { status: 'pending' }).expect(200);
+    expect(await roomStatus(closed.id)).toBe('maintenance');
+
+    const open = await newRoom();
+    const minor = await createTask({ room_id: open.id, category: 'maintenance', priority: 'low' });
+    await patchTask(minor.id, { status: 'in_progress' }).expect(200);
+    expect(await roomStatus(open.id)).toBe('cleaning');
+    await patchTask(minor.id, { status: 'cancelled' }).expect(200);
+    expect(await roomStatus(open.id)).toBe('dirty');
+  });
 });
 
 describe('completion rules', () => {

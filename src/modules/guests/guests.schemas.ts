@@ -53,7 +53,8 @@ const guestFields = {
   passport_issue_date: issueDate.allow(null),
   notes: Joi.string().trim().max(2000).allow(''),
   is_blacklisted: Joi.forbidden().messages({
-    'any.unknown': '{{#label}} is set with POST /guests/{id}/blacklist (hotel_admin, manager)',
+    // Braces start a joi template (`{id}` would be read as a reference and print empty): escaped to stay text.
+    'any.unknown': '{{#label}} is set with POST /api/hotels/\\{slug}/guests/\\{id}/blacklist (hotel_admin, manager)',
   }),
 };
 

@@ -19,27 +19,42 @@ export function canMove(from: TaskStatus, to: TaskStatus): boolean {
 
 export const OPEN_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress'];
 
+/** The room as a status change sees it: what the board shows, and a closure for repairs if it has one. */
+export interface RoomOnBoard {
+  status: RoomStatus;
+  maintenance_from?: Date | null;
+  maintenance_to?: Date | null;
+}
+
+function closedForRepairs(room: RoomOnBoard, now: Date): boolean {
+  return Boolean(
+    room.maintenance_from && room.maintenance_to && room.maintenance_from <= now && room.maintenance_to > now,
+  );
+}
+
 /**
- * What a status change does to the room: cleaning shows the room as `cleaning`; a finished clean leaves it
- * `inspect` or `clean`; an abandoned clean leaves it `dirty`; finished repairs leave a room that was closed for
- * them `dirty` (it needs a clean before guests). Undefined: the room is left as it is.
+ * What a status change does to the room: any task in progress, clean or repair, shows the room as `cleaning` (someone
+ * is working in it); a finished clean leaves it `inspect` or `clean`; finished repairs leave a room that was closed or
+ * worked in for them `dirty` (it needs a clean before guests); work put down leaves it `dirty`, or `maintenance` again
+ * while a closure for repairs is still running. Undefined: the room is left as it is.
  */
 export function roomStatusAfter(
   task: Pick<HousekeepingTask, 'category'>,
   from: TaskStatus,
   to: TaskStatus,
-  room: { status: RoomStatus },
+  room: RoomOnBoard,
   inspectionAfterClean: boolean,
+  now = new Date(),
 ): RoomStatus | undefined {
   if (from === to) return undefined;
-  if (task.category === 'housekeeping') {
-    if (to === 'in_progress') return 'cleaning';
-    if (to === 'done') return inspectionAfterClean ? 'inspect' : 'clean';
-    if (from === 'in_progress' && room.status === 'cleaning') return 'dirty';
-    return undefined;
+  if (to === 'in_progress') return 'cleaning';
+  const workedIn = from === 'in_progress' && room.status === 'cleaning';
+  if (to === 'done') {
+    if (task.category === 'housekeeping') return inspectionAfterClean ? 'inspect' : 'clean';
+    return room.status === 'maintenance' || workedIn ? 'dirty' : undefined;
   }
-  if (to === 'done' && room.status === 'maintenance') return 'dirty';
-  return undefined;
+  if (!workedIn) return undefined;
+  return closedForRepairs(room, now) ? 'maintenance' : 'dirty';
 }
 
 export interface AssignCandidate {

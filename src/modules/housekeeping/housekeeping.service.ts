@@ -172,7 +172,8 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     const settings = await housekeepingSettingsRepository.get(trx, hotelId);
     const status = roomStatusAfter(after, before.status, after.status, room, settings.inspection_after_clean);
     if (!status) return room.status;
-    const endsClosure = status === 'dirty' && room.status === 'maintenance';
+    // Finished repairs reopen the room now, whether it showed `maintenance` or, while they went on, `cleaning`.
+    const endsClosure = after.category === 'maintenance' && after.status === 'done' && status === 'dirty';
     const updated = await updateRoomState(trx, hotelId, room.id, {
       status,
       ...(endsClosure && room.maintenance_to && room.maintenance_to > new Date() && { maintenance_to: new Date() }),
