@@ -1,5 +1,5 @@
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { createActivities, moduleSchedules } from '../activities';
 import { ConfigError, loadConfig } from '../src/config';
 import { createDb } from '../src/platform/db/knex';
 import { createLogger } from '../src/platform/logger';
@@ -9,7 +9,7 @@ import { connectTemporal, ensureSearchAttributes } from '../src/platform/tempora
 import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
 import { temporalLogger } from '../src/platform/temporal/runtime-logger';
 import { ensureSchedules } from '../src/platform/temporal/schedules';
-import { SCHEDULES } from './schedules';
+import { workflowSource } from './workflow-source';
 
 async function main(): Promise<void> {
   let config;
@@ -27,13 +27,13 @@ async function main(): Promise<void> {
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
   const { connection, client } = await connectTemporal(config.temporal);
   await ensureSearchAttributes(connection, config.temporal.namespace);
-  await ensureSchedules(client, config.temporal.taskQueue, SCHEDULES);
+  await ensureSchedules(client, config.temporal.taskQueue, moduleSchedules());
   const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    workflowsPath: require.resolve('../workflows'),
+    ...workflowSource(),
     activities: createActivities({ db, config, mailer }),
     shutdownGraceTime: `${config.shutdownTimeoutMs} ms`,
   });
