@@ -1,5 +1,5 @@
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createActivities, moduleSchedules } from '../activities';
+import { createActivities } from '../activities';
 import { ConfigError, loadConfig } from '../src/config';
 import { createDb } from '../src/platform/db/knex';
 import { createLogger } from '../src/platform/logger';
@@ -9,6 +9,7 @@ import { connectTemporal, ensureSearchAttributes } from '../src/platform/tempora
 import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
 import { temporalLogger } from '../src/platform/temporal/runtime-logger';
 import { ensureSchedules } from '../src/platform/temporal/schedules';
+import { SCHEDULES } from './schedules';
 import { workflowSource } from './workflow-source';
 
 async function main(): Promise<void> {
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
   const { connection, client } = await connectTemporal(config.temporal);
   await ensureSearchAttributes(connection, config.temporal.namespace);
-  await ensureSchedules(client, config.temporal.taskQueue, moduleSchedules());
+  await ensureSchedules(client, config.temporal.taskQueue, SCHEDULES);
   const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection: nativeConnection,
