@@ -1,13 +1,9 @@
 import type { Config } from '../src/config';
-import { createAccountEmails } from '../src/modules/auth';
-import { createStaffInvitations } from '../src/modules/staff';
+import { MODULES } from '../src/modules/registry';
 import type { Db } from '../src/platform/db/knex';
 import type { Mailer } from '../src/platform/mail';
-import { createAccountActivities } from './accounts.activities';
-import { createMaintenanceActivities } from './maintenance.activities';
-import { createBookingActivities } from './bookings.activities';
-import { createBookingJobs } from '../src/modules/bookings';
-import { createServices } from '../src/services';
+import { buildModules } from '../src/platform/modules';
+import type { ScheduleDefinition } from '../src/platform/temporal/schedules';
 
 export interface ActivityDependencies {
   db: Db;
@@ -15,16 +11,12 @@ export interface ActivityDependencies {
   mailer: Mailer;
 }
 
-/** Every activity the worker registers: thin calls into module services. */
+/** Every activity the worker registers, collected from the modules (thin calls into their services). */
 export function createActivities({ db, config, mailer }: ActivityDependencies) {
-  const services = createServices(db, config);
-  return {
-    ...createAccountActivities(
-      services.auth,
-      createAccountEmails(db, config, mailer),
-      createStaffInvitations(db, config, mailer),
-    ),
-    ...createMaintenanceActivities(db, config),
-    ...createBookingActivities(createBookingJobs(db, services.bookings)),
-  };
+  return buildModules(MODULES, { db, config }).activities(mailer);
+}
+
+/** Every recurring job of the service, declared by the modules; each worker registers them at start-up. */
+export function moduleSchedules(): ScheduleDefinition[] {
+  return MODULES.flatMap((module) => module.schedules ?? []);
 }

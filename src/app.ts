@@ -5,18 +5,6 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
-import { authRoutes } from './modules/auth';
-import { hotelsRoutes } from './modules/hotels';
-import { staffRoutes } from './modules/staff';
-import { roomsRoutes } from './modules/rooms';
-import { pricingRoutes } from './modules/pricing';
-import { housekeepingRoutes } from './modules/housekeeping';
-import { bookingsRoutes } from './modules/bookings';
-import { paymentsRoutes } from './modules/payments';
-import { uploadsRoutes } from './modules/uploads';
-import { minibarRoutes } from './modules/minibar';
-import { guestsRoutes } from './modules/guests';
-import { notificationsRoutes } from './modules/notifications';
 import type { Db } from './platform/db/knex';
 import type { PgListener } from './platform/db/pg-listener';
 import { createAccessGuard, type AccessGuard } from './platform/http/access-guard';
@@ -28,7 +16,8 @@ import { buildOpenApiDocument } from './platform/http/openapi';
 import { createRateLimiter } from './platform/http/rate-limit';
 import type { RouteDefinition } from './platform/http/route';
 import type { Logger } from './platform/logger';
-import { createServices, type Services } from './services';
+import { MODULES, type Services } from './modules/registry';
+import { buildModules } from './platform/modules';
 
 export interface AppDependencies {
   config: Config;
@@ -39,37 +28,22 @@ export interface AppDependencies {
   readinessChecks?: ReadinessChecks;
 }
 
-/** The HTTP application and what the realtime hub shares with it. */
+/** The HTTP application and what the realtime hub (and the route-generated gates) share with it. */
 export interface Api {
   app: Express;
   services: Services;
+  routes: RouteDefinition[];
   accessGuard: AccessGuard;
-}
-
-export function apiRoutes(services: Services, config: Config): RouteDefinition[] {
-  return [
-    ...authRoutes(services.auth, config),
-    ...hotelsRoutes(services.hotels),
-    ...staffRoutes(services.staff),
-    ...roomsRoutes(services.rooms),
-    ...pricingRoutes(services.pricing, services.quotes),
-    ...housekeepingRoutes(services.housekeeping, services.checklistTemplates),
-    ...bookingsRoutes(services.bookings),
-    ...paymentsRoutes(services.payments),
-    ...uploadsRoutes(services.uploads),
-    ...minibarRoutes(services.minibar),
-    ...guestsRoutes(services.guests),
-    ...notificationsRoutes(services.notifications),
-  ];
 }
 
 const REQUEST_ID = /^[\w-]{1,100}$/;
 
 /** The Express application without a listening socket: main.ts listens, tests call it directly. */
 export function buildApi({ config, db, logger, listener, readinessChecks = {} }: AppDependencies): Api {
-  const services = createServices(db, config);
+  const modules = buildModules(MODULES, { db, config });
+  const services = modules.services;
   const accessGuard = createAccessGuard({ listener, load: (userId) => services.auth.accessOf(userId) });
-  const routes = apiRoutes(services, config);
+  const routes = modules.routes();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -129,5 +103,5 @@ export function buildApi({ config, db, logger, listener, readinessChecks = {} }:
     throw new NotFoundError('Маршрут не найден');
   });
   app.use(errorHandler);
-  return { app, services, accessGuard };
+  return { app, services, routes, accessGuard };
 }

@@ -1,7 +1,7 @@
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { createActivities, moduleSchedules } from '../activities';
 import { ConfigError, loadConfig } from '../src/config';
-import { createDb } from '../src/platform/db/knex';
+import { createProcessDb } from '../src/platform/db/knex';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mail';
 import { onShutdownSignal } from '../src/platform/shutdown';
@@ -9,7 +9,6 @@ import { connectTemporal, ensureSearchAttributes } from '../src/platform/tempora
 import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
 import { temporalLogger } from '../src/platform/temporal/runtime-logger';
 import { ensureSchedules } from '../src/platform/temporal/schedules';
-import { SCHEDULES } from './schedules';
 import { workflowSource } from './workflow-source';
 
 async function main(): Promise<void> {
@@ -24,11 +23,11 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'worker');
   // Shutdown is ours (relay first, then the worker drains), so the SDK must not react to signals itself.
   Runtime.install({ logger: temporalLogger(logger), shutdownSignals: [] });
-  const db = createDb(config.databaseUrl, config.databasePoolMax);
+  const db = createProcessDb(config, 'worker');
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
   const { connection, client } = await connectTemporal(config.temporal);
   await ensureSearchAttributes(connection, config.temporal.namespace);
-  await ensureSchedules(client, config.temporal.taskQueue, SCHEDULES);
+  await ensureSchedules(client, config.temporal.taskQueue, moduleSchedules());
   const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection: nativeConnection,

@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { AccountActivities } from '../activities/accounts.activities';
-import type { AccountEmailInput } from './messages';
+import type { AccountActivities, AccountEmailInput } from './contracts/accounts';
 
 const { sendAccountEmail } = proxyActivities<AccountActivities>({
   // Short: an attempt lost with a crashed worker is retried after this, not a minute later.

@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { AccountActivities } from '../activities/accounts.activities';
-import type { AccountRequestInput } from './messages';
+import type { AccountActivities, AccountRequestInput } from './contracts/accounts';
 
 const { handleAccountRequest } = proxyActivities<AccountActivities>({
   startToCloseTimeout: '20 seconds',

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { BookingActivities } from '../activities/bookings.activities';
+import type { BookingActivities } from './contracts/bookings';
 
 const activities = proxyActivities<BookingActivities>({
   startToCloseTimeout: '2 minutes',

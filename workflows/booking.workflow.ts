@@ -1,6 +1,10 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { BookingActivities } from '../activities/bookings.activities';
-import { bookingStatusSignal, type BookingStatusChange, type BookingWorkflowInput } from './messages';
+import {
+  bookingStatusSignal,
+  type BookingActivities,
+  type BookingStatusChange,
+  type BookingWorkflowInput,
+} from './contracts/bookings';
 
 const { announceBooking } = proxyActivities<BookingActivities>({
   // Short: an attempt lost with a crashed worker is retried after this, not a minute later.

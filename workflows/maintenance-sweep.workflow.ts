@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { MaintenanceActivities } from '../activities/maintenance.activities';
+import type { MaintenanceActivities, PurgeReport } from './contracts/maintenance';
 
 const { purgeExpiredRecords } = proxyActivities<MaintenanceActivities>({
   startToCloseTimeout: '5 minutes',
@@ -7,6 +7,6 @@ const { purgeExpiredRecords } = proxyActivities<MaintenanceActivities>({
 });
 
 /** Run by a schedule: removes expired sessions, closed rate-limit windows and old delivered outbox rows. */
-export async function maintenanceSweep(): ReturnType<MaintenanceActivities['purgeExpiredRecords']> {
+export async function maintenanceSweep(): Promise<PurgeReport> {
   return purgeExpiredRecords();
 }

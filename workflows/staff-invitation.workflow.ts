@@ -1,8 +1,7 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { AccountActivities } from '../activities/accounts.activities';
-import { invitationAcceptedSignal, type StaffInvitationInput } from './messages';
+import { invitationAcceptedSignal, type StaffActivities, type StaffInvitationInput } from './contracts/accounts';
 
-const { sendInvitationEmail, expireInvitation } = proxyActivities<AccountActivities>({
+const { sendInvitationEmail, expireInvitation } = proxyActivities<StaffActivities>({
   // Short: an attempt lost with a crashed worker is retried after this, not a minute later.
   startToCloseTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },

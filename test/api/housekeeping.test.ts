@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
-import { createServices } from '../../src/services';
 import { createCategory, createRoom, uploadPhoto } from '../helpers/structure';
+import { problem } from '../helpers/problem';
 
 let t: TestApp;
 let owner: RegisteredHotel;
@@ -171,10 +171,11 @@ describe('completion rules', () => {
     expect(detail.body.checklist.map((i: { text: string }) => i.text)).toEqual(['Пропылесосить', 'Заменить полотенца']);
 
     const refused = await patchTask(task.id, { status: 'done' }, maid.accessToken).expect(422);
-    expect(refused.body).toEqual({
-      error: 'Задачу нельзя завершить',
-      errors: ['Не выполнены пункты чек-листа: Пропылесосить, Заменить полотенца'],
-    });
+    expect(refused.body).toEqual(
+      problem(422, 'business_rule', 'Задачу нельзя завершить', {
+        errors: ['Не выполнены пункты чек-листа: Пропылесосить, Заменить полотенца'],
+      }),
+    );
     expect((await t.db('housekeeping_tasks').where({ id: task.id }).first()).status).toBe('pending');
 
     for (const item of detail.body.checklist) {
@@ -508,7 +509,7 @@ describe('minibar check and the turnover clean', () => {
       .send({ item_id: cola.body.id, kind: 'receipt', quantity: 10 })
       .expect(201);
     const room = await newRoom(hotel);
-    const { housekeeping } = createServices(t.db, t.config);
+    const { housekeeping } = t.services;
     const task = await t.db.transaction((trx) => housekeeping.createTurnoverTask(trx, hotel.hotelId, room.id));
     expect(task).toMatchObject({
       source: 'checkout',
@@ -546,7 +547,7 @@ describe('minibar check and the turnover clean', () => {
       .send({ checkout_auto: false })
       .expect(200);
     const room = await newRoom(hotel);
-    const { housekeeping } = createServices(t.db, t.config);
+    const { housekeeping } = t.services;
     expect(
       await t.db.transaction((trx) => housekeeping.createTurnoverTask(trx, hotel.hotelId, room.id)),
     ).toBeUndefined();

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Joi from 'joi';
-import { apiRoutes } from '../../src/app';
 import type { RouteDefinition } from '../../src/platform/http/route';
-import { createServices } from '../../src/services';
 import { as } from '../helpers/accounts';
 import { reportGate } from '../helpers/gates';
 import {
@@ -133,7 +131,7 @@ const opKey = (route: RouteDefinition) => `${route.method.toUpperCase()} ${route
 const brief = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 function hotelRoutes(): RouteDefinition[] {
-  const routes = apiRoutes(createServices(t.db, t.config), t.config);
+  const routes = t.routes;
   for (const route of routes) {
     if (route.path.startsWith('/api/hotels/:slug') && route.access.kind !== 'hotel') {
       failures.coverage.push(`${opKey(route)} lives under a hotel slug but declares ${route.access.kind} access`);

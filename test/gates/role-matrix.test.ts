@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { apiRoutes } from '../../src/app';
 import { ForbiddenError } from '../../src/platform/errors';
 import { HOTEL_ROLES, type Role } from '../../src/platform/http/roles';
 import type { RouteDefinition } from '../../src/platform/http/route';
-import { createServices } from '../../src/services';
 import { addStaff, as, registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
@@ -40,9 +38,7 @@ const tokens = new Map<Role, string>();
 
 beforeAll(async () => {
   t = createTestApp();
-  hotelRoutes = apiRoutes(createServices(t.db, t.config), t.config).filter(
-    (route): route is HotelRoute => route.access.kind === 'hotel',
-  );
+  hotelRoutes = t.routes.filter((route): route is HotelRoute => route.access.kind === 'hotel');
   const owner = await registerHotel(t);
   slug = owner.slug;
   tokens.set('hotel_admin', owner.accessToken);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { apiRoutes } from '../../src/app';
 import type { RouteDefinition } from '../../src/platform/http/route';
 import { CLOSE_ACCESS_REVOKED } from '../../src/platform/realtime/staff-hub';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
@@ -25,7 +24,7 @@ let protectedRoutes: RouteDefinition[];
 beforeAll(async () => {
   t = await startTestServer();
   owner = await registerHotel(t);
-  protectedRoutes = apiRoutes(t.services, t.config).filter((route) => route.access.kind !== 'public');
+  protectedRoutes = t.routes.filter((route) => route.access.kind !== 'public');
 });
 afterAll(() => t.close());
 

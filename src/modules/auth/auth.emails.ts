@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { Db } from '../../platform/db/knex';
 import { escapeHtml, type MailMessage, type Mailer } from '../../platform/mail';
-import type { AccountEmailPurpose } from '../../../workflows/messages';
+import type { AccountEmailPurpose } from '../../../workflows/contracts/accounts';
 import { hotelsRepository } from '../hotels';
 import { usersRepository, type User } from '../users';
 

@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { AccessTokenPayload } from '../../platform/http/access-token';
-import type { AccountEmailPurpose } from '../../../workflows/messages';
+import type { AccountEmailPurpose } from '../../../workflows/contracts/accounts';
 
 export interface SessionRow {
   id: string;

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { ROLES } from '../../platform/http/roles';
+import { openApiComponent } from '../../platform/http/components';
 export { okResponse } from '../../platform/http/schemas';
 
 const email = Joi.string().trim().lowercase().email({ tlds: false }).max(254);
@@ -45,10 +46,14 @@ const sessionUser = Joi.object({
   ...accountFields,
   hotelId: Joi.string().uuid().allow(null).required(),
   hotelSlug: Joi.string().allow(null).required(),
-});
+}).meta(openApiComponent('SessionUser'));
 
-export const sessionResponse = Joi.object({ access_token: Joi.string().required(), user: sessionUser.required() });
-export const accessTokenResponse = Joi.object({ access_token: Joi.string().required() });
+export const sessionResponse = Joi.object({ access_token: Joi.string().required(), user: sessionUser.required() }).meta(
+  openApiComponent('Session'),
+);
+export const accessTokenResponse = Joi.object({ access_token: Joi.string().required() }).meta(
+  openApiComponent('AccessToken'),
+);
 export const registeredResponse = Joi.object({ ok: Joi.boolean().valid(true).required(), message: Joi.string() });
 
 export const meResponse = Joi.object({
@@ -56,4 +61,6 @@ export const meResponse = Joi.object({
   hotel_id: Joi.string().uuid().allow(null).required(),
   created_at: Joi.date().required(),
   hotel_slug: Joi.string().allow(null).required(),
-}).allow(null);
+})
+  .allow(null)
+  .meta(openApiComponent('Account'));

@@ -1,18 +1,19 @@
-import type { Config } from '../../config';
 import { uniqueViolation } from '../../platform/db/base-model';
-import type { Db, DbOrTrx } from '../../platform/db/knex';
+import type { DbOrTrx } from '../../platform/db/knex';
+import type { ModuleContext } from '../../platform/modules';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../../platform/errors';
 import type { AccountAccess } from '../../platform/http/access-guard';
 import { signAccessToken, type AccessTokenPayload } from '../../platform/http/access-token';
-import type { accountEmail } from '../../../workflows/account-email.workflow';
-import type { accountRequest } from '../../../workflows/account-request.workflow';
-import { invitationAcceptedSignal, workflowIds, type AccountEmailPurpose } from '../../../workflows/messages';
-import { firstFreeSlug, hotelsRepository, settingsRepository, slugify } from '../hotels';
-import { housekeepingSettingsRepository } from '../housekeeping';
-import { paymentSettingsRepository } from '../payments';
-import { rentalsRepository } from '../rentals';
+import {
+  accountWorkflowIds,
+  invitationAcceptedSignal,
+  type AccountEmailPurpose,
+  type AccountEmailWorkflow,
+  type AccountRequestWorkflow,
+} from '../../../workflows/contracts/accounts';
+import { firstFreeSlug, hotelsRepository, slugify } from '../hotels';
 import { usersRepository, type User } from '../users';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './auth.passwords';
 import { accountRequestsRepository, sessionsRepository } from './auth.repository';
@@ -63,7 +64,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function createAuthService(db: Db, config: Config) {
+export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
   async function tokenPayload(conn: DbOrTrx, user: User): Promise<AccessTokenPayload> {
     const hotel = user.hotel_id ? await hotelsRepository.findById(conn, user.hotel_id) : undefined;
     return {
@@ -97,9 +98,9 @@ export function createAuthService(db: Db, config: Config) {
   function enqueueAccountEmail(conn: DbOrTrx, purpose: AccountEmailPurpose, user: User, hotelSlug: string, at: Date) {
     return enqueueOutbox(
       conn,
-      startWorkflowMessage<typeof accountEmail>(
+      startWorkflowMessage<AccountEmailWorkflow>(
         'accountEmail',
-        workflowIds.accountEmail(purpose, user.id, at.getTime()),
+        accountWorkflowIds.accountEmail(purpose, user.id, at.getTime()),
         [{ purpose, userId: user.id }],
         { HotelSlug: hotelSlug },
       ),
@@ -141,10 +142,7 @@ export function createAuthService(db: Db, config: Config) {
         confirmation_token: randomHexToken(32),
         confirmation_sent_at: sentAt,
       });
-      await settingsRepository.insertDefaults(trx, hotel.id);
-      await housekeepingSettingsRepository.insertDefaults(trx, hotel.id);
-      await paymentSettingsRepository.insertDefaults(trx, hotel.id);
-      await rentalsRepository.insertTemplates(trx, hotel.id);
+      await hotelCreated(trx, hotel.id);
       await enqueueAccountEmail(trx, 'confirmation', user, hotel.slug, sentAt);
     });
   }
@@ -218,9 +216,9 @@ export function createAuthService(db: Db, config: Config) {
         const requestId = await accountRequestsRepository.insert(trx, purpose, normalizeEmail(rawEmail));
         await enqueueOutbox(
           trx,
-          startWorkflowMessage<typeof accountRequest>(
+          startWorkflowMessage<AccountRequestWorkflow>(
             'accountRequest',
-            workflowIds.accountRequest(requestId),
+            accountWorkflowIds.accountRequest(requestId),
             [{ requestId }],
             {},
           ),
@@ -292,7 +290,7 @@ export function createAuthService(db: Db, config: Config) {
         if (!accepted) throw new ValidationError(authMessages.invalidLink);
         await enqueueOutbox(trx, {
           kind: 'signalWorkflow',
-          workflowId: workflowIds.staffInvitation(user.id),
+          workflowId: accountWorkflowIds.staffInvitation(user.id),
           signal: invitationAcceptedSignal.name,
           args: [],
         });
@@ -301,6 +299,9 @@ export function createAuthService(db: Db, config: Config) {
     },
 
     endAllSessions,
+
+    /** Sessions past their lifetime can never refresh again; removing them keeps the table small. */
+    purgeExpiredSessions: () => sessionsRepository.deleteExpired(db),
 
     /** "Log out everywhere": every device of the account must sign in again. */
     async logoutEverywhere(userId: string): Promise<void> {

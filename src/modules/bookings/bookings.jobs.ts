@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../platform/db/knex';
-import type { BookingAnnouncement } from '../../../workflows/messages';
+import type { BookingAnnouncement } from '../../../workflows/contracts/bookings';
 import { notify, type NotificationType } from '../notifications';
 import { bookingsRepository, dueBookingsRepository, type DueBooking } from './bookings.repository';
 import type { BookingsService } from './bookings.service';

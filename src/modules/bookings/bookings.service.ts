@@ -8,8 +8,12 @@ import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { daysBetween, MAX_STAY_NIGHTS } from '../../platform/http/schemas';
 import { publishHotelEvent } from '../../platform/realtime/events';
-import type { booking as bookingWorkflow } from '../../../workflows/booking.workflow';
-import { bookingStatusSignal, workflowIds, type BookingStatusChange } from '../../../workflows/messages';
+import {
+  bookingStatusSignal,
+  bookingWorkflowIds,
+  type BookingStatusChange,
+  type BookingWorkflow,
+} from '../../../workflows/contracts/bookings';
 import { createGuest, findGuestMatch, guestsRepository, isBlacklisted } from '../guests';
 import { hotelsRepository, settingsRepository } from '../hotels';
 import type { HousekeepingService } from '../housekeeping';
@@ -93,7 +97,7 @@ function exclusionViolation(error: unknown): boolean {
 export function createBookingsService(
   db: Db,
   config: Config,
-  deps: { quotes: QuoteService; housekeeping: HousekeepingService },
+  deps: { quotes: QuoteService; housekeeping: Pick<HousekeepingService, 'createTurnoverTask'> },
 ) {
   async function hotelOf(conn: DbOrTrx, hotelId: string) {
     const hotel = await hotelsRepository.findById(conn, hotelId);
@@ -241,13 +245,13 @@ export function createBookingsService(
   }
 
   function signalStatus(trx: DbOrTrx, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
-    const start: Parameters<typeof bookingWorkflow> = [
+    const start: Parameters<BookingWorkflow> = [
       { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status },
     ];
     return enqueueOutbox(trx, {
       kind: 'signalWithStart',
       workflowType: 'booking',
-      workflowId: workflowIds.booking(booking.id),
+      workflowId: bookingWorkflowIds.booking(booking.id),
       args: start,
       signal: bookingStatusSignal.name,
       signalArgs: [change],
@@ -332,9 +336,9 @@ export function createBookingsService(
     }
     await enqueueOutbox(
       trx,
-      startWorkflowMessage<typeof bookingWorkflow>(
+      startWorkflowMessage<BookingWorkflow>(
         'booking',
-        workflowIds.booking(created.id),
+        bookingWorkflowIds.booking(created.id),
         [{ hotelId, bookingId: created.id, status: created.status }],
         { HotelSlug: actor.hotelSlug, BookingId: created.id },
       ),

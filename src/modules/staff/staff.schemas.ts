@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { HOTEL_ROLES } from '../../platform/http/roles';
+import { openApiComponent } from '../../platform/http/components';
 
 export { idParams as staffParams } from '../../platform/http/schemas';
 
@@ -45,6 +46,6 @@ export const staffMemberSchema = Joi.object({
   invite_expires: Joi.date().allow(null).required(),
   created_at: Joi.date().required(),
   updated_at: Joi.date().required(),
-});
+}).meta(openApiComponent('StaffMember'));
 
 export const staffListSchema = Joi.array().items(staffMemberSchema);

@@ -7,8 +7,7 @@ import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from 
 import type { AccessTokenPayload } from '../../platform/http/access-token';
 import type { HotelRef } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
-import type { staffInvitation } from '../../../workflows/staff-invitation.workflow';
-import { workflowIds } from '../../../workflows/messages';
+import { accountWorkflowIds, type StaffInvitationWorkflow } from '../../../workflows/contracts/accounts';
 import { assertAcceptablePassword, hashPassword, type AuthService } from '../auth';
 import { usersRepository, type StaffFilter, type User, type UserChanges } from '../users';
 
@@ -104,9 +103,9 @@ export function createStaffService(db: Db, config: Config, deps: { auth: Pick<Au
           });
           await enqueueOutbox(
             trx,
-            startWorkflowMessage<typeof staffInvitation>(
+            startWorkflowMessage<StaffInvitationWorkflow>(
               'staffInvitation',
-              workflowIds.staffInvitation(user.id),
+              accountWorkflowIds.staffInvitation(user.id),
               [{ userId: user.id, expiresInMs: config.invitationTtlSeconds * 1000 }],
               { HotelSlug: hotel.slug },
             ),

@@ -1,0 +1,10 @@
+import { defineModule } from '../../platform/modules';
+import { guestsRoutes } from './guests.routes';
+import { createGuestsService } from './guests.service';
+
+export const guestsModule = defineModule({
+  name: 'guests',
+  uses: [],
+  create: ({ db, config }) => createGuestsService(db, config),
+  routes: (guests) => guestsRoutes(guests),
+});

@@ -1,0 +1,16 @@
+import { defineModule } from '../../platform/modules';
+import { housekeepingSettingsRepository } from './housekeeping.repository';
+import { housekeepingRoutes } from './housekeeping.routes';
+import { createHousekeepingService } from './housekeeping.service';
+import { createChecklistTemplates } from './housekeeping.templates';
+
+export const housekeepingModule = defineModule({
+  name: 'housekeeping',
+  uses: [],
+  create: ({ db, config }) => ({
+    ...createHousekeepingService(db, config.cdnUrl),
+    templates: createChecklistTemplates(db),
+  }),
+  routes: (housekeeping) => housekeepingRoutes(housekeeping, housekeeping.templates),
+  onHotelCreated: (_housekeeping, trx, hotelId) => housekeepingSettingsRepository.insertDefaults(trx, hotelId),
+});

@@ -1,0 +1,27 @@
+import { purgeIdempotencyKeys } from '../../platform/db/idempotency';
+import { purgeDeliveredOutbox } from '../../platform/db/outbox';
+import { purgeClosedRateLimitWindows } from '../../platform/http/rate-limit';
+import { defineModule } from '../../platform/modules';
+import { purgeRealtimeEvents } from '../../platform/realtime/events';
+import type { MaintenanceActivities } from '../../../workflows/contracts/maintenance';
+import type { AuthService } from '../auth';
+
+/** The hourly sweep of records nobody needs any more: expired sessions, closed rate-limit windows, old deliveries. */
+export const maintenanceModule = defineModule({
+  name: 'maintenance',
+  uses: ['auth'],
+  create: (_context, deps: { auth: Pick<AuthService, 'purgeExpiredSessions'> }) => deps,
+  activities: ({ auth }, { db, config }): MaintenanceActivities => ({
+    async purgeExpiredRecords() {
+      return {
+        sessions: await auth.purgeExpiredSessions(),
+        rateLimitCounters: await purgeClosedRateLimitWindows(db, config.rateLimit.windowSeconds),
+        outbox: await purgeDeliveredOutbox(db),
+        // Older than the replay window (24 h): a client that far behind is told to reload instead.
+        realtimeEvents: await purgeRealtimeEvents(db),
+        idempotencyKeys: await purgeIdempotencyKeys(db),
+      };
+    },
+  }),
+  schedules: [{ scheduleId: 'maintenance-sweep', workflowType: 'maintenanceSweep', every: '1 hour' }],
+});

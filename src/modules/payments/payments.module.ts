@@ -1,0 +1,11 @@
+import { defineModule } from '../../platform/modules';
+import { paymentsRoutes } from './payments.routes';
+import { createPaymentsService, paymentSettingsRepository } from './payments.service';
+
+export const paymentsModule = defineModule({
+  name: 'payments',
+  uses: [],
+  create: ({ db }) => createPaymentsService(db),
+  routes: (payments) => paymentsRoutes(payments),
+  onHotelCreated: (_payments, trx, hotelId) => paymentSettingsRepository.insertDefaults(trx, hotelId),
+});

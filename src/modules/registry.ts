@@ -1,0 +1,43 @@
+import type { DependenciesSatisfied, ServicesOf } from '../platform/modules';
+import { authModule } from './auth/auth.module';
+import { bookingsModule } from './bookings/bookings.module';
+import { guestsModule } from './guests/guests.module';
+import { hotelsModule } from './hotels/hotels.module';
+import { housekeepingModule } from './housekeeping/housekeeping.module';
+import { maintenanceModule } from './maintenance/maintenance.module';
+import { minibarModule } from './minibar/minibar.module';
+import { notificationsModule } from './notifications/notifications.module';
+import { paymentsModule } from './payments/payments.module';
+import { pricingModule } from './pricing/pricing.module';
+import { rentalsModule } from './rentals/rentals.module';
+import { roomsModule } from './rooms/rooms.module';
+import { staffModule } from './staff/staff.module';
+import { uploadsModule } from './uploads/uploads.module';
+
+/**
+ * Every business area, in build order (a module comes after those it uses). The app's routes, the worker's
+ * activities and schedules, and the rows a new hotel starts with are all collected from this list: a new area is
+ * its folder and one line here.
+ */
+export const MODULES = [
+  hotelsModule,
+  authModule,
+  staffModule,
+  uploadsModule,
+  roomsModule,
+  pricingModule,
+  minibarModule,
+  notificationsModule,
+  guestsModule,
+  housekeepingModule,
+  paymentsModule,
+  rentalsModule,
+  bookingsModule,
+  maintenanceModule,
+] as const;
+
+export type Services = ServicesOf<typeof MODULES>;
+
+// Fails to compile when a module's declared dependencies are not what the registry builds under those names.
+type AllTrue<T extends Record<string, true>> = T;
+export type ModuleDependenciesChecked = AllTrue<DependenciesSatisfied<typeof MODULES>>;

@@ -1,0 +1,11 @@
+import { defineModule } from '../../platform/modules';
+import { createStorage } from '../../platform/storage';
+import { uploadsRoutes } from './uploads.routes';
+import { createUploadsService } from './uploads.service';
+
+export const uploadsModule = defineModule({
+  name: 'uploads',
+  uses: [],
+  create: ({ db, config }) => createUploadsService(db, config, createStorage(config.storage)),
+  routes: (uploads) => uploadsRoutes(uploads),
+});

@@ -1,0 +1,13 @@
+/** The maintenance sweep's contract: what expired and was removed, per kind of record. */
+export interface PurgeReport {
+  sessions: number;
+  rateLimitCounters: number;
+  outbox: number;
+  realtimeEvents: number;
+  idempotencyKeys: number;
+}
+
+export interface MaintenanceActivities {
+  /** Idempotent: each run deletes whatever has expired by then. */
+  purgeExpiredRecords(): Promise<PurgeReport>;
+}
