@@ -1,8 +1,52 @@
 import type { ErrorRequestHandler } from 'express';
+import { STATUS_CODES } from 'node:http';
 
 export interface ValidationDetail {
   path: string;
   message: string;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Every problem type is `/api/problems/<code>`: a reference inside this API, resolved against its address. */
+export const PROBLEM_TYPE_PREFIX = '/api/problems/';
+
+/** One title per status, so a problem type (one code, one status) always has the same title (RFC 9457 §3.1.3). */
+const PROBLEM_TITLES: Record<number, string> = {
+  400: 'Некорректный запрос',
+  401: 'Требуется авторизация',
+  403: 'Нет доступа',
+  404: 'Не найдено',
+  409: 'Конфликт',
+  412: 'Версия изменилась',
+  413: 'Слишком большой запрос',
+  415: 'Неподдерживаемый тип содержимого',
+  422: 'Запрос отклонён правилами',
+  428: 'Требуется условие запроса',
+  429: 'Слишком много запросов',
+  500: 'Внутренняя ошибка сервера',
+  503: 'Сервис временно недоступен',
+};
+
+/**
+ * An RFC 9457 problem details body. `error` repeats `detail` because the interface spec names that field; `code` is
+ * the stable machine identifier (`type` without its prefix). Extensions such as `details` and `errors` go after.
+ */
+export function problemBody(
+  status: number,
+  code: string,
+  message: string,
+  extensions: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    type: `${PROBLEM_TYPE_PREFIX}${code}`,
+    title: PROBLEM_TITLES[status] ?? STATUS_CODES[status] ?? 'Ошибка',
+    status,
+    detail: message,
+    code,
+    error: message,
+    ...extensions,
+  };
 }
 
 /** Every refusal the service makes: a status, a stable machine code and the message shown to the client. */
@@ -17,7 +61,7 @@ export class AppError extends Error {
   }
 
   toBody(): Record<string, unknown> {
-    return { error: this.message };
+    return problemBody(this.status, this.code, this.message);
   }
 }
 
@@ -30,7 +74,7 @@ export class ValidationError extends AppError {
   }
 
   override toBody(): Record<string, unknown> {
-    return this.details.length > 0 ? { error: this.message, details: this.details } : { error: this.message };
+    return problemBody(this.status, this.code, this.message, this.details.length > 0 ? { details: this.details } : {});
   }
 }
 
@@ -82,7 +126,7 @@ export class BusinessRuleError extends AppError {
   }
 
   override toBody(): Record<string, unknown> {
-    return { error: this.message, errors: this.errors };
+    return problemBody(this.status, this.code, this.message, { errors: this.errors });
   }
 }
 
@@ -116,10 +160,13 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
   const appError = asAppError(error);
   if (!appError) {
     req.log.error({ err: error }, 'unhandled error');
-    res.status(500).json({ error: 'Внутренняя ошибка сервера' });
+    res
+      .status(500)
+      .type(PROBLEM_CONTENT_TYPE)
+      .json(problemBody(500, 'internal', 'Внутренняя ошибка сервера'));
     return;
   }
   if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
   if (appError.status >= 500) req.log.error({ err: error }, appError.message);
-  res.status(appError.status).json(appError.toBody());
+  res.status(appError.status).type(PROBLEM_CONTENT_TYPE).json(appError.toBody());
 };

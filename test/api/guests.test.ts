@@ -12,6 +12,7 @@ import { ValidationError } from '../../src/platform/errors';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { TEST_APP_ENV } from '../helpers/stack-env';
+import { problem } from '../helpers/problem';
 
 type Staff = Awaited<ReturnType<typeof addStaff>>;
 
@@ -128,7 +129,7 @@ describe('guests: CRUD', () => {
     try {
       await t.db(table).insert({ hotel_id: owner.hotelId, guest_id: guest.id });
       const refused = await t.http.delete(`${guestsPath()}/${guest.id}`).set(as(desk.accessToken)).expect(409);
-      expect(refused.body).toEqual({ error: 'Гость указан в бронированиях: удалить его нельзя' });
+      expect(refused.body).toEqual(problem(409, 'conflict', 'Гость указан в бронированиях: удалить его нельзя'));
       await t.http.get(`${guestsPath()}/${guest.id}`).set(as(desk.accessToken)).expect(200);
     } finally {
       await t.db.schema.dropTable(table);

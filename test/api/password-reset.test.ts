@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { registerHotel, registrationBody, uniqueEmail } from '../helpers/accounts';
 import { expectNoMessage, linkIn, tokenOf, waitForMessages } from '../helpers/mail';
+import { problem } from '../helpers/problem';
 
 const RESET_PREFIX = 'http://app.test/reset-password?token=';
 
@@ -39,7 +40,7 @@ describe('password reset', () => {
     const token = await requestReset(owner.email);
     await t.http.post('/api/auth/reset-password').send({ token, password: 'brandnew1' }).expect(200);
     const again = await t.http.post('/api/auth/reset-password').send({ token, password: 'brandnew2' }).expect(400);
-    expect(again.body).toEqual({ error: 'Ссылка недействительна или истекла' });
+    expect(again.body).toEqual(problem(400, 'validation_failed', 'Ссылка недействительна или истекла'));
   });
 
   it('400 for an expired link', async () => {
@@ -50,7 +51,7 @@ describe('password reset', () => {
       .where({ id: owner.userId })
       .update({ reset_token_expires: t.db.raw("now() - interval '1 second'") });
     const response = await t.http.post('/api/auth/reset-password').send({ token, password: 'brandnew1' }).expect(400);
-    expect(response.body).toEqual({ error: 'Ссылка недействительна или истекла' });
+    expect(response.body).toEqual(problem(400, 'validation_failed', 'Ссылка недействительна или истекла'));
   });
 
   it('400 for an unknown token', async () => {
@@ -58,14 +59,14 @@ describe('password reset', () => {
       .post('/api/auth/reset-password')
       .send({ token: 'f'.repeat(64), password: 'brandnew1' })
       .expect(400);
-    expect(response.body).toEqual({ error: 'Ссылка недействительна или истекла' });
+    expect(response.body).toEqual(problem(400, 'validation_failed', 'Ссылка недействительна или истекла'));
   });
 
   it('400 for a new password without a letter, and the token stays usable', async () => {
     const owner = await registerHotel(t);
     const token = await requestReset(owner.email);
     const response = await t.http.post('/api/auth/reset-password').send({ token, password: '12345678' }).expect(400);
-    expect(response.body).toEqual({ error: 'Пароль должен содержать хотя бы одну букву' });
+    expect(response.body).toEqual(problem(400, 'validation_failed', 'Пароль должен содержать хотя бы одну букву'));
     await t.http.post('/api/auth/reset-password').send({ token, password: 'brandnew1' }).expect(200);
   });
 

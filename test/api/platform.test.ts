@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { registrationBody } from '../helpers/accounts';
+import { problem } from '../helpers/problem';
 
 let t: TestApp;
 beforeAll(() => {
@@ -68,7 +69,7 @@ describe('OpenAPI', () => {
 describe('HTTP conventions', () => {
   it('unknown routes answer a JSON 404', async () => {
     const response = await t.http.get('/api/nothing-here').expect(404);
-    expect(response.body).toEqual({ error: 'Маршрут не найден' });
+    expect(response.body).toEqual(problem(404, 'not_found', 'Маршрут не найден'));
   });
 
   it('413 for a body above the limit, and nothing is written', async () => {

@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { CONFIRM_PREFIX, registerHotel, registrationBody, uniqueEmail } from '../helpers/accounts';
 import { expectNoMessage, linkIn, tokenOf, waitForMessages } from '../helpers/mail';
+import { problem } from '../helpers/problem';
 
 let t: TestApp;
 beforeAll(() => {
@@ -99,7 +100,7 @@ describe('POST /api/auth/register', () => {
     await t.http.post('/api/auth/register').send(body).expect(201);
     const again = registrationBody({ email: body.email.toUpperCase(), hotel_name: 'Другой отель' });
     const response = await t.http.post('/api/auth/register').send(again).expect(409);
-    expect(response.body).toEqual({ error: 'Пользователь с таким email уже существует' });
+    expect(response.body).toEqual(problem(409, 'email_taken', 'Пользователь с таким email уже существует'));
     expect(await t.db('hotels').where({ name: 'Другой отель', address: again.address }).first()).toBeUndefined();
   });
 

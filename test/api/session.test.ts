@@ -1,6 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, refreshCookieOf, registerHotel, registrationBody, uniqueEmail } from '../helpers/accounts';
+import { problem } from '../helpers/problem';
 
 let t: TestApp;
 beforeAll(() => {
@@ -61,7 +62,7 @@ describe('POST /api/auth/login', () => {
       .post('/api/auth/login')
       .send({ email: uniqueEmail('ghost'), password: 'whatever1' })
       .expect(401);
-    expect(wrong.body).toEqual({ error: 'Неверный email или пароль' });
+    expect(wrong.body).toEqual(problem(401, 'invalid_credentials', 'Неверный email или пароль'));
     expect(unknown.body).toEqual(wrong.body);
   });
 
@@ -72,7 +73,9 @@ describe('POST /api/auth/login', () => {
       .post('/api/auth/login')
       .send({ email: body.email, password: body.password })
       .expect(403);
-    expect(response.body).toEqual({ error: 'Email не подтверждён. Проверьте почту и перейдите по ссылке.' });
+    expect(response.body).toEqual(
+      problem(403, 'email_not_confirmed', 'Email не подтверждён. Проверьте почту и перейдите по ссылке.'),
+    );
   });
 
   it('does not let a longer password pass on its first 72 bytes', async () => {
@@ -95,7 +98,7 @@ describe('POST /api/auth/login', () => {
 describe('POST /api/auth/refresh', () => {
   it('401 "No refresh token" without the cookie', async () => {
     const response = await t.http.post('/api/auth/refresh').expect(401);
-    expect(response.body).toEqual({ error: 'No refresh token' });
+    expect(response.body).toEqual(problem(401, 'no_refresh_token', 'No refresh token'));
   });
 
   it('401 "Invalid or expired refresh token" for an unknown or expired token', async () => {
@@ -103,7 +106,7 @@ describe('POST /api/auth/refresh', () => {
       .post('/api/auth/refresh')
       .set('Cookie', `refresh_token=${'ab'.repeat(40)}`)
       .expect(401);
-    expect(unknown.body).toEqual({ error: 'Invalid or expired refresh token' });
+    expect(unknown.body).toEqual(problem(401, 'invalid_refresh_token', 'Invalid or expired refresh token'));
 
     const owner = await registerHotel(t);
     await t
@@ -111,7 +114,7 @@ describe('POST /api/auth/refresh', () => {
       .where({ user_id: owner.userId })
       .update({ expires_at: t.db.raw("now() - interval '1 second'") });
     const expired = await t.http.post('/api/auth/refresh').set('Cookie', owner.refreshCookie).expect(401);
-    expect(expired.body).toEqual({ error: 'Invalid or expired refresh token' });
+    expect(expired.body).toEqual(problem(401, 'invalid_refresh_token', 'Invalid or expired refresh token'));
   });
 
   it('issues a new access token that carries a role changed since sign-in', async () => {
@@ -146,7 +149,7 @@ describe('POST /api/auth/refresh', () => {
     await t.db('users').where({ id: member.id }).update({ active: false });
 
     const response = await t.http.post('/api/auth/refresh').set('Cookie', cookie).expect(401);
-    expect(response.body).toEqual({ error: 'Account inactive or not found' });
+    expect(response.body).toEqual(problem(401, 'account_inactive', 'Account inactive or not found'));
     expect(String(response.headers['set-cookie'])).toMatch(/refresh_token=;.*Expires=Thu, 01 Jan 1970/);
     expect(await t.db('sessions').where({ user_id: member.id })).toHaveLength(0);
   });

@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, refreshCookieOf, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { linkIn, tokenOf, waitForMessages } from '../helpers/mail';
+import { problem } from '../helpers/problem';
 
 const INVITE_PREFIX = 'http://app.test/accept-invite?token=';
 
@@ -97,12 +98,12 @@ describe('POST /api/hotels/{slug}/users', () => {
       .where({ id: created.body.id })
       .update({ invite_expires: t.db.raw("now() - interval '1 second'") });
     const expired = await t.http.post('/api/auth/accept-invite').send({ token, password: '123456' }).expect(400);
-    expect(expired.body).toEqual({ error: 'Ссылка недействительна или истекла' });
+    expect(expired.body).toEqual(problem(400, 'validation_failed', 'Ссылка недействительна или истекла'));
     const unknown = await t.http
       .post('/api/auth/accept-invite')
       .send({ token: 'a'.repeat(64), password: '123456' })
       .expect(400);
-    expect(unknown.body).toEqual({ error: 'Ссылка недействительна или истекла' });
+    expect(unknown.body).toEqual(problem(400, 'validation_failed', 'Ссылка недействительна или истекла'));
   });
 
   it('409 for an e-mail already used in any hotel', async () => {
@@ -111,7 +112,7 @@ describe('POST /api/hotels/{slug}/users', () => {
       .set(as(owner.accessToken))
       .send({ name: 'Дубль', email: other.email, role: 'manager', password: 'dupepass1' })
       .expect(409);
-    expect(response.body).toEqual({ error: 'Пользователь с таким email уже существует' });
+    expect(response.body).toEqual(problem(409, 'email_taken', 'Пользователь с таким email уже существует'));
   });
 
   it('403 for the hotel_admin role, 400 for super_admin or an unknown role', async () => {
@@ -297,6 +298,6 @@ describe('another hotel', () => {
       .get('/api/hotels/no-such-hotel-anywhere/users')
       .set(as(owner.accessToken))
       .expect(403);
-    expect(response.body).toEqual({ error: 'Нет доступа к этому отелю' });
+    expect(response.body).toEqual(problem(403, 'foreign_hotel', 'Нет доступа к этому отелю'));
   });
 });

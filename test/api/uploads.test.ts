@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, superAdminToken, type RegisteredHotel } from '../helpers/accounts';
+import { problem } from '../helpers/problem';
 
 /** A valid 1x1 PNG (RGBA). */
 const PNG = Buffer.from(
@@ -126,9 +127,13 @@ describe('POST /api/upload', () => {
       filename: 'evil.png',
       contentType: 'image/png',
     }).expect(415);
-    expect(response.body).toEqual({
-      error: 'Неподдерживаемый формат файла: загрузите изображение JPEG, PNG, GIF или WebP',
-    });
+    expect(response.body).toEqual(
+      problem(
+        415,
+        'unsupported_media_type',
+        'Неподдерживаемый формат файла: загрузите изображение JPEG, PNG, GIF или WebP',
+      ),
+    );
     expect(await rowsOf(hotelA.hotelId)).toHaveLength(before);
   });
 
@@ -138,7 +143,7 @@ describe('POST /api/upload', () => {
       const pngPrefixed = (size: number) => Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(size - 8, 0x41)]);
       const before = (await rowsOf(hotelA.hotelId)).length;
       const tooBig = await upload(small, hotelA.accessToken, pngPrefixed(4096)).expect(413);
-      expect(tooBig.body).toEqual({ error: 'Файл слишком большой: допустимо не более 2 КБ' });
+      expect(tooBig.body).toEqual(problem(413, 'payload_too_large', 'Файл слишком большой: допустимо не более 2 КБ'));
       expect(await rowsOf(hotelA.hotelId)).toHaveLength(before);
 
       const justFits = await upload(small, hotelA.accessToken, pngPrefixed(2048)).expect(201);
@@ -161,7 +166,9 @@ describe('POST /api/upload', () => {
     const token = hotelA.accessToken;
     const before = (await rowsOf(hotelA.hotelId)).length;
     const noFile = await t.http.post('/api/upload').set(as(token)).field('note', 'no file here').expect(400);
-    expect(noFile.body).toEqual({ error: 'Файл не передан: ожидается непустой файл в поле file' });
+    expect(noFile.body).toEqual(
+      problem(400, 'validation_failed', 'Файл не передан: ожидается непустой файл в поле file'),
+    );
     await t.http.post('/api/upload').set(as(token)).field('file', 'text, not a file').expect(400);
     await t.http
       .post('/api/upload')
@@ -184,7 +191,9 @@ describe('POST /api/upload', () => {
 
   it('400 for a body that is not multipart', async () => {
     const json = await t.http.post('/api/upload').set(as(hotelA.accessToken)).send({ file: 'x' }).expect(400);
-    expect(json.body).toEqual({ error: 'Ожидается тело multipart/form-data с файлом в поле file' });
+    expect(json.body).toEqual(
+      problem(400, 'validation_failed', 'Ожидается тело multipart/form-data с файлом в поле file'),
+    );
     await t.http.post('/api/upload').set(as(hotelA.accessToken)).set('Content-Type', 'image/png').send(PNG).expect(400);
     await t.http.post('/api/upload').set(as(hotelA.accessToken)).expect(400);
     await t.http
@@ -199,7 +208,7 @@ describe('POST /api/upload', () => {
     await t.http.post('/api/upload').attach('file', PNG, { filename: 'a.png', contentType: 'image/png' }).expect(401);
     const superAdmin = await superAdminToken(t, 60);
     const refused = await upload(t, superAdmin, PNG).expect(403);
-    expect(refused.body).toEqual({ error: 'Загружать и удалять файлы могут только сотрудники отеля' });
+    expect(refused.body).toEqual(problem(403, 'no_hotel', 'Загружать и удалять файлы могут только сотрудники отеля'));
     await t.http
       .delete('/api/upload')
       .query({ url: `${t.config.cdnUrl}/rooms/${randomUUID()}.png` })
@@ -228,7 +237,7 @@ describe('DELETE /api/upload', () => {
     expect(await t.db('uploads').where({ key: body.key }).first()).toBeUndefined();
 
     const again = await t.http.delete('/api/upload').set(as(hotelA.accessToken)).query({ url: body.url }).expect(404);
-    expect(again.body).toEqual({ error: 'Файл не найден' });
+    expect(again.body).toEqual(problem(404, 'not_found', 'Файл не найден'));
   });
 
   it('400 for traversal, foreign or malformed URLs, and the file they aim at stays', async () => {
@@ -286,7 +295,7 @@ describe('DELETE /api/upload', () => {
       .set(as(hotelB.accessToken))
       .query({ url: body.url })
       .expect(404);
-    expect(response.body).toEqual({ error: 'Файл не найден' });
+    expect(response.body).toEqual(problem(404, 'not_found', 'Файл не найден'));
     const file = await download(body.url);
     expect(file.status).toBe(200);
     expect(file.body.equals(PNG)).toBe(true);

@@ -6,6 +6,7 @@ import { assertPublicDestination } from '../../src/platform/outbound';
 import { as, registerHotel, registrationBody, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
+import { problem } from '../helpers/problem';
 
 /**
  * Security gate: response headers, CORS, body limits, an upload corpus, the bcrypt 72-byte ceiling and the guard
@@ -70,7 +71,7 @@ describe('security headers', () => {
       .send('{"email": ')
       .expect(400);
     expectSecurityHeaders(malformed);
-    expect(malformed.body).toEqual({ error: 'Некорректный запрос' });
+    expect(malformed.body).toEqual(problem(400, 'validation_failed', 'Некорректный запрос'));
     expectSecurityHeaders(await t.http.post('/api/auth/login').send({}).expect(400));
     checked();
   });
@@ -128,7 +129,7 @@ describe('body size limit', () => {
   it('413 on a public JSON route, and nothing is written', async () => {
     const body = registrationBody({ hotel_name: oversize() });
     const response = await t.http.post('/api/auth/register').send(body).expect(413);
-    expect(response.body).toEqual({ error: 'Слишком большой запрос' });
+    expect(response.body).toEqual(problem(413, 'payload_too_large', 'Слишком большой запрос'));
     expectSecurityHeaders(response);
     expect(await t.db('users').where({ email: body.email }).first()).toBeUndefined();
     checked();
@@ -222,9 +223,13 @@ describe('upload corpus', () => {
   ])('415 for %s, and nothing is stored', async (_name, content, filename, contentType) => {
     const before = await uploadCount();
     const response = await upload(t, Buffer.from(content), filename, contentType).expect(415);
-    expect(response.body).toEqual({
-      error: 'Неподдерживаемый формат файла: загрузите изображение JPEG, PNG, GIF или WebP',
-    });
+    expect(response.body).toEqual(
+      problem(
+        415,
+        'unsupported_media_type',
+        'Неподдерживаемый формат файла: загрузите изображение JPEG, PNG, GIF или WebP',
+      ),
+    );
     expect(await uploadCount()).toBe(before);
     checked();
   });
@@ -235,7 +240,7 @@ describe('upload corpus', () => {
       const before = await uploadCount();
       const big = Buffer.concat([Buffer.from('GIF89a'), randomBytes(64 * 1024)]);
       const response = await upload(small, big, 'big.gif', 'image/gif').expect(413);
-      expect(response.body).toEqual({ error: 'Файл слишком большой: допустимо не более 4 КБ' });
+      expect(response.body).toEqual(problem(413, 'payload_too_large', 'Файл слишком большой: допустимо не более 4 КБ'));
       expect(await uploadCount()).toBe(before);
     } finally {
       await small.close();
@@ -365,7 +370,7 @@ describe('passwords longer than 72 bytes', () => {
   ])('register refuses %s with 400 and creates nothing', async (_name, password) => {
     const body = registrationBody({ password });
     const response = await t.http.post('/api/auth/register').send(body).expect(400);
-    expect(response.body).toEqual({ error: TOO_LONG });
+    expect(response.body).toEqual(problem(400, 'validation_failed', TOO_LONG));
     expect(await t.db('users').where({ email: body.email }).first()).toBeUndefined();
     checked();
   });
@@ -380,7 +385,7 @@ describe('passwords longer than 72 bytes', () => {
     const before = await t.db('users').where({ id: hotel.userId }).first();
     for (const password of [ascii73, cyrillic80]) {
       const response = await t.http.post('/api/auth/reset-password').send({ token, password }).expect(400);
-      expect(response.body).toEqual({ error: TOO_LONG });
+      expect(response.body).toEqual(problem(400, 'validation_failed', TOO_LONG));
     }
     expect(await t.db('users').where({ id: hotel.userId }).first()).toEqual(before);
     await t.http.post('/api/auth/reset-password').send({ token, password: 'brandnew1' }).expect(200);
@@ -394,7 +399,7 @@ describe('passwords longer than 72 bytes', () => {
       .set(as(owner.accessToken))
       .send({ name: 'Long Password', email, role: 'receptionist', password: ascii73 })
       .expect(400);
-    expect(response.body).toEqual({ error: TOO_LONG });
+    expect(response.body).toEqual(problem(400, 'validation_failed', TOO_LONG));
     expect(await t.db('users').where({ email }).first()).toBeUndefined();
     checked();
   });
@@ -412,7 +417,7 @@ describe('passwords longer than 72 bytes', () => {
         .post('/api/auth/accept-invite')
         .send({ token: invited.invite_token, password })
         .expect(400);
-      expect(response.body).toEqual({ error: TOO_LONG });
+      expect(response.body).toEqual(problem(400, 'validation_failed', TOO_LONG));
     }
     expect(await t.db('users').where({ email }).first()).toEqual(invited);
     checked();

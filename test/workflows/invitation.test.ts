@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { linkIn, tokenOf, waitForMessages } from '../helpers/mail';
 import { readStackInfo } from '../helpers/stack-env';
+import { problem } from '../helpers/problem';
 
 const INVITE_PREFIX = 'http://app.test/accept-invite?token=';
 
@@ -57,7 +58,7 @@ describe('staffInvitation workflow', () => {
       .post('/api/auth/accept-invite')
       .send({ token, password: '123456' })
       .expect(400);
-    expect(response.body).toEqual({ error: 'Ссылка недействительна или истекла' });
+    expect(response.body).toEqual(problem(400, 'validation_failed', 'Ссылка недействительна или истекла'));
   });
 
   it('ends as accepted when the member accepts first', async () => {

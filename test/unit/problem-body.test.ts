@@ -1,0 +1,42 @@
+import express from 'express';
+import { pinoHttp } from 'pino-http';
+import supertest from 'supertest';
+import { BusinessRuleError, errorHandler, problemBody } from '../../src/platform/errors';
+import { createLogger } from '../../src/platform/logger';
+import { problem } from '../helpers/problem';
+
+/** The error handler on its own: what no request to the real app can provoke on purpose (a defect: 500). */
+function appThrowing(error: unknown) {
+  const app = express();
+  app.use(pinoHttp({ logger: createLogger('silent', 'test') }));
+  app.get('/', () => {
+    throw error;
+  });
+  app.use(errorHandler);
+  return supertest(app);
+}
+
+it('a defect is a 500 problem with the code internal, and nothing of the error leaks', async () => {
+  const response = await appThrowing(new Error('relation "secret_table" does not exist')).get('/').expect(500);
+  expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  expect(response.body).toEqual(problem(500, 'internal', 'Внутренняя ошибка сервера'));
+  expect(response.text).not.toContain('secret_table');
+});
+
+it('a refused business rule keeps every failed rule in errors', async () => {
+  const response = await appThrowing(new BusinessRuleError('Нельзя', ['первое', 'второе'], 'rule_code')).get('/');
+  expect(response.status).toBe(422);
+  expect(response.body).toEqual(problem(422, 'rule_code', 'Нельзя', { errors: ['первое', 'второе'] }));
+});
+
+it('problemBody gives other transports (a refused WebSocket upgrade) the same body', () => {
+  expect(problemBody(401, 'unauthorized', 'Требуется авторизация')).toEqual({
+    type: '/api/problems/unauthorized',
+    title: 'Требуется авторизация',
+    status: 401,
+    detail: 'Требуется авторизация',
+    code: 'unauthorized',
+    error: 'Требуется авторизация',
+  });
+  expect(problemBody(418, 'teapot', 'Я чайник').title).toBe("I'm a Teapot");
+});
