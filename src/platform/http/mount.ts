@@ -58,14 +58,12 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         if (auth.role !== 'super_admin' && !access.roles.includes(auth.role)) throw new ForbiddenError();
       }
       if (route.rateLimit) {
-        // Counted before validation, so a malformed attempt spends quota too and every answer carries the headers.
-        const rawBody = req.body as Record<string, unknown> | undefined;
-        const account = route.rateLimit.accountField ? rawBody?.[route.rateLimit.accountField] : undefined;
-        const decision = await deps.rateLimiter.consume(
-          route.rateLimit.scope,
-          req.ip ?? 'unknown',
-          typeof account === 'string' ? account.trim().toLowerCase() : undefined,
-        );
+        // Counted before validation, so a malformed attempt spends quota too (one naming no account under the empty
+        // one) and every answer carries the headers.
+        const { scope, accountField } = route.rateLimit;
+        const named = accountField ? (req.body as Record<string, unknown> | undefined)?.[accountField] : undefined;
+        const account = accountField ? (typeof named === 'string' ? named.trim().toLowerCase() : '') : undefined;
+        const decision = await deps.rateLimiter.consume(scope, req.ip ?? 'unknown', account);
         res.set(rateLimitHeaders(decision));
         if (decision.retryAfterSeconds !== undefined) throw new RateLimitedError(decision.retryAfterSeconds);
       }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../db/knex';
 
 export interface RateLimitSettings {
@@ -6,14 +7,49 @@ export interface RateLimitSettings {
   maxPerIp: number;
 }
 
+/** A quota of attempts per window, named as in the `RateLimit` and `RateLimit-Policy` headers. */
+export interface QuotaPolicy {
+  name: 'per-address' | 'per-account';
+  quota: number;
+  windowSeconds: number;
+}
+
+/** What is left of a policy's quota after an attempt. */
+export interface QuotaState {
+  policy: QuotaPolicy['name'];
+  remaining: number;
+  resetSeconds: number;
+}
+
+export interface RateLimitDecision {
+  /** Every policy the route applies to this client, whether or not this attempt reached it. */
+  policies: QuotaPolicy[];
+  /** The policies this attempt was counted against. */
+  states: QuotaState[];
+  /** Set when a quota is exceeded: the seconds to wait. */
+  retryAfterSeconds?: number;
+}
+
 export interface RateLimiter {
-  /** Counts one attempt; returns the seconds to wait when a limit is exceeded, otherwise undefined. */
-  consume(scope: string, ip: string, account?: string): Promise<number | undefined>;
+  /** Counts one attempt per client address and, when given, per address and account. */
+  consume(scope: string, ip: string, account?: string): Promise<RateLimitDecision>;
+}
+
+/** Accounts are counted under a digest: the counters hold no e-mail, and an unvalidated one has a bounded size. */
+function digest(account: string): string {
+  return createHash('sha256').update(account).digest('base64url');
 }
 
 /** Fixed-window counters in PostgreSQL, so every API replica shares one budget per client. */
 export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimiter {
-  async function hit(key: string, max: number): Promise<number | undefined> {
+  const perAddress: QuotaPolicy = {
+    name: 'per-address',
+    quota: settings.maxPerIp,
+    windowSeconds: settings.windowSeconds,
+  };
+  const perAccount: QuotaPolicy = { ...perAddress, name: 'per-account', quota: settings.maxPerAccount };
+
+  async function hit(key: string, policy: QuotaPolicy): Promise<{ state: QuotaState; exceeded: boolean }> {
     const { rows } = await db.raw<{ rows: { hits: number; retry_after: number }[] }>(
       `INSERT INTO rate_limit_counters AS c (key, window_started_at, hits) VALUES (?, now(), 1)
        ON CONFLICT (key) DO UPDATE SET
@@ -25,15 +61,41 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimi
       [key, settings.windowSeconds, settings.windowSeconds, settings.windowSeconds],
     );
     const [{ hits, retry_after }] = rows;
-    return hits > max ? Math.max(1, retry_after) : undefined;
+    return {
+      state: {
+        policy: policy.name,
+        remaining: Math.max(0, policy.quota - hits),
+        resetSeconds: Math.max(1, retry_after),
+      },
+      exceeded: hits > policy.quota,
+    };
   }
 
   return {
     async consume(scope, ip, account) {
-      const perIp = await hit(`${scope}:ip:${ip}`, settings.maxPerIp);
-      if (perIp !== undefined || account === undefined) return perIp;
-      return hit(`${scope}:account:${ip}:${account}`, settings.maxPerAccount);
+      const policies = account === undefined ? [perAddress] : [perAddress, perAccount];
+      const address = await hit(`${scope}:ip:${ip}`, perAddress);
+      // An address over its quota is refused before its account is counted.
+      const accountHit =
+        address.exceeded || account === undefined
+          ? undefined
+          : await hit(`${scope}:account:${ip}:${digest(account)}`, perAccount);
+      const states = accountHit ? [address.state, accountHit.state] : [address.state];
+      const refused = [address, accountHit].find((counted) => counted?.exceeded);
+      return { policies, states, ...(refused && { retryAfterSeconds: refused.state.resetSeconds }) };
     },
+  };
+}
+
+/** The `RateLimit-Policy` and `RateLimit` headers of draft-ietf-httpapi-ratelimit-headers (version 11). */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    'RateLimit-Policy': decision.policies
+      .map((policy) => `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`)
+      .join(', '),
+    RateLimit: decision.states
+      .map((state) => `"${state.policy}";r=${state.remaining};t=${state.resetSeconds}`)
+      .join(', '),
   };
 }
 
