@@ -12,6 +12,7 @@ import {
 } from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
 import { BOOKING_SOURCES, BOOKING_STATUSES, PAYMENT_METHODS } from './bookings.types';
+import { openApiComponent } from '../../platform/http/components';
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 const name = Joi.string().trim().min(1).max(100);
@@ -106,6 +107,10 @@ export const paymentParams = Joi.object({
   paymentId: Joi.string().uuid().required(),
 });
 
+const bookingGuestSchema = Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() }).meta(
+  openApiComponent('BookingGuest'),
+);
+
 export const bookingSchema = Joi.object({
   id: Joi.string().uuid(),
   hotel_id: Joi.string().uuid(),
@@ -142,8 +147,8 @@ export const bookingSchema = Joi.object({
   created_at: Joi.date(),
   updated_at: Joi.date(),
   warnings: Joi.array().items(Joi.string()),
-  guests: Joi.array().items(Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() })),
-});
+  guests: Joi.array().items(bookingGuestSchema).optional().description('Only when one booking is read'),
+}).meta(openApiComponent('Booking'));
 
 export const paymentSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -155,7 +160,7 @@ export const paymentSchema = Joi.object({
   paid_at: Joi.date(),
   created_by: Joi.string().uuid().allow(null),
   created_at: Joi.date(),
-});
+}).meta(openApiComponent('BookingPayment'));
 
 export const availabilitySchema = Joi.object({
   from: Joi.string(),
@@ -175,7 +180,7 @@ export const availabilitySchema = Joi.object({
       free: Joi.array().items(Joi.boolean()),
     }),
   ),
-});
+}).meta(openApiComponent('Availability'));
 
 export const bookingGuestParams = Joi.object({
   slug: hotelSlug.required(),
@@ -183,6 +188,4 @@ export const bookingGuestParams = Joi.object({
   guestId: Joi.string().uuid().required(),
 });
 
-export const bookingGuestsSchema = Joi.array().items(
-  Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() }),
-);
+export const bookingGuestsSchema = Joi.array().items(bookingGuestSchema);

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { calendarDate } from '../../platform/http/schemas';
+import { openApiComponent } from '../../platform/http/components';
 
 /**
  * Today's date where the calendar is furthest ahead (UTC+14): a date is "not in the future" when it is not after it,
@@ -109,4 +110,4 @@ export const guestSchema = Joi.object({
   blacklisted_by: Joi.string().uuid().allow(null).description('The staff member who blacklisted the guest'),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('Guest'));

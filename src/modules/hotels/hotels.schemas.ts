@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { hotelSlug } from '../../platform/http/schemas';
 import { ROOM_ASSIGNMENT_STRATEGIES } from './hotels.settings';
+import { openApiComponent } from '../../platform/http/components';
 
 /** Any zone the runtime's time zone database knows, including aliases such as Asia/Kolkata. */
 function isTimeZone(value: string): boolean {
@@ -31,7 +32,7 @@ export const hotelSchema = Joi.object({
   check_out_time: timeOfDay,
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('Hotel'));
 
 export const updateHotelBody = Joi.object({
   name: Joi.string().trim().min(2).max(200),
@@ -87,4 +88,4 @@ export const settingsSchema = Joi.object({
   smtp_from: Joi.string().allow(null),
   smtp_password_set: Joi.boolean(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('HotelSettings'));

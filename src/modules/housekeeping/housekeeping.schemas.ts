@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { calendarDate, hotelSlug, photoList } from '../../platform/http/schemas';
 import { ASSIGN_STRATEGIES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from './housekeeping.types';
+import { openApiComponent } from '../../platform/http/components';
 
 const category = Joi.string().valid(...TASK_CATEGORIES);
 const priority = Joi.string().valid(...TASK_PRIORITIES);
@@ -30,7 +31,7 @@ export const settingsSchema = Joi.object({
   last_auto_housekeeping_id: Joi.string().uuid().allow(null),
   last_auto_maintenance_id: Joi.string().uuid().allow(null),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('HousekeepingSettings'));
 
 export const taskListQuery = Joi.object({
   category,
@@ -77,7 +78,7 @@ const checklistItemSchema = Joi.object({
   position: Joi.number().integer(),
   completed_at: Joi.date().allow(null),
   completed_by: Joi.string().uuid().allow(null),
-});
+}).meta(openApiComponent('ChecklistItem'));
 
 export const taskSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -101,8 +102,8 @@ export const taskSchema = Joi.object({
   completed_at: Joi.date().allow(null),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-  checklist: Joi.array().items(checklistItemSchema),
-});
+  checklist: Joi.array().items(checklistItemSchema).optional().description('Only when one task is read'),
+}).meta(openApiComponent('HousekeepingTask'));
 
 export { checklistItemSchema };
 
@@ -133,4 +134,4 @@ export const templateSchema = Joi.object({
   items: Joi.array().items(Joi.string()),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('ChecklistTemplate'));

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { calendarDate, dateSpan, MAX_WINDOW_DAYS, money } from '../../platform/http/schemas';
 import { MANUAL_MOVEMENT_KINDS, MOVEMENT_KINDS } from './minibar.types';
+import { openApiComponent } from '../../platform/http/components';
 
 /** The most units one movement or one consumption line may carry. */
 export const MAX_QUANTITY = 100000;
@@ -77,7 +78,7 @@ export const itemSchema = Joi.object({
   sort_order: Joi.number().integer(),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('MinibarItem'));
 
 export const stockLevelSchema = Joi.object({
   item_id: Joi.string().uuid(),
@@ -86,7 +87,7 @@ export const stockLevelSchema = Joi.object({
   price: moneyOut,
   is_active: Joi.boolean(),
   quantity: Joi.number().integer().description('Current stock; negative until a count corrects it'),
-});
+}).meta(openApiComponent('MinibarStockLevel'));
 
 export const movementSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -99,7 +100,7 @@ export const movementSchema = Joi.object({
   created_by: Joi.string().uuid().allow(null),
   task_id: Joi.string().uuid().allow(null),
   created_at: Joi.date(),
-});
+}).meta(openApiComponent('MinibarMovement'));
 
 export const postedMovementSchema = Joi.object({ movement: movementSchema, stock: stockLevelSchema });
 
@@ -117,4 +118,4 @@ export const consumptionSchema = Joi.object({
   amount: moneyOut.description('quantity × price_per_unit'),
   recorded_at: Joi.date(),
   recorded_by: Joi.string().uuid().allow(null),
-});
+}).meta(openApiComponent('MinibarConsumption'));

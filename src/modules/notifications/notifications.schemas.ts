@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { instant } from '../../platform/http/schemas';
 import { NOTIFICATION_ROLES, NOTIFICATION_TYPES } from './notifications.types';
+import { openApiComponent } from '../../platform/http/components';
 
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_BODY_LENGTH = 2000;
@@ -46,7 +47,7 @@ const completeSwitches = Joi.object(
 
 export const settingsSchema = Joi.object(
   Object.fromEntries(NOTIFICATION_ROLES.map((role) => [role, completeSwitches.required()])),
-);
+).meta(openApiComponent('NotificationSettings'));
 
 export const inboxItemSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -57,11 +58,11 @@ export const inboxItemSchema = Joi.object({
   created_at: Joi.date(),
   read: Joi.boolean().description('Read by you'),
   read_at: Joi.date().allow(null),
-});
+}).meta(openApiComponent('Notification'));
 
 export const inboxSchema = Joi.object({
   items: Joi.array().items(inboxItemSchema),
   unread_count: Joi.number().integer().description('All your unread notifications, whatever the filter'),
-});
+}).meta(openApiComponent('NotificationInbox'));
 
 export const readAllSchema = Joi.object({ ok: Joi.boolean().valid(true), updated: Joi.number().integer() });

@@ -11,6 +11,7 @@ import {
   signedDecimal,
 } from '../../platform/http/schemas';
 import { MAX_OVERRIDE_DAYS, MEAL_PLANS } from './pricing.types';
+import { openApiComponent } from '../../platform/http/components';
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 
@@ -53,7 +54,7 @@ export const tariffSchema = Joi.object({
   is_active: Joi.boolean(),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('Tariff'));
 
 const periodPrice = Joi.object({
   category_id: Joi.string().uuid().required(),
@@ -95,7 +96,7 @@ export const periodSchema = Joi.object({
   ),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('RatePeriod'));
 
 export const setOverrideBody = Joi.object({
   category_id: Joi.string().uuid().required(),
@@ -119,7 +120,7 @@ export const overrideSchema = Joi.object({
   hourly_price: moneyOut.allow(null),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('RateOverride'));
 
 export const quoteQuery = Joi.object({
   category_id: Joi.string().uuid(),
@@ -142,8 +143,8 @@ export const quoteQuery = Joi.object({
 
 const quoteLine = Joi.object({
   date: Joi.string().required(),
-  hour: Joi.number().integer(),
-  starts_at: Joi.string(),
+  hour: Joi.number().integer().optional().description('Hourly stays only'),
+  starts_at: Joi.string().optional().description('Hourly stays only'),
   source: Joi.string().valid('base', 'period', 'override').required(),
   source_id: Joi.string().uuid().allow(null).required(),
   base_price: moneyOut.required(),
@@ -167,4 +168,4 @@ export const quoteSchema = Joi.object({
     .required(),
   fees_total: moneyOut.required(),
   total: moneyOut.required(),
-});
+}).meta(openApiComponent('Quote'));

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { dateSpan, instant, MAX_WINDOW_DAYS, money, photoList } from '../../platform/http/schemas';
 import { ROOM_STATUSES } from './rooms.types';
+import { openApiComponent } from '../../platform/http/components';
 
 const categoryFields = {
   name: Joi.string().trim().min(1).max(100),
@@ -82,7 +83,7 @@ export const categorySchema = Joi.object({
   is_active: Joi.boolean(),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('RoomCategory'));
 
 export const roomSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -104,4 +105,4 @@ export const roomSchema = Joi.object({
   notes: Joi.string().allow(''),
   created_at: Joi.date(),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('Room'));

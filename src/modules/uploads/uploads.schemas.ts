@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { IMAGE_TYPES } from './uploads.sniff';
 import { DEFAULT_UPLOAD_FOLDER, UPLOAD_FOLDERS } from './uploads.service';
+import { openApiComponent } from '../../platform/http/components';
 
 export const uploadQuery = Joi.object({
   folder: Joi.string()
@@ -22,6 +23,6 @@ export const uploadedFileSchema = Joi.object({
     .valid(...Object.values(IMAGE_TYPES))
     .required(),
   size: Joi.number().integer().min(1).required().description('Bytes'),
-});
+}).meta(openApiComponent('UploadedFile'));
 
 export const okSchema = Joi.object({ ok: Joi.boolean().valid(true).required() });

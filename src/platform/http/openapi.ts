@@ -1,77 +1,56 @@
 import Joi from 'joi';
-import joiToJson from 'joi-to-json';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_PREFIX } from '../errors';
+import { openApiComponent } from './components';
+import { createSchemaConverter, type JsonSchema, type SchemaConverter } from './json-schema';
 import type { MultipartSpec, RouteDefinition } from './route';
 
-type JsonSchema = Record<string, unknown>;
+/** The body of every refusal (`errors.ts` builds it): RFC 9457 problem details plus the spec's `error`. */
+const problemSchema = Joi.object({
+  type: Joi.string()
+    .meta({ format: 'uri-reference' })
+    .description(`\`${PROBLEM_TYPE_PREFIX}<code>\`: the problem type, a reference inside this API (RFC 9457)`),
+  title: Joi.string().description('Short summary of the problem type, the same for every occurrence'),
+  status: Joi.number().integer().min(400).max(599).description('The HTTP status code'),
+  detail: Joi.string().description('What went wrong this time, for people'),
+  code: Joi.string().description('Stable machine-readable code, e.g. `validation_failed`, `room_taken`, `internal`'),
+  error: Joi.string().description('The same text as `detail`: the field the interface spec names'),
+  details: Joi.array()
+    .items(Joi.object({ path: Joi.string(), message: Joi.string() }))
+    .optional()
+    .description('400 validation failures: every invalid field (`body.name`, `query.from`...)'),
+  errors: Joi.array()
+    .items(Joi.string())
+    .optional()
+    .description('422 refused business rules: every rule that failed (may be empty)'),
+})
+  .unknown(true)
+  .description(
+    `Served as \`${PROBLEM_CONTENT_TYPE}\`. Clients branch on \`code\` (or \`type\`); \`detail\` and \`error\` are for people. A problem type may add members; clients ignore those they do not know.`,
+  )
+  .meta(openApiComponent('Problem'));
 
-const errorSchema = Joi.object({
-  error: Joi.string().required(),
-  details: Joi.array().items(Joi.object({ path: Joi.string(), message: Joi.string() })),
-  errors: Joi.array().items(Joi.string()),
-});
+const HEADER_COMPONENTS = {
+  RateLimit: {
+    description:
+      'What is left of each quota for this client (draft-ietf-httpapi-ratelimit-headers), e.g. ' +
+      '`"per-address";r=97;t=840, "per-account";r=7;t=840`: `r` attempts left, `t` seconds until the window restarts.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description:
+      'The quotas of this route, e.g. `"per-address";q=100;w=900, "per-account";q=10;w=900`: `q` attempts per ' +
+      '`w` seconds, per client address, and per client address and account (the e-mail in the body).',
+    schema: { type: 'string' },
+  },
+  'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } },
+};
 
-const CALENDAR_DATE_PATTERN = String.raw`^\d{4}-\d{2}-\d{2}$`;
+const headerRef = (name: keyof typeof HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });
 
-/**
- * joi-to-json gives a nullable alternatives schema (e.g. `money.allow(null)`) `type: object` next to its
- * `allOf`/`anyOf`, which would refuse the very strings the alternatives allow; the alternatives already say the type.
- */
-function repair(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(repair);
-  if (!schema || typeof schema !== 'object') return schema;
-  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, repair(value)])) as JsonSchema;
-  if (node.type === 'object' && !node.properties && (node.allOf || node.anyOf || node.oneOf)) delete node.type;
-  // A string held to the shape YYYY-MM-DD (the calendar dates of schemas.ts) is a full-date.
-  if (node.type === 'string' && node.pattern === CALENDAR_DATE_PATTERN) node.format = 'date';
-  return node;
-}
+const problemContent = { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-interface JoiDescription {
-  type?: unknown;
-  flags?: Record<string, unknown>;
-  allow?: unknown[];
-  rules?: { name: string }[];
-}
-
-/**
- * Says in the description what joi means but joi-to-json leaves out. A `Joi.date()` that carries any flag
- * (`.required()`, `.allow(null)`...) but no `.iso()` is read as a timestamp number, while in JSON a date travels as
- * an ISO 8601 string; and `Joi.string()` refuses the empty string unless it is allowed.
- */
-function normalize(description: unknown): unknown {
-  if (Array.isArray(description)) return description.map(normalize);
-  if (!isPlainObject(description)) return description;
-  const node = Object.fromEntries(
-    Object.entries(description).map(([key, value]) => [key, normalize(value)]),
-  ) as JoiDescription;
-  const flags = node.flags ?? {};
-  if (node.type === 'date' && flags.format === undefined) node.flags = { ...flags, format: 'iso' };
-  const rules = node.rules ?? [];
-  const emptyAllowed =
-    (node.allow ?? []).includes('') ||
-    flags.empty !== undefined ||
-    flags.only === true ||
-    rules.some((r) => r.name === 'min' || r.name === 'length');
-  if (node.type === 'string' && !emptyAllowed)
-    node.rules = [...rules, { name: 'min', args: { limit: 1 } }] as JoiDescription['rules'];
-  return node;
-}
-
-function toSchema(schema: Joi.Schema): JsonSchema {
-  const description = normalize(schema.describe());
-  return repair(joiToJson({ describe: () => description } as unknown as Joi.Schema, 'open-api')) as JsonSchema;
-}
-
-function errorResponse(description: string, headers?: Record<string, JsonSchema>) {
-  return {
-    description,
-    ...(headers && { headers }),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  };
+function errorResponse(description: string, headers?: Record<string, unknown>) {
+  return { description, ...(headers && { headers }), content: problemContent };
 }
 
 /**
@@ -97,7 +76,7 @@ function platformErrors(route: RouteDefinition): Record<number, JsonSchema> {
   }
   if (route.rateLimit) {
     errors[429] = errorResponse('Too many attempts; see the Retry-After header.', {
-      'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } },
+      'Retry-After': headerRef('Retry-After'),
     });
   }
   return errors;
@@ -110,12 +89,12 @@ function describeAccess(route: RouteDefinition): string {
   return `Access: staff of the hotel with role ${access.roles.join(', ')} (and super_admin).`;
 }
 
-function parameters(route: RouteDefinition) {
+function parameters(route: RouteDefinition, converter: SchemaConverter) {
   const list: JsonSchema[] = [];
   for (const location of ['path', 'query'] as const) {
     const joiSchema = location === 'path' ? route.request?.params : route.request?.query;
     if (!joiSchema) continue;
-    const schema = toSchema(joiSchema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const schema = converter.toSchema(joiSchema) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       list.push({
         name,
@@ -156,36 +135,48 @@ function operationId(method: string, path: string): string {
   return method + words.join('');
 }
 
-function operation(route: RouteDefinition, path: string) {
-  const responses: Record<string, unknown> = {};
+function operation(route: RouteDefinition, path: string, converter: SchemaConverter) {
+  const responses: Record<string, JsonSchema & { headers?: Record<string, unknown> }> = {};
   for (const [status, response] of Object.entries(route.responses)) {
-    const headers = response.headers && {
-      headers: Object.fromEntries(
+    // Every refusal answers the platform's problem body (errors.ts); a success answers its own schema, if any.
+    const content =
+      Number(status) >= 400
+        ? problemContent
+        : response.schema && { 'application/json': { schema: converter.toSchema(response.schema, { answer: true }) } };
+    const headers =
+      response.headers &&
+      Object.fromEntries(
         Object.entries(response.headers).map(([name, description]) => [
           name,
           { description, schema: { type: 'string' } },
         ]),
-      ),
-    };
-    // A declared refusal without its own schema answers the platform's error body.
-    const content = response.schema
-      ? { 'application/json': { schema: toSchema(response.schema) } }
-      : Number(status) >= 400
-        ? errorResponse(response.description).content
-        : undefined;
-    responses[status] = { description: response.description, ...headers, ...(content && { content }) };
+      );
+    responses[status] = { description: response.description, ...(headers && { headers }), ...(content && { content }) };
   }
   for (const [status, response] of Object.entries(platformErrors(route))) responses[status] ??= response;
+  if (route.rateLimit) {
+    // mount.ts sets them on every answer of the route, refusals included.
+    for (const response of Object.values(responses)) {
+      response.headers = {
+        RateLimit: headerRef('RateLimit'),
+        'RateLimit-Policy': headerRef('RateLimit-Policy'),
+        ...response.headers,
+      };
+    }
+  }
   return {
     operationId: operationId(route.method, path),
     summary: route.summary,
     description: [route.description, describeAccess(route)].filter(Boolean).join('\n\n'),
     tags: route.tags,
     'x-access': route.access,
-    ...(route.access.kind !== 'public' && { security: [{ bearerAuth: [] }] }),
-    parameters: parameters(route),
+    security: route.access.kind === 'public' ? [] : [{ bearerAuth: [] }],
+    parameters: parameters(route, converter),
     ...(route.request?.body && {
-      requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.request.body) } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: converter.toSchema(route.request.body) } },
+      },
     }),
     ...(route.request?.multipart && { requestBody: multipartBody(route.request.multipart) }),
     responses,
@@ -194,12 +185,23 @@ function operation(route: RouteDefinition, path: string) {
 
 type Operation = ReturnType<typeof operation>;
 
+type Components = Record<string, JsonSchema>;
+
+/** The schema itself, or the component a `$ref` names. */
+function resolved(schema: JsonSchema | undefined, components: Components): JsonSchema | undefined {
+  const name = typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop()! : undefined;
+  return name ? components[name] : schema;
+}
+
 /** Where the id of what a response created sits: `#/id`, or `#/0/id` for a list of created records. */
-function createdIdPointer(response: unknown): string | undefined {
-  const schema = (response as { content?: Record<string, { schema?: JsonSchema }> }).content?.['application/json']
-    ?.schema as { properties?: JsonSchema; items?: { properties?: JsonSchema } } | undefined;
+function createdIdPointer(response: unknown, components: Components): string | undefined {
+  const content = (response as { content?: Record<string, { schema?: JsonSchema }> }).content;
+  const schema = resolved(content?.['application/json']?.schema, components) as
+    { properties?: JsonSchema; items?: JsonSchema } | undefined;
   if (schema?.properties?.id) return '$response.body#/id';
-  if (schema?.items?.properties?.id) return '$response.body#/0/id';
+  if ((resolved(schema?.items, components) as { properties?: JsonSchema } | undefined)?.properties?.id) {
+    return '$response.body#/0/id';
+  }
   return undefined;
 }
 
@@ -208,15 +210,16 @@ function createdIdPointer(response: unknown): string | undefined {
  * with the created id and the other path parameters from the request, so clients (and stateful fuzzing) can
  * follow a record from its creation to its reads, changes and deletion.
  */
-function addCreationLinks(paths: Record<string, Record<string, Operation>>): void {
+function addCreationLinks(paths: Record<string, Record<string, Operation>>, components: Components): void {
   for (const [collection, operations] of Object.entries(paths)) {
     const create = operations.post;
     if (!create) continue;
     const [status, response] =
-      Object.entries(create.responses).find(([code, candidate]) => /^2/.test(code) && createdIdPointer(candidate)) ??
-      [];
+      Object.entries(create.responses).find(
+        ([code, candidate]) => /^2/.test(code) && createdIdPointer(candidate, components),
+      ) ?? [];
     if (!status || !response) continue;
-    const pointer = createdIdPointer(response)!;
+    const pointer = createdIdPointer(response, components)!;
     const links: Record<string, unknown> = {};
     for (const [path, targets] of Object.entries(paths)) {
       const idParam = path.startsWith(`${collection}/{`)
@@ -239,24 +242,31 @@ function addCreationLinks(paths: Record<string, Record<string, Operation>>): voi
   }
 }
 
+/** The OpenAPI 3.0 document of `routes`, served by the API at `serverUrl`. */
 export function buildOpenApiDocument(
   routes: RouteDefinition[],
-  info: { title: string; version: string; description: string },
+  info: { title: string; version: string; description: string; license?: { name: string } },
+  serverUrl: string,
 ) {
+  const converter = createSchemaConverter();
+  converter.toSchema(problemSchema, { answer: true });
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][route.method] = operation(route, path);
+    paths[path][route.method] = operation(route, path, converter);
   }
-  addCreationLinks(paths);
+  const schemas = converter.components();
+  addCreationLinks(paths, schemas);
   return {
     openapi: '3.0.3',
     info,
+    servers: [{ url: serverUrl.replace(/\/+$/, ''), description: 'This API' }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { Error: toSchema(errorSchema) },
+      headers: HEADER_COMPONENTS,
+      schemas,
     },
   };
 }
