@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     temporalBinary: process.env.TEMPORAL_CLI ?? path.join(root, '.tools/bin/temporal'),
     env: process.env,
   });
-  const db = createDb(stack.env.DATABASE_URL, 2);
+  const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 2 });
   await migrateToLatest(db).finally(() => db.destroy());
 
   const baseUrl = process.env.BASE_URL ?? `http://localhost:${port}`;

@@ -4,7 +4,7 @@ import { createDb, migrateToLatest } from '../src/platform/db/knex';
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
-  const db = createDb(databaseUrl, 2);
+  const db = createDb(databaseUrl, { role: 'migrations', poolMax: 2 });
   try {
     const applied = await migrateToLatest(db);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

@@ -21,7 +21,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { buildApi } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createPgListener, type PgListener } from '../src/platform/db/pg-listener';
-import { createDb, migrateToLatest, type Db } from '../src/platform/db/knex';
+import { createDb, createProcessDb, migrateToLatest, type Db } from '../src/platform/db/knex';
 import { createLogger } from '../src/platform/logger';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
 import { startEphemeralStack, type RunningStack } from './stack/stack';
@@ -80,7 +80,7 @@ class Api {
 
   static async start(stackEnv: Record<string, string>, overrides: Record<string, string> = {}): Promise<Api> {
     const config = loadConfig({ ...APP_ENV, ...stackEnv, ...overrides });
-    const db = createDb(config.databaseUrl, 4);
+    const db = createProcessDb(config, 'api');
     const logger = createLogger('silent', 'record-histories');
     const listener = createPgListener({ connectionString: config.databaseUrl, logger });
     const server = createServer(buildApi({ config, db, logger, listener }).app);
@@ -472,7 +472,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
   try {
     stack = await startEphemeralStack('record');
-    const db = createDb(stack.env.DATABASE_URL, 2);
+    const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 2 });
     await migrateToLatest(db).finally(() => db.destroy());
     worker = spawnEntryPoint('workers/main.ts', { ...process.env, ...APP_ENV, ...stack.env, LOG_LEVEL: 'warn' });
     await waitForWorker(stack.env.TEMPORAL_ADDRESS, TASK_QUEUE, worker);

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const encryption = encryptionFromEnv(process.env);
   const batchSize = Number(process.env.ROTATE_BATCH_SIZE ?? 500);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error('ROTATE_BATCH_SIZE must be a positive integer');
-  const db = createDb(databaseUrl, 2);
+  const db = createDb(databaseUrl, { role: 'migrations', poolMax: 2 });
   try {
     const { reencrypted } = await reencryptGuestDocuments(db, encryption, batchSize);
     console.log(`re-encrypted the passport data of ${reencrypted} guest(s) with key "${encryption.currentKeyId}"`);

@@ -68,7 +68,7 @@ async function registerOwner(email: string): Promise<void> {
 
 /** The database is read only for the confirmation token; checked before anything is created. */
 async function openDatabase(): Promise<Db> {
-  const db = createDb(DATABASE_URL, 1);
+  const db = createDb(DATABASE_URL, { role: 'migrations', poolMax: 1 });
   try {
     await db.raw('select 1');
     return db;

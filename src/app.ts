@@ -11,6 +11,7 @@ import { createAccessGuard, type AccessGuard } from './platform/http/access-guar
 import { errorHandler, NotFoundError } from './platform/errors';
 import { docsRouter } from './platform/http/docs';
 import { healthRouter, type ReadinessChecks } from './platform/http/health';
+import { createHotelBulkhead } from './platform/http/hotel-bulkhead';
 import { mountRoutes } from './platform/http/mount';
 import { buildOpenApiDocument } from './platform/http/openapi';
 import { createRateLimiter } from './platform/http/rate-limit';
@@ -96,6 +97,7 @@ export function buildApi({ config, db, logger, listener, readinessChecks = {} }:
     jwtSecret: config.jwtSecret,
     accessGuard,
     rateLimiter: createRateLimiter(db, config.rateLimit),
+    hotelBulkhead: createHotelBulkhead(config.hotelBulkhead),
     findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });
   app.use(api);

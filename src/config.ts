@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { DbLimits } from './platform/db/knex';
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -7,6 +8,16 @@ export interface Config {
   logLevel: string;
   databaseUrl: string;
   databasePoolMax: number;
+  databaseLimits: { api: DbLimits; worker: DbLimits };
+  /** At most `maxConcurrent` requests of one hotel in their handlers at once, per process (see hotel-bulkhead.ts). */
+  hotelBulkhead: { maxConcurrent: number; queueTimeoutMs: number };
+  /** Limits of the API's HTTP server (see platform/http/server.ts); `maxConnectionsPerAddress` 0 means no cap. */
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnectionsPerAddress: number;
+  };
   temporal: { address: string; namespace: string; taskQueue: string };
   jwtSecret: string;
   accessTokenTtlSeconds: number;
@@ -29,6 +40,31 @@ export interface Config {
   allowPrivateOutbound: boolean;
 }
 
+type DbRoleName = 'API' | 'WORKER';
+
+/** `DATABASE_<ROLE>_..._MS` variables; 0 for a session timeout leaves the server's own setting. */
+function databaseLimitsSchema(
+  role: DbRoleName,
+  defaults: { statement: number; lock: number; idleInTransaction: number; acquire: number },
+) {
+  const timeout = (defaultMs: number) => Joi.number().integer().min(0).default(defaultMs);
+  return {
+    [`DATABASE_${role}_STATEMENT_TIMEOUT_MS`]: timeout(defaults.statement),
+    [`DATABASE_${role}_LOCK_TIMEOUT_MS`]: timeout(defaults.lock),
+    [`DATABASE_${role}_IDLE_IN_TRANSACTION_TIMEOUT_MS`]: timeout(defaults.idleInTransaction),
+    [`DATABASE_${role}_ACQUIRE_TIMEOUT_MS`]: Joi.number().integer().min(100).default(defaults.acquire),
+  };
+}
+
+function databaseLimits(value: Record<string, number>, role: DbRoleName): DbLimits {
+  return {
+    statementTimeoutMs: value[`DATABASE_${role}_STATEMENT_TIMEOUT_MS`],
+    lockTimeoutMs: value[`DATABASE_${role}_LOCK_TIMEOUT_MS`],
+    idleInTransactionTimeoutMs: value[`DATABASE_${role}_IDLE_IN_TRANSACTION_TIMEOUT_MS`],
+    acquireTimeoutMs: value[`DATABASE_${role}_ACQUIRE_TIMEOUT_MS`],
+  };
+}
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
   PORT: Joi.number().port().default(3000),
@@ -38,6 +74,14 @@ const schema = Joi.object({
     .uri({ scheme: ['postgres', 'postgresql'] })
     .required(),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
+  ...databaseLimitsSchema('API', { statement: 5000, lock: 2000, idleInTransaction: 10_000, acquire: 2000 }),
+  ...databaseLimitsSchema('WORKER', { statement: 60_000, lock: 10_000, idleInTransaction: 60_000, acquire: 30_000 }),
+  HOTEL_MAX_CONCURRENT_REQUESTS: Joi.number().integer().min(1),
+  HOTEL_QUEUE_TIMEOUT_MS: Joi.number().integer().min(0).default(2000),
+  HTTP_HEADERS_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: Joi.number().integer().min(Joi.ref('HTTP_HEADERS_TIMEOUT_MS')).default(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(100).default(65_000),
+  MAX_CONNECTIONS_PER_ADDRESS: Joi.number().integer().min(0).default(100),
   TEMPORAL_ADDRESS: Joi.string()
     .pattern(/^[\w.-]+:\d+$/)
     .default('localhost:7233'),
@@ -116,6 +160,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: value.LOG_LEVEL,
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
+    databaseLimits: { api: databaseLimits(value, 'API'), worker: databaseLimits(value, 'WORKER') },
+    hotelBulkhead: {
+      // About half the pool: a hotel whose requests all wait on a lock leaves the other half to the other hotels.
+      maxConcurrent: value.HOTEL_MAX_CONCURRENT_REQUESTS ?? Math.max(1, Math.floor(value.DATABASE_POOL_MAX / 2)),
+      queueTimeoutMs: value.HOTEL_QUEUE_TIMEOUT_MS,
+    },
+    http: {
+      headersTimeoutMs: value.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerAddress: value.MAX_CONNECTIONS_PER_ADDRESS,
+    },
     temporal: {
       address: value.TEMPORAL_ADDRESS,
       namespace: value.TEMPORAL_NAMESPACE,

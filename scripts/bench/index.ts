@@ -14,7 +14,7 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 
 async function main(): Promise<void> {
   const stack = await startEphemeralStack('bench');
-  const db = createDb(stack.env.DATABASE_URL, 4);
+  const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 4 });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const api = spawnEntryPoint(

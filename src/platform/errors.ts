@@ -1,5 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
+import { KnexTimeoutError } from 'knex';
 import { STATUS_CODES } from 'node:http';
+import { databaseError } from './db/base-model';
 
 export interface ValidationDetail {
   path: string;
@@ -136,16 +138,53 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/**
+ * The service cannot do this right now (a lock or the pool stayed busy, or one hotel has too many requests in flight)
+ * and did not do it: the same request may be sent again after `Retry-After`.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(503, code, message);
+  }
+}
+
+const LOCK_NOT_AVAILABLE = '55P03';
+const QUERY_CANCELED = '57014';
+
+/** A wait the database gave up on (lock_timeout, statement_timeout, no free pool connection): the work was rolled back. */
+function databaseWaitError(error: unknown): ServiceUnavailableError | undefined {
+  if (error instanceof KnexTimeoutError) {
+    return new ServiceUnavailableError('database_busy', 'Сервис перегружен. Повторите запрос через несколько секунд.');
+  }
+  const { code } = databaseError(error);
+  if (code === LOCK_NOT_AVAILABLE) {
+    return new ServiceUnavailableError(
+      'lock_timeout',
+      'Эти данные сейчас изменяет другой запрос. Повторите запрос через несколько секунд.',
+    );
+  }
+  if (code === QUERY_CANCELED) {
+    return new ServiceUnavailableError('statement_timeout', 'Запрос выполнялся слишком долго. Повторите его позже.');
+  }
+  return undefined;
+}
+
 interface BodyParserError {
   type?: string;
   status?: number;
 }
 
-/** Translates framework errors (body parser, malformed URL) into AppErrors; anything else stays unknown. */
+/** Translates framework and database errors (body parser, malformed URL, waits given up) into AppErrors. */
 function asAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   const parserError = error as BodyParserError;
   if (parserError?.type === 'entity.too.large') return new PayloadTooLargeError();
+  const databaseWait = databaseWaitError(error);
+  if (databaseWait) return databaseWait;
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     return new ValidationError('Некорректный запрос');
   }
@@ -166,7 +205,9 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
       .json(problemBody(500, 'internal', 'Внутренняя ошибка сервера'));
     return;
   }
-  if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+  if (appError instanceof RateLimitedError || appError instanceof ServiceUnavailableError) {
+    res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+  }
   if (appError.status >= 500) req.log.error({ err: error }, appError.message);
   res.status(appError.status).type(PROBLEM_CONTENT_TYPE).json(appError.toBody());
 };

@@ -120,7 +120,7 @@ async function until(what: string, check: () => Promise<boolean>, deadline: numb
 
 beforeAll(async () => {
   stack = await startFaultStack('faults');
-  db = createDb(stack.databaseUrl, 5);
+  db = createDb(stack.databaseUrl, { role: 'migrations', poolMax: 5 });
   await Promise.all([stack.startWorker(), stack.startApi()]);
 }, 150_000);
 

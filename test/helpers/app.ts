@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import supertest from 'supertest';
 import { buildApi, type Api } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { createDb, type Db } from '../../src/platform/db/knex';
+import { createProcessDb, type Db } from '../../src/platform/db/knex';
 import { createPgListener, type PgListener, type PgListenerOptions } from '../../src/platform/db/pg-listener';
 import { createLogger } from '../../src/platform/logger';
 import { readStackInfo, TEST_APP_ENV } from './stack-env';
@@ -29,7 +29,7 @@ export function createTestApp(
   listenerRetryMs?: PgListenerOptions['retryMs'],
 ): TestApp {
   const config = testConfig(overrides);
-  const db = createDb(config.databaseUrl, 5);
+  const db = createProcessDb(config, 'api');
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
   const listener = createPgListener({ connectionString: config.databaseUrl, logger, retryMs: listenerRetryMs });
   const api = buildApi({ config, db, logger, listener });

@@ -14,7 +14,7 @@ export default async function globalSetup(): Promise<void> {
   // Test workers start after this and inherit it: concurrent runs never share a stack file.
   process.env.HOTEL_PMS_TEST_RUN ??= String(process.pid);
   const stack = await startEphemeralStack('test');
-  const db = createDb(stack.env.DATABASE_URL, 2);
+  const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 2 });
   await migrateToLatest(db).finally(() => db.destroy());
   const env = { ...TEST_APP_ENV, ...stack.env, LOG_LEVEL: 'warn' };
   const worker = spawnEntryPoint('workers/main.ts', { ...process.env, ...env });

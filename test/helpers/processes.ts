@@ -154,7 +154,7 @@ export async function startFaultStack(label: string): Promise<FaultStack> {
     await admin(`CREATE DATABASE "${database}"`);
     cleanups.push(() => admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const db = createDb(databaseUrl, 2);
+    const db = createDb(databaseUrl, { role: 'migrations', poolMax: 2 });
     await migrateToLatest(db).finally(() => db.destroy());
     temporal = await startTemporal({ binary: TEMPORAL_BINARY, port: temporalPort, dbFile, timeoutMs: 60_000 });
     cleanups.push(async () => {

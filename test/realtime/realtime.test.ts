@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { spawnEntryPoint, waitForApi } from '../../scripts/stack/app-processes';
 import { freePort } from '../../scripts/stack/ports';
-import { createDb } from '../../src/platform/db/knex';
+import { createProcessDb } from '../../src/platform/db/knex';
 import { signAccessToken } from '../../src/platform/http/access-token';
 import { publishHotelEvent } from '../../src/platform/realtime/events';
 import { registerHotel, superAdminToken, type RegisteredHotel } from '../helpers/accounts';
@@ -178,7 +178,7 @@ describe('staff realtime channel: events', () => {
   it('delivers an event committed from another process (a second, independent pool)', async () => {
     const client = await connect(t.wsUrl, hotelA.accessToken);
     await client.next(ofType('connected'));
-    const worker = createDb(t.config.databaseUrl, 1);
+    const worker = createProcessDb(t.config, 'worker');
     try {
       await worker.transaction((trx) =>
         publishHotelEvent(trx, hotelA.hotelId, { type: 'housekeeping_done', payload: { task_id: 'from-worker' } }),

@@ -1,6 +1,7 @@
 import knex, { type Knex } from 'knex';
 import path from 'node:path';
 import pg from 'pg';
+import type { Config } from '../../config';
 
 // Calendar dates stay `YYYY-MM-DD` strings: parsing them into Date objects would shift them by the process time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
@@ -9,13 +10,55 @@ export type Db = Knex;
 /** A repository accepts either the pool or an open transaction, so services decide what commits together. */
 export type DbOrTrx = Knex | Knex.Transaction;
 
-export function createDb(databaseUrl: string, poolMax = 10): Db {
+/**
+ * How long one role's work may wait, in milliseconds: a statement, a lock, a transaction left idle (PostgreSQL ends
+ * the session), and a request for a free pool connection. A wait that ends this way fails and can be retried.
+ */
+export interface DbLimits {
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+  acquireTimeoutMs: number;
+}
+
+/**
+ * Who connects: the API (short limits, so a held lock turns into a quick 503 instead of a queue), the worker (longer:
+ * sweeps and activities may do more, and retry), or migrations and maintenance scripts (no limits of ours: an index
+ * build or a backfill takes as long as it takes).
+ */
+export type DbRole =
+  { role: 'api' | 'worker'; poolMax: number; limits: DbLimits } | { role: 'migrations'; poolMax: number };
+
+const MIGRATIONS_ACQUIRE_TIMEOUT_MS = 60_000;
+
+/** node-postgres sends these in the start-up packet (knex's type lacks `lock_timeout`, pg's own type has it). */
+type SessionSettings = Knex.PgConnectionConfig & Pick<pg.ClientConfig, 'lock_timeout'>;
+
+function sessionSettings(role: DbRole): SessionSettings {
+  // The name shows in pg_stat_activity, so an operator sees which process holds what.
+  const applicationName = `hotel-pms-${role.role}`;
+  if (role.role === 'migrations') return { application_name: applicationName };
+  return {
+    application_name: applicationName,
+    statement_timeout: role.limits.statementTimeoutMs,
+    lock_timeout: role.limits.lockTimeoutMs,
+    idle_in_transaction_session_timeout: role.limits.idleInTransactionTimeoutMs,
+  };
+}
+
+/** The connection pool of one process; `poolMax` is per process (each API replica and each worker has its own). */
+export function createDb(databaseUrl: string, role: DbRole): Db {
   return knex({
     client: 'pg',
-    connection: databaseUrl,
-    pool: { min: 0, max: poolMax },
-    acquireConnectionTimeout: 10000,
+    connection: { connectionString: databaseUrl, ...sessionSettings(role) },
+    pool: { min: 0, max: role.poolMax },
+    acquireConnectionTimeout: role.role === 'migrations' ? MIGRATIONS_ACQUIRE_TIMEOUT_MS : role.limits.acquireTimeoutMs,
   });
+}
+
+/** The pool of the API or the worker process, sized and limited as configured. */
+export function createProcessDb(config: Config, role: 'api' | 'worker'): Db {
+  return createDb(config.databaseUrl, { role, poolMax: config.databasePoolMax, limits: config.databaseLimits[role] });
 }
 
 export const migrationsDirectory = path.resolve(__dirname, '../../../migrations');

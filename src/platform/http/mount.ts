@@ -1,6 +1,7 @@
 import type { Request, Router } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../errors';
 import type { AccessGuard } from './access-guard';
+import type { HotelBulkhead } from './hotel-bulkhead';
 import { verifyAccessToken, type AccessTokenPayload } from './access-token';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit';
 import type { Access, HotelRef, RouteDefinition } from './route';
@@ -12,6 +13,7 @@ export interface MountDependencies {
   jwtSecret: string;
   accessGuard: AccessGuard;
   rateLimiter: RateLimiter;
+  hotelBulkhead: HotelBulkhead;
   findHotelBySlug(slug: string): Promise<HotelRef | undefined>;
 }
 
@@ -76,7 +78,8 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         : schemas.body
           ? validate<Record<string, unknown>>(schemas.body, req.body, 'body')
           : req.body;
-      await route.handler({ body, query, params, auth, hotel, req, res });
+      const handle = () => route.handler({ body, query, params, auth, hotel, req, res });
+      await (hotel ? deps.hotelBulkhead.run(hotel.id, handle) : handle());
     });
   }
 }

@@ -1,0 +1,197 @@
+import pg from 'pg';
+import { percentile } from '../../scripts/bench/stats';
+import { waitForApi } from '../../scripts/stack/app-processes';
+import { freePort } from '../../scripts/stack/ports';
+import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { reportGate } from '../helpers/gates';
+import { spawnManaged, type ManagedProcess } from '../helpers/processes';
+import { readStackInfo, TEST_APP_ENV } from '../helpers/stack-env';
+
+/**
+ * A transaction opened directly on the database holds hotel A's settings row for 30 s. Meanwhile hotel A's clients
+ * keep trying to change those settings and hotel B's 50 clients work as usual, all over HTTP against the real API
+ * process with its default pool and limits. Hotel B must not notice (p99 < 500 ms, no error); hotel A is told to
+ * come back later (503 with Retry-After), never 500; `/ready` stays 200.
+ */
+
+jest.setTimeout(180_000);
+
+const HOLD_MS = 30_000;
+const OTHER_CLIENTS = 50;
+const BLOCKED_CLIENTS = 20;
+/** A member of staff does not fire requests back to back: each of hotel B's clients pauses this long on average. */
+const OTHER_THINK_MS = 250;
+const OTHER_P99_BOUND_MS = 500;
+
+let t: TestApp;
+let api: ManagedProcess | undefined;
+let apiUrl: string;
+
+interface Outcome {
+  status: number;
+  ms: number;
+  retryAfter: string | null;
+}
+
+async function send(method: string, path: string, token: string, body?: unknown): Promise<Outcome> {
+  const started = performance.now();
+  try {
+    const response = await fetch(`${apiUrl}${path}`, {
+      method,
+      headers: { ...as(token), ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(40_000),
+    });
+    await response.arrayBuffer();
+    return {
+      status: response.status,
+      ms: performance.now() - started,
+      retryAfter: response.headers.get('retry-after'),
+    };
+  } catch {
+    // No answer at all (the client gave up): recorded as status 0.
+    return { status: 0, ms: performance.now() - started, retryAfter: null };
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `step` in a loop from each of `clients` clients until `running()` turns false, collecting every outcome. */
+async function clientsLoop(
+  clients: number,
+  running: () => boolean,
+  step: (client: number, i: number) => Promise<Outcome>,
+) {
+  const outcomes: Outcome[] = [];
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let i = 0; running(); i++) outcomes.push(await step(client, i));
+    }),
+  );
+  return outcomes;
+}
+
+async function roomsOf(owner: RegisteredHotel, count: number): Promise<string[]> {
+  const category = await t.http
+    .post(`/api/hotels/${owner.slug}/room-categories`)
+    .set(as(owner.accessToken))
+    .send({ name: 'Стандарт', base_price: 3000 })
+    .expect(201);
+  const rooms: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const room = await t.http
+      .post(`/api/hotels/${owner.slug}/rooms`)
+      .set(as(owner.accessToken))
+      .send({ number: `${100 + i}`, category_id: category.body.id })
+      .expect(201);
+    rooms.push(room.body.id as string);
+  }
+  return rooms;
+}
+
+beforeAll(async () => {
+  t = createTestApp();
+  const port = await freePort();
+  apiUrl = `http://127.0.0.1:${port}`;
+  api = spawnManaged('src/main.ts', {
+    ...process.env,
+    ...TEST_APP_ENV,
+    ...readStackInfo().env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+  });
+  await waitForApi(apiUrl, api.process, 60_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${api!.output()}`);
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await api?.stop();
+  await t?.close();
+});
+
+describe('a lock held on one hotel', () => {
+  it("keeps the other hotels' requests fast and answers the blocked hotel 503 with Retry-After", async () => {
+    const [blocked, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
+    const rooms = await roomsOf(other, OTHER_CLIENTS);
+
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl });
+    await holder.connect();
+    let holding = true;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM hotel_settings WHERE hotel_id = $1 FOR UPDATE', [blocked.hotelId]);
+      const released = pause(HOLD_MS).then(async () => {
+        holding = false;
+        // Settles on its own: a failed test may have ended the holder already.
+        await holder.query('ROLLBACK').catch(() => undefined);
+      });
+      const running = () => holding;
+
+      const otherHotel = `/api/hotels/${other.slug}`;
+      const otherWork = clientsLoop(OTHER_CLIENTS, running, async (client, i) => {
+        await pause(Math.random() * 2 * OTHER_THINK_MS);
+        const token = other.accessToken;
+        switch (i % 4) {
+          case 0:
+            return send('GET', `${otherHotel}/rooms`, token);
+          case 1:
+            return send('PATCH', `${otherHotel}/rooms/${rooms[client]}/status`, token, {
+              status: i % 8 === 1 ? 'dirty' : 'clean',
+            });
+          case 2:
+            return send('GET', `${otherHotel}/settings`, token);
+          default:
+            return send('GET', `${otherHotel}/bookings`, token);
+        }
+      });
+      // Answers that arrive after the lock is released may be 200; those that arrive while it is held must be 503.
+      const answeredWhileHeld: Outcome[] = [];
+      const blockedWork = clientsLoop(BLOCKED_CLIENTS, running, async (_, i) => {
+        const outcome = await send('PATCH', `/api/hotels/${blocked.slug}/settings`, blocked.accessToken, {
+          auto_checkout: i % 2 === 0,
+        });
+        if (holding) answeredWhileHeld.push(outcome);
+        return outcome;
+      });
+      const readiness = clientsLoop(1, running, async () => {
+        await pause(500);
+        return send('GET', '/ready', blocked.accessToken);
+      });
+      const [otherOutcomes, blockedOutcomes, readyOutcomes] = await Promise.all([otherWork, blockedWork, readiness]);
+      await released;
+
+      const latencies = otherOutcomes.map((o) => o.ms).sort((a, b) => a - b);
+      const p50 = percentile(latencies, 50);
+      const p99 = percentile(latencies, 99);
+      const otherErrors = otherOutcomes.filter((o) => o.status < 200 || o.status >= 300);
+      const count = (outcomes: Outcome[], status: number) => outcomes.filter((o) => o.status === status).length;
+      const blockedWithoutRetryAfter = blockedOutcomes.filter((o) => o.status === 503 && !o.retryAfter).length;
+      const notReady = readyOutcomes.filter((o) => o.status !== 200).length;
+      const blockedStatuses = [...new Set(blockedOutcomes.map((o) => o.status))].sort().join(', ');
+      reportGate(
+        'held-lock',
+        `hotel A's settings row locked ${HOLD_MS / 1000} s: hotel B (${OTHER_CLIENTS} clients) ` +
+          `${otherOutcomes.length} requests, p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ` +
+          `${otherErrors.length} errors; hotel A (${BLOCKED_CLIENTS} clients) ${blockedOutcomes.length} requests: ` +
+          `${count(blockedOutcomes, 503)} × 503 (${blockedWithoutRetryAfter} without Retry-After), ` +
+          `${count(blockedOutcomes, 500)} × 500, statuses ${blockedStatuses}; /ready ${notReady} of ` +
+          `${readyOutcomes.length} not 200`,
+      );
+      expect({ p99Within: p99 < OTHER_P99_BOUND_MS, otherErrors: otherErrors.length }).toEqual({
+        p99Within: true,
+        otherErrors: 0,
+      });
+      expect(answeredWhileHeld.length).toBeGreaterThan(BLOCKED_CLIENTS);
+      expect(answeredWhileHeld.filter((o) => o.status !== 503)).toEqual([]);
+      expect(blockedOutcomes.filter((o) => o.status !== 503 && o.status !== 200)).toEqual([]);
+      expect(blockedWithoutRetryAfter).toBe(0);
+      expect(notReady).toBe(0);
+    } finally {
+      if (holding) await holder.query('ROLLBACK').catch(() => undefined);
+      await holder.end();
+    }
+  });
+});
