@@ -165,6 +165,27 @@ describe('inputs that reached a 500 (point 4)', () => {
     }
   });
 
+  it('text with an unpaired surrogate is a 400, not a jsonb error in the realtime event (500)', async () => {
+    const room = await createRoom(t, owner, (await createCategory(t, owner)).id);
+    const booking = await book(room.id, { check_in: '2148-01-01', check_out: '2148-01-02', price: 1000 }).expect(201);
+    await expectRefused(
+      t.http
+        .patch(api(`/bookings/${booking.body.id}`))
+        .set(as(owner.accessToken))
+        .send({ notes: 'a\udfffb', guest_last_name: '\ud800' }),
+      [
+        { path: 'body.notes', message: '"notes" must not contain unpaired surrogates' },
+        { path: 'body.guest_last_name', message: '"guest_last_name" must not contain unpaired surrogates' },
+      ],
+    );
+    // A pair is a character like any other.
+    await t.http
+      .patch(api(`/bookings/${booking.body.id}`))
+      .set(as(owner.accessToken))
+      .send({ notes: 'Гость с 🐈' })
+      .expect(200);
+  });
+
   it('payments cannot carry paid_amount beyond numeric(12,2): 422 naming the limit, adding or removing', async () => {
     const room = await createRoom(t, owner, (await createCategory(t, owner)).id);
     const booking = await book(room.id, {

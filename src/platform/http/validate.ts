@@ -3,15 +3,26 @@ import { ValidationError, type ValidationDetail } from '../errors';
 
 const options: Joi.ValidationOptions = { abortEarly: false, stripUnknown: true, convert: true };
 
-/** PostgreSQL text cannot hold U+0000, so a string carrying it is refused here rather than failing in the database. */
-function nulCharacters(value: unknown, path: string[], found: ValidationDetail[]): ValidationDetail[] {
+/**
+ * Text PostgreSQL cannot store: U+0000 in text, and unpaired UTF-16 surrogates, which JSON carries as `\ud800` but
+ * jsonb (realtime event payloads) refuses. A string carrying either is refused here rather than failing in the database.
+ */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function unstorableText(value: string): string | undefined {
+  if (value.includes('\u0000')) return 'must not contain NUL characters';
+  if (UNPAIRED_SURROGATE.test(value)) return 'must not contain unpaired surrogates';
+  return undefined;
+}
+
+function unstorableStrings(value: unknown, path: string[], found: ValidationDetail[]): ValidationDetail[] {
   if (typeof value === 'string') {
-    if (value.includes('\u0000'))
-      found.push({ path: path.join('.'), message: `"${path.slice(1).join('.')}" must not contain NUL characters` });
+    const problem = unstorableText(value);
+    if (problem) found.push({ path: path.join('.'), message: `"${path.slice(1).join('.')}" ${problem}` });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulCharacters(item, [...path, String(index)], found));
+    value.forEach((item, index) => unstorableStrings(item, [...path, String(index)], found));
   } else if (value && typeof value === 'object' && !(value instanceof Date)) {
-    for (const [key, item] of Object.entries(value)) nulCharacters(item, [...path, key], found);
+    for (const [key, item] of Object.entries(value)) unstorableStrings(item, [...path, key], found);
   }
   return found;
 }
@@ -24,7 +35,7 @@ export function validate<T>(schema: Joi.Schema, value: unknown, location: 'body'
         path: [location, ...detail.path].join('.'),
         message: detail.message,
       }))
-    : nulCharacters(result.value, [location], []);
+    : unstorableStrings(result.value, [location], []);
   if (details.length > 0) {
     throw new ValidationError(`Некорректные данные: ${details.map((d) => d.message).join('; ')}`, details);
   }

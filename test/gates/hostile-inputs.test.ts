@@ -1,0 +1,448 @@
+import { randomUUID } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import { as } from '../helpers/accounts';
+import { reportGate } from '../helpers/gates';
+import { startTestServer, type TestServer } from '../helpers/realtime';
+import { BODY_TEMPLATES, FIELD_KINDS, PATH_PARAM_KINDS, QUERY_TEMPLATES } from './cross-hotel-requests';
+import { newCanary, registerCanaryHotel, seedHotel, type RecordKind, type SeededHotel } from './tenant-fixture';
+
+/**
+ * The hostile-input gate, generated from the API's own OpenAPI document, so a route added later is covered without new
+ * code. For every operation, every path and query parameter and every body field (nested ones too) gets boundary and
+ * hostile values of its type, one at a time, inside an otherwise valid request of a signed-in hotel owner with real
+ * records: dates around and far beyond the accepted calendar, instants at the ends of what JavaScript can hold (with
+ * and without offsets), a NUL byte, 100 kB and lone surrogates for strings, huge and 12-digit numbers; every from/to
+ * pair gets a span from 1900 to 2200 (and from year 0 to 9999); a documented `Idempotency-Key` gets 201 characters.
+ * The server listens in this process, so its event loop is this one: `monitorEventLoopDelay` is reset before each
+ * request and read after it. The gate fails on any 5xx, and on any request that stalls the loop over 100 ms twice
+ * (it is retried once alone, as a loaded machine can stall a process on its own).
+ */
+
+const RESOLUTION_MS = 10;
+const LAG_BOUND_MS = 100;
+jest.setTimeout(180_000);
+
+interface SchemaNode {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  enum?: unknown[];
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  items?: SchemaNode;
+  minItems?: number;
+  minimum?: number;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+}
+
+interface ParameterDoc {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema: SchemaNode;
+}
+
+interface OperationDoc {
+  description?: string;
+  parameters?: ParameterDoc[];
+  requestBody?: { content: Record<string, { schema: SchemaNode }> };
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OperationDoc>>;
+  components?: { schemas?: Record<string, SchemaNode> };
+}
+
+/** A value as JSON carries it, and as a URL carries it (lone surrogates have no UTF-8: sent as their raw bytes). */
+interface Hostile {
+  label: string;
+  json: unknown;
+  url: string;
+}
+
+type ValueKind = 'date' | 'instant' | 'string' | 'number' | 'decimalString';
+
+const hostile = (label: string, json: unknown, url = String(json)): Hostile => ({ label, json, url });
+
+const VALUES: Record<ValueKind, Hostile[]> = {
+  date: ['0000-01-01', '0001-01-01', '1899-12-31', '2201-01-01', '9999-12-31'].map((d) => hostile(d, d)),
+  instant: [
+    '+275760-09-13T00:00:00Z',
+    '-271821-04-20T00:00:00Z',
+    '-271821-04-20',
+    '+275760-09-13T00:00:00.001Z',
+    '0000-01-01T00:00:00Z',
+    '0000-01-01T00:00:00+14:00',
+    '9999-12-31T23:59:59-12:00',
+    '2201-01-01T00:00:00+03:00',
+  ].map((instant) => hostile(instant, instant)),
+  string: [
+    hostile('NUL byte', 'Gate\u0000NUL', 'Gate%00NUL'),
+    hostile('100 kB', 'x'.repeat(100_000)),
+    hostile('lone high surrogate', '\ud800', '%ED%A0%80'),
+    hostile('lone low surrogate', 'a\udfffb', 'a%ED%BF%BFb'),
+  ],
+  number: [1e308, -1e308, 1e12, 999_999_999_999.99].map((n) => hostile(String(n), n)),
+  decimalString: ['9999999999.99', '-9999999999.99', '123456789012.34'].map((d) => hostile(`"${d}"`, d)),
+};
+
+const SPANS: Record<'date' | 'instant', [string, string][]> = {
+  date: [
+    ['1900-01-01', '2200-12-31'],
+    ['0000-01-01', '9999-12-31'],
+  ],
+  instant: [
+    ['1900-01-01T00:00:00Z', '2200-12-31T23:59:59Z'],
+    ['0000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z'],
+  ],
+};
+
+const OVERSIZED_IDEMPOTENCY_KEY = 'k'.repeat(201);
+
+interface Probe {
+  operation: string;
+  label: string;
+  method: string;
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The one status the probe must get, where the service promises one. */
+  expectStatus?: number;
+}
+
+let t: TestServer;
+let owner: SeededHotel;
+let openApi: OpenApiDocument;
+const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+
+beforeAll(async () => {
+  t = await startTestServer();
+  const canary = newCanary();
+  owner = await seedHotel(t, await registerCanaryHotel(t, canary), canary);
+  openApi = (await t.http.get('/api/openapi.json').expect(200)).body as OpenApiDocument;
+  histogram.enable();
+});
+afterAll(async () => {
+  histogram.disable();
+  await t?.close();
+});
+
+// ---- reading the document ----------------------------------------------------------------------------------------
+
+function resolve(node: SchemaNode | undefined): SchemaNode {
+  if (!node?.$ref) return node ?? {};
+  const name = node.$ref.replace('#/components/schemas/', '');
+  return resolve(openApi.components?.schemas?.[name]);
+}
+
+function kindsOf(raw: SchemaNode): Set<ValueKind> {
+  const node = resolve(raw);
+  const members = [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])];
+  if (members.length > 0) {
+    const kinds = new Set(members.flatMap((member) => [...kindsOf(member)]));
+    if (kinds.has('number') && kinds.has('string')) kinds.add('decimalString');
+    return kinds;
+  }
+  if (node.type === 'string') {
+    return new Set([node.format === 'date' ? 'date' : node.format === 'date-time' ? 'instant' : 'string']);
+  }
+  if (node.type === 'number' || node.type === 'integer') return new Set(['number']);
+  return new Set();
+}
+
+function isDateLike(node: SchemaNode): boolean {
+  const kinds = kindsOf(node);
+  return kinds.has('date') || kinds.has('instant');
+}
+
+/** The end of a range whose start is `name` (`from`/`to`, `x_from`/`x_to`, `check_in`/`check_out`, `start_at`/`end_at`). */
+function pairedEnd(name: string): string | undefined {
+  if (name === 'from') return 'to';
+  if (name === 'check_in') return 'check_out';
+  if (name === 'start_at') return 'end_at';
+  return name.endsWith('_from') ? `${name.slice(0, -'_from'.length)}_to` : undefined;
+}
+
+/** The leaves of a body schema (scalars, nested in objects and the first element of arrays), with their paths. */
+function leaves(
+  raw: SchemaNode,
+  path: (string | number)[] = [],
+  depth = 0,
+): { path: (string | number)[]; node: SchemaNode }[] {
+  const node = resolve(raw);
+  if (depth > 4) return [];
+  if (node.properties) {
+    return Object.entries(node.properties).flatMap(([key, child]) => leaves(child, [...path, key], depth + 1));
+  }
+  if (node.type === 'array' && node.items) return leaves(node.items, [...path, 0], depth + 1);
+  return kindsOf(node).size > 0 && path.length > 0 ? [{ path, node }] : [];
+}
+
+// ---- valid requests to start from ----------------------------------------------------------------------------------
+
+let counter = 0;
+
+/** A minimal valid-looking value of a schema, with the owner's real records for id fields. */
+function minimal(raw: SchemaNode, name: string): unknown {
+  const node = resolve(raw);
+  if (node.enum?.length) return node.enum.find((value) => value !== null);
+  const members = node.anyOf ?? node.oneOf ?? node.allOf;
+  if (members?.length) return minimal(members[0], name);
+  switch (node.type) {
+    case 'object':
+      return Object.fromEntries((node.required ?? []).map((key) => [key, minimal(node.properties?.[key] ?? {}, key)]));
+    case 'array':
+      return node.minItems ? [minimal(node.items ?? {}, name)] : [];
+    case 'integer':
+    case 'number':
+      return Math.max(node.minimum ?? 1, 1);
+    case 'boolean':
+      return false;
+    case 'string':
+      if (node.format === 'uuid') return FIELD_KINDS[name] ? owner.records[FIELD_KINDS[name]] : randomUUID();
+      if (node.format === 'date') return '2032-05-01';
+      if (node.format === 'date-time') return '2032-05-01T12:00:00Z';
+      if (node.format === 'email') return `gate-${++counter}-${randomUUID().slice(0, 8)}@example.test`;
+      if (node.format === 'uri') return owner.records.upload;
+      return `Gate ${++counter}`;
+    default:
+      return undefined;
+  }
+}
+
+/** `/api/hotels/{slug}/rooms/{id}` -> `/api/hotels/:slug/rooms/:id`, the key of the request templates. */
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function pathIds(path: string): Record<string, string> {
+  const express = expressPath(path);
+  const segments = express.split('/');
+  const ids: Record<string, string> = { slug: owner.hotel.slug };
+  for (const name of [...express.matchAll(/:(\w+)/g)].map((match) => match[1]).filter((n) => n !== 'slug')) {
+    const kinds = PATH_PARAM_KINDS[segments.slice(0, segments.indexOf(`:${name}`) + 1).join('/')];
+    const kind = (Array.isArray(kinds) ? kinds[0] : kinds) as RecordKind | undefined;
+    ids[name] = kind ? owner.records[kind] : randomUUID();
+  }
+  return ids;
+}
+
+function fillPath(path: string, values: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => values[name]);
+}
+
+function queryString(query: Record<string, string>): string {
+  const pairs = Object.entries(query).map(([key, value]) => `${encodeURIComponent(key)}=${value}`);
+  return pairs.length > 0 ? `?${pairs.join('&')}` : '';
+}
+
+const encoded = (value: unknown) => encodeURIComponent(String(value));
+
+interface Baseline {
+  path: Record<string, string>;
+  query: Record<string, string>;
+  body: Record<string, unknown> | undefined;
+}
+
+function baseline(path: string, method: string, operation: OperationDoc): Baseline {
+  const key = `${method.toUpperCase()} ${expressPath(path)}`;
+  const params = operation.parameters ?? [];
+  const pathValues = Object.fromEntries(Object.entries(pathIds(path)).map(([name, value]) => [name, encoded(value)]));
+  const queryTemplate = QUERY_TEMPLATES[key]?.base(owner.records, ++counter);
+  const query = queryTemplate
+    ? Object.fromEntries(Object.entries(queryTemplate).map(([name, value]) => [name, encoded(value)]))
+    : Object.fromEntries(
+        params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, encoded(minimal(p.schema, p.name))]),
+      );
+  const jsonBody = operation.requestBody?.content['application/json']?.schema;
+  const body = jsonBody
+    ? (BODY_TEMPLATES[key]?.base(owner.records, ++counter) ?? (minimal(jsonBody, '') as Record<string, unknown>))
+    : undefined;
+  return { path: pathValues, query, body };
+}
+
+function setAt(target: Record<string, unknown>, path: (string | number)[], value: unknown): void {
+  let node: Record<string | number, unknown> = target;
+  for (const [index, segment] of path.entries()) {
+    if (index === path.length - 1) {
+      node[segment] = value;
+      return;
+    }
+    const next = typeof path[index + 1] === 'number' ? [] : {};
+    if (typeof node[segment] !== 'object' || node[segment] === null) node[segment] = next;
+    node = node[segment] as Record<string | number, unknown>;
+  }
+}
+
+/** Sets a range's two ends, dropping the other dates beside them (`date` beside `date_from`, nights beside hours). */
+function withSpan<T>(values: Record<string, T>, dateKeys: string[], from: string, to: string, span: [T, T]) {
+  const rest = Object.fromEntries(Object.entries(values).filter(([key]) => !dateKeys.includes(key)));
+  return { ...rest, [from]: span[0], [to]: span[1] };
+}
+
+// ---- the probes ------------------------------------------------------------------------------------------------------
+
+function probesOf(path: string, method: string, operation: OperationDoc): Probe[] {
+  const name = `${method.toUpperCase()} ${path}`;
+  const base = baseline(path, method, operation);
+  const probes: Probe[] = [];
+  const probe = (label: string, changes: Partial<Baseline> & { headers?: Record<string, string> }) => {
+    const parts = { ...base, ...changes };
+    probes.push({
+      operation: name,
+      label,
+      method,
+      url: fillPath(path, parts.path) + queryString(parts.query),
+      body: parts.body,
+      headers: changes.headers,
+    });
+  };
+
+  const params = operation.parameters ?? [];
+  for (const param of params) {
+    for (const kind of kindsOf(param.schema)) {
+      for (const value of VALUES[kind]) {
+        const label = `${param.in} ${param.name} = ${value.label}`;
+        if (param.in === 'path') probe(label, { path: { ...base.path, [param.name]: value.url } });
+        if (param.in === 'query') probe(label, { query: { ...base.query, [param.name]: value.url } });
+      }
+    }
+  }
+  const queryDates = params.filter((p) => p.in === 'query' && isDateLike(p.schema)).map((p) => p.name);
+  for (const from of queryDates) {
+    const to = pairedEnd(from);
+    const kind = [...kindsOf(params.find((p) => p.name === from)!.schema)][0];
+    if (!to || !queryDates.includes(to) || (kind !== 'date' && kind !== 'instant')) continue;
+    for (const span of SPANS[kind]) {
+      const encodedSpan = span.map(encoded) as [string, string];
+      probe(`query ${from}..${to} = ${span.join('..')}`, {
+        query: withSpan(base.query, queryDates, from, to, encodedSpan),
+      });
+    }
+  }
+
+  const bodySchema = resolve(operation.requestBody?.content['application/json']?.schema);
+  if (base.body && bodySchema) {
+    for (const leaf of leaves(bodySchema)) {
+      for (const kind of kindsOf(leaf.node)) {
+        for (const value of VALUES[kind]) {
+          const body = structuredClone(base.body);
+          setAt(body, leaf.path, value.json);
+          probe(`body ${leaf.path.join('.')} = ${value.label}`, { body });
+        }
+      }
+    }
+    const properties = bodySchema.properties ?? {};
+    const dateKeys = Object.keys(properties).filter((key) => isDateLike(properties[key]));
+    for (const from of dateKeys) {
+      const to = pairedEnd(from);
+      const kind = [...kindsOf(properties[from])][0];
+      if (!to || !dateKeys.includes(to) || (kind !== 'date' && kind !== 'instant')) continue;
+      for (const span of SPANS[kind]) {
+        probe(`body ${from}..${to} = ${span.join('..')}`, { body: withSpan(base.body, dateKeys, from, to, span) });
+      }
+    }
+  }
+
+  if (operation.description?.includes('Idempotency-Key')) {
+    probe('Idempotency-Key of 201 characters', { headers: { 'Idempotency-Key': OVERSIZED_IDEMPOTENCY_KEY } });
+    probes[probes.length - 1].expectStatus = 400;
+  }
+  return probes;
+}
+
+// ---- sending and measuring -------------------------------------------------------------------------------------------
+
+/**
+ * How long the event loop stalled beyond the monitor's own interval: `monitorEventLoopDelay`'s recorded maximum less
+ * its resolution. A reset also forgets the monitor's previous tick, so the first interval after a reset goes unrecorded,
+ * and a stall right after one (the original freeze began within a millisecond of its request) would be missed. So the
+ * monitor is reset, then given one tick to count from, before the sweep and after each stall: in between its maximum
+ * only grows, and the request that lifts it over the bound is the one that stalled.
+ */
+const lag = () => Math.max(0, histogram.max / 1e6 - RESOLUTION_MS);
+
+async function restartMonitor(): Promise<void> {
+  histogram.reset();
+  await delay(RESOLUTION_MS);
+}
+
+/** Sends a probe; one tick after the answer lets an overdue monitor tick, which fires before any later timer, count. */
+async function send(probe: Probe): Promise<{ status: number; text: string }> {
+  let request = t.http[probe.method as 'get' | 'post' | 'put' | 'patch' | 'delete'](probe.url).set(
+    as(owner.hotel.accessToken),
+  );
+  for (const [header, value] of Object.entries(probe.headers ?? {})) request = request.set(header, value);
+  try {
+    const response = await (probe.body === undefined ? request : request.send(probe.body as object));
+    return { status: response.status, text: response.text ?? '' };
+  } catch (error) {
+    // Node itself refuses some requests (a 100 kB URL) and may close the socket as it answers.
+    return { status: 0, text: String(error) };
+  } finally {
+    await delay(1);
+  }
+}
+
+type Operations = { path: string; method: string; operation: OperationDoc }[];
+
+/**
+ * The probes of every operation, built one operation at a time: holding them all (100 kB values among them) makes the
+ * collector pause this process, which is the server's, for tens of milliseconds.
+ */
+function* allProbes(operations: Operations): Generator<Probe> {
+  for (const { path, method, operation } of operations) yield* probesOf(path, method, operation);
+}
+
+it('no hostile input gets a 5xx or stalls the event loop over 100 ms', async () => {
+  const order = (method: string) => (method === 'delete' ? 1 : 0);
+  const operations = Object.entries(openApi.paths)
+    .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })))
+    .sort((a, b) => order(a.method) - order(b.method));
+  await restartMonitor();
+  await delay(500);
+  const idle = lag();
+
+  const failures: string[] = [];
+  const retried: string[] = [];
+  let maxLag = 0;
+  const started = Date.now();
+  await restartMonitor();
+  let requests = 0;
+  for (const probe of allProbes(operations)) {
+    requests += 1;
+    const name = `${probe.operation} [${probe.label}]`;
+    let outcome = await send(probe);
+    if (lag() > LAG_BOUND_MS) {
+      // Retried alone on a fresh monitor: on a loaded machine the process can be descheduled for a while.
+      const first = lag();
+      await restartMonitor();
+      outcome = await send(probe);
+      retried.push(`${name}: ${first.toFixed(0)} ms, then ${lag().toFixed(0)} ms`);
+      if (lag() > LAG_BOUND_MS) {
+        failures.push(`${name} stalled the event loop ${first.toFixed(0)} ms, then ${lag().toFixed(0)} ms`);
+      }
+      maxLag = Math.max(maxLag, lag());
+      await restartMonitor();
+    }
+    maxLag = Math.max(maxLag, lag());
+    const brief = outcome.text.slice(0, 200);
+    if (outcome.status >= 500) failures.push(`${name} → ${outcome.status} ${brief}`);
+    if (probe.expectStatus && outcome.status !== probe.expectStatus) {
+      failures.push(`${name} → ${outcome.status}, expected ${probe.expectStatus} ${brief}`);
+    }
+    // A 401 would mean a probe ended the owner's session and the rest proved nothing.
+    if (outcome.status === 401 && probe.url.startsWith('/api/hotels/')) {
+      failures.push(`${name} → 401: the owner's session ended`);
+    }
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+  expect(failures).toEqual([]);
+  reportGate(
+    'hostile-inputs',
+    `${requests} requests on ${operations.length} operations, max event-loop lag ${maxLag.toFixed(0)} ms ` +
+      `(idle ${idle.toFixed(0)} ms, bound ${LAG_BOUND_MS} ms, ${retried.length} retried), 0 5xx, ${seconds} s`,
+  );
+});
