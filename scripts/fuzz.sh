@@ -67,6 +67,31 @@ bearer = "${FUZZ_TOKEN}"
 enabled = false
 EOF
 
+# Boundary and hostile shapes (issue 10): every `date` and `date-time` field also gets dates outside the accepted
+# calendar (1900-2200) and instants at the ends of JavaScript's range, with and without offsets; they must be refused
+# with a documented 4xx like any other invalid value. test/gates/hostile-inputs.test.ts sends the rest (NUL bytes,
+# 100 kB, lone surrogates, huge numbers, centuries-long spans) to every field and measures the event loop.
+cat >"$work/hooks.py" <<'EOF'
+from datetime import date, datetime, timezone
+
+import schemathesis
+from hypothesis import strategies as st
+
+DATES = ["0000-01-01", "0001-01-01", "1899-12-31", "2201-01-01", "9999-12-31"]
+INSTANTS = [
+    "+275760-09-13T00:00:00Z",
+    "-271821-04-20T00:00:00Z",
+    "0000-01-01T00:00:00Z",
+    "0000-01-01T00:00:00+14:00",
+    "9999-12-31T23:59:59-12:00",
+]
+calendar = st.dates(min_value=date(1900, 1, 1), max_value=date(2200, 12, 31))
+instants = st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(2200, 12, 31), timezones=st.just(timezone.utc))
+schemathesis.openapi.format("date", st.one_of(calendar.map(date.isoformat), st.sampled_from(DATES)))
+schemathesis.openapi.format("date-time", st.one_of(instants.map(datetime.isoformat), st.sampled_from(INSTANTS)))
+EOF
+export SCHEMATHESIS_HOOKS="$work/hooks.py"
+
 started=$SECONDS
 status=0
 # The time limit: `st run --max-time` would keep fuzzing until the budget is spent; one full pass with a fixed seed
