@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import boundaries from './eslint.boundaries.cjs';
 
 export default tseslint.config(
   {
@@ -12,7 +13,9 @@ export default tseslint.config(
       '.tools',
       'coverage',
       'eslint.config.mjs',
+      'eslint.boundaries.cjs',
       'jest.config.js',
+      'jest.unit.config.js',
     ],
   },
   js.configs.recommended,
@@ -34,5 +37,6 @@ export default tseslint.config(
     files: ['scripts/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },
+  ...boundaries,
   prettier,
 );

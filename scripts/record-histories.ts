@@ -279,19 +279,29 @@ interface Case {
 const CASES: Case[] = [
   {
     workflowType: 'accountEmail',
-    name: 'confirmation + reset',
+    name: 'confirmation + reset (and the account requests)',
     async run(r) {
       // Registration sends the confirmation; the link confirms the account.
       const owner = await registerHotel(r, 'account-email');
       const confirmation = await outboxWorkflowId(r.api.db, 'accountEmail', `email:confirmation:${owner.userId}:`);
       await r.api.call('POST', '/api/auth/forgot-password', { body: { email: owner.email } });
       const reset = await outboxWorkflowId(r.api.db, 'accountEmail', `email:reset:${owner.userId}:`);
+      const resetRequest = await outboxWorkflowId(r.api.db, 'accountRequest', 'account-request:');
       const messages = await mailTo(r.stackEnv, owner.email, 2);
       await r.api.call('POST', '/api/auth/reset-password', {
         body: { token: tokenIn(messages[1], RESET_PREFIX), password: 'replay-pass-2' },
       });
-      for (const id of [confirmation, reset]) await finished(r.client, id);
-      return { 'accountEmail-confirmation': confirmation, 'accountEmail-reset': reset };
+      // An address without an account: the request is handled and nothing is sent.
+      await r.api.call('POST', '/api/auth/forgot-password', { body: { email: FAKE.email('nobody') } });
+      const unknownRequest = await outboxWorkflowId(r.api.db, 'accountRequest', 'account-request:');
+      for (const id of [confirmation, reset, resetRequest]) await finished(r.client, id);
+      expectResult(await finished(r.client, unknownRequest), 'nothing_to_send');
+      return {
+        'accountEmail-confirmation': confirmation,
+        'accountEmail-reset': reset,
+        'accountRequest-reset': resetRequest,
+        'accountRequest-unknown': unknownRequest,
+      };
     },
   },
   {

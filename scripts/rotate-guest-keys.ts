@@ -1,6 +1,6 @@
 import type { EncryptionKeys } from '../src/platform/crypto';
 import { createDb } from '../src/platform/db/knex';
-import { reencryptGuestDocuments } from '../src/modules/guests';
+import { reencryptGuestDocuments } from '../src/modules/guests/guests.service';
 
 /**
  * `npm run rotate-keys`: re-encrypts the guests' passport data still under an older key with the current one.

@@ -18,7 +18,7 @@ import { createRateLimiter } from './platform/http/rate-limit';
 import type { RouteDefinition } from './platform/http/route';
 import type { Logger } from './platform/logger';
 import { MODULES, type Services } from './modules/registry';
-import { buildModules } from './platform/modules';
+import { buildModules, type AnyModule } from './platform/modules';
 
 export interface AppDependencies {
   config: Config;
@@ -27,6 +27,8 @@ export interface AppDependencies {
   /** The process's LISTEN connection (access revocations reach the access guard through it). */
   listener: PgListener;
   readinessChecks?: ReadinessChecks;
+  /** The business modules: the registry's list (a test may add one, as the registry would). */
+  modules?: readonly AnyModule[];
 }
 
 /** The HTTP application and what the realtime hub (and the route-generated gates) share with it. */
@@ -40,9 +42,10 @@ export interface Api {
 const REQUEST_ID = /^[\w-]{1,100}$/;
 
 /** The Express application without a listening socket: main.ts listens, tests call it directly. */
-export function buildApi({ config, db, logger, listener, readinessChecks = {} }: AppDependencies): Api {
-  const modules = buildModules(MODULES, { db, config });
-  const services = modules.services;
+export function buildApi(deps: AppDependencies): Api {
+  const { config, db, logger, listener, readinessChecks = {} } = deps;
+  const modules = buildModules(deps.modules ?? MODULES, { db, config });
+  const services = modules.services as Services;
   const accessGuard = createAccessGuard({ listener, load: (userId) => services.auth.accessOf(userId) });
   const routes = modules.routes();
   const app = express();

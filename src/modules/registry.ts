@@ -13,6 +13,7 @@ import { rentalsModule } from './rentals/rentals.module';
 import { roomsModule } from './rooms/rooms.module';
 import { staffModule } from './staff/staff.module';
 import { uploadsModule } from './uploads/uploads.module';
+import { usersModule } from './users/users.module';
 
 /**
  * Every business area, in build order (a module comes after those it uses). The app's routes, the worker's
@@ -20,6 +21,7 @@ import { uploadsModule } from './uploads/uploads.module';
  * its folder and one line here.
  */
 export const MODULES = [
+  usersModule,
   hotelsModule,
   authModule,
   staffModule,

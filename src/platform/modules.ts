@@ -33,7 +33,8 @@ export interface ModuleDefinition<Name extends string, Service, Deps> {
   uses: readonly (keyof Deps & string)[];
   create(context: ModuleContext, deps: Deps): Service;
   routes?(service: Service, context: ModuleContext): RouteDefinition[];
-  activities?(service: Service, context: WorkerContext): Activities;
+  /** The worker's activities: thin calls into the service (and the services it uses). */
+  activities?(service: Service, context: WorkerContext, deps: Deps): Activities;
   schedules?: readonly ScheduleDefinition[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
 }
@@ -85,6 +86,7 @@ export function buildModules<Modules extends readonly AnyModule[]>(
   base: Pick<ModuleContext, 'db' | 'config'>,
 ): ModuleRuntime<Modules> {
   const built = new Map<string, unknown>();
+  const depsOf = new Map<string, Record<string, unknown>>();
   const context: ModuleContext = {
     ...base,
     async hotelCreated(trx, hotelId) {
@@ -99,6 +101,7 @@ export function buildModules<Modules extends readonly AnyModule[]>(
         return [name, built.get(name)];
       }),
     );
+    depsOf.set(module.name, deps);
     built.set(module.name, module.create(context, deps));
   }
   return {
@@ -108,7 +111,7 @@ export function buildModules<Modules extends readonly AnyModule[]>(
     activities(mailer) {
       const all: Record<string, unknown> = {};
       for (const module of modules) {
-        const own = module.activities?.(built.get(module.name), { ...context, mailer }) ?? {};
+        const own = module.activities?.(built.get(module.name), { ...context, mailer }, depsOf.get(module.name)) ?? {};
         for (const [name, activity] of Object.entries(own) as [string, unknown][]) {
           if (name in all) throw new Error(`activity ${name} is registered by two modules`);
           all[name] = activity;

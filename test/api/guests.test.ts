@@ -1,12 +1,12 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import type { GuestRow } from '../../src/modules/guests';
+import { guestsRepository } from '../../src/modules/guests/guests.repository';
 import {
   createGuest,
   findGuestMatch,
-  guestsRepository,
   isBlacklisted,
   reencryptGuestDocuments,
-  type GuestRow,
-} from '../../src/modules/guests';
+} from '../../src/modules/guests/guests.service';
 import { decryptSecret } from '../../src/platform/crypto';
 import { ValidationError } from '../../src/platform/errors';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app';

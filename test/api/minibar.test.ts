@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { consumptionsForTask, recordMinibarCheck, type MinibarCheckLine } from '../../src/modules/minibar';
+import type { MinibarCheckLine } from '../../src/modules/minibar';
 import { ValidationError } from '../../src/platform/errors';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
@@ -256,7 +256,7 @@ describe('minibar stock', () => {
   });
 });
 
-describe('minibar checks (recordMinibarCheck)', () => {
+describe('minibar checks (minibar.recordCheck)', () => {
   let roomId: string;
   let otherRoomId: string;
   beforeAll(async () => {
@@ -267,7 +267,7 @@ describe('minibar checks (recordMinibarCheck)', () => {
 
   const check = (taskId: string, items: MinibarCheckLine[], extra: { roomId?: string; hotelId?: string } = {}) =>
     t.db.transaction((trx) =>
-      recordMinibarCheck(trx, extra.hotelId ?? owner.hotelId, {
+      t.services.minibar.recordCheck(trx, extra.hotelId ?? owner.hotelId, {
         taskId,
         roomId: extra.roomId ?? roomId,
         recordedBy: owner.userId,
@@ -329,7 +329,7 @@ describe('minibar checks (recordMinibarCheck)', () => {
     expect(await stockOf(cola.id)).toBe(8);
     expect(await stockOf(chips.id)).toBe(9);
     expect(await movementsOf(taskId)).toHaveLength(2);
-    const recorded = await consumptionsForTask(t.db, owner.hotelId, taskId);
+    const recorded = await t.services.minibar.consumptionsForTask(owner.hotelId, taskId);
     expect(recorded.find((c) => c.item_id === cola.id)?.price_per_unit).toBe('150.00');
   });
 

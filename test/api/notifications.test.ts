@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { notify, NOTIFICATION_TYPES, type NotificationInput } from '../../src/modules/notifications';
+import { notify } from '../../src/modules/notifications/notifications.service';
+import { NOTIFICATION_TYPES, type NotificationInput } from '../../src/modules/notifications';
 import { ValidationError } from '../../src/platform/errors';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { notify } from '../../src/modules/notifications';
+import { notify } from '../../src/modules/notifications/notifications.service';
 import type { Db } from '../../src/platform/db/knex';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import type { TestApp } from '../helpers/app';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_MAX_RECIPIENT_IDS, notify, type NotificationInput } from '../../src/modules/notifications';
+import { EVENT_MAX_RECIPIENT_IDS, notify } from '../../src/modules/notifications/notifications.service';
+import type { NotificationInput } from '../../src/modules/notifications';
 import { addStaff, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import {
   connectStaff,

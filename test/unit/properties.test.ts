@@ -6,7 +6,7 @@ import {
   type RoomCandidate,
 } from '../../src/modules/bookings/bookings.rules';
 import { BOOKING_STATUSES, type BookingStatus } from '../../src/modules/bookings/bookings.types';
-import { firstFreeSlug, slugify } from '../../src/modules/hotels';
+import { firstFreeSlug, slugify } from '../../src/modules/hotels/hotels.slug';
 import { canMove, pickAssignee, roomStatusAfter } from '../../src/modules/housekeeping/housekeeping.rules';
 import {
   ASSIGN_STRATEGIES,

@@ -1,4 +1,4 @@
-import { firstFreeSlug, slugify } from '../../src/modules/hotels';
+import { firstFreeSlug, slugify } from '../../src/modules/hotels/hotels.slug';
 
 describe('slugify (spec rule 3)', () => {
   it.each([

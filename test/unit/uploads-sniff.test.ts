@@ -1,4 +1,4 @@
-import { sniffImageType } from '../../src/modules/uploads';
+import { sniffImageType } from '../../src/modules/uploads/uploads.sniff';
 
 const bytes = (...values: (number | string)[]) =>
   Buffer.concat(

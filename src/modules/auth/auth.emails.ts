@@ -1,9 +1,8 @@
 import type { Config } from '../../config';
-import type { Db } from '../../platform/db/knex';
 import { escapeHtml, type MailMessage, type Mailer } from '../../platform/mail';
 import type { AccountEmailPurpose } from '../../../workflows/contracts/accounts';
-import { hotelsRepository } from '../hotels';
-import { usersRepository, type User } from '../users';
+import type { HotelsService } from '../hotels';
+import type { User, UsersService } from '../users';
 
 function confirmationEmail(user: User, hotelName: string, link: string): MailMessage {
   return {
@@ -34,17 +33,21 @@ function pendingLink(user: User, purpose: AccountEmailPurpose, config: Config): 
   return `${config.appUrl}/reset-password?token=${user.reset_token}`;
 }
 
-export function createAccountEmails(db: Db, config: Config, mailer: Mailer) {
+export function createAccountEmails(
+  config: Config,
+  mailer: Mailer,
+  { users, hotels }: { users: Pick<UsersService, 'findById'>; hotels: Pick<HotelsService, 'find'> },
+) {
   return {
     /**
      * Sends the current link for the purpose. A link already used or superseded is not sent: the e-mail always
      * carries the token that is valid now, so a retried or late delivery cannot hand out a stale one.
      */
     async sendAccountEmail(purpose: AccountEmailPurpose, userId: string): Promise<'sent' | 'nothing_to_send'> {
-      const user = await usersRepository.findById(db, userId);
+      const user = await users.findById(userId);
       const link = user && pendingLink(user, purpose, config);
       if (!user || !link) return 'nothing_to_send';
-      const hotel = user.hotel_id ? await hotelsRepository.findById(db, user.hotel_id) : undefined;
+      const hotel = user.hotel_id ? await hotels.find(user.hotel_id) : undefined;
       const message =
         purpose === 'confirmation' ? confirmationEmail(user, hotel?.name ?? '', link) : resetEmail(user, link);
       await mailer.send(message);

@@ -3,15 +3,15 @@ import { sendingOnce } from '../../platform/temporal/mail-failures';
 import type { AccountActivities } from '../../../workflows/contracts/accounts';
 import { createAccountEmails } from './auth.emails';
 import { authRoutes } from './auth.routes';
-import { createAuthService } from './auth.service';
+import { createAuthService, type AuthDependencies } from './auth.service';
 
 export const authModule = defineModule({
   name: 'auth',
-  uses: [],
-  create: (context) => createAuthService(context),
+  uses: ['users', 'hotels'],
+  create: (context, deps: AuthDependencies) => createAuthService(context, deps),
   routes: (auth, { config }) => authRoutes(auth, config),
-  activities(auth, { db, config, mailer }): AccountActivities {
-    const emails = createAccountEmails(db, config, mailer);
+  activities(auth, { config, mailer }, deps): AccountActivities {
+    const emails = createAccountEmails(config, mailer, deps);
     return {
       handleAccountRequest: (requestId) => auth.handleAccountRequest(requestId),
       sendAccountEmail: (purpose, userId) => sendingOnce(() => emails.sendAccountEmail(purpose, userId)),

@@ -13,8 +13,8 @@ import {
   type AccountEmailWorkflow,
   type AccountRequestWorkflow,
 } from '../../../workflows/contracts/accounts';
-import { firstFreeSlug, hotelsRepository, slugify } from '../hotels';
-import { usersRepository, type User } from '../users';
+import type { HotelsService } from '../hotels';
+import type { User, UsersService } from '../users';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './auth.passwords';
 import { accountRequestsRepository, sessionsRepository } from './auth.repository';
 
@@ -64,9 +64,14 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
+export interface AuthDependencies {
+  users: UsersService;
+  hotels: Pick<HotelsService, 'find' | 'create'>;
+}
+
+export function createAuthService({ db, config, hotelCreated }: ModuleContext, { users, hotels }: AuthDependencies) {
   async function tokenPayload(conn: DbOrTrx, user: User): Promise<AccessTokenPayload> {
-    const hotel = user.hotel_id ? await hotelsRepository.findById(conn, user.hotel_id) : undefined;
+    const hotel = user.hotel_id ? await hotels.find(user.hotel_id, conn) : undefined;
     return {
       sub: user.id,
       email: user.email,
@@ -108,40 +113,36 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
   }
 
   async function hotelSlugOf(conn: DbOrTrx, user: User): Promise<string> {
-    const hotel = user.hotel_id ? await hotelsRepository.findById(conn, user.hotel_id) : undefined;
+    const hotel = user.hotel_id ? await hotels.find(user.hotel_id, conn) : undefined;
     return hotel?.slug ?? '';
   }
 
   /** Refresh sessions are deleted and every access token issued so far stops opening anything, at once. */
   async function endAllSessions(conn: DbOrTrx, userId: string): Promise<void> {
     await sessionsRepository.deleteAllForUser(conn, userId);
-    await usersRepository.bumpSessionVersion(conn, userId);
+    await users.bumpSessionVersion(userId, conn);
   }
 
   /** One attempt at the registration transaction; a slug taken concurrently surfaces as a unique violation. */
   function registerOnce(input: RegisterInput, email: string, passwordHash: string) {
     return db.transaction(async (trx) => {
-      const base = slugify(input.hotel_name);
-      const slug = firstFreeSlug(base, await hotelsRepository.slugsLike(trx, base));
-      const hotel = await hotelsRepository.insert(trx, {
-        name: input.hotel_name,
-        slug,
-        address: input.address,
-        phone: input.phone,
-      });
+      const hotel = await hotels.create(trx, { name: input.hotel_name, address: input.address, phone: input.phone });
       const sentAt = new Date();
-      const user = await usersRepository.insert(trx, {
-        hotel_id: hotel.id,
-        name: input.contact,
-        email,
-        password_hash: passwordHash,
-        role: 'hotel_admin',
-        phone: input.phone,
-        active: true,
-        email_confirmed: false,
-        confirmation_token: randomHexToken(32),
-        confirmation_sent_at: sentAt,
-      });
+      const user = await users.insert(
+        {
+          hotel_id: hotel.id,
+          name: input.contact,
+          email,
+          password_hash: passwordHash,
+          role: 'hotel_admin',
+          phone: input.phone,
+          active: true,
+          email_confirmed: false,
+          confirmation_token: randomHexToken(32),
+          confirmation_sent_at: sentAt,
+        },
+        trx,
+      );
       await hotelCreated(trx, hotel.id);
       await enqueueAccountEmail(trx, 'confirmation', user, hotel.slug, sentAt);
     });
@@ -151,7 +152,7 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
     async register(input: RegisterInput): Promise<void> {
       assertAcceptablePassword(input.password, { requireLetter: true });
       const email = normalizeEmail(input.email);
-      if (await usersRepository.findByEmail(db, email)) throw new ConflictError(authMessages.emailTaken, 'email_taken');
+      if (await users.findByEmail(email)) throw new ConflictError(authMessages.emailTaken, 'email_taken');
       const passwordHash = await hashPassword(input.password);
       for (let attempt = 1; ; attempt++) {
         try {
@@ -166,11 +167,11 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
     },
 
     async confirmEmail(token: string | undefined): Promise<ConfirmEmailOutcome> {
-      const user = token ? await usersRepository.findByToken(db, 'confirmation_token', token) : undefined;
+      const user = token ? await users.findByToken('confirmation_token', token) : undefined;
       if (!user || user.email_confirmed) return 'invalid_token';
       const sentAt = user.confirmation_sent_at?.getTime() ?? 0;
       if (Date.now() - sentAt > CONFIRMATION_TTL_MS) return 'token_expired';
-      const confirmed = await usersRepository.updateByToken(db, 'confirmation_token', token!, {
+      const confirmed = await users.updateByToken('confirmation_token', token!, {
         email_confirmed: true,
         confirmation_token: null,
       });
@@ -178,7 +179,7 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
     },
 
     async login(rawEmail: string, password: string): Promise<IssuedSession> {
-      const user = await usersRepository.findByEmail(db, normalizeEmail(rawEmail));
+      const user = await users.findByEmail(normalizeEmail(rawEmail));
       const passwordMatches = await verifyPassword(password, user?.password_hash);
       if (!user || !passwordMatches)
         throw new UnauthorizedError(authMessages.invalidCredentials, 'invalid_credentials');
@@ -192,7 +193,7 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
       const tokenHash = sha256Hex(refreshToken);
       const session = await sessionsRepository.findValid(db, tokenHash);
       if (!session) throw new UnauthorizedError(authMessages.invalidRefreshToken, 'invalid_refresh_token');
-      const user = await usersRepository.findById(db, session.user_id);
+      const user = await users.findById(session.user_id);
       if (!user || !user.active) {
         if (user) await sessionsRepository.deleteAllForUser(db, user.id);
         else await sessionsRepository.deleteByHash(db, tokenHash);
@@ -233,19 +234,23 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
     async handleAccountRequest(requestId: string): Promise<'link_sent' | 'nothing_to_send'> {
       return db.transaction(async (trx) => {
         const request = await accountRequestsRepository.take(trx, requestId);
-        const user = request && (await usersRepository.findByEmail(trx, request.email));
+        const user = request && (await users.findByEmail(request.email, trx));
         if (!request || !user) return 'nothing_to_send';
         const at = new Date();
         if (request.purpose === 'confirmation') {
           if (user.email_confirmed || !user.password_hash) return 'nothing_to_send';
-          await usersRepository.update(trx, user.id, {
-            confirmation_token: randomHexToken(32),
-            confirmation_sent_at: at,
-          });
+          await users.update(
+            user.id,
+            {
+              confirmation_token: randomHexToken(32),
+              confirmation_sent_at: at,
+            },
+            trx,
+          );
         } else {
           if (!user.email_confirmed) return 'nothing_to_send';
           const expires = new Date(at.getTime() + RESET_TTL_MS);
-          await usersRepository.update(trx, user.id, { reset_token: randomHexToken(32), reset_token_expires: expires });
+          await users.update(user.id, { reset_token: randomHexToken(32), reset_token_expires: expires }, trx);
         }
         await enqueueAccountEmail(trx, request.purpose, user, await hotelSlugOf(trx, user), at);
         return 'link_sent';
@@ -255,17 +260,22 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
     /** Replaces the password and signs the account out everywhere. */
     async resetPassword(token: string, password: string): Promise<void> {
       assertAcceptablePassword(password, { requireLetter: true });
-      const user = await usersRepository.findByToken(db, 'reset_token', token);
+      const user = await users.findByToken('reset_token', token);
       if (!user || !user.reset_token_expires || user.reset_token_expires.getTime() < Date.now()) {
         throw new ValidationError(authMessages.invalidLink);
       }
       const passwordHash = await hashPassword(password);
       await db.transaction(async (trx) => {
-        const changed = await usersRepository.updateByToken(trx, 'reset_token', token, {
-          password_hash: passwordHash,
-          reset_token: null,
-          reset_token_expires: null,
-        });
+        const changed = await users.updateByToken(
+          'reset_token',
+          token,
+          {
+            password_hash: passwordHash,
+            reset_token: null,
+            reset_token_expires: null,
+          },
+          trx,
+        );
         if (!changed) throw new ValidationError(authMessages.invalidLink);
         await endAllSessions(trx, user.id);
       });
@@ -273,20 +283,25 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
 
     async acceptInvite(token: string, password: string): Promise<IssuedSession> {
       assertAcceptablePassword(password, { requireLetter: false });
-      const user = await usersRepository.findByToken(db, 'invite_token', token);
+      const user = await users.findByToken('invite_token', token);
       if (!user || !user.invite_expires || user.invite_expires.getTime() < Date.now()) {
         throw new ValidationError(authMessages.invalidLink);
       }
       const passwordHash = await hashPassword(password);
       return db.transaction(async (trx) => {
-        const accepted = await usersRepository.updateByToken(trx, 'invite_token', token, {
-          password_hash: passwordHash,
-          active: true,
-          email_confirmed: true,
-          invite_token: null,
-          invite_expires: null,
-          invitation_status: 'accepted',
-        });
+        const accepted = await users.updateByToken(
+          'invite_token',
+          token,
+          {
+            password_hash: passwordHash,
+            active: true,
+            email_confirmed: true,
+            invite_token: null,
+            invite_expires: null,
+            invitation_status: 'accepted',
+          },
+          trx,
+        );
         if (!accepted) throw new ValidationError(authMessages.invalidLink);
         await enqueueOutbox(trx, {
           kind: 'signalWorkflow',
@@ -310,12 +325,12 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext) {
 
     /** What the access guard checks every token against. */
     async accessOf(userId: string): Promise<AccountAccess | undefined> {
-      const access = await usersRepository.findAccess(db, userId);
+      const access = await users.findAccess(userId);
       return access && { active: access.active, sessionVersion: access.session_version };
     },
 
     async me(userId: string) {
-      const user = await usersRepository.findById(db, userId);
+      const user = await users.findById(userId);
       if (!user || !user.active) return null;
       return {
         id: user.id,

@@ -1,5 +1,2 @@
-export { createAuthService, normalizeEmail, type AuthService } from './auth.service';
-export { createAccountEmails, type AccountEmails } from './auth.emails';
-export { authRoutes } from './auth.routes';
+export type { AuthService } from './auth.service';
 export { assertAcceptablePassword, hashPassword } from './auth.passwords';
-export { sessionsRepository } from './auth.repository';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../platform/db/knex';
 import type { BookingAnnouncement } from '../../../workflows/contracts/bookings';
-import { notify, type NotificationType } from '../notifications';
+import type { NotificationsService, NotificationType } from '../notifications';
 import { bookingsRepository, dueBookingsRepository, type DueBooking } from './bookings.repository';
 import type { BookingsService } from './bookings.service';
 import type { Booking } from './bookings.types';
@@ -34,10 +34,14 @@ function notificationFor(
 }
 
 /** What the background jobs and the booking workflow do; every step is safe to run twice. */
-export function createBookingJobs(db: Db, bookings: BookingsService) {
+export function createBookingJobs(
+  db: Db,
+  bookings: BookingsService,
+  { notifications }: { notifications: Pick<NotificationsService, 'notify'> },
+) {
   /** One notification per booking and type, however often an activity is retried. */
   async function notifyOnce(trx: Knex.Transaction, booking: Booking, type: NotificationType, title: string) {
-    const result = await notify(trx, booking.hotel_id, {
+    const result = await notifications.notify(trx, booking.hotel_id, {
       type,
       title,
       body: describe(booking),

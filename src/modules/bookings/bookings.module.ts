@@ -1,21 +1,18 @@
 import { defineModule } from '../../platform/modules';
 import type { BookingActivities } from '../../../workflows/contracts/bookings';
-import type { HousekeepingService } from '../housekeeping';
-import type { QuoteService } from '../pricing';
+import type { NotificationsService } from '../notifications';
 import { createBookingJobs } from './bookings.jobs';
 import { bookingsRoutes } from './bookings.routes';
-import { createBookingsService } from './bookings.service';
+import { createBookingsService, type BookingsDependencies } from './bookings.service';
 
 export const bookingsModule = defineModule({
   name: 'bookings',
-  uses: ['pricing', 'housekeeping'],
-  create: (
-    { db, config },
-    deps: { pricing: { quotes: QuoteService }; housekeeping: Pick<HousekeepingService, 'createTurnoverTask'> },
-  ) => createBookingsService(db, config, { quotes: deps.pricing.quotes, housekeeping: deps.housekeeping }),
+  uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications'],
+  create: ({ db }, deps: BookingsDependencies & { notifications: Pick<NotificationsService, 'notify'> }) =>
+    createBookingsService(db, deps),
   routes: (bookings) => bookingsRoutes(bookings),
-  activities(bookings, { db }): BookingActivities {
-    const jobs = createBookingJobs(db, bookings);
+  activities(bookings, { db }, deps): BookingActivities {
+    const jobs = createBookingJobs(db, bookings, deps);
     return {
       announceBooking: (hotelId, bookingId, announcement) => jobs.announce(hotelId, bookingId, announcement),
       findNoShows: () => jobs.dueNoShows(),

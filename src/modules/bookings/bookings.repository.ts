@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../../platform/db/knex';
-import { BLOCKING_STATUSES, type Booking, type BookingFilter, type BookingPayment } from './bookings.types';
+import { BLOCKING_STATUSES, type Booking, type BookingFilter } from './bookings.types';
+import type { Room } from '../rooms';
 import type { RoomCandidate } from './bookings.rules';
 
 export interface Span {
@@ -93,9 +94,9 @@ export const bookingsRepository = {
     categoryId: string,
     span: Span,
     guests: number,
-  ): Promise<RoomCandidate[]> {
-    const { rows } = await db.raw<{ rows: RoomCandidate[] }>(
-      `SELECT r.id, r.category_id, r.number, r.floor,
+  ): Promise<(Room & RoomCandidate)[]> {
+    const { rows } = await db.raw<{ rows: (Room & RoomCandidate)[] }>(
+      `SELECT r.*,
          (SELECT count(*)::int FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
             AND tstzrange(b.start_at, b.end_at) && tstzrange(?::timestamptz - interval '30 days', ?::timestamptz + interval '30 days')) AS "nearbyLoad",
          EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
@@ -159,6 +160,15 @@ export const bookingsRepository = {
     return rows;
   },
 
+  /** paid_amount moves with each payment row, in the same transaction; returns the booking as it now is. */
+  async addToPaid(db: DbOrTrx, hotelId: string, bookingId: string, amount: string): Promise<Booking> {
+    const [row] = await db<Booking>('bookings')
+      .where({ hotel_id: hotelId, id: bookingId })
+      .update({ paid_amount: db.raw('paid_amount + ?::numeric', [amount]), updated_at: db.fn.now() })
+      .returning('*');
+    return row;
+  },
+
   async linkGuest(db: DbOrTrx, hotelId: string, bookingId: string, guestId: string, isPrimary: boolean): Promise<void> {
     await db('booking_guests')
       .insert({ hotel_id: hotelId, booking_id: bookingId, guest_id: guestId, is_primary: isPrimary })
@@ -178,36 +188,6 @@ export const bookingsRepository = {
     return (
       (await db('booking_guests').where({ hotel_id: hotelId, booking_id: bookingId, guest_id: guestId }).delete()) > 0
     );
-  },
-};
-
-export const paymentsRepository = {
-  async list(db: DbOrTrx, hotelId: string, bookingId: string): Promise<BookingPayment[]> {
-    return db<BookingPayment>('booking_payments')
-      .where({ hotel_id: hotelId, booking_id: bookingId })
-      .orderBy('paid_at');
-  },
-
-  async insert(db: DbOrTrx, hotelId: string, payment: Partial<BookingPayment>): Promise<BookingPayment> {
-    const [row] = await db<BookingPayment>('booking_payments')
-      .insert({ ...payment, hotel_id: hotelId })
-      .returning('*');
-    return row;
-  },
-
-  async delete(db: DbOrTrx, hotelId: string, bookingId: string, id: string): Promise<BookingPayment | undefined> {
-    const [row] = await db<BookingPayment>('booking_payments')
-      .where({ hotel_id: hotelId, booking_id: bookingId, id })
-      .delete()
-      .returning('*');
-    return row;
-  },
-
-  /** paid_amount moves with each payment row, in the same transaction. */
-  async addToPaid(db: DbOrTrx, hotelId: string, bookingId: string, amount: string): Promise<void> {
-    await db('bookings')
-      .where({ hotel_id: hotelId, id: bookingId })
-      .update({ paid_amount: db.raw('paid_amount + ?::numeric', [amount]), updated_at: db.fn.now() });
   },
 };
 

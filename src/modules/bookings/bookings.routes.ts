@@ -2,8 +2,7 @@ import Joi from 'joi';
 import { idempotencyKey } from '../../platform/http/idempotency-key';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
-import { idParams } from '../../platform/http/schemas';
-import { slugParams } from '../hotels';
+import { idParams, slugParams } from '../../platform/http/schemas';
 import {
   availabilityQuery,
   availabilitySchema,
@@ -18,7 +17,8 @@ import {
   updateBookingBody,
 } from './bookings.schemas';
 import type { BookingsService } from './bookings.service';
-import type { BookingChanges, BookingFilter, BookingInput, PaymentMethod } from './bookings.types';
+import type { PaymentInput } from '../payments';
+import type { BookingChanges, BookingFilter, BookingInput } from './bookings.types';
 
 /** The front desk and management book; accountants and security read the calendar too. */
 const BOOKING_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant', 'security'];
@@ -170,7 +170,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         res.json(await bookings.payments.list(hotel!.id, params.id));
       },
     }),
-    defineRoute<{ amount: string; method: PaymentMethod; note?: string; paid_at?: Date }, unknown, { id: string }>({
+    defineRoute<PaymentInput, unknown, { id: string }>({
       method: 'post',
       path: '/api/hotels/:slug/bookings/:id/payments',
       summary: 'Record a payment (a negative amount is a refund)',

@@ -40,10 +40,10 @@ function naturalOrder(a: RoomCandidate, b: RoomCandidate): number {
  * `sequential` the lowest room number; `spread` the least booked room around those dates (wear spread evenly);
  * `together` a room whose neighbouring booking the stay continues (no gaps), else the busiest room.
  */
-export function orderCandidates(
+export function orderCandidates<Candidate extends RoomCandidate>(
   strategy: 'spread' | 'together' | 'sequential',
-  rooms: RoomCandidate[],
-): RoomCandidate[] {
+  rooms: Candidate[],
+): Candidate[] {
   const byNumber = [...rooms].sort(naturalOrder);
   if (strategy === 'sequential') return byNumber;
   if (strategy === 'spread') return byNumber.sort((a, b) => a.nearbyLoad - b.nearbyLoad);

@@ -11,7 +11,8 @@ import {
   signedDecimal,
 } from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
-import { BOOKING_SOURCES, BOOKING_STATUSES, PAYMENT_METHODS } from './bookings.types';
+import { PAYMENT_METHODS } from '../payments';
+import { BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
 import { openApiComponent } from '../../platform/http/components';
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);

@@ -1,12 +1,10 @@
 export const BOOKING_STATUSES = ['inquiry', 'confirmed', 'checked_in', 'checked_out', 'cancelled'] as const;
 export const BOOKING_SOURCES = ['front_desk', 'phone', 'email', 'walk_in', 'online', 'ota', 'other'] as const;
-export const PAYMENT_METHODS = ['cash', 'card', 'transfer', 'online', 'other'] as const;
 /** Statuses that hold the room: the exclusion constraint covers exactly these. */
 export const BLOCKING_STATUSES = ['inquiry', 'confirmed', 'checked_in'] as const;
 
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export type BookingSource = (typeof BOOKING_SOURCES)[number];
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export interface Booking {
   id: string;
@@ -98,16 +96,4 @@ export interface BookingFilter {
   status?: BookingStatus;
   room_id?: string;
   q?: string;
-}
-
-export interface BookingPayment {
-  id: string;
-  hotel_id: string;
-  booking_id: string;
-  amount: string;
-  method: PaymentMethod;
-  note: string;
-  paid_at: Date;
-  created_by: string | null;
-  created_at: Date;
 }

@@ -1,4 +1,2 @@
-export { createBookingsService, presentBooking, type BookingsService } from './bookings.service';
-export { createBookingJobs, type BookingJobs } from './bookings.jobs';
-export { bookingsRoutes } from './bookings.routes';
+export type { BookingsService } from './bookings.service';
 export type { Booking, BookingStatus } from './bookings.types';

@@ -1,9 +1,8 @@
 import Joi from 'joi';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
-import { idParams, okResponse } from '../../platform/http/schemas';
+import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
 import type { AccessTokenPayload } from '../../platform/http/access-token';
-import { slugParams } from '../hotels';
 import { blacklistBody, createGuestBody, guestListQuery, guestSchema, updateGuestBody } from './guests.schemas';
 import type { GuestsService } from './guests.service';
 import type { BlacklistInput, GuestFilter, GuestInput, GuestPatch, Viewer } from './guests.types';

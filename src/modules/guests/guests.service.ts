@@ -269,6 +269,29 @@ export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) 
   }
 
   return {
+    /** A guest profile of the hotel, or undefined. */
+    find: (hotelId: string, id: string, conn: DbOrTrx = db) => guestsRepository.find(conn, hotelId, id),
+
+    /**
+     * The guest profile a booking is for, in the booking's transaction: the one it names (undefined when the hotel
+     * has none by that id), else an existing one its contact details match, else a new one; and whether that guest
+     * is blacklisted.
+     */
+    async forBooking(
+      trx: DbOrTrx,
+      hotelId: string,
+      request: { guestId?: string; person: GuestInput },
+    ): Promise<{ id: string; blacklisted: boolean } | undefined> {
+      if (request.guestId) {
+        const named = await guestsRepository.find(trx, hotelId, request.guestId);
+        return named && { id: named.id, blacklisted: named.is_blacklisted };
+      }
+      const guest =
+        (await findGuestMatch(trx, hotelId, request.person)) ??
+        (await createGuest(trx, hotelId, request.person, encryption));
+      return { id: guest.id, blacklisted: guest.is_blacklisted };
+    },
+
     async list(hotelId: string, viewer: Viewer, filter: GuestFilter): Promise<Guest[]> {
       const rows = await guestsRepository.list(db, hotelId, searchOf(filter));
       return rows.map((row) => present(row, viewer));

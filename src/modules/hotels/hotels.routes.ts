@@ -1,7 +1,8 @@
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import type { HotelChanges } from './hotels.model';
-import { hotelSchema, settingsSchema, slugParams, updateHotelBody, updateSettingsBody } from './hotels.schemas';
+import { slugParams } from '../../platform/http/schemas';
+import { hotelSchema, settingsSchema, updateHotelBody, updateSettingsBody } from './hotels.schemas';
 import type { HotelsService, SettingsChanges } from './hotels.service';
 
 export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {

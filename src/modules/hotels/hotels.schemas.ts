@@ -1,5 +1,4 @@
 import Joi from 'joi';
-import { hotelSlug } from '../../platform/http/schemas';
 import { ROOM_ASSIGNMENT_STRATEGIES } from './hotels.settings';
 import { openApiComponent } from '../../platform/http/components';
 
@@ -15,8 +14,6 @@ function isTimeZone(value: string): boolean {
 
 const timeOfDay = Joi.string().pattern(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
 const currencies = Intl.supportedValuesOf('currency');
-
-export const slugParams = Joi.object({ slug: hotelSlug.required() });
 
 export const hotelSchema = Joi.object({
   id: Joi.string().uuid(),

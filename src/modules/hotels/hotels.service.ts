@@ -1,11 +1,13 @@
 import type { Config } from '../../config';
 import { encryptSecret } from '../../platform/crypto';
-import type { Db } from '../../platform/db/knex';
+import type { Knex } from 'knex';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
 import { assertPublicDestination } from '../../platform/outbound';
-import type { HotelChanges } from './hotels.model';
+import type { Hotel, HotelChanges } from './hotels.model';
 import { hotelsRepository } from './hotels.repository';
 import { settingsRepository, type HotelSettingsChanges, type HotelSettingsRow } from './hotels.settings';
+import { firstFreeSlug, slugify } from './hotels.slug';
 
 export type SettingsChanges = Omit<HotelSettingsChanges, 'smtp_password_encrypted'> &
   Pick<HotelChanges, 'check_in_time' | 'check_out_time'> & { smtp_password?: string | null };
@@ -39,6 +41,21 @@ export function createHotelsService(db: Db, config: Config) {
 
   return {
     getHotel,
+
+    /** A hotel by id, within the caller's transaction when given one. */
+    find: (hotelId: string, conn: DbOrTrx = db) => hotelsRepository.findById(conn, hotelId),
+
+    settingsOf: (hotelId: string, conn: DbOrTrx = db) => settingsRepository.find(conn, hotelId),
+
+    /**
+     * A new hotel under the first free slug made from its name (`-2`, `-3`... when taken). A slug taken by a
+     * concurrent registration surfaces as the unique violation `hotels_slug_unique`: the caller retries.
+     */
+    async create(trx: Knex.Transaction, fields: Pick<Hotel, 'name' | 'address' | 'phone'>): Promise<Hotel> {
+      const base = slugify(fields.name);
+      const slug = firstFreeSlug(base, await hotelsRepository.slugsLike(trx, base));
+      return hotelsRepository.insert(trx, { ...fields, slug });
+    },
 
     async updateHotel(hotelId: string, changes: HotelChanges) {
       const hotel = await hotelsRepository.update(db, hotelId, changes);

@@ -1,14 +1,14 @@
 import { defineModule } from '../../platform/modules';
 import { housekeepingSettingsRepository } from './housekeeping.repository';
 import { housekeepingRoutes } from './housekeeping.routes';
-import { createHousekeepingService } from './housekeeping.service';
+import { createHousekeepingService, type HousekeepingDependencies } from './housekeeping.service';
 import { createChecklistTemplates } from './housekeeping.templates';
 
 export const housekeepingModule = defineModule({
   name: 'housekeeping',
-  uses: [],
-  create: ({ db, config }) => ({
-    ...createHousekeepingService(db, config.cdnUrl),
+  uses: ['hotels', 'rooms', 'uploads', 'minibar'],
+  create: ({ db }, deps: HousekeepingDependencies) => ({
+    ...createHousekeepingService(db, deps),
     templates: createChecklistTemplates(db),
   }),
   routes: (housekeeping) => housekeepingRoutes(housekeeping, housekeeping.templates),

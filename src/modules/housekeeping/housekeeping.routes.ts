@@ -2,8 +2,7 @@ import Joi from 'joi';
 import { crudRoutes } from '../../platform/http/crud';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
-import { idParams } from '../../platform/http/schemas';
-import { slugParams } from '../hotels';
+import { idParams, slugParams } from '../../platform/http/schemas';
 import { minibarCheckItems, type MinibarCheckLine } from '../minibar';
 import {
   checklistItemBody,

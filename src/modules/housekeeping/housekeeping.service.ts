@@ -3,10 +3,10 @@ import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } fro
 import type { AccessTokenPayload } from '../../platform/http/access-token';
 import type { Role } from '../../platform/http/roles';
 import { publishHotelEvent } from '../../platform/realtime/events';
-import { hotelsRepository } from '../hotels';
-import { consumptionsForTask, hasActiveMinibarItems, recordMinibarCheck, type MinibarCheckLine } from '../minibar';
-import { roomsRepository, updateRoomState } from '../rooms';
-import { assertHotelUploads } from '../uploads';
+import type { HotelsService } from '../hotels';
+import type { MinibarCheckLine, MinibarService } from '../minibar';
+import type { RoomsService } from '../rooms';
+import type { UploadsService } from '../uploads';
 import {
   checklistRepository,
   housekeepingSettingsRepository,
@@ -60,7 +60,14 @@ function visibleTo(task: HousekeepingTask, scope: TaskVisibility | undefined): b
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export function createHousekeepingService(db: Db, cdnUrl: string) {
+export interface HousekeepingDependencies {
+  hotels: Pick<HotelsService, 'find'>;
+  rooms: Pick<RoomsService, 'findRoom' | 'updateState'>;
+  uploads: Pick<UploadsService, 'assertOwnUploads'>;
+  minibar: Pick<MinibarService, 'hasActiveItems' | 'recordCheck' | 'consumptionsForTask'>;
+}
+
+export function createHousekeepingService(db: Db, { hotels, rooms, uploads, minibar }: HousekeepingDependencies) {
   async function findVisible(conn: DbOrTrx, hotelId: string, id: string, actor: AccessTokenPayload, forUpdate = false) {
     const task = await tasksRepository.find(conn, hotelId, id, { forUpdate });
     if (!task || !visibleTo(task, visibilityOf(actor))) throw new NotFoundError(housekeepingMessages.taskNotFound);
@@ -97,7 +104,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     input: NewTaskInput & { source?: HousekeepingTask['source']; booking_id?: string | null },
     createdBy: string | null,
   ): Promise<HousekeepingTask> {
-    const room = input.room_id ? await roomsRepository.find(trx, hotelId, input.room_id) : undefined;
+    const room = input.room_id ? await rooms.findRoom(hotelId, input.room_id, trx) : undefined;
     if (input.room_id && !room) {
       throw new ValidationError(housekeepingMessages.roomNotFound, [
         { path: 'body.room_id', message: housekeepingMessages.roomNotFound },
@@ -123,7 +130,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     await checklistRepository.copyTemplate(trx, hotelId, task.id, task.category, room?.category_id ?? null);
     if (room && task.category === 'maintenance' && task.priority === 'urgent') {
       const now = Date.now();
-      await updateRoomState(trx, hotelId, room.id, {
+      await rooms.updateState(trx, hotelId, room.id, {
         status: 'maintenance',
         maintenance_from: new Date(now),
         maintenance_to: new Date(now + settings.emergency_close_days * DAY_MS),
@@ -167,14 +174,14 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
 
   async function applyRoomEffect(trx: DbOrTrx, hotelId: string, before: HousekeepingTask, after: HousekeepingTask) {
     if (!after.room_id) return undefined;
-    const room = await roomsRepository.find(trx, hotelId, after.room_id);
+    const room = await rooms.findRoom(hotelId, after.room_id, trx);
     if (!room) return undefined;
     const settings = await housekeepingSettingsRepository.get(trx, hotelId);
     const status = roomStatusAfter(after, before.status, after.status, room, settings.inspection_after_clean);
     if (!status) return room.status;
     // Finished repairs reopen the room now, whether it showed `maintenance` or, while they went on, `cleaning`.
     const endsClosure = after.category === 'maintenance' && after.status === 'done' && status === 'dirty';
-    const updated = await updateRoomState(trx, hotelId, room.id, {
+    const updated = await rooms.updateState(trx, hotelId, room.id, {
       status,
       ...(endsClosure && room.maintenance_to && room.maintenance_to > new Date() && { maintenance_to: new Date() }),
     });
@@ -190,7 +197,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     },
 
     async list(hotelId: string, filter: TaskFilter, actor: AccessTokenPayload) {
-      const hotel = await hotelsRepository.findById(db, hotelId);
+      const hotel = await hotels.find(hotelId);
       return tasksRepository.list(db, hotelId, { ...filter, timeZone: hotel!.timezone }, visibilityOf(actor));
     },
 
@@ -200,14 +207,14 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     },
 
     async create(hotelId: string, input: NewTaskInput, actor: AccessTokenPayload) {
-      await assertHotelUploads(db, hotelId, cdnUrl, input.photos, 'photos');
+      await uploads.assertOwnUploads(hotelId, input.photos, 'photos');
       return db.transaction((trx) => insertTask(trx, hotelId, input, actor.sub));
     },
 
     /** Status moves, reassignment and resolution; the room board follows in the same transaction. */
     async update(hotelId: string, id: string, changes: TaskChanges, actor: AccessTokenPayload) {
-      await assertHotelUploads(db, hotelId, cdnUrl, changes.photos, 'photos');
-      await assertHotelUploads(db, hotelId, cdnUrl, changes.resolution_photos, 'resolution_photos');
+      await uploads.assertOwnUploads(hotelId, changes.photos, 'photos');
+      await uploads.assertOwnUploads(hotelId, changes.resolution_photos, 'resolution_photos');
       return db.transaction(async (trx) => {
         const task = await findVisible(trx, hotelId, id, actor, true);
         const worker = visibilityOf(actor) !== undefined;
@@ -274,7 +281,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
     ): Promise<HousekeepingTask | undefined> {
       const settings = await housekeepingSettingsRepository.get(trx, hotelId);
       if (!settings.checkout_auto) return undefined;
-      await updateRoomState(trx, hotelId, roomId, { status: 'dirty' });
+      await rooms.updateState(trx, hotelId, roomId, { status: 'dirty' });
       return insertTask(
         trx,
         hotelId,
@@ -284,7 +291,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
           priority: settings.checkout_priority,
           source: 'checkout',
           booking_id: bookingId,
-          requires_minibar_check: await hasActiveMinibarItems(trx, hotelId),
+          requires_minibar_check: await minibar.hasActiveItems(hotelId, trx),
         },
         null,
       );
@@ -298,7 +305,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
       return db.transaction(async (trx) => {
         const task = await findVisible(trx, hotelId, id, actor, true);
         if (!task.room_id) throw new BusinessRuleError(housekeepingMessages.minibarNeedsRoom);
-        const consumptions = await recordMinibarCheck(trx, hotelId, {
+        const consumptions = await minibar.recordCheck(trx, hotelId, {
           taskId: task.id,
           roomId: task.room_id,
           bookingId: task.booking_id,
@@ -317,7 +324,7 @@ export function createHousekeepingService(db: Db, cdnUrl: string) {
 
     async minibarOf(hotelId: string, id: string, actor: AccessTokenPayload) {
       await findVisible(db, hotelId, id, actor);
-      return consumptionsForTask(db, hotelId, id);
+      return minibar.consumptionsForTask(hotelId, id);
     },
   };
 }

@@ -1,13 +1,5 @@
-export {
-  consumptionsForTask,
-  createMinibarService,
-  hasActiveMinibarItems,
-  minibarMessages,
-  recordMinibarCheck,
-  type MinibarService,
-} from './minibar.service';
-export { minibarRoutes } from './minibar.routes';
 export { minibarCheckItems } from './minibar.schemas';
+export type { MinibarService } from './minibar.service';
 export type {
   MinibarCheck,
   MinibarCheckLine,

@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import { crudRoutes } from '../../platform/http/crud';
+import { slugParams } from '../../platform/http/schemas';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
-import { slugParams } from '../hotels';
 import {
   consumptionListQuery,
   consumptionSchema,

@@ -54,7 +54,7 @@ const checkSchema = Joi.object({
  * Refuses (ValidationError, 400) item ids that are unknown, of another hotel, or inactive (an inactive item is
  * accepted only when the task already recorded it). Returns the task's consumptions.
  */
-export async function recordMinibarCheck(
+async function recordMinibarCheck(
   trx: Knex.Transaction,
   hotelId: string,
   check: MinibarCheck,
@@ -137,11 +137,6 @@ export async function recordMinibarCheck(
   return consumptionsRepository.forTask(trx, hotelId, taskId);
 }
 
-/** The consumptions a task's minibar check recorded (empty before any check). */
-export function consumptionsForTask(conn: DbOrTrx, hotelId: string, taskId: string): Promise<MinibarConsumption[]> {
-  return consumptionsRepository.forTask(conn, hotelId, taskId);
-}
-
 export function createMinibarService(db: Db) {
   async function conflictsAsErrors<T>(write: () => Promise<T>): Promise<T> {
     try {
@@ -165,6 +160,15 @@ export function createMinibarService(db: Db) {
   }
 
   return {
+    recordCheck: recordMinibarCheck,
+
+    /** The consumptions a task's minibar check recorded (empty before any check). */
+    consumptionsForTask: (hotelId: string, taskId: string, conn: DbOrTrx = db): Promise<MinibarConsumption[]> =>
+      consumptionsRepository.forTask(conn, hotelId, taskId),
+
+    /** Whether a turnover clean must include a minibar check: the hotel sells at least one minibar item. */
+    hasActiveItems: (hotelId: string, conn: DbOrTrx = db): Promise<boolean> => itemsRepository.anyActive(conn, hotelId),
+
     items: {
       list: (hotelId: string, filter: MinibarItemFilter) => itemsRepository.list(db, hotelId, filter),
 
@@ -240,8 +244,3 @@ export function createMinibarService(db: Db) {
 }
 
 export type MinibarService = ReturnType<typeof createMinibarService>;
-
-/** Whether a turnover clean must include a minibar check: the hotel sells at least one minibar item. */
-export async function hasActiveMinibarItems(conn: DbOrTrx, hotelId: string): Promise<boolean> {
-  return itemsRepository.anyActive(conn, hotelId);
-}

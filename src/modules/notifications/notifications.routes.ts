@@ -1,7 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
-import { idParams, okResponse } from '../../platform/http/schemas';
-import { slugParams } from '../hotels';
+import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
 import {
   inboxItemSchema,
   inboxSchema,

@@ -119,6 +119,9 @@ export function createNotificationsService(db: Db) {
   }
 
   return {
+    /** Records a notification of the hotel in the caller's transaction (see `notify`). */
+    notify,
+
     /** The user's own notifications, newest first, and how many of them are unread (whatever the filter). */
     async list(
       hotelId: string,

@@ -1,7 +1,8 @@
-export { paymentsRoutes } from './payments.routes';
+export type { PaymentsService } from './payments.service';
 export {
-  createPaymentsService,
-  paymentSettingsRepository,
+  PAYMENT_METHODS,
+  type BookingPayment,
   type CheckinPaymentLevel,
-  type PaymentsService,
-} from './payments.service';
+  type PaymentInput,
+  type PaymentMethod,
+} from './payments.types';

@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/modules';
 import { paymentsRoutes } from './payments.routes';
-import { createPaymentsService, paymentSettingsRepository } from './payments.service';
+import { paymentSettingsRepository } from './payments.repository';
+import { createPaymentsService } from './payments.service';
 
 export const paymentsModule = defineModule({
   name: 'payments',

@@ -1,8 +1,9 @@
 import Joi from 'joi';
+import { slugParams } from '../../platform/http/schemas';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, type Role } from '../../platform/http/roles';
-import { slugParams } from '../hotels';
-import { CHECKIN_PAYMENT_LEVELS, type PaymentSettings, type PaymentsService } from './payments.service';
+import type { PaymentsService } from './payments.service';
+import { CHECKIN_PAYMENT_LEVELS, type PaymentSettings } from './payments.types';
 
 const SETTINGS_WRITERS: readonly Role[] = ['hotel_admin', 'manager', 'accountant'];
 

@@ -1,38 +1,53 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { ValidationError } from '../../platform/errors';
+import { parseMoney } from '../pricing';
+import { ledgerRepository, paymentSettingsRepository } from './payments.repository';
+import type { BookingPayment, PaymentInput, PaymentSettings } from './payments.types';
 
-export const CHECKIN_PAYMENT_LEVELS = ['none', 'soft', 'hard'] as const;
-export type CheckinPaymentLevel = (typeof CHECKIN_PAYMENT_LEVELS)[number];
-
-export interface PaymentSettings {
-  hotel_id: string;
-  require_payment_checkin: CheckinPaymentLevel;
-  updated_at: Date;
-}
-
-export const paymentSettingsRepository = {
-  /** Every hotel has payment settings: the defaults row is made on first use. */
-  async insertDefaults(db: DbOrTrx, hotelId: string): Promise<void> {
-    await db('payment_settings').insert({ hotel_id: hotelId }).onConflict('hotel_id').ignore();
-  },
-
-  /** Every hotel has its row from registration on. */
-  async get(db: DbOrTrx, hotelId: string): Promise<PaymentSettings> {
-    return (await db<PaymentSettings>('payment_settings').where({ hotel_id: hotelId }).first())!;
-  },
-
-  async update(db: DbOrTrx, hotelId: string, changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>) {
-    await db('payment_settings')
-      .where({ hotel_id: hotelId })
-      .update({ ...changes, updated_at: db.fn.now() });
-    return this.get(db, hotelId);
-  },
+export const paymentMessages = {
+  zeroPayment: 'Сумма платежа не может быть нулевой',
 };
 
 export function createPaymentsService(db: Db) {
   return {
     getSettings: (hotelId: string) => paymentSettingsRepository.get(db, hotelId),
+    settingsOf: (hotelId: string, conn: DbOrTrx = db) => paymentSettingsRepository.get(conn, hotelId),
     updateSettings: (hotelId: string, changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>) =>
       paymentSettingsRepository.update(db, hotelId, changes),
+
+    /**
+     * The payment ledger of bookings: rows of money received (or returned, as negative amounts). The bookings
+     * module keeps each booking's `paid_amount` in step, in the same transaction.
+     */
+    ledger: {
+      list: (hotelId: string, bookingId: string) => ledgerRepository.list(db, hotelId, bookingId),
+
+      async record(
+        trx: DbOrTrx,
+        hotelId: string,
+        bookingId: string,
+        payment: PaymentInput,
+        createdBy: string | null,
+      ): Promise<BookingPayment> {
+        if (parseMoney(payment.amount) === 0n) {
+          throw new ValidationError(paymentMessages.zeroPayment, [
+            { path: 'body.amount', message: paymentMessages.zeroPayment },
+          ]);
+        }
+        return ledgerRepository.insert(trx, hotelId, {
+          booking_id: bookingId,
+          amount: payment.amount,
+          method: payment.method,
+          note: payment.note ?? '',
+          ...(payment.paid_at && { paid_at: payment.paid_at }),
+          created_by: createdBy,
+        });
+      },
+
+      /** The removed row, or undefined when the booking has no payment by that id. */
+      remove: (trx: DbOrTrx, hotelId: string, bookingId: string, paymentId: string) =>
+        ledgerRepository.delete(trx, hotelId, bookingId, paymentId),
+    },
   };
 }
 

@@ -1,3 +1,4 @@
-export { createPricingService, type PricingService } from './pricing.service';
-export { createQuoteService, type QuoteService } from './pricing.quote';
-export { pricingRoutes } from './pricing.routes';
+export type { PricingService } from './pricing.service';
+export type { QuoteService } from './pricing.quote';
+export type { Tariff } from './pricing.types';
+export { fitsMoneyColumn, formatMoney, MAX_STORED_CENTS, parseMoney } from './pricing.money';

@@ -1,11 +1,11 @@
 import { defineModule } from '../../platform/modules';
-import { createQuoteService } from './pricing.quote';
+import { createQuoteService, type QuoteDependencies } from './pricing.quote';
 import { pricingRoutes } from './pricing.routes';
 import { createPricingService } from './pricing.service';
 
 export const pricingModule = defineModule({
   name: 'pricing',
-  uses: [],
-  create: ({ db }) => ({ ...createPricingService(db), quotes: createQuoteService(db) }),
+  uses: ['hotels', 'rooms'],
+  create: ({ db }, deps: QuoteDependencies) => ({ ...createPricingService(db), quotes: createQuoteService(db, deps) }),
   routes: (pricing) => pricingRoutes(pricing, pricing.quotes),
 });

@@ -1,10 +1,11 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../platform/errors';
-import { hotelsRepository, settingsRepository } from '../hotels';
-import { categoriesRepository, roomsRepository, type Room, type RoomCategory } from '../rooms';
+import type { Hotel, HotelSettingsRow, HotelsService } from '../hotels';
+import type { Room, RoomCategory, RoomsService } from '../rooms';
 import { quoteHours, quoteNights, type Fee, type PriceSources, type Quote, type TariffRule } from './pricing.engine';
 import { parseMoney } from './pricing.money';
 import { overridesRepository, periodsRepository, tariffsRepository } from './pricing.repository';
+import type { Tariff } from './pricing.types';
 
 export interface QuoteRequest {
   category_id?: string;
@@ -62,26 +63,52 @@ function toWire(quote: Quote) {
  * Answers "what does this stay cost" from the hotel's prices: per night (or hour) the override for that date, else
  * the seasonal period covering it, else the base price (the room's own rate, else its category's).
  */
-export function createQuoteService(pool: Db) {
+/**
+ * Rows the caller has read already for this stay (a booking being written reads its hotel, room, category and tariff
+ * to check them): the quote uses them instead of reading them again.
+ */
+export interface KnownRows {
+  hotel?: Hotel;
+  room?: Room;
+  category?: RoomCategory;
+  tariff?: Tariff;
+  settings?: HotelSettingsRow;
+}
+
+export interface QuoteDependencies {
+  hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
+  rooms: Pick<RoomsService, 'findRoom' | 'findCategory' | 'roomsOfCategory'>;
+}
+
+export function createQuoteService(pool: Db, { hotels, rooms: roomsService }: QuoteDependencies) {
   async function resolveTarget(
     db: DbOrTrx,
     hotelId: string,
     request: QuoteRequest,
+    known: KnownRows,
   ): Promise<{ category: RoomCategory; room?: Room }> {
+    const categoryOf = async (id: string) =>
+      known.category?.id === id ? known.category : roomsService.findCategory(hotelId, id, db);
     if (request.room_id) {
-      const room = await roomsRepository.find(db, hotelId, request.room_id);
+      const room =
+        known.room?.id === request.room_id ? known.room : await roomsService.findRoom(hotelId, request.room_id, db);
       if (!room) throw new NotFoundError(quoteMessages.roomNotFound);
-      const category = await categoriesRepository.find(db, hotelId, room.category_id);
-      return { category: category!, room };
+      return { category: (await categoryOf(room.category_id))!, room };
     }
-    const category = await categoriesRepository.find(db, hotelId, request.category_id!);
+    const category = await categoryOf(request.category_id!);
     if (!category) throw new NotFoundError(quoteMessages.categoryNotFound);
     return { category };
   }
 
-  async function tariffRule(db: DbOrTrx, hotelId: string, tariffId: string | undefined, nights: number | undefined) {
+  async function tariffRule(
+    db: DbOrTrx,
+    hotelId: string,
+    tariffId: string | undefined,
+    nights: number | undefined,
+    known: KnownRows,
+  ) {
     if (!tariffId) return undefined;
-    const tariff = await tariffsRepository.find(db, hotelId, tariffId);
+    const tariff = known.tariff?.id === tariffId ? known.tariff : await tariffsRepository.find(db, hotelId, tariffId);
     if (!tariff || !tariff.is_active) throw new BusinessRuleError(quoteMessages.tariffUnavailable);
     if (nights !== undefined && nights < tariff.min_nights)
       throw new BusinessRuleError(quoteMessages.minNights(tariff.min_nights));
@@ -94,20 +121,21 @@ export function createQuoteService(pool: Db) {
   }
 
   /** A room's own fee; for a category, the highest fee among its rooms (the quote never understates). */
-  async function fees(
+  async function feesOf(
     db: DbOrTrx,
     hotelId: string,
     request: QuoteRequest,
     category: RoomCategory,
     room: Room | undefined,
+    known: KnownRows,
   ) {
     if (!request.early_checkin && !request.late_checkout) return [];
-    const settings = await settingsRepository.find(db, hotelId);
+    const settings = known.settings ?? (await hotels.settingsOf(hotelId, db));
     if (request.early_checkin && !settings?.early_checkin_enabled)
       throw new BusinessRuleError(quoteMessages.earlyCheckinDisabled);
     if (request.late_checkout && !settings?.late_checkout_enabled)
       throw new BusinessRuleError(quoteMessages.lateCheckoutDisabled);
-    const rooms = room ? [room] : await roomsRepository.list(db, hotelId, { category_id: category.id });
+    const rooms = room ? [room] : await roomsService.roomsOfCategory(hotelId, category.id, db);
     const highest = (field: 'early_checkin_fee' | 'late_checkout_fee') =>
       rooms.map((r) => r[field]).reduce((max, fee) => (parseMoney(fee) > parseMoney(max) ? fee : max), '0.00');
     const list: Fee[] = [];
@@ -149,11 +177,12 @@ export function createQuoteService(pool: Db) {
 
   return {
     /** `conn`: the caller's transaction, when the quote prices a stay being written in it. */
-    async quote(hotelId: string, request: QuoteRequest, conn: DbOrTrx = pool) {
+    async quote(hotelId: string, request: QuoteRequest, conn: DbOrTrx = pool, known: KnownRows = {}) {
       const db = conn;
-      const hotel = await hotelsRepository.findById(db, hotelId);
-      const { category, room } = await resolveTarget(db, hotelId, request);
-      const adjustments = { discountPercent: request.discount, fees: await fees(db, hotelId, request, category, room) };
+      const hotel = known.hotel ?? (await hotels.find(hotelId, db));
+      const { category, room } = await resolveTarget(db, hotelId, request, known);
+      const fees = await feesOf(db, hotelId, request, category, room, known);
+      const adjustments = { discountPercent: request.discount, fees };
       let quote: Quote;
       if (request.check_in && request.check_out) {
         if (request.check_out <= request.check_in)
@@ -163,7 +192,7 @@ export function createQuoteService(pool: Db) {
           checkIn: request.check_in,
           checkOut: request.check_out,
           sources: await priceSources(db, hotelId, category, room, request.check_in, request.check_out),
-          tariff: await tariffRule(db, hotelId, request.tariff_id, nights),
+          tariff: await tariffRule(db, hotelId, request.tariff_id, nights, known),
           ...adjustments,
         });
       } else {
@@ -182,7 +211,7 @@ export function createQuoteService(pool: Db) {
             localDate(startAt, timeZone),
             localDate(endAt, timeZone),
           ),
-          tariff: await tariffRule(db, hotelId, request.tariff_id, undefined),
+          tariff: await tariffRule(db, hotelId, request.tariff_id, undefined, known),
           ...adjustments,
         });
       }

@@ -1,8 +1,7 @@
 import { crudRoutes } from '../../platform/http/crud';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
-import { idParams, okResponse } from '../../platform/http/schemas';
-import { slugParams } from '../hotels';
+import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
 import type { QuoteRequest, QuoteService } from './pricing.quote';
 import {
   createPeriodBody,

@@ -115,6 +115,9 @@ export function createPricingService(db: Db) {
   }
 
   return {
+    /** A tariff of the hotel, or undefined (within the caller's transaction when given). */
+    findTariff: (hotelId: string, id: string, conn: DbOrTrx = db) => tariffsRepository.find(conn, hotelId, id),
+
     tariffs: {
       list: (hotelId: string, filter: { is_active?: boolean }) => tariffsRepository.list(db, hotelId, filter),
       async get(hotelId: string, id: string) {

@@ -1,2 +1,1 @@
-export { rentalsRepository } from './rentals.repository';
 export { RENTAL_TEMPLATES } from './rentals.templates';

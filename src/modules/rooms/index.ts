@@ -1,6 +1,4 @@
-export { createRoomsService, type RoomsService } from './rooms.service';
-export { roomsRoutes } from './rooms.routes';
-export { categoriesRepository, roomsRepository } from './rooms.repository';
+export type { RoomsService } from './rooms.service';
 export type { Room, RoomCategory, RoomStatus } from './rooms.types';
-export { updateRoomState, type RoomStateChange } from './rooms.state';
+export type { RoomStateChange } from './rooms.state';
 export { ROOM_STATUSES } from './rooms.types';

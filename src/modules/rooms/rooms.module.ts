@@ -1,10 +1,11 @@
 import { defineModule } from '../../platform/modules';
+import type { UploadsService } from '../uploads';
 import { roomsRoutes } from './rooms.routes';
 import { createRoomsService } from './rooms.service';
 
 export const roomsModule = defineModule({
   name: 'rooms',
-  uses: [],
-  create: ({ db, config }) => createRoomsService(db, config.cdnUrl),
+  uses: ['uploads'],
+  create: ({ db }, deps: { uploads: Pick<UploadsService, 'assertOwnUploads'> }) => createRoomsService(db, deps),
   routes: (rooms) => roomsRoutes(rooms),
 });

@@ -1,9 +1,9 @@
-import type { Db } from '../../platform/db/knex';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
-import { assertHotelUploads } from '../uploads';
+import type { UploadsService } from '../uploads';
 import { categoriesRepository, roomsRepository } from './rooms.repository';
-import { publishRoomUpdated } from './rooms.state';
+import { publishRoomUpdated, updateRoomState } from './rooms.state';
 import type { CategoryInput, RoomFilter, RoomInput } from './rooms.types';
 
 export const roomMessages = {
@@ -19,9 +19,9 @@ export const roomMessages = {
   maintenanceSpan: 'Окончание обслуживания должно быть позже начала',
 };
 
-export function createRoomsService(db: Db, cdnUrl: string) {
+export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService, 'assertOwnUploads'> }) {
   const assertOwnPhotos = (hotelId: string, photos: string[] | undefined) =>
-    assertHotelUploads(db, hotelId, cdnUrl, photos, 'photos');
+    deps.uploads.assertOwnUploads(hotelId, photos, 'photos');
 
   async function assertCategory(hotelId: string, categoryId: string | undefined): Promise<void> {
     if (categoryId && !(await categoriesRepository.find(db, hotelId, categoryId))) {
@@ -55,6 +55,14 @@ export function createRoomsService(db: Db, cdnUrl: string) {
   }
 
   return {
+    /** A room of the hotel (undefined when it has none by that id), within the caller's transaction when given. */
+    findRoom: (hotelId: string, id: string, conn: DbOrTrx = db) => roomsRepository.find(conn, hotelId, id),
+    findCategory: (hotelId: string, id: string, conn: DbOrTrx = db) => categoriesRepository.find(conn, hotelId, id),
+    roomsOfCategory: (hotelId: string, categoryId: string, conn: DbOrTrx = db) =>
+      roomsRepository.list(conn, hotelId, { category_id: categoryId }),
+    /** Changes what the room board shows and tells the hotel's staff, in the caller's transaction. */
+    updateState: updateRoomState,
+
     listCategories: (hotelId: string, filter: { is_active?: boolean }) =>
       categoriesRepository.list(db, hotelId, filter),
 

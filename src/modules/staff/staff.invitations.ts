@@ -1,18 +1,24 @@
 import type { Config } from '../../config';
-import type { Db } from '../../platform/db/knex';
 import { escapeHtml, type Mailer } from '../../platform/mail';
-import { hotelsRepository } from '../hotels';
-import { usersRepository } from '../users';
+import type { HotelsService } from '../hotels';
+import type { UsersService } from '../users';
 
 const dateFormat = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 
 /** The invitation workflow's steps: the e-mail, and recording that nobody accepted it in time. */
-export function createStaffInvitations(db: Db, config: Config, mailer: Mailer) {
+export function createStaffInvitations(
+  config: Config,
+  mailer: Mailer,
+  {
+    users,
+    hotels,
+  }: { users: Pick<UsersService, 'findById' | 'expireInvitation'>; hotels: Pick<HotelsService, 'find'> },
+) {
   return {
     async sendInvitationEmail(userId: string): Promise<'sent' | 'nothing_to_send'> {
-      const user = await usersRepository.findById(db, userId);
+      const user = await users.findById(userId);
       if (!user?.invite_token || user.invitation_status !== 'pending' || !user.invite_expires) return 'nothing_to_send';
-      const hotel = user.hotel_id ? await hotelsRepository.findById(db, user.hotel_id) : undefined;
+      const hotel = user.hotel_id ? await hotels.find(user.hotel_id) : undefined;
       const hotelName = hotel?.name ?? '';
       const link = `${config.appUrl}/accept-invite?token=${user.invite_token}`;
       const validUntil = `${dateFormat.format(user.invite_expires)} UTC`;
@@ -26,7 +32,7 @@ export function createStaffInvitations(db: Db, config: Config, mailer: Mailer) {
     },
 
     async expireInvitation(userId: string): Promise<boolean> {
-      return usersRepository.expireInvitation(db, userId);
+      return users.expireInvitation(userId);
     },
   };
 }

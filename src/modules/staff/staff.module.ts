@@ -1,18 +1,19 @@
 import { defineModule } from '../../platform/modules';
 import { sendingOnce } from '../../platform/temporal/mail-failures';
 import type { StaffActivities } from '../../../workflows/contracts/accounts';
-import type { AuthService } from '../auth';
+import type { HotelsService } from '../hotels';
 import { createStaffInvitations } from './staff.invitations';
 import { staffRoutes } from './staff.routes';
-import { createStaffService } from './staff.service';
+import { createStaffService, type StaffDependencies } from './staff.service';
 
 export const staffModule = defineModule({
   name: 'staff',
-  uses: ['auth'],
-  create: ({ db, config }, deps: { auth: Pick<AuthService, 'endAllSessions'> }) => createStaffService(db, config, deps),
+  uses: ['auth', 'users', 'hotels'],
+  create: ({ db, config }, deps: StaffDependencies & { hotels: Pick<HotelsService, 'find'> }) =>
+    createStaffService(db, config, deps),
   routes: (staff) => staffRoutes(staff),
-  activities(_staff, { db, config, mailer }): StaffActivities {
-    const invitations = createStaffInvitations(db, config, mailer);
+  activities(_staff, { config, mailer }, deps): StaffActivities {
+    const invitations = createStaffInvitations(config, mailer, deps);
     return {
       sendInvitationEmail: (userId) => sendingOnce(() => invitations.sendInvitationEmail(userId)),
       expireInvitation: (userId) => invitations.expireInvitation(userId),

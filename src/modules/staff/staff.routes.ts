@@ -1,7 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
-import { okResponse } from '../../platform/http/schemas';
+import { okResponse, slugParams } from '../../platform/http/schemas';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
-import { slugParams } from '../hotels';
 import type { StaffFilter } from '../users';
 import {
   createStaffBody,

@@ -9,7 +9,7 @@ import type { HotelRef } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { accountWorkflowIds, type StaffInvitationWorkflow } from '../../../workflows/contracts/accounts';
 import { assertAcceptablePassword, hashPassword, type AuthService } from '../auth';
-import { usersRepository, type StaffFilter, type User, type UserChanges } from '../users';
+import type { StaffFilter, User, UserChanges, UsersService } from '../users';
 
 export const staffMessages = {
   emailTaken: 'Пользователь с таким email уже существует',
@@ -54,9 +54,14 @@ function assertAssignable(role: Role | undefined): void {
   if (role === 'hotel_admin' || role === 'super_admin') throw new ForbiddenError(staffMessages.adminRoleNotAssignable);
 }
 
-export function createStaffService(db: Db, config: Config, deps: { auth: Pick<AuthService, 'endAllSessions'> }) {
+export interface StaffDependencies {
+  auth: Pick<AuthService, 'endAllSessions'>;
+  users: UsersService;
+}
+
+export function createStaffService(db: Db, config: Config, deps: StaffDependencies) {
   async function findTarget(hotelId: string, userId: string, actor: AccessTokenPayload): Promise<User> {
-    const target = await usersRepository.findInHotel(db, hotelId, userId);
+    const target = await deps.users.findInHotel(hotelId, userId);
     if (!target) throw new NotFoundError(staffMessages.notFound);
     if (target.role === 'hotel_admin' && actor.role !== 'super_admin')
       throw new ForbiddenError(staffMessages.ownerProtected);
@@ -65,15 +70,14 @@ export function createStaffService(db: Db, config: Config, deps: { auth: Pick<Au
 
   return {
     async list(hotelId: string, filter: StaffFilter) {
-      return (await usersRepository.listInHotel(db, hotelId, filter)).map(toStaffMember);
+      return (await deps.users.listInHotel(hotelId, filter)).map(toStaffMember);
     },
 
     /** With a password the account is ready to use; without one it waits for its invitation to be accepted. */
     async create(hotel: HotelRef, input: NewStaffInput) {
       assertAssignable(input.role);
       if (input.password) assertAcceptablePassword(input.password, { requireLetter: true });
-      if (await usersRepository.findByEmail(db, input.email))
-        throw new ConflictError(staffMessages.emailTaken, 'email_taken');
+      if (await deps.users.findByEmail(input.email)) throw new ConflictError(staffMessages.emailTaken, 'email_taken');
       const common = {
         hotel_id: hotel.id,
         name: input.name,
@@ -84,7 +88,7 @@ export function createStaffService(db: Db, config: Config, deps: { auth: Pick<Au
       };
       try {
         if (input.password) {
-          const user = await usersRepository.insert(db, {
+          const user = await deps.users.insert({
             ...common,
             password_hash: await hashPassword(input.password),
             active: true,
@@ -93,14 +97,17 @@ export function createStaffService(db: Db, config: Config, deps: { auth: Pick<Au
           return toStaffMember(user);
         }
         return await db.transaction(async (trx) => {
-          const user = await usersRepository.insert(trx, {
-            ...common,
-            active: false,
-            email_confirmed: false,
-            invite_token: randomHexToken(32),
-            invite_expires: new Date(Date.now() + config.invitationTtlSeconds * 1000),
-            invitation_status: 'pending',
-          });
+          const user = await deps.users.insert(
+            {
+              ...common,
+              active: false,
+              email_confirmed: false,
+              invite_token: randomHexToken(32),
+              invite_expires: new Date(Date.now() + config.invitationTtlSeconds * 1000),
+              invitation_status: 'pending',
+            },
+            trx,
+          );
           await enqueueOutbox(
             trx,
             startWorkflowMessage<StaffInvitationWorkflow>(
@@ -128,7 +135,7 @@ export function createStaffService(db: Db, config: Config, deps: { auth: Pick<Au
         (changes.active !== undefined && changes.active !== target.active);
       if (target.id === actor.sub && changesOwnAccess) throw new BusinessRuleError(staffMessages.selfChange);
       return db.transaction(async (trx) => {
-        const updated = await usersRepository.updateInHotel(trx, hotelId, userId, changes);
+        const updated = await deps.users.updateInHotel(hotelId, userId, changes, trx);
         if (!updated) throw new NotFoundError(staffMessages.notFound);
         if (changes.active === false) await deps.auth.endAllSessions(trx, userId);
         return toStaffMember(updated);
@@ -138,7 +145,7 @@ export function createStaffService(db: Db, config: Config, deps: { auth: Pick<Au
     async remove(hotelId: string, userId: string, actor: AccessTokenPayload): Promise<void> {
       if (userId === actor.sub) throw new BusinessRuleError(staffMessages.selfDelete);
       await findTarget(hotelId, userId, actor);
-      if (!(await usersRepository.deleteInHotel(db, hotelId, userId))) throw new NotFoundError(staffMessages.notFound);
+      if (!(await deps.users.deleteInHotel(hotelId, userId))) throw new NotFoundError(staffMessages.notFound);
     },
   };
 }

@@ -1,7 +1,6 @@
-import type { DbOrTrx } from '../../platform/db/knex';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config';
-import type { Db } from '../../platform/db/knex';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
 import {
   ForbiddenError,
   NotFoundError,
@@ -73,10 +72,32 @@ export interface UploadedFile {
   size: number;
 }
 
+export const foreignMediaMessage = 'Фотографии должны быть загружены этим отелем через /api/upload';
+
 export function createUploadsService(db: Db, config: Config, storage: Storage) {
   const tooLarge = () => new PayloadTooLargeError(uploadMessages.tooLarge(config.uploadMaxBytes));
 
   return {
+    /**
+     * Photos attached to records must be files this hotel uploaded: no hot-linking of arbitrary URLs, and no
+     * borrowing another hotel's files.
+     */
+    async assertOwnUploads(hotelId: string, urls: readonly string[] | undefined, field: string, conn: DbOrTrx = db) {
+      if (!urls || urls.length === 0) return;
+      const keys = urls.map((url) => keyFromPublicUrl(url, config.cdnUrl));
+      const owned = await uploadsRepository.ownedKeys(
+        conn,
+        hotelId,
+        keys.filter((key): key is string => key !== undefined),
+      );
+      const foreign = keys.findIndex((key) => key === undefined || !owned.has(key));
+      if (foreign >= 0) {
+        throw new ValidationError(foreignMediaMessage, [
+          { path: `body.${field}.${foreign}`, message: foreignMediaMessage },
+        ]);
+      }
+    },
+
     /** The largest file accepted, in bytes. */
     maxBytes: config.uploadMaxBytes,
 
@@ -130,31 +151,3 @@ export function createUploadsService(db: Db, config: Config, storage: Storage) {
 }
 
 export type UploadsService = ReturnType<typeof createUploadsService>;
-
-export const foreignMediaMessage = 'Фотографии должны быть загружены этим отелем через /api/upload';
-
-/**
- * Photos attached to records must be files this hotel uploaded: no hot-linking of arbitrary URLs, and no
- * borrowing another hotel's files.
- */
-export async function assertHotelUploads(
-  conn: DbOrTrx,
-  hotelId: string,
-  cdnUrl: string,
-  urls: readonly string[] | undefined,
-  field: string,
-): Promise<void> {
-  if (!urls || urls.length === 0) return;
-  const keys = urls.map((url) => keyFromPublicUrl(url, cdnUrl));
-  const owned = await uploadsRepository.ownedKeys(
-    conn,
-    hotelId,
-    keys.filter((key): key is string => key !== undefined),
-  );
-  const foreign = keys.findIndex((key) => key === undefined || !owned.has(key));
-  if (foreign >= 0) {
-    throw new ValidationError(foreignMediaMessage, [
-      { path: `body.${field}.${foreign}`, message: foreignMediaMessage },
-    ]);
-  }
-}

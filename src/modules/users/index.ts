@@ -1,2 +1,3 @@
-export { User, type NewUser, type UserChanges, type InvitationStatus } from './users.model';
-export { usersRepository, type StaffFilter } from './users.repository';
+export type { UsersService } from './users.service';
+export type { User, NewUser, UserChanges, InvitationStatus } from './users.model';
+export type { StaffFilter } from './users.repository';

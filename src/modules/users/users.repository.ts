@@ -2,6 +2,8 @@ import type { DbOrTrx } from '../../platform/db/knex';
 import type { Role } from '../../platform/http/roles';
 import { User, type NewUser, type UserChanges } from './users.model';
 
+export type TokenColumn = 'confirmation_token' | 'reset_token' | 'invite_token';
+
 export interface StaffFilter {
   role?: Role;
   active?: boolean;
@@ -17,18 +19,14 @@ export const usersRepository = {
     return User.query(db).findOne({ email });
   },
 
-  async findByToken(
-    db: DbOrTrx,
-    column: 'confirmation_token' | 'reset_token' | 'invite_token',
-    token: string,
-  ): Promise<User | undefined> {
+  async findByToken(db: DbOrTrx, column: TokenColumn, token: string): Promise<User | undefined> {
     return User.query(db).findOne({ [column]: token });
   },
 
   /** Applies `changes` only while the token is still the current one, so a link works exactly once. */
   async updateByToken(
     db: DbOrTrx,
-    column: 'confirmation_token' | 'reset_token' | 'invite_token',
+    column: TokenColumn,
     token: string,
     changes: UserChanges,
   ): Promise<User | undefined> {

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { defineRoute, type ResponseSpec, type RouteDefinition } from './route';
 import type { Role } from './roles';
-import { hotelSlug, idParams, okResponse } from './schemas';
+import { idParams, okResponse, slugParams } from './schemas';
 
 /** What a hotel-scoped resource offers; every method takes the tenant first. */
 export interface CrudService<Item, Query, Create, Update> {
@@ -30,7 +30,6 @@ export interface CrudOptions<Item, Query, Create, Update> {
   };
 }
 
-const slugParams = Joi.object({ slug: hotelSlug.required() });
 
 /** List, read, create, update and delete routes of a hotel-scoped resource, declared the one way. */
 export function crudRoutes<Item, Query, Create, Update>(

@@ -121,6 +121,8 @@ export const photoList = Joi.array()
 export const HOTEL_SLUG_PATTERN = /^[a-z0-9-]{1,80}$/;
 export const hotelSlug = Joi.string().pattern(HOTEL_SLUG_PATTERN, 'slug');
 
-export const idParams = Joi.object({ slug: hotelSlug.required(), id: Joi.string().uuid().required() });
+/** The path parameters of every hotel route, and of a hotel's record. */
+export const slugParams = Joi.object({ slug: hotelSlug.required() });
+export const idParams = slugParams.keys({ id: Joi.string().uuid().required() });
 
 export const okResponse = Joi.object({ ok: Joi.boolean().valid(true).required() });

@@ -1,0 +1,62 @@
+import type { DbOrTrx } from '../../platform/db/knex';
+import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { publishHotelEvent } from '../../platform/realtime/events';
+import {
+  bookingStatusSignal,
+  bookingWorkflowIds,
+  type BookingStatusChange,
+  type BookingWorkflow,
+} from '../../../workflows/contracts/bookings';
+import type { Booking } from './bookings.types';
+
+/** What a booking's change tells others, in the transaction that makes it: staff screens, and its workflow. */
+
+export function announceBooking(
+  trx: DbOrTrx,
+  booking: Booking,
+  type: 'booking_created' | 'booking_updated',
+  changes?: object,
+) {
+  return publishHotelEvent(trx, booking.hotel_id, {
+    type,
+    payload: {
+      booking_id: booking.id,
+      room_id: booking.room_id,
+      status: booking.status,
+      check_in: booking.check_in,
+      check_out: booking.check_out,
+      start_at: booking.start_at,
+      end_at: booking.end_at,
+      ...(changes && { changes }),
+    },
+  });
+}
+
+/** The booking's workflow starts with the booking (searchable in Temporal by hotel and booking id). */
+export function startBookingWorkflow(trx: DbOrTrx, booking: Booking, hotelSlug: string) {
+  return enqueueOutbox(
+    trx,
+    startWorkflowMessage<BookingWorkflow>(
+      'booking',
+      bookingWorkflowIds.booking(booking.id),
+      [{ hotelId: booking.hotel_id, bookingId: booking.id, status: booking.status }],
+      { HotelSlug: hotelSlug, BookingId: booking.id },
+    ),
+  );
+}
+
+/** Every status change reaches the workflow, starting it first if needed (so no signal can outrun its start). */
+export function signalBookingStatus(trx: DbOrTrx, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
+  const start: Parameters<BookingWorkflow> = [
+    { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status },
+  ];
+  return enqueueOutbox(trx, {
+    kind: 'signalWithStart',
+    workflowType: 'booking',
+    workflowId: bookingWorkflowIds.booking(booking.id),
+    args: start,
+    signal: bookingStatusSignal.name,
+    signalArgs: [change],
+    searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
+  });
+}

@@ -1,0 +1,82 @@
+import { idempotent } from '../../platform/db/idempotency';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { transactionWithRetry } from '../../platform/db/retry';
+import { BusinessRuleError, NotFoundError } from '../../platform/errors';
+import type { PaymentInput, PaymentsService } from '../payments';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
+import { announceBooking } from './bookings.effects';
+import { bookingMessages, presentBooking } from './bookings.present';
+import { bookingsRepository } from './bookings.repository';
+import type { Booking } from './bookings.types';
+
+/** Payments add up in `paid_amount`: a sum its column cannot hold is refused, whichever way it grows. */
+function assertPaidFits(booking: Booking, changeCents: bigint): void {
+  if (!fitsMoneyColumn(parseMoney(booking.paid_amount) + changeCents))
+    throw new BusinessRuleError(bookingMessages.paidOutOfRange, [], 'amount_limit');
+}
+
+/**
+ * A booking's payments: rows of the payments module's ledger, with the booking's `paid_amount` kept in step in the
+ * same transaction (the booking row locked meanwhile) and the change shown to staff.
+ */
+export function createBookingPayments(db: Db, payments: Pick<PaymentsService, 'ledger'>) {
+  async function lockBooking(trx: DbOrTrx, hotelId: string, id: string) {
+    const booking = await bookingsRepository.find(trx, hotelId, id, { forUpdate: true });
+    if (!booking) throw new NotFoundError(bookingMessages.notFound);
+    return booking;
+  }
+
+  /** Records a payment of a booking whose row the caller holds locked; returns the payment and the booking after. */
+  async function record(trx: DbOrTrx, booking: Booking, payment: PaymentInput, createdBy: string | null) {
+    assertPaidFits(booking, parseMoney(payment.amount));
+    const row = await payments.ledger.record(trx, booking.hotel_id, booking.id, payment, createdBy);
+    const updated = await bookingsRepository.addToPaid(trx, booking.hotel_id, booking.id, payment.amount);
+    return { payment: row, booking: updated };
+  }
+
+  return {
+    record,
+
+    async list(hotelId: string, bookingId: string) {
+      if (!(await bookingsRepository.find(db, hotelId, bookingId))) throw new NotFoundError(bookingMessages.notFound);
+      return payments.ledger.list(hotelId, bookingId);
+    },
+
+    /** Idempotent with `Idempotency-Key`, like booking creation. */
+    async create(
+      hotelId: string,
+      bookingId: string,
+      payment: PaymentInput,
+      createdBy: string | null,
+      idempotencyKey?: string,
+    ) {
+      return transactionWithRetry(db, (trx) =>
+        idempotent(
+          trx,
+          { hotelId, scope: `payments.create:${bookingId}`, key: idempotencyKey, body: payment },
+          async () => {
+            const booking = await lockBooking(trx, hotelId, bookingId);
+            const recorded = await record(trx, booking, payment, createdBy);
+            await announceBooking(trx, recorded.booking, 'booking_updated', {
+              paid_amount: recorded.booking.paid_amount,
+            });
+            return { status: 201, body: { payment: recorded.payment, booking: presentBooking(recorded.booking) } };
+          },
+        ),
+      );
+    },
+
+    async remove(hotelId: string, bookingId: string, paymentId: string) {
+      return transactionWithRetry(db, async (trx) => {
+        const booking = await lockBooking(trx, hotelId, bookingId);
+        const removed = await payments.ledger.remove(trx, hotelId, bookingId, paymentId);
+        if (!removed) throw new NotFoundError(bookingMessages.paymentNotFound);
+        const refund = -parseMoney(removed.amount);
+        assertPaidFits(booking, refund);
+        const updated = await bookingsRepository.addToPaid(trx, hotelId, bookingId, formatMoney(refund));
+        await announceBooking(trx, updated, 'booking_updated', { paid_amount: updated.paid_amount });
+        return presentBooking(updated);
+      });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { formatMoney, MAX_STORED_CENTS, parseMoney } from '../pricing';
+import { MAX_STAY_NIGHTS } from '../../platform/http/schemas';
+import type { Booking } from './bookings.types';
+
+export const bookingMessages = {
+  notFound: 'Бронирование не найдено',
+  roomNotFound: 'Номер не найден',
+  categoryNotFound: 'Категория не найдена',
+  guestNotFound: 'Гость не найден',
+  tariffNotFound: 'Тариф не найден',
+  paymentNotFound: 'Платёж не найден',
+  roomClosed: 'Номер закрыт на обслуживание в эти даты',
+  tooManyGuests: (max: number) => `В номере не больше ${max} гостей`,
+  noFreeRoom: 'Нет свободных номеров этой категории на эти даты',
+  manualAssignment: 'В отеле ручное распределение номеров: укажите room_id',
+  hourlyNotAllowed: 'В этой категории нет почасового проживания',
+  move: (from: string, to: string) => `Недопустимый переход статуса: ${from} → ${to}`,
+  finalBooking: 'Завершённое или отменённое бронирование не меняется',
+  unpaid: (balance: string) => `Заселение невозможно: не оплачено ${balance}`,
+  unpaidWarning: (balance: string) => `Гость заселён с задолженностью ${balance}`,
+  blacklisted: 'Гость в чёрном списке',
+  stayTooLong: `Проживание не может быть дольше ${MAX_STAY_NIGHTS} ночей`,
+  priceTooHigh: `Стоимость проживания больше предельной суммы ${formatMoney(MAX_STORED_CENTS)}`,
+  paidOutOfRange: `Сумма оплат по бронированию должна оставаться в пределах ±${formatMoney(MAX_STORED_CENTS)}`,
+  roomTaken: 'Номер уже занят на эти даты',
+  clash: (b: Booking) =>
+    `Номер уже занят: бронирование ${b.guest_last_name} ${b.guest_first_name} ` +
+    `(${b.check_in ?? b.start_at.toISOString()} — ${b.check_out ?? b.end_at.toISOString()})`,
+};
+
+/** A booking as the front desk sees it: with what is still owed, and anything staff must notice. */
+export function presentBooking(booking: Booking, warnings: string[] = []) {
+  return {
+    ...booking,
+    balance: formatMoney(parseMoney(booking.price) - parseMoney(booking.paid_amount)),
+    warnings: booking.guest_blacklisted ? [bookingMessages.blacklisted, ...warnings] : warnings,
+  };
+}
+
+export type PresentedBooking = ReturnType<typeof presentBooking>;

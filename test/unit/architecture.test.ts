@@ -1,0 +1,131 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layout's rules, checked on the code itself: no import circles anywhere (a module and its workflows meet in
+ * contract files instead), modules show only their services and types, and the lint rule that keeps modules out of
+ * each other's internals really fails a planted import.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const boundaries = require('../../eslint.boundaries.cjs') as Linter.Config[];
+const SOURCE_DIRS = ['src', 'workflows', 'activities', 'workers'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return full.endsWith('.ts') && !full.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+function resolveImport(from: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(from), specifier);
+  return [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => existsSync(candidate));
+}
+
+/** Every relative import (type-only ones too: a circle of types is still a circle of knowledge). */
+function importGraph(files: string[]): Map<string, string[]> {
+  const pattern = /(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\s+'(\.[^']+)'/g;
+  return new Map(
+    files.map((file) => {
+      const text = readFileSync(file, 'utf8');
+      const targets = [...text.matchAll(pattern)]
+        .map((match) => resolveImport(file, match[1] ?? match[2]))
+        .filter((target): target is string => target !== undefined);
+      return [file, targets];
+    }),
+  );
+}
+
+/** Strongly connected components of more than one file (Tarjan): each is an import circle. */
+function circles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let counter = 0;
+  const visit = (file: string) => {
+    index.set(file, counter);
+    low.set(file, counter++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file)!, index.get(target)!));
+      }
+    }
+    if (low.get(file) === index.get(file)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(path.relative(ROOT, member));
+      } while (member !== file);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+it('has no import circles in src, workflows, activities or workers', () => {
+  const files = SOURCE_DIRS.flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
+  expect(files.length).toBeGreaterThan(100);
+  expect(circles(importGraph(files))).toEqual([]);
+});
+
+it("a module's index shows its service and types, never a repository", () => {
+  const modulesDir = path.join(ROOT, 'src/modules');
+  const leaks = readdirSync(modulesDir)
+    .filter((entry) => existsSync(path.join(modulesDir, entry, 'index.ts')))
+    .flatMap((module) => {
+      const text = readFileSync(path.join(modulesDir, module, 'index.ts'), 'utf8');
+      return /repository|Repository/.test(text) ? [`src/modules/${module}/index.ts`] : [];
+    });
+  expect(leaks).toEqual([]);
+});
+
+describe('the module boundary lint rule', () => {
+  const eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfigFile: true,
+    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...boundaries],
+  });
+  const lint = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, filePath) });
+    return result.messages.map((message) => message.ruleId);
+  };
+
+  it("fails a module that imports another module's repository or internals", async () => {
+    expect(
+      await lint(
+        'src/modules/guests/planted.ts',
+        "import { bookingsRepository } from '../bookings/bookings.repository';",
+      ),
+    ).toEqual(['no-restricted-imports']);
+    expect(
+      await lint('src/modules/rooms/planted.ts', "import { createQuoteService } from '../pricing/pricing.quote';"),
+    ).toEqual(['no-restricted-imports']);
+  });
+
+  it("lets a module use another's index and the platform; keeps the platform out of the modules", async () => {
+    expect(await lint('src/modules/guests/planted.ts', "import type { BookingsService } from '../bookings';")).toEqual(
+      [],
+    );
+    expect(
+      await lint('src/modules/guests/planted.ts', "import { validate } from '../../platform/http/validate';"),
+    ).toEqual([]);
+    expect(await lint('src/platform/http/planted.ts', "import type { Hotel } from '../../modules/hotels';")).toEqual([
+      'no-restricted-imports',
+    ]);
+  });
+});

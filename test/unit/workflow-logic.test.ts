@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { searchAttributeKeys } from '../../src/platform/temporal/client';
+import type { AccountActivities, StaffActivities } from '../../workflows/contracts/accounts';
+import { invitationAcceptedSignal } from '../../workflows/contracts/accounts';
+import type { BookingActivities, BookingAnnouncement, DueBookingRef } from '../../workflows/contracts/bookings';
+import { bookingStatusSignal } from '../../workflows/contracts/bookings';
+
+/**
+ * The workflows' own logic, against the Temporal binary the dev script builds (a local dev server, in memory) with
+ * activities replaced by recorders: no database, no mail, no worker process. Durations are arguments, so an
+ * expiry takes a second here.
+ */
+
+const TEMPORAL_BINARY = process.env.TEMPORAL_CLI ?? path.resolve(__dirname, '../../.tools/bin/temporal');
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+const taskQueue = `unit-${randomUUID()}`;
+
+const announced: { bookingId: string; announcement: BookingAnnouncement }[] = [];
+const calls: string[] = [];
+const due: DueBookingRef[] = [
+  { hotelId: 'h1', hotelSlug: 'hotel-one', bookingId: 'b-due-1' },
+  { hotelId: 'h1', hotelSlug: 'hotel-one', bookingId: 'b-due-2' },
+];
+
+const bookingActivities: BookingActivities = {
+  async announceBooking(_hotelId, bookingId, announcement) {
+    announced.push({ bookingId, announcement });
+    return 1;
+  },
+  findNoShows: async () => due,
+  // The second one was dealt with meanwhile (the booking moved on): the step says so and is not counted.
+  cancelNoShow: async (ref) => (ref.bookingId === 'b-due-1' ? 'done' : 'skipped'),
+  findOverdueStays: async () => due.slice(0, 1),
+  autoCheckOut: async () => 'done',
+};
+
+const accountActivities: AccountActivities & StaffActivities = {
+  async handleAccountRequest(requestId) {
+    calls.push(`request:${requestId}`);
+    return requestId === 'known' ? 'link_sent' : 'nothing_to_send';
+  },
+  async sendAccountEmail(purpose, userId) {
+    calls.push(`email:${purpose}:${userId}`);
+    return 'sent';
+  },
+  async sendInvitationEmail(userId) {
+    calls.push(`invite:${userId}`);
+    return 'sent';
+  },
+  async expireInvitation(userId) {
+    calls.push(`expire:${userId}`);
+    return true;
+  },
+};
+
+beforeAll(async () => {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: TEMPORAL_BINARY },
+      searchAttributes: Object.values(searchAttributeKeys),
+    },
+  });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: require.resolve('../../workflows'),
+    activities: { ...bookingActivities, ...accountActivities },
+  });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+const start = <T extends unknown[]>(workflowType: string, args: T) =>
+  env.client.workflow.start(workflowType, { taskQueue, workflowId: `${workflowType}-${randomUUID()}`, args });
+
+describe('booking workflow', () => {
+  it('announces the creation, then each status change, and ends at a final status', async () => {
+    const bookingId = randomUUID();
+    const handle = await start('booking', [{ hotelId: 'h1', bookingId, status: 'confirmed' }]);
+    await handle.signal(bookingStatusSignal, { status: 'checked_in', reason: 'manual' });
+    await handle.signal(bookingStatusSignal, { status: 'checked_out', reason: 'auto_checkout' });
+    expect(await handle.result()).toBe('checked_out');
+    expect(announced.filter((a) => a.bookingId === bookingId).map((a) => a.announcement)).toEqual([
+      { event: 'created' },
+      { event: 'status', status: 'checked_in', reason: 'manual' },
+      { event: 'status', status: 'checked_out', reason: 'auto_checkout' },
+    ]);
+  });
+
+  it('a booking cancelled as a no-show ends there', async () => {
+    const handle = await start('booking', [{ hotelId: 'h1', bookingId: randomUUID(), status: 'inquiry' }]);
+    await handle.signal(bookingStatusSignal, { status: 'cancelled', reason: 'no_show' });
+    expect(await handle.result()).toBe('cancelled');
+  });
+});
+
+describe('background sweeps', () => {
+  it('count what they found and what they actually changed', async () => {
+    expect(await (await start('noShowSweep', [])).result()).toEqual({ found: 2, cancelled: 1 });
+    expect(await (await start('autoCheckoutSweep', [])).result()).toEqual({ found: 1, checkedOut: 1 });
+  });
+});
+
+describe('accounts', () => {
+  it('an account request is handed to its step once, whatever the address', async () => {
+    expect(await (await start('accountRequest', [{ requestId: 'known' }])).result()).toBe('link_sent');
+    expect(await (await start('accountRequest', [{ requestId: 'unknown' }])).result()).toBe('nothing_to_send');
+  });
+
+  it('an account e-mail is sent for its purpose', async () => {
+    await (await start('accountEmail', [{ purpose: 'reset', userId: 'u-reset' }])).result();
+    expect(calls).toContain('email:reset:u-reset');
+  });
+
+  it('an invitation accepted in time ends as accepted and expires nothing', async () => {
+    const handle = await start('staffInvitation', [{ userId: 'u-accepting', expiresInMs: 60_000 }]);
+    await handle.signal(invitationAcceptedSignal);
+    expect(await handle.result()).toBe('accepted');
+    expect(calls).toContain('invite:u-accepting');
+    expect(calls).not.toContain('expire:u-accepting');
+  });
+
+  it('an invitation nobody accepts expires after its lifetime', async () => {
+    const handle = await start('staffInvitation', [{ userId: 'u-silent', expiresInMs: 1000 }]);
+    expect(await handle.result()).toBe('expired');
+    expect(calls).toEqual(expect.arrayContaining(['invite:u-silent', 'expire:u-silent']));
+  });
+});
