@@ -19,6 +19,8 @@ export interface Config {
     maxConnectionsPerAddress: number;
   };
   temporal: { address: string; namespace: string; taskQueue: string };
+  /** `/ready` refuses once the oldest undelivered outbox message is older than this. */
+  outboxMaxLagSeconds: number;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
@@ -87,6 +89,7 @@ const schema = Joi.object({
     .default('localhost:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('hotel'),
+  OUTBOX_MAX_LAG_SECONDS: Joi.number().integer().min(1).default(300),
   JWT_SECRET: Joi.string().min(32).required(),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(30).default(900),
   REFRESH_TOKEN_TTL_DAYS: Joi.number().integer().min(1).default(30),
@@ -177,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: value.TEMPORAL_NAMESPACE,
       taskQueue: value.TEMPORAL_TASK_QUEUE,
     },
+    outboxMaxLagSeconds: value.OUTBOX_MAX_LAG_SECONDS,
     jwtSecret: value.JWT_SECRET,
     accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: value.REFRESH_TOKEN_TTL_DAYS,

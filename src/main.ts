@@ -3,6 +3,7 @@ import { buildApi } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createProcessDb } from './platform/db/knex';
 import { createPgListener } from './platform/db/pg-listener';
+import { outboxReadiness } from './platform/http/health';
 import { createHttpServer } from './platform/http/server';
 import { createLogger } from './platform/logger';
 import { createRealtimeHub } from './platform/realtime/staff-hub';
@@ -30,7 +31,10 @@ async function main(): Promise<void> {
     db,
     logger,
     listener,
-    readinessChecks: { temporal: () => temporal.workflowService.getSystemInfo({}) },
+    readinessChecks: {
+      temporal: () => temporal.workflowService.getSystemInfo({}),
+      outbox: outboxReadiness(db, config.outboxMaxLagSeconds),
+    },
   });
   const hub = createRealtimeHub({
     db,

@@ -2,6 +2,7 @@ import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities, moduleSchedules } from '../activities';
 import { ConfigError, loadConfig } from '../src/config';
 import { createProcessDb } from '../src/platform/db/knex';
+import { createPgListener } from '../src/platform/db/pg-listener';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mail';
 import { onShutdownSignal } from '../src/platform/shutdown';
@@ -37,12 +38,21 @@ async function main(): Promise<void> {
     activities: createActivities({ db, config, mailer }),
     shutdownGraceTime: `${config.shutdownTimeoutMs} ms`,
   });
-  const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.taskQueue, logger });
+  const listener = createPgListener({ connectionString: config.databaseUrl, logger });
+  const relay = startOutboxRelay({
+    db,
+    client,
+    taskQueue: config.temporal.taskQueue,
+    logger,
+    listener,
+    maxLagSeconds: config.outboxMaxLagSeconds,
+  });
   const running = worker.run();
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker started');
 
   onShutdownSignal(logger, config.shutdownTimeoutMs, async () => {
     await relay.stop();
+    await listener.close();
     worker.shutdown();
     await running;
     await nativeConnection.close();

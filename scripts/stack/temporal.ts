@@ -30,10 +30,31 @@ export async function startTemporal(options: {
     'BookingId=Keyword',
     '--dynamic-config-value',
     'frontend.enableServerVersionCheck=false',
+    // A backlogged task queue dispatches fairly across fairness keys (the hotel: see outbox-delivery.ts), so one
+    // hotel's burst of workflows does not hold another's e-mail tasks back. One partition: fairness is per partition.
+    '--dynamic-config-value',
+    'matching.useNewMatcher=true',
+    '--dynamic-config-value',
+    'matching.enableFairness=true',
+    '--dynamic-config-value',
+    'matching.numTaskqueueReadPartitions=1',
+    '--dynamic-config-value',
+    'matching.numTaskqueueWritePartitions=1',
     '--log-level',
     'error',
     ...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']),
-    ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
+    // WAL with synchronous=normal: 2.3x the starts per second of SQLite's defaults (issue 10), still durable across
+    // restarts of the server (only an operating-system crash may lose the last transactions).
+    ...(options.dbFile
+      ? [
+          '--db-filename',
+          options.dbFile,
+          '--sqlite-pragma',
+          'journal_mode=wal',
+          '--sqlite-pragma',
+          'synchronous=normal',
+        ]
+      : []),
   ];
   const child = spawn(options.binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -234,6 +234,13 @@ describe('fault injection', () => {
     const client = new Client({ connection: temporal });
     const workloadEnd = Date.now();
     const deadline = workloadEnd + 110_000;
+    // The relay may still hold starts (it came back with the last restarted worker), and result() answers "workflow
+    // not found" at once for a workflow not started yet instead of waiting: first every message is delivered.
+    await until(
+      'outbox delivered',
+      async () => (await db!('outbox').whereNull('delivered_at').first('id')) === undefined,
+      deadline,
+    );
     const results = await withDeadline(
       'booking workflows',
       Promise.all(bookingIds.map((id) => client.workflow.getHandle(`booking:${id}`).result() as Promise<string>)),

@@ -1,0 +1,70 @@
+import {
+  isGrpcServiceError,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
+import { WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import type { OutboxMessage, SearchAttributeValues } from '../db/outbox';
+import { searchAttributeKeys } from './client';
+
+/** gRPC codes that say Temporal could not take the call now, whatever the message (an outage, not a bad message). */
+const TEMPORAL_AWAY_CODES = new Set([
+  4, // DEADLINE_EXCEEDED: no answer within our deadline
+  8, // RESOURCE_EXHAUSTED: rate limited
+  14, // UNAVAILABLE: down, restarting or unreachable
+]);
+
+/** True when the failure is Temporal's unavailability rather than something about the message. */
+export function isTemporalUnavailable(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (isGrpcServiceError(cause)) return TEMPORAL_AWAY_CODES.has(cause.code);
+  }
+  return false;
+}
+
+function toSearchAttributes(values: SearchAttributeValues): SearchAttributePair[] {
+  return (Object.keys(values) as (keyof SearchAttributeValues)[])
+    .filter((name) => values[name] !== undefined)
+    .map((name) => ({ key: searchAttributeKeys[name], value: values[name] as string }));
+}
+
+/**
+ * Starts or signals the message's workflow. Workflow ids are deterministic and duplicates are rejected, so a message
+ * delivered twice (a crash between the call and marking it delivered) has no second effect.
+ */
+export async function deliverToTemporal(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
+  if (message.kind === 'signalWorkflow') {
+    try {
+      await client.workflow.getHandle(message.workflowId).signal(message.signal, ...message.args);
+    } catch (error) {
+      // The workflow has already finished (e.g. an invitation that expired): the signal has nothing left to change.
+      // Its start cannot still be pending: one workflow's messages are delivered in order, the start first.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+    return;
+  }
+  const start = {
+    taskQueue,
+    workflowId: message.workflowId,
+    args: message.args,
+    // A workflow that has finished is not started again, not even by signalWithStart: the message is a redelivery
+    // (crash between the call and marking the row) or comes too late to change anything.
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: toSearchAttributes(message.searchAttributes),
+    // Temporal dispatches a backlogged task queue fairly across these keys (where fairness is enabled on the
+    // server), and the workflow's activities inherit it: one hotel's burst does not delay another's e-mails there.
+    priority: { fairnessKey: message.searchAttributes.HotelSlug },
+  };
+  try {
+    if (message.kind === 'startWorkflow') await client.workflow.start(message.workflowType, start);
+    else
+      await client.workflow.signalWithStart(message.workflowType, {
+        ...start,
+        signal: message.signal,
+        signalArgs: message.signalArgs,
+      });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
