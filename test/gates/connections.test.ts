@@ -20,7 +20,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 1500;
 const PER_ADDRESS = 40;
 const SLOW_ADDRESSES = Array.from({ length: 10 }, (_, i) => `127.0.0.${i + 2}`);
 const SLOW_PER_ADDRESS = 50;
-const DRIBBLE_EVERY_MS = 300;
+const DRIBBLE_EVERY_MS = 1000;
 const NORMAL_P99_BOUND_MS = 200;
 /** How late a cut may come on a loaded machine: Node checks deadlines on a timer, and the event loop may lag. */
 const LATE_SLACK_MS = 1500;

@@ -21,7 +21,7 @@ const HOLD_MS = 30_000;
 const OTHER_CLIENTS = 50;
 const BLOCKED_CLIENTS = 20;
 /** A member of staff does not fire requests back to back: each of hotel B's clients pauses this long on average. */
-const OTHER_THINK_MS = 250;
+const OTHER_THINK_MS = 500;
 const OTHER_P99_BOUND_MS = 500;
 
 let t: TestApp;
