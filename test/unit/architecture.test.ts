@@ -89,7 +89,10 @@ it("a module's index shows its service and types, never a repository", () => {
     .filter((entry) => existsSync(path.join(modulesDir, entry, 'index.ts')))
     .flatMap((module) => {
       const text = readFileSync(path.join(modulesDir, module, 'index.ts'), 'utf8');
-      return /repository|Repository/.test(text) ? [`src/modules/${module}/index.ts`] : [];
+      const exported = [...text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((match) =>
+        match[1].split(',').map((name) => name.trim().split(/\s+as\s+/).pop()!.replace(/^type\s+/, '')),
+      );
+      return exported.filter((name) => /repository/i.test(name)).map((name) => `${module}: ${name}`);
     });
   expect(leaks).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
-import { databaseError, PG_ERRORS } from '../../platform/db/base-model';
+import { refusalsAs } from '../../platform/db/base-model';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import type { Role } from '../../platform/http/roles';
@@ -316,15 +316,9 @@ export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) 
 
     /** Refused (409) while bookings name the guest: their links keep the history. */
     async remove(hotelId: string, id: string): Promise<void> {
-      let deleted: boolean;
-      try {
-        deleted = await guestsRepository.delete(db, hotelId, id);
-      } catch (error) {
-        if (databaseError(error).code === PG_ERRORS.foreignKeyViolation) {
-          throw new ConflictError(guestMessages.linkedToBookings);
-        }
-        throw error;
-      }
+      const deleted = await refusalsAs({ foreignKey: () => new ConflictError(guestMessages.linkedToBookings) }, () =>
+        guestsRepository.delete(db, hotelId, id),
+      );
       if (!deleted) throw new NotFoundError(guestMessages.notFound);
     },
 

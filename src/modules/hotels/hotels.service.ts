@@ -34,7 +34,7 @@ export function createHotelsService(db: Db, config: Config) {
 
   async function getSettings(hotelId: string) {
     const hotel = await getHotel(hotelId);
-    const settings = await settingsRepository.find(db, hotelId);
+    const settings = await settingsRepository.get(db, hotelId);
     if (!settings) throw new NotFoundError(notFound);
     return present(hotel, settings);
   }
@@ -45,7 +45,7 @@ export function createHotelsService(db: Db, config: Config) {
     /** A hotel by id, within the caller's transaction when given one. */
     find: (hotelId: string, conn: DbOrTrx = db) => hotelsRepository.findById(conn, hotelId),
 
-    settingsOf: (hotelId: string, conn: DbOrTrx = db) => settingsRepository.find(conn, hotelId),
+    settingsOf: (hotelId: string, conn: DbOrTrx = db) => settingsRepository.get(conn, hotelId),
 
     /**
      * A new hotel under the first free slug made from its name (`-2`, `-3`... when taken). A slug taken by a

@@ -1,4 +1,4 @@
-import type { DbOrTrx } from '../../platform/db/knex';
+import { settingsTable } from '../../platform/db/settings-table';
 
 export const ROOM_ASSIGNMENT_STRATEGIES = ['spread', 'together', 'sequential', 'manual'] as const;
 
@@ -22,18 +22,4 @@ export interface HotelSettingsRow {
 
 export type HotelSettingsChanges = Partial<Omit<HotelSettingsRow, 'hotel_id' | 'updated_at'>>;
 
-export const settingsRepository = {
-  async insertDefaults(db: DbOrTrx, hotelId: string): Promise<void> {
-    await db('hotel_settings').insert({ hotel_id: hotelId }).onConflict('hotel_id').ignore();
-  },
-
-  async find(db: DbOrTrx, hotelId: string): Promise<HotelSettingsRow | undefined> {
-    return db<HotelSettingsRow>('hotel_settings').where({ hotel_id: hotelId }).first();
-  },
-
-  async update(db: DbOrTrx, hotelId: string, changes: HotelSettingsChanges): Promise<void> {
-    await db('hotel_settings')
-      .where({ hotel_id: hotelId })
-      .update({ ...changes, updated_at: db.fn.now() });
-  },
-};
+export const settingsRepository = settingsTable<HotelSettingsRow>('hotel_settings');

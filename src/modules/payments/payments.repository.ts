@@ -1,23 +1,8 @@
 import type { DbOrTrx } from '../../platform/db/knex';
+import { settingsTable } from '../../platform/db/settings-table';
 import type { BookingPayment, PaymentSettings } from './payments.types';
 
-export const paymentSettingsRepository = {
-  async insertDefaults(db: DbOrTrx, hotelId: string): Promise<void> {
-    await db('payment_settings').insert({ hotel_id: hotelId }).onConflict('hotel_id').ignore();
-  },
-
-  /** Every hotel has its row from registration on. */
-  async get(db: DbOrTrx, hotelId: string): Promise<PaymentSettings> {
-    return (await db<PaymentSettings>('payment_settings').where({ hotel_id: hotelId }).first())!;
-  },
-
-  async update(db: DbOrTrx, hotelId: string, changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>) {
-    await db('payment_settings')
-      .where({ hotel_id: hotelId })
-      .update({ ...changes, updated_at: db.fn.now() });
-    return this.get(db, hotelId);
-  },
-};
+export const paymentSettingsRepository = settingsTable<PaymentSettings>('payment_settings');
 
 export const ledgerRepository = {
   async list(db: DbOrTrx, hotelId: string, bookingId: string): Promise<BookingPayment[]> {

@@ -12,8 +12,10 @@ export function createPaymentsService(db: Db) {
   return {
     getSettings: (hotelId: string) => paymentSettingsRepository.get(db, hotelId),
     settingsOf: (hotelId: string, conn: DbOrTrx = db) => paymentSettingsRepository.get(conn, hotelId),
-    updateSettings: (hotelId: string, changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>) =>
-      paymentSettingsRepository.update(db, hotelId, changes),
+    async updateSettings(hotelId: string, changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>) {
+      await paymentSettingsRepository.update(db, hotelId, changes);
+      return paymentSettingsRepository.get(db, hotelId);
+    },
 
     /**
      * The payment ledger of bookings: rows of money received (or returned, as negative amounts). The bookings

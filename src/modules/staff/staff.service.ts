@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import { uniqueViolation } from '../../platform/db/base-model';
+import { refusalsAs } from '../../platform/db/base-model';
 import type { Db } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { randomHexToken } from '../../platform/crypto';
@@ -86,7 +86,8 @@ export function createStaffService(db: Db, config: Config, deps: StaffDependenci
         phone: input.phone ?? null,
         position: input.position ?? '',
       };
-      try {
+      const emailTaken = () => new ConflictError(staffMessages.emailTaken, 'email_taken');
+      return refusalsAs({ unique: { users_email_unique: emailTaken } }, async () => {
         if (input.password) {
           const user = await deps.users.insert({
             ...common,
@@ -96,7 +97,7 @@ export function createStaffService(db: Db, config: Config, deps: StaffDependenci
           });
           return toStaffMember(user);
         }
-        return await db.transaction(async (trx) => {
+        return db.transaction(async (trx) => {
           const user = await deps.users.insert(
             {
               ...common,
@@ -119,11 +120,7 @@ export function createStaffService(db: Db, config: Config, deps: StaffDependenci
           );
           return toStaffMember(user);
         });
-      } catch (error) {
-        if (uniqueViolation(error) === 'users_email_unique')
-          throw new ConflictError(staffMessages.emailTaken, 'email_taken');
-        throw error;
-      }
+      });
     },
 
     /** Role changes apply at the member's next token refresh; deactivation ends every session at once. */

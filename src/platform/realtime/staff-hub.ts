@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import jwt from 'jsonwebtoken';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Db } from '../db/knex';
+import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../errors';
 import type { PgListener } from '../db/pg-listener';
 import type { AccessGuard } from '../http/access-guard';
 import { verifyAccessToken, type AccessTokenPayload } from '../http/access-token';
@@ -73,11 +74,6 @@ interface Session {
   catchUpAgain: boolean;
 }
 
-interface Refusal {
-  status: number;
-  message: string;
-}
-
 function tokenOf(req: IncomingMessage, url: URL): string | undefined {
   const fromQuery = url.searchParams.get('token');
   if (fromQuery) return fromQuery;
@@ -92,6 +88,8 @@ function expiresAtMs(token: string): number | undefined {
   const decoded = jwt.decode(token);
   return decoded && typeof decoded === 'object' && typeof decoded.exp === 'number' ? decoded.exp * 1000 : undefined;
 }
+
+const shuttingDown = () => new ServiceUnavailableError('shutting_down', 'Сервер останавливается');
 
 function eventMessage(event: StoredHotelEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, payload: event.payload ?? {} });
@@ -121,24 +119,24 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
 
   /* ---------------------------------------------- handshake ---------------------------------------------- */
 
-  async function authorize(req: IncomingMessage): Promise<Refusal | { session: Session; expiresAt?: number }> {
+  async function authorize(req: IncomingMessage): Promise<AppError | { session: Session; expiresAt?: number }> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const token = tokenOf(req, url);
     const auth = token ? verifyAccessToken(token, jwtSecret) : undefined;
     if (!token || !auth || (await accessGuard.verdict(auth)) !== 'ok') {
-      return { status: 401, message: 'Требуется авторизация' };
+      return new UnauthorizedError();
     }
     const slug = url.searchParams.get('hotel');
     let hotelId = auth.hotelId;
     if (slug) {
       const hotel = await findHotelBySlug(slug);
-      if (!mayAccessHotel(auth, hotel)) return { status: 403, message: foreignHotelMessage };
+      if (!mayAccessHotel(auth, hotel)) return new ForbiddenError(foreignHotelMessage, 'foreign_hotel');
       hotelId = hotel.id;
     }
-    if (!hotelId) return { status: 400, message: 'Укажите отель: ?hotel=<slug>' };
+    if (!hotelId) return new ValidationError('Укажите отель: ?hotel=<slug>');
     const sinceParam = url.searchParams.get('since');
     if (sinceParam !== null && !/^\d{1,15}$/.test(sinceParam)) {
-      return { status: 400, message: 'since — номер последнего полученного события' };
+      return new ValidationError('since — номер последнего полученного события');
     }
     return {
       session: {
@@ -158,18 +156,18 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (closing) {
-      refuseUpgrade(socket, 503, 'Сервер останавливается', { 'Retry-After': '1' });
+      refuseUpgrade(socket, shuttingDown());
       return;
     }
     authorize(req).then(
       (result) => {
-        if ('status' in result) {
+        if (result instanceof AppError) {
           logger.debug({ status: result.status }, 'realtime handshake refused');
-          refuseUpgrade(socket, result.status, result.message);
+          refuseUpgrade(socket, result);
           return;
         }
         if (closing) {
-          refuseUpgrade(socket, 503, 'Сервер останавливается', { 'Retry-After': '1' });
+          refuseUpgrade(socket, shuttingDown());
           return;
         }
         if (socket.destroyed) return;
@@ -177,7 +175,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       },
       (error: unknown) => {
         logger.warn({ err: error }, 'realtime handshake failed');
-        refuseUpgrade(socket, 503, 'Сервис временно недоступен', { 'Retry-After': '1' });
+        refuseUpgrade(socket, new ServiceUnavailableError('realtime_unavailable', 'Сервис временно недоступен'));
       },
     );
   }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { NotFoundError, ServiceUnavailableError, type AppError } from '../errors';
 
 /**
  * One 'upgrade' listener per HTTP server dispatches by path, so each WebSocket endpoint (`/ws`, `/agents/ws`)
@@ -15,16 +16,17 @@ export interface UpgradeRoutes {
 
 const upgradeRoutesByServer = new WeakMap<Server, UpgradeRoutes>();
 
-/** Answers an upgrade request with a plain HTTP response (JSON `{ error }`) and closes the socket. */
-export function refuseUpgrade(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}) {
+/** Answers an upgrade request with a plain HTTP response (the API's problem body) and closes the socket. */
+export function refuseUpgrade(socket: Duplex, refusal: AppError) {
   if (socket.destroyed) return;
-  const body = JSON.stringify({ error: message });
+  const body = JSON.stringify(refusal.toBody());
+  const retryAfter = refusal instanceof ServiceUnavailableError ? [`Retry-After: ${refusal.retryAfterSeconds}`] : [];
   const head = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`,
     'Connection: close',
-    'Content-Type: application/json; charset=utf-8',
+    'Content-Type: application/problem+json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...retryAfter,
   ].join('\r\n');
   socket.once('finish', () => socket.destroy());
   socket.end(`${head}\r\n\r\n${body}`);
@@ -43,7 +45,7 @@ export function upgradeRoutes(server: Server): UpgradeRoutes {
     const path = (req.url ?? '/').split('?')[0];
     const handler = handlers.get(path);
     if (!handler) {
-      refuseUpgrade(socket, 404, 'Не найдено');
+      refuseUpgrade(socket, new NotFoundError());
       return;
     }
     handler(req, socket, head);
