@@ -14,6 +14,7 @@ import { healthRouter, type ReadinessChecks } from './platform/http/health';
 import { createHotelBulkhead } from './platform/http/hotel-bulkhead';
 import { mountRoutes } from './platform/http/mount';
 import { buildOpenApiDocument } from './platform/http/openapi';
+import { buildAsyncApiDocument } from './platform/realtime/asyncapi';
 import { createRateLimiter } from './platform/http/rate-limit';
 import type { RouteDefinition } from './platform/http/route';
 import type { Logger } from './platform/logger';
@@ -76,24 +77,31 @@ export function buildApi(deps: AppDependencies): Api {
   app.use(express.json({ limit: config.bodyLimit }));
   app.use(cookieParser());
   app.use(healthRouter({ database: () => db.raw('select 1'), ...readinessChecks }));
+  const title = 'Hotel PMS API';
+  const version = '0.1.0';
   app.use(
-    docsRouter(
-      buildOpenApiDocument(
+    docsRouter({
+      openApi: buildOpenApiDocument(
         routes,
         {
-          title: 'Hotel PMS API',
-          version: '0.1.0',
+          title,
+          version,
           description:
             'Multi-tenant hotel property-management backend. Hotel routes live under `/api/hotels/{slug}`; ' +
             'send the access token as `Authorization: Bearer <token>`. Every refusal is an RFC 9457 problem ' +
             '(`application/problem+json`, component `Problem`): a stable `code`, its `type` `/api/problems/<code>`, ' +
             'the message in `detail` and `error`, `details` on validation failures (400) and `errors` on refused ' +
-            'business rules (422).',
+            'business rules (422). The realtime channel `/ws` is described by `/api/asyncapi.json`.',
           license: { name: 'MIT' },
         },
         config.baseUrl,
       ),
-    ),
+      asyncApi: buildAsyncApiDocument(modules.events(), {
+        title: `${title}: staff realtime`,
+        version,
+        serverUrl: config.baseUrl,
+      }),
+    }),
   );
   const api = express.Router();
   mountRoutes(api, routes, {

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Db } from './db/knex';
 import type { RouteDefinition } from './http/route';
 import type { Mailer } from './mail';
+import type { HotelEventKind } from './realtime/events';
 import type { ScheduleDefinition } from './temporal/schedules';
 
 /** What every module is built from. */
@@ -36,6 +37,8 @@ export interface ModuleDefinition<Name extends string, Service, Deps> {
   /** The worker's activities: thin calls into the service (and the services it uses). */
   activities?(service: Service, context: WorkerContext, deps: Deps): Activities;
   schedules?: readonly ScheduleDefinition[];
+  /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
+  events?: readonly HotelEventKind<never>[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
 }
 
@@ -78,6 +81,7 @@ export interface ModuleRuntime<Modules extends readonly AnyModule[]> {
   /** Every module's activities, for the worker (two modules registering one name is a start-up error). */
   activities(mailer: Mailer): Activities;
   schedules(): ScheduleDefinition[];
+  events(): HotelEventKind<never>[];
 }
 
 /** Builds every module's service in list order, each from the services it names; refuses names not built yet. */
@@ -120,5 +124,6 @@ export function buildModules<Modules extends readonly AnyModule[]>(
       return all;
     },
     schedules: () => modules.flatMap((module) => module.schedules ?? []),
+    events: () => modules.flatMap((module) => module.events ?? []),
   };
 }

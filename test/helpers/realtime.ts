@@ -5,6 +5,8 @@ import { WebSocket, type ClientOptions, type RawData } from 'ws';
 import type { PgListenerOptions } from '../../src/platform/db/pg-listener';
 import { createLogger } from '../../src/platform/logger';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from '../../src/platform/realtime/staff-hub';
+import { MODULES } from '../../src/modules/registry';
+import { realtimeMessageSchemas } from '../../src/platform/realtime/asyncapi';
 import { createTestApp, type TestApp } from './app';
 
 export interface TestServer extends TestApp {
@@ -119,17 +121,39 @@ export function handshakeStatus(wsUrl: string, token: string | undefined, option
   });
 }
 
+const documented = realtimeMessageSchemas(MODULES.flatMap((module) => module.events ?? []));
+
+/**
+ * Why a received message is not what `/api/asyncapi.json` documents, or undefined. Tests publish their own
+ * `test_*` events directly, outside the catalogue.
+ */
+function undocumented(message: RealtimeMessage): string | undefined {
+  if (message.type.startsWith('test_')) return undefined;
+  const schema = documented.get(message.type);
+  if (!schema) return `undocumented realtime message type ${message.type}`;
+  // JSON carries instants as ISO strings: they are read as the dates the document names.
+  const { error } = schema.validate(message, { presence: 'required' });
+  return (
+    error && `realtime ${message.type} does not match its documentation: ${error.message} in ${JSON.stringify(message)}`
+  );
+}
+
 /** Opens a staff realtime connection; resolves once the socket is open (the `connected` message follows). */
 export async function connectStaff(wsUrl: string, token: string, options: ConnectOptions = {}): Promise<StaffClient> {
   const { url, protocols } = realtimeAddress(wsUrl, token, options);
   const clientOptions: ClientOptions = { autoPong: options.autoPong ?? true };
   const ws = new WebSocket(url, protocols, clientOptions);
   const collected: RealtimeMessage[] = [];
+  /** Messages that do not match the AsyncAPI document (the modules' event declarations): each fails the test. */
+  const violations: string[] = [];
   const waiters = new Set<() => void>();
   let cursor = 0;
 
   ws.on('message', (data: RawData) => {
-    collected.push(JSON.parse(data.toString()) as RealtimeMessage);
+    const message = JSON.parse(data.toString()) as RealtimeMessage;
+    collected.push(message);
+    const problem = undocumented(message);
+    if (problem) violations.push(problem);
     for (const wake of waiters) wake();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
@@ -152,7 +176,8 @@ export async function connectStaff(wsUrl: string, token: string, options: Connec
           if (predicate(collected[i])) {
             cursor = i + 1;
             done();
-            resolve(collected[i]);
+            if (violations.length > 0) reject(new Error(violations.join('\n')));
+            else resolve(collected[i]);
             return;
           }
         }
@@ -180,11 +205,13 @@ export async function connectStaff(wsUrl: string, token: string, options: Connec
     closed,
     send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
     async close() {
-      if (ws.readyState === WebSocket.CLOSED) return;
-      ws.close();
-      const timer = setTimeout(() => ws.terminate(), 1000);
-      await closed;
-      clearTimeout(timer);
+      if (ws.readyState !== WebSocket.CLOSED) {
+        ws.close();
+        const timer = setTimeout(() => ws.terminate(), 1000);
+        await closed;
+        clearTimeout(timer);
+      }
+      if (violations.length > 0) throw new Error(violations.join('\n'));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_MAX_RECIPIENT_IDS, notify } from '../../src/modules/notifications/notifications.service';
+import { EVENT_MAX_RECIPIENT_IDS } from '../../src/modules/notifications/notifications.events';
+import { notify } from '../../src/modules/notifications/notifications.service';
 import type { NotificationInput } from '../../src/modules/notifications';
 import { addStaff, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import {

@@ -99,10 +99,10 @@ describe('staff realtime channel: handshake', () => {
     expect(await handshakeStatus(t.wsUrl, superAdmin)).toBe(400);
     const client = await connect(t.wsUrl, superAdmin, { hotel: hotelB.slug });
     expect((await client.next(ofType('connected'))).payload).toMatchObject({ hotel_id: hotelB.hotelId });
-    await publish(hotelB.hotelId, 'room_updated', { room_id: 'r-admin' });
-    expect(await client.next(ofType('room_updated'))).toEqual({
+    await publish(hotelB.hotelId, 'test_room_updated', { room_id: 'r-admin' });
+    expect(await client.next(ofType('test_room_updated'))).toEqual({
       id: expect.any(Number),
-      type: 'room_updated',
+      type: 'test_room_updated',
       payload: { room_id: 'r-admin' },
     });
   });
@@ -136,10 +136,10 @@ describe('staff realtime channel: events', () => {
     const client = await connect(t.wsUrl, hotelA.accessToken);
     await client.next(ofType('connected'));
     const payload = { task_id: randomUUID(), room_id: randomUUID(), category: 'housekeeping', priority: 'urgent' };
-    await publish(hotelA.hotelId, 'housekeeping_task_created', payload);
-    expect(await client.next(ofType('housekeeping_task_created'))).toEqual({
+    await publish(hotelA.hotelId, 'test_housekeeping_task_created', payload);
+    expect(await client.next(ofType('test_housekeeping_task_created'))).toEqual({
       id: expect.any(Number),
-      type: 'housekeeping_task_created',
+      type: 'test_housekeeping_task_created',
       payload,
     });
   });
@@ -149,12 +149,12 @@ describe('staff realtime channel: events', () => {
     await client.next(ofType('connected'));
     await t.db
       .transaction(async (trx) => {
-        await publishHotelEvent(trx, hotelA.hotelId, { type: 'room_updated', payload: { room_id: 'rolled-back' } });
+        await publishHotelEvent(trx, hotelA.hotelId, { type: 'test_room_updated', payload: { room_id: 'rolled-back' } });
         throw new Error('rollback');
       })
       .catch(() => undefined);
     // A later committed event arrives; had the rolled-back one been sent, it would have come first.
-    await publish(hotelA.hotelId, 'room_updated', { room_id: 'committed' });
+    await publish(hotelA.hotelId, 'test_room_updated', { room_id: 'committed' });
     await client.next((m) => m.payload?.room_id === 'committed');
     expect(client.collected.filter((m) => m.payload?.room_id === 'rolled-back')).toEqual([]);
   });
@@ -163,14 +163,14 @@ describe('staff realtime channel: events', () => {
     const a = await connect(t.wsUrl, hotelA.accessToken);
     const b = await connect(t.wsUrl, hotelB.accessToken, { via: 'protocol' });
     await Promise.all([a.next(ofType('connected')), b.next(ofType('connected'))]);
-    for (let i = 0; i < 5; i++) await publish(hotelA.hotelId, 'housekeeping_updated', { seq: i, hotel: 'A' });
-    await publish(hotelB.hotelId, 'housekeeping_updated', { seq: 0, hotel: 'B' });
+    for (let i = 0; i < 5; i++) await publish(hotelA.hotelId, 'test_housekeeping_updated', { seq: i, hotel: 'A' });
+    await publish(hotelB.hotelId, 'test_housekeeping_updated', { seq: 0, hotel: 'B' });
     // B's event was committed after A's: by the time it arrives, any leaked A event would have arrived too.
     await b.next((m) => m.payload?.hotel === 'B');
     for (let i = 0; i < 5; i++) await a.next((m) => m.payload?.seq === i);
     expect(b.collected).toEqual([
       { type: 'connected', id: expect.any(Number), payload: { hotel_id: hotelB.hotelId, user_id: hotelB.userId } },
-      { type: 'housekeeping_updated', id: expect.any(Number), payload: { seq: 0, hotel: 'B' } },
+      { type: 'test_housekeeping_updated', id: expect.any(Number), payload: { seq: 0, hotel: 'B' } },
     ]);
     expect(a.collected.some((m) => m.payload?.hotel === 'B')).toBe(false);
   });
@@ -181,14 +181,14 @@ describe('staff realtime channel: events', () => {
     const worker = createProcessDb(t.config, 'worker');
     try {
       await worker.transaction((trx) =>
-        publishHotelEvent(trx, hotelA.hotelId, { type: 'housekeeping_done', payload: { task_id: 'from-worker' } }),
+        publishHotelEvent(trx, hotelA.hotelId, { type: 'test_housekeeping_done', payload: { task_id: 'from-worker' } }),
       );
     } finally {
       await worker.destroy();
     }
-    expect(await client.next(ofType('housekeeping_done'))).toEqual({
+    expect(await client.next(ofType('test_housekeeping_done'))).toEqual({
       id: expect.any(Number),
-      type: 'housekeeping_done',
+      type: 'test_housekeeping_done',
       payload: { task_id: 'from-worker' },
     });
   });
@@ -288,10 +288,10 @@ describe('staff realtime channel: liveness and shutdown', () => {
       // Events published while it reconnects may be lost; publish until one arrives (bounded).
       let received: RealtimeMessage | undefined;
       for (let attempt = 0; attempt < 50 && !received; attempt++) {
-        await publish(hotelA.hotelId, 'room_updated', { room_id: 'after-reconnect', attempt });
-        received = await client.next(ofType('room_updated'), 200).catch(() => undefined);
+        await publish(hotelA.hotelId, 'test_room_updated', { room_id: 'after-reconnect', attempt });
+        received = await client.next(ofType('test_room_updated'), 200).catch(() => undefined);
       }
-      expect(received).toMatchObject({ type: 'room_updated', payload: { room_id: 'after-reconnect' } });
+      expect(received).toMatchObject({ type: 'test_room_updated', payload: { room_id: 'after-reconnect' } });
       await client.close();
     } finally {
       await s.close();

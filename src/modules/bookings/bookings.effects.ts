@@ -1,12 +1,12 @@
 import type { DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
-import { publishHotelEvent } from '../../platform/realtime/events';
 import {
   bookingStatusSignal,
   bookingWorkflowIds,
   type BookingStatusChange,
   type BookingWorkflow,
 } from '../../../workflows/contracts/bookings';
+import { bookingCreated, bookingUpdated } from './bookings.events';
 import type { Booking } from './bookings.types';
 
 /** What a booking's change tells others, in the transaction that makes it: staff screens, and its workflow. */
@@ -15,21 +15,20 @@ export function announceBooking(
   trx: DbOrTrx,
   booking: Booking,
   type: 'booking_created' | 'booking_updated',
-  changes?: object,
+  changes: object = {},
 ) {
-  return publishHotelEvent(trx, booking.hotel_id, {
-    type,
-    payload: {
-      booking_id: booking.id,
-      room_id: booking.room_id,
-      status: booking.status,
-      check_in: booking.check_in,
-      check_out: booking.check_out,
-      start_at: booking.start_at,
-      end_at: booking.end_at,
-      ...(changes && { changes }),
-    },
-  });
+  const payload = {
+    booking_id: booking.id,
+    room_id: booking.room_id,
+    status: booking.status,
+    check_in: booking.check_in,
+    check_out: booking.check_out,
+    start_at: booking.start_at,
+    end_at: booking.end_at,
+  };
+  return type === 'booking_created'
+    ? bookingCreated.publish(trx, booking.hotel_id, payload)
+    : bookingUpdated.publish(trx, booking.hotel_id, { ...payload, changes });
 }
 
 /** The booking's workflow starts with the booking (searchable in Temporal by hotel and booking id). */

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules';
+import { bookingCreated, bookingUpdated } from './bookings.events';
 import type { BookingActivities } from '../../../workflows/contracts/bookings';
 import type { NotificationsService } from '../notifications';
 import { createBookingJobs } from './bookings.jobs';
@@ -10,6 +11,7 @@ export const bookingsModule = defineModule({
   uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications'],
   create: ({ db }, deps: BookingsDependencies & { notifications: Pick<NotificationsService, 'notify'> }) =>
     createBookingsService(db, deps),
+  events: [bookingCreated, bookingUpdated],
   routes: (bookings) => bookingsRoutes(bookings),
   activities(bookings, { db }, deps): BookingActivities {
     const jobs = createBookingJobs(db, bookings, deps);

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules';
+import { taskCreated, taskDone, taskUpdated } from './housekeeping.events';
 import { housekeepingSettingsRepository } from './housekeeping.repository';
 import { housekeepingRoutes } from './housekeeping.routes';
 import { createHousekeepingService, type HousekeepingDependencies } from './housekeeping.service';
@@ -11,6 +12,7 @@ export const housekeepingModule = defineModule({
     ...createHousekeepingService(db, deps),
     templates: createChecklistTemplates(db),
   }),
+  events: [taskCreated, taskUpdated, taskDone],
   routes: (housekeeping) => housekeepingRoutes(housekeeping, housekeeping.templates),
   onHotelCreated: (_housekeeping, trx, hotelId) => housekeepingSettingsRepository.insertDefaults(trx, hotelId),
 });

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules';
+import { notificationCreated } from './notifications.events';
 import { notificationsRoutes } from './notifications.routes';
 import { createNotificationsService } from './notifications.service';
 
@@ -6,5 +7,6 @@ export const notificationsModule = defineModule({
   name: 'notifications',
   uses: [],
   create: ({ db }) => createNotificationsService(db),
+  events: [notificationCreated],
   routes: (notifications) => notificationsRoutes(notifications),
 });

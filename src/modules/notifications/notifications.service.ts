@@ -2,12 +2,12 @@ import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
 import { validate } from '../../platform/http/validate';
-import { publishHotelEvent } from '../../platform/realtime/events';
 import {
   notificationSettingsRepository,
   notificationsRepository,
   recipientsRepository,
 } from './notifications.repository';
+import { EVENT_MAX_RECIPIENT_IDS, notificationCreated } from './notifications.events';
 import { notificationInput } from './notifications.schemas';
 import {
   NOTIFICATION_ROLES,
@@ -28,16 +28,6 @@ import {
 export const notificationMessages = {
   notFound: 'Уведомление не найдено',
 };
-
-/** The realtime event announcing a new notification to the hotel's sockets. */
-export const NOTIFICATION_EVENT = 'notification:new';
-
-/**
- * The most recipient ids one `notification:new` event lists. The event travels through `pg_notify`, whose payload
- * must stay below 8000 bytes: 150 ids (39 bytes each in JSON) plus a title of up to 200 characters fit with room to
- * spare, 200 ids would not. Beyond it `recipients_truncated` is true and a client not listed refreshes its list.
- */
-export const EVENT_MAX_RECIPIENT_IDS = 150;
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
@@ -97,15 +87,12 @@ export async function notify(trx: Knex.Transaction, hotelId: string, input: Noti
   const roles = await rolesReceiving(trx, hotelId, type);
   const recipientIds = await recipientsRepository.insertFor(trx, hotelId, notification, roles, userIds);
   if (recipientIds.length > 0) {
-    await publishHotelEvent(trx, hotelId, {
-      type: NOTIFICATION_EVENT,
-      payload: {
-        notification_id: notification.id,
-        type,
-        title,
-        recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
-        recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
-      },
+    await notificationCreated.publish(trx, hotelId, {
+      notification_id: notification.id,
+      type,
+      title,
+      recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
+      recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
     });
   }
   return { id: notification.id, recipients: recipientIds.length, created: true };

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules';
+import { roomUpdated } from './rooms.events';
 import type { UploadsService } from '../uploads';
 import { roomsRoutes } from './rooms.routes';
 import { createRoomsService } from './rooms.service';
@@ -7,5 +8,6 @@ export const roomsModule = defineModule({
   name: 'rooms',
   uses: ['uploads'],
   create: ({ db }, deps: { uploads: Pick<UploadsService, 'assertOwnUploads'> }) => createRoomsService(db, deps),
+  events: [roomUpdated],
   routes: (rooms) => roomsRoutes(rooms),
 });

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../platform/db/knex';
-import { publishHotelEvent } from '../../platform/realtime/events';
+import { roomUpdated } from './rooms.events';
 import { roomsRepository } from './rooms.repository';
 import type { Room, RoomInput } from './rooms.types';
 
@@ -18,13 +18,10 @@ export async function updateRoomState(
 }
 
 export function publishRoomUpdated(conn: DbOrTrx, room: Room): Promise<void> {
-  return publishHotelEvent(conn, room.hotel_id, {
-    type: 'room_updated',
-    payload: {
-      room_id: room.id,
-      status: room.status,
-      maintenance_from: room.maintenance_from,
-      maintenance_to: room.maintenance_to,
-    },
+  return roomUpdated.publish(conn, room.hotel_id, {
+    room_id: room.id,
+    status: room.status,
+    maintenance_from: room.maintenance_from,
+    maintenance_to: room.maintenance_to,
   });
 }

@@ -12,11 +12,17 @@ const page = `<!doctype html>
 
 const initScript = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#swagger-ui' });`;
 
-/** `/api/openapi.json` and a browsable page at `/api/docs`, served from local assets (no CDN). */
-export function docsRouter(document: object): Router {
+/**
+ * `/api/openapi.json` with a browsable page at `/api/docs` (served from local assets, no CDN), and the AsyncAPI
+ * document of the realtime channel at `/api/asyncapi.json`.
+ */
+export function docsRouter(documents: { openApi: object; asyncApi: object }): Router {
   const router = express.Router();
   router.get('/api/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json(documents.openApi);
+  });
+  router.get('/api/asyncapi.json', (_req, res) => {
+    res.json(documents.asyncApi);
   });
   router.get('/api/docs', (_req, res) => {
     res.type('html').send(page);

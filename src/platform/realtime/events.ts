@@ -1,3 +1,4 @@
+import type Joi from 'joi';
 import type { DbOrTrx } from '../db/knex';
 
 /** The PostgreSQL channel every API replica listens on for staff realtime events. */
@@ -52,4 +53,29 @@ export async function purgeRealtimeEvents(db: DbOrTrx, keepHours = REALTIME_REPL
     [keepHours],
   );
   return (result as { rows: { purged: number }[] }).rows[0].purged;
+}
+
+/**
+ * A kind of staff realtime event, declared once: its type, what it tells, and the shape of its payload. Modules
+ * publish through it, and the AsyncAPI document of `/ws` is generated from the same declarations.
+ */
+export interface HotelEventKind<Payload extends object> {
+  type: string;
+  summary: string;
+  payload: Joi.ObjectSchema;
+  publish(conn: DbOrTrx, hotelId: string, payload: Payload): Promise<void>;
+}
+
+export function defineHotelEvent<Payload extends object>(
+  type: string,
+  summary: string,
+  payload: Joi.ObjectSchema,
+): HotelEventKind<Payload> {
+  return {
+    type,
+    summary,
+    payload,
+    publish: (conn, hotelId, body) =>
+      publishHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown> }),
+  };
 }
