@@ -93,7 +93,7 @@ describe('outbox relay', () => {
     const db: Db = createProcessDb(t.config, 'worker');
     const logger = createLogger('silent', 'test');
     const relays = [1, 2].map(() =>
-      startOutboxRelay({ db, client, taskQueue: 'hotel', logger, listener: t.listener, concurrency: 2, batchSize: 5 }),
+      startOutboxRelay({ db, client, taskQueue: 'hotel', logger, listener: t.listener, concurrency: 5 }),
     );
     try {
       const hotelSlug = `order-${randomUUID().slice(0, 8)}`;

@@ -1,14 +1,26 @@
-import type { Knex } from 'knex';
-import type { DbOrTrx } from './knex';
+import type pg from 'pg';
+import type { Db, DbOrTrx } from './knex';
 import type { OutboxMessage } from './outbox';
 
-/** An undelivered row, locked by the transaction that claimed it until that transaction ends. */
+/** First key of the relay's advisory locks (the second is the workflow id's hash); no other lock uses it. */
+const WORKFLOW_LOCKS = 1869968482;
+
+/** An undelivered message whose workflow this relay has locked until it reports the outcome. */
 export interface ClaimedMessage {
   id: string;
-  message: OutboxMessage;
-  attempts: number;
+  workflowId: string;
   /** The hotel it belongs to ('' for messages without one). */
   lane: string;
+  message: OutboxMessage;
+  attempts: number;
+}
+
+export interface DeliveryOutcomes {
+  delivered: ClaimedMessage[];
+  /** Refused by Temporal: tried again after a delay that doubles with each attempt. */
+  refused: { claimed: ClaimedMessage; error: string }[];
+  /** Not delivered because Temporal was away: they keep their attempts and stay due. */
+  untouched: ClaimedMessage[];
 }
 
 export interface OutboxBacklog {
@@ -18,84 +30,183 @@ export interface OutboxBacklog {
   oldestAgeSeconds: number;
 }
 
-/** The lanes (hotels) with undelivered messages, in order: one index probe per lane, however long the queues. */
-async function pendingLanes(trx: Knex.Transaction): Promise<string[]> {
-  const { rows } = await trx.raw<{ rows: { lane: string }[] }>(`
-    WITH RECURSIVE lanes(lane) AS (
-      (SELECT lane FROM outbox WHERE delivered_at IS NULL ORDER BY lane LIMIT 1)
-      UNION ALL
-      SELECT (SELECT next.lane FROM outbox next
-               WHERE next.delivered_at IS NULL AND next.lane > lanes.lane ORDER BY next.lane LIMIT 1)
-        FROM lanes WHERE lanes.lane IS NOT NULL
-    )
-    SELECT lane FROM lanes WHERE lane IS NOT NULL`);
-  return rows.map((row) => row.lane);
+/**
+ * The relay's hold on the messages it delivers. One connection of its own (outside the pool) takes a session
+ * advisory lock per workflow being delivered: the lock lasts while the calls to Temporal run, with no transaction
+ * left open, and it vanishes with the connection if the process dies (another relay then delivers those messages
+ * again, which has no second effect).
+ */
+export interface OutboxClaims {
+  /**
+   * Locks up to about `count` messages that may be delivered now, shared out equally among the lanes that have some,
+   * so one hotel's burst never queues another's messages behind it; with more lanes than `count`, the lanes after
+   * those of the previous claim come first. Only the first undelivered message of a workflow qualifies (the next
+   * waits until it is delivered), so all of them can be delivered at once without reordering any workflow's.
+   * `held` are this relay's messages still in flight.
+   */
+  claim(count: number, held: string[]): Promise<ClaimedMessage[]>;
+  /** Records what became of claimed messages, then releases their workflows. */
+  finish(outcomes: DeliveryOutcomes): Promise<void>;
+  close(): Promise<void>;
 }
 
-/** The lanes in turn: those after `previous` first, so that with more lanes than a batch holds, each gets its turn. */
+/** The lanes (hotels) with messages due, in order: one index probe per lane, however long the queues. */
+const DUE_LANES = `
+  WITH RECURSIVE lanes(lane) AS (
+    (SELECT lane FROM outbox WHERE delivered_at IS NULL AND available_at <= now() ORDER BY lane LIMIT 1)
+    UNION ALL
+    SELECT (SELECT next.lane FROM outbox next
+             WHERE next.delivered_at IS NULL AND next.available_at <= now() AND next.lane > lanes.lane
+             ORDER BY next.lane LIMIT 1)
+      FROM lanes WHERE lanes.lane IS NOT NULL
+  )
+  SELECT lane FROM lanes WHERE lane IS NOT NULL`;
+
+/**
+ * Each lane's first deliverable messages; the lock is tried on those candidates only (OFFSET 0 keeps the planner
+ * from evaluating it on others), and a workflow another relay holds is skipped.
+ */
+const LOCK_CANDIDATES = `
+  SELECT id, workflow_id, lane, message, attempts FROM (
+    SELECT picked.*, turn.position
+      FROM unnest($1::text[]) WITH ORDINALITY AS turn(lane, position)
+      CROSS JOIN LATERAL (
+        SELECT candidate.id, candidate.workflow_id, candidate.lane, candidate.message, candidate.attempts
+          FROM outbox candidate
+         WHERE candidate.lane = turn.lane
+           AND candidate.delivered_at IS NULL
+           AND candidate.available_at <= now()
+           AND candidate.id <> ALL($3::bigint[])
+           AND NOT EXISTS (
+             SELECT 1 FROM outbox earlier
+              WHERE earlier.workflow_id = candidate.workflow_id
+                AND earlier.delivered_at IS NULL
+                AND earlier.id < candidate.id)
+         ORDER BY candidate.id
+         LIMIT $2
+      ) picked
+    OFFSET 0
+  ) candidates
+  WHERE pg_try_advisory_lock(${WORKFLOW_LOCKS}, hashtext(workflow_id))
+  ORDER BY position, id`;
+
+/**
+ * After the locks, with a fresh snapshot: a message another relay delivered (or put off) just before releasing its
+ * workflow looked deliverable to the candidates' older snapshot.
+ */
+const STILL_DUE = `SELECT id FROM outbox WHERE id = ANY($1::bigint[]) AND delivered_at IS NULL AND available_at <= now()`;
+
+const UNLOCK = `SELECT pg_advisory_unlock(${WORKFLOW_LOCKS}, hashtext(workflow_id)) FROM unnest($1::text[]) AS workflow_id`;
+
 function inTurn(lanes: string[], previous: string | undefined, count: number): string[] {
   const start = previous === undefined ? 0 : lanes.findIndex((lane) => lane > previous);
   const rotated = start <= 0 ? lanes : [...lanes.slice(start), ...lanes.slice(0, start)];
   return rotated.slice(0, count);
 }
 
-/**
- * Claims up to about `batchSize` messages that may be delivered now, shared out equally among the lanes that have
- * some, so one hotel's burst never queues another's messages behind it. Only the first undelivered message of each
- * workflow qualifies (its later ones wait until it is delivered), so the claimed messages can all be delivered at
- * once without reordering any workflow's. Rows another relay has claimed are skipped, not waited for.
- */
-export async function claimOutboxBatch(
-  trx: Knex.Transaction,
-  batchSize: number,
-  previousLane?: string,
-): Promise<ClaimedMessage[]> {
-  const lanes = inTurn(await pendingLanes(trx), previousLane, batchSize);
-  if (lanes.length === 0) return [];
-  const perLane = Math.ceil(batchSize / lanes.length);
-  const { rows } = await trx.raw<{ rows: ClaimedMessage[] }>(
-    `SELECT claimed.id, claimed.message, claimed.attempts, claimed.lane
-       FROM unnest(?::text[]) WITH ORDINALITY AS turn(lane, position)
-       CROSS JOIN LATERAL (
-         SELECT candidate.id, candidate.message, candidate.attempts, candidate.lane
-           FROM outbox candidate
-          WHERE candidate.lane = turn.lane
-            AND candidate.delivered_at IS NULL
-            AND candidate.available_at <= now()
-            AND NOT EXISTS (
-              SELECT 1 FROM outbox earlier
-               WHERE earlier.workflow_id = candidate.workflow_id
-                 AND earlier.delivered_at IS NULL
-                 AND earlier.id < candidate.id)
-          ORDER BY candidate.id
-          LIMIT ?
-            FOR UPDATE OF candidate SKIP LOCKED
-       ) claimed
-      ORDER BY turn.position, claimed.id`,
-    [lanes, perLane],
-  );
-  return rows;
+function retryDelaySeconds(attempts: number): number {
+  return Math.min(300, 2 ** Math.min(attempts, 9));
 }
 
-export async function markDelivered(trx: DbOrTrx, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  // The time of delivery itself, not of the claiming transaction's start: the backlog's age and benches read it.
-  await trx('outbox')
-    .whereIn('id', ids)
-    .update({ delivered_at: trx.raw('clock_timestamp()'), last_error: null });
+interface ClaimedRow {
+  id: string;
+  workflow_id: string;
+  lane: string;
+  message: OutboxMessage;
+  attempts: number;
 }
 
-/** A refused delivery is tried again after a delay that doubles with each attempt (up to five minutes). */
-export async function scheduleRetry(trx: DbOrTrx, claimed: ClaimedMessage, error: string): Promise<number> {
-  const attempts = claimed.attempts + 1;
-  await trx('outbox')
-    .where({ id: claimed.id })
-    .update({
-      attempts,
-      last_error: error.slice(0, 1000),
-      available_at: trx.raw('now() + make_interval(secs => ?)', [Math.min(300, 2 ** Math.min(attempts, 9))]),
-    });
-  return attempts;
+export function openOutboxClaims(db: Db): OutboxClaims {
+  let live: Promise<pg.Client> | undefined;
+  let lastLane: string | undefined;
+
+  /** The claims connection, opened again after a loss (the locks it held went with it). */
+  function connection(): Promise<pg.Client> {
+    if (live) return live;
+    const opening: Promise<pg.Client> = (db.client.acquireRawConnection() as Promise<pg.Client>).then(
+      (client) => {
+        const forget = () => {
+          if (live === opening) live = undefined;
+        };
+        client.on('error', forget);
+        client.on('end', forget);
+        return client;
+      },
+      (error: unknown) => {
+        live = undefined;
+        throw error;
+      },
+    );
+    live = opening;
+    return opening;
+  }
+
+  async function unlock(client: pg.Client, workflowIds: string[]): Promise<void> {
+    if (workflowIds.length > 0) await client.query(UNLOCK, [workflowIds]);
+  }
+
+  return {
+    async claim(count, held) {
+      const client = await connection();
+      const { rows: lanes } = await client.query<{ lane: string }>(DUE_LANES);
+      const turn = inTurn(
+        lanes.map((row) => row.lane),
+        lastLane,
+        count,
+      );
+      if (turn.length === 0) return [];
+      lastLane = turn[turn.length - 1];
+      const perLane = Math.ceil(count / turn.length);
+      const { rows: locked } = await client.query<ClaimedRow>(LOCK_CANDIDATES, [turn, perLane, held]);
+      if (locked.length === 0) return [];
+      const { rows: due } = await client.query<{ id: string }>(STILL_DUE, [locked.map((row) => row.id)]);
+      const dueIds = new Set(due.map((row) => row.id));
+      await unlock(
+        client,
+        locked.filter((row) => !dueIds.has(row.id)).map((row) => row.workflow_id),
+      );
+      return locked
+        .filter((row) => dueIds.has(row.id))
+        .map((row) => ({
+          id: row.id,
+          workflowId: row.workflow_id,
+          lane: row.lane,
+          message: row.message,
+          attempts: row.attempts,
+        }));
+    },
+
+    async finish({ delivered, refused, untouched }) {
+      const client = await connection();
+      if (delivered.length > 0) {
+        // The time of delivery itself: the backlog's age and the bench read it.
+        await client.query(
+          'UPDATE outbox SET delivered_at = clock_timestamp(), last_error = NULL WHERE id = ANY($1::bigint[])',
+          [delivered.map((claimed) => claimed.id)],
+        );
+      }
+      for (const { claimed, error } of refused) {
+        const attempts = claimed.attempts + 1;
+        await client.query(
+          `UPDATE outbox SET attempts = $2, last_error = $3, available_at = now() + make_interval(secs => $4)
+            WHERE id = $1`,
+          [claimed.id, attempts, error.slice(0, 1000), retryDelaySeconds(attempts)],
+        );
+      }
+      // Only now: a workflow released before its outcome is recorded could be delivered again by another relay.
+      await unlock(
+        client,
+        [...delivered, ...refused.map(({ claimed }) => claimed), ...untouched].map((claimed) => claimed.workflowId),
+      );
+    },
+
+    async close() {
+      const closing = live;
+      live = undefined;
+      const client = await closing?.catch(() => undefined);
+      if (client) await db.client.destroyRawConnection(client).catch(() => undefined);
+    },
+  };
 }
 
 /** One index-only scan of the undelivered rows: cheap enough for every `/ready` probe. */

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/knex';
 import { OUTBOX_CHANNEL } from '../db/outbox';
-import { claimOutboxBatch, markDelivered, outboxBacklog, scheduleRetry, type ClaimedMessage } from '../db/outbox-queue';
+import { openOutboxClaims, outboxBacklog, type ClaimedMessage, type DeliveryOutcomes } from '../db/outbox-queue';
 import type { PgListener } from '../db/pg-listener';
 import type { Logger } from '../logger';
 import { deliverToTemporal, isTemporalUnavailable } from './outbox-delivery';
@@ -13,10 +13,8 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /** The process's LISTEN connection: every commit that enqueues a message wakes the relay through it. */
   listener: PgListener;
-  /** Batches in flight at once in this process; each holds one pooled connection while its calls run. */
+  /** Calls to Temporal in flight at once (each for another workflow). */
   concurrency?: number;
-  /** Messages claimed per batch, shared among the hotels that have some waiting. */
-  batchSize?: number;
   /** How often an idle relay looks anyway: a message waiting for its retry time sends no notification. */
   pollIntervalMs?: number;
   /** How long one Temporal call may take; longer counts as Temporal being unavailable. */
@@ -31,62 +29,59 @@ export interface OutboxRelay {
   stop(): Promise<void>;
 }
 
-/** While Temporal is away, delivery pauses for this long, doubling up to `max`, instead of failing message by message. */
+/** While Temporal is away, claiming pauses for this long, doubling up to `max`, instead of failing message by message. */
 const OUTAGE_PAUSE_MS = { min: 250, max: 5000 };
 
-type Outcome = { delivered: true } | { delivered: false; error: unknown; temporalAway: boolean };
+type Outcome = 'delivered' | { refused: unknown } | 'temporalAway';
 
 /**
- * Delivers committed outbox rows to Temporal: several batches at once, each made of the next message of many
- * workflows, hotels served in turn. Any number of relays (one per worker replica) may run together: a claimed row is
- * locked until its batch commits, and a workflow's next message waits until its previous one is delivered.
+ * Delivers committed outbox rows to Temporal: up to `concurrency` calls in flight, each for the next message of
+ * another workflow, refilled as calls return, hotels served in turn. Any number of relays (one per worker replica)
+ * may run together: a workflow being delivered is locked by its relay, and its next message waits until the
+ * previous one is recorded as delivered.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { db, client, taskQueue, logger, listener } = options;
-  const concurrency = options.concurrency ?? 4;
-  const batchSize = options.batchSize ?? 25;
+  const concurrency = options.concurrency ?? 50;
+  // Claim again once a fifth of the slots are free: fewer claim queries, and still a short wait for a new message.
+  const refillAt = Math.max(1, Math.floor(concurrency / 5));
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const callTimeoutMs = options.callTimeoutMs ?? 10_000;
   const maxLagSeconds = options.maxLagSeconds ?? 300;
+  const claims = openOutboxClaims(db);
+  /** Claimed and not yet released, by outbox id. */
+  const held = new Map<string, ClaimedMessage>();
+  const deliveries = new Set<Promise<void>>();
+  let outcomes: DeliveryOutcomes = { delivered: [], refused: [], untouched: [] };
+  let recording: Promise<void> | undefined;
   let stopped = false;
-  /** Wakes the deliverers that wait for work, each once. */
-  const idle = new Set<() => void>();
-  /** A wake-up came while no deliverer waited: the next one about to wait looks once more instead. */
-  let wakeMissed = false;
-  let lastLane: string | undefined;
   let pausedUntil = 0;
   let outagePauseMs = 0;
+  let wakeUp: (() => void) | undefined;
+  let wakePending = false;
 
-  function wakeOne(): void {
-    const [first] = idle;
-    if (first) first();
-    else wakeMissed = true;
+  function wake(): void {
+    if (wakeUp) wakeUp();
+    else wakePending = true;
   }
 
+  /** Waits `ms`, or less if woken (by a notification, a recorded outcome or stop). */
   function rest(ms: number): Promise<void> {
+    if (wakePending) {
+      wakePending = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const done = () => {
+      const timer = setTimeout(() => wakeUp?.(), ms);
+      wakeUp = () => {
         clearTimeout(timer);
-        idle.delete(done);
+        wakeUp = undefined;
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      idle.add(done);
     });
   }
 
-  async function attempt(claimed: ClaimedMessage): Promise<Outcome> {
-    try {
-      await client.withDeadline(Date.now() + callTimeoutMs, () =>
-        deliverToTemporal(client, taskQueue, claimed.message),
-      );
-      return { delivered: true };
-    } catch (error) {
-      return { delivered: false, error, temporalAway: isTemporalUnavailable(error) };
-    }
-  }
-
-  /** Temporal is away: every deliverer waits, and the messages keep their attempts and their place. */
+  /** Temporal is away: no new claims for a while, and the messages keep their attempts and their place. */
   function pauseForOutage(error: unknown): void {
     if (Date.now() < pausedUntil) return;
     if (outagePauseMs === 0) logger.warn({ err: error }, 'Temporal unavailable: outbox delivery paused');
@@ -100,59 +95,85 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     logger.info('Temporal reachable again: outbox delivery resumed');
   }
 
-  const deliverBatch = () =>
-    db.transaction(async (trx) => {
-      const claimed = await claimOutboxBatch(trx, batchSize, lastLane);
-      if (claimed.length === 0) return 0;
-      lastLane = claimed[claimed.length - 1].lane;
-      // More may be waiting: an idle deliverer claims the next batch while this one's calls run.
-      if (claimed.length >= batchSize) wakeOne();
-      const outcomes = await Promise.all(claimed.map(attempt));
-      await markDelivered(
-        trx,
-        claimed.filter((_, i) => outcomes[i].delivered).map((row) => row.id),
+  async function call(claimed: ClaimedMessage): Promise<Outcome> {
+    try {
+      await client.withDeadline(Date.now() + callTimeoutMs, () =>
+        deliverToTemporal(client, taskQueue, claimed.message),
       );
-      let away: unknown;
-      for (const [i, outcome] of outcomes.entries()) {
-        if (outcome.delivered) continue;
-        if (outcome.temporalAway) {
-          away = outcome.error;
-          continue;
-        }
-        const row = claimed[i];
-        const error = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-        const attempts = await scheduleRetry(trx, row, error);
-        logger.warn(
-          { err: outcome.error, outboxId: row.id, workflowId: row.message.workflowId, attempts },
-          'outbox delivery refused; will retry',
-        );
-      }
-      if (away !== undefined) pauseForOutage(away);
-      else temporalAnswered();
-      return claimed.length;
-    });
+      return 'delivered';
+    } catch (error) {
+      if (!isTemporalUnavailable(error)) return { refused: error };
+      pauseForOutage(error);
+      return 'temporalAway';
+    }
+  }
 
-  async function deliverer(): Promise<void> {
+  /** Outcomes are recorded in batches, one batch at a time; each releases its workflows and slots. */
+  async function recordOutcomes(): Promise<void> {
+    while (outcomes.delivered.length + outcomes.refused.length + outcomes.untouched.length > 0) {
+      const batch = outcomes;
+      outcomes = { delivered: [], refused: [], untouched: [] };
+      try {
+        await claims.finish(batch);
+      } catch (error) {
+        // Left undelivered: delivered again later, by this relay or another, with no second effect.
+        logger.error({ err: error }, 'outbox outcomes not recorded');
+      }
+      for (const claimed of [...batch.delivered, ...batch.refused.map((r) => r.claimed), ...batch.untouched]) {
+        held.delete(claimed.id);
+      }
+      // Slots are free, and the next message of these workflows may be due.
+      wake();
+    }
+    recording = undefined;
+  }
+
+  async function deliver(claimed: ClaimedMessage): Promise<void> {
+    const outcome = await call(claimed);
+    if (outcome === 'delivered') {
+      outcomes.delivered.push(claimed);
+      temporalAnswered();
+    } else if (outcome === 'temporalAway') {
+      outcomes.untouched.push(claimed);
+    } else {
+      const error = outcome.refused instanceof Error ? outcome.refused.message : String(outcome.refused);
+      outcomes.refused.push({ claimed, error });
+      logger.warn(
+        { err: outcome.refused, outboxId: claimed.id, workflowId: claimed.workflowId, attempts: claimed.attempts + 1 },
+        'outbox delivery refused; will retry',
+      );
+    }
+    recording ??= recordOutcomes();
+  }
+
+  async function claimMore(): Promise<number> {
+    const claimed = await claims.claim(concurrency - held.size, [...held.keys()]);
+    for (const message of claimed) {
+      held.set(message.id, message);
+      const delivery = deliver(message).finally(() => deliveries.delete(delivery));
+      deliveries.add(delivery);
+    }
+    return claimed.length;
+  }
+
+  const pump = (async () => {
     while (!stopped) {
       const pause = pausedUntil - Date.now();
       if (pause > 0) {
         await rest(pause);
         continue;
       }
-      let claimed: number;
-      try {
-        claimed = await deliverBatch();
-      } catch (error) {
-        logger.error({ err: error }, 'outbox relay batch failed');
-        await rest(pollIntervalMs);
-        continue;
+      if (concurrency - held.size >= refillAt) {
+        try {
+          // Some claimed and slots left: other lanes may have more (each lane got only its share).
+          if ((await claimMore()) > 0) continue;
+        } catch (error) {
+          logger.error({ err: error }, 'outbox claim failed');
+        }
       }
-      // A batch was delivered: look again at once (the next message of its workflows may be waiting).
-      if (claimed > 0 || stopped) continue;
-      if (wakeMissed) wakeMissed = false;
-      else await rest(pollIntervalMs);
+      await rest(pollIntervalMs);
     }
-  }
+  })();
 
   async function logBacklog(): Promise<void> {
     const backlog = await outboxBacklog(db);
@@ -170,16 +191,18 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   backlogTimer.unref();
 
   // Notifications sent while the connection was away are lost: look at once whenever it listens (again).
-  const unsubscribe = listener.subscribe(OUTBOX_CHANNEL, { onNotification: wakeOne, onListening: wakeOne });
-  const deliverers = Array.from({ length: concurrency }, deliverer);
+  const unsubscribe = listener.subscribe(OUTBOX_CHANNEL, { onNotification: wake, onListening: wake });
 
   return {
     async stop() {
       stopped = true;
       unsubscribe();
       clearInterval(backlogTimer);
-      for (const wake of [...idle]) wake();
-      await Promise.all(deliverers);
+      wake();
+      await pump;
+      await Promise.all([...deliveries]);
+      await recording;
+      await claims.close();
     },
   };
 }
