@@ -1,11 +1,12 @@
 import os from 'node:os';
 import { createDb, migrateToLatest } from '../../src/platform/db/knex';
-import { spawnEntryPoint, waitForApi } from '../stack/app-processes';
+import { spawnEntryPoint, waitForApi, waitForWorker } from '../stack/app-processes';
 import { freePort } from '../stack/ports';
 import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
 import { benchBookings } from './bookings';
+import { benchOutbox } from './outbox';
 import { benchRealtime, formatRealtime } from './realtime';
 import { formatLoad, runLoad } from './stats';
 
@@ -17,21 +18,17 @@ async function main(): Promise<void> {
   const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 4 });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const api = spawnEntryPoint(
-    'src/main.ts',
-    {
-      ...process.env,
-      ...stack.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
-      ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
-      RATE_LIMIT_MAX_PER_ACCOUNT: '100000000',
-      RATE_LIMIT_MAX_PER_IP: '100000000',
-    },
-    'ignore',
-  );
+  const processEnv = {
+    ...process.env,
+    ...stack.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+    ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
+    RATE_LIMIT_MAX_PER_ACCOUNT: '100000000',
+    RATE_LIMIT_MAX_PER_IP: '100000000',
+  };
+  const api = spawnEntryPoint('src/main.ts', { ...processEnv, PORT: String(port) }, 'ignore');
   try {
     await migrateToLatest(db);
     await waitForApi(baseUrl, api);
@@ -85,6 +82,15 @@ async function main(): Promise<void> {
     console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
 
     console.log(`\n${(await benchBookings(baseUrl, db, users[1], DURATION_MS)).join('\n')}`);
+
+    // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
+    const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
+    try {
+      await waitForWorker(stack.env.TEMPORAL_ADDRESS, 'hotel', worker);
+      console.log(`\n${(await benchOutbox(db, stack.env.TEMPORAL_ADDRESS, DURATION_MS)).join('\n')}`);
+    } finally {
+      await worker.stop();
+    }
   } finally {
     await db.destroy();
     await api.stop();

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import type { Db } from '../../src/platform/db/knex';
+import { enqueueOutbox, startWorkflowMessage } from '../../src/platform/db/outbox';
+import { searchAttributeKeys } from '../../src/platform/temporal/client';
+import { bookingWorkflowIds, type BookingWorkflow } from '../../workflows/contracts/bookings';
+import { percentile, runLoad } from './stats';
+
+const TASK_QUEUE = 'hotel';
+const CEILING_CLIENTS = 50;
+/** The relay's throughput before issue 10 (serial loop, unindexed ordering check), on this kind of machine. */
+const BEFORE = '13-16 msg/s';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A booking workflow as bookings start them, for a booking that does not exist: it runs its first activity (which
+ * finds nothing to announce) and ends, so the worker does the same work per start in every phase.
+ */
+function bookingStart(hotelSlug: string) {
+  const bookingId = randomUUID();
+  const args: Parameters<BookingWorkflow> = [{ hotelId: randomUUID(), bookingId, status: 'cancelled' }];
+  return { workflowId: bookingWorkflowIds.booking(bookingId), args, hotelSlug };
+}
+
+type BookingStart = ReturnType<typeof bookingStart>;
+
+function outboxMessage(start: BookingStart) {
+  return startWorkflowMessage<BookingWorkflow>('booking', start.workflowId, start.args, { HotelSlug: start.hotelSlug });
+}
+
+/** When each message was committed (this process's clock, as Temporal's on the same machine). */
+type Commits = Map<string, number>;
+
+async function enqueueOne(db: Db, start: BookingStart, commits: Commits): Promise<void> {
+  await db.transaction((trx) => enqueueOutbox(trx, outboxMessage(start)));
+  commits.set(start.workflowId, Date.now());
+}
+
+/** Sends `rate` messages a second for `durationMs`, each in its own transaction, on schedule even if some lag. */
+async function paced(rate: number, durationMs: number, send: () => Promise<void>): Promise<void> {
+  const started = Date.now();
+  const sent: Promise<void>[] = [];
+  for (let i = 0; i < (rate * durationMs) / 1000; i++) {
+    const wait = started + (i * 1000) / rate - Date.now();
+    if (wait > 0) await sleep(wait);
+    sent.push(send());
+  }
+  await Promise.all(sent);
+}
+
+async function untilDrained(db: Db, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    const [{ count }] = await db('outbox').whereNull('delivered_at').count({ count: '*' });
+    if (Number(count) === 0) return;
+    await sleep(100);
+  }
+  throw new Error('the outbox did not drain in time');
+}
+
+/** Commit -> workflow start, in ms, from the start times Temporal recorded for one hotel's workflows. */
+async function startDelays(client: Client, hotelSlug: string, commits: Commits): Promise<number[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const delays: number[] = [];
+    for await (const execution of client.workflow.list({ query: `HotelSlug = '${hotelSlug}'` })) {
+      const committed = commits.get(execution.workflowId);
+      if (committed !== undefined) delays.push(Math.max(0, execution.startTime.getTime() - committed));
+    }
+    // Visibility is eventually consistent: wait until it lists every workflow that was started.
+    if (delays.length >= commits.size || Date.now() > deadline) return delays.sort((a, b) => a - b);
+    await sleep(250);
+  }
+}
+
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const summary = (delays: number[]) =>
+  `p50 ${ms(percentile(delays, 50))}, p99 ${ms(percentile(delays, 99))}, max ${ms(delays.at(-1) ?? NaN)}`;
+
+/**
+ * The Temporal ceiling (direct starts by 50 clients) and the outbox relay in the same run: its drain rate, its
+ * commit -> start delay below the ceiling, and another hotel's delay while one hotel floods it above the ceiling.
+ * The worker process (workflows and relay) must be running.
+ */
+export async function benchOutbox(db: Db, temporalAddress: string, durationMs: number): Promise<string[]> {
+  const connection = await Connection.connect({ address: temporalAddress });
+  const client = new Client({ connection });
+  try {
+    // From an empty outbox: earlier benches leave their bookings' messages, delivered once the worker runs.
+    await untilDrained(db, 600_000);
+    const ceiling = await runLoad(CEILING_CLIENTS, durationMs, async () => {
+      const start = bookingStart('bench-ceiling');
+      await client.workflow.start('booking', {
+        taskQueue: TASK_QUEUE,
+        workflowId: start.workflowId,
+        args: start.args,
+        typedSearchAttributes: [{ key: searchAttributeKeys.HotelSlug, value: start.hotelSlug }],
+      });
+      return true;
+    });
+    const lines = [
+      `outbox relay (before issue 10: ${BEFORE})`,
+      `Temporal ceiling (${CEILING_CLIENTS} clients, direct workflow.start): ${ceiling.perSecond.toFixed(1)} starts/s`,
+    ];
+
+    // A backlog committed at once, drained by the relay.
+    const backlog = Math.max(500, Math.round((ceiling.perSecond * durationMs) / 1000));
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < backlog; i++) await enqueueOutbox(trx, outboxMessage(bookingStart('bench-drain')));
+    });
+    const drainStarted = Date.now();
+    await untilDrained(db, 600_000);
+    const drainRate = backlog / ((Date.now() - drainStarted) / 1000);
+    lines.push(
+      `relay drain (${backlog} messages committed at once):    ${drainRate.toFixed(1)} msg/s ` +
+        `= ${((100 * drainRate) / ceiling.perSecond).toFixed(0)}% of the ceiling (target >= 80%)`,
+    );
+
+    // Below the ceiling: 50 messages a second, each in its own transaction.
+    const steadyRate = 50;
+    const steadyMs = 6 * durationMs;
+    const steady: Commits = new Map();
+    await paced(steadyRate, steadyMs, () => enqueueOne(db, bookingStart('bench-steady'), steady));
+    await untilDrained(db, 120_000);
+    lines.push(
+      `${steadyRate} msg/s for ${(steadyMs / 1000).toFixed(0)} s, commit -> start:          ` +
+        `${summary(await startDelays(client, 'bench-steady', steady))} (target p99 < 1 s)`,
+    );
+
+    // Above it: hotel A floods at 200/s while hotel B sends 5/s.
+    const floodMs = 2 * durationMs;
+    const flooding: Commits = new Map();
+    const other: Commits = new Map();
+    await Promise.all([
+      paced(200, floodMs, () => enqueueOne(db, bookingStart('bench-flood-a'), flooding)),
+      paced(5, floodMs, () => enqueueOne(db, bookingStart('bench-flood-b'), other)),
+    ]);
+    const [{ count: leftBehind }] = await db('outbox').whereNull('delivered_at').count({ count: '*' });
+    await untilDrained(db, 600_000);
+    lines.push(
+      `hotel A at 200 msg/s for ${(floodMs / 1000).toFixed(0)} s (${leftBehind} waiting at its end): ` +
+        `hotel B (5 msg/s) commit -> start ${summary(await startDelays(client, 'bench-flood-b', other))} ` +
+        `(target p99 < 2 s); hotel A ${summary(await startDelays(client, 'bench-flood-a', flooding))}`,
+    );
+    return lines;
+  } finally {
+    await connection.close();
+  }
+}
