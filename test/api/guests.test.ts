@@ -1,12 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { GuestRow } from '../../src/modules/guests';
 import { guestsRepository } from '../../src/modules/guests/guests.repository';
-import {
-  createGuest,
-  findGuestMatch,
-  isBlacklisted,
-  reencryptGuestDocuments,
-} from '../../src/modules/guests/guests.service';
+import { createGuest, findGuestMatch, reencryptGuestDocuments } from '../../src/modules/guests/guests.service';
 import { decryptSecret } from '../../src/platform/crypto';
 import { ValidationError } from '../../src/platform/errors';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app';
@@ -32,6 +27,9 @@ beforeAll(async () => {
   ]);
 });
 afterAll(() => t.close());
+
+const bookingView = (hotelId: string, guestId: string) =>
+  t.services.guests.forBooking(t.db, hotelId, { guestId, person: { last_name: 'Любой', first_name: 'Гость' } });
 
 /** A random Latin/Cyrillic-safe token that makes names unique within the shared hotel. */
 const token = () => randomUUID().replace(/\d|-/g, '').slice(0, 8);
@@ -270,8 +268,9 @@ describe('guests: blacklist', () => {
     const at = new Date(listed.body.blacklisted_at).getTime();
     expect(at).toBeGreaterThan(before - 60_000);
     expect(at).toBeLessThan(Date.now() + 60_000);
-    expect(await isBlacklisted(t.db, owner.hotelId, guest.id)).toBe(true);
-    expect(await isBlacklisted(t.db, other.hotelId, guest.id)).toBe(false);
+    // What a booking of this guest sees (and another hotel does not know the guest at all).
+    expect(await bookingView(owner.hotelId, guest.id)).toEqual({ id: guest.id, blacklisted: true });
+    expect(await bookingView(other.hotelId, guest.id)).toBeUndefined();
 
     const byOwner = await t.http
       .post(path)
@@ -287,7 +286,7 @@ describe('guests: blacklist', () => {
       blacklisted_at: null,
       blacklisted_by: null,
     });
-    expect(await isBlacklisted(t.db, owner.hotelId, guest.id)).toBe(false);
+    expect(await bookingView(owner.hotelId, guest.id)).toEqual({ id: guest.id, blacklisted: false });
   });
 
   it('is_blacklisted cannot be set by create or update', async () => {

@@ -17,8 +17,6 @@ export function canMove(from: TaskStatus, to: TaskStatus): boolean {
   return from === to || MOVES[from].includes(to);
 }
 
-export const OPEN_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress'];
-
 /** The room as a status change sees it: what the board shows, and a closure for repairs if it has one. */
 export interface RoomOnBoard {
   status: RoomStatus;
