@@ -83,13 +83,17 @@ export function createHttpServer(app: RequestListener, limits: Config['http'], l
           resolve(server.address() as AddressInfo);
         });
       }),
-    drain(timeoutMs) {
+    async drain(timeoutMs) {
       draining = true;
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      // The signal may be handled before connections already in the kernel's accept queue are taken, and closing the
+      // listening socket would reset them: stop accepting only once the events already polled are handled.
+      await new Promise((resolve) => setImmediate(resolve));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
-      return closed.finally(() => clearTimeout(deadline));
+      await closed;
+      clearTimeout(deadline);
     },
   };
 }
