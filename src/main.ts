@@ -22,7 +22,7 @@ function readConfig(): Config {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel, 'api');
-  const db = createProcessDb(config, 'api');
+  const db = createProcessDb(config, 'api', logger);
   // Lazy: the API serves requests while Temporal is briefly unavailable; only /ready reports it.
   const temporal = Connection.lazy({ address: config.temporal.address });
   const listener = createPgListener({ connectionString: config.databaseUrl, logger });

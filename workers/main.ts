@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'worker');
   // Shutdown is ours (relay first, then the worker drains), so the SDK must not react to signals itself.
   Runtime.install({ logger: temporalLogger(logger), shutdownSignals: [] });
-  const db = createProcessDb(config, 'worker');
+  const db = createProcessDb(config, 'worker', logger);
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
   const { connection, client } = await connectTemporal(config.temporal);
   await ensureSearchAttributes(connection, config.temporal.namespace);

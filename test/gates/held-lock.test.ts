@@ -90,6 +90,26 @@ async function roomsOf(owner: RegisteredHotel, count: number): Promise<string[]>
   return rooms;
 }
 
+interface HeldLock {
+  /** The holding backend, to find the sessions it blocks. */
+  pid: number;
+  release(): Promise<void>;
+}
+
+/** A transaction opened directly on the database that holds `hotelId`'s settings row until released. */
+async function holdSettingsRow(hotelId: string): Promise<HeldLock> {
+  const holder = new pg.Client({ connectionString: t.config.databaseUrl });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('SELECT 1 FROM hotel_settings WHERE hotel_id = $1 FOR UPDATE', [hotelId]);
+  const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  let released: Promise<void> | undefined;
+  return {
+    pid: rows[0].pid,
+    release: () => (released ??= holder.query('ROLLBACK').then(() => holder.end())),
+  };
+}
+
 beforeAll(async () => {
   t = createTestApp();
   const port = await freePort();
@@ -117,16 +137,12 @@ describe('a lock held on one hotel', () => {
     const [blocked, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
     const rooms = await roomsOf(other, OTHER_CLIENTS);
 
-    const holder = new pg.Client({ connectionString: t.config.databaseUrl });
-    await holder.connect();
+    const lock = await holdSettingsRow(blocked.hotelId);
     let holding = true;
     try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM hotel_settings WHERE hotel_id = $1 FOR UPDATE', [blocked.hotelId]);
-      const released = pause(HOLD_MS).then(async () => {
+      const released = pause(HOLD_MS).then(() => {
         holding = false;
-        // Settles on its own: a failed test may have ended the holder already.
-        await holder.query('ROLLBACK').catch(() => undefined);
+        return lock.release();
       });
       const running = () => holding;
 
@@ -190,8 +206,54 @@ describe('a lock held on one hotel', () => {
       expect(blockedWithoutRetryAfter).toBe(0);
       expect(notReady).toBe(0);
     } finally {
-      if (holding) await holder.query('ROLLBACK').catch(() => undefined);
-      await holder.end();
+      await lock.release();
+    }
+  });
+
+  it('answers each wait given up with 503, Retry-After and its own code: lock, statement, pool', async () => {
+    const [blocked, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
+    const lock = await holdSettingsRow(blocked.hotelId);
+    // One connection, taken by a request of the blocked hotel waiting on the lock: the next request finds none.
+    const tight = createTestApp({
+      DATABASE_POOL_MAX: '1',
+      DATABASE_API_LOCK_TIMEOUT_MS: '1500',
+      DATABASE_API_ACQUIRE_TIMEOUT_MS: '200',
+    });
+    // No lock timeout of ours: the statement timeout ends the wait.
+    const impatient = createTestApp({ DATABASE_API_LOCK_TIMEOUT_MS: '0', DATABASE_API_STATEMENT_TIMEOUT_MS: '300' });
+    const blockedSessions = async () =>
+      Number(
+        (
+          await t.db.raw<{ rows: { count: string }[] }>(
+            "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid)) AND application_name = 'hotel-pms-api'",
+            [lock.pid],
+          )
+        ).rows[0].count,
+      );
+    const changeSettings = (app: TestApp) =>
+      app.http.patch(`/api/hotels/${blocked.slug}/settings`).set(as(blocked.accessToken)).send({ auto_checkout: true });
+    try {
+      const waiting = changeSettings(tight).then((response) => response);
+      const deadline = Date.now() + 10_000;
+      while ((await blockedSessions()) === 0) {
+        if (Date.now() > deadline) throw new Error('the request never waited on the lock');
+        await pause(20);
+      }
+      const starved = await tight.http.get(`/api/hotels/${other.slug}/rooms`).set(as(other.accessToken));
+      const [lockWait, statementWait] = await Promise.all([waiting, changeSettings(impatient)]);
+      const answers = [starved, lockWait, statementWait].map((response) => ({
+        status: response.status,
+        code: (response.body as { code?: string }).code,
+        retryAfter: response.headers['retry-after'],
+      }));
+      expect(answers).toEqual([
+        { status: 503, code: 'database_busy', retryAfter: '1' },
+        { status: 503, code: 'lock_timeout', retryAfter: '1' },
+        { status: 503, code: 'statement_timeout', retryAfter: '1' },
+      ]);
+    } finally {
+      await lock.release();
+      await Promise.all([tight.close(), impatient.close()]);
     }
   });
 });

@@ -29,8 +29,8 @@ export function createTestApp(
   listenerRetryMs?: PgListenerOptions['retryMs'],
 ): TestApp {
   const config = testConfig(overrides);
-  const db = createProcessDb(config, 'api');
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
+  const db = createProcessDb(config, 'api', logger);
   const listener = createPgListener({ connectionString: config.databaseUrl, logger, retryMs: listenerRetryMs });
   const api = buildApi({ config, db, logger, listener });
   return {

@@ -2,6 +2,7 @@ import knex, { type Knex } from 'knex';
 import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../../config';
+import type { Logger } from '../logger';
 
 // Calendar dates stay `YYYY-MM-DD` strings: parsing them into Date objects would shift them by the process time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
@@ -26,8 +27,9 @@ export interface DbLimits {
  * sweeps and activities may do more, and retry), or migrations and maintenance scripts (no limits of ours: an index
  * build or a backfill takes as long as it takes).
  */
-export type DbRole =
-  { role: 'api' | 'worker'; poolMax: number; limits: DbLimits } | { role: 'migrations'; poolMax: number };
+export type DbRole = (
+  { role: 'api' | 'worker'; poolMax: number; limits: DbLimits } | { role: 'migrations'; poolMax: number }
+) & { logger?: Logger };
 
 const MIGRATIONS_ACQUIRE_TIMEOUT_MS = 60_000;
 
@@ -46,6 +48,16 @@ function sessionSettings(role: DbRole): SessionSettings {
   };
 }
 
+/** knex's own warnings (a connection it could not acquire, a deprecation) go to our log instead of the console. */
+function knexLog(logger: Logger): Knex.Logger {
+  return {
+    debug: (message: unknown) => logger.debug({ knex: message }, 'knex'),
+    warn: (message: unknown) => logger.warn({ knex: message }, 'knex'),
+    error: (message: unknown) => logger.error({ knex: message }, 'knex'),
+    deprecate: (method: string, alternative: string) => logger.warn({ method, alternative }, 'knex: deprecated'),
+  };
+}
+
 /** The connection pool of one process; `poolMax` is per process (each API replica and each worker has its own). */
 export function createDb(databaseUrl: string, role: DbRole): Db {
   return knex({
@@ -53,12 +65,18 @@ export function createDb(databaseUrl: string, role: DbRole): Db {
     connection: { connectionString: databaseUrl, ...sessionSettings(role) },
     pool: { min: 0, max: role.poolMax },
     acquireConnectionTimeout: role.role === 'migrations' ? MIGRATIONS_ACQUIRE_TIMEOUT_MS : role.limits.acquireTimeoutMs,
+    ...(role.logger && { log: knexLog(role.logger) }),
   });
 }
 
 /** The pool of the API or the worker process, sized and limited as configured. */
-export function createProcessDb(config: Config, role: 'api' | 'worker'): Db {
-  return createDb(config.databaseUrl, { role, poolMax: config.databasePoolMax, limits: config.databaseLimits[role] });
+export function createProcessDb(config: Config, role: 'api' | 'worker', logger?: Logger): Db {
+  return createDb(config.databaseUrl, {
+    role,
+    poolMax: config.databasePoolMax,
+    limits: config.databaseLimits[role],
+    logger,
+  });
 }
 
 export const migrationsDirectory = path.resolve(__dirname, '../../../migrations');
