@@ -1,5 +1,15 @@
 import Joi from 'joi';
-import type { DbLimits } from './platform/db/knex';
+
+/**
+ * How long one role's work may wait, in milliseconds: a statement, a lock, a transaction left idle (PostgreSQL ends
+ * the session), and a request for a free pool connection. A wait that ends this way fails and can be retried.
+ */
+export interface DbLimits {
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+  acquireTimeoutMs: number;
+}
 
 export interface Config {
   env: 'development' | 'test' | 'production';

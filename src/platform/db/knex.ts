@@ -1,7 +1,7 @@
 import knex, { type Knex } from 'knex';
 import path from 'node:path';
 import pg from 'pg';
-import type { Config } from '../../config';
+import type { Config, DbLimits } from '../../config';
 import type { Logger } from '../logger';
 
 // Calendar dates stay `YYYY-MM-DD` strings: parsing them into Date objects would shift them by the process time zone.
@@ -10,17 +10,6 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 export type Db = Knex;
 /** A repository accepts either the pool or an open transaction, so services decide what commits together. */
 export type DbOrTrx = Knex | Knex.Transaction;
-
-/**
- * How long one role's work may wait, in milliseconds: a statement, a lock, a transaction left idle (PostgreSQL ends
- * the session), and a request for a free pool connection. A wait that ends this way fails and can be retried.
- */
-export interface DbLimits {
-  statementTimeoutMs: number;
-  lockTimeoutMs: number;
-  idleInTransactionTimeoutMs: number;
-  acquireTimeoutMs: number;
-}
 
 /**
  * Who connects: the API (short limits, so a held lock turns into a quick 503 instead of a queue), the worker (longer:
