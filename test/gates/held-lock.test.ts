@@ -32,6 +32,8 @@ interface Outcome {
   status: number;
   ms: number;
   retryAfter: string | null;
+  /** The problem's `code` of a refusal. */
+  code?: string;
 }
 
 async function send(method: string, path: string, token: string, body?: unknown): Promise<Outcome> {
@@ -43,11 +45,12 @@ async function send(method: string, path: string, token: string, body?: unknown)
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(40_000),
     });
-    await response.arrayBuffer();
+    const text = await response.text();
     return {
       status: response.status,
       ms: performance.now() - started,
       retryAfter: response.headers.get('retry-after'),
+      code: response.ok ? undefined : (JSON.parse(text) as { code?: string }).code,
     };
   } catch {
     // No answer at all (the client gave up): recorded as status 0.
@@ -187,12 +190,15 @@ describe('a lock held on one hotel', () => {
       const blockedWithoutRetryAfter = blockedOutcomes.filter((o) => o.status === 503 && !o.retryAfter).length;
       const notReady = readyOutcomes.filter((o) => o.status !== 200).length;
       const blockedStatuses = [...new Set(blockedOutcomes.map((o) => o.status))].sort().join(', ');
+      const refusalCodes = [...new Set(blockedOutcomes.map((o) => o.code).filter(Boolean))]
+        .map((code) => `${blockedOutcomes.filter((o) => o.code === code).length} ${code}`)
+        .join(', ');
       reportGate(
         'held-lock',
         `hotel A's settings row locked ${HOLD_MS / 1000} s: hotel B (${OTHER_CLIENTS} clients) ` +
           `${otherOutcomes.length} requests, p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ` +
           `${otherErrors.length} errors; hotel A (${BLOCKED_CLIENTS} clients) ${blockedOutcomes.length} requests: ` +
-          `${count(blockedOutcomes, 503)} × 503 (${blockedWithoutRetryAfter} without Retry-After), ` +
+          `${count(blockedOutcomes, 503)} × 503 (${refusalCodes}; ${blockedWithoutRetryAfter} without Retry-After), ` +
           `${count(blockedOutcomes, 500)} × 500, statuses ${blockedStatuses}; /ready ${notReady} of ` +
           `${readyOutcomes.length} not 200`,
       );

@@ -21,6 +21,24 @@ describe('loadConfig', () => {
     expect(config.baseUrl).toBe('http://localhost:3000');
     expect(config.cdnUrl).toBe('http://localhost:4569/hotel-media');
     expect(config.encryption.currentKeyId).toBe('k1');
+    expect(config.databaseLimits.api).toEqual({
+      statementTimeoutMs: 5000,
+      lockTimeoutMs: 2000,
+      idleInTransactionTimeoutMs: 10_000,
+      acquireTimeoutMs: 2000,
+    });
+    expect(config.hotelBulkhead).toEqual({ maxConcurrent: 5, queueTimeoutMs: 2000 });
+    expect(config.http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnectionsPerAddress: 100,
+    });
+  });
+
+  it('lets a hotel use about half of the pool, whatever its size', () => {
+    expect(loadConfig({ ...valid, DATABASE_POOL_MAX: '30' }).hotelBulkhead.maxConcurrent).toBe(15);
+    expect(loadConfig({ ...valid, DATABASE_POOL_MAX: '1' }).hotelBulkhead.maxConcurrent).toBe(1);
   });
 
   it.each([
@@ -32,6 +50,8 @@ describe('loadConfig', () => {
     [{ ENCRYPTION_KEYS: 'k1:too-short' }, 'ENCRYPTION_KEYS'],
     [{ ENCRYPTION_KEY_ID: 'k9' }, 'ENCRYPTION_KEY_ID'],
     [{ S3_ENDPOINT: undefined }, 'S3_ENDPOINT'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }, 'HTTP_REQUEST_TIMEOUT_MS'],
+    [{ DATABASE_API_LOCK_TIMEOUT_MS: '-1' }, 'DATABASE_API_LOCK_TIMEOUT_MS'],
   ])('refuses %j naming the variable', (override, name) => {
     expect(() => loadConfig({ ...valid, ...override })).toThrow(ConfigError);
     expect(() => loadConfig({ ...valid, ...override })).toThrow(name);
