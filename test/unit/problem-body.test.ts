@@ -40,3 +40,16 @@ it('problemBody gives other transports (a refused WebSocket upgrade) the same bo
   });
   expect(problemBody(418, 'teapot', 'Я чайник').title).toBe("I'm a Teapot");
 });
+
+it.each([
+  ['22003', 'numeric value out of range'],
+  ['22021', 'character not in repertoire'],
+  ['22008', 'datetime field overflow'],
+])('a value the database refuses (SQLSTATE %s, %s) is a 400, not a 500, and leaks nothing', async (code, text) => {
+  const refused = Object.assign(new Error(`${text} in column "secret_column"`), { code });
+  const response = await appThrowing(refused).get('/').expect(400);
+  expect(response.body).toEqual(
+    problem(400, 'validation_failed', 'Значение вне допустимых пределов или содержит недопустимые символы'),
+  );
+  expect(response.text).not.toContain('secret_column');
+});
