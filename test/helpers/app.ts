@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createProcessDb, type Db } from '../../src/platform/db/knex';
 import { createPgListener, type PgListener, type PgListenerOptions } from '../../src/platform/db/pg-listener';
 import { createLogger } from '../../src/platform/logger';
+import type { AnyModule } from '../../src/platform/modules';
 import { readStackInfo, TEST_APP_ENV } from './stack-env';
 
 export interface TestApp extends Api {
@@ -20,19 +21,21 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ ...TEST_APP_ENV, ...readStackInfo().env, ...overrides });
 }
 
-/**
- * The real application in this process, on the shared test database; `overrides` are environment variables,
- * `listenerRetryMs` the reconnection delays of its LISTEN connection.
- */
-export function createTestApp(
-  overrides: Record<string, string> = {},
-  listenerRetryMs?: PgListenerOptions['retryMs'],
-): TestApp {
+export interface TestAppOptions {
+  /** Reconnection delays of its LISTEN connection. */
+  listenerRetryMs?: PgListenerOptions['retryMs'];
+  /** The business modules, as the registry would list them (default: the registry's). */
+  modules?: readonly AnyModule[];
+}
+
+/** The real application in this process, on the shared test database; `overrides` are environment variables. */
+export function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
+  const { listenerRetryMs, modules } = options;
   const config = testConfig(overrides);
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
   const db = createProcessDb(config, 'api', logger);
   const listener = createPgListener({ connectionString: config.databaseUrl, logger, retryMs: listenerRetryMs });
-  const api = buildApi({ config, db, logger, listener });
+  const api = buildApi({ config, db, logger, listener, modules });
   return {
     ...api,
     http: supertest(api.app),

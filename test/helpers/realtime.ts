@@ -28,7 +28,7 @@ export async function startTestServer(
   hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs'>> & { listenRetryMs?: PgListenerOptions['retryMs'] } = {},
 ): Promise<TestServer> {
   const { listenRetryMs, ...hubSettings } = hubOptions;
-  const t = createTestApp(overrides, listenRetryMs);
+  const t = createTestApp(overrides, { listenerRetryMs: listenRetryMs });
   const hub = createRealtimeHub({
     db: t.db,
     listener: t.listener,

@@ -1,0 +1,82 @@
+import Joi from 'joi';
+import { MODULES } from '../../src/modules/registry';
+import type { HotelsService } from '../../src/modules/hotels';
+import { defineHotelRoute } from '../../src/platform/http/route';
+import { slugParams } from '../../src/platform/http/schemas';
+import { defineModule } from '../../src/platform/modules';
+import { defineHotelEvent } from '../../src/platform/realtime/events';
+import { addStaff, as, registerHotel } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/app';
+
+/**
+ * A new business area plugs in as one more entry of the registry's list: its service (built from the services it
+ * names), its routes (authenticated, tenant-resolved, role-checked and documented like every other), its realtime
+ * events (in the AsyncAPI document) and the rows a new hotel starts with. Nothing else in the application changes.
+ */
+
+const welcomed = new Set<string>();
+const greetingSent = defineHotelEvent<{ text: string }>(
+  'test_greeting_sent',
+  'A greeting (test module).',
+  Joi.object({ text: Joi.string().required() }),
+);
+
+const greetingsModule = defineModule({
+  name: 'greetings',
+  uses: ['hotels'],
+  create: (_context, deps: { hotels: Pick<HotelsService, 'getHotel'> }) => ({
+    async greet(hotelId: string) {
+      return { text: `Добро пожаловать в «${(await deps.hotels.getHotel(hotelId)).name}»` };
+    },
+  }),
+  routes: (greetings) => [
+    defineHotelRoute({
+      method: 'get',
+      path: '/api/hotels/:slug/greeting',
+      summary: 'A greeting (test module)',
+      tags: ['Greetings'],
+      access: { kind: 'hotel', roles: ['hotel_admin', 'receptionist'] },
+      request: { params: slugParams },
+      responses: { 200: { description: 'The greeting', schema: Joi.object({ text: Joi.string().required() }) } },
+      async handler({ hotel, res }) {
+        res.json(await greetings.greet(hotel.id));
+      },
+    }),
+  ],
+  events: [greetingSent],
+  onHotelCreated: async (_greetings, _trx, hotelId) => {
+    welcomed.add(hotelId);
+  },
+});
+
+let t: TestApp;
+beforeAll(() => {
+  t = createTestApp({}, { modules: [...MODULES, greetingsModule] });
+});
+afterAll(() => t.close());
+
+it('serves its routes behind the same authentication, tenancy and role checks', async () => {
+  const owner = await registerHotel(t);
+  const greeting = await t.http.get(`/api/hotels/${owner.slug}/greeting`).set(as(owner.accessToken)).expect(200);
+  expect(greeting.body.text).toMatch(/^Добро пожаловать в «Тестовый отель/);
+  await t.http.get(`/api/hotels/${owner.slug}/greeting`).expect(401);
+  const housekeeper = await addStaff(t, owner, 'housekeeper');
+  await t.http.get(`/api/hotels/${owner.slug}/greeting`).set(as(housekeeper.accessToken)).expect(403);
+  const other = await registerHotel(t);
+  await t.http.get(`/api/hotels/${other.slug}/greeting`).set(as(owner.accessToken)).expect(403);
+});
+
+it('gets the rows a new hotel starts with made in the registration transaction', async () => {
+  const owner = await registerHotel(t);
+  expect(welcomed.has(owner.hotelId)).toBe(true);
+});
+
+it('appears in the OpenAPI and AsyncAPI documents', async () => {
+  const openApi = (await t.http.get('/api/openapi.json').expect(200)).body;
+  expect(openApi.paths['/api/hotels/{slug}/greeting'].get['x-access']).toEqual({
+    kind: 'hotel',
+    roles: ['hotel_admin', 'receptionist'],
+  });
+  const asyncApi = (await t.http.get('/api/asyncapi.json').expect(200)).body;
+  expect(Object.keys(asyncApi.channels.staff.messages)).toContain('test_greeting_sent');
+});
