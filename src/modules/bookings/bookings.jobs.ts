@@ -57,7 +57,13 @@ export function createBookingJobs(
         ? await dueBookingsRepository.noShows(db, due.bookingId)
         : await dueBookingsRepository.overdueStays(db, due.bookingId);
     if (stillDue.length === 0) return 'skipped';
-    await bookings.update(due.hotelId, due.bookingId, { status }, { userId: null, hotelSlug: due.hotelSlug }, reason);
+    await bookings.update(
+      due.hotelId,
+      due.bookingId,
+      { status },
+      { userId: null, hotelSlug: due.hotelSlug },
+      { reason },
+    );
     return 'done';
   }
 

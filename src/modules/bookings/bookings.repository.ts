@@ -1,3 +1,4 @@
+import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { BLOCKING_STATUSES, type Booking, type BookingFilter } from './bookings.types';
 import type { Room } from '../rooms';
@@ -9,6 +10,10 @@ export interface Span {
 }
 
 const blocking = [...BLOCKING_STATUSES];
+const CALENDAR_ORDER: SortKey[] = [
+  { sql: 'start_at', type: 'timestamptz' },
+  { sql: 'id', type: 'uuid' },
+];
 /** The statuses that hold a room, as SQL, spelled exactly like the exclusion constraint's predicate. */
 const HOLDS_ROOM = `b.status IN (${BLOCKING_STATUSES.map((status) => `'${status}'`).join(',')})`;
 
@@ -38,8 +43,13 @@ export const bookingsRepository = {
     return query as Promise<Booking | undefined>;
   },
 
-  async list(db: DbOrTrx, hotelId: string, filter: BookingFilter & { timeZone: string }): Promise<Booking[]> {
-    const query = db<Booking>('bookings').where({ hotel_id: hotelId }).orderBy('start_at').limit(2000);
+  async list(
+    db: DbOrTrx,
+    hotelId: string,
+    filter: BookingFilter & { timeZone: string },
+    page: PageRequest,
+  ): Promise<Page<Booking>> {
+    const query = db('bookings').select('*').where({ hotel_id: hotelId });
     if (filter.from)
       query.where('end_at', '>', db.raw('(?::date)::timestamp AT TIME ZONE ?', [filter.from, filter.timeZone]));
     if (filter.to)
@@ -58,7 +68,7 @@ export const bookingsRepository = {
           search.orWhereRaw("regexp_replace(coalesce(guest_phone, ''), '\\D', '', 'g') LIKE ?", [`%${digits}%`]);
       });
     }
-    return query;
+    return pageOf(db, query, CALENDAR_ORDER, page);
   },
 
   async insert(db: DbOrTrx, hotelId: string, booking: Partial<Booking>): Promise<Booking> {

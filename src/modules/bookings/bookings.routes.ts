@@ -1,5 +1,7 @@
 import Joi from 'joi';
+import type { PageRequest } from '../../platform/db/keyset';
 import { idempotencyKey } from '../../platform/http/idempotency-key';
+import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
@@ -29,7 +31,7 @@ const tags = ['Bookings'];
 
 export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
   return [
-    defineRoute<unknown, BookingFilter>({
+    defineRoute<unknown, BookingFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/bookings',
       summary: 'List bookings (the calendar)',
@@ -38,9 +40,11 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: BOOKING_READERS },
       request: { params: slugParams, query: bookingListQuery },
-      responses: { 200: { description: 'Bookings by start', schema: Joi.array().items(bookingSchema) } },
+      responses: {
+        200: { description: 'Bookings by start', schema: Joi.array().items(bookingSchema), headers: PAGE_HEADERS },
+      },
       async handler({ hotel, query, res }) {
-        res.json(await bookings.list(hotel!.id, query));
+        sendPage(res, await bookings.list(hotel!.id, query));
       },
     }),
     defineRoute<BookingInput>({
@@ -96,6 +100,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       summary: 'Read a booking',
       tags,
       access: { kind: 'hotel', roles: BOOKING_READERS },
+      concurrency: 'if-match',
       request: { params: idParams },
       responses: {
         200: { description: 'The booking', schema: bookingSchema },
@@ -117,6 +122,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         'with a turnover task. Dates, room or tariff changes re-price the stay unless its price was set by hand.',
       tags,
       access: { kind: 'hotel', roles: BOOKING_WRITERS },
+      concurrency: 'if-match',
       request: { params: idParams, body: updateBookingBody },
       responses: {
         200: { description: 'The booking', schema: bookingSchema },
@@ -124,8 +130,9 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         409: { description: 'The new room or dates clash with another booking' },
         422: { description: 'An illegal move or a refused check-in' },
       },
-      async handler({ hotel, params, body, auth, res }) {
-        res.json(await bookings.update(hotel!.id, params.id, body, { userId: auth!.sub, hotelSlug: hotel!.slug }));
+      async handler({ hotel, params, body, auth, expectedVersion, res }) {
+        const actor = { userId: auth!.sub, hotelSlug: hotel!.slug };
+        res.json(await bookings.update(hotel!.id, params.id, body, actor, { expected: expectedVersion }));
       },
     }),
     defineRoute<{ guest_id: string }, unknown, { id: string }>({

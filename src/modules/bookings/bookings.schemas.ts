@@ -14,6 +14,7 @@ import { guestPhoneSchema } from '../guests';
 import { PAYMENT_METHODS } from '../payments';
 import { BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
 import { openApiComponent } from '../../platform/http/components';
+import { pageQueryKeys } from '../../platform/http/pagination';
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 const name = Joi.string().trim().min(1).max(100);
@@ -85,6 +86,7 @@ export const bookingListQuery = Joi.object({
   status: Joi.string().valid(...BOOKING_STATUSES),
   room_id: Joi.string().uuid(),
   q: Joi.string().trim().min(1).max(100),
+  ...pageQueryKeys,
 }).custom(dateSpan('from', 'to', windowLimit));
 
 export const availabilityQuery = Joi.object({

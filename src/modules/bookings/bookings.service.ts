@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
 import { databaseError, PG_ERRORS } from '../../platform/db/base-model';
 import { idempotent } from '../../platform/db/idempotency';
+import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
 import { daysBetween, MAX_STAY_NIGHTS } from '../../platform/http/schemas';
 import type { BookingStatusChange } from '../../../workflows/contracts/bookings';
 import type { GuestsService } from '../guests';
@@ -61,6 +63,12 @@ interface StayRows {
 export interface Actor {
   userId: string | null;
   hotelSlug: string;
+}
+
+/** Why a change is made when a job makes it, and the version of the booking a client's change is for. */
+export interface UpdateOptions {
+  reason?: BookingStatusChange['reason'];
+  expected?: ExpectedVersion;
 }
 
 /**
@@ -319,12 +327,13 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
     id: string,
     changes: BookingChanges,
     actor: Actor,
-    reason?: BookingStatusChange['reason'],
+    { reason, expected }: UpdateOptions = {},
   ) {
     return namingClashes(() =>
       transactionWithRetry(db, async (trx) => {
         const booking = await bookingsRepository.find(trx, hotelId, id, { forUpdate: true });
         if (!booking) throw new NotFoundError(bookingMessages.notFound);
+        assertVersion(expected, booking.updated_at);
         const to = changes.status ?? booking.status;
         if (!canMoveBooking(booking.status, to)) throw new BusinessRuleError(bookingMessages.move(booking.status, to));
         if (booking.status === 'checked_out' || booking.status === 'cancelled')
@@ -407,11 +416,15 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
       return { ...presentBooking(booking), guests: await bookingsRepository.guestIds(db, hotelId, id) };
     },
 
-    async list(hotelId: string, filter: BookingFilter) {
+    async list(hotelId: string, { limit, cursor, ...filter }: BookingFilter & PageRequest) {
       const hotel = await hotelOf(db, hotelId);
-      return (await bookingsRepository.list(db, hotelId, { ...filter, timeZone: hotel.timezone })).map((b) =>
-        presentBooking(b),
+      const page = await bookingsRepository.list(
+        db,
+        hotelId,
+        { ...filter, timeZone: hotel.timezone },
+        { limit, cursor },
       );
+      return mapPage(page, (booking) => presentBooking(booking));
     },
 
     update,

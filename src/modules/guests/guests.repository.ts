@@ -1,9 +1,15 @@
 import type { Knex } from 'knex';
+import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { atVersion } from '../../platform/db/version';
+import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { GuestRow } from './guests.types';
 
-/** The most guests a list or search returns. */
-export const GUEST_LIST_LIMIT = 100;
+const GUEST_ORDER: SortKey[] = [
+  { sql: 'last_name', type: 'text' },
+  { sql: 'first_name', type: 'text' },
+  { sql: 'id', type: 'uuid' },
+];
 
 /** Stored columns a write sets (never the id, tenant or timestamps). */
 export type GuestColumns = Partial<Omit<GuestRow, 'id' | 'hotel_id' | 'created_at' | 'updated_at'>>;
@@ -29,18 +35,15 @@ export interface GuestSearch {
 const likeEscape = (value: string) => value.replace(/[\\%_]/g, '\\$&');
 
 export const guestsRepository = {
-  async list(db: DbOrTrx, hotelId: string, search: GuestSearch): Promise<GuestRow[]> {
-    const query = db<GuestRow>('guests')
-      .where({ hotel_id: hotelId })
-      .orderBy(['last_name', 'first_name', 'id'])
-      .limit(GUEST_LIST_LIMIT);
+  async list(db: DbOrTrx, hotelId: string, search: GuestSearch, page: PageRequest): Promise<Page<GuestRow>> {
+    const query = db('guests').select('*').where({ hotel_id: hotelId });
     if (search.blacklisted !== undefined) query.where({ is_blacklisted: search.blacklisted });
     if (search.phoneDigits !== undefined) query.whereLike('phone_normalized', `%${likeEscape(search.phoneDigits)}%`);
     for (const word of search.words ?? []) {
       const pattern = `%${likeEscape(word)}%`;
       query.where((inner) => inner.whereLike('search_name', pattern).orWhereLike('email', pattern));
     }
-    return query;
+    return pageOf(db, query, GUEST_ORDER, page);
   },
 
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<GuestRow | undefined> {
@@ -67,8 +70,8 @@ export const guestsRepository = {
     return row;
   },
 
-  async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
-    return (await db('guests').where({ hotel_id: hotelId, id }).delete()) > 0;
+  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
+    return (await db('guests').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
 
   /** Guests with this phone (digits) or e-mail (lower-cased), most recently updated first. */
@@ -97,9 +100,11 @@ export const guestsRepository = {
     hotelId: string,
     id: string,
     blacklisting: { reason: string; by: string | null } | null,
+    expected?: ExpectedVersion,
   ): Promise<GuestRow | undefined> {
     const [row] = await db<GuestRow>('guests')
       .where({ hotel_id: hotelId, id })
+      .modify(atVersion(expected))
       .update({
         is_blacklisted: blacklisting !== null,
         blacklist_reason: blacklisting?.reason ?? null,

@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import type { PageRequest } from '../../platform/db/keyset';
+import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
@@ -24,7 +26,7 @@ const viewerOf = (auth: AccessTokenPayload | undefined): Viewer => ({ userId: au
 
 export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
   return [
-    defineRoute<unknown, GuestFilter>({
+    defineRoute<unknown, GuestFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/guests',
       summary: 'List or search guests',
@@ -32,14 +34,14 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
         '`q` searches: text made of phone characters (digits, spaces, `+ ( ) . -`) with at least 3 digits matches ' +
         'those digits anywhere in the phone, whatever its formatting (`+7 (999) 123-45-67` = `79991234567`); other ' +
         'text is split into words, each of which must match part of the last, first or middle name or of the ' +
-        'e-mail, case-insensitively (ё = е). `blacklisted` filters. At most 100 guests, by last name and first ' +
-        `name. ${documentsNote}`,
+        'e-mail, case-insensitively (ё = е). `blacklisted` filters. By last name and first name, a page at a time. ' +
+        documentsNote,
       tags,
       access: { kind: 'hotel', roles: READ_ROLES },
       request: { params: slugParams, query: guestListQuery },
-      responses: { 200: { description: 'The guests', schema: Joi.array().items(guestSchema) } },
+      responses: { 200: { description: 'The guests', schema: Joi.array().items(guestSchema), headers: PAGE_HEADERS } },
       async handler({ hotel, auth, query, res }) {
-        res.json(await guests.list(hotel!.id, viewerOf(auth), query));
+        sendPage(res, await guests.list(hotel!.id, viewerOf(auth), query));
       },
     }),
     defineRoute<GuestInput>({
@@ -66,6 +68,7 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
       description: documentsNote,
       tags,
       access: { kind: 'hotel', roles: READ_ROLES },
+      concurrency: 'if-match',
       request: { params: idParams },
       responses: { 200: { description: 'The guest', schema: guestSchema }, 404: notFound },
       async handler({ hotel, auth, params, res }) {
@@ -81,10 +84,11 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
         documentsNote,
       tags,
       access: { kind: 'hotel', roles: WRITE_ROLES },
+      concurrency: 'if-match',
       request: { params: idParams, body: updateGuestBody },
       responses: { 200: { description: 'Updated', schema: guestSchema }, 404: notFound },
-      async handler({ hotel, auth, params, body, res }) {
-        res.json(await guests.update(hotel!.id, viewerOf(auth), params.id, body));
+      async handler({ hotel, auth, params, body, expectedVersion, res }) {
+        res.json(await guests.update(hotel!.id, viewerOf(auth), params.id, body, expectedVersion));
       },
     }),
     defineRoute<unknown, unknown, { id: string }>({
@@ -94,14 +98,15 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
       description: 'Refused with 409 while bookings name the guest.',
       tags,
       access: { kind: 'hotel', roles: WRITE_ROLES },
+      concurrency: 'if-match',
       request: { params: idParams },
       responses: {
         200: { description: 'Deleted', schema: okResponse },
         404: notFound,
         409: { description: 'The guest is linked to bookings' },
       },
-      async handler({ hotel, params, res }) {
-        await guests.remove(hotel!.id, params.id);
+      async handler({ hotel, params, expectedVersion, res }) {
+        await guests.remove(hotel!.id, params.id, expectedVersion);
         res.json({ ok: true });
       },
     }),
@@ -115,10 +120,11 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
         'Bookings of a blacklisted guest are flagged to staff, and the public widget refuses them.',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+      concurrency: 'if-match',
       request: { params: idParams, body: blacklistBody },
       responses: { 200: { description: 'The guest', schema: guestSchema }, 404: notFound },
-      async handler({ hotel, auth, params, body, res }) {
-        res.json(await guests.setBlacklist(hotel!.id, viewerOf(auth), params.id, body));
+      async handler({ hotel, auth, params, body, expectedVersion, res }) {
+        res.json(await guests.setBlacklist(hotel!.id, viewerOf(auth), params.id, body, expectedVersion));
       },
     }),
   ];

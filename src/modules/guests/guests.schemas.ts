@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { pageQueryKeys } from '../../platform/http/pagination';
 import { calendarDate } from '../../platform/http/schemas';
 import { openApiComponent } from '../../platform/http/components';
 
@@ -74,6 +75,7 @@ export const guestListQuery = Joi.object({
     .allow('')
     .description('Name parts (every word must match), phone digits in any format, or part of the e-mail'),
   blacklisted: Joi.boolean(),
+  ...pageQueryKeys,
 });
 
 export const blacklistBody = Joi.object({

@@ -1,8 +1,10 @@
 import type { Config } from '../../config';
 import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
 import { refusalsAs } from '../../platform/db/base-model';
+import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { assertVersion, missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { Role } from '../../platform/http/roles';
 import { validate } from '../../platform/http/validate';
 import { guestsRepository, type DocumentColumns, type GuestColumns, type GuestSearch } from './guests.repository';
@@ -262,6 +264,9 @@ export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) 
   const { encryption } = config;
   const present = (row: GuestRow, viewer: Viewer) => presentGuest(row, viewer.role, encryption);
 
+  const guestMissingOrStale = (hotelId: string, id: string, expected: ExpectedVersion | undefined) =>
+    missingOrStale(expected, () => guestsRepository.find(db, hotelId, id), new NotFoundError(guestMessages.notFound));
+
   async function getRow(hotelId: string, id: string): Promise<GuestRow> {
     const row = await guestsRepository.find(db, hotelId, id);
     if (!row) throw new NotFoundError(guestMessages.notFound);
@@ -292,9 +297,9 @@ export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) 
       return { id: guest.id, blacklisted: guest.is_blacklisted };
     },
 
-    async list(hotelId: string, viewer: Viewer, filter: GuestFilter): Promise<Guest[]> {
-      const rows = await guestsRepository.list(db, hotelId, searchOf(filter));
-      return rows.map((row) => present(row, viewer));
+    async list(hotelId: string, viewer: Viewer, { limit, cursor, ...filter }: GuestFilter & PageRequest) {
+      const page = await guestsRepository.list(db, hotelId, searchOf(filter), { limit, cursor });
+      return mapPage(page, (row) => present(row, viewer));
     },
 
     async get(hotelId: string, viewer: Viewer, id: string): Promise<Guest> {
@@ -305,28 +310,41 @@ export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) 
       return present(await createGuest(db, hotelId, input, encryption), viewer);
     },
 
-    async update(hotelId: string, viewer: Viewer, id: string, input: GuestPatch): Promise<Guest> {
+    async update(
+      hotelId: string,
+      viewer: Viewer,
+      id: string,
+      input: GuestPatch,
+      expected?: ExpectedVersion,
+    ): Promise<Guest> {
       const row = await db.transaction(async (trx) => {
         const current = await guestsRepository.lock(trx, hotelId, id);
         if (!current) throw new NotFoundError(guestMessages.notFound);
+        assertVersion(expected, current.updated_at);
         return guestsRepository.update(trx, hotelId, id, toColumns(input, encryption, current));
       });
       return present(row!, viewer);
     },
 
     /** Refused (409) while bookings name the guest: their links keep the history. */
-    async remove(hotelId: string, id: string): Promise<void> {
+    async remove(hotelId: string, id: string, expected?: ExpectedVersion): Promise<void> {
       const deleted = await refusalsAs({ foreignKey: () => new ConflictError(guestMessages.linkedToBookings) }, () =>
-        guestsRepository.delete(db, hotelId, id),
+        guestsRepository.delete(db, hotelId, id, expected),
       );
-      if (!deleted) throw new NotFoundError(guestMessages.notFound);
+      if (!deleted) throw await guestMissingOrStale(hotelId, id, expected);
     },
 
     /**
      * Blacklisting records the reason, when and by whom (again on a second call, with the new reason); lifting it
      * clears all three.
      */
-    async setBlacklist(hotelId: string, viewer: Viewer, id: string, input: BlacklistInput): Promise<Guest> {
+    async setBlacklist(
+      hotelId: string,
+      viewer: Viewer,
+      id: string,
+      input: BlacklistInput,
+      expected?: ExpectedVersion,
+    ): Promise<Guest> {
       const reason = input.reason?.trim();
       if (input.is_blacklisted && !reason) {
         throw new ValidationError(guestMessages.reasonRequired, [
@@ -338,8 +356,9 @@ export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) 
         hotelId,
         id,
         input.is_blacklisted ? { reason: reason!, by: viewer.userId } : null,
+        expected,
       );
-      if (!row) throw new NotFoundError(guestMessages.notFound);
+      if (!row) throw await guestMissingOrStale(hotelId, id, expected);
       return present(row, viewer);
     },
   };

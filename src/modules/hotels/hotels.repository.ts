@@ -6,6 +6,11 @@ export const hotelsRepository = {
     return Hotel.query(db).findById(hotelId);
   },
 
+  /** The hotel, locked until the transaction ends. */
+  async lock(db: DbOrTrx, hotelId: string): Promise<Hotel | undefined> {
+    return Hotel.query(db).findById(hotelId).forUpdate();
+  },
+
   async findBySlug(db: DbOrTrx, slug: string): Promise<Hotel | undefined> {
     return Hotel.query(db).findOne({ slug });
   },

@@ -12,6 +12,7 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       path: '/api/hotels/:slug',
       summary: 'Read the hotel',
       tags: ['Hotel'],
+      concurrency: 'if-match',
       access: { kind: 'hotel', roles: ALL_STAFF },
       request: { params: slugParams },
       responses: { 200: { description: 'The hotel', schema: hotelSchema } },
@@ -25,11 +26,12 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       summary: 'Update the hotel',
       description: 'Changes name, address, phone, timezone (IANA), currency (ISO 4217) and check-in/out times (HH:MM).',
       tags: ['Hotel'],
+      concurrency: 'if-match',
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: slugParams, body: updateHotelBody },
       responses: { 200: { description: 'The updated hotel', schema: hotelSchema } },
-      async handler({ hotel, body, res }) {
-        res.json(await hotels.updateHotel(hotel!.id, body));
+      async handler({ hotel, body, expectedVersion, res }) {
+        res.json(await hotels.updateHotel(hotel!.id, body, expectedVersion));
       },
     }),
     defineRoute({
@@ -39,6 +41,7 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       description:
         'House rules, automation toggles, the hotel SMTP settings (the password is never returned) and the room assignment strategy.',
       tags: ['Hotel'],
+      concurrency: 'if-match',
       access: { kind: 'hotel', roles: ALL_STAFF },
       request: { params: slugParams },
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
@@ -53,11 +56,12 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       description:
         '`smtp_password` is stored encrypted (AES-256-GCM) and only reported back as `smtp_password_set`; null clears it.',
       tags: ['Hotel'],
+      concurrency: 'if-match',
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: slugParams, body: updateSettingsBody },
       responses: { 200: { description: 'The updated settings', schema: settingsSchema } },
-      async handler({ hotel, body, res }) {
-        res.json(await hotels.updateSettings(hotel!.id, body));
+      async handler({ hotel, body, expectedVersion, res }) {
+        res.json(await hotels.updateSettings(hotel!.id, body, expectedVersion));
       },
     }),
   ];

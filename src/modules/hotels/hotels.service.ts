@@ -3,6 +3,7 @@ import { encryptSecret } from '../../platform/crypto';
 import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
+import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
 import { assertPublicDestination } from '../../platform/outbound';
 import type { Hotel, HotelChanges } from './hotels.model';
 import { hotelsRepository } from './hotels.repository';
@@ -21,14 +22,20 @@ export function createHotelsService(db: Db, config: Config) {
     return hotel;
   }
 
+  /** The settings show the hotel's check-in and check-out times too: they change whenever either row does. */
+  function settingsVersion(hotel: Hotel, settings: HotelSettingsRow): Date {
+    return hotel.updated_at! > settings.updated_at ? hotel.updated_at! : settings.updated_at;
+  }
+
   /** Settings as staff see them: the SMTP password never leaves the server, only whether one is set. */
-  function present(hotel: { check_in_time: string; check_out_time: string }, settings: HotelSettingsRow) {
+  function present(hotel: Hotel, settings: HotelSettingsRow) {
     const { hotel_id: _hotelId, smtp_password_encrypted: password, ...visible } = settings;
     return {
       check_in_time: hotel.check_in_time,
       check_out_time: hotel.check_out_time,
       ...visible,
       smtp_password_set: password !== null,
+      updated_at: settingsVersion(hotel, settings),
     };
   }
 
@@ -57,10 +64,13 @@ export function createHotelsService(db: Db, config: Config) {
       return hotelsRepository.insert(trx, { ...fields, slug });
     },
 
-    async updateHotel(hotelId: string, changes: HotelChanges) {
-      const hotel = await hotelsRepository.update(db, hotelId, changes);
-      if (!hotel) throw new NotFoundError(notFound);
-      return hotel;
+    async updateHotel(hotelId: string, changes: HotelChanges, expected?: ExpectedVersion) {
+      return db.transaction(async (trx) => {
+        const current = await hotelsRepository.lock(trx, hotelId);
+        if (!current) throw new NotFoundError(notFound);
+        assertVersion(expected, current.updated_at!);
+        return (await hotelsRepository.update(trx, hotelId, changes))!;
+      });
     },
 
     findBySlug(slug: string) {
@@ -69,7 +79,7 @@ export function createHotelsService(db: Db, config: Config) {
 
     getSettings,
 
-    async updateSettings(hotelId: string, changes: SettingsChanges) {
+    async updateSettings(hotelId: string, changes: SettingsChanges, expected?: ExpectedVersion) {
       const { check_in_time, check_out_time, smtp_password, ...settings } = changes;
       // The relay is an address this service will connect to: never one inside its own networks (400, nothing
       // saved). A name that does not resolve yet is accepted here; the sender must check again before connecting.
@@ -80,6 +90,12 @@ export function createHotelsService(db: Db, config: Config) {
         });
       }
       await db.transaction(async (trx) => {
+        const hotel = await hotelsRepository.lock(trx, hotelId);
+        if (!hotel) throw new NotFoundError(notFound);
+        assertVersion(
+          expected,
+          settingsVersion(hotel, await settingsRepository.get(trx, hotelId, { forUpdate: true })),
+        );
         if (check_in_time || check_out_time) {
           await hotelsRepository.update(trx, hotelId, { check_in_time, check_out_time });
         }

@@ -1,4 +1,8 @@
+import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { atVersion } from '../../platform/db/version';
+import { PreconditionFailedError } from '../../platform/errors';
+import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { AssignCandidate } from './housekeeping.rules';
 import type {
   ChecklistItem,
@@ -21,10 +25,14 @@ export const housekeepingSettingsRepository = {
     return (await query)!;
   },
 
-  async update(db: DbOrTrx, hotelId: string, changes: SettingsChanges): Promise<void> {
-    await db('housekeeping_settings')
+  /** Changes the row, if `expected` names a version only that version of it (412 otherwise). */
+  async update(db: DbOrTrx, hotelId: string, changes: SettingsChanges, expected?: ExpectedVersion): Promise<void> {
+    const changed = await db('housekeeping_settings')
       .where({ hotel_id: hotelId })
+      .modify(atVersion(expected))
       .update({ ...changes, updated_at: db.fn.now() });
+    // Every hotel has its row: only another version of it leaves nothing changed.
+    if (changed === 0) throw new PreconditionFailedError();
   },
 };
 
@@ -34,18 +42,22 @@ export interface TaskVisibility {
   category: TaskCategory;
 }
 
+/** Urgent first, then oldest. */
+const TASK_ORDER: SortKey[] = [
+  { sql: "CASE priority WHEN 'urgent' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END", type: 'integer' },
+  { sql: 'created_at', type: 'timestamptz' },
+  { sql: 'id', type: 'uuid' },
+];
+
 export const tasksRepository = {
   async list(
     db: DbOrTrx,
     hotelId: string,
     filter: TaskFilter & { timeZone: string },
+    page: PageRequest,
     visibility?: TaskVisibility,
-  ): Promise<HousekeepingTask[]> {
-    const query = db<HousekeepingTask>('housekeeping_tasks')
-      .where({ hotel_id: hotelId })
-      .orderByRaw("CASE priority WHEN 'urgent' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END")
-      .orderBy('created_at')
-      .limit(1000);
+  ): Promise<Page<HousekeepingTask>> {
+    const query = db('housekeeping_tasks').select('*').where({ hotel_id: hotelId });
     for (const field of ['category', 'room_id', 'status', 'assignee_id', 'priority'] as const) {
       if (filter[field]) query.where(field, filter[field]);
     }
@@ -58,7 +70,7 @@ export const tasksRepository = {
           .orWhere((open) => open.whereNull('assignee_id').where('category', visibility.category)),
       );
     }
-    return query;
+    return pageOf(db, query, TASK_ORDER, page);
   },
 
   async find(db: DbOrTrx, hotelId: string, id: string, options: { forUpdate?: boolean } = {}) {
@@ -161,11 +173,21 @@ export interface TemplateRow {
   updated_at: Date;
 }
 
+const TEMPLATE_ORDER: SortKey[] = [
+  { sql: 'name', type: 'text' },
+  { sql: 'id', type: 'uuid' },
+];
+
 export const templatesRepository = {
-  async list(db: DbOrTrx, hotelId: string, filter: { task_category?: TaskCategory }): Promise<TemplateRow[]> {
-    const query = db<TemplateRow>('checklist_templates').where({ hotel_id: hotelId }).orderBy('name');
+  async list(
+    db: DbOrTrx,
+    hotelId: string,
+    filter: { task_category?: TaskCategory },
+    page: PageRequest,
+  ): Promise<Page<TemplateRow>> {
+    const query = db('checklist_templates').select('*').where({ hotel_id: hotelId });
     if (filter.task_category) query.where({ task_category: filter.task_category });
-    return query;
+    return pageOf(db, query, TEMPLATE_ORDER, page);
   },
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<TemplateRow | undefined> {
     return db<TemplateRow>('checklist_templates').where({ hotel_id: hotelId, id }).first();
@@ -184,9 +206,16 @@ export const templatesRepository = {
       .returning('*');
     return created;
   },
-  async update(db: DbOrTrx, hotelId: string, id: string, row: Partial<TemplateRow>): Promise<TemplateRow | undefined> {
+  async update(
+    db: DbOrTrx,
+    hotelId: string,
+    id: string,
+    row: Partial<TemplateRow>,
+    expected?: ExpectedVersion,
+  ): Promise<TemplateRow | undefined> {
     const [updated] = await db<TemplateRow>('checklist_templates')
       .where({ hotel_id: hotelId, id })
+      .modify(atVersion(expected))
       .update({ ...row, updated_at: db.fn.now() })
       .returning('*');
     return updated;
@@ -198,7 +227,7 @@ export const templatesRepository = {
       texts.map((text, position) => ({ hotel_id: hotelId, template_id: templateId, text, position })),
     );
   },
-  async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
-    return (await db('checklist_templates').where({ hotel_id: hotelId, id }).delete()) > 0;
+  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
+    return (await db('checklist_templates').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
 };

@@ -1,5 +1,7 @@
 import Joi from 'joi';
+import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
+import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
@@ -41,6 +43,7 @@ export function housekeepingRoutes(
       summary: 'Read the housekeeping settings',
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
+      concurrency: 'if-match',
       request: { params: slugParams },
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
       async handler({ hotel, res }) {
@@ -58,13 +61,14 @@ export function housekeepingRoutes(
         'the first with no open task (else the least loaded).',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+      concurrency: 'if-match',
       request: { params: slugParams, body: settingsBody },
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
-      async handler({ hotel, body, res }) {
-        res.json(await housekeeping.updateSettings(hotel!.id, body));
+      async handler({ hotel, body, expectedVersion, res }) {
+        res.json(await housekeeping.updateSettings(hotel!.id, body, expectedVersion));
       },
     }),
-    defineRoute<unknown, TaskFilter>({
+    defineRoute<unknown, TaskFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/housekeeping',
       summary: 'List tasks',
@@ -74,9 +78,9 @@ export function housekeepingRoutes(
       tags,
       access: { kind: 'hotel', roles: TASK_ROLES },
       request: { params: slugParams, query: taskListQuery },
-      responses: { 200: { description: 'Tasks', schema: Joi.array().items(taskSchema) } },
+      responses: { 200: { description: 'Tasks', schema: Joi.array().items(taskSchema), headers: PAGE_HEADERS } },
       async handler({ hotel, query, auth, res }) {
-        res.json(await housekeeping.list(hotel!.id, query, auth!));
+        sendPage(res, await housekeeping.list(hotel!.id, query, auth!));
       },
     }),
     defineRoute<NewTaskInput>({
@@ -100,6 +104,7 @@ export function housekeepingRoutes(
       summary: 'Read a task with its checklist',
       tags,
       access: { kind: 'hotel', roles: TASK_ROLES },
+      concurrency: 'if-match',
       request: { params: idParams },
       responses: {
         200: { description: 'The task', schema: taskSchema },
@@ -123,14 +128,15 @@ export function housekeepingRoutes(
         'status, notes and photos of their tasks; starting an unassigned one takes it.',
       tags,
       access: { kind: 'hotel', roles: TASK_ROLES },
+      concurrency: 'if-match',
       request: { params: idParams, body: updateTaskBody },
       responses: {
         200: { description: 'The task', schema: taskSchema },
         404: { description: 'No such task visible to you' },
         422: { description: 'An illegal move, or completion refused with `errors`' },
       },
-      async handler({ hotel, params, body, auth, res }) {
-        res.json(await housekeeping.update(hotel!.id, params.id, body, auth!));
+      async handler({ hotel, params, body, auth, expectedVersion, res }) {
+        res.json(await housekeeping.update(hotel!.id, params.id, body, auth!, expectedVersion));
       },
     }),
     defineRoute<{ done: boolean }, unknown, { id: string; itemId: string }>({

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { calendarDate, hotelSlug, photoList } from '../../platform/http/schemas';
 import { ASSIGN_STRATEGIES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from './housekeeping.types';
 import { openApiComponent } from '../../platform/http/components';
+import { pageQueryKeys } from '../../platform/http/pagination';
 
 const category = Joi.string().valid(...TASK_CATEGORIES);
 const priority = Joi.string().valid(...TASK_PRIORITIES);
@@ -40,6 +41,7 @@ export const taskListQuery = Joi.object({
   assignee_id: Joi.string().uuid(),
   priority,
   date: calendarDate,
+  ...pageQueryKeys,
 });
 
 export const createTaskBody = Joi.object({

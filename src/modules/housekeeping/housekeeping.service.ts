@@ -1,6 +1,8 @@
+import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors';
 import type { AccessTokenPayload } from '../../platform/http/access-token';
+import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { Role } from '../../platform/http/roles';
 import { publishHotelEvent } from '../../platform/realtime/events';
 import type { HotelsService } from '../hotels';
@@ -191,14 +193,15 @@ export function createHousekeepingService(db: Db, { hotels, rooms, uploads, mini
   return {
     getSettings: (hotelId: string) => housekeepingSettingsRepository.get(db, hotelId),
 
-    async updateSettings(hotelId: string, changes: SettingsChanges) {
-      await housekeepingSettingsRepository.update(db, hotelId, changes);
+    async updateSettings(hotelId: string, changes: SettingsChanges, expected?: ExpectedVersion) {
+      await housekeepingSettingsRepository.update(db, hotelId, changes, expected);
       return housekeepingSettingsRepository.get(db, hotelId);
     },
 
-    async list(hotelId: string, filter: TaskFilter, actor: AccessTokenPayload) {
+    async list(hotelId: string, { limit, cursor, ...filter }: TaskFilter & PageRequest, actor: AccessTokenPayload) {
       const hotel = await hotels.find(hotelId);
-      return tasksRepository.list(db, hotelId, { ...filter, timeZone: hotel!.timezone }, visibilityOf(actor));
+      const filters = { ...filter, timeZone: hotel!.timezone };
+      return tasksRepository.list(db, hotelId, filters, { limit, cursor }, visibilityOf(actor));
     },
 
     async get(hotelId: string, id: string, actor: AccessTokenPayload) {
@@ -212,11 +215,18 @@ export function createHousekeepingService(db: Db, { hotels, rooms, uploads, mini
     },
 
     /** Status moves, reassignment and resolution; the room board follows in the same transaction. */
-    async update(hotelId: string, id: string, changes: TaskChanges, actor: AccessTokenPayload) {
+    async update(
+      hotelId: string,
+      id: string,
+      changes: TaskChanges,
+      actor: AccessTokenPayload,
+      expected?: ExpectedVersion,
+    ) {
       await uploads.assertOwnUploads(hotelId, changes.photos, 'photos');
       await uploads.assertOwnUploads(hotelId, changes.resolution_photos, 'resolution_photos');
       return db.transaction(async (trx) => {
         const task = await findVisible(trx, hotelId, id, actor, true);
+        assertVersion(expected, task.updated_at);
         const worker = visibilityOf(actor) !== undefined;
         const claims = worker && task.assignee_id === null && changes.status !== undefined;
         if (worker) {

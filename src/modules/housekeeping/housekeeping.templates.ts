@@ -1,6 +1,8 @@
 import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
+import type { PageRequest } from '../../platform/db/keyset';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import { templatesRepository, type TemplateRow } from './housekeeping.repository';
 import type { TaskCategory } from './housekeeping.types';
 
@@ -35,14 +37,17 @@ export function createChecklistTemplates(db: Db) {
     }));
   }
 
-  async function save(hotelId: string, id: string | undefined, input: TemplateInput) {
+  const templateMissingOrStale = (hotelId: string, id: string, expected: ExpectedVersion | undefined) =>
+    missingOrStale(expected, () => templatesRepository.find(db, hotelId, id), new NotFoundError(messages.notFound));
+
+  async function save(hotelId: string, id: string | undefined, input: TemplateInput, expected?: ExpectedVersion) {
     const { items, ...fields } = input;
     try {
       return await db.transaction(async (trx) => {
         const row = id
-          ? await templatesRepository.update(trx, hotelId, id, fields)
+          ? await templatesRepository.update(trx, hotelId, id, fields, expected)
           : await templatesRepository.insert(trx, hotelId, fields);
-        if (!row) throw new NotFoundError(messages.notFound);
+        if (!row) throw await templateMissingOrStale(hotelId, id!, expected);
         if (items) await templatesRepository.replaceItems(trx, hotelId, row.id, items);
         return (await withItems(trx, hotelId, [row]))[0];
       });
@@ -59,17 +64,21 @@ export function createChecklistTemplates(db: Db) {
   }
 
   return {
-    list: async (hotelId: string, filter: { task_category?: TaskCategory }) =>
-      withItems(db, hotelId, await templatesRepository.list(db, hotelId, filter)),
+    async list(hotelId: string, { limit, cursor, ...filter }: { task_category?: TaskCategory } & PageRequest) {
+      const page = await templatesRepository.list(db, hotelId, filter, { limit, cursor });
+      return { ...page, items: await withItems(db, hotelId, page.items) };
+    },
     async get(hotelId: string, id: string) {
       const row = await templatesRepository.find(db, hotelId, id);
       if (!row) throw new NotFoundError(messages.notFound);
       return (await withItems(db, hotelId, [row]))[0];
     },
     create: (hotelId: string, input: TemplateInput) => save(hotelId, undefined, input),
-    update: (hotelId: string, id: string, input: TemplateInput) => save(hotelId, id, input),
-    async remove(hotelId: string, id: string) {
-      if (!(await templatesRepository.delete(db, hotelId, id))) throw new NotFoundError(messages.notFound);
+    update: (hotelId: string, id: string, input: TemplateInput, expected?: ExpectedVersion) =>
+      save(hotelId, id, input, expected),
+    async remove(hotelId: string, id: string, expected?: ExpectedVersion) {
+      if (!(await templatesRepository.delete(db, hotelId, id, expected)))
+        throw await templateMissingOrStale(hotelId, id, expected);
     },
   };
 }

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
+import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { atVersion } from '../../platform/db/version';
+import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type {
   ConsumptionFilter,
   DateWindow,
@@ -13,8 +16,22 @@ import type {
   StockMovement,
 } from './minibar.types';
 
-/** The most rows a list of movements or consumptions returns (newest first). */
-export const LIST_LIMIT = 500;
+/** Items as the hotel arranges them (and their stock the same way). */
+const ITEM_ORDER = (table: string): SortKey[] => [
+  { sql: `${table}.sort_order`, type: 'integer' },
+  { sql: `${table}.name`, type: 'text' },
+  { sql: `${table}.id`, type: 'uuid' },
+];
+const MOVEMENT_ORDER: SortKey[] = [
+  { sql: 'created_at', type: 'timestamptz', desc: true },
+  { sql: 'id', type: 'uuid', desc: true },
+];
+/** Newest check first; the items of one check (recorded together) by name. */
+const CONSUMPTION_ORDER: SortKey[] = [
+  { sql: 'c.recorded_at', type: 'timestamptz', desc: true },
+  { sql: 'i.name', type: 'text' },
+  { sql: 'c.id', type: 'uuid' },
+];
 
 /** Keeps rows of `column` within the window's calendar dates, read in the hotel's time zone (both ends inclusive). */
 function withinHotelDays(query: Knex.QueryBuilder, db: DbOrTrx, column: string, hotelId: string, window: DateWindow) {
@@ -28,11 +45,11 @@ export const itemsRepository = {
     return (await db('minibar_items').where({ hotel_id: hotelId, is_active: true }).first('id')) !== undefined;
   },
 
-  async list(db: DbOrTrx, hotelId: string, filter: MinibarItemFilter): Promise<MinibarItem[]> {
-    const query = db<MinibarItem>('minibar_items').where({ hotel_id: hotelId }).orderBy(['sort_order', 'name']);
+  async list(db: DbOrTrx, hotelId: string, filter: MinibarItemFilter, page: PageRequest): Promise<Page<MinibarItem>> {
+    const query = db('minibar_items').select('*').where({ hotel_id: hotelId });
     if (filter.is_active !== undefined) query.where({ is_active: filter.is_active });
     if (filter.category !== undefined) query.where({ category: filter.category });
-    return query;
+    return pageOf(db, query, ITEM_ORDER('minibar_items'), page);
   },
 
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<MinibarItem | undefined> {
@@ -55,45 +72,55 @@ export const itemsRepository = {
     return row;
   },
 
-  async update(db: DbOrTrx, hotelId: string, id: string, input: MinibarItemInput): Promise<MinibarItem | undefined> {
+  async update(
+    db: DbOrTrx,
+    hotelId: string,
+    id: string,
+    input: MinibarItemInput,
+    expected?: ExpectedVersion,
+  ): Promise<MinibarItem | undefined> {
     const [row] = await db<MinibarItem>('minibar_items')
       .where({ hotel_id: hotelId, id })
+      .modify(atVersion(expected))
       .update({ ...input, updated_at: db.fn.now() })
       .returning('*');
     return row;
   },
 
-  async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
-    return (await db('minibar_items').where({ hotel_id: hotelId, id }).delete()) > 0;
+  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
+    return (await db('minibar_items').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
 };
 
+function levelsQuery(db: DbOrTrx, hotelId: string) {
+  return db('minibar_items as i')
+    .leftJoin('stock_movements as m', function joinMovements() {
+      this.on('m.hotel_id', 'i.hotel_id').andOn('m.item_id', 'i.id');
+    })
+    .where('i.hotel_id', hotelId)
+    .groupBy('i.id')
+    .select(
+      'i.id as item_id',
+      'i.name',
+      'i.category',
+      'i.price',
+      'i.is_active',
+      db.raw('COALESCE(SUM(m.quantity), 0)::integer AS quantity'),
+    );
+}
+
 export const stockRepository = {
-  /** Current stock of every item (items without movements at 0), or of the one item `itemId`. */
-  async levels(
-    db: DbOrTrx,
-    hotelId: string,
-    filter: MinibarItemFilter & { item_id?: string } = {},
-  ): Promise<StockLevel[]> {
-    const query = db('minibar_items as i')
-      .leftJoin('stock_movements as m', function joinMovements() {
-        this.on('m.hotel_id', 'i.hotel_id').andOn('m.item_id', 'i.id');
-      })
-      .where('i.hotel_id', hotelId)
-      .groupBy('i.id')
-      .orderBy(['i.sort_order', 'i.name'])
-      .select(
-        'i.id as item_id',
-        'i.name',
-        'i.category',
-        'i.price',
-        'i.is_active',
-        db.raw('COALESCE(SUM(m.quantity), 0)::integer AS quantity'),
-      );
-    if (filter.item_id) query.where('i.id', filter.item_id);
+  /** Current stock of every item (items without movements at 0). */
+  async levels(db: DbOrTrx, hotelId: string, filter: MinibarItemFilter, page: PageRequest): Promise<Page<StockLevel>> {
+    const query = levelsQuery(db, hotelId);
     if (filter.is_active !== undefined) query.where('i.is_active', filter.is_active);
     if (filter.category !== undefined) query.where('i.category', filter.category);
-    return query;
+    return pageOf(db, query, ITEM_ORDER('i'), page);
+  },
+
+  /** Current stock of one item of the hotel. */
+  async level(db: DbOrTrx, hotelId: string, itemId: string): Promise<StockLevel> {
+    return levelsQuery(db, hotelId).where('i.id', itemId).first();
   },
 
   async insertMovements(
@@ -107,18 +134,17 @@ export const stockRepository = {
       .returning('*');
   },
 
-  async listMovements(db: DbOrTrx, hotelId: string, filter: MovementFilter): Promise<StockMovement[]> {
-    const query = db<StockMovement>('stock_movements')
-      .where({ hotel_id: hotelId })
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(LIST_LIMIT);
+  async listMovements(
+    db: DbOrTrx,
+    hotelId: string,
+    filter: MovementFilter,
+    page: PageRequest,
+  ): Promise<Page<StockMovement>> {
+    const query = db('stock_movements').select('*').where({ hotel_id: hotelId });
     if (filter.item_id) query.where({ item_id: filter.item_id });
     if (filter.kind) query.where({ kind: filter.kind });
     withinHotelDays(query, db, 'created_at', hotelId, filter);
-    return query;
+    return pageOf(db, query, MOVEMENT_ORDER, page);
   },
 };
 
@@ -137,18 +163,18 @@ function consumptionsQuery(db: DbOrTrx, hotelId: string) {
 }
 
 export const consumptionsRepository = {
-  async list(db: DbOrTrx, hotelId: string, filter: ConsumptionFilter): Promise<MinibarConsumption[]> {
-    const query = consumptionsQuery(db, hotelId)
-      .orderBy([
-        { column: 'c.recorded_at', order: 'desc' },
-        { column: 'i.name', order: 'asc' },
-      ])
-      .limit(LIST_LIMIT);
+  async list(
+    db: DbOrTrx,
+    hotelId: string,
+    filter: ConsumptionFilter,
+    page: PageRequest,
+  ): Promise<Page<MinibarConsumption>> {
+    const query = consumptionsQuery(db, hotelId);
     if (filter.room_id) query.where('c.room_id', filter.room_id);
     if (filter.task_id) query.where('c.task_id', filter.task_id);
     if (filter.booking_id) query.where('c.booking_id', filter.booking_id);
     withinHotelDays(query, db, 'c.recorded_at', hotelId, filter);
-    return query;
+    return pageOf(db, query, CONSUMPTION_ORDER, page);
   },
 
   async forTask(db: DbOrTrx, hotelId: string, taskId: string): Promise<MinibarConsumption[]> {

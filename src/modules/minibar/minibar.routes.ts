@@ -1,5 +1,7 @@
 import Joi from 'joi';
+import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
+import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
 import { slugParams } from '../../platform/http/schemas';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
@@ -24,8 +26,7 @@ const tags = ['Minibar'];
 /** Who receives, writes off and counts stock: management, and housekeepers, who restock the minibars. */
 const STOCK_ROLES: readonly Role[] = ['hotel_admin', 'manager', 'housekeeper'];
 
-const dateWindowNote =
-  '`from`/`to` are calendar dates (YYYY-MM-DD) in the hotel time zone, both inclusive. At most 500 rows, newest first.';
+const dateWindowNote = '`from`/`to` are calendar dates (YYYY-MM-DD) in the hotel time zone, both inclusive.';
 
 export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
   return [
@@ -47,7 +48,7 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
       },
       refusals: { remove: { 409: { description: minibarMessages.itemHasConsumption } } },
     }),
-    defineRoute<unknown, MinibarItemFilter>({
+    defineRoute<unknown, MinibarItemFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/minibar/stock',
       summary: 'Current minibar stock per item',
@@ -56,10 +57,12 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
         'consumption the guest already had is never refused for lack of stock, and the next inventory count corrects it.',
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
-      request: { params: slugParams, query: itemListQuery },
-      responses: { 200: { description: 'Stock per item', schema: Joi.array().items(stockLevelSchema) } },
+      request: { params: slugParams, query: itemListQuery.keys(pageQueryKeys) },
+      responses: {
+        200: { description: 'Stock per item', schema: Joi.array().items(stockLevelSchema), headers: PAGE_HEADERS },
+      },
       async handler({ hotel, query, res }) {
-        res.json(await minibar.stock(hotel!.id, query));
+        sendPage(res, await minibar.stock(hotel!.id, query));
       },
     }),
     defineRoute<MovementInput>({
@@ -83,7 +86,7 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
         res.status(201).json(await minibar.postMovement(hotel!.id, auth?.sub ?? null, body));
       },
     }),
-    defineRoute<unknown, MovementFilter>({
+    defineRoute<unknown, MovementFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/minibar/stock/movements',
       summary: 'List stock movements',
@@ -91,12 +94,18 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
       request: { params: slugParams, query: movementListQuery },
-      responses: { 200: { description: 'Movements, newest first', schema: Joi.array().items(movementSchema) } },
+      responses: {
+        200: {
+          description: 'Movements, newest first',
+          schema: Joi.array().items(movementSchema),
+          headers: PAGE_HEADERS,
+        },
+      },
       async handler({ hotel, query, res }) {
-        res.json(await minibar.listMovements(hotel!.id, query));
+        sendPage(res, await minibar.listMovements(hotel!.id, query));
       },
     }),
-    defineRoute<unknown, ConsumptionFilter>({
+    defineRoute<unknown, ConsumptionFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/minibar/consumptions',
       summary: 'List minibar consumption',
@@ -107,9 +116,15 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
       request: { params: slugParams, query: consumptionListQuery },
-      responses: { 200: { description: 'Consumption, newest first', schema: Joi.array().items(consumptionSchema) } },
+      responses: {
+        200: {
+          description: 'Consumption, newest first',
+          schema: Joi.array().items(consumptionSchema),
+          headers: PAGE_HEADERS,
+        },
+      },
       async handler({ hotel, query, res }) {
-        res.json(await minibar.listConsumptions(hotel!.id, query));
+        sendPage(res, await minibar.listConsumptions(hotel!.id, query));
       },
     }),
   ];

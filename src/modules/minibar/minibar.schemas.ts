@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { calendarDate, dateSpan, MAX_WINDOW_DAYS, money } from '../../platform/http/schemas';
 import { MANUAL_MOVEMENT_KINDS, MOVEMENT_KINDS } from './minibar.types';
 import { openApiComponent } from '../../platform/http/components';
+import { pageQueryKeys } from '../../platform/http/pagination';
 
 /** The most units one movement or one consumption line may carry. */
 export const MAX_QUANTITY = 100000;
@@ -57,6 +58,7 @@ export const movementListQuery = Joi.object({
   item_id: Joi.string().uuid(),
   kind: Joi.string().valid(...MOVEMENT_KINDS),
   ...dateWindow,
+  ...pageQueryKeys,
 }).custom(windowSpan);
 
 export const consumptionListQuery = Joi.object({
@@ -64,6 +66,7 @@ export const consumptionListQuery = Joi.object({
   task_id: Joi.string().uuid(),
   booking_id: Joi.string().uuid(),
   ...dateWindow,
+  ...pageQueryKeys,
 }).custom(windowSpan);
 
 const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import type { Knex } from 'knex';
+import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
 import {
@@ -9,6 +10,7 @@ import {
   ValidationError,
   type ValidationDetail,
 } from '../../platform/errors';
+import { missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import { validate } from '../../platform/http/validate';
 import { consumptionsRepository, itemsRepository, stockRepository } from './minibar.repository';
 import { MAX_STOCK, minibarCheckItems } from './minibar.schemas';
@@ -149,6 +151,13 @@ export function createMinibarService(db: Db) {
     }
   }
 
+  const itemMissingOrStale = (hotelId: string, id: string, expected: ExpectedVersion | undefined) =>
+    missingOrStale(
+      expected,
+      () => itemsRepository.find(db, hotelId, id),
+      new NotFoundError(minibarMessages.itemNotFound),
+    );
+
   async function assertItem(trx: Knex.Transaction, hotelId: string, itemId: string) {
     const [item] = await itemsRepository.lock(trx, hotelId, [itemId]);
     if (!item) {
@@ -170,7 +179,8 @@ export function createMinibarService(db: Db) {
     hasActiveItems: (hotelId: string, conn: DbOrTrx = db): Promise<boolean> => itemsRepository.anyActive(conn, hotelId),
 
     items: {
-      list: (hotelId: string, filter: MinibarItemFilter) => itemsRepository.list(db, hotelId, filter),
+      list: (hotelId: string, { limit, cursor, ...filter }: MinibarItemFilter & PageRequest) =>
+        itemsRepository.list(db, hotelId, filter, { limit, cursor }),
 
       async get(hotelId: string, id: string) {
         const item = await itemsRepository.find(db, hotelId, id);
@@ -181,27 +191,28 @@ export function createMinibarService(db: Db) {
       create: (hotelId: string, input: MinibarItemInput & { name: string; price: string }) =>
         conflictsAsErrors(() => itemsRepository.insert(db, hotelId, input)),
 
-      async update(hotelId: string, id: string, input: MinibarItemInput) {
-        const item = await conflictsAsErrors(() => itemsRepository.update(db, hotelId, id, input));
-        if (!item) throw new NotFoundError(minibarMessages.itemNotFound);
+      async update(hotelId: string, id: string, input: MinibarItemInput, expected?: ExpectedVersion) {
+        const item = await conflictsAsErrors(() => itemsRepository.update(db, hotelId, id, input, expected));
+        if (!item) throw await itemMissingOrStale(hotelId, id, expected);
         return item;
       },
 
-      async remove(hotelId: string, id: string): Promise<void> {
+      async remove(hotelId: string, id: string, expected?: ExpectedVersion): Promise<void> {
         let deleted: boolean;
         try {
-          deleted = await itemsRepository.delete(db, hotelId, id);
+          deleted = await itemsRepository.delete(db, hotelId, id, expected);
         } catch (error) {
           if (databaseError(error).code === PG_ERRORS.foreignKeyViolation) {
             throw new ConflictError(minibarMessages.itemHasConsumption);
           }
           throw error;
         }
-        if (!deleted) throw new NotFoundError(minibarMessages.itemNotFound);
+        if (!deleted) throw await itemMissingOrStale(hotelId, id, expected);
       },
     },
 
-    stock: (hotelId: string, filter: MinibarItemFilter) => stockRepository.levels(db, hotelId, filter),
+    stock: (hotelId: string, { limit, cursor, ...filter }: MinibarItemFilter & PageRequest) =>
+      stockRepository.levels(db, hotelId, filter, { limit, cursor }),
 
     /**
      * A receipt adds `quantity`, a write-off subtracts it, an inventory count sets the stock to `quantity` and
@@ -214,7 +225,7 @@ export function createMinibarService(db: Db) {
     ): Promise<{ movement: StockMovement; stock: StockLevel }> {
       return db.transaction(async (trx) => {
         await assertItem(trx, hotelId, input.item_id);
-        const [before] = await stockRepository.levels(trx, hotelId, { item_id: input.item_id });
+        const before = await stockRepository.level(trx, hotelId, input.item_id);
         const delta =
           input.kind === 'receipt'
             ? input.quantity
@@ -237,9 +248,11 @@ export function createMinibarService(db: Db) {
       });
     },
 
-    listMovements: (hotelId: string, filter: MovementFilter) => stockRepository.listMovements(db, hotelId, filter),
+    listMovements: (hotelId: string, { limit, cursor, ...filter }: MovementFilter & PageRequest) =>
+      stockRepository.listMovements(db, hotelId, filter, { limit, cursor }),
 
-    listConsumptions: (hotelId: string, filter: ConsumptionFilter) => consumptionsRepository.list(db, hotelId, filter),
+    listConsumptions: (hotelId: string, { limit, cursor, ...filter }: ConsumptionFilter & PageRequest) =>
+      consumptionsRepository.list(db, hotelId, filter, { limit, cursor }),
   };
 }
 

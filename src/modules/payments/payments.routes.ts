@@ -22,6 +22,7 @@ export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
       summary: 'Read the payment settings',
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
+      concurrency: 'if-match',
       request: { params: slugParams },
       responses: { 200: { description: 'Settings', schema: settingsSchema } },
       async handler({ hotel, res }) {
@@ -37,13 +38,14 @@ export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
         'balance is due), `hard` (check-in refused while a balance is due).',
       tags,
       access: { kind: 'hotel', roles: SETTINGS_WRITERS },
+      concurrency: 'if-match',
       request: {
         params: slugParams,
         body: Joi.object({ require_payment_checkin: settingsSchema.extract('require_payment_checkin').required() }),
       },
       responses: { 200: { description: 'Settings', schema: settingsSchema } },
-      async handler({ hotel, body, res }) {
-        res.json(await payments.updateSettings(hotel!.id, body));
+      async handler({ hotel, body, expectedVersion, res }) {
+        res.json(await payments.updateSettings(hotel!.id, body, expectedVersion));
       },
     }),
   ];

@@ -1,5 +1,6 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ValidationError } from '../../platform/errors';
+import type { ExpectedVersion } from '../../platform/http/concurrency';
 import { parseMoney } from '../pricing';
 import { ledgerRepository, paymentSettingsRepository } from './payments.repository';
 import type { BookingPayment, PaymentInput, PaymentSettings } from './payments.types';
@@ -12,8 +13,12 @@ export function createPaymentsService(db: Db) {
   return {
     getSettings: (hotelId: string) => paymentSettingsRepository.get(db, hotelId),
     settingsOf: (hotelId: string, conn: DbOrTrx = db) => paymentSettingsRepository.get(conn, hotelId),
-    async updateSettings(hotelId: string, changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>) {
-      await paymentSettingsRepository.update(db, hotelId, changes);
+    async updateSettings(
+      hotelId: string,
+      changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>,
+      expected?: ExpectedVersion,
+    ) {
+      await paymentSettingsRepository.update(db, hotelId, changes, expected);
       return paymentSettingsRepository.get(db, hotelId);
     },
 

@@ -1,4 +1,7 @@
+import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { atVersion } from '../../platform/db/version';
+import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type {
   DateWindow,
   OverrideInput,
@@ -11,11 +14,26 @@ import type {
 
 type PeriodRow = Omit<RatePeriod, 'prices'>;
 
+const TARIFF_ORDER: SortKey[] = [
+  { sql: 'name', type: 'text' },
+  { sql: 'id', type: 'uuid' },
+];
+const PERIOD_ORDER: SortKey[] = [
+  { sql: 'date_from', type: 'date' },
+  { sql: 'name', type: 'text' },
+  { sql: 'id', type: 'uuid' },
+];
+const OVERRIDE_ORDER: SortKey[] = [
+  { sql: 'date', type: 'date' },
+  { sql: 'category_id', type: 'uuid' },
+  { sql: 'id', type: 'uuid' },
+];
+
 export const tariffsRepository = {
-  async list(db: DbOrTrx, hotelId: string, filter: { is_active?: boolean }): Promise<Tariff[]> {
-    const query = db<Tariff>('tariffs').where({ hotel_id: hotelId }).orderBy('name');
+  async list(db: DbOrTrx, hotelId: string, filter: { is_active?: boolean }, page: PageRequest): Promise<Page<Tariff>> {
+    const query = db('tariffs').select('*').where({ hotel_id: hotelId });
     if (filter.is_active !== undefined) query.where({ is_active: filter.is_active });
-    return query;
+    return pageOf(db, query, TARIFF_ORDER, page);
   },
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<Tariff | undefined> {
     return db<Tariff>('tariffs').where({ hotel_id: hotelId, id }).first();
@@ -26,21 +44,28 @@ export const tariffsRepository = {
       .returning('*');
     return row;
   },
-  async update(db: DbOrTrx, hotelId: string, id: string, input: TariffInput): Promise<Tariff | undefined> {
+  async update(
+    db: DbOrTrx,
+    hotelId: string,
+    id: string,
+    input: TariffInput,
+    expected?: ExpectedVersion,
+  ): Promise<Tariff | undefined> {
     const [row] = await db<Tariff>('tariffs')
       .where({ hotel_id: hotelId, id })
+      .modify(atVersion(expected))
       .update({ ...input, updated_at: db.fn.now() })
       .returning('*');
     return row;
   },
-  async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
-    return (await db('tariffs').where({ hotel_id: hotelId, id }).delete()) > 0;
+  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
+    return (await db('tariffs').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
 };
 
 export const periodsRepository = {
-  async list(db: DbOrTrx, hotelId: string, window: DateWindow): Promise<PeriodRow[]> {
-    const query = db<PeriodRow>('rate_periods').where({ hotel_id: hotelId }).orderBy(['date_from', 'name']);
+  async list(db: DbOrTrx, hotelId: string, window: DateWindow, page: PageRequest): Promise<Page<PeriodRow>> {
+    const query = db('rate_periods').select('*').where({ hotel_id: hotelId });
     if (window.from) query.where('date_to', '>=', window.from);
     if (window.to) query.where('date_from', '<=', window.to);
     if (window.category_id) {
@@ -49,7 +74,7 @@ export const periodsRepository = {
         db('rate_period_prices').select('period_id').where({ hotel_id: hotelId, category_id: window.category_id }),
       );
     }
-    return query;
+    return pageOf(db, query, PERIOD_ORDER, page);
   },
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<PeriodRow | undefined> {
     return db<PeriodRow>('rate_periods').where({ hotel_id: hotelId, id }).first();
@@ -81,9 +106,11 @@ export const periodsRepository = {
     hotelId: string,
     id: string,
     changes: Partial<Pick<PeriodRow, 'name' | 'date_from' | 'date_to'>>,
+    expected?: ExpectedVersion,
   ) {
     const [row] = await db<PeriodRow>('rate_periods')
       .where({ hotel_id: hotelId, id })
+      .modify(atVersion(expected))
       .update({ ...changes, updated_at: db.fn.now() })
       .returning('*');
     return row as PeriodRow | undefined;
@@ -132,8 +159,8 @@ export const periodsRepository = {
     if (span.exceptId) query.whereNot('p.period_id', span.exceptId);
     return query as Promise<{ period_name: string; date_from: string; date_to: string; category_name: string }[]>;
   },
-  async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
-    return (await db('rate_periods').where({ hotel_id: hotelId, id }).delete()) > 0;
+  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
+    return (await db('rate_periods').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
   /** Prices of one category from every period that touches [from, to]. */
   async forCategory(db: DbOrTrx, hotelId: string, categoryId: string, from: string, to: string) {
@@ -148,15 +175,12 @@ export const periodsRepository = {
 };
 
 export const overridesRepository = {
-  async list(db: DbOrTrx, hotelId: string, window: DateWindow): Promise<RateOverride[]> {
-    const query = db<RateOverride>('rate_overrides')
-      .where({ hotel_id: hotelId })
-      .orderBy(['date', 'category_id'])
-      .limit(5000);
+  async list(db: DbOrTrx, hotelId: string, window: DateWindow, page: PageRequest): Promise<Page<RateOverride>> {
+    const query = db('rate_overrides').select('*').where({ hotel_id: hotelId });
     if (window.from) query.where('date', '>=', window.from);
     if (window.to) query.where('date', '<=', window.to);
     if (window.category_id) query.where({ category_id: window.category_id });
-    return query;
+    return pageOf(db, query, OVERRIDE_ORDER, page);
   },
   async upsert(
     db: DbOrTrx,

@@ -1,4 +1,6 @@
+import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
+import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
@@ -55,16 +57,18 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
           'Two periods may not price one category on the same date (409 naming the other period).',
       },
     }),
-    defineRoute<unknown, DateWindow>({
+    defineRoute<unknown, DateWindow & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/rate-overrides',
       summary: 'List per-date price overrides',
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
-      request: { params: slugParams, query: dateWindowQuery },
-      responses: { 200: { description: 'Overrides by date', schema: Joi.array().items(overrideSchema) } },
+      request: { params: slugParams, query: dateWindowQuery.keys(pageQueryKeys) },
+      responses: {
+        200: { description: 'Overrides by date', schema: Joi.array().items(overrideSchema), headers: PAGE_HEADERS },
+      },
       async handler({ hotel, query, res }) {
-        res.json(await pricing.overrides.list(hotel!.id, query));
+        sendPage(res, await pricing.overrides.list(hotel!.id, query));
       },
     }),
     defineRoute<OverrideInput>({

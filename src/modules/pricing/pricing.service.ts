@@ -1,6 +1,8 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
+import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import { daysBetween, MAX_RATE_SPAN_DAYS } from '../../platform/http/schemas';
 import { overridesRepository, periodsRepository, tariffsRepository } from './pricing.repository';
 import {
@@ -55,7 +57,12 @@ export function createPricingService(db: Db) {
   }
 
   /** Writes a period and its prices; an overlap with another period of the same category is a 409 naming it. */
-  async function savePeriod(hotelId: string, id: string | undefined, input: RatePeriodInput): Promise<RatePeriod> {
+  async function savePeriod(
+    hotelId: string,
+    id: string | undefined,
+    input: RatePeriodInput,
+    expected?: ExpectedVersion,
+  ): Promise<RatePeriod> {
     try {
       return await db.transaction(async (trx) => {
         const current = id ? await periodWithPrices(trx, hotelId, id) : undefined;
@@ -68,14 +75,15 @@ export function createPricingService(db: Db) {
           throw new ValidationError(pricingMessages.periodSpan);
         const fields = { name: input.name, date_from: input.date_from, date_to: input.date_to };
         const period = current
-          ? await periodsRepository.update(trx, hotelId, current.id, fields)
+          ? await periodsRepository.update(trx, hotelId, current.id, fields, expected)
           : await periodsRepository.insert(
               trx,
               hotelId,
               fields as { name: string; date_from: string; date_to: string },
             );
-        await periodsRepository.replacePrices(trx, hotelId, period!, input.prices ?? current?.prices ?? []);
-        return periodWithPrices(trx, hotelId, period!.id);
+        if (!period) throw await periodMissingOrStale(hotelId, id!, expected);
+        await periodsRepository.replacePrices(trx, hotelId, period, input.prices ?? current?.prices ?? []);
+        return periodWithPrices(trx, hotelId, period.id);
       });
     } catch (error) {
       if (foreignKeyViolation(error)) throw categoryNotFound();
@@ -96,6 +104,21 @@ export function createPricingService(db: Db) {
       }
       throw error;
     }
+  }
+
+  function tariffMissingOrStale(hotelId: string, id: string, expected: ExpectedVersion | undefined) {
+    return missingOrStale(
+      expected,
+      () => tariffsRepository.find(db, hotelId, id),
+      new NotFoundError(pricingMessages.tariffNotFound),
+    );
+  }
+  function periodMissingOrStale(hotelId: string, id: string, expected: ExpectedVersion | undefined) {
+    return missingOrStale(
+      expected,
+      () => periodsRepository.find(db, hotelId, id),
+      new NotFoundError(pricingMessages.periodNotFound),
+    );
   }
 
   async function tariffWrite<T>(write: () => Promise<T>): Promise<T> {
@@ -119,22 +142,23 @@ export function createPricingService(db: Db) {
     findTariff: (hotelId: string, id: string, conn: DbOrTrx = db) => tariffsRepository.find(conn, hotelId, id),
 
     tariffs: {
-      list: (hotelId: string, filter: { is_active?: boolean }) => tariffsRepository.list(db, hotelId, filter),
+      list: (hotelId: string, { limit, cursor, ...filter }: { is_active?: boolean } & PageRequest) =>
+        tariffsRepository.list(db, hotelId, filter, { limit, cursor }),
       async get(hotelId: string, id: string) {
         const tariff = await tariffsRepository.find(db, hotelId, id);
         if (!tariff) throw new NotFoundError(pricingMessages.tariffNotFound);
         return tariff;
       },
       create: (hotelId: string, input: TariffInput) => tariffWrite(() => tariffsRepository.insert(db, hotelId, input)),
-      async update(hotelId: string, id: string, input: TariffInput) {
-        const tariff = await tariffWrite(() => tariffsRepository.update(db, hotelId, id, input));
-        if (!tariff) throw new NotFoundError(pricingMessages.tariffNotFound);
+      async update(hotelId: string, id: string, input: TariffInput, expected?: ExpectedVersion) {
+        const tariff = await tariffWrite(() => tariffsRepository.update(db, hotelId, id, input, expected));
+        if (!tariff) throw await tariffMissingOrStale(hotelId, id, expected);
         return tariff;
       },
-      async remove(hotelId: string, id: string) {
+      async remove(hotelId: string, id: string, expected?: ExpectedVersion) {
         try {
-          if (!(await tariffsRepository.delete(db, hotelId, id)))
-            throw new NotFoundError(pricingMessages.tariffNotFound);
+          if (!(await tariffsRepository.delete(db, hotelId, id, expected)))
+            throw await tariffMissingOrStale(hotelId, id, expected);
         } catch (error) {
           if (foreignKeyViolation(error)) throw new ConflictError(pricingMessages.tariffInUse, 'tariff_in_use');
           throw error;
@@ -143,14 +167,14 @@ export function createPricingService(db: Db) {
     },
 
     periods: {
-      async list(hotelId: string, window: DateWindow): Promise<RatePeriod[]> {
-        const periods = await periodsRepository.list(db, hotelId, window);
+      async list(hotelId: string, { limit, cursor, ...window }: DateWindow & PageRequest) {
+        const periods = await periodsRepository.list(db, hotelId, window, { limit, cursor });
         const prices = await periodsRepository.prices(
           db,
           hotelId,
-          periods.map((period) => period.id),
+          periods.items.map((period) => period.id),
         );
-        return periods.map((period) => ({
+        return mapPage(periods, (period): RatePeriod => ({
           ...period,
           prices: prices
             .filter((price) => price.period_id === period.id)
@@ -159,14 +183,17 @@ export function createPricingService(db: Db) {
       },
       get: (hotelId: string, id: string) => periodWithPrices(db, hotelId, id),
       create: (hotelId: string, input: RatePeriodInput) => savePeriod(hotelId, undefined, input),
-      update: (hotelId: string, id: string, input: RatePeriodInput) => savePeriod(hotelId, id, input),
-      async remove(hotelId: string, id: string) {
-        if (!(await periodsRepository.delete(db, hotelId, id))) throw new NotFoundError(pricingMessages.periodNotFound);
+      update: (hotelId: string, id: string, input: RatePeriodInput, expected?: ExpectedVersion) =>
+        savePeriod(hotelId, id, input, expected),
+      async remove(hotelId: string, id: string, expected?: ExpectedVersion) {
+        if (!(await periodsRepository.delete(db, hotelId, id, expected)))
+          throw await periodMissingOrStale(hotelId, id, expected);
       },
     },
 
     overrides: {
-      list: (hotelId: string, window: DateWindow) => overridesRepository.list(db, hotelId, window),
+      list: (hotelId: string, { limit, cursor, ...window }: DateWindow & PageRequest) =>
+        overridesRepository.list(db, hotelId, window, { limit, cursor }),
       /** Sets the price of one date, or of every date in a range, for one category (existing dates are replaced). */
       async set(hotelId: string, input: OverrideInput) {
         const from = input.date ?? input.date_from!;

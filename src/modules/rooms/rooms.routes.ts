@@ -86,14 +86,15 @@ export function roomsRoutes(rooms: RoomsService): RouteDefinition[] {
         '`closed` may carry `maintenance_from`/`maintenance_to`.',
       tags: ['Rooms'],
       access: { kind: 'hotel', roles: ROOM_STATUS_ROLES },
+      concurrency: 'if-match',
       request: { params: idParams, body: roomStatusBody },
       responses: {
         200: { description: 'The room', schema: roomSchema },
         404: { description: 'No such room' },
         422: { description: roomMessages.cleaningIsAutomatic },
       },
-      async handler({ hotel, params, body, res }) {
-        res.json(await rooms.updateRoom(hotel!.id, params.id, body));
+      async handler({ hotel, params, body, expectedVersion, res }) {
+        res.json(await rooms.updateRoom(hotel!.id, params.id, body, expectedVersion));
       },
     }),
   ];

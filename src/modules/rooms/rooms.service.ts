@@ -1,6 +1,8 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
+import type { PageRequest } from '../../platform/db/keyset';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { UploadsService } from '../uploads';
 import { categoriesRepository, roomsRepository } from './rooms.repository';
 import { publishRoomUpdated, updateRoomState } from './rooms.state';
@@ -48,6 +50,15 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
     }
   }
 
+  const categoryMissingOrStale = (hotelId: string, id: string, expected: ExpectedVersion | undefined) =>
+    missingOrStale(
+      expected,
+      () => categoriesRepository.find(db, hotelId, id),
+      new NotFoundError(roomMessages.categoryNotFound),
+    );
+  const roomMissingOrStale = (hotelId: string, id: string, expected: ExpectedVersion | undefined) =>
+    missingOrStale(expected, () => roomsRepository.find(db, hotelId, id), new NotFoundError(roomMessages.roomNotFound));
+
   async function getRoom(hotelId: string, id: string) {
     const room = await roomsRepository.find(db, hotelId, id);
     if (!room) throw new NotFoundError(roomMessages.roomNotFound);
@@ -59,12 +70,12 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
     findRoom: (hotelId: string, id: string, conn: DbOrTrx = db) => roomsRepository.find(conn, hotelId, id),
     findCategory: (hotelId: string, id: string, conn: DbOrTrx = db) => categoriesRepository.find(conn, hotelId, id),
     roomsOfCategory: (hotelId: string, categoryId: string, conn: DbOrTrx = db) =>
-      roomsRepository.list(conn, hotelId, { category_id: categoryId }),
+      roomsRepository.ofCategory(conn, hotelId, categoryId),
     /** Changes what the room board shows and tells the hotel's staff, in the caller's transaction. */
     updateState: updateRoomState,
 
-    listCategories: (hotelId: string, filter: { is_active?: boolean }) =>
-      categoriesRepository.list(db, hotelId, filter),
+    listCategories: (hotelId: string, { limit, cursor, ...filter }: { is_active?: boolean } & PageRequest) =>
+      categoriesRepository.list(db, hotelId, filter, { limit, cursor }),
 
     async getCategory(hotelId: string, id: string) {
       const category = await categoriesRepository.find(db, hotelId, id);
@@ -77,20 +88,20 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
       return conflictsAsErrors(() => categoriesRepository.insert(db, hotelId, input));
     },
 
-    async updateCategory(hotelId: string, id: string, input: CategoryInput) {
+    async updateCategory(hotelId: string, id: string, input: CategoryInput, expected?: ExpectedVersion) {
       await assertOwnPhotos(hotelId, input.photos);
-      const category = await conflictsAsErrors(() => categoriesRepository.update(db, hotelId, id, input));
-      if (!category) throw new NotFoundError(roomMessages.categoryNotFound);
+      const category = await conflictsAsErrors(() => categoriesRepository.update(db, hotelId, id, input, expected));
+      if (!category) throw await categoryMissingOrStale(hotelId, id, expected);
       return category;
     },
 
-    async deleteCategory(hotelId: string, id: string): Promise<void> {
+    async deleteCategory(hotelId: string, id: string, expected?: ExpectedVersion): Promise<void> {
       try {
         await db.transaction(async (trx) => {
           if ((await categoriesRepository.countRooms(trx, hotelId, id)) > 0)
             throw new ConflictError(roomMessages.categoryHasRooms);
-          if (!(await categoriesRepository.delete(trx, hotelId, id)))
-            throw new NotFoundError(roomMessages.categoryNotFound);
+          if (!(await categoriesRepository.delete(trx, hotelId, id, expected)))
+            throw await categoryMissingOrStale(hotelId, id, expected);
         });
       } catch (error) {
         // Bookings keep the category they were made in, also after their room moved to another one.
@@ -100,7 +111,8 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
       }
     },
 
-    listRooms: (hotelId: string, filter: RoomFilter) => roomsRepository.list(db, hotelId, filter),
+    listRooms: (hotelId: string, { limit, cursor, ...filter }: RoomFilter & PageRequest) =>
+      roomsRepository.list(db, hotelId, filter, { limit, cursor }),
 
     getRoom,
 
@@ -112,7 +124,7 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
       return conflictsAsErrors(() => roomsRepository.insert(db, hotelId, input));
     },
 
-    async updateRoom(hotelId: string, id: string, input: RoomInput) {
+    async updateRoom(hotelId: string, id: string, input: RoomInput, expected?: ExpectedVersion) {
       if (input.status === 'cleaning') throw new BusinessRuleError(roomMessages.cleaningIsAutomatic);
       await assertOwnPhotos(hotelId, input.photos);
       await assertCategory(hotelId, input.category_id);
@@ -120,8 +132,8 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
       assertMaintenanceSpan({ ...current, ...input });
       return conflictsAsErrors(() =>
         db.transaction(async (trx) => {
-          const room = await roomsRepository.update(trx, hotelId, id, input);
-          if (!room) throw new NotFoundError(roomMessages.roomNotFound);
+          const room = await roomsRepository.update(trx, hotelId, id, input, expected);
+          if (!room) throw await roomMissingOrStale(hotelId, id, expected);
           const boardChanged = ['status', 'maintenance_from', 'maintenance_to'].some((field) => field in input);
           if (boardChanged) await publishRoomUpdated(trx, room);
           return room;
@@ -129,9 +141,10 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
       );
     },
 
-    async deleteRoom(hotelId: string, id: string): Promise<void> {
+    async deleteRoom(hotelId: string, id: string, expected?: ExpectedVersion): Promise<void> {
       try {
-        if (!(await roomsRepository.delete(db, hotelId, id))) throw new NotFoundError(roomMessages.roomNotFound);
+        if (!(await roomsRepository.delete(db, hotelId, id, expected)))
+          throw await roomMissingOrStale(hotelId, id, expected);
       } catch (error) {
         if (databaseError(error).code === PG_ERRORS.foreignKeyViolation)
           throw new ConflictError(roomMessages.roomHasHistory);

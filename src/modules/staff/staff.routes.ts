@@ -1,3 +1,5 @@
+import type { PageRequest } from '../../platform/db/keyset';
+import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { okResponse, slugParams } from '../../platform/http/schemas';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
@@ -15,16 +17,16 @@ import { staffMessages, type NewStaffInput, type StaffChanges, type StaffService
 export function staffRoutes(staff: StaffService): RouteDefinition[] {
   const tags = ['Staff'];
   return [
-    defineRoute<unknown, StaffFilter>({
+    defineRoute<unknown, StaffFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/users',
       summary: 'List the hotel staff',
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
       request: { params: slugParams, query: staffListQuery },
-      responses: { 200: { description: 'Staff, oldest first', schema: staffListSchema } },
+      responses: { 200: { description: 'Staff, oldest first', schema: staffListSchema, headers: PAGE_HEADERS } },
       async handler({ hotel, query, res }) {
-        res.json(await staff.list(hotel!.id, query));
+        sendPage(res, await staff.list(hotel!.id, query));
       },
     }),
     defineRoute<NewStaffInput>({
@@ -55,14 +57,15 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
         "their own role or active flag (422). Deactivating ends the member's sessions; a role change applies at their next refresh.",
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+      concurrency: 'if-match',
       request: { params: staffParams, body: updateStaffBody },
       responses: {
         200: { description: 'Updated', schema: staffMemberSchema },
         404: { description: staffMessages.notFound },
         422: { description: staffMessages.selfChange },
       },
-      async handler({ hotel, params, body, auth, res }) {
-        res.json(await staff.update(hotel!.id, params.id, body, auth!));
+      async handler({ hotel, params, body, auth, expectedVersion, res }) {
+        res.json(await staff.update(hotel!.id, params.id, body, auth!, expectedVersion));
       },
     }),
     defineRoute<unknown, unknown, { id: string }>({
@@ -73,14 +76,15 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
         'The owner (hotel_admin) can be deleted only by super_admin; nobody deletes their own account (422).',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+      concurrency: 'if-match',
       request: { params: staffParams },
       responses: {
         200: { description: 'Deleted', schema: okResponse },
         404: { description: staffMessages.notFound },
         422: { description: staffMessages.selfDelete },
       },
-      async handler({ hotel, params, auth, res }) {
-        await staff.remove(hotel!.id, params.id, auth!);
+      async handler({ hotel, params, auth, expectedVersion, res }) {
+        await staff.remove(hotel!.id, params.id, auth!, expectedVersion);
         res.json({ ok: true });
       },
     }),

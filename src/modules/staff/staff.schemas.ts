@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { pageQueryKeys } from '../../platform/http/pagination';
 import { HOTEL_ROLES } from '../../platform/http/roles';
 import { openApiComponent } from '../../platform/http/components';
 
@@ -7,6 +8,7 @@ export { idParams as staffParams } from '../../platform/http/schemas';
 export const staffListQuery = Joi.object({
   role: Joi.string().valid(...HOTEL_ROLES),
   active: Joi.boolean(),
+  ...pageQueryKeys,
 });
 
 export const createStaffBody = Joi.object({

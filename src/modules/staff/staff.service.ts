@@ -1,10 +1,12 @@
 import type { Config } from '../../config';
 import { refusalsAs } from '../../platform/db/base-model';
+import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { randomHexToken } from '../../platform/crypto';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors';
 import type { AccessTokenPayload } from '../../platform/http/access-token';
+import { missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { HotelRef } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { accountWorkflowIds, type StaffInvitationWorkflow } from '../../../workflows/contracts/accounts';
@@ -68,9 +70,12 @@ export function createStaffService(db: Db, config: Config, deps: StaffDependenci
     return target;
   }
 
+  const memberMissingOrStale = (hotelId: string, userId: string, expected: ExpectedVersion | undefined) =>
+    missingOrStale(expected, () => deps.users.findInHotel(hotelId, userId), new NotFoundError(staffMessages.notFound));
+
   return {
-    async list(hotelId: string, filter: StaffFilter) {
-      return (await deps.users.listInHotel(hotelId, filter)).map(toStaffMember);
+    async list(hotelId: string, { limit, cursor, ...filter }: StaffFilter & PageRequest) {
+      return mapPage(await deps.users.listInHotel(hotelId, filter, { limit, cursor }), toStaffMember);
     },
 
     /** With a password the account is ready to use; without one it waits for its invitation to be accepted. */
@@ -124,7 +129,13 @@ export function createStaffService(db: Db, config: Config, deps: StaffDependenci
     },
 
     /** Role changes apply at the member's next token refresh; deactivation ends every session at once. */
-    async update(hotelId: string, userId: string, changes: StaffChanges, actor: AccessTokenPayload) {
+    async update(
+      hotelId: string,
+      userId: string,
+      changes: StaffChanges,
+      actor: AccessTokenPayload,
+      expected?: ExpectedVersion,
+    ) {
       const target = await findTarget(hotelId, userId, actor);
       assertAssignable(changes.role);
       const changesOwnAccess =
@@ -132,17 +143,18 @@ export function createStaffService(db: Db, config: Config, deps: StaffDependenci
         (changes.active !== undefined && changes.active !== target.active);
       if (target.id === actor.sub && changesOwnAccess) throw new BusinessRuleError(staffMessages.selfChange);
       return db.transaction(async (trx) => {
-        const updated = await deps.users.updateInHotel(hotelId, userId, changes, trx);
-        if (!updated) throw new NotFoundError(staffMessages.notFound);
+        const updated = await deps.users.updateInHotel(hotelId, userId, changes, trx, expected);
+        if (!updated) throw await memberMissingOrStale(hotelId, userId, expected);
         if (changes.active === false) await deps.auth.endAllSessions(trx, userId);
         return toStaffMember(updated);
       });
     },
 
-    async remove(hotelId: string, userId: string, actor: AccessTokenPayload): Promise<void> {
+    async remove(hotelId: string, userId: string, actor: AccessTokenPayload, expected?: ExpectedVersion) {
       if (userId === actor.sub) throw new BusinessRuleError(staffMessages.selfDelete);
       await findTarget(hotelId, userId, actor);
-      if (!(await deps.users.deleteInHotel(hotelId, userId))) throw new NotFoundError(staffMessages.notFound);
+      if (!(await deps.users.deleteInHotel(hotelId, userId, expected)))
+        throw await memberMissingOrStale(hotelId, userId, expected);
     },
   };
 }

@@ -1,4 +1,7 @@
+import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { atVersion } from '../../platform/db/version';
+import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { Role } from '../../platform/http/roles';
 import { User, type NewUser, type UserChanges } from './users.model';
 
@@ -8,6 +11,12 @@ export interface StaffFilter {
   role?: Role;
   active?: boolean;
 }
+
+/** Staff, oldest first. */
+const STAFF_ORDER: SortKey[] = [
+  { sql: 'created_at', type: 'timestamptz' },
+  { sql: 'id', type: 'uuid' },
+];
 
 /** Account look-ups by e-mail or token span hotels (sign-in has no tenant yet); staff queries take `hotelId` first. */
 export const usersRepository = {
@@ -49,23 +58,30 @@ export const usersRepository = {
     return User.query(db).findOne({ hotel_id: hotelId, id: userId });
   },
 
-  async listInHotel(db: DbOrTrx, hotelId: string, filter: StaffFilter): Promise<User[]> {
-    const query = User.query(db).where({ hotel_id: hotelId }).orderBy('created_at').orderBy('id');
+  async listInHotel(db: DbOrTrx, hotelId: string, filter: StaffFilter, page: PageRequest): Promise<Page<User>> {
+    const query = db('users').select('*').where({ hotel_id: hotelId });
     if (filter.role) query.where({ role: filter.role });
     if (filter.active !== undefined) query.where({ active: filter.active });
-    return query;
+    return pageOf(db, query, STAFF_ORDER, page);
   },
 
-  updateInHotel(db: DbOrTrx, hotelId: string, userId: string, changes: UserChanges): Promise<User | undefined> {
-    return User.query(db)
-      .patch(changes)
+  async updateInHotel(
+    db: DbOrTrx,
+    hotelId: string,
+    userId: string,
+    changes: UserChanges,
+    expected?: ExpectedVersion,
+  ): Promise<User | undefined> {
+    const [user] = await db<User>('users')
       .where({ hotel_id: hotelId, id: userId })
-      .returning('*')
-      .first() as unknown as Promise<User | undefined>;
+      .modify(atVersion(expected))
+      .update({ ...changes, updated_at: db.fn.now() })
+      .returning('*');
+    return user;
   },
 
-  async deleteInHotel(db: DbOrTrx, hotelId: string, userId: string): Promise<boolean> {
-    return (await User.query(db).delete().where({ hotel_id: hotelId, id: userId })) > 0;
+  async deleteInHotel(db: DbOrTrx, hotelId: string, userId: string, expected?: ExpectedVersion): Promise<boolean> {
+    return (await db('users').where({ hotel_id: hotelId, id: userId }).modify(atVersion(expected)).delete()) > 0;
   },
 
   /** Voids every access token issued so far (they carry the previous version). */

@@ -1,4 +1,6 @@
+import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
+import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { NewUser, User, UserChanges } from './users.model';
 import { usersRepository, type StaffFilter, type TokenColumn } from './users.repository';
 
@@ -22,10 +24,18 @@ export function createUsersService(db: Db) {
     bumpSessionVersion: (userId: string, conn: DbOrTrx = db) => usersRepository.bumpSessionVersion(conn, userId),
     findAccess: (userId: string) => usersRepository.findAccess(db, userId),
     findInHotel: (hotelId: string, userId: string) => usersRepository.findInHotel(db, hotelId, userId),
-    listInHotel: (hotelId: string, filter: StaffFilter) => usersRepository.listInHotel(db, hotelId, filter),
-    updateInHotel: (hotelId: string, userId: string, changes: UserChanges, conn: DbOrTrx = db) =>
-      usersRepository.updateInHotel(conn, hotelId, userId, changes),
-    deleteInHotel: (hotelId: string, userId: string) => usersRepository.deleteInHotel(db, hotelId, userId),
+    listInHotel: (hotelId: string, filter: StaffFilter, page: PageRequest) =>
+      usersRepository.listInHotel(db, hotelId, filter, page),
+    /** Applies `changes` only to the version `expected` names, when it names one (else touches nothing). */
+    updateInHotel: (
+      hotelId: string,
+      userId: string,
+      changes: UserChanges,
+      conn: DbOrTrx = db,
+      expected?: ExpectedVersion,
+    ) => usersRepository.updateInHotel(conn, hotelId, userId, changes, expected),
+    deleteInHotel: (hotelId: string, userId: string, expected?: ExpectedVersion) =>
+      usersRepository.deleteInHotel(db, hotelId, userId, expected),
     /** Marks a still-pending invitation as expired once its time has passed; a no-op otherwise (idempotent). */
     expireInvitation: (userId: string) => usersRepository.expireInvitation(db, userId),
   };

@@ -1,4 +1,7 @@
+import { PreconditionFailedError } from '../errors';
+import type { ExpectedVersion } from '../http/concurrency';
 import type { DbOrTrx } from './knex';
+import { atVersion } from './version';
 
 /**
  * A table of per-hotel settings: one row per hotel (keyed by `hotel_id`), made with its defaults at registration,
@@ -17,10 +20,19 @@ export function settingsTable<Row extends { hotel_id: string }>(table: string) {
       return (await query) as Row;
     },
 
-    async update(db: DbOrTrx, hotelId: string, changes: Partial<Omit<Row, 'hotel_id'>>): Promise<void> {
-      await db(table)
+    /** Changes the row, if `expected` names a version only that version of it (412 otherwise). */
+    async update(
+      db: DbOrTrx,
+      hotelId: string,
+      changes: Partial<Omit<Row, 'hotel_id'>>,
+      expected?: ExpectedVersion,
+    ): Promise<void> {
+      const changed = await db(table)
         .where({ hotel_id: hotelId })
+        .modify(atVersion(expected))
         .update({ ...changes, updated_at: db.fn.now() });
+      // Every hotel has its row: only another version of it leaves nothing changed.
+      if (changed === 0) throw new PreconditionFailedError();
     },
   };
 }

@@ -1,15 +1,21 @@
 import Joi from 'joi';
+import type { Page, PageRequest } from '../db/keyset';
+import type { ExpectedVersion } from './concurrency';
+import { PAGE_HEADERS, pageQueryKeys, sendPage } from './pagination';
 import { defineRoute, type ResponseSpec, type RouteDefinition } from './route';
 import type { Role } from './roles';
 import { idParams, okResponse, slugParams } from './schemas';
 
-/** What a hotel-scoped resource offers; every method takes the tenant first. */
+/**
+ * What a hotel-scoped resource offers; every method takes the tenant first. Lists come a page at a time; `update` and
+ * `remove` apply only to the version `If-Match` names, when it names one.
+ */
 export interface CrudService<Item, Query, Create, Update> {
-  list(hotelId: string, query: Query): Promise<Item[]>;
+  list(hotelId: string, query: Query & PageRequest): Promise<Page<Item>>;
   get(hotelId: string, id: string): Promise<Item>;
   create(hotelId: string, body: Create): Promise<Item>;
-  update(hotelId: string, id: string, body: Update): Promise<Item>;
-  remove(hotelId: string, id: string): Promise<void>;
+  update(hotelId: string, id: string, body: Update, expectedVersion?: ExpectedVersion): Promise<Item>;
+  remove(hotelId: string, id: string, expectedVersion?: ExpectedVersion): Promise<void>;
 }
 
 export interface CrudOptions<Item, Query, Create, Update> {
@@ -30,7 +36,6 @@ export interface CrudOptions<Item, Query, Create, Update> {
   };
 }
 
-
 /** List, read, create, update and delete routes of a hotel-scoped resource, declared the one way. */
 export function crudRoutes<Item, Query, Create, Update>(
   options: CrudOptions<Item, Query, Create, Update>,
@@ -39,16 +44,22 @@ export function crudRoutes<Item, Query, Create, Update>(
   const itemPath = `${basePath}/:id`;
   const notFound = { description: `No such ${noun} in this hotel` };
   return [
-    defineRoute<unknown, Query>({
+    defineRoute<unknown, Query & PageRequest>({
       method: 'get',
       path: basePath,
       summary: `List ${noun}s`,
       tags,
       access: { kind: 'hotel', roles: readRoles },
-      request: { params: slugParams, ...(schemas.listQuery && { query: schemas.listQuery }) },
-      responses: { 200: { description: `The ${noun}s`, schema: Joi.array().items(schemas.item) } },
+      request: { params: slugParams, query: (schemas.listQuery ?? Joi.object()).keys(pageQueryKeys) },
+      responses: {
+        200: {
+          description: `The ${noun}s, a page at a time`,
+          schema: Joi.array().items(schemas.item),
+          headers: PAGE_HEADERS,
+        },
+      },
       async handler({ hotel, query, res }) {
-        res.json(await service.list(hotel!.id, query));
+        sendPage(res, await service.list(hotel!.id, query));
       },
     }),
     defineRoute<Create>({
@@ -74,6 +85,7 @@ export function crudRoutes<Item, Query, Create, Update>(
       summary: `Read a ${noun}`,
       tags,
       access: { kind: 'hotel', roles: readRoles },
+      concurrency: 'if-match',
       request: { params: idParams },
       responses: { 200: { description: `The ${noun}`, schema: schemas.item }, 404: notFound },
       async handler({ hotel, params, res }) {
@@ -87,6 +99,7 @@ export function crudRoutes<Item, Query, Create, Update>(
       description: descriptions.update,
       tags,
       access: { kind: 'hotel', roles: writeRoles },
+      concurrency: 'if-match',
       request: { params: idParams, body: schemas.update },
       responses: {
         200: { description: 'Updated', schema: schemas.item },
@@ -94,8 +107,8 @@ export function crudRoutes<Item, Query, Create, Update>(
         409: { description: 'Conflicts with another' },
         ...refusals.update,
       },
-      async handler({ hotel, params, body, res }) {
-        res.json(await service.update(hotel!.id, params.id, body));
+      async handler({ hotel, params, body, expectedVersion, res }) {
+        res.json(await service.update(hotel!.id, params.id, body, expectedVersion));
       },
     }),
     defineRoute<unknown, unknown, { id: string }>({
@@ -105,10 +118,11 @@ export function crudRoutes<Item, Query, Create, Update>(
       description: descriptions.remove,
       tags,
       access: { kind: 'hotel', roles: writeRoles },
+      concurrency: 'if-match',
       request: { params: idParams },
       responses: { 200: { description: 'Deleted', schema: okResponse }, 404: notFound, ...refusals.remove },
-      async handler({ hotel, params, res }) {
-        await service.remove(hotel!.id, params.id);
+      async handler({ hotel, params, expectedVersion, res }) {
+        await service.remove(hotel!.id, params.id, expectedVersion);
         res.json({ ok: true });
       },
     }),

@@ -1,6 +1,7 @@
 import type { Request, Router } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../errors';
 import type { AccessGuard } from './access-guard';
+import { parseIfMatch, tagAnswerWithVersion, type ExpectedVersion } from './concurrency';
 import type { HotelBulkhead } from './hotel-bulkhead';
 import { verifyAccessToken, type AccessTokenPayload } from './access-token';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit';
@@ -78,7 +79,12 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         : schemas.body
           ? validate<Record<string, unknown>>(schemas.body, req.body, 'body')
           : req.body;
-      const handle = () => route.handler({ body, query, params, auth, hotel, req, res });
+      let expectedVersion: ExpectedVersion | undefined;
+      if (route.concurrency) {
+        if (route.method !== 'get') expectedVersion = parseIfMatch(req.get('if-match'));
+        tagAnswerWithVersion(res);
+      }
+      const handle = () => route.handler({ body, query, params, auth, hotel, expectedVersion, req, res });
       await (hotel ? deps.hotelBulkhead.run(hotel.id, handle) : handle());
     });
   }

@@ -74,6 +74,9 @@ function platformErrors(route: RouteDefinition): Record<number, JsonSchema> {
   if (request.params || request.query) {
     errors[431] = { description: 'The URL (with its parameters) and headers are larger than the server accepts.' };
   }
+  if (acceptsIfMatch(route)) {
+    errors[412] = errorResponse('`If-Match` names a version the record no longer has: nothing was changed.');
+  }
   if (route.rateLimit) {
     errors[429] = errorResponse('Too many attempts; see the Retry-After header.', {
       'Retry-After': headerRef('Retry-After'),
@@ -93,8 +96,28 @@ function describeAccess(route: RouteDefinition): string {
   return `Access: staff of the hotel with role ${access.roles.join(', ')} (and super_admin).`;
 }
 
+/** The writes of a route with `concurrency` read `If-Match` (mount.ts, concurrency.ts). */
+function acceptsIfMatch(route: RouteDefinition): boolean {
+  return route.concurrency === 'if-match' && route.method !== 'get';
+}
+
+const IF_MATCH_PARAMETER = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of the record as you last read it: the change applies only if the record is still that version ' +
+    '(else 412, nothing changed); `*` any version. Without it the change applies whatever the version.',
+  schema: { type: 'string', maxLength: 1000 },
+};
+
+const ETAG_HEADER = {
+  description: 'The version of the record in this answer: send it as `If-Match` to change that version only',
+  schema: { type: 'string' },
+};
+
 function parameters(route: RouteDefinition, converter: SchemaConverter) {
-  const list: JsonSchema[] = [];
+  const list: JsonSchema[] = acceptsIfMatch(route) ? [IF_MATCH_PARAMETER] : [];
   for (const location of ['path', 'query'] as const) {
     const joiSchema = location === 'path' ? route.request?.params : route.request?.query;
     if (!joiSchema) continue;
@@ -155,7 +178,14 @@ function operation(route: RouteDefinition, path: string, converter: SchemaConver
           { description, schema: { type: 'string' } },
         ]),
       );
-    responses[status] = { description: response.description, ...(headers && { headers }), ...(content && { content }) };
+    // A record's answer carries its version; a deletion's answers no record.
+    const versioned = route.concurrency && route.method !== 'delete' && Number(status) < 300 && response.schema;
+    const allHeaders = versioned ? { ETag: ETAG_HEADER, ...headers } : headers;
+    responses[status] = {
+      description: response.description,
+      ...(allHeaders && { headers: allHeaders }),
+      ...(content && { content }),
+    };
   }
   for (const [status, response] of Object.entries(platformErrors(route))) responses[status] ??= response;
   if (route.rateLimit) {

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type Joi from 'joi';
 import type { AccessTokenPayload } from './access-token';
+import type { ExpectedVersion } from './concurrency';
 import type { Role } from './roles';
 
 /**
@@ -23,7 +24,7 @@ export interface HotelRef {
 export interface ResponseSpec {
   description: string;
   schema?: Joi.Schema;
-  /** Non-JSON answers (redirects) name their content here instead of a schema. */
+  /** Headers the answer carries, by name, with what they hold (a redirect's `Location`, a page's `Link`). */
   headers?: Record<string, string>;
 }
 
@@ -35,6 +36,8 @@ export interface RouteContext<Body, Query, Params> {
   auth: AccessTokenPayload | undefined;
   /** Set on every hotel route. */
   hotel: HotelRef | undefined;
+  /** What `If-Match` accepts, on the writes of a route with `concurrency`; undefined without the header. */
+  expectedVersion: ExpectedVersion | undefined;
   req: Request;
   res: Response;
 }
@@ -62,6 +65,12 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
   description?: string;
   tags: string[];
   access: Access;
+  /**
+   * `if-match`: the route reads or writes one record whose `updated_at` is its version. Its answers carrying the
+   * record get the version as `ETag`; its writes accept `If-Match` (passed on as `expectedVersion`), refused with 412
+   * when the record has changed since.
+   */
+  concurrency?: 'if-match';
   rateLimit?: RateLimitPolicy;
   request?: {
     body?: Joi.ObjectSchema;
