@@ -71,7 +71,16 @@ export function buildApi(deps: AppDependencies): Api {
       origin: [config.appUrl],
       credentials: true,
       // Headers a browser client may read besides the CORS-safelisted ones.
-      exposedHeaders: ['ETag', 'Location', 'Link', 'Retry-After', 'X-Request-Id', 'RateLimit', 'RateLimit-Policy'],
+      exposedHeaders: [
+        'ETag',
+        'Location',
+        'Link',
+        'X-Next-Cursor',
+        'Retry-After',
+        'X-Request-Id',
+        'RateLimit',
+        'RateLimit-Policy',
+      ],
     }),
   );
   app.use(express.json({ limit: config.bodyLimit }));

@@ -142,6 +142,11 @@ describe('cursor pagination', () => {
     expect(Object.keys(list.responses['200'].headers)).toEqual(expect.arrayContaining(['Link', 'X-Next-Cursor']));
   });
 
+  it('CORS lets the application read the next cursor', async () => {
+    const response = await t.http.get('/health').set('Origin', t.config.appUrl).expect(200);
+    expect(String(response.headers['access-control-expose-headers']).split(/,\s*/)).toContain('X-Next-Cursor');
+  });
+
   it('a cursor that is not one the list gave is a 400', async () => {
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     for (const cursor of [
