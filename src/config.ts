@@ -16,6 +16,8 @@ export interface Config {
   port: number;
   host: string;
   logLevel: string;
+  /** `pretty` for a person at a terminal (`npm run dev`; needs the pino-pretty dev dependency), `json` elsewhere. */
+  logFormat: 'json' | 'pretty';
   databaseUrl: string;
   databasePoolMax: number;
   databaseLimits: { api: DbLimits; worker: DbLimits };
@@ -42,6 +44,12 @@ export interface Config {
   trustProxy: boolean;
   bodyLimit: string;
   shutdownTimeoutMs: number;
+  /** After a shutdown signal, `/ready` answers 503 this long before the API stops accepting connections. */
+  shutdownDelayMs: number;
+  /** `token`: `/metrics` wants it as a bearer; `workerAddress`: where the worker serves its Prometheus metrics. */
+  metrics: { token?: string; workerAddress?: string };
+  /** On when an OTLP endpoint is configured (the exporter reads the standard `OTEL_EXPORTER_OTLP_*` variables). */
+  tracing: { enabled: boolean; serviceName?: string };
   rateLimit: { windowSeconds: number; maxPerAccount: number; maxPerIp: number };
   storage: { endpoint: string; region: string; bucket: string; accessKey: string; secretKey: string };
   cdnUrl: string;
@@ -82,6 +90,7 @@ const schema = Joi.object({
   PORT: Joi.number().port().default(3000),
   HOST: Joi.string().default('0.0.0.0'),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  LOG_FORMAT: Joi.string().valid('json', 'pretty').default('json'),
   DATABASE_URL: Joi.string()
     .uri({ scheme: ['postgres', 'postgresql'] })
     .required(),
@@ -89,7 +98,7 @@ const schema = Joi.object({
   ...databaseLimitsSchema('API', { statement: 5000, lock: 2000, idleInTransaction: 10_000, acquire: 2000 }),
   ...databaseLimitsSchema('WORKER', { statement: 60_000, lock: 10_000, idleInTransaction: 60_000, acquire: 30_000 }),
   HOTEL_MAX_CONCURRENT_REQUESTS: Joi.number().integer().min(1),
-  HOTEL_QUEUE_TIMEOUT_MS: Joi.number().integer().min(0).default(2000),
+  HOTEL_QUEUE_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
   HTTP_HEADERS_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: Joi.number().integer().min(Joi.ref('HTTP_HEADERS_TIMEOUT_MS')).default(60_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(100).default(65_000),
@@ -120,6 +129,12 @@ const schema = Joi.object({
     .pattern(/^\d+(b|kb|mb)$/)
     .default('100kb'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
+  SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).default(0),
+  METRICS_TOKEN: Joi.string().min(16),
+  WORKER_METRICS_ADDRESS: Joi.string().pattern(/^[\w.-]+:\d+$/, 'host:port'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
+  OTEL_SERVICE_NAME: Joi.string(),
   RATE_LIMIT_WINDOW_SECONDS: Joi.number().integer().min(1).default(900),
   RATE_LIMIT_MAX_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
   RATE_LIMIT_MAX_PER_IP: Joi.number().integer().min(1).default(100),
@@ -171,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: value.HOST,
     logLevel: value.LOG_LEVEL,
+    logFormat: value.LOG_FORMAT,
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
     databaseLimits: { api: databaseLimits(value, 'API'), worker: databaseLimits(value, 'WORKER') },
@@ -202,6 +218,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: value.TRUST_PROXY,
     bodyLimit: value.BODY_LIMIT,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: value.SHUTDOWN_DELAY_MS,
+    metrics: { token: value.METRICS_TOKEN, workerAddress: value.WORKER_METRICS_ADDRESS },
+    tracing: {
+      enabled: Boolean(value.OTEL_EXPORTER_OTLP_ENDPOINT ?? value.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+      serviceName: value.OTEL_SERVICE_NAME,
+    },
     rateLimit: {
       windowSeconds: value.RATE_LIMIT_WINDOW_SECONDS,
       maxPerAccount: value.RATE_LIMIT_MAX_PER_ACCOUNT,
