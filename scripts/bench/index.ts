@@ -12,6 +12,9 @@ import { formatLoad, runLoad } from './stats';
 
 const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
+/** `BENCH=bookings,outbox npm run bench` runs only those parts (logins, quotes, realtime, bookings, outbox). */
+const ONLY = process.env.BENCH?.split(',');
+const runs = (part: string) => !ONLY || ONLY.includes(part);
 
 async function main(): Promise<void> {
   const stack = await startEphemeralStack('bench');
@@ -27,6 +30,9 @@ async function main(): Promise<void> {
     ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
     RATE_LIMIT_MAX_PER_ACCOUNT: '100000000',
     RATE_LIMIT_MAX_PER_IP: '100000000',
+    // One hotel's 50 clients: its share of a process is half the pool by default (the per-hotel bulkhead).
+    DATABASE_POOL_MAX: '20',
+    HOTEL_MAX_CONCURRENT_REQUESTS: '20',
   };
   const api = spawnEntryPoint('src/main.ts', { ...processEnv, PORT: String(port) }, 'ignore');
   try {
@@ -34,55 +40,16 @@ async function main(): Promise<void> {
     await waitForApi(baseUrl, api);
     console.log(`Node ${process.version}, ${os.cpus().length} cores, bcrypt cost 12, ${CLIENTS} concurrent clients\n`);
 
-    const ceiling = await bcryptCeiling(CLIENTS, DURATION_MS);
-    console.log(`bcrypt ceiling (compare in one process, no HTTP):  ${formatLoad(ceiling)}`);
-
     const users = await registerConfirmedOwners(baseUrl, db, CLIENTS);
-
-    const login = (email: string, password: string) =>
-      fetch(`${baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      }).then(async (response) => {
-        await response.arrayBuffer();
-        return response.status;
-      });
-
-    const logins = await runLoad(
-      CLIENTS,
-      DURATION_MS,
-      async (client) => (await login(users[client], BENCH_PASSWORD)) === 200,
-    );
-    console.log(`POST /api/auth/login (successful):                 ${formatLoad(logins)}`);
-    console.log(`  = ${((100 * logins.perSecond) / ceiling.perSecond).toFixed(0)}% of the bcrypt ceiling`);
-
-    const timing = Math.min(DURATION_MS, 5000);
-    const wrong = await runLoad(4, timing, async (client) => (await login(users[client], 'wrong-password-1')) === 401);
-    const unknown = await runLoad(
-      4,
-      timing,
-      async (client) => (await login(`nobody-${client}@example.test`, 'x1')) === 401,
-    );
-    console.log(`login, wrong password (4 clients):                 ${formatLoad(wrong)}`);
-    console.log(`login, unknown e-mail (4 clients):                 ${formatLoad(unknown)}`);
-
-    const fixture = await createQuoteFixture(baseUrl, users[0]);
-    const quote = (url: string) =>
-      fetch(url, { headers: { authorization: `Bearer ${fixture.token}` } }).then(async (response) => {
-        await response.arrayBuffer();
-        return response.status === 200;
-      });
-    const byCategory = await runLoad(CLIENTS, DURATION_MS, () => quote(fixture.categoryQuote));
-    console.log(`\nGET /quote (30 nights, ${CLIENTS} clients):                ${formatLoad(byCategory)}`);
-    const byRoom = await runLoad(CLIENTS, DURATION_MS, () => quote(fixture.roomQuote));
-    console.log(`GET /quote (30 nights, room_id, ${CLIENTS} clients):       ${formatLoad(byRoom)}`);
-
-    // Commit -> pg_notify -> the API's LISTEN -> fan-out to 300 sockets of one hotel.
-    console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
-
-    console.log(`\n${(await benchBookings(baseUrl, db, users[1], DURATION_MS)).join('\n')}`);
-
+    if (runs('logins')) await benchLogins(baseUrl, users);
+    if (runs('quotes') || runs('realtime')) {
+      const fixture = await createQuoteFixture(baseUrl, users[0]);
+      if (runs('quotes')) await benchQuotes(fixture);
+      // Commit -> pg_notify -> the API's LISTEN -> fan-out to 300 sockets of one hotel.
+      if (runs('realtime')) console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
+    }
+    if (runs('bookings')) console.log(`\n${(await benchBookings(baseUrl, db, users[1], DURATION_MS)).join('\n')}`);
+    if (!runs('outbox')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
     try {
@@ -96,6 +63,51 @@ async function main(): Promise<void> {
     await api.stop();
     await stack.stop();
   }
+}
+
+async function benchLogins(baseUrl: string, users: string[]): Promise<void> {
+  const ceiling = await bcryptCeiling(CLIENTS, DURATION_MS);
+  console.log(`bcrypt ceiling (compare in one process, no HTTP):  ${formatLoad(ceiling)}`);
+
+  const login = (email: string, password: string) =>
+    fetch(`${baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    }).then(async (response) => {
+      await response.arrayBuffer();
+      return response.status;
+    });
+
+  const logins = await runLoad(
+    CLIENTS,
+    DURATION_MS,
+    async (client) => (await login(users[client], BENCH_PASSWORD)) === 200,
+  );
+  console.log(`POST /api/auth/login (successful):                 ${formatLoad(logins)}`);
+  console.log(`  = ${((100 * logins.perSecond) / ceiling.perSecond).toFixed(0)}% of the bcrypt ceiling`);
+
+  const timing = Math.min(DURATION_MS, 5000);
+  const wrong = await runLoad(4, timing, async (client) => (await login(users[client], 'wrong-password-1')) === 401);
+  const unknown = await runLoad(
+    4,
+    timing,
+    async (client) => (await login(`nobody-${client}@example.test`, 'x1')) === 401,
+  );
+  console.log(`login, wrong password (4 clients):                 ${formatLoad(wrong)}`);
+  console.log(`login, unknown e-mail (4 clients):                 ${formatLoad(unknown)}`);
+}
+
+async function benchQuotes(fixture: Awaited<ReturnType<typeof createQuoteFixture>>): Promise<void> {
+  const quote = (url: string) =>
+    fetch(url, { headers: { authorization: `Bearer ${fixture.token}` } }).then(async (response) => {
+      await response.arrayBuffer();
+      return response.status === 200;
+    });
+  const byCategory = await runLoad(CLIENTS, DURATION_MS, () => quote(fixture.categoryQuote));
+  console.log(`\nGET /quote (30 nights, ${CLIENTS} clients):                ${formatLoad(byCategory)}`);
+  const byRoom = await runLoad(CLIENTS, DURATION_MS, () => quote(fixture.roomQuote));
+  console.log(`GET /quote (30 nights, room_id, ${CLIENTS} clients):       ${formatLoad(byRoom)}`);
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { idempotencyKey } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
 import {
@@ -31,7 +31,7 @@ const tags = ['Bookings'];
 
 export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
   return [
-    defineRoute<unknown, BookingFilter & PageRequest>({
+    defineHotelRoute<unknown, BookingFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/bookings',
       summary: 'List bookings (the calendar)',
@@ -44,10 +44,10 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         200: { description: 'Bookings by start', schema: Joi.array().items(bookingSchema), headers: PAGE_HEADERS },
       },
       async handler({ hotel, query, res }) {
-        sendPage(res, await bookings.list(hotel!.id, query));
+        sendPage(res, await bookings.list(hotel.id, query));
       },
     }),
-    defineRoute<BookingInput>({
+    defineHotelRoute<BookingInput>({
       method: 'post',
       path: '/api/hotels/:slug/bookings',
       summary: 'Create a booking',
@@ -72,15 +72,15 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       },
       async handler({ hotel, body, auth, req, res }) {
         const result = await bookings.create(
-          hotel!.id,
+          hotel.id,
           body,
-          { userId: auth!.sub, hotelSlug: hotel!.slug },
+          { userId: auth.sub, hotelSlug: hotel.slug },
           idempotencyKey(req),
         );
         res.status(result.status).json(result.body);
       },
     }),
-    defineRoute<unknown, { from: string; to: string; category_id?: string }>({
+    defineHotelRoute<unknown, { from: string; to: string; category_id?: string }>({
       method: 'get',
       path: '/api/hotels/:slug/availability',
       summary: 'Free rooms and categories per night',
@@ -91,10 +91,10 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       request: { params: slugParams, query: availabilityQuery },
       responses: { 200: { description: 'Availability', schema: availabilitySchema } },
       async handler({ hotel, query, res }) {
-        res.json(await bookings.availability(hotel!.id, query));
+        res.json(await bookings.availability(hotel.id, query));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'get',
       path: '/api/hotels/:slug/bookings/:id',
       summary: 'Read a booking',
@@ -107,10 +107,10 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         404: { description: 'No such booking' },
       },
       async handler({ hotel, params, res }) {
-        res.json(await bookings.get(hotel!.id, params.id));
+        res.json(await bookings.get(hotel.id, params.id));
       },
     }),
-    defineRoute<BookingChanges, unknown, { id: string }>({
+    defineHotelRoute<BookingChanges, unknown, { id: string }>({
       method: 'patch',
       path: '/api/hotels/:slug/bookings/:id',
       summary: 'Update a booking, or move its status',
@@ -131,11 +131,11 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         422: { description: 'An illegal move or a refused check-in' },
       },
       async handler({ hotel, params, body, auth, expectedVersion, res }) {
-        const actor = { userId: auth!.sub, hotelSlug: hotel!.slug };
-        res.json(await bookings.update(hotel!.id, params.id, body, actor, { expected: expectedVersion }));
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        res.json(await bookings.update(hotel.id, params.id, body, actor, { expected: expectedVersion }));
       },
     }),
-    defineRoute<{ guest_id: string }, unknown, { id: string }>({
+    defineHotelRoute<{ guest_id: string }, unknown, { id: string }>({
       method: 'post',
       path: '/api/hotels/:slug/bookings/:id/guests',
       summary: 'Add a guest profile to a booking',
@@ -147,10 +147,10 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         404: { description: 'No such booking' },
       },
       async handler({ hotel, params, body, res }) {
-        res.json(await bookings.guests.add(hotel!.id, params.id, body.guest_id));
+        res.json(await bookings.guests.add(hotel.id, params.id, body.guest_id));
       },
     }),
-    defineRoute<unknown, unknown, { id: string; guestId: string }>({
+    defineHotelRoute<unknown, unknown, { id: string; guestId: string }>({
       method: 'delete',
       path: '/api/hotels/:slug/bookings/:id/guests/:guestId',
       summary: 'Remove a guest profile from a booking',
@@ -162,10 +162,10 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         404: { description: 'Not linked' },
       },
       async handler({ hotel, params, res }) {
-        res.json(await bookings.guests.remove(hotel!.id, params.id, params.guestId));
+        res.json(await bookings.guests.remove(hotel.id, params.id, params.guestId));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'get',
       path: '/api/hotels/:slug/bookings/:id/payments',
       summary: 'Payments of a booking',
@@ -174,10 +174,10 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       request: { params: idParams },
       responses: { 200: { description: 'Payments', schema: Joi.array().items(paymentSchema) } },
       async handler({ hotel, params, res }) {
-        res.json(await bookings.payments.list(hotel!.id, params.id));
+        res.json(await bookings.payments.list(hotel.id, params.id));
       },
     }),
-    defineRoute<PaymentInput, unknown, { id: string }>({
+    defineHotelRoute<PaymentInput, unknown, { id: string }>({
       method: 'post',
       path: '/api/hotels/:slug/bookings/:id/payments',
       summary: 'Record a payment (a negative amount is a refund)',
@@ -194,16 +194,16 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       },
       async handler({ hotel, params, body, auth, req, res }) {
         const result = await bookings.payments.create(
-          hotel!.id,
+          hotel.id,
           params.id,
           body,
-          { userId: auth!.sub, hotelSlug: hotel!.slug },
+          { userId: auth.sub, hotelSlug: hotel.slug },
           idempotencyKey(req),
         );
         res.status(result.status).json(result.body);
       },
     }),
-    defineRoute<unknown, unknown, { id: string; paymentId: string }>({
+    defineHotelRoute<unknown, unknown, { id: string; paymentId: string }>({
       method: 'delete',
       path: '/api/hotels/:slug/bookings/:id/payments/:paymentId',
       summary: 'Delete a payment',
@@ -216,7 +216,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         404: { description: 'No such payment' },
       },
       async handler({ hotel, params, res }) {
-        res.json(await bookings.payments.remove(hotel!.id, params.id, params.paymentId));
+        res.json(await bookings.payments.remove(hotel.id, params.id, params.paymentId));
       },
     }),
   ];

@@ -116,11 +116,6 @@ export const guestsRepository = {
     return row;
   },
 
-  async isBlacklisted(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
-    const row = await db<GuestRow>('guests').where({ hotel_id: hotelId, id }).first('is_blacklisted');
-    return row?.is_blacklisted ?? false;
-  },
-
   /**
    * Key rotation, across hotels (or within `hotelId`): the next guests after `afterId` (id order) whose passport
    * envelopes use a key other than `currentKeyId`, locked until the transaction ends.

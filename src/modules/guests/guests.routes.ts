@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
 import type { AccessTokenPayload } from '../../platform/http/access-token';
@@ -22,11 +22,11 @@ const documentsNote =
   'and `passport_on_file` tells whether any is stored.';
 const notFound = { description: 'No such guest in this hotel' };
 
-const viewerOf = (auth: AccessTokenPayload | undefined): Viewer => ({ userId: auth!.sub, role: auth!.role });
+const viewerOf = (auth: AccessTokenPayload): Viewer => ({ userId: auth.sub, role: auth.role });
 
 export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
   return [
-    defineRoute<unknown, GuestFilter & PageRequest>({
+    defineHotelRoute<unknown, GuestFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/guests',
       summary: 'List or search guests',
@@ -41,10 +41,10 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
       request: { params: slugParams, query: guestListQuery },
       responses: { 200: { description: 'The guests', schema: Joi.array().items(guestSchema), headers: PAGE_HEADERS } },
       async handler({ hotel, auth, query, res }) {
-        sendPage(res, await guests.list(hotel!.id, viewerOf(auth), query));
+        sendPage(res, await guests.list(hotel.id, viewerOf(auth), query));
       },
     }),
-    defineRoute<GuestInput>({
+    defineHotelRoute<GuestInput>({
       method: 'post',
       path: '/api/hotels/:slug/guests',
       summary: 'Create a guest',
@@ -58,10 +58,10 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
       request: { params: slugParams, body: createGuestBody },
       responses: { 201: { description: 'Created', schema: guestSchema } },
       async handler({ hotel, auth, body, res }) {
-        res.status(201).json(await guests.create(hotel!.id, viewerOf(auth), body));
+        res.status(201).json(await guests.create(hotel.id, viewerOf(auth), body));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'get',
       path: '/api/hotels/:slug/guests/:id',
       summary: 'Read a guest',
@@ -72,10 +72,10 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
       request: { params: idParams },
       responses: { 200: { description: 'The guest', schema: guestSchema }, 404: notFound },
       async handler({ hotel, auth, params, res }) {
-        res.json(await guests.get(hotel!.id, viewerOf(auth), params.id));
+        res.json(await guests.get(hotel.id, viewerOf(auth), params.id));
       },
     }),
-    defineRoute<GuestPatch, unknown, { id: string }>({
+    defineHotelRoute<GuestPatch, unknown, { id: string }>({
       method: 'patch',
       path: '/api/hotels/:slug/guests/:id',
       summary: 'Update a guest',
@@ -88,10 +88,10 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
       request: { params: idParams, body: updateGuestBody },
       responses: { 200: { description: 'Updated', schema: guestSchema }, 404: notFound },
       async handler({ hotel, auth, params, body, expectedVersion, res }) {
-        res.json(await guests.update(hotel!.id, viewerOf(auth), params.id, body, expectedVersion));
+        res.json(await guests.update(hotel.id, viewerOf(auth), params.id, body, expectedVersion));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'delete',
       path: '/api/hotels/:slug/guests/:id',
       summary: 'Delete a guest',
@@ -106,11 +106,11 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
         409: { description: 'The guest is linked to bookings' },
       },
       async handler({ hotel, params, expectedVersion, res }) {
-        await guests.remove(hotel!.id, params.id, expectedVersion);
+        await guests.remove(hotel.id, params.id, expectedVersion);
         res.json({ ok: true });
       },
     }),
-    defineRoute<BlacklistInput, unknown, { id: string }>({
+    defineHotelRoute<BlacklistInput, unknown, { id: string }>({
       method: 'post',
       path: '/api/hotels/:slug/guests/:id/blacklist',
       summary: 'Blacklist a guest, or lift the blacklisting',
@@ -124,7 +124,7 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
       request: { params: idParams, body: blacklistBody },
       responses: { 200: { description: 'The guest', schema: guestSchema }, 404: notFound },
       async handler({ hotel, auth, params, body, expectedVersion, res }) {
-        res.json(await guests.setBlacklist(hotel!.id, viewerOf(auth), params.id, body, expectedVersion));
+        res.json(await guests.setBlacklist(hotel.id, viewerOf(auth), params.id, body, expectedVersion));
       },
     }),
   ];

@@ -209,11 +209,6 @@ export async function findGuestMatch(
   return best;
 }
 
-/** Whether the hotel's guest is blacklisted (false for an unknown id). */
-export function isBlacklisted(conn: DbOrTrx, hotelId: string, guestId: string): Promise<boolean> {
-  return guestsRepository.isBlacklisted(conn, hotelId, guestId);
-}
-
 /**
  * Key rotation: re-encrypts the passport envelopes of every guest whose row uses a key other than
  * `encryption.currentKeyId` (every configured key still decrypts), `batchSize` guests per transaction, in id order.

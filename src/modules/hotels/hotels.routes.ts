@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import type { HotelChanges } from './hotels.model';
 import { slugParams } from '../../platform/http/schemas';
@@ -7,7 +7,7 @@ import type { HotelsService, SettingsChanges } from './hotels.service';
 
 export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
   return [
-    defineRoute({
+    defineHotelRoute({
       method: 'get',
       path: '/api/hotels/:slug',
       summary: 'Read the hotel',
@@ -17,10 +17,10 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       request: { params: slugParams },
       responses: { 200: { description: 'The hotel', schema: hotelSchema } },
       async handler({ hotel, res }) {
-        res.json(await hotels.getHotel(hotel!.id));
+        res.json(await hotels.getHotel(hotel.id));
       },
     }),
-    defineRoute<HotelChanges>({
+    defineHotelRoute<HotelChanges>({
       method: 'patch',
       path: '/api/hotels/:slug',
       summary: 'Update the hotel',
@@ -31,10 +31,10 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       request: { params: slugParams, body: updateHotelBody },
       responses: { 200: { description: 'The updated hotel', schema: hotelSchema } },
       async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await hotels.updateHotel(hotel!.id, body, expectedVersion));
+        res.json(await hotels.updateHotel(hotel.id, body, expectedVersion));
       },
     }),
-    defineRoute({
+    defineHotelRoute({
       method: 'get',
       path: '/api/hotels/:slug/settings',
       summary: 'Read the hotel settings',
@@ -46,10 +46,10 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       request: { params: slugParams },
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
       async handler({ hotel, res }) {
-        res.json(await hotels.getSettings(hotel!.id));
+        res.json(await hotels.getSettings(hotel.id));
       },
     }),
-    defineRoute<SettingsChanges>({
+    defineHotelRoute<SettingsChanges>({
       method: 'patch',
       path: '/api/hotels/:slug/settings',
       summary: 'Update the hotel settings',
@@ -61,7 +61,7 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       request: { params: slugParams, body: updateSettingsBody },
       responses: { 200: { description: 'The updated settings', schema: settingsSchema } },
       async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await hotels.updateSettings(hotel!.id, body, expectedVersion));
+        res.json(await hotels.updateSettings(hotel.id, body, expectedVersion));
       },
     }),
   ];

@@ -3,6 +3,7 @@ import { encryptSecret } from '../../platform/crypto';
 import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
+import type { HotelRef } from '../../platform/http/route';
 import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
 import { assertPublicDestination } from '../../platform/outbound';
 import type { Hotel, HotelChanges } from './hotels.model';
@@ -15,7 +16,10 @@ export type SettingsChanges = Omit<HotelSettingsChanges, 'smtp_password_encrypte
 
 const notFound = 'Отель не найден';
 
+const MAX_REMEMBERED_SLUGS = 10_000;
+
 export function createHotelsService(db: Db, config: Config) {
+  const hotelsBySlug = new Map<string, HotelRef>();
   async function getHotel(hotelId: string) {
     const hotel = await hotelsRepository.findById(db, hotelId);
     if (!hotel) throw new NotFoundError(notFound);
@@ -73,8 +77,19 @@ export function createHotelsService(db: Db, config: Config) {
       });
     },
 
-    findBySlug(slug: string) {
-      return hotelsRepository.findBySlug(db, slug);
+    /**
+     * The hotel a route's `:slug` names, as every hotel request resolves it. A slug never changes and hotels are not
+     * deleted, so a hotel found once is remembered (a slug nobody has yet is looked up again next time).
+     */
+    async findBySlug(slug: string): Promise<HotelRef | undefined> {
+      const known = hotelsBySlug.get(slug);
+      if (known) return known;
+      const hotel = await hotelsRepository.findBySlug(db, slug);
+      if (!hotel) return undefined;
+      if (hotelsBySlug.size >= MAX_REMEMBERED_SLUGS) hotelsBySlug.delete(hotelsBySlug.keys().next().value!);
+      const ref = { id: hotel.id, slug: hotel.slug };
+      hotelsBySlug.set(slug, ref);
+      return ref;
     },
 
     getSettings,

@@ -1,40 +1,18 @@
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { atVersion } from '../../platform/db/version';
-import { PreconditionFailedError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
+import { settingsTable } from '../../platform/db/settings-table';
 import type { AssignCandidate } from './housekeeping.rules';
 import type {
   ChecklistItem,
   HousekeepingSettings,
   HousekeepingTask,
-  SettingsChanges,
   TaskCategory,
   TaskFilter,
 } from './housekeeping.types';
 
-export const housekeepingSettingsRepository = {
-  async insertDefaults(db: DbOrTrx, hotelId: string): Promise<void> {
-    await db('housekeeping_settings').insert({ hotel_id: hotelId }).onConflict('hotel_id').ignore();
-  },
-
-  /** Every hotel has its row from registration on. */
-  async get(db: DbOrTrx, hotelId: string, options: { forUpdate?: boolean } = {}): Promise<HousekeepingSettings> {
-    const query = db<HousekeepingSettings>('housekeeping_settings').where({ hotel_id: hotelId }).first();
-    if (options.forUpdate) query.forUpdate();
-    return (await query)!;
-  },
-
-  /** Changes the row, if `expected` names a version only that version of it (412 otherwise). */
-  async update(db: DbOrTrx, hotelId: string, changes: SettingsChanges, expected?: ExpectedVersion): Promise<void> {
-    const changed = await db('housekeeping_settings')
-      .where({ hotel_id: hotelId })
-      .modify(atVersion(expected))
-      .update({ ...changes, updated_at: db.fn.now() });
-    // Every hotel has its row: only another version of it leaves nothing changed.
-    if (changed === 0) throw new PreconditionFailedError();
-  },
-};
+export const housekeepingSettingsRepository = settingsTable<HousekeepingSettings>('housekeeping_settings');
 
 export interface TaskVisibility {
   /** Only tasks assigned to this user, unassigned tasks of `category`, or tasks the user created. */

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
 import { minibarCheckItems, type MinibarCheckLine } from '../minibar';
@@ -37,7 +37,7 @@ export function housekeepingRoutes(
   templates: ChecklistTemplates,
 ): RouteDefinition[] {
   return [
-    defineRoute({
+    defineHotelRoute({
       method: 'get',
       path: '/api/hotels/:slug/housekeeping-settings',
       summary: 'Read the housekeeping settings',
@@ -47,10 +47,10 @@ export function housekeepingRoutes(
       request: { params: slugParams },
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
       async handler({ hotel, res }) {
-        res.json(await housekeeping.getSettings(hotel!.id));
+        res.json(await housekeeping.getSettings(hotel.id));
       },
     }),
-    defineRoute<SettingsChanges>({
+    defineHotelRoute<SettingsChanges>({
       method: 'patch',
       path: '/api/hotels/:slug/housekeeping-settings',
       summary: 'Update the housekeeping settings',
@@ -65,10 +65,10 @@ export function housekeepingRoutes(
       request: { params: slugParams, body: settingsBody },
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
       async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await housekeeping.updateSettings(hotel!.id, body, expectedVersion));
+        res.json(await housekeeping.updateSettings(hotel.id, body, expectedVersion));
       },
     }),
-    defineRoute<unknown, TaskFilter & PageRequest>({
+    defineHotelRoute<unknown, TaskFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/housekeeping',
       summary: 'List tasks',
@@ -80,10 +80,10 @@ export function housekeepingRoutes(
       request: { params: slugParams, query: taskListQuery },
       responses: { 200: { description: 'Tasks', schema: Joi.array().items(taskSchema), headers: PAGE_HEADERS } },
       async handler({ hotel, query, auth, res }) {
-        sendPage(res, await housekeeping.list(hotel!.id, query, auth!));
+        sendPage(res, await housekeeping.list(hotel.id, query, auth));
       },
     }),
-    defineRoute<NewTaskInput>({
+    defineHotelRoute<NewTaskInput>({
       method: 'post',
       path: '/api/hotels/:slug/housekeeping',
       summary: 'Create a task',
@@ -95,10 +95,10 @@ export function housekeepingRoutes(
       request: { params: slugParams, body: createTaskBody },
       responses: { 201: { description: 'Created', schema: taskSchema } },
       async handler({ hotel, body, auth, res }) {
-        res.status(201).json(await housekeeping.create(hotel!.id, body, auth!));
+        res.status(201).json(await housekeeping.create(hotel.id, body, auth));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'get',
       path: '/api/hotels/:slug/housekeeping/:id',
       summary: 'Read a task with its checklist',
@@ -111,10 +111,10 @@ export function housekeepingRoutes(
         404: { description: 'No such task visible to you' },
       },
       async handler({ hotel, params, auth, res }) {
-        res.json(await housekeeping.get(hotel!.id, params.id, auth!));
+        res.json(await housekeeping.get(hotel.id, params.id, auth));
       },
     }),
-    defineRoute<TaskChanges, unknown, { id: string }>({
+    defineHotelRoute<TaskChanges, unknown, { id: string }>({
       method: 'patch',
       path: '/api/hotels/:slug/housekeeping/:id',
       summary: 'Update a task',
@@ -136,10 +136,10 @@ export function housekeepingRoutes(
         422: { description: 'An illegal move, or completion refused with `errors`' },
       },
       async handler({ hotel, params, body, auth, expectedVersion, res }) {
-        res.json(await housekeeping.update(hotel!.id, params.id, body, auth!, expectedVersion));
+        res.json(await housekeeping.update(hotel.id, params.id, body, auth, expectedVersion));
       },
     }),
-    defineRoute<{ done: boolean }, unknown, { id: string; itemId: string }>({
+    defineHotelRoute<{ done: boolean }, unknown, { id: string; itemId: string }>({
       method: 'patch',
       path: '/api/hotels/:slug/housekeeping/:id/checklist/:itemId',
       summary: 'Tick or untick a checklist item',
@@ -152,10 +152,10 @@ export function housekeepingRoutes(
         404: { description: 'No such item' },
       },
       async handler({ hotel, params, body, auth, res }) {
-        res.json(await housekeeping.setChecklistItem(hotel!.id, params.id, params.itemId, body.done, auth!));
+        res.json(await housekeeping.setChecklistItem(hotel.id, params.id, params.itemId, body.done, auth));
       },
     }),
-    defineRoute<{ items: MinibarCheckLine[] }, unknown, { id: string }>({
+    defineHotelRoute<{ items: MinibarCheckLine[] }, unknown, { id: string }>({
       method: 'put',
       path: '/api/hotels/:slug/housekeeping/:id/minibar',
       summary: 'Record the minibar check of a task',
@@ -175,10 +175,10 @@ export function housekeepingRoutes(
         422: { description: 'The task has no room' },
       },
       async handler({ hotel, params, body, auth, res }) {
-        res.json(await housekeeping.checkMinibar(hotel!.id, params.id, body.items, auth!));
+        res.json(await housekeeping.checkMinibar(hotel.id, params.id, body.items, auth));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'get',
       path: '/api/hotels/:slug/housekeeping/:id/minibar',
       summary: 'The minibar consumptions recorded for a task',
@@ -187,7 +187,7 @@ export function housekeepingRoutes(
       request: { params: idParams },
       responses: { 200: { description: 'Consumptions', schema: Joi.array().items(Joi.object().unknown(true)) } },
       async handler({ hotel, params, auth, res }) {
-        res.json(await housekeeping.minibarOf(hotel!.id, params.id, auth!));
+        res.json(await housekeeping.minibarOf(hotel.id, params.id, auth));
       },
     }),
     ...crudRoutes({

@@ -4,7 +4,6 @@ import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } fro
 import type { AccessTokenPayload } from '../../platform/http/access-token';
 import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { Role } from '../../platform/http/roles';
-import { publishHotelEvent } from '../../platform/realtime/events';
 import type { HotelsService } from '../hotels';
 import type { MinibarCheckLine, MinibarService } from '../minibar';
 import type { RoomsService } from '../rooms';
@@ -15,6 +14,7 @@ import {
   tasksRepository,
   type TaskVisibility,
 } from './housekeeping.repository';
+import { taskCreated, taskDone, taskUpdated } from './housekeeping.events';
 import { canMove, pickAssignee, roomStatusAfter } from './housekeeping.rules';
 import type {
   HousekeepingSettings,
@@ -138,16 +138,13 @@ export function createHousekeepingService(db: Db, { hotels, rooms, uploads, mini
         maintenance_to: new Date(now + settings.emergency_close_days * DAY_MS),
       });
     }
-    await publishHotelEvent(trx, hotelId, {
-      type: 'housekeeping_task_created',
-      payload: {
-        task_id: task.id,
-        room_id: task.room_id,
-        category: task.category,
-        priority: task.priority,
-        status: task.status,
-        assignee_id: task.assignee_id,
-      },
+    await taskCreated.publish(trx, hotelId, {
+      task_id: task.id,
+      room_id: task.room_id,
+      category: task.category,
+      priority: task.priority,
+      status: task.status,
+      assignee_id: task.assignee_id,
     });
     return task;
   }
@@ -248,18 +245,16 @@ export function createHousekeepingService(db: Db, { hotels, rooms, uploads, mini
           ...(to !== task.status && timestampsFor(task, to)),
         });
         const roomStatus = await applyRoomEffect(trx, hotelId, task, updated);
-        await publishHotelEvent(trx, hotelId, {
-          type: 'housekeeping_updated',
-          payload: {
-            task_id: id,
-            room_id: updated.room_id,
-            changes: { ...changes, ...(claims && { assignee_id: actor.sub }) },
-          },
+        await taskUpdated.publish(trx, hotelId, {
+          task_id: id,
+          room_id: updated.room_id,
+          changes: { ...changes, ...(claims && { assignee_id: actor.sub }) },
         });
         if (to === 'done' && task.status !== 'done') {
-          await publishHotelEvent(trx, hotelId, {
-            type: 'housekeeping_done',
-            payload: { task_id: id, room_id: updated.room_id, room_status: roomStatus ?? null },
+          await taskDone.publish(trx, hotelId, {
+            task_id: id,
+            room_id: updated.room_id,
+            room_status: roomStatus ?? null,
           });
         }
         return updated;
@@ -271,9 +266,10 @@ export function createHousekeepingService(db: Db, { hotels, rooms, uploads, mini
         const task = await findVisible(trx, hotelId, taskId, actor, true);
         const item = await checklistRepository.setDone(trx, hotelId, task.id, itemId, done ? actor.sub : null);
         if (!item) throw new NotFoundError(housekeepingMessages.checklistItemNotFound);
-        await publishHotelEvent(trx, hotelId, {
-          type: 'housekeeping_updated',
-          payload: { task_id: task.id, room_id: task.room_id, changes: { checklist_item_id: item.id, done } },
+        await taskUpdated.publish(trx, hotelId, {
+          task_id: task.id,
+          room_id: task.room_id,
+          changes: { checklist_item_id: item.id, done },
         });
         return item;
       });
@@ -324,9 +320,10 @@ export function createHousekeepingService(db: Db, { hotels, rooms, uploads, mini
         });
         if (!task.minibar_checked_at)
           await tasksRepository.update(trx, hotelId, id, { minibar_checked_at: new Date() });
-        await publishHotelEvent(trx, hotelId, {
-          type: 'housekeeping_updated',
-          payload: { task_id: id, room_id: task.room_id, changes: { minibar_checked: true } },
+        await taskUpdated.publish(trx, hotelId, {
+          task_id: id,
+          room_id: task.room_id,
+          changes: { minibar_checked: true },
         });
         return consumptions;
       });

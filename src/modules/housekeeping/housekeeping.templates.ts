@@ -1,4 +1,4 @@
-import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
+import { refusalsAs } from '../../platform/db/base-model';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import type { PageRequest } from '../../platform/db/keyset';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
@@ -42,25 +42,23 @@ export function createChecklistTemplates(db: Db) {
 
   async function save(hotelId: string, id: string | undefined, input: TemplateInput, expected?: ExpectedVersion) {
     const { items, ...fields } = input;
-    try {
-      return await db.transaction(async (trx) => {
+    const refusals = {
+      unique: { checklist_templates_hotel_id_name_unique: () => new ConflictError(messages.nameTaken) },
+      foreignKey: () =>
+        new ValidationError(messages.categoryNotFound, [
+          { path: 'body.room_category_id', message: messages.categoryNotFound },
+        ]),
+    };
+    return refusalsAs(refusals, () =>
+      db.transaction(async (trx) => {
         const row = id
           ? await templatesRepository.update(trx, hotelId, id, fields, expected)
           : await templatesRepository.insert(trx, hotelId, fields);
         if (!row) throw await templateMissingOrStale(hotelId, id!, expected);
         if (items) await templatesRepository.replaceItems(trx, hotelId, row.id, items);
         return (await withItems(trx, hotelId, [row]))[0];
-      });
-    } catch (error) {
-      if (uniqueViolation(error) === 'checklist_templates_hotel_id_name_unique')
-        throw new ConflictError(messages.nameTaken);
-      if (databaseError(error).code === PG_ERRORS.foreignKeyViolation) {
-        throw new ValidationError(messages.categoryNotFound, [
-          { path: 'body.room_category_id', message: messages.categoryNotFound },
-        ]);
-      }
-      throw error;
-    }
+      }),
+    );
   }
 
   return {

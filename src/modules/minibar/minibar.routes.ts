@@ -3,7 +3,7 @@ import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
 import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
 import { slugParams } from '../../platform/http/schemas';
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import {
   consumptionListQuery,
@@ -48,7 +48,7 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
       },
       refusals: { remove: { 409: { description: minibarMessages.itemHasConsumption } } },
     }),
-    defineRoute<unknown, MinibarItemFilter & PageRequest>({
+    defineHotelRoute<unknown, MinibarItemFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/minibar/stock',
       summary: 'Current minibar stock per item',
@@ -62,10 +62,10 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
         200: { description: 'Stock per item', schema: Joi.array().items(stockLevelSchema), headers: PAGE_HEADERS },
       },
       async handler({ hotel, query, res }) {
-        sendPage(res, await minibar.stock(hotel!.id, query));
+        sendPage(res, await minibar.stock(hotel.id, query));
       },
     }),
-    defineRoute<MovementInput>({
+    defineHotelRoute<MovementInput>({
       method: 'post',
       path: '/api/hotels/:slug/minibar/stock',
       summary: 'Record a stock movement: receipt, write-off or inventory count',
@@ -83,10 +83,10 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
         400: { description: 'Invalid movement, or no such item in this hotel' },
       },
       async handler({ hotel, auth, body, res }) {
-        res.status(201).json(await minibar.postMovement(hotel!.id, auth?.sub ?? null, body));
+        res.status(201).json(await minibar.postMovement(hotel.id, auth?.sub ?? null, body));
       },
     }),
-    defineRoute<unknown, MovementFilter & PageRequest>({
+    defineHotelRoute<unknown, MovementFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/minibar/stock/movements',
       summary: 'List stock movements',
@@ -102,10 +102,10 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
         },
       },
       async handler({ hotel, query, res }) {
-        sendPage(res, await minibar.listMovements(hotel!.id, query));
+        sendPage(res, await minibar.listMovements(hotel.id, query));
       },
     }),
-    defineRoute<unknown, ConsumptionFilter & PageRequest>({
+    defineHotelRoute<unknown, ConsumptionFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/minibar/consumptions',
       summary: 'List minibar consumption',
@@ -124,7 +124,7 @@ export function minibarRoutes(minibar: MinibarService): RouteDefinition[] {
         },
       },
       async handler({ hotel, query, res }) {
-        sendPage(res, await minibar.listConsumptions(hotel!.id, query));
+        sendPage(res, await minibar.listConsumptions(hotel.id, query));
       },
     }),
   ];

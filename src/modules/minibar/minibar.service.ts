@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Knex } from 'knex';
 import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
-import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
+import { refusalsAs } from '../../platform/db/base-model';
 import {
   BusinessRuleError,
   ConflictError,
@@ -140,16 +140,11 @@ async function recordMinibarCheck(
 }
 
 export function createMinibarService(db: Db) {
-  async function conflictsAsErrors<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (uniqueViolation(error) === 'minibar_items_hotel_id_name_unique') {
-        throw new ConflictError(minibarMessages.itemNameTaken);
-      }
-      throw error;
-    }
-  }
+  const conflictsAsErrors = <T>(write: () => Promise<T>) =>
+    refusalsAs(
+      { unique: { minibar_items_hotel_id_name_unique: () => new ConflictError(minibarMessages.itemNameTaken) } },
+      write,
+    );
 
   const itemMissingOrStale = (hotelId: string, id: string, expected: ExpectedVersion | undefined) =>
     missingOrStale(
@@ -198,15 +193,10 @@ export function createMinibarService(db: Db) {
       },
 
       async remove(hotelId: string, id: string, expected?: ExpectedVersion): Promise<void> {
-        let deleted: boolean;
-        try {
-          deleted = await itemsRepository.delete(db, hotelId, id, expected);
-        } catch (error) {
-          if (databaseError(error).code === PG_ERRORS.foreignKeyViolation) {
-            throw new ConflictError(minibarMessages.itemHasConsumption);
-          }
-          throw error;
-        }
+        const deleted = await refusalsAs(
+          { foreignKey: () => new ConflictError(minibarMessages.itemHasConsumption) },
+          () => itemsRepository.delete(db, hotelId, id, expected),
+        );
         if (!deleted) throw await itemMissingOrStale(hotelId, id, expected);
       },
     },

@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
 import {
@@ -18,7 +18,7 @@ const notFound = { description: 'You have no such notification (another user’s
 
 export function notificationsRoutes(notifications: NotificationsService): RouteDefinition[] {
   return [
-    defineRoute<unknown, InboxFilter>({
+    defineHotelRoute<unknown, InboxFilter>({
       method: 'get',
       path: '/api/hotels/:slug/notifications',
       summary: 'List your notifications',
@@ -33,10 +33,10 @@ export function notificationsRoutes(notifications: NotificationsService): RouteD
       request: { params: slugParams, query: notificationListQuery },
       responses: { 200: { description: 'Your notifications', schema: inboxSchema } },
       async handler({ hotel, auth, query, res }) {
-        res.json(await notifications.list(hotel!.id, auth!.sub, query));
+        res.json(await notifications.list(hotel.id, auth.sub, query));
       },
     }),
-    defineRoute({
+    defineHotelRoute({
       method: 'post',
       path: '/api/hotels/:slug/notifications/read-all',
       summary: 'Mark all your notifications read',
@@ -45,10 +45,10 @@ export function notificationsRoutes(notifications: NotificationsService): RouteD
       request: { params: slugParams },
       responses: { 200: { description: 'How many were unread', schema: readAllSchema } },
       async handler({ hotel, auth, res }) {
-        res.json(await notifications.readAll(hotel!.id, auth!.sub));
+        res.json(await notifications.readAll(hotel.id, auth.sub));
       },
     }),
-    defineRoute<{ read: boolean }, unknown, { id: string }>({
+    defineHotelRoute<{ read: boolean }, unknown, { id: string }>({
       method: 'patch',
       path: '/api/hotels/:slug/notifications/:id',
       summary: 'Mark one of your notifications read or unread',
@@ -58,10 +58,10 @@ export function notificationsRoutes(notifications: NotificationsService): RouteD
       request: { params: idParams, body: markReadBody },
       responses: { 200: { description: 'The notification', schema: inboxItemSchema }, 404: notFound },
       async handler({ hotel, auth, params, body, res }) {
-        res.json(await notifications.markRead(hotel!.id, auth!.sub, params.id, body.read));
+        res.json(await notifications.markRead(hotel.id, auth.sub, params.id, body.read));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'delete',
       path: '/api/hotels/:slug/notifications/:id',
       summary: 'Delete one of your notifications',
@@ -71,11 +71,11 @@ export function notificationsRoutes(notifications: NotificationsService): RouteD
       request: { params: idParams },
       responses: { 200: { description: 'Deleted', schema: okResponse }, 404: notFound },
       async handler({ hotel, auth, params, res }) {
-        await notifications.remove(hotel!.id, auth!.sub, params.id);
+        await notifications.remove(hotel.id, auth.sub, params.id);
         res.json({ ok: true });
       },
     }),
-    defineRoute({
+    defineHotelRoute({
       method: 'get',
       path: '/api/hotels/:slug/notification-settings',
       summary: 'Read the notification settings',
@@ -90,10 +90,10 @@ export function notificationsRoutes(notifications: NotificationsService): RouteD
       request: { params: slugParams },
       responses: { 200: { description: 'The settings in effect', schema: settingsSchema } },
       async handler({ hotel, res }) {
-        res.json(await notifications.getSettings(hotel!.id));
+        res.json(await notifications.getSettings(hotel.id));
       },
     }),
-    defineRoute<NotificationSettingsChanges>({
+    defineHotelRoute<NotificationSettingsChanges>({
       method: 'patch',
       path: '/api/hotels/:slug/notification-settings',
       summary: 'Change the notification settings',
@@ -105,7 +105,7 @@ export function notificationsRoutes(notifications: NotificationsService): RouteD
       request: { params: slugParams, body: settingsChangesBody },
       responses: { 200: { description: 'The settings in effect', schema: settingsSchema } },
       async handler({ hotel, body, res }) {
-        res.json(await notifications.updateSettings(hotel!.id, body));
+        res.json(await notifications.updateSettings(hotel.id, body));
       },
     }),
   ];

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { slugParams } from '../../platform/http/schemas';
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, type Role } from '../../platform/http/roles';
 import type { PaymentsService } from './payments.service';
 import { CHECKIN_PAYMENT_LEVELS, type PaymentSettings } from './payments.types';
@@ -16,7 +16,7 @@ const settingsSchema = Joi.object({
 export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
   const tags = ['Payments'];
   return [
-    defineRoute({
+    defineHotelRoute({
       method: 'get',
       path: '/api/hotels/:slug/payment-settings',
       summary: 'Read the payment settings',
@@ -26,10 +26,10 @@ export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
       request: { params: slugParams },
       responses: { 200: { description: 'Settings', schema: settingsSchema } },
       async handler({ hotel, res }) {
-        res.json(await payments.getSettings(hotel!.id));
+        res.json(await payments.getSettings(hotel.id));
       },
     }),
-    defineRoute<Pick<PaymentSettings, 'require_payment_checkin'>>({
+    defineHotelRoute<Pick<PaymentSettings, 'require_payment_checkin'>>({
       method: 'patch',
       path: '/api/hotels/:slug/payment-settings',
       summary: 'Update the payment settings',
@@ -45,7 +45,7 @@ export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
       },
       responses: { 200: { description: 'Settings', schema: settingsSchema } },
       async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await payments.updateSettings(hotel!.id, body, expectedVersion));
+        res.json(await payments.updateSettings(hotel.id, body, expectedVersion));
       },
     }),
   ];

@@ -1,7 +1,7 @@
 import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
 import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
 import type { QuoteRequest, QuoteService } from './pricing.quote';
@@ -57,7 +57,7 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
           'Two periods may not price one category on the same date (409 naming the other period).',
       },
     }),
-    defineRoute<unknown, DateWindow & PageRequest>({
+    defineHotelRoute<unknown, DateWindow & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/rate-overrides',
       summary: 'List per-date price overrides',
@@ -68,10 +68,10 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
         200: { description: 'Overrides by date', schema: Joi.array().items(overrideSchema), headers: PAGE_HEADERS },
       },
       async handler({ hotel, query, res }) {
-        sendPage(res, await pricing.overrides.list(hotel!.id, query));
+        sendPage(res, await pricing.overrides.list(hotel.id, query));
       },
     }),
-    defineRoute<OverrideInput>({
+    defineHotelRoute<OverrideInput>({
       method: 'post',
       path: '/api/hotels/:slug/rate-overrides',
       summary: 'Set the price of a category on a date (or on each date of a range)',
@@ -83,10 +83,10 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
       request: { params: slugParams, body: setOverrideBody },
       responses: { 200: { description: 'The overrides written', schema: Joi.array().items(overrideSchema) } },
       async handler({ hotel, body, res }) {
-        res.json(await pricing.overrides.set(hotel!.id, body));
+        res.json(await pricing.overrides.set(hotel.id, body));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'delete',
       path: '/api/hotels/:slug/rate-overrides/:id',
       summary: 'Remove a price override',
@@ -95,11 +95,11 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
       request: { params: idParams },
       responses: { 200: { description: 'Removed', schema: okResponse }, 404: { description: 'No such override' } },
       async handler({ hotel, params, res }) {
-        await pricing.overrides.remove(hotel!.id, params.id);
+        await pricing.overrides.remove(hotel.id, params.id);
         res.json({ ok: true });
       },
     }),
-    defineRoute<unknown, QuoteRequest>({
+    defineHotelRoute<unknown, QuoteRequest>({
       method: 'get',
       path: '/api/hotels/:slug/quote',
       summary: 'Price a stay',
@@ -119,7 +119,7 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
         422: { description: 'A rule refused the stay' },
       },
       async handler({ hotel, query, res }) {
-        res.json(await quotes.quote(hotel!.id, query));
+        res.json(await quotes.quote(hotel.id, query));
       },
     }),
   ];

@@ -1,5 +1,5 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
-import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
+import { refusalsAs } from '../../platform/db/base-model';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
@@ -38,10 +38,6 @@ export function datesBetween(from: string, to: string): string[] {
   return dates;
 }
 
-function foreignKeyViolation(error: unknown): boolean {
-  return databaseError(error).code === PG_ERRORS.foreignKeyViolation;
-}
-
 function categoryNotFound(): ValidationError {
   return new ValidationError(pricingMessages.categoryNotFound, [
     { path: 'body.category_id', message: pricingMessages.categoryNotFound },
@@ -63,8 +59,8 @@ export function createPricingService(db: Db) {
     input: RatePeriodInput,
     expected?: ExpectedVersion,
   ): Promise<RatePeriod> {
-    try {
-      return await db.transaction(async (trx) => {
+    return refusalsAs({ foreignKey: categoryNotFound, exclusion: overlap }, () =>
+      db.transaction(async (trx) => {
         const current = id ? await periodWithPrices(trx, hotelId, id) : undefined;
         const categoryIds = (input.prices ?? []).map((price) => price.category_id);
         if ((await periodsRepository.foreignCategories(trx, hotelId, categoryIds)).length > 0) throw categoryNotFound();
@@ -84,25 +80,24 @@ export function createPricingService(db: Db) {
         if (!period) throw await periodMissingOrStale(hotelId, id!, expected);
         await periodsRepository.replacePrices(trx, hotelId, period, input.prices ?? current?.prices ?? []);
         return periodWithPrices(trx, hotelId, period.id);
+      }),
+    );
+
+    /** The 409 of an overlap names the period it clashes with (read once the refused transaction is rolled back). */
+    async function overlap(): Promise<Error> {
+      const existing = id ? await periodWithPrices(db, hotelId, id) : undefined;
+      const [clash] = await periodsRepository.clashes(db, hotelId, {
+        from: input.date_from ?? existing!.date_from,
+        to: input.date_to ?? existing!.date_to,
+        categoryIds: (input.prices ?? existing?.prices ?? []).map((price) => price.category_id),
+        exceptId: id,
       });
-    } catch (error) {
-      if (foreignKeyViolation(error)) throw categoryNotFound();
-      if (databaseError(error).code === PG_ERRORS.exclusionViolation) {
-        const existing = id ? await periodWithPrices(db, hotelId, id) : undefined;
-        const [clash] = await periodsRepository.clashes(db, hotelId, {
-          from: input.date_from ?? existing!.date_from,
-          to: input.date_to ?? existing!.date_to,
-          categoryIds: (input.prices ?? existing?.prices ?? []).map((price) => price.category_id),
-          exceptId: id,
-        });
-        throw new ConflictError(
-          clash
-            ? `Период пересекается с периодом «${clash.period_name}» (${clash.date_from} — ${clash.date_to}) для категории «${clash.category_name}»`
-            : 'Период пересекается с другим периодом для этой категории',
-          'period_overlap',
-        );
-      }
-      throw error;
+      return new ConflictError(
+        clash
+          ? `Период пересекается с периодом «${clash.period_name}» (${clash.date_from} — ${clash.date_to}) для категории «${clash.category_name}»`
+          : 'Период пересекается с другим периодом для этой категории',
+        'period_overlap',
+      );
     }
   }
 
@@ -121,21 +116,20 @@ export function createPricingService(db: Db) {
     );
   }
 
-  async function tariffWrite<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (uniqueViolation(error) === 'tariffs_hotel_id_name_unique')
-        throw new ConflictError(pricingMessages.tariffNameTaken);
-      // An update may give a value alone (or a type alone): only the row as a whole shows a percent out of range.
-      if (databaseError(error).constraint === 'tariffs_adjustment_check') {
-        throw new ValidationError(pricingMessages.percentRange, [
-          { path: 'body.adjustment_value', message: pricingMessages.percentRange },
-        ]);
-      }
-      throw error;
-    }
-  }
+  const tariffWrite = <T>(write: () => Promise<T>) =>
+    refusalsAs(
+      {
+        unique: { tariffs_hotel_id_name_unique: () => new ConflictError(pricingMessages.tariffNameTaken) },
+        // An update may give a value alone (or a type alone): only the row as a whole shows a percent out of range.
+        check: {
+          tariffs_adjustment_check: () =>
+            new ValidationError(pricingMessages.percentRange, [
+              { path: 'body.adjustment_value', message: pricingMessages.percentRange },
+            ]),
+        },
+      },
+      write,
+    );
 
   return {
     /** A tariff of the hotel, or undefined (within the caller's transaction when given). */
@@ -156,13 +150,9 @@ export function createPricingService(db: Db) {
         return tariff;
       },
       async remove(hotelId: string, id: string, expected?: ExpectedVersion) {
-        try {
-          if (!(await tariffsRepository.delete(db, hotelId, id, expected)))
-            throw await tariffMissingOrStale(hotelId, id, expected);
-        } catch (error) {
-          if (foreignKeyViolation(error)) throw new ConflictError(pricingMessages.tariffInUse, 'tariff_in_use');
-          throw error;
-        }
+        const inUse = () => new ConflictError(pricingMessages.tariffInUse, 'tariff_in_use');
+        if (!(await refusalsAs({ foreignKey: inUse }, () => tariffsRepository.delete(db, hotelId, id, expected))))
+          throw await tariffMissingOrStale(hotelId, id, expected);
       },
     },
 
@@ -211,12 +201,7 @@ export function createPricingService(db: Db) {
           price: input.price ?? null,
           hourly_price: input.hourly_price ?? null,
         }));
-        try {
-          return await overridesRepository.upsert(db, hotelId, rows);
-        } catch (error) {
-          if (foreignKeyViolation(error)) throw categoryNotFound();
-          throw error;
-        }
+        return refusalsAs({ foreignKey: categoryNotFound }, () => overridesRepository.upsert(db, hotelId, rows));
       },
       async remove(hotelId: string, id: string) {
         if (!(await overridesRepository.delete(db, hotelId, id)))

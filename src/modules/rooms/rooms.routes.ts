@@ -1,5 +1,5 @@
 import { crudRoutes } from '../../platform/http/crud';
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams } from '../../platform/http/schemas';
 import {
@@ -73,7 +73,7 @@ export function roomsRoutes(rooms: RoomsService): RouteDefinition[] {
         remove: { 409: { description: roomMessages.roomHasHistory } },
       },
     }),
-    defineRoute<
+    defineHotelRoute<
       Pick<RoomInput, 'maintenance_from' | 'maintenance_to'> & { status: RoomStatus },
       unknown,
       { id: string }
@@ -94,7 +94,7 @@ export function roomsRoutes(rooms: RoomsService): RouteDefinition[] {
         422: { description: roomMessages.cleaningIsAutomatic },
       },
       async handler({ hotel, params, body, expectedVersion, res }) {
-        res.json(await rooms.updateRoom(hotel!.id, params.id, body, expectedVersion));
+        res.json(await rooms.updateRoom(hotel.id, params.id, body, expectedVersion));
       },
     }),
   ];

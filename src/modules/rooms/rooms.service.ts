@@ -1,5 +1,5 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
-import { databaseError, PG_ERRORS, uniqueViolation } from '../../platform/db/base-model';
+import { refusalsAs } from '../../platform/db/base-model';
 import type { PageRequest } from '../../platform/db/keyset';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
@@ -38,17 +38,16 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
     if (from && to && new Date(to) <= new Date(from)) throw new ValidationError(roomMessages.maintenanceSpan);
   }
 
-  async function conflictsAsErrors<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      const constraint = uniqueViolation(error);
-      if (constraint === 'room_categories_hotel_id_name_unique')
-        throw new ConflictError(roomMessages.categoryNameTaken);
-      if (constraint === 'rooms_hotel_id_number_unique') throw new ConflictError(roomMessages.roomNumberTaken);
-      throw error;
-    }
-  }
+  const conflictsAsErrors = <T>(write: () => Promise<T>) =>
+    refusalsAs(
+      {
+        unique: {
+          room_categories_hotel_id_name_unique: () => new ConflictError(roomMessages.categoryNameTaken),
+          rooms_hotel_id_number_unique: () => new ConflictError(roomMessages.roomNumberTaken),
+        },
+      },
+      write,
+    );
 
   const categoryMissingOrStale = (hotelId: string, id: string, expected: ExpectedVersion | undefined) =>
     missingOrStale(
@@ -96,19 +95,15 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
     },
 
     async deleteCategory(hotelId: string, id: string, expected?: ExpectedVersion): Promise<void> {
-      try {
-        await db.transaction(async (trx) => {
+      // Bookings keep the category they were made in, also after their room moved to another one.
+      await refusalsAs({ foreignKey: () => new ConflictError(roomMessages.categoryHasBookings) }, () =>
+        db.transaction(async (trx) => {
           if ((await categoriesRepository.countRooms(trx, hotelId, id)) > 0)
             throw new ConflictError(roomMessages.categoryHasRooms);
           if (!(await categoriesRepository.delete(trx, hotelId, id, expected)))
             throw await categoryMissingOrStale(hotelId, id, expected);
-        });
-      } catch (error) {
-        // Bookings keep the category they were made in, also after their room moved to another one.
-        if (databaseError(error).code === PG_ERRORS.foreignKeyViolation)
-          throw new ConflictError(roomMessages.categoryHasBookings);
-        throw error;
-      }
+        }),
+      );
     },
 
     listRooms: (hotelId: string, { limit, cursor, ...filter }: RoomFilter & PageRequest) =>
@@ -142,14 +137,10 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
     },
 
     async deleteRoom(hotelId: string, id: string, expected?: ExpectedVersion): Promise<void> {
-      try {
-        if (!(await roomsRepository.delete(db, hotelId, id, expected)))
-          throw await roomMissingOrStale(hotelId, id, expected);
-      } catch (error) {
-        if (databaseError(error).code === PG_ERRORS.foreignKeyViolation)
-          throw new ConflictError(roomMessages.roomHasHistory);
-        throw error;
-      }
+      const deleted = await refusalsAs({ foreignKey: () => new ConflictError(roomMessages.roomHasHistory) }, () =>
+        roomsRepository.delete(db, hotelId, id, expected),
+      );
+      if (!deleted) throw await roomMissingOrStale(hotelId, id, expected);
     },
   };
 }

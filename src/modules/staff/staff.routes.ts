@@ -1,6 +1,6 @@
 import type { PageRequest } from '../../platform/db/keyset';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
-import { defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { okResponse, slugParams } from '../../platform/http/schemas';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import type { StaffFilter } from '../users';
@@ -17,7 +17,7 @@ import { staffMessages, type NewStaffInput, type StaffChanges, type StaffService
 export function staffRoutes(staff: StaffService): RouteDefinition[] {
   const tags = ['Staff'];
   return [
-    defineRoute<unknown, StaffFilter & PageRequest>({
+    defineHotelRoute<unknown, StaffFilter & PageRequest>({
       method: 'get',
       path: '/api/hotels/:slug/users',
       summary: 'List the hotel staff',
@@ -26,10 +26,10 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
       request: { params: slugParams, query: staffListQuery },
       responses: { 200: { description: 'Staff, oldest first', schema: staffListSchema, headers: PAGE_HEADERS } },
       async handler({ hotel, query, res }) {
-        sendPage(res, await staff.list(hotel!.id, query));
+        sendPage(res, await staff.list(hotel.id, query));
       },
     }),
-    defineRoute<NewStaffInput>({
+    defineHotelRoute<NewStaffInput>({
       method: 'post',
       path: '/api/hotels/:slug/users',
       summary: 'Add a staff member',
@@ -45,10 +45,10 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
         409: { description: staffMessages.emailTaken },
       },
       async handler({ hotel, body, res }) {
-        res.status(201).json(await staff.create(hotel!, body));
+        res.status(201).json(await staff.create(hotel, body));
       },
     }),
-    defineRoute<StaffChanges, unknown, { id: string }>({
+    defineHotelRoute<StaffChanges, unknown, { id: string }>({
       method: 'patch',
       path: '/api/hotels/:slug/users/:id',
       summary: 'Update a staff member',
@@ -65,10 +65,10 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
         422: { description: staffMessages.selfChange },
       },
       async handler({ hotel, params, body, auth, expectedVersion, res }) {
-        res.json(await staff.update(hotel!.id, params.id, body, auth!, expectedVersion));
+        res.json(await staff.update(hotel.id, params.id, body, auth, expectedVersion));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'delete',
       path: '/api/hotels/:slug/users/:id',
       summary: 'Delete a staff member',
@@ -84,7 +84,7 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
         422: { description: staffMessages.selfDelete },
       },
       async handler({ hotel, params, auth, expectedVersion, res }) {
-        await staff.remove(hotel!.id, params.id, auth!, expectedVersion);
+        await staff.remove(hotel.id, params.id, auth, expectedVersion);
         res.json({ ok: true });
       },
     }),

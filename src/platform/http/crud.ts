@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Page, PageRequest } from '../db/keyset';
 import type { ExpectedVersion } from './concurrency';
 import { PAGE_HEADERS, pageQueryKeys, sendPage } from './pagination';
-import { defineRoute, type ResponseSpec, type RouteDefinition } from './route';
+import { defineHotelRoute, type ResponseSpec, type RouteDefinition } from './route';
 import type { Role } from './roles';
 import { idParams, okResponse, slugParams } from './schemas';
 
@@ -44,7 +44,7 @@ export function crudRoutes<Item, Query, Create, Update>(
   const itemPath = `${basePath}/:id`;
   const notFound = { description: `No such ${noun} in this hotel` };
   return [
-    defineRoute<unknown, Query & PageRequest>({
+    defineHotelRoute<unknown, Query & PageRequest>({
       method: 'get',
       path: basePath,
       summary: `List ${noun}s`,
@@ -59,10 +59,10 @@ export function crudRoutes<Item, Query, Create, Update>(
         },
       },
       async handler({ hotel, query, res }) {
-        sendPage(res, await service.list(hotel!.id, query));
+        sendPage(res, await service.list(hotel.id, query));
       },
     }),
-    defineRoute<Create>({
+    defineHotelRoute<Create>({
       method: 'post',
       path: basePath,
       summary: `Create a ${noun}`,
@@ -76,10 +76,10 @@ export function crudRoutes<Item, Query, Create, Update>(
         ...refusals.create,
       },
       async handler({ hotel, body, res }) {
-        res.status(201).json(await service.create(hotel!.id, body));
+        res.status(201).json(await service.create(hotel.id, body));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'get',
       path: itemPath,
       summary: `Read a ${noun}`,
@@ -89,10 +89,10 @@ export function crudRoutes<Item, Query, Create, Update>(
       request: { params: idParams },
       responses: { 200: { description: `The ${noun}`, schema: schemas.item }, 404: notFound },
       async handler({ hotel, params, res }) {
-        res.json(await service.get(hotel!.id, params.id));
+        res.json(await service.get(hotel.id, params.id));
       },
     }),
-    defineRoute<Update, unknown, { id: string }>({
+    defineHotelRoute<Update, unknown, { id: string }>({
       method: 'patch',
       path: itemPath,
       summary: `Update a ${noun}`,
@@ -108,10 +108,10 @@ export function crudRoutes<Item, Query, Create, Update>(
         ...refusals.update,
       },
       async handler({ hotel, params, body, expectedVersion, res }) {
-        res.json(await service.update(hotel!.id, params.id, body, expectedVersion));
+        res.json(await service.update(hotel.id, params.id, body, expectedVersion));
       },
     }),
-    defineRoute<unknown, unknown, { id: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'delete',
       path: itemPath,
       summary: `Delete a ${noun}`,
@@ -122,7 +122,7 @@ export function crudRoutes<Item, Query, Create, Update>(
       request: { params: idParams },
       responses: { 200: { description: 'Deleted', schema: okResponse }, 404: notFound, ...refusals.remove },
       async handler({ hotel, params, expectedVersion, res }) {
-        await service.remove(hotel!.id, params.id, expectedVersion);
+        await service.remove(hotel.id, params.id, expectedVersion);
         res.json({ ok: true });
       },
     }),

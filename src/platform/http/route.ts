@@ -88,3 +88,24 @@ export function defineRoute<Body = unknown, Query = unknown, Params = unknown>(
 ): RouteDefinition {
   return route as unknown as RouteDefinition;
 }
+
+/** The context of a hotel route: mount has resolved the caller and the hotel before the handler runs. */
+export interface HotelRouteContext<Body, Query, Params> extends RouteContext<Body, Query, Params> {
+  auth: AccessTokenPayload;
+  hotel: HotelRef;
+}
+
+export interface HotelRouteDefinition<Body, Query, Params> extends Omit<
+  RouteDefinition<Body, Query, Params>,
+  'access' | 'handler'
+> {
+  access: Extract<Access, { kind: 'hotel' }>;
+  handler(ctx: HotelRouteContext<Body, Query, Params>): Promise<void>;
+}
+
+/** A route under `/api/hotels/:slug`, whose handler gets the signed-in member and their hotel, never undefined. */
+export function defineHotelRoute<Body = unknown, Query = unknown, Params = unknown>(
+  route: HotelRouteDefinition<Body, Query, Params>,
+): RouteDefinition {
+  return route as unknown as RouteDefinition;
+}
