@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
-import { idempotencyKey } from '../../platform/http/idempotency-key';
+import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
@@ -62,7 +62,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         'key with another body is refused (422).',
       tags,
       access: { kind: 'hotel', roles: BOOKING_WRITERS },
-      request: { params: slugParams, body: createBookingBody },
+      request: { params: slugParams, body: createBookingBody, headers: idempotencyKeyHeader },
       responses: {
         201: { description: 'Created', schema: bookingSchema },
         409: {
@@ -70,13 +70,9 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         },
         422: { description: 'A rule refused it' },
       },
-      async handler({ hotel, body, auth, req, res }) {
-        const result = await bookings.create(
-          hotel.id,
-          body,
-          { userId: auth.sub, hotelSlug: hotel.slug },
-          idempotencyKey(req),
-        );
+      async handler({ hotel, body, auth, headers, res }) {
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        const result = await bookings.create(hotel.id, body, actor, headers['idempotency-key']);
         res.status(result.status).json(result.body);
       },
     }),
@@ -184,22 +180,21 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       description: 'Changes `paid_amount` in the same transaction. Accepts `Idempotency-Key` like booking creation.',
       tags,
       access: { kind: 'hotel', roles: PAYMENT_WRITERS },
-      request: { params: idParams, body: createPaymentBody },
+      request: { params: idParams, body: createPaymentBody, headers: idempotencyKeyHeader },
       responses: {
         201: {
           description: 'The payment and the booking after it',
           schema: Joi.object({ payment: paymentSchema, booking: bookingSchema }),
         },
         404: { description: 'No such booking' },
+        422: {
+          description:
+            'The sum of the payments would leave what its column holds, or the key was used with another body',
+        },
       },
-      async handler({ hotel, params, body, auth, req, res }) {
-        const result = await bookings.payments.create(
-          hotel.id,
-          params.id,
-          body,
-          { userId: auth.sub, hotelSlug: hotel.slug },
-          idempotencyKey(req),
-        );
+      async handler({ hotel, params, body, auth, headers, res }) {
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        const result = await bookings.payments.create(hotel.id, params.id, body, actor, headers['idempotency-key']);
         res.status(result.status).json(result.body);
       },
     }),
@@ -214,6 +209,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       responses: {
         200: { description: 'The booking', schema: bookingSchema },
         404: { description: 'No such payment' },
+        422: { description: 'The sum of the payments would leave what its column holds' },
       },
       async handler({ hotel, params, res }) {
         res.json(await bookings.payments.remove(hotel.id, params.id, params.paymentId));

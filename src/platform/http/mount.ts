@@ -73,6 +73,7 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
       const schemas = route.request ?? {};
       const params = schemas.params ? validate(schemas.params, req.params, 'params') : req.params;
       const query = schemas.query ? validate(schemas.query, req.query, 'query') : req.query;
+      const headers = schemas.headers ? validate<Record<string, string>>(schemas.headers, req.headers, 'headers') : {};
       // A multipart body is still unread here: the handler streams it.
       const body = schemas.multipart
         ? undefined
@@ -84,7 +85,7 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         if (route.method !== 'get') expectedVersion = parseIfMatch(req.get('if-match'));
         tagAnswerWithVersion(res);
       }
-      const handle = () => route.handler({ body, query, params, auth, hotel, expectedVersion, req, res });
+      const handle = () => route.handler({ body, query, params, headers, auth, hotel, expectedVersion, req, res });
       await (hotel ? deps.hotelBulkhead.run(hotel.id, handle) : handle());
     });
   }

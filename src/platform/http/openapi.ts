@@ -118,8 +118,9 @@ const ETAG_HEADER = {
 
 function parameters(route: RouteDefinition, converter: SchemaConverter) {
   const list: JsonSchema[] = acceptsIfMatch(route) ? [IF_MATCH_PARAMETER] : [];
-  for (const location of ['path', 'query'] as const) {
-    const joiSchema = location === 'path' ? route.request?.params : route.request?.query;
+  const declared = { path: route.request?.params, query: route.request?.query, header: route.request?.headers };
+  for (const location of ['path', 'query', 'header'] as const) {
+    const joiSchema = declared[location];
     if (!joiSchema) continue;
     const schema = converter.toSchema(joiSchema) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(schema.properties ?? {})) {

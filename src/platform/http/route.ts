@@ -32,6 +32,8 @@ export interface RouteContext<Body, Query, Params> {
   body: Body;
   query: Query;
   params: Params;
+  /** The declared request headers, validated (`request.headers`); empty when none are declared. */
+  headers: Record<string, string | undefined>;
   /** Set on every route whose access is not public. */
   auth: AccessTokenPayload | undefined;
   /** Set on every hotel route. */
@@ -76,6 +78,8 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
     body?: Joi.ObjectSchema;
     query?: Joi.ObjectSchema;
     params?: Joi.ObjectSchema;
+    /** Request headers the route reads (lower-case names), validated like the rest and documented. */
+    headers?: Joi.ObjectSchema;
     multipart?: MultipartSpec;
   };
   responses: Record<number, ResponseSpec>;

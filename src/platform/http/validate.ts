@@ -28,7 +28,7 @@ function unstorableStrings(value: unknown, path: string[], found: ValidationDeta
 }
 
 /** Returns the validated (converted, unknown keys stripped) value, or refuses with every problem listed. */
-export function validate<T>(schema: Joi.Schema, value: unknown, location: 'body' | 'query' | 'params'): T {
+export function validate<T>(schema: Joi.Schema, value: unknown, location: 'body' | 'query' | 'params' | 'headers'): T {
   const result = schema.validate(value ?? {}, options);
   const details = result.error
     ? result.error.details.map((detail) => ({
