@@ -5,7 +5,7 @@ import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
-import { minibarCheckItems, type MinibarCheckLine } from '../minibar';
+import { consumptionSchema, minibarCheckItems, type MinibarCheckLine } from '../minibar';
 import {
   checklistItemBody,
   checklistItemParams,
@@ -169,7 +169,7 @@ export function housekeepingRoutes(
       responses: {
         200: {
           description: 'The consumptions recorded for the task',
-          schema: Joi.array().items(Joi.object().unknown(true)),
+          schema: Joi.array().items(consumptionSchema),
         },
         404: { description: 'No such task visible to you' },
         422: { description: 'The task has no room' },
@@ -185,7 +185,7 @@ export function housekeepingRoutes(
       tags,
       access: { kind: 'hotel', roles: TASK_ROLES },
       request: { params: idParams },
-      responses: { 200: { description: 'Consumptions', schema: Joi.array().items(Joi.object().unknown(true)) } },
+      responses: { 200: { description: 'Consumptions', schema: Joi.array().items(consumptionSchema) } },
       async handler({ hotel, params, auth, res }) {
         res.json(await housekeeping.minibarOf(hotel.id, params.id, auth));
       },

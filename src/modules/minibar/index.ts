@@ -1,4 +1,4 @@
-export { minibarCheckItems } from './minibar.schemas';
+export { consumptionSchema, minibarCheckItems } from './minibar.schemas';
 export type { MinibarService } from './minibar.service';
 export type {
   MinibarCheck,

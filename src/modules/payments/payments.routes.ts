@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { openApiComponent } from '../../platform/http/components';
 import { slugParams } from '../../platform/http/schemas';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, type Role } from '../../platform/http/roles';
@@ -11,7 +12,7 @@ const settingsSchema = Joi.object({
   hotel_id: Joi.string().uuid(),
   require_payment_checkin: Joi.string().valid(...CHECKIN_PAYMENT_LEVELS),
   updated_at: Joi.date(),
-});
+}).meta(openApiComponent('PaymentSettings'));
 
 export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
   const tags = ['Payments'];
