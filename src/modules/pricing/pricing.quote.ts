@@ -4,7 +4,7 @@ import type { Hotel, HotelSettingsRow, HotelsService } from '../hotels';
 import type { Room, RoomCategory, RoomsService } from '../rooms';
 import { quoteHours, quoteNights, type Fee, type PriceSources, type Quote, type TariffRule } from './pricing.engine';
 import { parseMoney } from './pricing.money';
-import { overridesRepository, periodsRepository, tariffsRepository } from './pricing.repository';
+import { categoryPriceRows, tariffsRepository } from './pricing.repository';
 import type { Tariff } from './pricing.types';
 
 export interface QuoteRequest {
@@ -152,9 +152,7 @@ export function createQuoteService(pool: Db, { hotels, rooms: roomsService }: Qu
     from: string,
     to: string,
   ) {
-    // Sequential: `db` may be the caller's transaction, whose one connection runs one query at a time.
-    const periods = await periodsRepository.forCategory(db, hotelId, category.id, from, to);
-    const overrides = await overridesRepository.forCategory(db, hotelId, category.id, from, to);
+    const { periods, overrides } = await categoryPriceRows(db, hotelId, category.id, from, to);
     const sources: PriceSources = {
       basePrice: room?.base_rate ?? category.base_price,
       baseHourlyPrice: room?.hourly_rate ?? category.hourly_base_price,

@@ -162,16 +162,6 @@ export const periodsRepository = {
   async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
     return (await db('rate_periods').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
-  /** Prices of one category from every period that touches [from, to]. */
-  async forCategory(db: DbOrTrx, hotelId: string, categoryId: string, from: string, to: string) {
-    return db('rate_period_prices as p')
-      .join('rate_periods as r', 'r.id', 'p.period_id')
-      .select('r.id as period_id', 'r.date_from', 'r.date_to', 'p.price', 'p.hourly_price')
-      .where({ 'p.hotel_id': hotelId, 'p.category_id': categoryId })
-      .whereRaw("p.dates && daterange(?::date, ?::date, '[]')", [from, to]) as Promise<
-      { period_id: string; date_from: string; date_to: string; price: string | null; hourly_price: string | null }[]
-    >;
-  },
 };
 
 export const overridesRepository = {
@@ -209,15 +199,43 @@ export const overridesRepository = {
   async delete(db: DbOrTrx, hotelId: string, id: string): Promise<boolean> {
     return (await db('rate_overrides').where({ hotel_id: hotelId, id }).delete()) > 0;
   },
-  async forCategory(
-    db: DbOrTrx,
-    hotelId: string,
-    categoryId: string,
-    from: string,
-    to: string,
-  ): Promise<RateOverride[]> {
-    return db<RateOverride>('rate_overrides')
-      .where({ hotel_id: hotelId, category_id: categoryId })
-      .whereBetween('date', [from, to]);
-  },
 };
+
+/** What a quote of one category over [from, to] prices its nights from. */
+export interface CategoryPriceRows {
+  periods: {
+    period_id: string;
+    date_from: string;
+    date_to: string;
+    price: string | null;
+    hourly_price: string | null;
+  }[];
+  overrides: { id: string; date: string; price: string | null; hourly_price: string | null }[];
+}
+
+/**
+ * The seasonal prices and the date overrides of one category that touch [from, to], in one round trip (money as
+ * text, so amounts keep their exact spelling).
+ */
+export async function categoryPriceRows(
+  db: DbOrTrx,
+  hotelId: string,
+  categoryId: string,
+  from: string,
+  to: string,
+): Promise<CategoryPriceRows> {
+  const { rows } = await db.raw<{ rows: CategoryPriceRows[] }>(
+    `SELECT
+       (SELECT coalesce(json_agg(json_build_object('period_id', r.id, 'date_from', r.date_from, 'date_to', r.date_to,
+                 'price', p.price::text, 'hourly_price', p.hourly_price::text)), '[]')
+          FROM rate_period_prices p JOIN rate_periods r ON r.id = p.period_id
+         WHERE p.hotel_id = :hotelId AND p.category_id = :categoryId
+           AND p.dates && daterange(:from::date, :to::date, '[]')) AS periods,
+       (SELECT coalesce(json_agg(json_build_object('id', o.id, 'date', o.date,
+                 'price', o.price::text, 'hourly_price', o.hourly_price::text)), '[]')
+          FROM rate_overrides o
+         WHERE o.hotel_id = :hotelId AND o.category_id = :categoryId AND o.date BETWEEN :from AND :to) AS overrides`,
+    { hotelId, categoryId, from, to },
+  );
+  return rows[0];
+}
