@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   const env = {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
+    // Lines for a person at the terminal (pino-pretty); JSON elsewhere.
+    LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty',
     // A hotel may point its SMTP settings at the local mail catcher while developing.
     ALLOW_PRIVATE_OUTBOUND: process.env.ALLOW_PRIVATE_OUTBOUND ?? 'true',
     PORT: String(port),

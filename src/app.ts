@@ -18,6 +18,10 @@ import { buildAsyncApiDocument } from './platform/realtime/asyncapi';
 import { createRateLimiter } from './platform/http/rate-limit';
 import type { RouteDefinition } from './platform/http/route';
 import type { Logger } from './platform/logger';
+import { traceRequests } from './platform/observability/http-tracing';
+import { createApiMetrics, type ApiMetrics } from './platform/observability/metrics';
+import { metricsRouter } from './platform/observability/metrics-route';
+import { runWithRequestBindings } from './platform/observability/request-context';
 import { MODULES, type Services } from './modules/registry';
 import { buildModules, type AnyModule } from './platform/modules';
 
@@ -28,6 +32,8 @@ export interface AppDependencies {
   /** The process's LISTEN connection (access revocations reach the access guard through it). */
   listener: PgListener;
   readinessChecks?: ReadinessChecks;
+  /** True once the process is shutting down: `/ready` answers 503. */
+  stopping?: () => boolean;
   /** The business modules: the registry's list (a test may add one, as the registry would). */
   modules?: readonly AnyModule[];
 }
@@ -38,9 +44,12 @@ export interface Api {
   services: Services;
   routes: RouteDefinition[];
   accessGuard: AccessGuard;
+  metrics: ApiMetrics;
 }
 
 const REQUEST_ID = /^[\w-]{1,100}$/;
+/** Probes and scrapes, every few seconds: their lines would drown the requests' own. */
+const UNLOGGED_PATHS = new Set(['/health', '/ready', '/metrics']);
 
 /** The Express application without a listening socket: main.ts listens, tests call it directly. */
 export function buildApi(deps: AppDependencies): Api {
@@ -49,6 +58,7 @@ export function buildApi(deps: AppDependencies): Api {
   const services = modules.services as Services;
   const accessGuard = createAccessGuard({ listener, load: (userId) => services.auth.accessOf(userId) });
   const routes = modules.routes();
+  const metrics = createApiMetrics(db);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -62,8 +72,12 @@ export function buildApi(deps: AppDependencies): Api {
         return id;
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      autoLogging: { ignore: (req) => UNLOGGED_PATHS.has(req.url?.split('?')[0] ?? '') },
     }),
   );
+  app.use((req, _res, next) => runWithRequestBindings({ reqId: String(req.id) }, next));
+  if (config.tracing.enabled) app.use(traceRequests);
+  app.use(metrics.timeRequests);
   app.use(helmet());
   // A list, not a string: cors answers a string origin to every caller; a list only to a matching Origin.
   app.use(
@@ -85,7 +99,8 @@ export function buildApi(deps: AppDependencies): Api {
   );
   app.use(express.json({ limit: config.bodyLimit }));
   app.use(cookieParser());
-  app.use(healthRouter({ database: () => db.raw('select 1'), ...readinessChecks }));
+  app.use(healthRouter({ database: () => db.raw('select 1'), ...readinessChecks }, deps.stopping));
+  app.use(metricsRouter(metrics.registry, config.metrics.token));
   const title = 'Hotel PMS API';
   const version = '0.1.0';
   app.use(
@@ -125,5 +140,5 @@ export function buildApi(deps: AppDependencies): Api {
     throw new NotFoundError('Маршрут не найден');
   });
   app.use(errorHandler);
-  return { app, services, routes, accessGuard };
+  return { app, services, routes, accessGuard, metrics };
 }

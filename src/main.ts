@@ -6,6 +6,7 @@ import { createPgListener } from './platform/db/pg-listener';
 import { outboxReadiness } from './platform/http/health';
 import { createHttpServer } from './platform/http/server';
 import { createLogger } from './platform/logger';
+import { installTracing } from './platform/observability/tracing';
 import { createRealtimeHub } from './platform/realtime/staff-hub';
 import { onShutdownSignal } from './platform/shutdown';
 
@@ -21,12 +22,14 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = createLogger(config.logLevel, 'api');
+  const logger = createLogger(config.logLevel, 'api', { format: config.logFormat });
+  const tracing = config.tracing.enabled ? installTracing(config.tracing.serviceName ?? 'hotel-pms-api') : undefined;
   const db = createProcessDb(config, 'api', logger);
   // Lazy: the API serves requests while Temporal is briefly unavailable; only /ready reports it.
   const temporal = Connection.lazy({ address: config.temporal.address });
   const listener = createPgListener({ connectionString: config.databaseUrl, logger });
-  const { app, services, accessGuard } = buildApi({
+  let stopping = false;
+  const { app, services, accessGuard, metrics } = buildApi({
     config,
     db,
     logger,
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
       temporal: () => temporal.workflowService.getSystemInfo({}),
       outbox: outboxReadiness(db, config.outboxMaxLagSeconds),
     },
+    stopping: () => stopping,
   });
   const hub = createRealtimeHub({
     db,
@@ -44,12 +48,16 @@ async function main(): Promise<void> {
     logger,
     findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });
+  metrics.countRealtimeConnections(() => hub.connectionCount());
   const http = createHttpServer(app, config.http, logger);
   hub.attach(http.server);
   await http.listen(config.port, config.host);
   logger.info({ port: config.port }, 'api listening');
 
-  onShutdownSignal(logger, config.shutdownTimeoutMs, async () => {
+  onShutdownSignal(logger, config.shutdownDelayMs + config.shutdownTimeoutMs, async () => {
+    // Not ready from now on, while still serving: a load balancer that polls /ready sees it and stops sending here.
+    stopping = true;
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     // Stop accepting and let in-flight requests finish (their connections close after the response). WebSockets are
     // upgraded connections the server waits for: the hub closes them (1001) meanwhile.
     const drained = http.drain(config.shutdownTimeoutMs);
@@ -59,6 +67,7 @@ async function main(): Promise<void> {
     await listener.close();
     await temporal.close();
     await db.destroy();
+    await tracing?.shutdown();
     logger.info('api stopped');
   });
 }

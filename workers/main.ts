@@ -5,6 +5,8 @@ import { createProcessDb } from '../src/platform/db/knex';
 import { createPgListener } from '../src/platform/db/pg-listener';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mail';
+import { installTracing } from '../src/platform/observability/tracing';
+import { clientTracingInterceptors, workerTracingOptions } from '../src/platform/observability/worker-tracing';
 import { onShutdownSignal } from '../src/platform/shutdown';
 import { connectTemporal, ensureSearchAttributes } from '../src/platform/temporal/client';
 import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
@@ -21,20 +23,29 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  const logger = createLogger(config.logLevel, 'worker');
-  // Shutdown is ours (relay first, then the worker drains), so the SDK must not react to signals itself.
-  Runtime.install({ logger: temporalLogger(logger), shutdownSignals: [] });
+  const logger = createLogger(config.logLevel, 'worker', { format: config.logFormat });
+  const tracing = config.tracing.enabled ? installTracing(config.tracing.serviceName ?? 'hotel-pms-worker') : undefined;
+  const metricsAddress = config.metrics.workerAddress;
+  Runtime.install({
+    logger: temporalLogger(logger),
+    // Shutdown is ours (relay first, then the worker drains), so the SDK must not react to signals itself.
+    shutdownSignals: [],
+    // The SDK's own metrics (task latencies, slots, polls) and ours (the relay's backlog), at <address>/metrics.
+    ...(metricsAddress && { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress } } } }),
+  });
   const db = createProcessDb(config, 'worker', logger);
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
-  const { connection, client } = await connectTemporal(config.temporal);
+  const { connection, client } = await connectTemporal(config.temporal, clientTracingInterceptors(tracing));
   await ensureSearchAttributes(connection, config.temporal.namespace);
   await ensureSchedules(client, config.temporal.taskQueue, moduleSchedules());
   const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
+  const workflows = workflowSource();
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    ...workflowSource(),
+    ...workflows,
+    ...workerTracingOptions(tracing, workflows.workflowBundle !== undefined),
     activities: createActivities({ db, config, mailer }),
     shutdownGraceTime: `${config.shutdownTimeoutMs} ms`,
   });
@@ -46,6 +57,7 @@ async function main(): Promise<void> {
     logger,
     listener,
     maxLagSeconds: config.outboxMaxLagSeconds,
+    metricMeter: Runtime.instance().metricMeter,
   });
   const running = worker.run();
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker started');
@@ -59,6 +71,7 @@ async function main(): Promise<void> {
     await connection.close();
     mailer.close();
     await db.destroy();
+    await tracing?.shutdown();
     logger.info('worker stopped');
   });
   await running.catch((error: unknown) => {

@@ -1,6 +1,16 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { requestLogFields } from './observability/request-context';
 
 export type { Logger };
+
+/** `json` (one object a line, for log collectors) or `pretty` (coloured lines for a person at a terminal). */
+export type LogFormat = 'json' | 'pretty';
+
+export interface LoggerOptions {
+  format?: LogFormat;
+  /** Where JSON lines go instead of stdout (tests read them). */
+  destination?: DestinationStream;
+}
 
 /** Secrets and personal documents never reach the logs, whatever object carries them. */
 const redactedPaths = [
@@ -21,6 +31,19 @@ const redactedPaths = [
   'passport_issue_date',
 ];
 
-export function createLogger(level: string, name: string): Logger {
-  return pino({ name, level, redact: { paths: redactedPaths, censor: '[redacted]' } });
+/**
+ * Every line logged during a request carries its `reqId`, `userId` and `hotelId` (see request-context.ts), whichever
+ * logger writes it. `pretty` needs pino-pretty, a development dependency: `npm run dev` asks for it.
+ */
+export function createLogger(level: string, name: string, options: LoggerOptions = {}): Logger {
+  const settings = {
+    name,
+    level,
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+    mixin: requestLogFields,
+    ...(options.format === 'pretty' && {
+      transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
+    }),
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }

@@ -4,7 +4,7 @@ import { buildApi, type Api } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createProcessDb, type Db } from '../../src/platform/db/knex';
 import { createPgListener, type PgListener, type PgListenerOptions } from '../../src/platform/db/pg-listener';
-import { createLogger } from '../../src/platform/logger';
+import { createLogger, type Logger } from '../../src/platform/logger';
 import type { AnyModule } from '../../src/platform/modules';
 import { readStackInfo, TEST_APP_ENV } from './stack-env';
 
@@ -26,13 +26,15 @@ export interface TestAppOptions {
   listenerRetryMs?: PgListenerOptions['retryMs'];
   /** The business modules, as the registry would list them (default: the registry's). */
   modules?: readonly AnyModule[];
+  /** Its logger (default: silent, or at TEST_LOG_LEVEL); a test reads the lines of its own. */
+  logger?: Logger;
 }
 
 /** The real application in this process, on the shared test database; `overrides` are environment variables. */
 export function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
   const { listenerRetryMs, modules } = options;
   const config = testConfig(overrides);
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
+  const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
   const db = createProcessDb(config, 'api', logger);
   const listener = createPgListener({ connectionString: config.databaseUrl, logger, retryMs: listenerRetryMs });
   const api = buildApi({ config, db, logger, listener, modules });

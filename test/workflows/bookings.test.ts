@@ -53,7 +53,7 @@ async function notificationsOf(hotel: RegisteredHotel, type: string, timeoutMs =
 }
 
 describe('booking workflow', () => {
-  it('starts with the booking (visible under HotelSlug and BookingId), notifies staff once, and ends at check-out', async () => {
+  it('starts with the booking (visible under HotelSlug and BookingId, with a memo), notifies staff once, and ends at check-out', async () => {
     const { hotel, room } = await hotelWithRoom();
     const booking = await book(hotel, { room_id: room.id, check_in: localDay(-1), check_out: localDay(2) });
     const created = await notificationsOf(hotel, 'booking_created');
@@ -61,15 +61,16 @@ describe('booking workflow', () => {
     expect(created[0].body).toContain('Петрова Анна');
 
     const handle = client.workflow.getHandle(`booking:${booking.id}`);
-    const attributes = (await handle.describe()).typedSearchAttributes
-      .getAll()
-      .map((pair) => [pair.key.name, pair.value]);
+    const description = await handle.describe();
+    const attributes = description.typedSearchAttributes.getAll().map((pair) => [pair.key.name, pair.value]);
     expect(attributes).toEqual(
       expect.arrayContaining([
         ['HotelSlug', hotel.slug],
         ['BookingId', booking.id],
       ]),
     );
+    // What an operator reads in the Temporal UI: the guest by initials only.
+    expect(description.memo).toEqual({ hotel: hotel.slug, booking: booking.id, guest: 'А. П.' });
 
     await t.http
       .patch(api(hotel, `/bookings/${booking.id}`))

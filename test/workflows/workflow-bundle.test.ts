@@ -4,6 +4,7 @@ import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { bundleWorkflows } from '../../scripts/bundle-workflows';
+import { workerTracingOptions } from '../../src/platform/observability/worker-tracing';
 
 /** The bundle the Dockerfile makes is one the worker can load, and it runs the same workflows as the source. */
 
@@ -26,7 +27,9 @@ it('replays every recorded history from the prebuilt workflow bundle', async () 
       history: historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'))),
     }));
   const failures: string[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath } }, histories)) {
+  // As workers/main.ts runs it without tracing configured: the bundle's tracing interceptors find their sink.
+  const options = { workflowBundle: { codePath }, ...workerTracingOptions(undefined, true) };
+  for await (const result of Worker.runReplayHistories(options, histories)) {
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
   }
   expect(histories.length).toBeGreaterThan(0);

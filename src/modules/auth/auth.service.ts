@@ -2,6 +2,7 @@ import { uniqueViolation } from '../../platform/db/base-model';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { ModuleContext } from '../../platform/modules';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { initials } from '../../platform/temporal/memo';
 import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../../platform/errors';
 import type { AccountAccess } from '../../platform/http/access-guard';
@@ -108,6 +109,7 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext, {
         accountWorkflowIds.accountEmail(purpose, user.id, at.getTime()),
         [{ purpose, userId: user.id }],
         { HotelSlug: hotelSlug },
+        { hotel: hotelSlug, purpose, user: initials(user.name) },
       ),
     );
   }
@@ -222,6 +224,7 @@ export function createAuthService({ db, config, hotelCreated }: ModuleContext, {
             accountWorkflowIds.accountRequest(requestId),
             [{ requestId }],
             {},
+            { purpose },
           ),
         );
       });

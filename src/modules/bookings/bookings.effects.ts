@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../../platform/db/knex';
-import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { enqueueOutbox, startWorkflowMessage, type WorkflowMemo } from '../../platform/db/outbox';
+import { initials } from '../../platform/temporal/memo';
 import {
   bookingStatusSignal,
   bookingWorkflowIds,
@@ -31,6 +32,11 @@ export function announceBooking(
     : bookingUpdated.publish(trx, booking.hotel_id, { ...payload, changes });
 }
 
+/** What an operator sees of the booking in the Temporal UI: its hotel, its id and the guest's initials. */
+function bookingMemo(booking: Booking, hotelSlug: string): WorkflowMemo {
+  return { hotel: hotelSlug, booking: booking.id, guest: initials(booking.guest_first_name, booking.guest_last_name) };
+}
+
 /** The booking's workflow starts with the booking (searchable in Temporal by hotel and booking id). */
 export function startBookingWorkflow(trx: DbOrTrx, booking: Booking, hotelSlug: string) {
   return enqueueOutbox(
@@ -40,6 +46,7 @@ export function startBookingWorkflow(trx: DbOrTrx, booking: Booking, hotelSlug: 
       bookingWorkflowIds.booking(booking.id),
       [{ hotelId: booking.hotel_id, bookingId: booking.id, status: booking.status }],
       { HotelSlug: hotelSlug, BookingId: booking.id },
+      bookingMemo(booking, hotelSlug),
     ),
   );
 }
@@ -57,5 +64,6 @@ export function signalBookingStatus(trx: DbOrTrx, booking: Booking, change: Book
     signal: bookingStatusSignal.name,
     signalArgs: [change],
     searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
+    memo: bookingMemo(booking, hotelSlug),
   });
 }

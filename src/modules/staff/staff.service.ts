@@ -3,6 +3,7 @@ import { refusalsAs } from '../../platform/db/base-model';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { initials } from '../../platform/temporal/memo';
 import { randomHexToken } from '../../platform/crypto';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors';
 import type { AccessTokenPayload } from '../../platform/http/access-token';
@@ -121,6 +122,7 @@ export function createStaffService(db: Db, config: Config, deps: StaffDependenci
               accountWorkflowIds.staffInvitation(user.id),
               [{ userId: user.id, expiresInMs: config.invitationTtlSeconds * 1000 }],
               { HotelSlug: hotel.slug },
+              { hotel: hotel.slug, role: input.role, invitee: initials(input.name) },
             ),
           );
           return toStaffMember(user);

@@ -1,3 +1,4 @@
+import { activeTraceCarrier, type TraceCarrier } from '../observability/trace-context';
 import type { DbOrTrx } from './knex';
 
 export const OUTBOX_CHANNEL = 'outbox';
@@ -7,13 +8,20 @@ export interface SearchAttributeValues {
   BookingId?: string;
 }
 
-export type OutboxMessage =
+/**
+ * What an operator reads in the Temporal UI to recognise a workflow (hotel slug, booking id, guest initials): short
+ * labels, never names, e-mails or phones.
+ */
+export type WorkflowMemo = Record<string, string>;
+
+export type OutboxMessage = (
   | {
       kind: 'startWorkflow';
       workflowType: string;
       workflowId: string;
       args: unknown[];
       searchAttributes: SearchAttributeValues;
+      memo?: WorkflowMemo;
     }
   | { kind: 'signalWorkflow'; workflowId: string; signal: string; args: unknown[] }
   | {
@@ -25,11 +33,17 @@ export type OutboxMessage =
       signal: string;
       signalArgs: unknown[];
       searchAttributes: SearchAttributeValues;
-    };
+      memo?: WorkflowMemo;
+    }
+) & {
+  /** The trace of the request that enqueued it (when tracing is on): the relay's call to Temporal continues it. */
+  traceContext?: TraceCarrier;
+};
 
 /** Call inside the transaction that commits the fact; the relay delivers the message only once it is committed. */
 export async function enqueueOutbox(trx: DbOrTrx, message: OutboxMessage): Promise<void> {
-  await trx('outbox').insert({ message: JSON.stringify(message) });
+  const traceContext = activeTraceCarrier();
+  await trx('outbox').insert({ message: JSON.stringify(traceContext ? { ...message, traceContext } : message) });
   await trx.raw('SELECT pg_notify(?, ?)', [OUTBOX_CHANNEL, '']);
 }
 
@@ -40,8 +54,9 @@ export function startWorkflowMessage<W extends WorkflowFunction>(
   workflowId: string,
   args: Parameters<W>,
   searchAttributes: SearchAttributeValues,
+  memo?: WorkflowMemo,
 ): OutboxMessage {
-  return { kind: 'startWorkflow', workflowType, workflowId, args, searchAttributes };
+  return { kind: 'startWorkflow', workflowType, workflowId, args, searchAttributes, memo };
 }
 
 /** Delivered rows are kept a week for diagnosis, then removed. */

@@ -27,14 +27,19 @@ export function outboxReadiness(db: DbOrTrx, maxLagSeconds: number): () => Promi
 
 /**
  * `/health`: the process answers. `/ready`: every dependency it needs answers too; `checks` holds each one's status
- * and `details` what checks reported beyond it (the outbox backlog).
+ * and `details` what checks reported beyond it (the outbox backlog). Once `stopping` (a shutdown signal came), `/ready`
+ * answers 503 `stopping` at once, so load balancers send no new requests while the process drains.
  */
-export function healthRouter(checks: ReadinessChecks): Router {
+export function healthRouter(checks: ReadinessChecks, stopping: () => boolean = () => false): Router {
   const router = express.Router();
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/ready', async (_req, res) => {
+    if (stopping()) {
+      res.status(503).json({ status: 'stopping' });
+      return;
+    }
     const results = await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {
         try {

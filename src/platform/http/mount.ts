@@ -1,5 +1,6 @@
 import type { Request, Router } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../errors';
+import { bindToRequest } from '../observability/request-context';
 import type { AccessGuard } from './access-guard';
 import { parseIfMatch, tagAnswerWithVersion, type ExpectedVersion } from './concurrency';
 import type { HotelBulkhead } from './hotel-bulkhead';
@@ -33,7 +34,7 @@ async function authenticate(req: Request, access: Access, deps: MountDependencie
   const verdict = await deps.accessGuard.verdict(payload);
   const closedAccountLetIn = access.kind === 'authenticated' && access.closedAccountsToo && verdict !== 'revoked';
   if (verdict !== 'ok' && !closedAccountLetIn) throw new UnauthorizedError();
-  req.log = req.log.child({ userId: payload.sub });
+  bindToRequest({ userId: payload.sub });
   return payload;
 }
 
@@ -46,7 +47,7 @@ async function resolveHotel(req: Request, auth: AccessTokenPayload, deps: MountD
   const slug = String(req.params.slug);
   const hotel = HOTEL_SLUG_PATTERN.test(slug) ? await deps.findHotelBySlug(slug) : undefined;
   if (!mayAccessHotel(auth, hotel)) throw new ForbiddenError(foreignHotelMessage, 'foreign_hotel');
-  req.log = req.log.child({ hotelId: hotel.id });
+  bindToRequest({ hotelId: hotel.id });
   return hotel;
 }
 

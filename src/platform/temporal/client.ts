@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
@@ -12,9 +12,14 @@ export interface TemporalSettings {
   namespace: string;
 }
 
-export async function connectTemporal(settings: TemporalSettings): Promise<{ connection: Connection; client: Client }> {
+/** `interceptors` e.g. carry the caller's trace into the workflows it starts (see observability/worker-tracing.ts). */
+export async function connectTemporal(
+  settings: TemporalSettings,
+  interceptors: WorkflowClientInterceptor[] = [],
+): Promise<{ connection: Connection; client: Client }> {
   const connection = await Connection.connect({ address: settings.address, connectTimeout: '5 seconds' });
-  return { connection, client: new Client({ connection, namespace: settings.namespace }) };
+  const client = new Client({ connection, namespace: settings.namespace, interceptors: { workflow: interceptors } });
+  return { connection, client };
 }
 
 /** Registers the search attributes operators filter by; an attribute that already exists is fine. */

@@ -6,6 +6,7 @@ import {
 } from '@temporalio/client';
 import { WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { OutboxMessage, SearchAttributeValues } from '../db/outbox';
+import { withTraceCarrier } from '../observability/trace-context';
 import { searchAttributeKeys } from './client';
 
 /** gRPC codes that say Temporal could not take the call now, whatever the message (an outage, not a bad message). */
@@ -31,9 +32,14 @@ function toSearchAttributes(values: SearchAttributeValues): SearchAttributePair[
 
 /**
  * Starts or signals the message's workflow. Workflow ids are deterministic and duplicates are rejected, so a message
- * delivered twice (a crash between the call and marking it delivered) has no second effect.
+ * delivered twice (a crash between the call and marking it delivered) has no second effect. The call runs in the
+ * trace of the request that enqueued the message, which a tracing client passes on to the workflow.
  */
-export async function deliverToTemporal(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
+export function deliverToTemporal(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
+  return withTraceCarrier(message.traceContext, () => deliver(client, taskQueue, message));
+}
+
+async function deliver(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
   if (message.kind === 'signalWorkflow') {
     try {
       await client.workflow.getHandle(message.workflowId).signal(message.signal, ...message.args);
@@ -52,6 +58,7 @@ export async function deliverToTemporal(client: Client, taskQueue: string, messa
     // (crash between the call and marking the row) or comes too late to change anything.
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     typedSearchAttributes: toSearchAttributes(message.searchAttributes),
+    memo: message.memo,
     // Temporal dispatches a backlogged task queue fairly across these keys (where fairness is enabled on the
     // server), and the workflow's activities inherit it: one hotel's burst does not delay another's e-mails there.
     priority: { fairnessKey: message.searchAttributes.HotelSlug },

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { MetricMeter } from '@temporalio/common';
 import type { Db } from '../db/knex';
 import { OUTBOX_CHANNEL } from '../db/outbox';
 import { openOutboxClaims, outboxBacklog, type ClaimedMessage, type DeliveryOutcomes } from '../db/outbox-queue';
@@ -19,10 +20,12 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** How long one Temporal call may take; longer counts as Temporal being unavailable. */
   callTimeoutMs?: number;
-  /** How often the backlog is logged while there is one. */
+  /** How often the backlog is measured (into the gauges, and the log while there is one). */
   backlogLogIntervalMs?: number;
   /** A backlog whose oldest message is older than this is logged as a warning (the API's /ready refuses then). */
   maxLagSeconds?: number;
+  /** Where the backlog is also reported as gauges, with the worker's own metrics (Temporal's runtime meter). */
+  metricMeter?: MetricMeter;
 }
 
 export interface OutboxRelay {
@@ -175,8 +178,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
   })();
 
-  async function logBacklog(): Promise<void> {
+  const meter = options.metricMeter;
+  const backlogGauges = meter && {
+    pending: meter.createGauge('hotel_pms_outbox_pending_messages', 'int', '', 'Undelivered outbox messages'),
+    oldestAge: meter.createGauge('hotel_pms_outbox_oldest_age_seconds', 'float', 's', 'Oldest undelivered message'),
+  };
+
+  async function reportBacklog(): Promise<void> {
     const backlog = await outboxBacklog(db);
+    backlogGauges?.pending.set(backlog.pending);
+    backlogGauges?.oldestAge.set(backlog.oldestAgeSeconds);
     if (backlog.pending === 0) return;
     const level = backlog.oldestAgeSeconds > maxLagSeconds ? 'warn' : 'info';
     logger[level](
@@ -186,7 +197,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   }
 
   const backlogTimer = setInterval(() => {
-    logBacklog().catch((error: unknown) => logger.warn({ err: error }, 'outbox backlog unknown'));
+    reportBacklog().catch((error: unknown) => logger.warn({ err: error }, 'outbox backlog unknown'));
   }, options.backlogLogIntervalMs ?? 10_000);
   backlogTimer.unref();
 
