@@ -43,8 +43,11 @@ export type OutboxMessage = (
 /** Call inside the transaction that commits the fact; the relay delivers the message only once it is committed. */
 export async function enqueueOutbox(trx: DbOrTrx, message: OutboxMessage): Promise<void> {
   const traceContext = activeTraceCarrier();
-  await trx('outbox').insert({ message: JSON.stringify(traceContext ? { ...message, traceContext } : message) });
-  await trx.raw('SELECT pg_notify(?, ?)', [OUTBOX_CHANNEL, '']);
+  // One round trip: the row, and the wake-up the relays get at commit.
+  await trx.raw(
+    'WITH queued AS (INSERT INTO outbox (message) VALUES (?) RETURNING id) SELECT pg_notify(?, ?) FROM queued',
+    [JSON.stringify(traceContext ? { ...message, traceContext } : message), OUTBOX_CHANNEL, ''],
+  );
 }
 
 export type WorkflowFunction = (...args: never[]) => Promise<unknown>;
