@@ -26,18 +26,29 @@ async function team(): Promise<Team> {
   return { owner, desk, maid };
 }
 
-/** Notifies in a transaction of its own, a few milliseconds after the previous one (so "newest first" is defined). */
+/** The recorded time of the last notification sent: each one is stamped a second later than the one before. */
+let lastSentAt = Date.now() - 3_600_000;
+
+/**
+ * Notifies in a transaction of its own and stamps the notification a second after the previous one, so "newest
+ * first" is the order of the calls, whatever the clock's resolution and however fast they follow each other.
+ */
 async function send(hotelId: string, input: Partial<NotificationInput> = {}) {
-  await new Promise((resolve) => setTimeout(resolve, 3));
-  return t.db.transaction((trx) =>
-    notify(trx, hotelId, {
+  return t.db.transaction(async (trx) => {
+    const result = await notify(trx, hotelId, {
       type: 'booking_created',
       title: `Новое бронирование ${randomUUID().slice(0, 6)}`,
       body: 'Иванов И., номер 101, 1–3 декабря',
       data: { booking_id: randomUUID() },
       ...input,
-    }),
-  );
+    });
+    if (result.created) {
+      const createdAt = new Date((lastSentAt += 1000));
+      await trx('notifications').where({ id: result.id }).update({ created_at: createdAt });
+      await trx('notification_recipients').where({ notification_id: result.id }).update({ created_at: createdAt });
+    }
+    return result;
+  });
 }
 
 interface Inbox {

@@ -11,6 +11,7 @@ import {
   type StaffClient,
   type TestServer,
 } from '../helpers/realtime';
+import { until } from '../helpers/wait';
 import {
   BODY_TEMPLATES,
   deriveMinimal,
@@ -521,11 +522,10 @@ function checkLeaks() {
 }
 
 async function waitFor(client: StaffClient, what: string, predicate: (message: RealtimeMessage) => boolean) {
-  const deadline = Date.now() + 10_000;
-  while (!client.collected.some(predicate)) {
-    if (Date.now() > deadline) throw new Error(`no ${what} on the socket; got ${JSON.stringify(client.collected)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(() => client.collected.some(predicate), {
+    what: () => `${what} on the socket; got ${JSON.stringify(client.collected)}`,
+    timeoutMs: 10_000,
+  });
 }
 
 const event = (type: string, field: string, id: string) => (message: RealtimeMessage) =>
@@ -547,16 +547,15 @@ beforeAll(async () => {
   await waitFor(socketB, "B's notification", event('notification:new', 'notification_id', b.records.notification));
 
   // The booking workflow notifies B's staff after commit; the snapshot is taken once that has happened.
-  before = await settledSnapshot(t.db, b.hotel.hotelId, (snapshot) =>
-    (snapshot.notifications ?? []).some((row) => row.includes('"booking_created"')),
-  );
+  const lanes = [a.hotel.slug, b.hotel.slug];
+  before = await settledSnapshot(t.db, b.hotel.hotelId, lanes);
   bIds = uuidsOf(before);
   for (const id of uuidsOf(await snapshotHotel(t.db, a.hotel.hotelId))) bIds.delete(id);
 
   operations = plan(hotelRoutes());
   await sweep();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  after = await settledSnapshot(t.db, b.hotel.hotelId, () => true);
+  // Including whatever A's requests handed to workflows.
+  after = await settledSnapshot(t.db, b.hotel.hotelId, lanes);
   for (const { table, removed, added } of snapshotDiff(before, after)) {
     failures.unchanged.push(`${table}: before ${JSON.stringify(removed)}, after ${JSON.stringify(added)}`);
   }
@@ -576,7 +575,13 @@ beforeAll(async () => {
     .expect(201);
   await waitFor(socketB, "B's late task event", event('housekeeping_task_created', 'task_id', task.body.id));
   await waitFor(socketB, "B's late room event", event('room_updated', 'room_id', room.body.id));
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Events go out in commit order: once an event of A committed after B's has reached A, B's would have too.
+  const marker = await t.http
+    .post(`/api/hotels/${a.hotel.slug}/housekeeping`)
+    .set(as(a.hotel.accessToken))
+    .send({ category: 'maintenance' })
+    .expect(201);
+  await waitFor(socketA, "A's marker task event", event('housekeeping_task_created', 'task_id', marker.body.id));
   for (const id of [room.body.id as string, task.body.id as string]) bIds.add(id);
   for (const message of socketA.collected) {
     const text = JSON.stringify(message).toLowerCase();

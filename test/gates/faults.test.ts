@@ -8,6 +8,7 @@ import { reportGate } from '../helpers/gates';
 import { messagesTo } from '../helpers/mail';
 import { startFaultStack, type FaultStack } from '../helpers/processes';
 import { connectStaff, type RealtimeMessage, type StaffClient } from '../helpers/realtime';
+import { pace, until } from '../helpers/wait';
 
 /**
  * Fault injection on a private stack (own database, Temporal dev server with a SQLite file, worker and API
@@ -25,7 +26,6 @@ let db: Db | undefined;
 let temporal: Connection | undefined;
 const sockets: StaffClient[] = [];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const localDay = (offsetDays: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
     new Date(Date.now() + offsetDays * 86_400_000),
@@ -87,7 +87,7 @@ async function register(): Promise<{ email: string; password: string; userId: st
 async function registerAndSignIn(): Promise<Owner> {
   const { email, password, userId } = await register();
   // The e-mail goes out before the address is confirmed (a confirmed address is not sent a link any more).
-  await until('confirmation e-mail', async () => (await messagesTo(email)).length > 0, Date.now() + 30_000);
+  await until(async () => (await messagesTo(email)).length > 0, { what: 'confirmation e-mail', timeoutMs: 30_000 });
   const { confirmation_token: token } = (await db!('users').where({ id: userId }).first('confirmation_token')) as {
     confirmation_token: string;
   };
@@ -111,11 +111,13 @@ async function withDeadline<T>(what: string, work: Promise<T>, deadline: number)
   }
 }
 
-async function until(what: string, check: () => Promise<boolean>, deadline: number): Promise<void> {
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: deadline passed`);
-    await sleep(250);
-  }
+/** Waits until every outbox message committed so far is delivered: the worker's relay and Temporal are at work. */
+async function outboxCaughtUp(what: string, deadline: number): Promise<void> {
+  const { last } = (await db!('outbox').max('id as last').first()) as { last: string | null };
+  await until(
+    async () => last === null || !(await db!('outbox').where('id', '<=', last).whereNull('delivered_at').first('id')),
+    { what, timeoutMs: deadline - Date.now(), intervalMs: 250 },
+  );
 }
 
 beforeAll(async () => {
@@ -157,7 +159,8 @@ describe('fault injection', () => {
       call('PATCH', `${hotelApi}/settings`, owner.token, { auto_checkout: true, auto_checkout_hours: 0 }),
     );
 
-    // The workload: a booking created, checked in and checked out every ~0.7 s, several in flight at once.
+    // The workload: a booking created, checked in and checked out every ~0.7 s, several in flight at once. Its pauses
+    // pace it like a front desk at work; they wait for nothing.
     const failures: string[] = [];
     const flow = async (i: number) => {
       const created = await expectStatus(
@@ -178,12 +181,12 @@ describe('fault injection', () => {
         ),
       );
       bookingIds.push(created.id as string);
-      await sleep(500 + Math.random() * 1000);
+      await pace(500 + Math.random() * 1000);
       await expectStatus(
         200,
         call('PATCH', `${hotelApi}/bookings/${created.id}`, owner.token, { status: 'checked_in' }),
       );
-      await sleep(500 + Math.random() * 1000);
+      await pace(500 + Math.random() * 1000);
       await expectStatus(
         200,
         call('PATCH', `${hotelApi}/bookings/${created.id}`, owner.token, { status: 'checked_out' }),
@@ -201,23 +204,24 @@ describe('fault injection', () => {
             ),
           );
         }
-        await sleep(700);
+        await pace(700);
       }
       await Promise.all(running);
     })();
 
-    // The faults, one after the other while the workload runs.
+    // The faults, one after the other while the workload runs: the first once bookings are in flight, each next one
+    // once the system is at work again (what was committed meanwhile has reached Temporal).
     let workerKills = 0;
     let temporalRestarts = 0;
     const faults = (async () => {
-      await sleep(1500);
+      await until(() => bookingIds.length >= 2, { what: 'the workload under way', timeoutMs: 30_000 });
       await stack!.killWorker();
       workerKills++;
       await stack!.startWorker();
-      await sleep(1000);
+      await outboxCaughtUp('the restarted worker relaying the outbox', Date.now() + 60_000);
       await stack!.restartTemporal();
       temporalRestarts++;
-      await sleep(1500);
+      await outboxCaughtUp('the outbox relayed to the restarted Temporal', Date.now() + 60_000);
       await stack!.killWorker();
       workerKills++;
       await stack!.startWorker();
@@ -236,11 +240,7 @@ describe('fault injection', () => {
     const deadline = workloadEnd + 110_000;
     // The relay may still hold starts (it came back with the last restarted worker), and result() answers "workflow
     // not found" at once for a workflow not started yet instead of waiting: first every message is delivered.
-    await until(
-      'outbox delivered',
-      async () => (await db!('outbox').whereNull('delivered_at').first('id')) === undefined,
-      deadline,
-    );
+    await outboxCaughtUp('outbox delivered', deadline);
     const results = await withDeadline(
       'booking workflows',
       Promise.all(bookingIds.map((id) => client.workflow.getHandle(`booking:${id}`).result() as Promise<string>)),
@@ -328,11 +328,10 @@ describe('fault injection', () => {
     const checkIn = await enqueue('checked_in', 3);
     const checkOut = await enqueue('checked_out');
     const deadline = Date.now() + 40_000;
-    await until(
-      'both delivered',
-      async () => Boolean((await deliveredAt(checkIn)) && (await deliveredAt(checkOut))),
-      deadline,
-    );
+    await until(async () => (await deliveredAt(checkIn)) && (await deliveredAt(checkOut)), {
+      what: 'both delivered',
+      timeoutMs: deadline - Date.now(),
+    });
     expect((await deliveredAt(checkOut))!.getTime()).toBeGreaterThanOrEqual((await deliveredAt(checkIn))!.getTime());
     expect(await withDeadline('workflow', client.workflow.getHandle(workflowId).result(), deadline)).toBe(
       'checked_out',
@@ -340,7 +339,7 @@ describe('fault injection', () => {
 
     // The same signal delivered again (the relay crashed before marking it): no second run of the finished workflow.
     const again = await enqueue('checked_out');
-    await until('redelivered', async () => Boolean(await deliveredAt(again)), deadline);
+    await until(() => deliveredAt(again), { what: 'redelivered', timeoutMs: deadline - Date.now() });
     const runs: string[] = [];
     for await (const execution of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
       runs.push(execution.runId);
@@ -430,18 +429,22 @@ describe('fault injection', () => {
       });
 
     let stopLoad = false;
-    const loadClients = Array.from({ length: 20 }, async (_, i) => {
+    /** Answers each client has had on its keep-alive connection. */
+    const answered = Array<number>(20).fill(0);
+    const loadClients = answered.map(async (_, i) => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       try {
         // Mostly reads; one PATCH in eight (each emits an event: the replay below must stay under 1000).
         for (let n = 0; n < 2000 && !stopLoad; n++) {
           const target = targets[(i + n) % targets.length];
-          if (n > 0) await sleep(20);
+          // Think time between a client's requests (load pacing).
+          if (n > 0) await pace(20);
           const outcome =
             n % 8 !== 0
               ? await attempt(agent, 'GET', `${hotelApi}/bookings/${target}`)
               : await attempt(agent, 'PATCH', `${hotelApi}/bookings/${target}`, { notes: `client ${i} #${n}` });
           tally[outcome]++;
+          if (outcome === 'completed') answered[i]++;
           if (outcome === 'refused') break;
         }
       } finally {
@@ -449,7 +452,11 @@ describe('fault injection', () => {
       }
     });
 
-    await sleep(1500);
+    // Under load: every client has reused its keep-alive connection, so each holds one open when SIGTERM comes.
+    await until(() => answered.every((count) => count >= 2), {
+      what: () => `every load client answered twice (answers: ${answered.join(', ')}; ${failures.join('; ')})`,
+      timeoutMs: 30_000,
+    });
     const api = stack!.api!;
     const exitCode = new Promise<number | null>((resolve) => api.process.child.once('exit', resolve));
     const sigtermAt = Date.now();
@@ -479,15 +486,12 @@ describe('fault injection', () => {
       await db!.transaction((trx) => publishHotelEvent(trx, owner.hotelId, { type: 'faults_tick', payload: { seq } }));
     }
     await until(
-      'auto-checkout notification',
-      async () =>
-        Boolean(
-          await db!('notifications')
-            .where({ hotel_id: owner.hotelId, type: 'booking_auto_checked_out' })
-            .whereRaw("data->>'booking_id' = ?", [overdue])
-            .first('id'),
-        ),
-      Date.now() + 60_000,
+      () =>
+        db!('notifications')
+          .where({ hotel_id: owner.hotelId, type: 'booking_auto_checked_out' })
+          .whereRaw("data->>'booking_id' = ?", [overdue])
+          .first('id'),
+      { what: 'auto-checkout notification', timeoutMs: 60_000 },
     );
 
     // A fresh API process on the same port; the client reconnects from the last id it received.
@@ -506,7 +510,10 @@ describe('fault injection', () => {
       again.collected
         .filter((m) => !['connected', 'pong'].includes(m.type))
         .map((m) => ({ id: (m as RealtimeMessage & { id: number }).id, type: m.type }));
-    await until('replay', async () => received().length >= expected.length, Date.now() + 15_000).catch(() => undefined);
+    // Compared below, where a shortfall shows what is missing.
+    await until(() => received().length >= expected.length, { what: 'replay', timeoutMs: 15_000 }).catch(
+      () => undefined,
+    );
     reportGate(
       'faults-sigterm',
       `${timeline}; ${expected.length} events replayed after restart (${

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
 import { spawnManaged, type ManagedProcess } from '../helpers/processes';
 import { readStackInfo, TEST_APP_ENV } from '../helpers/stack-env';
+import { pace, until } from '../helpers/wait';
 
 /**
  * A transaction opened directly on the database holds hotel A's settings row for 30 s. Meanwhile hotel A's clients
@@ -17,6 +18,7 @@ import { readStackInfo, TEST_APP_ENV } from '../helpers/stack-env';
 
 jest.setTimeout(180_000);
 
+/** How long the lock is held while the load runs: the length of the experiment. */
 const HOLD_MS = 30_000;
 const OTHER_CLIENTS = 50;
 const BLOCKED_CLIENTS = 20;
@@ -57,8 +59,6 @@ async function send(method: string, path: string, token: string, body?: unknown)
     return { status: 0, ms: performance.now() - started, retryAfter: null };
   }
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `step` in a loop from each of `clients` clients until `running()` turns false, collecting every outcome. */
 async function clientsLoop(
@@ -143,7 +143,7 @@ describe('a lock held on one hotel', () => {
     const lock = await holdSettingsRow(blocked.hotelId);
     let holding = true;
     try {
-      const released = pause(HOLD_MS).then(() => {
+      const released = pace(HOLD_MS).then(() => {
         holding = false;
         return lock.release();
       });
@@ -151,7 +151,7 @@ describe('a lock held on one hotel', () => {
 
       const otherHotel = `/api/hotels/${other.slug}`;
       const otherWork = clientsLoop(OTHER_CLIENTS, running, async (client, i) => {
-        await pause(Math.random() * 2 * OTHER_THINK_MS);
+        await pace(Math.random() * 2 * OTHER_THINK_MS);
         const token = other.accessToken;
         switch (i % 4) {
           case 0:
@@ -175,8 +175,9 @@ describe('a lock held on one hotel', () => {
         if (holding) answeredWhileHeld.push(outcome);
         return outcome;
       });
+      // A load balancer's readiness probe, every half second.
       const readiness = clientsLoop(1, running, async () => {
-        await pause(500);
+        await pace(500);
         return send('GET', '/ready', blocked.accessToken);
       });
       const [otherOutcomes, blockedOutcomes, readyOutcomes] = await Promise.all([otherWork, blockedWork, readiness]);
@@ -240,11 +241,11 @@ describe('a lock held on one hotel', () => {
       app.http.patch(`/api/hotels/${blocked.slug}/settings`).set(as(blocked.accessToken)).send({ auto_checkout: true });
     try {
       const waiting = changeSettings(tight).then((response) => response);
-      const deadline = Date.now() + 10_000;
-      while ((await blockedSessions()) === 0) {
-        if (Date.now() > deadline) throw new Error('the request never waited on the lock');
-        await pause(20);
-      }
+      await until(async () => (await blockedSessions()) > 0, {
+        what: 'the request waiting on the lock',
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      });
       const starved = await tight.http.get(`/api/hotels/${other.slug}/rooms`).set(as(other.accessToken));
       const [lockWait, statementWait] = await Promise.all([waiting, changeSettings(impatient)]);
       const answers = [starved, lockWait, statementWait].map((response) => ({

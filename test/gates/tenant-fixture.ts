@@ -3,6 +3,7 @@ import { notify } from '../../src/modules/notifications/notifications.service';
 import type { Db } from '../../src/platform/db/knex';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import type { TestApp } from '../helpers/app';
+import { outboxWorkflowsAtRest, withTemporal } from '../helpers/workflows';
 
 /**
  * One record of every kind a hotel owns, created through the API (the notification through `notify`), so the
@@ -304,21 +305,16 @@ export function uuidsOf(snapshot: HotelSnapshot): Set<string> {
   return ids;
 }
 
-/** Waits until the hotel's rows stop changing (the booking workflow's notification, the outbox relay). */
-export async function settledSnapshot(
-  db: Db,
-  hotelId: string,
-  ready: (snapshot: HotelSnapshot) => boolean,
-  timeoutMs = 30_000,
-): Promise<HotelSnapshot> {
-  const deadline = Date.now() + timeoutMs;
-  let previous = '';
-  for (;;) {
-    const snapshot = await snapshotHotel(db, hotelId);
-    const text = JSON.stringify(snapshot);
-    if (text === previous && ready(snapshot)) return snapshot;
-    if (Date.now() > deadline) throw new Error(`hotel ${hotelId} did not settle in ${timeoutMs} ms`);
-    previous = text;
-    await new Promise((resolve) => setTimeout(resolve, 700));
-  }
+/**
+ * The hotel's rows once the work handed to workflows in `lanes` (hotel slugs) is done: every outbox message of those
+ * hotels delivered and the workflow it addresses at rest (the booking workflow's notification written, e-mails sent).
+ */
+export async function settledSnapshot(db: Db, hotelId: string, lanes: string[]): Promise<HotelSnapshot> {
+  await withTemporal((client) =>
+    outboxWorkflowsAtRest(db, client, (outbox) => outbox.whereIn('lane', lanes), {
+      what: `the workflows of ${lanes.join(', ')}`,
+      timeoutMs: 60_000,
+    }),
+  );
+  return snapshotHotel(db, hotelId);
 }

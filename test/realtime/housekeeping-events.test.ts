@@ -28,6 +28,16 @@ afterAll(async () => {
 
 const ofType = (type: string) => (message: RealtimeMessage) => message.type === type;
 
+/** A maintenance task without a room: a committed change whose one event marks a point in the hotel's stream. */
+async function createTask(hotel: RegisteredHotel): Promise<{ id: string }> {
+  const response = await t.http
+    .post(`/api/hotels/${hotel.slug}/housekeeping`)
+    .set(as(hotel.accessToken))
+    .send({ category: 'maintenance' })
+    .expect(201);
+  return response.body as { id: string };
+}
+
 describe('housekeeping realtime events', () => {
   it('the desk sees a task created, started and done, and the room board follow, without reloading', async () => {
     const category = await createCategory(t, owner);
@@ -125,17 +135,18 @@ describe('housekeeping realtime events', () => {
       .set(as(owner.accessToken))
       .send({ status: 'done' })
       .expect(422);
-    // A marker event from the other hotel proves delivery is flowing while ours stays silent.
-    await t.http
-      .post(`/api/hotels/${other.slug}/housekeeping`)
-      .set(as(other.accessToken))
-      .send({ category: 'maintenance' })
-      .expect(201);
-    await stranger.next(ofType('housekeeping_task_created'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Events are sent in commit order: once a change committed after the refused one has reached the desk, an event
+    // of the refused one would have arrived before it; and once the other hotel's change, committed later still, has
+    // reached its own socket, any of ours sent there would have arrived before that.
+    const later = await createTask(owner);
+    await desk.next((m) => m.type === 'housekeeping_task_created' && m.payload?.task_id === later.id);
+    const theirs = await createTask(other);
+    await stranger.next((m) => m.type === 'housekeeping_task_created' && m.payload?.task_id === theirs.id);
     expect(desk.collected.slice(seen).filter((m) => m.payload?.task_id === task.id)).toEqual([]);
     expect(
-      stranger.collected.some((m) => JSON.stringify(m).includes(owner.hotelId) || m.payload?.task_id === task.id),
+      stranger.collected.some(
+        (m) => JSON.stringify(m).includes(owner.hotelId) || [task.id, later.id].includes(m.payload?.task_id as string),
+      ),
     ).toBe(false);
     expect(stranger.collected.filter((m) => m.type !== 'connected').every((m) => m.payload?.room_id === null)).toBe(
       true,

@@ -73,12 +73,15 @@ describe('notification:new', () => {
       }),
     ).rejects.toThrow('the booking failed');
     expect(rolledBack).toBeDefined();
-    // A later committed one proves delivery is flowing while the rolled-back one stays silent.
+    // Events are sent in commit order, so each socket's later event bounds what could still come before it: ours
+    // (committed after the rollback) for the rolled-back one, theirs for ours reaching the other hotel, and a last one
+    // of ours for theirs reaching us.
     const marker = await send(owner.hotelId, { title: 'Маркер' });
     await ownerSocket.next(about(marker.id));
     const theirs = await send(other.hotelId, { title: 'Их' });
     await stranger.next(about(theirs.id));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const last = await send(owner.hotelId, { title: 'Последний' });
+    await ownerSocket.next(about(last.id));
     expect(ownerSocket.collected.filter(about(rolledBack!))).toEqual([]);
     expect(ownerSocket.collected.filter(about(theirs.id))).toEqual([]);
     expect(stranger.collected.filter((m) => m.type === NEW).map((m) => m.payload?.notification_id)).toEqual([

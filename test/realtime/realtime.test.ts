@@ -14,6 +14,7 @@ import {
   type TestServer,
 } from '../helpers/realtime';
 import { readStackInfo, TEST_APP_ENV } from '../helpers/stack-env';
+import { until } from '../helpers/wait';
 
 let t: TestServer;
 let hotelA: RegisteredHotel;
@@ -149,7 +150,10 @@ describe('staff realtime channel: events', () => {
     await client.next(ofType('connected'));
     await t.db
       .transaction(async (trx) => {
-        await publishHotelEvent(trx, hotelA.hotelId, { type: 'test_room_updated', payload: { room_id: 'rolled-back' } });
+        await publishHotelEvent(trx, hotelA.hotelId, {
+          type: 'test_room_updated',
+          payload: { room_id: 'rolled-back' },
+        });
         throw new Error('rollback');
       })
       .catch(() => undefined);
@@ -165,9 +169,11 @@ describe('staff realtime channel: events', () => {
     await Promise.all([a.next(ofType('connected')), b.next(ofType('connected'))]);
     for (let i = 0; i < 5; i++) await publish(hotelA.hotelId, 'test_housekeeping_updated', { seq: i, hotel: 'A' });
     await publish(hotelB.hotelId, 'test_housekeeping_updated', { seq: 0, hotel: 'B' });
-    // B's event was committed after A's: by the time it arrives, any leaked A event would have arrived too.
+    await publish(hotelA.hotelId, 'test_housekeeping_updated', { seq: 5, hotel: 'A' });
+    // Events go out in commit order: by the time B's arrives, any leaked A event before it would have arrived too;
+    // by the time A's last one (committed after B's) arrives, so would a leaked B event.
     await b.next((m) => m.payload?.hotel === 'B');
-    for (let i = 0; i < 5; i++) await a.next((m) => m.payload?.seq === i);
+    for (let i = 0; i < 6; i++) await a.next((m) => m.payload?.seq === i);
     expect(b.collected).toEqual([
       { type: 'connected', id: expect.any(Number), payload: { hotel_id: hotelB.hotelId, user_id: hotelB.userId } },
       { type: 'test_housekeeping_updated', id: expect.any(Number), payload: { seq: 0, hotel: 'B' } },
@@ -217,10 +223,15 @@ describe('staff realtime channel: liveness and shutdown', () => {
     try {
       const dead = await connectStaff(s.wsUrl, hotelA.accessToken, { autoPong: false });
       const alive = await connectStaff(s.wsUrl, hotelA.accessToken);
+      let pings = 0;
+      alive.ws.on('ping', () => pings++);
       await Promise.all([dead.next(ofType('connected')), alive.next(ofType('connected'))]);
       // Terminated without a close frame: the client sees an abnormal closure.
       expect((await dead.closed).code).toBe(1006);
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      // Each ping after the first means the server found the previous one answered: two more after the dead client
+      // was dropped, and the live one has passed a round of checks that came after it.
+      const pingsAtTermination = pings;
+      await until(() => pings >= pingsAtTermination + 2, { what: 'two more heartbeats for the answering client' });
       expect(alive.ws.readyState).toBe(alive.ws.OPEN);
       expect(s.hub.connectionCount()).toBe(1);
       await alive.close();

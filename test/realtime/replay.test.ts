@@ -14,13 +14,12 @@ import {
   type StaffClient,
   type TestServer,
 } from '../helpers/realtime';
+import { pace, until } from '../helpers/wait';
 
 let t: TestServer;
 let hotel: RegisteredHotel;
 let other: RegisteredHotel;
 const clients: StaffClient[] = [];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A staff connection; `since` is the id of the last message the client kept. */
 async function connect(owner: RegisteredHotel, since?: number, server: TestServer = t): Promise<StaffClient> {
@@ -44,11 +43,13 @@ const tick = (seq: number, extra: Record<string, unknown> = {}): HotelEvent => (
 const ticks = (client: StaffClient) => client.collected.filter((m) => m.type === 'test_tick');
 const seqs = (messages: RealtimeMessage[]) => messages.map((m) => m.payload?.seq);
 
-/** Waits until the client holds `count` ticks (bounded). */
-async function untilTicks(client: StaffClient, count: number, timeoutMs = 10_000): Promise<RealtimeMessage[]> {
-  const deadline = Date.now() + timeoutMs;
-  while (ticks(client).length < count && Date.now() < deadline) await sleep(20);
-  return ticks(client);
+/** Waits until the client holds `count` ticks, and returns them. */
+function untilTicks(client: StaffClient, count: number, timeoutMs = 10_000): Promise<RealtimeMessage[]> {
+  return until(() => ticks(client).length >= count && ticks(client), {
+    what: () => `${count} ticks (got ${JSON.stringify(seqs(ticks(client)))})`,
+    timeoutMs,
+    intervalMs: 20,
+  });
 }
 
 /** The id a fresh connection starts from: the hotel's last event. */
@@ -127,14 +128,15 @@ describe('realtime replay (?since=)', () => {
     let since = await currentPosition(hotel);
     let next = 0;
     let writing = true;
-    // Four writers; each transaction holds its event a little before committing, so commits overtake each other.
+    // Four writers; each transaction holds its event a little before committing (load pacing), so commits overtake
+    // each other.
     const writers = Array.from({ length: 4 }, async () => {
       while (next < total) {
         const seq = next++;
         await t.db.transaction(async (trx) => {
           await publishHotelEvent(trx, hotel.hotelId, tick(seq));
           if (seq % 3 === 0) await publishHotelEvent(trx, other.hotelId, tick(seq));
-          await sleep(Math.random() * 8);
+          await pace(Math.random() * 8);
         });
       }
     });
@@ -146,7 +148,8 @@ describe('realtime replay (?since=)', () => {
     for (let round = 0; round < 60 && (writing || streams.length === 0); round++) {
       const client = await connect(hotel, since);
       await client.next(ofType('connected'));
-      await sleep(10 + Math.random() * 40);
+      // Each connection lives a random moment among the writes (load pacing): the boundaries fall anywhere.
+      await pace(10 + Math.random() * 40);
       await client.close();
       streams.push(ticks(client));
       since = idOf(client.collected.at(-1)!);

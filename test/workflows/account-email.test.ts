@@ -8,6 +8,7 @@ import { freePort } from '../../scripts/stack/ports';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { registrationBody } from '../helpers/accounts';
 import { readStackInfo } from '../helpers/stack-env';
+import { until } from '../helpers/wait';
 
 let t: TestApp;
 beforeAll(() => {
@@ -46,10 +47,10 @@ describe('accountEmail workflow', () => {
           workflowId: `email:confirmation:${user.id}:test-${randomUUID()}`,
           args: [{ purpose: 'confirmation', userId: user.id }],
         });
-        // Let at least one attempt fail against the missing server.
-        await new Promise((resolve) => setTimeout(resolve, 2500));
-        const { raw } = await handle.describe();
-        expect(raw.pendingActivities?.[0]?.attempt).toBeGreaterThan(1);
+        // At least one attempt has failed against the missing server: the activity is on a later attempt.
+        await until(async () => ((await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) > 1, {
+          what: 'a retry of the sending activity',
+        });
 
         catcher = await startMailCatcher({ smtpPort, httpPort: webPort });
         await handle.result();

@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { registrationBody } from '../helpers/accounts';
 import { waitForMessages } from '../helpers/mail';
 import { readStackInfo } from '../helpers/stack-env';
+import { until } from '../helpers/wait';
 
 let t: TestApp;
 let connection: Connection;
@@ -37,13 +38,10 @@ async function enqueueAll(messages: OutboxMessage[]): Promise<string[]> {
 }
 
 async function waitUntilDelivered(ids: string[]): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const pending = await t.db('outbox').whereIn('id', ids).whereNull('delivered_at');
-    if (pending.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`${pending.length} outbox rows not delivered`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(async () => !(await t.db('outbox').whereIn('id', ids).whereNull('delivered_at').first('id')), {
+    what: `outbox rows ${ids.join(', ')} delivered`,
+    timeoutMs: 30_000,
+  });
 }
 
 async function runsOf(workflowId: string): Promise<string[]> {

@@ -1,0 +1,57 @@
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import type { Knex } from 'knex';
+import type { Db } from '../../src/platform/db/knex';
+import { readStackInfo } from './stack-env';
+import { until } from './wait';
+
+/** Runs `use` with a client of the test stack's Temporal server, closing its connection after. */
+export async function withTemporal<T>(use: (client: Client) => Promise<T>): Promise<T> {
+  const connection = await Connection.connect({ address: readStackInfo().env.TEMPORAL_ADDRESS });
+  try {
+    return await use(new Client({ connection }));
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Nothing left to do until a timer fires or a signal comes: closed, or running with no task pending. */
+async function isAtRest(client: Client, workflowId: string): Promise<boolean> {
+  try {
+    const { status, raw } = await client.workflow.getHandle(workflowId).describe();
+    return status.name !== 'RUNNING' || (!raw.pendingWorkflowTask && (raw.pendingActivities?.length ?? 0) === 0);
+  } catch (error) {
+    // The relay delivers a signal to a workflow that no longer exists as nothing to do.
+    if (error instanceof WorkflowNotFoundError) return true;
+    throw error;
+  }
+}
+
+/**
+ * Waits until the outbox messages that `scope` selects among those committed so far are delivered, and every
+ * workflow they address is at rest: whatever those workflows do (a notification, an e-mail) has then been done, and
+ * nothing more comes of them until a timer fires or another message arrives.
+ */
+export async function outboxWorkflowsAtRest(
+  db: Db,
+  client: Client,
+  scope: (outbox: Knex.QueryBuilder) => Knex.QueryBuilder,
+  { what, timeoutMs = 30_000 }: { what: string; timeoutMs?: number },
+): Promise<void> {
+  const rows = (await scope(db('outbox')).select('id', 'workflow_id')) as { id: string; workflow_id: string }[];
+  const ids = rows.map((row) => row.id);
+  const busy = new Set(rows.map((row) => row.workflow_id));
+  let undelivered = ids.length;
+  await until(
+    async () => {
+      const [{ count }] = await db('outbox').whereIn('id', ids).whereNull('delivered_at').count({ count: '*' });
+      undelivered = Number(count);
+      if (undelivered > 0) return false;
+      for (const workflowId of busy) if (await isAtRest(client, workflowId)) busy.delete(workflowId);
+      return busy.size === 0;
+    },
+    {
+      what: () => `${what} (${undelivered} messages undelivered; not at rest: ${[...busy].join(', ') || 'none'})`,
+      timeoutMs,
+    },
+  );
+}
