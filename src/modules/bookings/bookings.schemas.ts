@@ -7,6 +7,7 @@ import {
   MAX_STAY_NIGHTS,
   MAX_WINDOW_DAYS,
   money,
+  moneyOut,
   percent,
   signedDecimal,
 } from '../../platform/http/schemas';
@@ -16,7 +17,6 @@ import { BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
 
-const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 const name = Joi.string().trim().min(1).max(100);
 const stayLimit = { maxDays: MAX_STAY_NIGHTS };
 const windowLimit = { maxDays: MAX_WINDOW_DAYS };

@@ -11,7 +11,18 @@ export type PassportField = (typeof PASSPORT_FIELDS)[number];
 export type PassportValues = Record<PassportField, string | null>;
 
 /** A guest as stored: passport fields only as AES-256-GCM envelopes naming their key. */
-export interface GuestRow {
+/** What a guest record holds beside the person and the documents: notes, the blacklist, and when it changed. */
+interface GuestStanding {
+  notes: string;
+  is_blacklisted: boolean;
+  blacklist_reason: string | null;
+  blacklisted_at: Date | null;
+  blacklisted_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface GuestRow extends GuestStanding {
   id: string;
   hotel_id: string;
   last_name: string;
@@ -33,17 +44,10 @@ export interface GuestRow {
   passport_issue_date_encrypted: string | null;
   /** The key every envelope of the row is encrypted with; null without passport data. */
   passport_key_id: string | null;
-  notes: string;
-  is_blacklisted: boolean;
-  blacklist_reason: string | null;
-  blacklisted_at: Date | null;
-  blacklisted_by: string | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** A guest on the wire. Passport fields are null for roles that may not see documents; `passport_on_file` tells. */
-export interface Guest extends PassportValues {
+export interface Guest extends PassportValues, GuestStanding {
   id: string;
   hotel_id: string;
   last_name: string;
@@ -54,13 +58,6 @@ export interface Guest extends PassportValues {
   birth_date: string | null;
   citizenship: string | null;
   passport_on_file: boolean;
-  notes: string;
-  is_blacklisted: boolean;
-  blacklist_reason: string | null;
-  blacklisted_at: Date | null;
-  blacklisted_by: string | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** What creates a guest (as staff or a booking send it); `null` or `''` leaves an optional field empty. */

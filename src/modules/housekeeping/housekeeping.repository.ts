@@ -1,7 +1,6 @@
+import { hotelTable } from '../../platform/db/hotel-table';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
-import { atVersion } from '../../platform/db/version';
-import type { ExpectedVersion } from '../../platform/http/concurrency';
 import { settingsTable } from '../../platform/db/settings-table';
 import type { AssignCandidate } from './housekeeping.rules';
 import type {
@@ -157,6 +156,7 @@ const TEMPLATE_ORDER: SortKey[] = [
 ];
 
 export const templatesRepository = {
+  ...hotelTable<TemplateRow, Partial<TemplateRow>>('checklist_templates'),
   async list(
     db: DbOrTrx,
     hotelId: string,
@@ -167,9 +167,6 @@ export const templatesRepository = {
     if (filter.task_category) query.where({ task_category: filter.task_category });
     return pageOf(db, query, TEMPLATE_ORDER, page);
   },
-  async find(db: DbOrTrx, hotelId: string, id: string): Promise<TemplateRow | undefined> {
-    return db<TemplateRow>('checklist_templates').where({ hotel_id: hotelId, id }).first();
-  },
   async items(db: DbOrTrx, hotelId: string, templateIds: string[]): Promise<{ template_id: string; text: string }[]> {
     if (templateIds.length === 0) return [];
     return db('checklist_template_items')
@@ -178,34 +175,11 @@ export const templatesRepository = {
       .orderBy(['template_id', 'position'])
       .select('template_id', 'text');
   },
-  async insert(db: DbOrTrx, hotelId: string, row: Partial<TemplateRow>): Promise<TemplateRow> {
-    const [created] = await db<TemplateRow>('checklist_templates')
-      .insert({ ...row, hotel_id: hotelId })
-      .returning('*');
-    return created;
-  },
-  async update(
-    db: DbOrTrx,
-    hotelId: string,
-    id: string,
-    row: Partial<TemplateRow>,
-    expected?: ExpectedVersion,
-  ): Promise<TemplateRow | undefined> {
-    const [updated] = await db<TemplateRow>('checklist_templates')
-      .where({ hotel_id: hotelId, id })
-      .modify(atVersion(expected))
-      .update({ ...row, updated_at: db.fn.now() })
-      .returning('*');
-    return updated;
-  },
   async replaceItems(db: DbOrTrx, hotelId: string, templateId: string, texts: string[]): Promise<void> {
     await db('checklist_template_items').where({ hotel_id: hotelId, template_id: templateId }).delete();
     if (texts.length === 0) return;
     await db('checklist_template_items').insert(
       texts.map((text, position) => ({ hotel_id: hotelId, template_id: templateId, text, position })),
     );
-  },
-  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
-    return (await db('checklist_templates').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
 };

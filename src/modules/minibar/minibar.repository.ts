@@ -1,8 +1,7 @@
+import { hotelTable } from '../../platform/db/hotel-table';
 import type { Knex } from 'knex';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
-import { atVersion } from '../../platform/db/version';
-import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type {
   ConsumptionFilter,
   DateWindow,
@@ -41,6 +40,7 @@ function withinHotelDays(query: Knex.QueryBuilder, db: DbOrTrx, column: string, 
 }
 
 export const itemsRepository = {
+  ...hotelTable<MinibarItem, MinibarItemInput>('minibar_items'),
   async anyActive(db: DbOrTrx, hotelId: string): Promise<boolean> {
     return (await db('minibar_items').where({ hotel_id: hotelId, is_active: true }).first('id')) !== undefined;
   },
@@ -52,10 +52,6 @@ export const itemsRepository = {
     return pageOf(db, query, ITEM_ORDER('minibar_items'), page);
   },
 
-  async find(db: DbOrTrx, hotelId: string, id: string): Promise<MinibarItem | undefined> {
-    return db<MinibarItem>('minibar_items').where({ hotel_id: hotelId, id }).first();
-  },
-
   /**
    * Locks the hotel's items among `ids` (in id order, so concurrent writers cannot deadlock): every writer of stock
    * movements holds its items' locks, so a count computes its delta from a sum no one else is changing.
@@ -63,32 +59,6 @@ export const itemsRepository = {
   async lock(trx: Knex.Transaction, hotelId: string, ids: string[]): Promise<MinibarItem[]> {
     if (ids.length === 0) return [];
     return trx<MinibarItem>('minibar_items').where({ hotel_id: hotelId }).whereIn('id', ids).orderBy('id').forUpdate();
-  },
-
-  async insert(db: DbOrTrx, hotelId: string, input: MinibarItemInput): Promise<MinibarItem> {
-    const [row] = await db<MinibarItem>('minibar_items')
-      .insert({ ...input, hotel_id: hotelId })
-      .returning('*');
-    return row;
-  },
-
-  async update(
-    db: DbOrTrx,
-    hotelId: string,
-    id: string,
-    input: MinibarItemInput,
-    expected?: ExpectedVersion,
-  ): Promise<MinibarItem | undefined> {
-    const [row] = await db<MinibarItem>('minibar_items')
-      .where({ hotel_id: hotelId, id })
-      .modify(atVersion(expected))
-      .update({ ...input, updated_at: db.fn.now() })
-      .returning('*');
-    return row;
-  },
-
-  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
-    return (await db('minibar_items').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
 };
 

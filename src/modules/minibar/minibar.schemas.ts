@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { calendarDate, dateSpan, MAX_WINDOW_DAYS, money } from '../../platform/http/schemas';
+import { calendarDate, dateSpan, MAX_WINDOW_DAYS, money, moneyOut } from '../../platform/http/schemas';
 import { MANUAL_MOVEMENT_KINDS, MOVEMENT_KINDS } from './minibar.types';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
@@ -68,8 +68,6 @@ export const consumptionListQuery = Joi.object({
   ...dateWindow,
   ...pageQueryKeys,
 }).custom(windowSpan);
-
-const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 
 export const itemSchema = Joi.object({
   id: Joi.string().uuid(),

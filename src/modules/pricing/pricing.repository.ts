@@ -1,7 +1,6 @@
+import { hotelTable } from '../../platform/db/hotel-table';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
-import { atVersion } from '../../platform/db/version';
-import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type {
   DateWindow,
   OverrideInput,
@@ -30,40 +29,16 @@ const OVERRIDE_ORDER: SortKey[] = [
 ];
 
 export const tariffsRepository = {
+  ...hotelTable<Tariff, TariffInput>('tariffs'),
   async list(db: DbOrTrx, hotelId: string, filter: { is_active?: boolean }, page: PageRequest): Promise<Page<Tariff>> {
     const query = db('tariffs').select('*').where({ hotel_id: hotelId });
     if (filter.is_active !== undefined) query.where({ is_active: filter.is_active });
     return pageOf(db, query, TARIFF_ORDER, page);
   },
-  async find(db: DbOrTrx, hotelId: string, id: string): Promise<Tariff | undefined> {
-    return db<Tariff>('tariffs').where({ hotel_id: hotelId, id }).first();
-  },
-  async insert(db: DbOrTrx, hotelId: string, input: TariffInput): Promise<Tariff> {
-    const [row] = await db<Tariff>('tariffs')
-      .insert({ ...input, hotel_id: hotelId })
-      .returning('*');
-    return row;
-  },
-  async update(
-    db: DbOrTrx,
-    hotelId: string,
-    id: string,
-    input: TariffInput,
-    expected?: ExpectedVersion,
-  ): Promise<Tariff | undefined> {
-    const [row] = await db<Tariff>('tariffs')
-      .where({ hotel_id: hotelId, id })
-      .modify(atVersion(expected))
-      .update({ ...input, updated_at: db.fn.now() })
-      .returning('*');
-    return row;
-  },
-  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
-    return (await db('tariffs').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
-  },
 };
 
 export const periodsRepository = {
+  ...hotelTable<PeriodRow, Partial<Pick<PeriodRow, 'name' | 'date_from' | 'date_to'>>>('rate_periods'),
   async list(db: DbOrTrx, hotelId: string, window: DateWindow, page: PageRequest): Promise<Page<PeriodRow>> {
     const query = db('rate_periods').select('*').where({ hotel_id: hotelId });
     if (window.from) query.where('date_to', '>=', window.from);
@@ -76,9 +51,6 @@ export const periodsRepository = {
     }
     return pageOf(db, query, PERIOD_ORDER, page);
   },
-  async find(db: DbOrTrx, hotelId: string, id: string): Promise<PeriodRow | undefined> {
-    return db<PeriodRow>('rate_periods').where({ hotel_id: hotelId, id }).first();
-  },
   async prices(
     db: DbOrTrx,
     hotelId: string,
@@ -90,30 +62,6 @@ export const periodsRepository = {
       .where({ hotel_id: hotelId })
       .whereIn('period_id', periodIds)
       .orderBy('category_id');
-  },
-  async insert(
-    db: DbOrTrx,
-    hotelId: string,
-    period: { name: string; date_from: string; date_to: string },
-  ): Promise<PeriodRow> {
-    const [row] = await db<PeriodRow>('rate_periods')
-      .insert({ ...period, hotel_id: hotelId })
-      .returning('*');
-    return row;
-  },
-  async update(
-    db: DbOrTrx,
-    hotelId: string,
-    id: string,
-    changes: Partial<Pick<PeriodRow, 'name' | 'date_from' | 'date_to'>>,
-    expected?: ExpectedVersion,
-  ) {
-    const [row] = await db<PeriodRow>('rate_periods')
-      .where({ hotel_id: hotelId, id })
-      .modify(atVersion(expected))
-      .update({ ...changes, updated_at: db.fn.now() })
-      .returning('*');
-    return row as PeriodRow | undefined;
   },
   /**
    * Those of `categoryIds` that are not categories of this hotel. The overlap constraint spans every hotel, so a
@@ -158,9 +106,6 @@ export const periodsRepository = {
       .whereRaw("p.dates && daterange(?::date, ?::date, '[]')", [span.from, span.to]);
     if (span.exceptId) query.whereNot('p.period_id', span.exceptId);
     return query as Promise<{ period_name: string; date_from: string; date_to: string; category_name: string }[]>;
-  },
-  async delete(db: DbOrTrx, hotelId: string, id: string, expected?: ExpectedVersion): Promise<boolean> {
-    return (await db('rate_periods').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
 };
 

@@ -7,13 +7,12 @@ import {
   MAX_STAY_NIGHTS,
   MAX_WINDOW_DAYS,
   money,
+  moneyOut,
   percent,
   signedDecimal,
 } from '../../platform/http/schemas';
 import { MAX_OVERRIDE_DAYS, MEAL_PLANS } from './pricing.types';
 import { openApiComponent } from '../../platform/http/components';
-
-const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 
 const tariffFields = {
   name: Joi.string().trim().min(1).max(100),

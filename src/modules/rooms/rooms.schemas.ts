@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { dateSpan, instant, MAX_WINDOW_DAYS, money, photoList } from '../../platform/http/schemas';
+import { dateSpan, instant, MAX_WINDOW_DAYS, money, moneyOut, photoList } from '../../platform/http/schemas';
 import { ROOM_STATUSES } from './rooms.types';
 import { openApiComponent } from '../../platform/http/components';
 
@@ -66,8 +66,6 @@ export const roomListQuery = Joi.object({
   floor: Joi.number().integer().min(-10).max(300),
   search: Joi.string().trim().max(20),
 });
-
-const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 
 export const categorySchema = Joi.object({
   id: Joi.string().uuid(),

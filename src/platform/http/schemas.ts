@@ -21,6 +21,9 @@ function decimal(min: number, max: number, pattern: RegExp, example: string) {
     });
 }
 
+/** Money out: as PostgreSQL's numeric(12,2) gives it, a string with two decimals. */
+export const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
+
 /** Money in, as an amount up to 1e9 with at most two decimals. */
 export const money = decimal(0, 1e9, /^\d{1,10}(\.\d{1,2})?$/, '1500 or 1500.50');
 
