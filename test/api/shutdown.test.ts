@@ -1,10 +1,23 @@
+import { createHash } from 'node:crypto';
 import { spawnEntryPoint, waitForApi } from '../../scripts/stack/app-processes';
 import { freePort } from '../../scripts/stack/ports';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { registerHotel } from '../helpers/accounts';
 import { readStackInfo, TEST_APP_ENV } from '../helpers/stack-env';
+import { until } from '../helpers/wait';
 
 let t: TestApp;
+
+/** Sign-in attempts of an account in the current rate-limit window (the limiter counts them before bcrypt). */
+async function loginAttempts(email: string): Promise<number> {
+  const account = createHash('sha256').update(email).digest('base64url');
+  const row = await t
+    .db('rate_limit_counters')
+    .whereLike('key', `login:account:%:${account}`)
+    .sum('hits as hits')
+    .first();
+  return Number(row?.hits ?? 0);
+}
 beforeAll(() => {
   t = createTestApp();
 });
@@ -22,7 +35,8 @@ describe('API process shutdown', () => {
     );
     try {
       await waitForApi(baseUrl, api);
-      // Each sign-in spends ~200 ms in bcrypt, so ten of them are still running when the signal arrives.
+      // Each sign-in spends ~200 ms in bcrypt after its attempt is counted: the signal comes once the ten are counted.
+      const attemptsBefore = await loginAttempts(owner.email);
       const inFlight = Array.from({ length: 10 }, () =>
         fetch(`${baseUrl}/api/auth/login`, {
           method: 'POST',
@@ -30,7 +44,9 @@ describe('API process shutdown', () => {
           body: JSON.stringify({ email: owner.email, password: owner.password }),
         }).then((response) => response.status),
       );
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(async () => (await loginAttempts(owner.email)) >= attemptsBefore + 10, {
+        what: 'the ten sign-ins counted by the rate limiter, i.e. inside the server',
+      });
       const exited = new Promise<number | null>((resolve) => api.child.once('exit', resolve));
       api.child.kill('SIGTERM');
 
@@ -53,13 +69,13 @@ describe('API process shutdown', () => {
       api.child.kill('SIGTERM');
 
       // The signal is handled a moment later; from then on, 3 s of 503 before the drain.
-      const deadline = Date.now() + 3000;
-      let ready = await fetch(`${baseUrl}/ready`);
-      while (ready.status !== 503 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        ready = await fetch(`${baseUrl}/ready`);
-      }
-      expect(ready.status).toBe(503);
+      const ready = await until(
+        async () => {
+          const answer = await fetch(`${baseUrl}/ready`);
+          return answer.status === 503 && answer;
+        },
+        { what: '/ready answering 503', timeoutMs: 3000 },
+      );
       expect(await ready.json()).toEqual({ status: 'stopping' });
       // Still serving meanwhile: only readiness changed.
       expect((await fetch(`${baseUrl}/health`)).status).toBe(200);

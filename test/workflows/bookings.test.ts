@@ -3,6 +3,7 @@ import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { connectStaff, startTestServer, type StaffClient, type TestServer } from '../helpers/realtime';
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
 
 let t: TestServer;
 let connection: Connection;
@@ -43,13 +44,14 @@ async function book(hotel: RegisteredHotel, body: Record<string, unknown>) {
 }
 
 async function notificationsOf(hotel: RegisteredHotel, type: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await t.http.get(api(hotel, '/notifications')).set(as(hotel.accessToken)).expect(200);
-    const found = body.items.filter((n: { type: string }) => n.type === type);
-    if (found.length > 0 || Date.now() > deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return until(
+    async () => {
+      const { body } = await t.http.get(api(hotel, '/notifications')).set(as(hotel.accessToken)).expect(200);
+      const found = body.items.filter((n: { type: string }) => n.type === type);
+      return found.length > 0 && found;
+    },
+    { what: `a ${type} notification`, timeoutMs, intervalMs: 200 },
+  );
 }
 
 describe('booking workflow', () => {

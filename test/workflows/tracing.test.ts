@@ -7,6 +7,7 @@ import { installTracing, type Tracing } from '../../src/platform/observability/t
 import { clientTracingInterceptors } from '../../src/platform/observability/worker-tracing';
 import { deliverToTemporal } from '../../src/platform/temporal/outbox-delivery';
 import { as, registerHotel } from '../helpers/accounts';
+import { until } from '../helpers/wait';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
@@ -32,13 +33,12 @@ afterAll(async () => {
   await tracing.shutdown();
 });
 
-async function finishedSpan(name: string, timeoutMs = 5000): Promise<ReadableSpan> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const span = spans.getFinishedSpans().find((candidate) => candidate.name === name);
-    if (span || Date.now() > deadline) return span ?? Promise.reject(new Error(`no span ${name}`));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function finishedSpan(name: string, timeoutMs = 5000): Promise<ReadableSpan> {
+  return until(() => spans.getFinishedSpans().find((candidate) => candidate.name === name), {
+    what: `the span ${name}`,
+    timeoutMs,
+    intervalMs: 20,
+  });
 }
 
 it("carries a request's trace into its outbox message and from there into the workflow's start", async () => {
