@@ -90,7 +90,13 @@ it("a module's index shows its service and types, never a repository", () => {
     .flatMap((module) => {
       const text = readFileSync(path.join(modulesDir, module, 'index.ts'), 'utf8');
       const exported = [...text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((match) =>
-        match[1].split(',').map((name) => name.trim().split(/\s+as\s+/).pop()!.replace(/^type\s+/, '')),
+        match[1].split(',').map((name) =>
+          name
+            .trim()
+            .split(/\s+as\s+/)
+            .pop()!
+            .replace(/^type\s+/, ''),
+        ),
       );
       return exported.filter((name) => /repository/i.test(name)).map((name) => `${module}: ${name}`);
     });
