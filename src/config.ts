@@ -102,7 +102,7 @@ const schema = Joi.object({
   HTTP_HEADERS_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: Joi.number().integer().min(Joi.ref('HTTP_HEADERS_TIMEOUT_MS')).default(60_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(100).default(65_000),
-  MAX_CONNECTIONS_PER_ADDRESS: Joi.number().integer().min(0).default(100),
+  MAX_CONNECTIONS_PER_ADDRESS: Joi.number().integer().min(0).default(1000),
   TEMPORAL_ADDRESS: Joi.string()
     .pattern(/^[\w.-]+:\d+$/)
     .default('localhost:7233'),

@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     // One hotel's 50 clients: its share of a process is half the pool by default (the per-hotel bulkhead).
     DATABASE_POOL_MAX: '20',
     HOTEL_MAX_CONCURRENT_REQUESTS: '20',
+    // Every bench client comes from 127.0.0.1 (300 realtime sockets besides the HTTP ones).
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
   const api = spawnEntryPoint('src/main.ts', { ...processEnv, PORT: String(port) }, 'ignore');
   try {

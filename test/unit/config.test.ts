@@ -32,7 +32,7 @@ describe('loadConfig', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 60_000,
       keepAliveTimeoutMs: 65_000,
-      maxConnectionsPerAddress: 100,
+      maxConnectionsPerAddress: 1000,
     });
   });
 
