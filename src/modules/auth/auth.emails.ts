@@ -55,5 +55,3 @@ export function createAccountEmails(
     },
   };
 }
-
-export type AccountEmails = ReturnType<typeof createAccountEmails>;

@@ -85,5 +85,3 @@ export function createBookingJobs(
     autoCheckOut: (due: DueBooking) => act(due, 'checked_out', 'auto_checkout'),
   };
 }
-
-export type BookingJobs = ReturnType<typeof createBookingJobs>;

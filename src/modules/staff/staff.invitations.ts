@@ -36,5 +36,3 @@ export function createStaffInvitations(
     },
   };
 }
-
-export type StaffInvitations = ReturnType<typeof createStaffInvitations>;
