@@ -58,6 +58,8 @@ export interface Config {
   encryption: { keys: Record<string, Buffer>; currentKeyId: string };
   /** Development only: hotels may configure loopback/private/link-local outbound addresses (e.g. a local relay). */
   allowPrivateOutbound: boolean;
+  /** YooKassa API v3 base address (the sandbox fake in development and tests). */
+  yookassa: { apiUrl: string };
 }
 
 type DbRoleName = 'API' | 'WORKER';
@@ -155,6 +157,9 @@ const schema = Joi.object({
     .required(),
   ENCRYPTION_KEY_ID: Joi.string(),
   ALLOW_PRIVATE_OUTBOUND: Joi.boolean().default(false),
+  YOOKASSA_API_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://api.yookassa.ru/v3'),
 }).unknown(true);
 
 function parseKeys(value: string): Record<string, Buffer> {
@@ -240,5 +245,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxBytes: value.UPLOAD_MAX_BYTES,
     encryption: { keys, currentKeyId },
     allowPrivateOutbound: value.ALLOW_PRIVATE_OUTBOUND,
+    yookassa: { apiUrl: value.YOOKASSA_API_URL.replace(/\/$/, '') },
   };
 }
