@@ -58,8 +58,18 @@ export interface Config {
   encryption: { keys: Record<string, Buffer>; currentKeyId: string };
   /** Development only: hotels may configure loopback/private/link-local outbound addresses (e.g. a local relay). */
   allowPrivateOutbound: boolean;
-  /** YooKassa API v3 base address (the sandbox fake in development and tests). */
-  yookassa: { apiUrl: string };
+  /**
+   * YooKassa: the API v3 base address (the sandbox fake in development and tests), and the source addresses (CIDR)
+   * its notifications may come from (empty: any; a notification is never believed anyway, only re-read).
+   */
+  yookassa: { apiUrl: string; notificationSources: string[] };
+  /** The money workflows' timers (see workflows/contracts/payments.ts); `onlinePaymentTtlMs` overrides the hotel's. */
+  paymentTimers: {
+    confirmationTimeoutMs: number;
+    pollIntervalMs: number;
+    holdSettleAfterMs: number;
+    onlinePaymentTtlMs?: number;
+  };
 }
 
 type DbRoleName = 'API' | 'WORKER';
@@ -160,6 +170,16 @@ const schema = Joi.object({
   YOOKASSA_API_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('https://api.yookassa.ru/v3'),
+  YOOKASSA_NOTIFICATION_SOURCES: Joi.string().pattern(/^[\d.:a-fA-F/]+(,[\d.:a-fA-F/]+)*$/, 'cidr[,cidr...]'),
+  PAYMENT_CONFIRMATION_TIMEOUT_MS: Joi.number().integer().min(1000).default(3_600_000),
+  PAYMENT_POLL_INTERVAL_MS: Joi.number().integer().min(500).default(60_000),
+  // Half a day before the provider's 7 days run out.
+  DEPOSIT_HOLD_SETTLE_AFTER_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .max(7 * 24 * 3_600_000 - 60_000)
+    .default(6.5 * 24 * 3_600_000),
+  ONLINE_PAYMENT_TTL_MS: Joi.number().integer().min(1000),
 }).unknown(true);
 
 function parseKeys(value: string): Record<string, Buffer> {
@@ -245,6 +265,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxBytes: value.UPLOAD_MAX_BYTES,
     encryption: { keys, currentKeyId },
     allowPrivateOutbound: value.ALLOW_PRIVATE_OUTBOUND,
-    yookassa: { apiUrl: value.YOOKASSA_API_URL.replace(/\/$/, '') },
+    yookassa: {
+      apiUrl: value.YOOKASSA_API_URL.replace(/\/$/, ''),
+      notificationSources: value.YOOKASSA_NOTIFICATION_SOURCES?.split(',') ?? [],
+    },
+    paymentTimers: {
+      confirmationTimeoutMs: value.PAYMENT_CONFIRMATION_TIMEOUT_MS,
+      pollIntervalMs: value.PAYMENT_POLL_INTERVAL_MS,
+      holdSettleAfterMs: value.DEPOSIT_HOLD_SETTLE_AFTER_MS,
+      onlinePaymentTtlMs: value.ONLINE_PAYMENT_TTL_MS,
+    },
   };
 }

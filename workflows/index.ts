@@ -4,3 +4,5 @@ export * from './maintenance-sweep.workflow';
 export * from './booking.workflow';
 export * from './booking-sweeps.workflow';
 export * from './account-request.workflow';
+export * from './deposit.workflow';
+export * from './booking-payment.workflow';

@@ -1,6 +1,7 @@
 import type { DependenciesSatisfied, ServicesOf } from '../platform/modules';
 import { authModule } from './auth/auth.module';
 import { bookingsModule } from './bookings/bookings.module';
+import { depositsModule } from './deposits/deposits.module';
 import { guestsModule } from './guests/guests.module';
 import { hotelsModule } from './hotels/hotels.module';
 import { housekeepingModule } from './housekeeping/housekeeping.module';
@@ -35,6 +36,7 @@ export const MODULES = [
   paymentsModule,
   rentalsModule,
   bookingsModule,
+  depositsModule,
   maintenanceModule,
 ] as const;
 

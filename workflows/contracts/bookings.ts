@@ -10,10 +10,10 @@ export interface BookingWorkflowInput {
   status: BookingLifecycleStatus;
 }
 
-/** Why a booking changed status: by staff, or by one of the background jobs. */
+/** Why a booking changed status: by staff, by one of the background jobs, or by its online payment (or its absence). */
 export interface BookingStatusChange {
   status: BookingLifecycleStatus;
-  reason: 'manual' | 'no_show' | 'auto_checkout';
+  reason: 'manual' | 'no_show' | 'auto_checkout' | 'online_payment' | 'payment_timeout';
 }
 
 export type BookingAnnouncement = { event: 'created' } | ({ event: 'status' } & BookingStatusChange);

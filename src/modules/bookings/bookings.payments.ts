@@ -34,8 +34,23 @@ export function createBookingPayments(db: Db, payments: Pick<PaymentsService, 'l
     return { payment: row, booking: updated };
   }
 
+  /** Records a payment in the caller's transaction (the booking locked for it) and shows the change to staff. */
+  async function recordWithin(
+    trx: DbOrTrx,
+    hotelId: string,
+    bookingId: string,
+    payment: PaymentInput,
+    createdBy: string | null,
+  ) {
+    const booking = await lockBooking(trx, hotelId, bookingId);
+    const recorded = await record(trx, booking, payment, createdBy);
+    await announceBooking(trx, recorded.booking, 'booking_updated', { paid_amount: recorded.booking.paid_amount });
+    return recorded;
+  }
+
   return {
     record,
+    recordWithin,
 
     async list(hotelId: string, bookingId: string) {
       if (!(await bookingsRepository.find(db, hotelId, bookingId))) throw new NotFoundError(bookingMessages.notFound);
@@ -55,11 +70,7 @@ export function createBookingPayments(db: Db, payments: Pick<PaymentsService, 'l
           trx,
           { hotelId, scope: `payments.create:${bookingId}`, key: idempotencyKey, body: payment },
           async () => {
-            const booking = await lockBooking(trx, hotelId, bookingId);
-            const recorded = await record(trx, booking, payment, createdBy);
-            await announceBooking(trx, recorded.booking, 'booking_updated', {
-              paid_amount: recorded.booking.paid_amount,
-            });
+            const recorded = await recordWithin(trx, hotelId, bookingId, payment, createdBy);
             return { status: 201, body: { payment: recorded.payment, booking: presentBooking(recorded.booking) } };
           },
         ),

@@ -455,6 +455,7 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
       create: (hotelId: string, bookingId: string, payment: PaymentInput, actor: Actor, idempotencyKey?: string) =>
         bookingPayments.create(hotelId, bookingId, payment, actor.userId, idempotencyKey),
       remove: bookingPayments.remove,
+      recordWithin: bookingPayments.recordWithin,
     },
   };
 }

@@ -147,6 +147,10 @@ export const consumptionsRepository = {
     return pageOf(db, query, CONSUMPTION_ORDER, page);
   },
 
+  async forBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<MinibarConsumption[]> {
+    return consumptionsQuery(db, hotelId).where('c.booking_id', bookingId).orderBy(['c.recorded_at', 'c.id']);
+  },
+
   async forTask(db: DbOrTrx, hotelId: string, taskId: string): Promise<MinibarConsumption[]> {
     return consumptionsQuery(db, hotelId).where('c.task_id', taskId).orderBy(['i.sort_order', 'i.name']);
   },

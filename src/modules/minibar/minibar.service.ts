@@ -166,6 +166,10 @@ export function createMinibarService(db: Db) {
   return {
     recordCheck: recordMinibarCheck,
 
+    /** What the guests of a stay took from the minibar (the checks of the tasks made for that booking). */
+    consumptionsForBooking: (hotelId: string, bookingId: string, conn: DbOrTrx = db): Promise<MinibarConsumption[]> =>
+      consumptionsRepository.forBooking(conn, hotelId, bookingId),
+
     /** The consumptions a task's minibar check recorded (empty before any check). */
     consumptionsForTask: (hotelId: string, taskId: string, conn: DbOrTrx = db): Promise<MinibarConsumption[]> =>
       consumptionsRepository.forTask(conn, hotelId, taskId),

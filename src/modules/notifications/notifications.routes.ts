@@ -81,8 +81,9 @@ export function notificationsRoutes(notifications: NotificationsService): RouteD
       summary: 'Read the notification settings',
       description:
         'Per role, which notification types it receives: `{ <role>: { <type>: boolean } }` for every hotel role and ' +
-        'type. Until changed: `hotel_admin` and `manager` everything; `receptionist` booking_*, widget_booking, ' +
-        'room_service_order, chat_message; `accountant` booking_*, chat_message; `security` ' +
+        'type. Until changed: `hotel_admin` and `manager` everything; `receptionist` booking_*, deposit_settled, ' +
+        'payment_received, widget_booking, room_service_order, chat_message; `accountant` booking_*, ' +
+        'deposit_settled, payment_received, chat_message; `security` ' +
         'booking_blacklisted_guest, chat_message; `housekeeper` and `technician` housekeeping_task_created, ' +
         'chat_message. The same switches decide who gets push notifications.',
       tags,

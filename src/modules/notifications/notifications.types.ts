@@ -9,6 +9,8 @@ export const NOTIFICATION_TYPES = [
   'booking_cancelled_no_show',
   'booking_auto_checked_out',
   'booking_blacklisted_guest',
+  'deposit_settled',
+  'payment_received',
   'housekeeping_task_created',
   'widget_booking',
   'review_created',
@@ -30,6 +32,7 @@ export type NotificationSettings = Record<HotelRole, RoleNotificationSettings>;
 export type NotificationSettingsChanges = Partial<Record<HotelRole, Partial<RoleNotificationSettings>>>;
 
 const BOOKING_TYPES: NotificationType[] = NOTIFICATION_TYPES.filter((type) => type.startsWith('booking_'));
+const MONEY_TYPES: NotificationType[] = ['deposit_settled', 'payment_received'];
 
 /**
  * What each role receives until the hotel decides otherwise (per type: a type the hotel never set for a role follows
@@ -41,8 +44,8 @@ const BOOKING_TYPES: NotificationType[] = NOTIFICATION_TYPES.filter((type) => ty
 export const ROLE_DEFAULTS: Record<HotelRole, readonly NotificationType[]> = {
   hotel_admin: NOTIFICATION_TYPES,
   manager: NOTIFICATION_TYPES,
-  receptionist: [...BOOKING_TYPES, 'widget_booking', 'room_service_order', 'chat_message'],
-  accountant: [...BOOKING_TYPES, 'chat_message'],
+  receptionist: [...BOOKING_TYPES, ...MONEY_TYPES, 'widget_booking', 'room_service_order', 'chat_message'],
+  accountant: [...BOOKING_TYPES, ...MONEY_TYPES, 'chat_message'],
   security: ['booking_blacklisted_guest', 'chat_message'],
   technician: ['housekeeping_task_created', 'chat_message'],
   housekeeper: ['housekeeping_task_created', 'chat_message'],

@@ -27,6 +27,9 @@ export const moneyOut = Joi.string().pattern(/^-?\d+\.\d{2}$/);
 /** Money in, as an amount up to 1e9 with at most two decimals. */
 export const money = decimal(0, 1e9, /^\d{1,10}(\.\d{1,2})?$/, '1500 or 1500.50');
 
+/** Money in that must be more than nothing (a deposit, a refund, a deduction). */
+export const positiveMoney = decimal(0.01, 1e9, /^\d{1,10}(\.\d{1,2})?$/, '1500 or 1500.50');
+
 /** A signed decimal (percent or amount), up to 2 decimals. */
 export const signedDecimal = decimal(-1e9, 1e9, /^-?\d{1,10}(\.\d{1,2})?$/, '-10 or 12.5');
 

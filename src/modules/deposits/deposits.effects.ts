@@ -1,0 +1,108 @@
+import type { Config } from '../../config';
+import type { DbOrTrx } from '../../platform/db/knex';
+import { enqueueOutbox, type OutboxMessage } from '../../platform/db/outbox';
+import {
+  depositCommandSignal,
+  paymentWorkflowIds,
+  providerPaymentChangedSignal,
+  type BookingPaymentWorkflow,
+  type DepositCommand,
+  type DepositWorkflow,
+} from '../../../workflows/contracts/payments';
+import { depositUpdated } from './deposits.events';
+import type { Deposit, OnlinePayment } from './deposits.types';
+
+/** What a deposit's or online payment's change tells others, in the transaction that makes it. */
+
+export function announceDeposit(trx: DbOrTrx, deposit: Deposit) {
+  return depositUpdated.publish(trx, deposit.hotel_id, {
+    deposit_id: deposit.id,
+    booking_id: deposit.booking_id,
+    kind: deposit.kind,
+    status: deposit.status,
+    pending_operation: deposit.pending_operation,
+  });
+}
+
+function depositStart(deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers']) {
+  const args: Parameters<DepositWorkflow> = [
+    {
+      hotelId: deposit.hotel_id,
+      depositId: deposit.id,
+      kind: deposit.kind,
+      timings: {
+        confirmationTimeoutMs: timers.confirmationTimeoutMs,
+        pollIntervalMs: timers.pollIntervalMs,
+        holdSettleAfterMs: timers.holdSettleAfterMs,
+      },
+    },
+  ];
+  return {
+    workflowType: 'deposit',
+    workflowId: paymentWorkflowIds.deposit(deposit.id),
+    args,
+    searchAttributes: { HotelSlug: hotelSlug, BookingId: deposit.booking_id },
+    memo: { hotel: hotelSlug, booking: deposit.booking_id, deposit: deposit.id },
+  };
+}
+
+function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: Config['paymentTimers'], ttlMs: number) {
+  const args: Parameters<BookingPaymentWorkflow> = [
+    {
+      hotelId: payment.hotel_id,
+      onlinePaymentId: payment.id,
+      timings: { confirmationTimeoutMs: ttlMs, pollIntervalMs: timers.pollIntervalMs },
+    },
+  ];
+  return {
+    workflowType: 'bookingPayment',
+    workflowId: paymentWorkflowIds.bookingPayment(payment.id),
+    args,
+    searchAttributes: { HotelSlug: hotelSlug, BookingId: payment.booking_id },
+    memo: { hotel: hotelSlug, booking: payment.booking_id, payment: payment.id },
+  };
+}
+
+type Start = Omit<Extract<OutboxMessage, { kind: 'startWorkflow' }>, 'kind'>;
+
+/** Signals the workflow, starting it again if it has finished (a late payment still gets handled, never lost). */
+function signalWithStart(start: Start, signal: string, signalArgs: unknown[]): OutboxMessage {
+  return { kind: 'signalWithStart', ...start, signal, signalArgs };
+}
+
+export const depositWorkflows = {
+  start: (trx: DbOrTrx, deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers']) =>
+    enqueueOutbox(trx, { kind: 'startWorkflow', ...depositStart(deposit, hotelSlug, timers) }),
+
+  command: (
+    trx: DbOrTrx,
+    deposit: Deposit,
+    hotelSlug: string,
+    timers: Config['paymentTimers'],
+    command: DepositCommand,
+  ) =>
+    enqueueOutbox(trx, signalWithStart(depositStart(deposit, hotelSlug, timers), depositCommandSignal.name, [command])),
+
+  providerChanged: (trx: DbOrTrx, deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers']) =>
+    enqueueOutbox(
+      trx,
+      signalWithStart(depositStart(deposit, hotelSlug, timers), providerPaymentChangedSignal.name, []),
+    ),
+};
+
+export const onlinePaymentWorkflows = {
+  start: (trx: DbOrTrx, payment: OnlinePayment, hotelSlug: string, timers: Config['paymentTimers'], ttlMs: number) =>
+    enqueueOutbox(trx, { kind: 'startWorkflow', ...onlinePaymentStart(payment, hotelSlug, timers, ttlMs) }),
+
+  providerChanged: (
+    trx: DbOrTrx,
+    payment: OnlinePayment,
+    hotelSlug: string,
+    timers: Config['paymentTimers'],
+    ttlMs: number,
+  ) =>
+    enqueueOutbox(
+      trx,
+      signalWithStart(onlinePaymentStart(payment, hotelSlug, timers, ttlMs), providerPaymentChangedSignal.name, []),
+    ),
+};

@@ -1,0 +1,69 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Config } from '../../config';
+import {
+  createYooKassaClient,
+  YooKassaRequestError,
+  type Amount,
+  type Receipt,
+  type YooKassaCredentials,
+} from '../../integrations/yookassa';
+import type { DbOrTrx } from '../../platform/db/knex';
+import type { PaymentsService } from '../payments';
+import { formatMoney } from '../pricing';
+
+export type Gateways = Pick<PaymentsService, 'gateways'>['gateways'];
+
+/**
+ * The hotel's YooKassa shop as the money workflows' steps use it: the client, and the hotel's credentials read at the
+ * moment of the call (a gateway whose secret was replaced keeps working).
+ */
+export function createProvider(config: Config, gateways: Gateways) {
+  const client = createYooKassaClient({ baseUrl: config.yookassa.apiUrl });
+
+  return {
+    client,
+
+    gatewayOf: (hotelId: string, conn?: DbOrTrx) => gateways.activeYooKassa(hotelId, conn),
+
+    /** The hotel's credentials; without an active gateway the step fails and is retried (the hotel may restore it). */
+    async credentials(hotelId: string): Promise<YooKassaCredentials> {
+      const gateway = await gateways.activeYooKassa(hotelId);
+      if (!gateway) throw ApplicationFailure.retryable('the hotel has no active YooKassa gateway', 'NoGateway');
+      return { shopId: gateway.shopId, secretKey: gateway.secretKey };
+    },
+  };
+}
+
+export type Provider = ReturnType<typeof createProvider>;
+
+export function amountOf(cents: bigint, currency: string): Amount {
+  return { value: formatMoney(cents), currency };
+}
+
+/** A provider refusal (4xx) is final: retrying with the same key would only be refused again. */
+export function isRefusal(error: unknown): error is YooKassaRequestError {
+  return error instanceof YooKassaRequestError && !error.retryable;
+}
+
+/**
+ * A 54-FZ receipt when the guest left an address to send it to (the provider requires a contact); one line per item.
+ * VAT code 1 is "without VAT", the usual case of a deposit; the hotel's fiscal settings may refine it later.
+ */
+export function receiptFor(
+  contact: { email?: string | null; phone?: string | null },
+  lines: { description: string; cents: bigint }[],
+  currency: string,
+): Receipt | undefined {
+  if (!contact.email && !contact.phone) return undefined;
+  return {
+    customer: { ...(contact.email && { email: contact.email }), ...(contact.phone && { phone: contact.phone }) },
+    items: lines.map((line) => ({
+      description: line.description.slice(0, 128),
+      quantity: '1.00',
+      amount: amountOf(line.cents, currency),
+      vat_code: 1,
+      payment_subject: 'service',
+      payment_mode: 'full_payment',
+    })),
+  };
+}

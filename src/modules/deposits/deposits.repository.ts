@@ -1,0 +1,116 @@
+import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
+import type { DbOrTrx } from '../../platform/db/knex';
+import type { Deposit, DepositHistoryRow, DepositRefund, OnlinePayment } from './deposits.types';
+
+const HISTORY_ORDER: readonly SortKey[] = [
+  { sql: 'd.created_at', type: 'timestamptz', desc: true },
+  { sql: 'd.id', type: 'uuid', desc: true },
+];
+
+type Lock = { forUpdate?: boolean };
+
+/** A row of a money table by its hotel and id, optionally locked for the rest of the transaction. */
+function byId<Row>(table: string) {
+  return (db: DbOrTrx, hotelId: string, id: string, { forUpdate }: Lock = {}): Promise<Row | undefined> => {
+    const query = db(table).where({ hotel_id: hotelId, id }).first();
+    return forUpdate ? query.forUpdate() : query;
+  };
+}
+
+function insertInto<Row>(table: string) {
+  return async (db: DbOrTrx, hotelId: string, row: Partial<Row>): Promise<Row> => {
+    const [inserted] = await db(table)
+      .insert({ ...row, hotel_id: hotelId })
+      .returning('*');
+    return inserted as Row;
+  };
+}
+
+function updateOf<Row>(table: string) {
+  return async (db: DbOrTrx, hotelId: string, id: string, changes: Partial<Row>): Promise<Row> => {
+    const [row] = await db(table)
+      .where({ hotel_id: hotelId, id })
+      .update({ ...changes, updated_at: db.fn.now() })
+      .returning('*');
+    return row as Row;
+  };
+}
+
+/**
+ * The record (of whichever hotel) that follows a provider payment: the provider's notification names only the
+ * payment, so this is the one lookup not scoped by a hotel; what it finds is then acted on within that hotel.
+ */
+function byProviderPayment<Row>(table: string) {
+  return (db: DbOrTrx, providerPaymentId: string): Promise<Row | undefined> =>
+    db(table).where({ provider_payment_id: providerPaymentId }).first();
+}
+
+export const depositsRepository = {
+  find: byId<Deposit>('deposits'),
+  insert: insertInto<Deposit>('deposits'),
+  update: updateOf<Deposit>('deposits'),
+  byProviderPayment: byProviderPayment<Deposit>('deposits'),
+
+  /** The booking's latest deposit (the one its routes act on). */
+  async latestForBooking(db: DbOrTrx, hotelId: string, bookingId: string, { forUpdate }: Lock = {}) {
+    const query = db<Deposit>('deposits')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .first();
+    return (forUpdate ? query.forUpdate() : query) as Promise<Deposit | undefined>;
+  },
+
+  async history(db: DbOrTrx, hotelId: string, page: PageRequest): Promise<Page<DepositHistoryRow>> {
+    const query = db('deposits as d')
+      .join('bookings as b', function joinBooking() {
+        this.on('b.hotel_id', 'd.hotel_id').andOn('b.id', 'd.booking_id');
+      })
+      .join('rooms as r', function joinRoom() {
+        this.on('r.hotel_id', 'b.hotel_id').andOn('r.id', 'b.room_id');
+      })
+      .where('d.hotel_id', hotelId)
+      .select(
+        'd.*',
+        'b.room_id',
+        'r.number as room_number',
+        db.raw(`concat_ws(' ', b.guest_last_name, b.guest_first_name, b.guest_middle_name) AS guest_name`),
+      );
+    return pageOf(db, query, HISTORY_ORDER, page);
+  },
+};
+
+export const refundsRepository = {
+  find: byId<DepositRefund>('deposit_refunds'),
+  insert: insertInto<DepositRefund>('deposit_refunds'),
+
+  async update(db: DbOrTrx, hotelId: string, id: string, changes: Partial<DepositRefund>): Promise<DepositRefund> {
+    const [row] = await db('deposit_refunds').where({ hotel_id: hotelId, id }).update(changes).returning('*');
+    return row as DepositRefund;
+  },
+
+  async forDeposit(db: DbOrTrx, hotelId: string, depositId: string): Promise<DepositRefund[]> {
+    return db('deposit_refunds').where({ hotel_id: hotelId, deposit_id: depositId }).orderBy(['created_at', 'id']);
+  },
+
+  /** Cents of the deposit's refunds asked for and not finished: they count against what may still be refunded. */
+  async pendingCents(db: DbOrTrx, hotelId: string, depositId: string): Promise<bigint> {
+    const row = await db('deposit_refunds')
+      .where({ hotel_id: hotelId, deposit_id: depositId, status: 'pending' })
+      .first<{ cents: string }>(db.raw('coalesce(sum(amount * 100), 0)::bigint::text AS cents'));
+    return BigInt(row.cents);
+  },
+};
+
+export const onlinePaymentsRepository = {
+  find: byId<OnlinePayment>('online_payments'),
+  insert: insertInto<OnlinePayment>('online_payments'),
+  update: updateOf<OnlinePayment>('online_payments'),
+  byProviderPayment: byProviderPayment<OnlinePayment>('online_payments'),
+
+  async forBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<OnlinePayment[]> {
+    return db('online_payments').where({ hotel_id: hotelId, booking_id: bookingId }).orderBy(['created_at', 'id']);
+  },
+};

@@ -1,0 +1,116 @@
+import Joi from 'joi';
+import { DEPOSIT_KINDS } from '../../../workflows/contracts/payments';
+import { openApiComponent } from '../../platform/http/components';
+import { moneyOut, positiveMoney, slugParams } from '../../platform/http/schemas';
+import { consumptionSchema } from '../minibar';
+import { DEPOSIT_STATUSES } from './deposits.types';
+
+const uuid = Joi.string().uuid();
+const nullableText = Joi.string().allow(null);
+const returnUrl = Joi.string()
+  .uri({ scheme: ['http', 'https'] })
+  .max(2000);
+
+export const bookingParams = slugParams.keys({ bookingId: uuid.required() });
+
+const deduction = Joi.object({
+  name: Joi.string().trim().min(1).max(100).required(),
+  amount: positiveMoney.required(),
+});
+
+export const refundSchema = Joi.object({
+  id: uuid,
+  hotel_id: uuid,
+  deposit_id: uuid,
+  amount: moneyOut,
+  status: Joi.string().valid('pending', 'succeeded', 'failed'),
+  provider_refund_id: nullableText,
+  failure_reason: nullableText,
+  created_by: uuid.allow(null),
+  created_at: Joi.date(),
+  completed_at: Joi.date().allow(null),
+}).meta(openApiComponent('DepositRefund'));
+
+const depositFields = {
+  id: uuid,
+  hotel_id: uuid,
+  booking_id: uuid,
+  kind: Joi.string().valid(...DEPOSIT_KINDS),
+  status: Joi.string().valid(...DEPOSIT_STATUSES),
+  amount: moneyOut,
+  currency: Joi.string(),
+  captured_amount: moneyOut.description('Kept by the hotel: the deductions of a release'),
+  refunded_amount: moneyOut,
+  deductions: Joi.array().items(Joi.object({ name: Joi.string(), amount: moneyOut })),
+  pending_operation: Joi.string().valid('release', 'cancel', 'refund').allow(null),
+  card_last4: nullableText,
+  card_brand: nullableText,
+  provider_payment_id: nullableText,
+  confirmation_url: nullableText.description('Where the guest pays (the provider page), once the payment exists'),
+  return_url: nullableText,
+  cancel_reason: nullableText,
+  guest_email: nullableText,
+  created_by: uuid.allow(null),
+  confirmed_at: Joi.date().allow(null),
+  closed_at: Joi.date().allow(null),
+  statement_sent_at: Joi.date().allow(null),
+  created_at: Joi.date(),
+  updated_at: Joi.date(),
+};
+
+export const depositSchema = Joi.object({ ...depositFields, refunds: Joi.array().items(refundSchema) }).meta(
+  openApiComponent('Deposit'),
+);
+
+export const depositHistorySchema = Joi.object({
+  ...depositFields,
+  guest_name: Joi.string(),
+  room_id: uuid,
+  room_number: Joi.string(),
+}).meta(openApiComponent('DepositHistoryItem'));
+
+export const createDepositBody = Joi.object({
+  kind: Joi.string()
+    .valid(...DEPOSIT_KINDS)
+    .required(),
+  amount: positiveMoney.required(),
+  return_url: returnUrl,
+  guest_email: Joi.string().trim().lowercase().email().max(254),
+});
+
+export const releaseBody = Joi.object({ items: Joi.array().items(deduction).max(50).default([]) });
+
+export const refundBody = Joi.object({ amount: positiveMoney });
+
+export const minibarSchema = Joi.object({
+  items: Joi.array().items(consumptionSchema),
+  total: moneyOut,
+});
+
+export const onlinePaymentSchema = Joi.object({
+  id: uuid,
+  hotel_id: uuid,
+  booking_id: uuid,
+  amount: moneyOut,
+  currency: Joi.string(),
+  status: Joi.string().valid('pending', 'succeeded', 'canceled'),
+  provider_payment_id: nullableText,
+  confirmation_url: nullableText,
+  return_url: nullableText,
+  cancel_reason: nullableText,
+  ledger_payment_id: uuid.allow(null),
+  created_by: uuid.allow(null),
+  created_at: Joi.date(),
+  updated_at: Joi.date(),
+}).meta(openApiComponent('OnlinePayment'));
+
+export const onlinePaymentBody = Joi.object({ amount: positiveMoney, return_url: returnUrl });
+
+/** The provider's notification: only which payment it is about matters, since it is re-read, never believed. */
+export const providerNotificationBody = Joi.object({
+  type: Joi.string().valid('notification').required(),
+  event: Joi.string().max(64).required(),
+  object: Joi.object({ id: Joi.string().max(64).required(), payment_id: Joi.string().max(64) })
+    .unknown(true)
+    .required(),
+}).unknown(true);

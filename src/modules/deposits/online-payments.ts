@@ -1,0 +1,196 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Config } from '../../config';
+import { idempotent } from '../../platform/db/idempotency';
+import type { Db } from '../../platform/db/knex';
+import { transactionWithRetry } from '../../platform/db/retry';
+import { BusinessRuleError } from '../../platform/errors';
+import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
+import { formatMoney, parseMoney } from '../pricing';
+import { onlinePaymentWorkflows } from './deposits.effects';
+import { amountOf, isRefusal, receiptFor, type Provider } from './deposits.provider';
+import { onlinePaymentsRepository } from './deposits.repository';
+import { depositMessages } from './deposits.rules';
+import type { Actor, DepositsDependencies } from './deposits.service';
+import type { OnlinePayment } from './deposits.types';
+
+export const onlinePaymentMessages = {
+  nothingDue: 'По бронированию нечего оплачивать',
+  bookingClosed: 'Нельзя оплатить отменённое или завершённое бронирование',
+};
+
+export interface OnlinePaymentInput {
+  amount?: string;
+  return_url?: string;
+}
+
+/**
+ * Online payment of a booking: created at the provider by its workflow, followed until paid, and then a row of the
+ * booking's payment ledger, recorded exactly once (the row and the link to it are written in one transaction).
+ */
+export function createOnlinePayments(db: Db, config: Config, provider: Provider, deps: DepositsDependencies) {
+  const timers = config.paymentTimers;
+
+  async function ttlMs(hotelId: string): Promise<number> {
+    return timers.onlinePaymentTtlMs ?? (await deps.payments.settingsOf(hotelId)).online_payment_ttl_minutes * 60_000;
+  }
+
+  async function load(hotelId: string, id: string): Promise<OnlinePayment> {
+    const payment = await onlinePaymentsRepository.find(db, hotelId, id);
+    if (!payment) throw ApplicationFailure.nonRetryable(`no online payment ${id}`, 'OnlinePaymentNotFound');
+    return payment;
+  }
+
+  async function settle(payment: OnlinePayment, paidCents: bigint, slug: string): Promise<void> {
+    const recorded = await db.transaction(async (trx) => {
+      const current = await onlinePaymentsRepository.find(trx, payment.hotel_id, payment.id, { forUpdate: true });
+      if (current!.ledger_payment_id) return false;
+      const { payment: row } = await deps.bookings.payments.recordWithin(
+        trx,
+        payment.hotel_id,
+        payment.booking_id,
+        { amount: formatMoney(paidCents), method: 'online', note: `YooKassa ${payment.provider_payment_id}` },
+        null,
+      );
+      await onlinePaymentsRepository.update(trx, payment.hotel_id, payment.id, {
+        status: 'succeeded',
+        ledger_payment_id: row.id,
+      });
+      await deps.notifications.notify(trx, payment.hotel_id, {
+        type: 'payment_received',
+        title: `Онлайн-оплата ${formatMoney(paidCents)} ${payment.currency} получена`,
+        body: 'Платёж через YooKassa записан в оплаты бронирования.',
+        dedupeKey: `online-payment:${payment.id}`,
+        data: { booking_id: payment.booking_id, online_payment_id: payment.id },
+      });
+      return true;
+    });
+    if (!recorded) return;
+    const gateway = await deps.payments.gateways.activeYooKassa(payment.hotel_id);
+    const booking = await deps.bookings.get(payment.hotel_id, payment.booking_id);
+    if (gateway?.autoConfirmOnPayment && booking.source === 'online' && booking.status === 'inquiry')
+      await deps.bookings.update(
+        payment.hotel_id,
+        booking.id,
+        { status: 'confirmed' },
+        { userId: null, hotelSlug: slug },
+        { reason: 'online_payment' },
+      );
+  }
+
+  async function slugOf(hotelId: string): Promise<string> {
+    return (await deps.hotels.find(hotelId))!.slug;
+  }
+
+  async function sync(hotelId: string, id: string): Promise<ProviderPaymentOutcome> {
+    const payment = await load(hotelId, id);
+    if (payment.status !== 'pending' && payment.ledger_payment_id) return 'paid';
+    if (!payment.provider_payment_id) return payment.status === 'pending' ? 'awaiting_payment' : 'failed';
+    const remote = await provider.client.getPayment(await provider.credentials(hotelId), payment.provider_payment_id);
+    if (remote.status === 'succeeded') {
+      await settle(payment, parseMoney(remote.amount.value), await slugOf(hotelId));
+      return 'paid';
+    }
+    if (remote.status === 'canceled') {
+      if (payment.status === 'pending')
+        await onlinePaymentsRepository.update(db, hotelId, id, {
+          status: 'canceled',
+          cancel_reason: remote.cancellation_details?.reason ?? 'canceled',
+        });
+      return 'failed';
+    }
+    return 'awaiting_payment';
+  }
+
+  return {
+    ttlMs,
+
+    list: (hotelId: string, bookingId: string) => onlinePaymentsRepository.forBooking(db, hotelId, bookingId),
+
+    /** Idempotent with `Idempotency-Key`; the amount defaults to the booking's balance. */
+    async create(hotelId: string, bookingId: string, input: OnlinePaymentInput, actor: Actor, key?: string) {
+      const booking = await deps.bookings.get(hotelId, bookingId);
+      if (booking.status === 'cancelled' || booking.status === 'checked_out')
+        throw new BusinessRuleError(onlinePaymentMessages.bookingClosed, [], 'booking_closed');
+      const cents = input.amount === undefined ? parseMoney(booking.balance) : parseMoney(input.amount);
+      if (cents <= 0n) throw new BusinessRuleError(onlinePaymentMessages.nothingDue, [], 'nothing_due');
+      const gateway = await provider.gatewayOf(hotelId);
+      if (!gateway) throw new BusinessRuleError(depositMessages.noGateway, [], 'no_gateway');
+      const hotel = await deps.hotels.find(hotelId);
+      const ttl = await ttlMs(hotelId);
+      return transactionWithRetry(db, (trx) =>
+        idempotent(trx, { hotelId, scope: `online-payments:${bookingId}`, key, body: input }, async () => {
+          const payment = await onlinePaymentsRepository.insert(trx, hotelId, {
+            booking_id: bookingId,
+            amount: formatMoney(cents),
+            currency: hotel!.currency,
+            return_url: input.return_url ?? gateway.returnUrl ?? `${config.appUrl}/bookings/${bookingId}`,
+            created_by: actor.userId,
+          });
+          await onlinePaymentWorkflows.start(trx, payment, actor.hotelSlug, timers, ttl);
+          return { status: 201, body: payment };
+        }),
+      );
+    },
+
+    jobs: {
+      async create(hotelId: string, id: string): Promise<boolean> {
+        const payment = await load(hotelId, id);
+        if (payment.provider_payment_id) return true;
+        const booking = await deps.bookings.get(hotelId, payment.booking_id);
+        const cents = parseMoney(payment.amount);
+        try {
+          const remote = await provider.client.createPayment(
+            await provider.credentials(hotelId),
+            {
+              amount: amountOf(cents, payment.currency),
+              capture: true,
+              description: `Оплата проживания с ${booking.check_in ?? booking.start_at.toISOString().slice(0, 10)}`,
+              metadata: { hotel_id: hotelId, online_payment_id: id, booking_id: payment.booking_id },
+              confirmation: { type: 'redirect', return_url: payment.return_url! },
+              receipt: receiptFor(
+                { email: booking.guest_email, phone: booking.guest_phone },
+                [{ description: 'Проживание', cents }],
+                payment.currency,
+              ),
+            },
+            `booking-payment:${id}`,
+          );
+          await onlinePaymentsRepository.update(db, hotelId, id, {
+            provider_payment_id: remote.id,
+            confirmation_url: remote.confirmation?.confirmation_url ?? null,
+          });
+          return true;
+        } catch (error) {
+          if (!isRefusal(error)) throw error;
+          await onlinePaymentsRepository.update(db, hotelId, id, {
+            status: 'canceled',
+            cancel_reason: `provider_refused: ${error.code ?? error.message}`,
+          });
+          return false;
+        }
+      },
+
+      sync,
+
+      /** The payer's time is up: a late payment still counts; otherwise an unpaid online booking is cancelled. */
+      async expire(hotelId: string, id: string): Promise<ProviderPaymentOutcome> {
+        const outcome = await sync(hotelId, id);
+        if (outcome !== 'awaiting_payment') return outcome;
+        const payment = await load(hotelId, id);
+        await onlinePaymentsRepository.update(db, hotelId, id, { status: 'canceled', cancel_reason: 'not_paid' });
+        const booking = await deps.bookings.get(hotelId, payment.booking_id);
+        if (booking.source === 'online' && booking.status === 'inquiry' && parseMoney(booking.paid_amount) === 0n)
+          await deps.bookings.update(
+            hotelId,
+            booking.id,
+            { status: 'cancelled', cancel_reason: 'not_paid_online' },
+            { userId: null, hotelSlug: await slugOf(hotelId) },
+            { reason: 'payment_timeout' },
+          );
+        return 'failed';
+      },
+    },
+  };
+}
+
+export type OnlinePayments = ReturnType<typeof createOnlinePayments>;

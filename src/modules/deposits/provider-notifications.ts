@@ -1,0 +1,70 @@
+import { BlockList, isIP } from 'node:net';
+import type { Config } from '../../config';
+import type { Db } from '../../platform/db/knex';
+import { ForbiddenError } from '../../platform/errors';
+import { depositWorkflows, onlinePaymentWorkflows } from './deposits.effects';
+import { depositsRepository, onlinePaymentsRepository } from './deposits.repository';
+import type { DepositsDependencies } from './deposits.service';
+import type { OnlinePayments } from './online-payments';
+
+export interface ProviderNotification {
+  event: string;
+  object: { id: string; payment_id?: string };
+}
+
+export type NotificationHandling = 'deposit' | 'online_payment' | 'unknown';
+
+function allowList(sources: string[]): BlockList | undefined {
+  if (sources.length === 0) return undefined;
+  const list = new BlockList();
+  for (const source of sources) {
+    const [network, prefix] = source.split('/');
+    const family = isIP(network) === 6 ? 'ipv6' : 'ipv4';
+    list.addSubnet(network, Number(prefix ?? (family === 'ipv6' ? 128 : 32)), family);
+  }
+  return list;
+}
+
+/**
+ * YooKassa's notifications. They are signed by nothing, so none is believed: it only wakes the workflow of the
+ * payment it names, which re-reads that payment from the provider with the hotel's credentials and acts on what it
+ * reads. A forged, repeated or out-of-order notification therefore changes nothing by itself.
+ */
+export function createProviderNotifications(
+  db: Db,
+  config: Config,
+  deps: Pick<DepositsDependencies, 'hotels'>,
+  onlinePayments: Pick<OnlinePayments, 'ttlMs'>,
+) {
+  const allowed = allowList(config.yookassa.notificationSources);
+  const timers = config.paymentTimers;
+
+  async function slugOf(hotelId: string): Promise<string> {
+    return (await deps.hotels.find(hotelId))!.slug;
+  }
+
+  return {
+    async receive(
+      notification: ProviderNotification,
+      sourceAddress: string | undefined,
+    ): Promise<NotificationHandling> {
+      const address = sourceAddress?.replace(/^::ffff:/, '') ?? '';
+      if (allowed && !(isIP(address) && allowed.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4')))
+        throw new ForbiddenError('Уведомление принято только с адресов платёжной системы');
+      const paymentId = notification.event.startsWith('refund.')
+        ? notification.object.payment_id
+        : notification.object.id;
+      if (!paymentId) return 'unknown';
+      const deposit = await depositsRepository.byProviderPayment(db, paymentId);
+      if (deposit) {
+        await depositWorkflows.providerChanged(db, deposit, await slugOf(deposit.hotel_id), timers);
+        return 'deposit';
+      }
+      const payment = await onlinePaymentsRepository.byProviderPayment(db, paymentId);
+      if (!payment) return 'unknown';
+      const ttl = await onlinePayments.ttlMs(payment.hotel_id);
+      await onlinePaymentWorkflows.providerChanged(db, payment, await slugOf(payment.hotel_id), timers, ttl);
+      return 'online_payment';
+    },
+  };
+}

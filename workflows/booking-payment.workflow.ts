@@ -1,0 +1,38 @@
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  providerPaymentChangedSignal,
+  type BookingPaymentActivities,
+  type BookingPaymentWorkflowInput,
+  type ProviderPaymentOutcome,
+} from './contracts/payments';
+
+const activities = proxyActivities<BookingPaymentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+/**
+ * One per online payment of a booking: creates it at the provider, follows it (notifications wake it, the provider is
+ * re-read, and re-read anyway every poll interval in case a notification is lost) until it is paid or failed, and
+ * gives it up when the payer takes longer than the hotel allows, expiring the unpaid online booking behind it.
+ */
+export async function bookingPayment({
+  hotelId,
+  onlinePaymentId,
+  timings,
+}: BookingPaymentWorkflowInput): Promise<ProviderPaymentOutcome> {
+  let providerChanged = false;
+  setHandler(providerPaymentChangedSignal, () => {
+    providerChanged = true;
+  });
+  if (!(await activities.createBookingPayment(hotelId, onlinePaymentId))) return 'failed';
+  const deadline = Date.now() + timings.confirmationTimeoutMs;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return activities.expireBookingPayment(hotelId, onlinePaymentId);
+    await condition(() => providerChanged, Math.min(remaining, timings.pollIntervalMs));
+    providerChanged = false;
+    const outcome = await activities.syncBookingPayment(hotelId, onlinePaymentId);
+    if (outcome !== 'awaiting_payment') return outcome;
+  }
+}
