@@ -19,17 +19,18 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   mkdirSync(dataDir, { recursive: true });
   const port = Number(process.env.PORT ?? 3000);
+  const baseUrl = process.env.BASE_URL ?? `http://localhost:${port}`;
   const stack = await startStack({
     dataDir,
     durable: true,
     ports: { postgres: 54329, temporal: 7233, temporalUi: 8233, s3: 4569, smtp: 1025, mailWeb: 1080 },
     temporalBinary: process.env.TEMPORAL_CLI ?? path.join(root, '.tools/bin/temporal'),
     env: process.env,
+    yookassaWebhookUrl: `${baseUrl}/api/payments/yookassa/notifications`,
   });
   const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 2 });
   await migrateToLatest(db).finally(() => db.destroy());
 
-  const baseUrl = process.env.BASE_URL ?? `http://localhost:${port}`;
   const env = {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',

@@ -6,6 +6,7 @@ import { startMailCatcher } from './mail-catcher';
 import { startObjectStore } from './object-store';
 import { startPostgres } from './postgres';
 import { startTemporal } from './temporal';
+import { startFakeYooKassa } from '../../test/fakes/yookassa';
 
 export interface StackOptions {
   /** Where the embedded services keep their data. */
@@ -14,8 +15,13 @@ export interface StackOptions {
   durable: boolean;
   ports: { postgres: number; temporal: number; temporalUi?: number; s3: number; smtp: number; mailWeb: number };
   temporalBinary: string;
-  /** Variables already set (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT, SMTP_URL) point at external services. */
+  /**
+   * Variables already set (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT, SMTP_URL, YOOKASSA_API_URL) point at
+   * external services.
+   */
   env: NodeJS.ProcessEnv;
+  /** Where the YooKassa sandbox notifies shops that set no webhook of their own (the API's notification endpoint). */
+  yookassaWebhookUrl?: string;
 }
 
 export interface RunningStack {
@@ -103,6 +109,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           env.SMTP_URL = mail.smtpUrl;
           env.MAIL_CATCHER_URL = mail.webUrl;
           addresses.push(['Mail catcher', mail.webUrl]);
+        }),
+      );
+    }
+    if (options.env.YOOKASSA_API_URL) {
+      env.YOOKASSA_API_URL = options.env.YOOKASSA_API_URL;
+    } else {
+      pending.push(
+        startFakeYooKassa({ defaultWebhookUrl: options.yookassaWebhookUrl }).then((yookassa) => {
+          stops.push(yookassa.close);
+          env.YOOKASSA_API_URL = yookassa.apiUrl;
+          env.YOOKASSA_FAKE_URL = yookassa.url;
+          addresses.push(['YooKassa sandbox', yookassa.url]);
         }),
       );
     }
