@@ -1,8 +1,15 @@
 export type { PaymentsService } from './payments.service';
 export {
+  HOLD_EXPIRY_ACTIONS,
   PAYMENT_METHODS,
   type BookingPayment,
   type CheckinPaymentLevel,
+  type DeductionPreset,
+  type HoldExpiryAction,
+  type HotelPaymentMethod,
+  type PaymentGateway,
   type PaymentInput,
   type PaymentMethod,
+  type PaymentSettings,
+  type YooKassaGateway,
 } from './payments.types';

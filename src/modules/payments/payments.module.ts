@@ -6,7 +6,7 @@ import { createPaymentsService } from './payments.service';
 export const paymentsModule = defineModule({
   name: 'payments',
   uses: [],
-  create: ({ db }) => createPaymentsService(db),
+  create: ({ db, config }) => createPaymentsService(db, config),
   routes: (payments) => paymentsRoutes(payments),
   onHotelCreated: (_payments, trx, hotelId) => paymentSettingsRepository.insertDefaults(trx, hotelId),
 });

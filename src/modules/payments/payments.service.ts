@@ -1,26 +1,46 @@
+import type { Config } from '../../config';
+import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ValidationError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import { parseMoney } from '../pricing';
-import { ledgerRepository, paymentSettingsRepository } from './payments.repository';
-import type { BookingPayment, PaymentInput, PaymentSettings } from './payments.types';
+import { createGatewaysService } from './payments.gateways';
+import { hotelRecords } from './payments.records';
+import { ledgerRepository, methodsRepository, paymentSettingsRepository } from './payments.repository';
+import type {
+  BookingPayment,
+  PaymentInput,
+  PaymentMethodFilter,
+  PaymentMethodInput,
+  PaymentSettingsChanges,
+} from './payments.types';
 
 export const paymentMessages = {
   zeroPayment: 'Сумма платежа не может быть нулевой',
+  methodNotFound: 'Способ оплаты не найден',
 };
 
-export function createPaymentsService(db: Db) {
+export function createPaymentsService(db: Db, config: Pick<Config, 'encryption' | 'allowPrivateOutbound'>) {
+  const methodRecords = hotelRecords(db, methodsRepository, paymentMessages.methodNotFound);
+
   return {
     getSettings: (hotelId: string) => paymentSettingsRepository.get(db, hotelId),
+    /** The hotel's whole payment settings row (deposit rules included), within the caller's transaction when given. */
     settingsOf: (hotelId: string, conn: DbOrTrx = db) => paymentSettingsRepository.get(conn, hotelId),
-    async updateSettings(
-      hotelId: string,
-      changes: Partial<Pick<PaymentSettings, 'require_payment_checkin'>>,
-      expected?: ExpectedVersion,
-    ) {
+    async updateSettings(hotelId: string, changes: PaymentSettingsChanges, expected?: ExpectedVersion) {
       await paymentSettingsRepository.update(db, hotelId, changes, expected);
       return paymentSettingsRepository.get(db, hotelId);
     },
+
+    /** The ways of paying the hotel's desk offers, in the order staff arranged them. */
+    methods: {
+      list: (hotelId: string, { limit, cursor, ...filter }: PaymentMethodFilter & PageRequest) =>
+        methodsRepository.list(db, hotelId, filter, { limit, cursor }),
+      ...methodRecords,
+      create: (hotelId: string, input: PaymentMethodInput) => methodsRepository.insert(db, hotelId, input),
+    },
+
+    gateways: createGatewaysService(db, config),
 
     /**
      * The payment ledger of bookings: rows of money received (or returned, as negative amounts). The bookings
