@@ -67,7 +67,7 @@ type Start = Omit<Extract<OutboxMessage, { kind: 'startWorkflow' }>, 'kind'>;
 
 /** Signals the workflow, starting it again if it has finished (a late payment still gets handled, never lost). */
 function signalWithStart(start: Start, signal: string, signalArgs: unknown[]): OutboxMessage {
-  return { kind: 'signalWithStart', ...start, signal, signalArgs };
+  return { kind: 'signalWithStart', ...start, signal, signalArgs, reviveFinished: true };
 }
 
 export const depositWorkflows = {

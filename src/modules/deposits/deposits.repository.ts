@@ -1,6 +1,6 @@
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
-import type { Deposit, DepositHistoryRow, DepositRefund, OnlinePayment } from './deposits.types';
+import type { Deduction, Deposit, DepositHistoryRow, DepositRefund, OnlinePayment } from './deposits.types';
 
 const HISTORY_ORDER: readonly SortKey[] = [
   { sql: 'd.created_at', type: 'timestamptz', desc: true },
@@ -45,10 +45,19 @@ function byProviderPayment<Row>(table: string) {
     db(table).where({ provider_payment_id: providerPaymentId }).first();
 }
 
+const updateDeposit = updateOf<Deposit>('deposits');
+
 export const depositsRepository = {
   find: byId<Deposit>('deposits'),
   insert: insertInto<Deposit>('deposits'),
-  update: updateOf<Deposit>('deposits'),
+
+  /** knex would write an array as a PostgreSQL array: the jsonb deductions go as JSON text. */
+  update: (db: DbOrTrx, hotelId: string, id: string, { deductions, ...changes }: Partial<Deposit>) =>
+    updateDeposit(db, hotelId, id, {
+      ...changes,
+      ...(deductions && { deductions: JSON.stringify(deductions) as unknown as Deduction[] }),
+    }),
+
   byProviderPayment: byProviderPayment<Deposit>('deposits'),
 
   /** The booking's latest deposit (the one its routes act on). */

@@ -43,7 +43,7 @@ export function canCancel(deposit: Deposit): boolean {
 }
 
 export function canRelease(deposit: Deposit): boolean {
-  return ['hold_confirmed', 'paid', 'paid_cash'].includes(deposit.status);
+  return ['hold_confirmed', 'paid', 'paid_cash', 'captured'].includes(deposit.status);
 }
 
 /** What a release keeps (the deductions) and what it gives back, in cents; undefined when deductions exceed it. */
@@ -56,9 +56,12 @@ export function releaseSplit(
   return keep > available ? undefined : { keep, giveBack: available - keep };
 }
 
-/** What may still be refunded of a charge deposit: paid, minus kept, minus refunded or being refunded. */
+/**
+ * What may still be refunded of money taken (a charge deposit, or a hold the hotel captured): paid, minus kept, minus
+ * refunded or being refunded.
+ */
 export function refundable(deposit: Deposit, pendingRefunds: bigint): bigint {
-  if (deposit.kind !== 'yookassa_charge' || !['paid', 'partially_refunded'].includes(deposit.status)) return 0n;
+  if (!['paid', 'partially_refunded', 'captured'].includes(deposit.status)) return 0n;
   return (
     parseMoney(deposit.amount) -
     parseMoney(deposit.captured_amount) -

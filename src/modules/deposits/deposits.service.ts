@@ -155,7 +155,8 @@ export function createDepositsService(db: Db, config: Config, deps: DepositsDepe
           throw new BusinessRuleError(depositMessages.releaseNeedsCheckout, [], 'checkout_required');
         if (!releaseSplit(deposit, items))
           throw new BusinessRuleError(depositMessages.deductionsTooLarge, [], 'deductions_too_large');
-        const releasing = await change(trx, deposit, { pending_operation: 'release', deductions: items });
+        const deductions = items.map(({ name, amount }) => ({ name, amount: formatMoney(parseMoney(amount)) }));
+        const releasing = await change(trx, deposit, { pending_operation: 'release', deductions });
         await depositWorkflows.command(trx, releasing, actor.hotelSlug, timers, { operation: 'release' });
         return present(trx, releasing);
       });

@@ -34,6 +34,11 @@ export type OutboxMessage = (
       signalArgs: unknown[];
       searchAttributes: SearchAttributeValues;
       memo?: WorkflowMemo;
+      /**
+       * Start a new run when the workflow has finished, instead of dropping the signal: for workflows whose every
+       * run re-reads the facts and acts only on what is left (money a provider reports late must never be lost).
+       */
+      reviveFinished?: boolean;
     }
 ) & {
   /** The trace of the request that enqueued it (when tracing is on): the relay's call to Temporal continues it. */

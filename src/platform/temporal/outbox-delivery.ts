@@ -55,8 +55,12 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
     workflowId: message.workflowId,
     args: message.args,
     // A workflow that has finished is not started again, not even by signalWithStart: the message is a redelivery
-    // (crash between the call and marking the row) or comes too late to change anything.
-    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    // (crash between the call and marking the row) or comes too late to change anything. Unless the message asks
+    // to revive it: its workflow re-reads what is left to do, so a redelivery only makes a run that finds nothing.
+    workflowIdReusePolicy:
+      message.kind === 'signalWithStart' && message.reviveFinished
+        ? WorkflowIdReusePolicy.ALLOW_DUPLICATE
+        : WorkflowIdReusePolicy.REJECT_DUPLICATE,
     typedSearchAttributes: toSearchAttributes(message.searchAttributes),
     memo: message.memo,
     // Temporal dispatches a backlogged task queue fairly across these keys (where fairness is enabled on the
