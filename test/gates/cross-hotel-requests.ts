@@ -26,6 +26,8 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/minibar-items/:id': 'minibarItem',
   '/api/hotels/:slug/guests/:id': 'guest',
   '/api/hotels/:slug/notifications/:id': 'notification',
+  '/api/hotels/:slug/payment-methods/:id': 'paymentMethod',
+  '/api/hotels/:slug/payment-gateways/:id': 'gateway',
 };
 
 /**
@@ -175,6 +177,10 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
   },
   'POST /api/hotels/:slug/bookings/:id/guests': { base: (r) => ({ guest_id: r.guest }), control: true },
   'POST /api/hotels/:slug/guests/:id/blacklist': { base: () => ({ is_blacklisted: true, reason: 'Gate reason' }) },
+  // Shop ids are digits, which no probe value of the derivation is.
+  'POST /api/hotels/:slug/payment-gateways': {
+    base: (_r, n) => ({ provider: 'yookassa', shop_id: String(100 + n), secret_key: `gate-secret-${n}` }),
+  },
   'POST /api/hotels/:slug/minibar/stock': {
     base: (r) => ({ item_id: r.minibarItem, kind: 'receipt', quantity: 1 }),
     control: true,
@@ -215,8 +221,15 @@ interface Description {
 
 const describeSchema = (schema: Joi.Schema) => schema.describe() as Description;
 
+/**
+ * Fields named like ids that name no record of this service, by field name: a payment provider's shop id is the
+ * provider's (hotels may even share a shop), so another hotel's value there trespasses on nothing.
+ */
+const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id']);
+
 /** A field naming a record: a UUID, an `..._id` name, or a URL (such as an uploaded photo). */
 function isReference(name: string, description: Description): boolean {
+  if (EXTERNAL_IDS.has(name)) return false;
   const rules = (description.rules ?? []).map((rule) => rule.name);
   return (
     (description.type === 'string' && (rules.includes('guid') || rules.includes('uri'))) ||

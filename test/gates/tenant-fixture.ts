@@ -29,6 +29,8 @@ export const RECORD_KINDS = [
   'checklistItem',
   'consumption',
   'notification',
+  'paymentMethod',
+  'gateway',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -80,7 +82,8 @@ export function day(offset: number, base = '2031-03-01'): string {
  * Seeds `hotel` through the API with one record of every kind, each text field carrying `canary`: a staff member,
  * a category, a room, a tariff, a rate period, an override, a minibar item with a stock movement, a checklist
  * template, a guest (blacklisted, with passport data), an uploaded photo (on the category, room and task), a booking with that guest added and a payment, a housekeeping
- * task with a checklist item (from the template) and a minibar check, the hotel settings (SMTP), and a notification.
+ * task with a checklist item (from the template) and a minibar check, the hotel settings (SMTP), the payment settings
+ * (a deduction preset), a payment method, a YooKassa gateway, and a notification.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
   const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
@@ -220,6 +223,15 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     'put',
   )) as unknown as { id: string }[];
 
+  await patch('/payment-settings', { deduction_presets: [{ name: `Preset ${canary}`, amounts: [500] }] });
+  const paymentMethod = await post('/payment-methods', { name: `Method ${canary}`, type: 'card' });
+  const gateway = await post('/payment-gateways', {
+    provider: 'yookassa',
+    shop_id: String(Date.now()),
+    secret_key: `${canary}-secret-key`,
+    return_url: `https://${canary}.example.test/paid`,
+  });
+
   const notification = await t.db.transaction((trx) =>
     notify(trx, hotel.hotelId, {
       type: 'housekeeping_task_created',
@@ -252,6 +264,8 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       checklistItem: checklist[0].id,
       consumption: consumption.id,
       notification: notification.id,
+      paymentMethod: paymentMethod.id,
+      gateway: gateway.id,
     },
   };
 }
