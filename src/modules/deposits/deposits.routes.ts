@@ -4,9 +4,8 @@ import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
 import type { Role } from '../../platform/http/roles';
 import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
-import { okResponse, slugParams } from '../../platform/http/schemas';
+import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
 import {
-  bookingParams,
   createDepositBody,
   depositHistorySchema,
   depositSchema,
@@ -26,7 +25,7 @@ import type { ProviderNotification } from './provider-notifications';
 const MONEY_DESK: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant'];
 const MONEY_READERS: readonly Role[] = [...MONEY_DESK, 'security'];
 
-type Params = { bookingId: string };
+type Params = { id: string };
 
 export function depositsRoutes(
   deposits: DepositsService,
@@ -34,7 +33,7 @@ export function depositsRoutes(
   notifications: { receive(notification: ProviderNotification, source: string | undefined): Promise<unknown> },
 ): RouteDefinition[] {
   const tags = ['Deposits'];
-  const depositPath = '/api/hotels/:slug/bookings/:bookingId/deposit';
+  const depositPath = '/api/hotels/:slug/bookings/:id/deposit';
   const noDeposit = { description: 'No such booking, or it has no deposit' };
   const busy = { description: 'An operation on the deposit is still being carried out' };
   return [
@@ -66,7 +65,7 @@ export function depositsRoutes(
         'Accepts `Idempotency-Key`.',
       tags,
       access: { kind: 'hotel', roles: MONEY_DESK },
-      request: { params: bookingParams, body: createDepositBody, headers: idempotencyKeyHeader },
+      request: { params: idParams, body: createDepositBody, headers: idempotencyKeyHeader },
       responses: {
         201: { description: 'The deposit', schema: depositSchema },
         404: { description: 'No such booking' },
@@ -75,7 +74,7 @@ export function depositsRoutes(
       },
       async handler({ hotel, params, body, auth, headers, res }) {
         const actor = { userId: auth.sub, hotelSlug: hotel.slug };
-        const result = await deposits.create(hotel.id, params.bookingId, body, actor, headers['idempotency-key']);
+        const result = await deposits.create(hotel.id, params.id, body, actor, headers['idempotency-key']);
         res.status(result.status).json(result.body);
       },
     }),
@@ -86,10 +85,10 @@ export function depositsRoutes(
       description: 'Its latest deposit with its refunds: the status the desk polls every 5 s while `hold_created`.',
       tags,
       access: { kind: 'hotel', roles: MONEY_READERS },
-      request: { params: bookingParams },
+      request: { params: idParams },
       responses: { 200: { description: 'The deposit', schema: depositSchema }, 404: noDeposit },
       async handler({ hotel, params, res }) {
-        res.json(await deposits.current(hotel.id, params.bookingId));
+        res.json(await deposits.current(hotel.id, params.id));
       },
     }),
     defineHotelRoute<unknown, unknown, Params>({
@@ -101,7 +100,7 @@ export function depositsRoutes(
         'guest still pay a cancelled card deposit, the money goes straight back to the card.',
       tags,
       access: { kind: 'hotel', roles: MONEY_DESK },
-      request: { params: bookingParams },
+      request: { params: idParams },
       responses: {
         200: { description: 'The cancelled deposit', schema: depositSchema },
         404: noDeposit,
@@ -109,7 +108,7 @@ export function depositsRoutes(
         422: { description: 'Not cancellable in its status' },
       },
       async handler({ hotel, params, auth, res }) {
-        res.json(await deposits.cancel(hotel.id, params.bookingId, { userId: auth.sub, hotelSlug: hotel.slug }));
+        res.json(await deposits.cancel(hotel.id, params.id, { userId: auth.sub, hotelSlug: hotel.slug }));
       },
     }),
     defineHotelRoute<{ items: Deduction[] }, unknown, Params>({
@@ -124,7 +123,7 @@ export function depositsRoutes(
         '`checked_out` while `release_requires_checkout` is on, and when the deductions exceed the deposit.',
       tags,
       access: { kind: 'hotel', roles: MONEY_DESK },
-      request: { params: bookingParams, body: releaseBody },
+      request: { params: idParams, body: releaseBody },
       responses: {
         202: { description: 'The deposit, its release under way', schema: depositSchema },
         404: noDeposit,
@@ -133,7 +132,7 @@ export function depositsRoutes(
       },
       async handler({ hotel, params, body, auth, res }) {
         const actor = { userId: auth.sub, hotelSlug: hotel.slug };
-        res.status(202).json(await deposits.release(hotel.id, params.bookingId, body.items, actor));
+        res.status(202).json(await deposits.release(hotel.id, params.id, body.items, actor));
       },
     }),
     defineHotelRoute<{ amount?: string }, unknown, Params>({
@@ -147,7 +146,7 @@ export function depositsRoutes(
         'seconds. Accepts `Idempotency-Key`.',
       tags,
       access: { kind: 'hotel', roles: MONEY_DESK },
-      request: { params: bookingParams, body: refundBody, headers: idempotencyKeyHeader },
+      request: { params: idParams, body: refundBody, headers: idempotencyKeyHeader },
       responses: {
         202: { description: 'The deposit, its refund under way', schema: depositSchema },
         404: noDeposit,
@@ -157,7 +156,7 @@ export function depositsRoutes(
       async handler({ hotel, params, body, auth, headers, res }) {
         const actor = { userId: auth.sub, hotelSlug: hotel.slug };
         const key = headers['idempotency-key'];
-        const result = await deposits.refund(hotel.id, params.bookingId, body.amount, actor, key);
+        const result = await deposits.refund(hotel.id, params.id, body.amount, actor, key);
         res.status(result.status).json(result.body);
       },
     }),
@@ -168,18 +167,18 @@ export function depositsRoutes(
       description: 'What the minibar checks of the stay recorded, with the total: candidates for release deductions.',
       tags,
       access: { kind: 'hotel', roles: MONEY_READERS },
-      request: { params: bookingParams },
+      request: { params: idParams },
       responses: {
         200: { description: 'Consumption', schema: minibarSchema },
         404: { description: 'No such booking' },
       },
       async handler({ hotel, params, res }) {
-        res.json(await deposits.minibar(hotel.id, params.bookingId));
+        res.json(await deposits.minibar(hotel.id, params.id));
       },
     }),
     defineHotelRoute<OnlinePaymentInput, unknown, Params>({
       method: 'post',
-      path: '/api/hotels/:slug/bookings/:bookingId/online-payments',
+      path: '/api/hotels/:slug/bookings/:id/online-payments',
       summary: 'Start an online payment of a booking',
       description:
         'For `amount` (default: the balance) through YooKassa. Its `confirmation_url` appears within seconds; once ' +
@@ -189,7 +188,7 @@ export function depositsRoutes(
         '`Idempotency-Key`.',
       tags,
       access: { kind: 'hotel', roles: MONEY_DESK },
-      request: { params: bookingParams, body: onlinePaymentBody, headers: idempotencyKeyHeader },
+      request: { params: idParams, body: onlinePaymentBody, headers: idempotencyKeyHeader },
       responses: {
         201: { description: 'The online payment', schema: onlinePaymentSchema },
         404: { description: 'No such booking' },
@@ -198,20 +197,20 @@ export function depositsRoutes(
       async handler({ hotel, params, body, auth, headers, res }) {
         const actor = { userId: auth.sub, hotelSlug: hotel.slug };
         const key = headers['idempotency-key'];
-        const result = await onlinePayments.create(hotel.id, params.bookingId, body, actor, key);
+        const result = await onlinePayments.create(hotel.id, params.id, body, actor, key);
         res.status(result.status).json(result.body);
       },
     }),
     defineHotelRoute<unknown, unknown, Params>({
       method: 'get',
-      path: '/api/hotels/:slug/bookings/:bookingId/online-payments',
+      path: '/api/hotels/:slug/bookings/:id/online-payments',
       summary: "A booking's online payments",
       tags,
       access: { kind: 'hotel', roles: MONEY_READERS },
-      request: { params: bookingParams },
+      request: { params: idParams },
       responses: { 200: { description: 'Online payments', schema: Joi.array().items(onlinePaymentSchema) } },
       async handler({ hotel, params, res }) {
-        res.json(await onlinePayments.list(hotel.id, params.bookingId));
+        res.json(await onlinePayments.list(hotel.id, params.id));
       },
     }),
     defineRoute<ProviderNotification>({

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { DEPOSIT_KINDS } from '../../../workflows/contracts/payments';
 import { openApiComponent } from '../../platform/http/components';
-import { moneyOut, positiveMoney, slugParams } from '../../platform/http/schemas';
+import { moneyOut, positiveMoney } from '../../platform/http/schemas';
 import { consumptionSchema } from '../minibar';
 import { DEPOSIT_STATUSES } from './deposits.types';
 
@@ -10,8 +10,6 @@ const nullableText = Joi.string().allow(null);
 const returnUrl = Joi.string()
   .uri({ scheme: ['http', 'https'] })
   .max(2000);
-
-export const bookingParams = slugParams.keys({ bookingId: uuid.required() });
 
 const deduction = Joi.object({
   name: Joi.string().trim().min(1).max(100).required(),
