@@ -2,10 +2,11 @@
  * `npm run record-histories [-- <workflowType>...]`: records the Temporal histories that
  * test/workflows/replay.test.ts replays against the current workflow code.
  *
- * Everything runs for real on a private stack (PostgreSQL, Temporal dev server, object store, mail catcher): the
- * worker is the project's own process (`workers/main.ts`), and the flows are driven through the HTTP API of the
- * app (built in this process and listening on a free port), exactly as clients drive them. Each finished workflow's
- * history is written to test/fixtures/histories/<workflowType>-<case>.json in the JSON form of Temporal's tools.
+ * Everything runs for real on a private stack (PostgreSQL, Temporal dev server, object store, mail catcher, fake
+ * YooKassa): the worker is the project's own process (`workers/main.ts`), and the flows are driven through the HTTP
+ * API of the app (built in this process and listening on a free port), exactly as clients drive them. Each finished
+ * workflow's history is written to test/fixtures/histories/<workflowType>-<case>.json in the JSON form of Temporal's
+ * tools.
  *
  * Re-record after an intended change to a workflow's commands (guarded by `patched()`). Files of the same name are
  * overwritten: rename the previous version's first (`booking-checked-out-v1.json`) to keep replaying them while
@@ -23,6 +24,8 @@ import { loadConfig } from '../src/config';
 import { createPgListener, type PgListener } from '../src/platform/db/pg-listener';
 import { createDb, createProcessDb, migrateToLatest, type Db } from '../src/platform/db/knex';
 import { createLogger } from '../src/platform/logger';
+import { fakeYooKassaControl } from '../test/fakes/yookassa';
+import { paymentWorkflowIds } from '../workflows/contracts/payments';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
 import { startEphemeralStack, type RunningStack } from './stack/stack';
 
@@ -54,6 +57,7 @@ const FAKE = {
   guestLastName: 'Replayguest',
   guestFirstName: 'Fixture',
   guestPhone: '+70000000002',
+  shopSecret: 'replay-shop-secret',
   email: (label: string) => `replay-${label}@example.test`,
 };
 
@@ -159,31 +163,41 @@ function outboxWorkflowId(db: Db, workflowType: string, idPrefix: string): Promi
   });
 }
 
-/** Waits for the workflow to exist: the outbox relay starts it once the request's transaction has committed. */
-async function started(client: Client, workflowId: string): Promise<void> {
-  await until(`workflow ${workflowId} started`, () =>
+/**
+ * The first run of each workflow id the recorder saw: the one it drives, awaits and saves. A provider notification
+ * arriving after a money workflow finished starts a new run under the same id (`reviveFinished`), which is not the case.
+ */
+const firstRuns = new Map<string, string>();
+
+/** Waits for the workflow to exist (the outbox relay starts it once the request's transaction has committed). */
+async function started(client: Client, workflowId: string): Promise<string> {
+  const known = firstRuns.get(workflowId);
+  if (known) return known;
+  const runId = await until(`workflow ${workflowId} started`, () =>
     client.workflow
       .getHandle(workflowId)
       .describe()
       .then(
-        () => true,
+        (description) => description.runId,
         (error: unknown) => {
           if (error instanceof WorkflowNotFoundError) return undefined;
           throw error;
         },
       ),
   );
+  firstRuns.set(workflowId, runId);
+  return runId;
 }
 
-/** Waits for the workflow to start and finish; returns its result. */
+/** Waits for the workflow's first run to start and finish; returns its result. */
 async function finished(client: Client, workflowId: string, timeoutMs = 60_000): Promise<unknown> {
-  await started(client, workflowId);
+  const runId = await started(client, workflowId);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`workflow ${workflowId} did not finish in ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    return await Promise.race([client.workflow.getHandle(workflowId).result(), timeout]);
+    return await Promise.race([client.workflow.getHandle(workflowId, runId).result(), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -240,8 +254,8 @@ async function hotelWithRoom(r: Recorder, label: string, settings: Record<string
     expected: 201,
     body: { number: '101', category_id: category.id },
   });
-  const book = (checkIn: number, checkOut: number) =>
-    r.api.call<{ id: string }>('POST', api('/bookings'), {
+  const book = (checkIn: number, checkOut: number, guest: Record<string, string> = {}) =>
+    r.api.call<{ id: string; price: string }>('POST', api('/bookings'), {
       token: hotel.token,
       expected: 201,
       body: {
@@ -251,11 +265,61 @@ async function hotelWithRoom(r: Recorder, label: string, settings: Record<string
         guest_last_name: FAKE.guestLastName,
         guest_first_name: FAKE.guestFirstName,
         guest_phone: FAKE.guestPhone,
+        ...guest,
       },
     });
   const setStatus = (bookingId: string, status: string) =>
     r.api.call('PATCH', api(`/bookings/${bookingId}`), { token: hotel.token, body: { status } });
-  return { hotel, book, setStatus };
+  return { hotel, api, book, setStatus };
+}
+
+let shopCount = 0;
+
+/** A hotel with a room and a YooKassa shop at the stack's fake, which notifies this recorder's API. */
+async function hotelWithShop(r: Recorder, label: string) {
+  const stay = await hotelWithRoom(r, label);
+  const { hotel, api } = stay;
+  shopCount += 1;
+  const shopId = String(900_000 + shopCount);
+  const fake = fakeYooKassaControl(r.stackEnv.YOOKASSA_FAKE_URL);
+  await fake.setWebhook(shopId, `${r.api.baseUrl}/api/payments/yookassa/notifications`);
+  await r.api.call('POST', api('/payment-gateways'), {
+    token: hotel.token,
+    expected: 201,
+    body: { provider: 'yookassa', shop_id: shopId, secret_key: FAKE.shopSecret },
+  });
+  const depositCall = (method: string, bookingId: string, route = '', body?: unknown, expected = 200) =>
+    r.api.call<Deposit>(method, api(`/bookings/${bookingId}/deposit${route}`), { token: hotel.token, body, expected });
+  const depositWhen = (bookingId: string, what: string, done: (deposit: Deposit) => boolean) =>
+    until(`deposit ${what}`, async () => {
+      const deposit = await depositCall('GET', bookingId);
+      return done(deposit) ? deposit : undefined;
+    });
+  return {
+    ...stay,
+    fake,
+    depositCall,
+    depositWhen,
+    /** Takes a deposit and returns the id of its workflow, whose first run is the one to save. */
+    async openDeposit(bookingId: string, body: Record<string, unknown>): Promise<string> {
+      const created = await depositCall('POST', bookingId, '', body, 201);
+      const workflowId = paymentWorkflowIds.deposit(created.id);
+      await started(r.client, workflowId);
+      return workflowId;
+    },
+    /** The guest pays on the deposit's provider page with the test card that succeeds. */
+    async payDeposit(bookingId: string): Promise<void> {
+      const { confirmation_url } = await depositWhen(bookingId, 'payment page', (d) => Boolean(d.confirmation_url));
+      await fake.pay(confirmation_url!, 'success');
+    },
+  };
+}
+
+interface Deposit {
+  id: string;
+  status: string;
+  confirmation_url: string | null;
+  pending_operation: string | null;
 }
 
 async function invite(r: Recorder, api: Api, owner: Hotel, label: string) {
@@ -399,6 +463,76 @@ const CASES: Case[] = [
       return { 'maintenanceSweep-schedule': sweepId };
     },
   },
+  {
+    workflowType: 'deposit',
+    name: 'hold released + charge refunded + cash cancelled',
+    async run(r) {
+      const shop = await hotelWithShop(r, 'deposits');
+      const statusIs = (status: string) => (deposit: Deposit) =>
+        deposit.status === status && !deposit.pending_operation;
+
+      // A hold paid, the guest checked out, released with one deduction; the statement goes to the guest.
+      const guestEmail = FAKE.email('deposit-guest');
+      const heldStay = await shop.book(-1, 2, { guest_email: guestEmail });
+      const hold = await shop.openDeposit(heldStay.id, { kind: 'hold', amount: '5000' });
+      await shop.payDeposit(heldStay.id);
+      await shop.depositWhen(heldStay.id, 'hold_confirmed', statusIs('hold_confirmed'));
+      await shop.setStatus(heldStay.id, 'checked_in');
+      await shop.setStatus(heldStay.id, 'checked_out');
+      const deduction = { items: [{ name: 'Minibar', amount: '350' }] };
+      await shop.depositCall('POST', heldStay.id, '/release', deduction, 202);
+      await shop.depositWhen(heldStay.id, 'released', statusIs('released'));
+      await mailTo(r.stackEnv, guestEmail);
+      expectResult(await finished(r.client, hold), 'release');
+
+      // A charge paid, refunded in part, then the rest.
+      const chargedStay = await shop.book(3, 5);
+      const charge = await shop.openDeposit(chargedStay.id, { kind: 'yookassa_charge', amount: '6000' });
+      await shop.payDeposit(chargedStay.id);
+      await shop.depositWhen(chargedStay.id, 'paid', statusIs('paid'));
+      await shop.depositCall('POST', chargedStay.id, '/refund', { amount: '1000' }, 202);
+      await shop.depositWhen(chargedStay.id, 'partially_refunded', statusIs('partially_refunded'));
+      await shop.depositCall('POST', chargedStay.id, '/refund', {}, 202);
+      await shop.depositWhen(chargedStay.id, 'refunded', statusIs('refunded'));
+      expectResult(await finished(r.client, charge), 'refund');
+
+      // Cash taken at the desk and handed back.
+      const cashStay = await shop.book(6, 7);
+      const cash = await shop.openDeposit(cashStay.id, { kind: 'cash', amount: '1500' });
+      await shop.depositCall('DELETE', cashStay.id);
+      expectResult(await finished(r.client, cash), 'cancel');
+      return { 'deposit-hold-released': hold, 'deposit-charge-refunded': charge, 'deposit-cash-cancelled': cash };
+    },
+  },
+  {
+    workflowType: 'bookingPayment',
+    name: 'paid',
+    async run(r) {
+      const shop = await hotelWithShop(r, 'online-payments');
+      const stay = await shop.book(0, 2);
+      const paymentsPath = shop.api(`/bookings/${stay.id}/online-payments`);
+      const created = await r.api.call<{ id: string }>('POST', paymentsPath, {
+        token: shop.hotel.token,
+        expected: 201,
+        body: {},
+      });
+      const paymentId = paymentWorkflowIds.bookingPayment(created.id);
+      await started(r.client, paymentId);
+      const confirmationUrl = await until('online payment page', async () => {
+        const [payment] = await r.api.call<{ confirmation_url: string | null }[]>('GET', paymentsPath, {
+          token: shop.hotel.token,
+        });
+        return payment.confirmation_url ?? undefined;
+      });
+      await shop.fake.pay(confirmationUrl, 'success');
+      expectResult(await finished(r.client, paymentId), 'paid');
+      const booking = await r.api.call<{ paid_amount: string }>('GET', shop.api(`/bookings/${stay.id}`), {
+        token: shop.hotel.token,
+      });
+      expectResult(booking.paid_amount, stay.price);
+      return { 'bookingPayment-paid': paymentId };
+    },
+  },
 ];
 
 function expectResult(actual: unknown, expected: unknown): void {
@@ -446,6 +580,7 @@ const FORBIDDEN = [
   FAKE.guestFirstName,
   FAKE.guestPhone,
   FAKE.password,
+  FAKE.shopSecret,
   'Replay Staff',
   `@${os.hostname()}`,
   os.homedir(),
@@ -464,8 +599,9 @@ async function save(client: Client, file: string, workflowId: string): Promise<{
 
 async function main(): Promise<void> {
   const filters = process.argv.slice(2);
+  // A type or a history's file name: `booking` or `booking-checked-out`, never `bookingPayment` for `booking`.
   const cases = CASES.filter(
-    (c) => filters.length === 0 || filters.some((f) => c.workflowType.startsWith(f) || f.startsWith(c.workflowType)),
+    (c) => filters.length === 0 || filters.some((f) => f === c.workflowType || f.startsWith(`${c.workflowType}-`)),
   );
   if (cases.length === 0) throw new Error(`no case matches ${filters.join(' ')}`);
   const startedAt = Date.now();
