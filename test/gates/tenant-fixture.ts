@@ -83,7 +83,7 @@ export function day(offset: number, base = '2031-03-01'): string {
  * a category, a room, a tariff, a rate period, an override, a minibar item with a stock movement, a checklist
  * template, a guest (blacklisted, with passport data), an uploaded photo (on the category, room and task), a booking with that guest added and a payment, a housekeeping
  * task with a checklist item (from the template) and a minibar check, the hotel settings (SMTP), the payment settings
- * (a deduction preset), a payment method, a YooKassa gateway, and a notification.
+ * (a deduction preset), a payment method, a YooKassa gateway, a cash deposit on the booking, and a notification.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
   const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
@@ -230,6 +230,11 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     shop_id: String(Date.now()),
     secret_key: `${canary}-secret-key`,
     return_url: `https://${canary}.example.test/paid`,
+  });
+  await post(`/bookings/${booking.id}/deposit`, {
+    kind: 'cash',
+    amount: 500,
+    guest_email: `deposit-${canary}@example.test`,
   });
 
   const notification = await t.db.transaction((trx) =>

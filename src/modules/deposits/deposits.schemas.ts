@@ -73,7 +73,7 @@ export const createDepositBody = Joi.object({
     .required(),
   amount: positiveMoney.required(),
   return_url: returnUrl,
-  guest_email: Joi.string().trim().lowercase().email().max(254),
+  guest_email: Joi.string().trim().lowercase().email({ tlds: false }).max(254),
 });
 
 export const releaseBody = Joi.object({ items: Joi.array().items(deduction).max(50).default([]) });

@@ -104,7 +104,10 @@ export function createOnlinePayments(db: Db, config: Config, provider: Provider,
   return {
     ttlMs,
 
-    list: (hotelId: string, bookingId: string) => onlinePaymentsRepository.forBooking(db, hotelId, bookingId),
+    async list(hotelId: string, bookingId: string) {
+      await deps.bookings.get(hotelId, bookingId);
+      return onlinePaymentsRepository.forBooking(db, hotelId, bookingId);
+    },
 
     /** Idempotent with `Idempotency-Key`; the amount defaults to the booking's balance. */
     async create(hotelId: string, bookingId: string, input: OnlinePaymentInput, actor: Actor, key?: string) {
