@@ -223,10 +223,9 @@ const describeSchema = (schema: Joi.Schema) => schema.describe() as Description;
 
 /**
  * Fields named like ids that name no record of this service, by field name: a payment provider's shop id is the
- * provider's (hotels may even share a shop), and a return URL is where a payer's browser goes after paying, so another
- * hotel's value there trespasses on nothing.
+ * provider's (hotels may even share a shop), so another hotel's value there trespasses on nothing.
  */
-const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id', 'return_url']);
+const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id']);
 
 /** A field naming a record: a UUID, an `..._id` name, or a URL (such as an uploaded photo). */
 function isReference(name: string, description: Description): boolean {

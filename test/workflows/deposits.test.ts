@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/app';
 import { as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { waitForMessages } from '../helpers/mail';
-import { startTestServer, type TestServer } from '../helpers/realtime';
+import { connectStaff, startTestServer, type TestServer } from '../helpers/realtime';
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
@@ -168,6 +168,38 @@ describe('card hold', () => {
 
     const history = await t.http.get(api(s.hotel, '/deposits')).set(as(s.hotel.accessToken)).expect(200);
     expect(history.body[0]).toMatchObject({ id: held.id, guest_name: 'Соколова Мария', status: 'released' });
+  });
+
+  it('is followed on the staff socket as it moves', async () => {
+    const s = await stay();
+    const staff = await connectStaff(t.wsUrl, s.hotel.accessToken);
+    try {
+      const held = await heldDeposit(s, '1000');
+      const statuses = async (status: string) =>
+        staff.next((m) => m.type === 'deposit_updated' && m.payload?.status === status);
+      expect((await statuses('hold_created')).payload).toMatchObject({ deposit_id: held.id, kind: 'hold' });
+      expect((await statuses('hold_confirmed')).payload).toMatchObject({ booking_id: s.booking.id });
+    } finally {
+      await staff.close();
+    }
+  });
+
+  it('refuses a return address inside our networks, and notifications from outside the allowed sources', async () => {
+    const s = await stay();
+    const refused = await t.http
+      .post(s.depositPath)
+      .set(as(s.hotel.accessToken))
+      .send({ kind: 'hold', amount: '100', return_url: 'http://10.1.2.3/back' });
+    expect(refused.status).toBe(400);
+    const notification = { type: 'notification', event: 'payment.succeeded', object: { id: 'any' } };
+    const guarded = createTestApp({ YOOKASSA_NOTIFICATION_SOURCES: '185.71.76.0/27,2a02:5180::/32' });
+    const local = createTestApp({ YOOKASSA_NOTIFICATION_SOURCES: '127.0.0.0/8,::1/128' });
+    try {
+      await guarded.http.post('/api/payments/yookassa/notifications').send(notification).expect(403);
+      await local.http.post('/api/payments/yookassa/notifications').send(notification).expect(200);
+    } finally {
+      await Promise.all([guarded.close(), local.close()]);
+    }
   });
 
   it('released without deductions is cancelled at the provider', async () => {

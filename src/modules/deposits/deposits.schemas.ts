@@ -3,13 +3,11 @@ import { DEPOSIT_KINDS } from '../../../workflows/contracts/payments';
 import { openApiComponent } from '../../platform/http/components';
 import { moneyOut, positiveMoney } from '../../platform/http/schemas';
 import { consumptionSchema } from '../minibar';
+import { returnUrl } from '../payments';
 import { DEPOSIT_STATUSES } from './deposits.types';
 
 const uuid = Joi.string().uuid();
 const nullableText = Joi.string().allow(null);
-const returnUrl = Joi.string()
-  .uri({ scheme: ['http', 'https'] })
-  .max(2000);
 
 const deduction = Joi.object({
   name: Joi.string().trim().min(1).max(100).required(),

@@ -69,6 +69,7 @@ export function createDepositsService(db: Db, config: Config, deps: DepositsDepe
   }
 
   async function returnUrlFor(hotelId: string, bookingId: string, requested: string | undefined, conn: DbOrTrx) {
+    await deps.payments.gateways.assertPublicReturnUrl(requested);
     const gateway = await provider.gatewayOf(hotelId, conn);
     if (!gateway) throw new BusinessRuleError(depositMessages.noGateway, [], 'no_gateway');
     return requested ?? gateway.returnUrl ?? `${config.appUrl}/bookings/${bookingId}`;

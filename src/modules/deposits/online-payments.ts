@@ -116,6 +116,7 @@ export function createOnlinePayments(db: Db, config: Config, provider: Provider,
         throw new BusinessRuleError(onlinePaymentMessages.bookingClosed, [], 'booking_closed');
       const cents = input.amount === undefined ? parseMoney(booking.balance) : parseMoney(input.amount);
       if (cents <= 0n) throw new BusinessRuleError(onlinePaymentMessages.nothingDue, [], 'nothing_due');
+      await deps.payments.gateways.assertPublicReturnUrl(input.return_url);
       const gateway = await provider.gatewayOf(hotelId);
       if (!gateway) throw new BusinessRuleError(depositMessages.noGateway, [], 'no_gateway');
       const hotel = await deps.hotels.find(hotelId);

@@ -1,4 +1,5 @@
 export type { PaymentsService } from './payments.service';
+export { returnUrl } from './payments.schemas';
 export {
   HOLD_EXPIRY_ACTIONS,
   PAYMENT_METHODS,

@@ -140,7 +140,7 @@ export function createGatewaysService(db: Db, config: Pick<Config, 'encryption' 
       );
     },
 
-    /** The hotels whose active YooKassa gateway is the shop `shopId`: where a YooKassa notification belongs. */
-    hotelsWithShop: (shopId: string) => gatewaysRepository.hotelsWithShop(db, 'yookassa', shopId),
+    /** Refuses (400) a return address inside this service's networks: for every request that carries one. */
+    assertPublicReturnUrl,
   };
 }

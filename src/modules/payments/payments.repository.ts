@@ -91,18 +91,6 @@ export const gatewaysRepository = {
     return db<PaymentGatewayRow>('payment_gateways').where({ hotel_id: hotelId, provider, is_active: true }).first();
   },
 
-  /**
-   * The hotels whose active gateway of `provider` is the shop `shopId`. Across hotels on purpose: a provider's
-   * notification names only its shop, and this is how it finds the hotel it concerns.
-   */
-  async hotelsWithShop(db: DbOrTrx, provider: GatewayProvider, shopId: string): Promise<string[]> {
-    const rows = await db<PaymentGatewayRow>('payment_gateways')
-      .where({ provider, shop_id: shopId, is_active: true })
-      .orderBy('hotel_id')
-      .select('hotel_id');
-    return rows.map((row) => row.hotel_id);
-  },
-
   /** Key rotation: up to `limit` gateways (of one hotel, when given) whose secret is under another key, locked. */
   async lockUnderOtherKey(
     trx: Knex.Transaction,

@@ -89,7 +89,7 @@ export const methodSchema = Joi.object({
  * host is public is the service's check.
  */
 const RETURN_URL_MAX_LENGTH = 2000;
-const returnUrl = Joi.string()
+export const returnUrl = Joi.string()
   .trim()
   .max(RETURN_URL_MAX_LENGTH)
   .custom((value: string, helpers) => {
