@@ -3,7 +3,13 @@ import type { Db } from '../../src/platform/db/knex';
 export const BENCH_PASSWORD = 'benchpass1';
 
 /** A JSON call of the bench's API; anything but the expected status throws with the answer's body. */
-async function call<T>(baseUrl: string, method: string, path: string, token?: string, body?: unknown): Promise<T> {
+export async function call<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: {
@@ -37,6 +43,18 @@ export async function registerConfirmedOwners(baseUrl: string, db: Db, count: nu
   return emails;
 }
 
+/** Signs the owner of `email` in: their access token and the API path of their hotel. */
+export async function signIn(baseUrl: string, email: string): Promise<{ token: string; hotel: string }> {
+  const session = await call<{ access_token: string; user: { hotelSlug: string } }>(
+    baseUrl,
+    'POST',
+    '/api/auth/login',
+    undefined,
+    { email, password: BENCH_PASSWORD },
+  );
+  return { token: session.access_token, hotel: `/api/hotels/${session.user.hotelSlug}` };
+}
+
 const addDays = (date: string, days: number) =>
   new Date(Date.parse(date) + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -50,15 +68,7 @@ export interface QuoteFixture {
 
 /** Prices for a 30-night stay in the hotel of `email`, set up through the API. */
 export async function createQuoteFixture(baseUrl: string, email: string): Promise<QuoteFixture> {
-  const session = await call<{ access_token: string; user: { hotelSlug: string } }>(
-    baseUrl,
-    'POST',
-    '/api/auth/login',
-    undefined,
-    { email, password: BENCH_PASSWORD },
-  );
-  const token = session.access_token;
-  const hotel = `/api/hotels/${session.user.hotelSlug}`;
+  const { token, hotel } = await signIn(baseUrl, email);
   const create = <T = { id: string }>(path: string, body: object) =>
     call<T>(baseUrl, 'POST', `${hotel}${path}`, token, body);
 

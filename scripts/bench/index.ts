@@ -6,13 +6,14 @@ import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
 import { benchBookings } from './bookings';
+import { benchDeposits } from './deposits';
 import { benchOutbox } from './outbox';
 import { benchRealtime, formatRealtime } from './realtime';
 import { formatLoad, runLoad } from './stats';
 
 const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
-/** `BENCH=bookings,outbox npm run bench` runs only those parts (logins, quotes, realtime, bookings, outbox). */
+/** `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, outbox, deposits. */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 
@@ -51,12 +52,17 @@ async function main(): Promise<void> {
       if (runs('realtime')) console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
     }
     if (runs('bookings')) console.log(`\n${(await benchBookings(baseUrl, db, users[1], DURATION_MS)).join('\n')}`);
-    if (!runs('outbox')) return;
+    if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
     try {
       await waitForWorker(stack.env.TEMPORAL_ADDRESS, 'hotel', worker);
-      console.log(`\n${(await benchOutbox(db, stack.env.TEMPORAL_ADDRESS, DURATION_MS)).join('\n')}`);
+      if (runs('outbox'))
+        console.log(`\n${(await benchOutbox(db, stack.env.TEMPORAL_ADDRESS, DURATION_MS)).join('\n')}`);
+      if (runs('deposits')) {
+        const { YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS } = stack.env;
+        console.log(`\n${(await benchDeposits(baseUrl, db, YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS)).join('\n')}`);
+      }
     } finally {
       await worker.stop();
     }
