@@ -165,7 +165,7 @@ function outboxWorkflowId(db: Db, workflowType: string, idPrefix: string): Promi
 
 /**
  * The first run of each workflow id the recorder saw: the one it drives, awaits and saves. A provider notification
- * arriving after a money workflow finished starts a new run under the same id (`reviveFinished`), which is not the case.
+ * arriving after a money workflow finished starts a new run under the same id (`reviveFinished`): not the case's.
  */
 const firstRuns = new Map<string, string>();
 
