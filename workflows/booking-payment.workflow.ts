@@ -5,11 +5,9 @@ import {
   type BookingPaymentWorkflowInput,
   type ProviderPaymentOutcome,
 } from './contracts/payments';
+import { MONEY_ACTIVITY_OPTIONS } from './money-activities';
 
-const activities = proxyActivities<BookingPaymentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const activities = proxyActivities<BookingPaymentActivities>(MONEY_ACTIVITY_OPTIONS);
 
 /**
  * One per online payment of a booking: creates it at the provider, follows it (notifications wake it, the provider is

@@ -6,11 +6,9 @@ import {
   type DepositCommand,
   type DepositWorkflowInput,
 } from './contracts/payments';
+import { MONEY_ACTIVITY_OPTIONS } from './money-activities';
 
-const activities = proxyActivities<DepositActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const activities = proxyActivities<DepositActivities>(MONEY_ACTIVITY_OPTIONS);
 
 /**
  * One per deposit, from creation until no money is left to act on. It owns every call to the provider (each an

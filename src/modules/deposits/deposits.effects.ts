@@ -24,26 +24,36 @@ export function announceDeposit(trx: DbOrTrx, deposit: Deposit) {
   });
 }
 
+type Start = Omit<Extract<OutboxMessage, { kind: 'startWorkflow' }>, 'kind'>;
+
+/** A money workflow is found in Temporal by its hotel and booking; its memo names the record it follows. */
+function moneyWorkflowStart(
+  workflowType: string,
+  workflowId: string,
+  args: unknown[],
+  hotelSlug: string,
+  record: { id: string; booking_id: string },
+): Start {
+  return {
+    workflowType,
+    workflowId,
+    args,
+    searchAttributes: { HotelSlug: hotelSlug, BookingId: record.booking_id },
+    memo: { hotel: hotelSlug, booking: record.booking_id, [workflowType]: record.id },
+  };
+}
+
 function depositStart(deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers']) {
+  const { confirmationTimeoutMs, pollIntervalMs, holdSettleAfterMs } = timers;
   const args: Parameters<DepositWorkflow> = [
     {
       hotelId: deposit.hotel_id,
       depositId: deposit.id,
       kind: deposit.kind,
-      timings: {
-        confirmationTimeoutMs: timers.confirmationTimeoutMs,
-        pollIntervalMs: timers.pollIntervalMs,
-        holdSettleAfterMs: timers.holdSettleAfterMs,
-      },
+      timings: { confirmationTimeoutMs, pollIntervalMs, holdSettleAfterMs },
     },
   ];
-  return {
-    workflowType: 'deposit',
-    workflowId: paymentWorkflowIds.deposit(deposit.id),
-    args,
-    searchAttributes: { HotelSlug: hotelSlug, BookingId: deposit.booking_id },
-    memo: { hotel: hotelSlug, booking: deposit.booking_id, deposit: deposit.id },
-  };
+  return moneyWorkflowStart('deposit', paymentWorkflowIds.deposit(deposit.id), args, hotelSlug, deposit);
 }
 
 function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: Config['paymentTimers'], ttlMs: number) {
@@ -54,16 +64,9 @@ function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: C
       timings: { confirmationTimeoutMs: ttlMs, pollIntervalMs: timers.pollIntervalMs },
     },
   ];
-  return {
-    workflowType: 'bookingPayment',
-    workflowId: paymentWorkflowIds.bookingPayment(payment.id),
-    args,
-    searchAttributes: { HotelSlug: hotelSlug, BookingId: payment.booking_id },
-    memo: { hotel: hotelSlug, booking: payment.booking_id, payment: payment.id },
-  };
+  const workflowId = paymentWorkflowIds.bookingPayment(payment.id);
+  return moneyWorkflowStart('bookingPayment', workflowId, args, hotelSlug, payment);
 }
-
-type Start = Omit<Extract<OutboxMessage, { kind: 'startWorkflow' }>, 'kind'>;
 
 /** Signals the workflow, starting it again if it has finished (a late payment still gets handled, never lost). */
 function signalWithStart(start: Start, signal: string, signalArgs: unknown[]): OutboxMessage {

@@ -161,34 +161,28 @@ export function createDepositJobs(db: Db, deposits: DepositsService, deps: Depos
       const charge = deposit.kind === 'yookassa_charge';
       const cents = parseMoney(deposit.amount);
       const contact = { email: deposit.guest_email, phone: booking.guest_phone };
-      try {
-        const payment = await provider.client.createPayment(
-          await provider.credentials(hotelId),
-          {
-            amount: amountOf(cents, deposit.currency),
-            capture: charge,
-            description: `Депозит за проживание с ${booking.check_in ?? booking.start_at.toISOString().slice(0, 10)}`,
-            metadata: { hotel_id: hotelId, deposit_id: depositId },
-            confirmation: { type: 'redirect', return_url: deposit.return_url! },
-            ...(charge && { receipt: receiptFor(contact, [{ description: 'Депозит', cents }], deposit.currency) }),
-          },
-          keys.create(depositId),
-        );
-        await record(deposit, (current) =>
-          current.provider_payment_id
-            ? undefined
-            : { provider_payment_id: payment.id, confirmation_url: payment.confirmation?.confirmation_url ?? null },
-        );
-        return true;
-      } catch (error) {
-        if (!isRefusal(error)) throw error;
-        await record(deposit, () => ({
-          status: 'cancelled',
-          cancel_reason: `provider_refused: ${error.code ?? error.message}`,
-          closed_at: new Date(),
-        }));
-        return false;
-      }
+      return provider.createPayment(
+        hotelId,
+        {
+          amount: amountOf(cents, deposit.currency),
+          capture: charge,
+          description: `Депозит за проживание с ${booking.check_in ?? booking.start_at.toISOString().slice(0, 10)}`,
+          metadata: { hotel_id: hotelId, deposit_id: depositId },
+          confirmation: { type: 'redirect', return_url: deposit.return_url! },
+          ...(charge && { receipt: receiptFor(contact, [{ description: 'Депозит', cents }], deposit.currency) }),
+        },
+        keys.create(depositId),
+        {
+          created: (payment) =>
+            record(deposit, (current) =>
+              current.provider_payment_id
+                ? undefined
+                : { provider_payment_id: payment.id, confirmation_url: payment.confirmation?.confirmation_url ?? null },
+            ),
+          refused: (reason) =>
+            record(deposit, () => ({ status: 'cancelled', cancel_reason: reason, closed_at: new Date() })),
+        },
+      );
     },
 
     sync,

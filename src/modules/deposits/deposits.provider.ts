@@ -4,8 +4,10 @@ import {
   createYooKassaClient,
   YooKassaRequestError,
   type Amount,
+  type CreatePaymentRequest,
   type Receipt,
   type YooKassaCredentials,
+  type YooKassaPayment,
 } from '../../integrations/yookassa';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { PaymentsService } from '../payments';
@@ -20,16 +22,38 @@ export type Gateways = Pick<PaymentsService, 'gateways'>['gateways'];
 export function createProvider(config: Config, gateways: Gateways) {
   const client = createYooKassaClient({ baseUrl: config.yookassa.apiUrl });
 
+  /** The hotel's credentials; without an active gateway the step fails and is retried (the hotel may restore it). */
+  async function credentials(hotelId: string): Promise<YooKassaCredentials> {
+    const gateway = await gateways.activeYooKassa(hotelId);
+    if (!gateway) throw ApplicationFailure.retryable('the hotel has no active YooKassa gateway', 'NoGateway');
+    return { shopId: gateway.shopId, secretKey: gateway.secretKey };
+  }
+
   return {
     client,
 
     gatewayOf: (hotelId: string, conn?: DbOrTrx) => gateways.activeYooKassa(hotelId, conn),
 
-    /** The hotel's credentials; without an active gateway the step fails and is retried (the hotel may restore it). */
-    async credentials(hotelId: string): Promise<YooKassaCredentials> {
-      const gateway = await gateways.activeYooKassa(hotelId);
-      if (!gateway) throw ApplicationFailure.retryable('the hotel has no active YooKassa gateway', 'NoGateway');
-      return { shopId: gateway.shopId, secretKey: gateway.secretKey };
+    credentials,
+
+    /**
+     * Creates a payment once per key and records it with `created`; a refusal (4xx) is final and recorded with
+     * `refused` (its reason shown to staff). True when the payment exists.
+     */
+    async createPayment(
+      hotelId: string,
+      request: CreatePaymentRequest,
+      idempotenceKey: string,
+      record: { created(payment: YooKassaPayment): Promise<unknown>; refused(reason: string): Promise<unknown> },
+    ): Promise<boolean> {
+      try {
+        await record.created(await client.createPayment(await credentials(hotelId), request, idempotenceKey));
+        return true;
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        await record.refused(`provider_refused: ${error.code ?? error.message}`);
+        return false;
+      }
     },
   };
 }

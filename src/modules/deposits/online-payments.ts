@@ -7,7 +7,7 @@ import { BusinessRuleError } from '../../platform/errors';
 import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
 import { formatMoney, parseMoney } from '../pricing';
 import { onlinePaymentWorkflows } from './deposits.effects';
-import { amountOf, isRefusal, receiptFor, type Provider } from './deposits.provider';
+import { amountOf, receiptFor, type Provider } from './deposits.provider';
 import { onlinePaymentsRepository } from './deposits.repository';
 import { depositMessages } from './deposits.rules';
 import type { Actor, DepositsDependencies } from './deposits.service';
@@ -142,36 +142,31 @@ export function createOnlinePayments(db: Db, config: Config, provider: Provider,
         if (payment.provider_payment_id) return true;
         const booking = await deps.bookings.get(hotelId, payment.booking_id);
         const cents = parseMoney(payment.amount);
-        try {
-          const remote = await provider.client.createPayment(
-            await provider.credentials(hotelId),
-            {
-              amount: amountOf(cents, payment.currency),
-              capture: true,
-              description: `Оплата проживания с ${booking.check_in ?? booking.start_at.toISOString().slice(0, 10)}`,
-              metadata: { hotel_id: hotelId, online_payment_id: id, booking_id: payment.booking_id },
-              confirmation: { type: 'redirect', return_url: payment.return_url! },
-              receipt: receiptFor(
-                { email: booking.guest_email, phone: booking.guest_phone },
-                [{ description: 'Проживание', cents }],
-                payment.currency,
-              ),
-            },
-            `booking-payment:${id}`,
-          );
-          await onlinePaymentsRepository.update(db, hotelId, id, {
-            provider_payment_id: remote.id,
-            confirmation_url: remote.confirmation?.confirmation_url ?? null,
-          });
-          return true;
-        } catch (error) {
-          if (!isRefusal(error)) throw error;
-          await onlinePaymentsRepository.update(db, hotelId, id, {
-            status: 'canceled',
-            cancel_reason: `provider_refused: ${error.code ?? error.message}`,
-          });
-          return false;
-        }
+        return provider.createPayment(
+          hotelId,
+          {
+            amount: amountOf(cents, payment.currency),
+            capture: true,
+            description: `Оплата проживания с ${booking.check_in ?? booking.start_at.toISOString().slice(0, 10)}`,
+            metadata: { hotel_id: hotelId, online_payment_id: id, booking_id: payment.booking_id },
+            confirmation: { type: 'redirect', return_url: payment.return_url! },
+            receipt: receiptFor(
+              { email: booking.guest_email, phone: booking.guest_phone },
+              [{ description: 'Проживание', cents }],
+              payment.currency,
+            ),
+          },
+          `booking-payment:${id}`,
+          {
+            created: (remote) =>
+              onlinePaymentsRepository.update(db, hotelId, id, {
+                provider_payment_id: remote.id,
+                confirmation_url: remote.confirmation?.confirmation_url ?? null,
+              }),
+            refused: (reason) =>
+              onlinePaymentsRepository.update(db, hotelId, id, { status: 'canceled', cancel_reason: reason }),
+          },
+        );
       },
 
       sync,

@@ -1,0 +1,10 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * How the money workflows call their activities: a provider call may take seconds; retries go on (backing off to
+ * 5 minutes) for as long as it takes, since every call is keyed by our own ids and giving up could lose money.
+ */
+export const MONEY_ACTIVITY_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};
