@@ -5,6 +5,7 @@ import { connectStaff, startTestServer, type TestServer } from '../helpers/realt
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
+import { withTemporal } from '../helpers/workflows';
 import { fakeYooKassaControl } from '../fakes/yookassa';
 
 /**
@@ -243,13 +244,20 @@ describe('card hold', () => {
     expect(await fake.payments(s.shopId)).toHaveLength(1);
   });
 
-  it('whose answer from the provider was lost is created once, not twice', async () => {
+  it('whose answer from the provider was lost, again and again, is created once, not twice', async () => {
     const s = await stay();
-    await fake.injectFault(s.shopId, 'lose_response', 1);
-    await createDeposit(s, { kind: 'hold', amount: '3000' });
+    // Three lost answers exhaust the client's own retries: the activity fails and Temporal runs it again, as it
+    // would on another worker after this one died between the provider's call and its record.
+    await fake.injectFault(s.shopId, 'lose_response', 3);
+    const created = await createDeposit(s, { kind: 'hold', amount: '3000' });
     await fake.pay(await confirmationUrlOf(s), 'success');
     await depositWhen(s, 'hold_confirmed', (d) => d.status === 'hold_confirmed');
     expect(await fake.payments(s.shopId)).toHaveLength(1);
+    const attempts = await withTemporal(async (client) => {
+      const { events = [] } = await client.workflow.getHandle(`deposit:${created.id}`).fetchHistory();
+      return events.flatMap((event) => event.activityTaskStartedEventAttributes?.attempt ?? []);
+    });
+    expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
   });
 
   it('paid with a declined card is cancelled with the reason', async () => {
