@@ -254,8 +254,8 @@ describe('card hold', () => {
     await depositWhen(s, 'hold_confirmed', (d) => d.status === 'hold_confirmed');
     expect(await fake.payments(s.shopId)).toHaveLength(1);
     const attempts = await withTemporal(async (client) => {
-      const { events = [] } = await client.workflow.getHandle(`deposit:${created.id}`).fetchHistory();
-      return events.flatMap((event) => event.activityTaskStartedEventAttributes?.attempt ?? []);
+      const { events } = await client.workflow.getHandle(`deposit:${created.id}`).fetchHistory();
+      return (events ?? []).flatMap((event) => event.activityTaskStartedEventAttributes?.attempt ?? []);
     });
     expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
   });
