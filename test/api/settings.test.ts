@@ -22,6 +22,7 @@ describe('hotel settings', () => {
       auto_checkout: false,
       room_assignment_strategy: 'manual',
       smtp_password_set: false,
+      guest_language: 'ru',
     });
   });
 
@@ -37,6 +38,7 @@ describe('hotel settings', () => {
         auto_checkout: true,
         auto_checkout_hours: 3,
         room_assignment_strategy: 'spread',
+        guest_language: 'en',
       })
       .expect(200);
     expect(response.body).toMatchObject({
@@ -45,6 +47,7 @@ describe('hotel settings', () => {
       no_show_hours: 6,
       auto_checkout_hours: 3,
       room_assignment_strategy: 'spread',
+      guest_language: 'en',
     });
     const hotel = await t.http.get(`/api/hotels/${owner.slug}`).set(as(owner.accessToken)).expect(200);
     expect(hotel.body).toMatchObject({ check_in_time: '15:00', check_out_time: '11:00' });
@@ -78,6 +81,7 @@ describe('hotel settings', () => {
 
   it.each([
     [{ room_assignment_strategy: 'random' }],
+    [{ guest_language: 'de' }],
     [{ no_show_hours: 0 }],
     [{ check_in_time: '14:60' }],
     [{ smtp_port: 70000 }],

@@ -39,7 +39,7 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       path: '/api/hotels/:slug/settings',
       summary: 'Read the hotel settings',
       description:
-        'House rules, automation toggles, the hotel SMTP settings (the password is never returned) and the room assignment strategy.',
+        'House rules, automation toggles, the hotel SMTP settings (the password is never returned), the room assignment strategy and the language of the e-mails to guests.',
       tags: ['Hotel'],
       concurrency: 'if-match',
       access: { kind: 'hotel', roles: ALL_STAFF },

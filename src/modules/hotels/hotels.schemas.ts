@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { ROOM_ASSIGNMENT_STRATEGIES } from './hotels.settings';
+import { GUEST_LANGUAGES, ROOM_ASSIGNMENT_STRATEGIES } from './hotels.settings';
 import { openApiComponent } from '../../platform/http/components';
 
 /** Any zone the runtime's time zone database knows, including aliases such as Asia/Kolkata. */
@@ -64,6 +64,9 @@ export const updateSettingsBody = Joi.object({
   smtp_user: Joi.string().trim().max(254).allow(null),
   smtp_password: Joi.string().max(256).allow(null),
   smtp_from: Joi.string().trim().max(254).allow(null),
+  guest_language: Joi.string()
+    .valid(...GUEST_LANGUAGES)
+    .description('The language of the e-mails to guests of online bookings'),
 })
   .min(1)
   .messages({ 'object.min': 'at least one field must be given' });
@@ -84,5 +87,6 @@ export const settingsSchema = Joi.object({
   smtp_user: Joi.string().allow(null),
   smtp_from: Joi.string().allow(null),
   smtp_password_set: Joi.boolean(),
+  guest_language: Joi.string().valid(...GUEST_LANGUAGES),
   updated_at: Joi.date(),
 }).meta(openApiComponent('HotelSettings'));

@@ -1,6 +1,10 @@
 import { settingsTable } from '../../platform/db/settings-table';
 
 export const ROOM_ASSIGNMENT_STRATEGIES = ['spread', 'together', 'sequential', 'manual'] as const;
+/** The languages the hotel can write to its guests in. */
+export const GUEST_LANGUAGES = ['ru', 'en'] as const;
+
+export type GuestLanguage = (typeof GUEST_LANGUAGES)[number];
 
 export interface HotelSettingsRow {
   hotel_id: string;
@@ -17,6 +21,7 @@ export interface HotelSettingsRow {
   smtp_user: string | null;
   smtp_password_encrypted: string | null;
   smtp_from: string | null;
+  guest_language: GuestLanguage;
   updated_at: Date;
 }
 

@@ -1,3 +1,3 @@
 export type { HotelsService } from './hotels.service';
 export type { Hotel } from './hotels.model';
-export type { HotelSettingsRow } from './hotels.settings';
+export type { GuestLanguage, HotelSettingsRow } from './hotels.settings';
