@@ -16,6 +16,19 @@ export interface BookingStatusChange {
   reason: 'manual' | 'no_show' | 'auto_checkout' | 'online_payment' | 'payment_timeout';
 }
 
+/**
+ * The e-mails the guest of an online booking gets: the request received (a booking made as an inquiry), the booking
+ * confirmed (also the only one when it is made confirmed at once), and the booking cancelled, whatever the reason.
+ */
+export type GuestEmailKind = 'received' | 'confirmed' | 'cancelled';
+
+/**
+ * What became of a guest e-mail. `not_for_this_booking`: not an online booking, or no address to write to.
+ * `in_doubt`: an earlier attempt took it on and vanished (a crashed worker) without saying whether the mail server
+ * accepted it; it is not sent again, since a guest must never get an e-mail twice.
+ */
+export type GuestEmailOutcome = 'sent' | 'already_sent' | 'not_for_this_booking' | 'in_doubt';
+
 export type BookingAnnouncement = { event: 'created' } | ({ event: 'status' } & BookingStatusChange);
 
 export const bookingWorkflowIds = {
@@ -34,6 +47,8 @@ export interface DueBookingRef {
 export interface BookingActivities {
   /** The notifications of a creation or status change; returns how many were made (each at most once). */
   announceBooking(hotelId: string, bookingId: string, announcement: BookingAnnouncement): Promise<number>;
+  /** Sends the guest's e-mail of this kind unless it was sent (or taken on) before; throws while the relay fails. */
+  sendGuestBookingEmail(hotelId: string, bookingId: string, kind: GuestEmailKind): Promise<GuestEmailOutcome>;
   findNoShows(): Promise<DueBookingRef[]>;
   cancelNoShow(due: DueBookingRef): Promise<string>;
   findOverdueStays(): Promise<DueBookingRef[]>;

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules';
+import { sendingOnce } from '../../platform/temporal/mail-failures';
 import { bookingCreated, bookingUpdated } from './bookings.events';
 import type { BookingActivities } from '../../../workflows/contracts/bookings';
 import type { NotificationsService } from '../notifications';
@@ -13,10 +14,12 @@ export const bookingsModule = defineModule({
     createBookingsService(db, deps),
   events: [bookingCreated, bookingUpdated],
   routes: (bookings) => bookingsRoutes(bookings),
-  activities(bookings, { db }, deps): BookingActivities {
-    const jobs = createBookingJobs(db, bookings, deps);
+  activities(bookings, { db, mailer }, deps): BookingActivities {
+    const jobs = createBookingJobs(db, bookings, mailer, deps);
     return {
       announceBooking: (hotelId, bookingId, announcement) => jobs.announce(hotelId, bookingId, announcement),
+      sendGuestBookingEmail: (hotelId, bookingId, kind) =>
+        sendingOnce(() => jobs.sendGuestEmail(hotelId, bookingId, kind)),
       findNoShows: () => jobs.dueNoShows(),
       cancelNoShow: (due) => jobs.cancelNoShow(due),
       findOverdueStays: () => jobs.dueCheckouts(),
