@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import cors from 'cors';
+import { corsPolicy } from './platform/http/cors-policy';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -15,7 +16,7 @@ import { createHotelBulkhead } from './platform/http/hotel-bulkhead';
 import { mountRoutes } from './platform/http/mount';
 import { buildOpenApiDocument } from './platform/http/openapi';
 import { buildAsyncApiDocument } from './platform/realtime/asyncapi';
-import { createRateLimiter } from './platform/http/rate-limit';
+import { createLocalRateLimiter, createRateLimiter } from './platform/http/rate-limit';
 import type { RouteDefinition } from './platform/http/route';
 import type { Logger } from './platform/logger';
 import { traceRequests } from './platform/observability/http-tracing';
@@ -79,23 +80,13 @@ export function buildApi(deps: AppDependencies): Api {
   if (config.tracing.enabled) app.use(traceRequests);
   app.use(metrics.timeRequests);
   app.use(helmet());
-  // A list, not a string: cors answers a string origin to every caller; a list only to a matching Origin.
   app.use(
-    cors({
-      origin: [config.appUrl],
-      credentials: true,
-      // Headers a browser client may read besides the CORS-safelisted ones.
-      exposedHeaders: [
-        'ETag',
-        'Location',
-        'Link',
-        'X-Next-Cursor',
-        'Retry-After',
-        'X-Request-Id',
-        'RateLimit',
-        'RateLimit-Policy',
-      ],
-    }),
+    cors(
+      corsPolicy(config.appUrl, {
+        prefix: '/api/widget/',
+        originsOf: (slug) => services.widget.allowedOrigins(slug),
+      }),
+    ),
   );
   app.use(express.json({ limit: config.bodyLimit }));
   app.use(cookieParser());
@@ -132,6 +123,10 @@ export function buildApi(deps: AppDependencies): Api {
     jwtSecret: config.jwtSecret,
     accessGuard,
     rateLimiter: createRateLimiter(db, config.rateLimit),
+    localRateLimiter: createLocalRateLimiter({
+      quota: config.rateLimit.maxPerIp,
+      windowSeconds: config.rateLimit.windowSeconds,
+    }),
     hotelBulkhead: createHotelBulkhead(config.hotelBulkhead),
     findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });

@@ -63,6 +63,8 @@ export interface Config {
    * its notifications may come from (empty: any; a notification is never believed anyway, only re-read).
    */
   yookassa: { apiUrl: string; notificationSources: string[] };
+  /** Per client address: the widget's reads a minute (per API process), submissions per 10 minutes, lookups per 15. */
+  widgetLimits: { reads: number; submissions: number; lookups: number };
   /** The money workflows' timers (see workflows/contracts/payments.ts); `onlinePaymentTtlMs` overrides the hotel's. */
   paymentTimers: {
     confirmationTimeoutMs: number;
@@ -180,6 +182,9 @@ const schema = Joi.object({
     .max(7 * 24 * 3_600_000 - 60_000)
     .default(6.5 * 24 * 3_600_000),
   ONLINE_PAYMENT_TTL_MS: Joi.number().integer().min(1000),
+  WIDGET_READS_PER_MINUTE: Joi.number().integer().min(1).default(600),
+  WIDGET_SUBMISSIONS_PER_10_MINUTES: Joi.number().integer().min(1).default(20),
+  WIDGET_LOOKUPS_PER_15_MINUTES: Joi.number().integer().min(1).default(10),
 }).unknown(true);
 
 function parseKeys(value: string): Record<string, Buffer> {
@@ -268,6 +273,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     yookassa: {
       apiUrl: value.YOOKASSA_API_URL.replace(/\/$/, ''),
       notificationSources: value.YOOKASSA_NOTIFICATION_SOURCES?.split(',') ?? [],
+    },
+    widgetLimits: {
+      reads: value.WIDGET_READS_PER_MINUTE,
+      submissions: value.WIDGET_SUBMISSIONS_PER_10_MINUTES,
+      lookups: value.WIDGET_LOOKUPS_PER_15_MINUTES,
     },
     paymentTimers: {
       confirmationTimeoutMs: value.PAYMENT_CONFIRMATION_TIMEOUT_MS,

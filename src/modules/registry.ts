@@ -15,6 +15,7 @@ import { roomsModule } from './rooms/rooms.module';
 import { staffModule } from './staff/staff.module';
 import { uploadsModule } from './uploads/uploads.module';
 import { usersModule } from './users/users.module';
+import { widgetModule } from './widget/widget.module';
 
 /**
  * Every business area, in build order (a module comes after those it uses). The app's routes, the worker's
@@ -37,6 +38,7 @@ export const MODULES = [
   rentalsModule,
   bookingsModule,
   depositsModule,
+  widgetModule,
   maintenanceModule,
 ] as const;
 

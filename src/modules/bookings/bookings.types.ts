@@ -45,6 +45,11 @@ export interface Booking {
 export interface BookingInput {
   room_id?: string;
   category_id?: string;
+  /**
+   * How to place a stay by category when the hotel assigns rooms by hand (`manual`): for bookings nobody at the desk
+   * makes (the public widget). Staff may move them afterwards.
+   */
+  unattended_strategy?: 'spread' | 'together' | 'sequential';
   check_in?: string;
   check_out?: string;
   start_at?: Date;

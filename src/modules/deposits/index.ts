@@ -1,2 +1,3 @@
 export type { DepositsService } from './deposits.service';
 export type { Deduction, Deposit, DepositStatus } from './deposits.types';
+export type { OnlinePayments } from './online-payments';

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import { idempotent } from '../../platform/db/idempotency';
 import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
-import { BusinessRuleError } from '../../platform/errors';
+import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
 import { formatMoney, parseMoney } from '../pricing';
 import { onlinePaymentWorkflows } from './deposits.effects';
@@ -14,6 +14,7 @@ import type { Actor, DepositsDependencies } from './deposits.service';
 import type { OnlinePayment } from './deposits.types';
 
 export const onlinePaymentMessages = {
+  notFound: 'Онлайн-платёж не найден',
   nothingDue: 'По бронированию нечего оплачивать',
   bookingClosed: 'Нельзя оплатить отменённое или завершённое бронирование',
 };
@@ -103,6 +104,13 @@ export function createOnlinePayments(db: Db, config: Config, provider: Provider,
 
   return {
     ttlMs,
+
+    /** One online payment, as its workflow has recorded it so far. */
+    async find(hotelId: string, id: string): Promise<OnlinePayment> {
+      const payment = await onlinePaymentsRepository.find(db, hotelId, id);
+      if (!payment) throw new NotFoundError(onlinePaymentMessages.notFound);
+      return payment;
+    },
 
     async list(hotelId: string, bookingId: string) {
       await deps.bookings.get(hotelId, bookingId);

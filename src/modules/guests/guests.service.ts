@@ -273,6 +273,19 @@ export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) 
     find: (hotelId: string, id: string, conn: DbOrTrx = db) => guestsRepository.find(conn, hotelId, id),
 
     /**
+     * The profiles reached by a phone or an e-mail, whatever the name: the public widget refuses a blacklisted guest
+     * by contact (a changed name does not get past it) and lets a returning guest see only their first name.
+     */
+    async byContact(hotelId: string, contact: { phone?: string | null; email?: string | null }) {
+      const phoneDigits = normalizePhone(contact.phone ?? null);
+      const rows = await guestsRepository.findByContact(db, hotelId, {
+        phoneNormalized: phoneDigits && phoneDigits.length >= 5 ? phoneDigits : undefined,
+        email: contact.email?.trim().toLowerCase() || undefined,
+      });
+      return rows.map((row) => ({ first_name: row.first_name, blacklisted: row.is_blacklisted }));
+    },
+
+    /**
      * The guest profile a booking is for, in the booking's transaction: the one it names (undefined when the hotel
      * has none by that id), else an existing one its contact details match, else a new one; and whether that guest
      * is blacklisted.

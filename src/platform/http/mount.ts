@@ -15,6 +15,8 @@ export interface MountDependencies {
   jwtSecret: string;
   accessGuard: AccessGuard;
   rateLimiter: RateLimiter;
+  /** Counts in this process only, for routes whose policy says `store: 'local'`. */
+  localRateLimiter: RateLimiter;
   hotelBulkhead: HotelBulkhead;
   findHotelBySlug(slug: string): Promise<HotelRef | undefined>;
 }
@@ -64,10 +66,11 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
       if (route.rateLimit) {
         // Counted before validation, so a malformed attempt spends quota too (one naming no account under the empty
         // one) and every answer carries the headers.
-        const { scope, accountField } = route.rateLimit;
+        const { scope, accountField, perAddress, store } = route.rateLimit;
         const named = accountField ? (req.body as Record<string, unknown> | undefined)?.[accountField] : undefined;
         const account = accountField ? (typeof named === 'string' ? named.trim().toLowerCase() : '') : undefined;
-        const decision = await deps.rateLimiter.consume(scope, req.ip ?? 'unknown', account);
+        const limiter = store === 'local' ? deps.localRateLimiter : deps.rateLimiter;
+        const decision = await limiter.consume(scope, req.ip ?? 'unknown', account, perAddress);
         res.set(rateLimitHeaders(decision));
         if (decision.retryAfterSeconds !== undefined) throw new RateLimitedError(decision.retryAfterSeconds);
       }

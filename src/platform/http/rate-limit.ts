@@ -30,9 +30,15 @@ export interface RateLimitDecision {
   retryAfterSeconds?: number;
 }
 
+/** A route's own budget per client address, instead of the configured one. */
+export interface AddressQuota {
+  quota: number;
+  windowSeconds: number;
+}
+
 export interface RateLimiter {
   /** Counts one attempt per client address and, when given, per address and account. */
-  consume(scope: string, ip: string, account?: string): Promise<RateLimitDecision>;
+  consume(scope: string, ip: string, account?: string, perAddress?: AddressQuota): Promise<RateLimitDecision>;
 }
 
 /** Accounts are counted under a digest: the counters hold no e-mail, and an unvalidated one has a bounded size. */
@@ -50,6 +56,7 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimi
   const perAccount: QuotaPolicy = { ...perAddress, name: 'per-account', quota: settings.maxPerAccount };
 
   async function hit(key: string, policy: QuotaPolicy): Promise<{ state: QuotaState; exceeded: boolean }> {
+    const { windowSeconds } = policy;
     const { rows } = await db.raw<{ rows: { hits: number; retry_after: number }[] }>(
       `INSERT INTO rate_limit_counters AS c (key, window_started_at, hits) VALUES (?, now(), 1)
        ON CONFLICT (key) DO UPDATE SET
@@ -58,7 +65,7 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimi
            THEN now() ELSE c.window_started_at END
        RETURNING hits,
          ceil(extract(epoch FROM c.window_started_at + make_interval(secs => ?) - now()))::int AS retry_after`,
-      [key, settings.windowSeconds, settings.windowSeconds, settings.windowSeconds],
+      [key, windowSeconds, windowSeconds, windowSeconds],
     );
     const [{ hits, retry_after }] = rows;
     return {
@@ -72,9 +79,10 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimi
   }
 
   return {
-    async consume(scope, ip, account) {
-      const policies = account === undefined ? [perAddress] : [perAddress, perAccount];
-      const address = await hit(`${scope}:ip:${ip}`, perAddress);
+    async consume(scope, ip, account, own) {
+      const addressPolicy = own ? { ...perAddress, ...own } : perAddress;
+      const policies = account === undefined ? [addressPolicy] : [addressPolicy, perAccount];
+      const address = await hit(`${scope}:ip:${ip}`, addressPolicy);
       // An address over its quota is refused before its account is counted.
       const accountHit =
         address.exceeded || account === undefined
@@ -83,6 +91,51 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimi
       const states = accountHit ? [address.state, accountHit.state] : [address.state];
       const refused = [address, accountHit].find((counted) => counted?.exceeded);
       return { policies, states, ...(refused && { retryAfterSeconds: refused.state.resetSeconds }) };
+    },
+  };
+}
+
+const MAX_LOCAL_COUNTERS = 100_000;
+
+/**
+ * Fixed-window counters per client address in this process's memory, for hot public reads where a write per request
+ * would cost more than the read: each API replica keeps its own budget (a client spread over N replicas gets up to N
+ * times the quota), which is what such a limit is for (keeping one address from flooding a replica).
+ */
+export function createLocalRateLimiter(defaults: AddressQuota): RateLimiter {
+  const counters = new Map<string, { startedAt: number; hits: number }>();
+  function forgetClosedWindows(now: number, windowMs: number) {
+    for (const [key, counter] of counters) if (now - counter.startedAt >= windowMs) counters.delete(key);
+    // Still full (a flood of distinct addresses): drop the oldest; they start over, the flood does not grow memory.
+    for (const key of counters.keys()) {
+      if (counters.size < MAX_LOCAL_COUNTERS) break;
+      counters.delete(key);
+    }
+  }
+  return {
+    async consume(scope, ip, _account, own) {
+      const policy: QuotaPolicy = { name: 'per-address', ...(own ?? defaults) };
+      const windowMs = policy.windowSeconds * 1000;
+      const now = Date.now();
+      const key = `${scope}:${ip}`;
+      let counter = counters.get(key);
+      if (!counter || now - counter.startedAt >= windowMs) {
+        if (counters.size >= MAX_LOCAL_COUNTERS) forgetClosedWindows(now, windowMs);
+        counter = { startedAt: now, hits: 0 };
+        counters.set(key, counter);
+      }
+      counter.hits += 1;
+      const resetSeconds = Math.max(1, Math.ceil((counter.startedAt + windowMs - now) / 1000));
+      const state: QuotaState = {
+        policy: policy.name,
+        remaining: Math.max(0, policy.quota - counter.hits),
+        resetSeconds,
+      };
+      return {
+        policies: [policy],
+        states: [state],
+        ...(counter.hits > policy.quota && { retryAfterSeconds: resetSeconds }),
+      };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type Joi from 'joi';
 import type { AccessTokenPayload } from './access-token';
 import type { ExpectedVersion } from './concurrency';
+import type { AddressQuota } from './rate-limit';
 import type { Role } from './roles';
 
 /**
@@ -48,6 +49,13 @@ export interface RateLimitPolicy {
   scope: string;
   /** Body field that names the account (counted per client address and account as well as per address). */
   accountField?: string;
+  /** The route's own budget per client address (default: the configured `RATE_LIMIT_*` one). */
+  perAddress?: AddressQuota;
+  /**
+   * `local`: counted in this process, no database write (hot public reads); `shared` (default): in PostgreSQL, one
+   * budget across every API replica (writes, lookups, sign-ins).
+   */
+  store?: 'shared' | 'local';
 }
 
 /**

@@ -1,0 +1,1 @@
+export type { WidgetServiceApi } from './widget.service';

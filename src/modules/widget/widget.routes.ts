@@ -1,0 +1,133 @@
+import type { Config } from '../../config';
+import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
+import { defineHotelRoute, defineRoute, type RateLimitPolicy, type RouteDefinition } from '../../platform/http/route';
+import type { Role } from '../../platform/http/roles';
+import { slugParams } from '../../platform/http/schemas';
+import {
+  lookupAnswer,
+  lookupQuery,
+  widgetBookingAnswer,
+  widgetBookingBody,
+  widgetSettingsChanges,
+  widgetSettingsSchema,
+} from './widget.schemas';
+import type { WidgetServiceApi } from './widget.service';
+import type { WidgetBookingInput, WidgetSettingsChanges } from './widget.types';
+
+type SlugParams = { slug: string };
+
+const SETTINGS_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
+const SETTINGS_WRITERS: readonly Role[] = ['hotel_admin', 'manager'];
+
+/** Per client address: reads counted in this process, submissions and lookups in the shared store. */
+function widgetLimits({ widgetLimits: limits }: Config) {
+  const policy = (scope: string, quota: number, windowSeconds: number, store: RateLimitPolicy['store']) => ({
+    scope,
+    perAddress: { quota, windowSeconds },
+    store,
+  });
+  return {
+    read: (scope: string) => policy(scope, limits.reads, 60, 'local'),
+    submit: policy('widget.submit', limits.submissions, 600, 'shared'),
+    lookup: policy('widget.lookup', limits.lookups, 900, 'shared'),
+  };
+}
+
+export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDefinition[] {
+  const tags = ['Widget'];
+  const limits = widgetLimits(config);
+  const notFound = { description: 'No such hotel, or it is inactive, or its widget is off (one answer for all)' };
+  const limited = { description: 'Too many requests from this address (`Retry-After`)' };
+  return [
+    defineHotelRoute({
+      method: 'get',
+      path: '/api/hotels/:slug/widget-settings',
+      summary: "Read the widget's settings",
+      tags,
+      access: { kind: 'hotel', roles: SETTINGS_READERS },
+      concurrency: 'if-match',
+      request: { params: slugParams },
+      responses: { 200: { description: 'Settings', schema: widgetSettingsSchema } },
+      async handler({ hotel, res }) {
+        res.json(await widget.settings.get(hotel.id));
+      },
+    }),
+    defineHotelRoute<WidgetSettingsChanges>({
+      method: 'patch',
+      path: '/api/hotels/:slug/widget-settings',
+      summary: "Change the widget's settings",
+      description:
+        '`services` (at most 50, unique `code`s) are offered by the widget and recorded on the bookings that ask for ' +
+        'them; `allowed_origins` (at most 20 origins such as `https://hotel.example`) may call the widget routes ' +
+        'from a browser (CORS); `is_enabled` false makes the widget answer 404 like an unknown hotel.',
+      tags,
+      access: { kind: 'hotel', roles: SETTINGS_WRITERS },
+      concurrency: 'if-match',
+      request: { params: slugParams, body: widgetSettingsChanges },
+      responses: { 200: { description: 'Settings', schema: widgetSettingsSchema } },
+      async handler({ hotel, body, expectedVersion, res }) {
+        res.json(await widget.settings.update(hotel.id, body, expectedVersion));
+      },
+    }),
+    defineRoute<unknown, unknown, SlugParams>({
+      method: 'get',
+      path: '/api/widget/:slug/config',
+      summary: 'The widget configuration',
+      description:
+        'The hotel (name, address, phone, currency, times), its active room categories with photos and prices, its ' +
+        'active `rental_objects`, and `widgetSettings` with `services`. Public data only; cached up to 5 s.',
+      tags,
+      access: { kind: 'public' },
+      rateLimit: limits.read('widget.config'),
+      request: { params: slugParams },
+      responses: { 200: { description: 'Configuration' }, 404: notFound, 429: limited },
+      async handler({ params, res }) {
+        res.json(await widget.config(params.slug));
+      },
+    }),
+    defineRoute<WidgetBookingInput, unknown, SlugParams>({
+      method: 'post',
+      path: '/api/widget/:slug/bookings',
+      summary: 'Submit a booking from the widget',
+      description:
+        'A stay of a category (`check_in`/`check_out`, at most 31 nights, or `start_at`/`end_at` for an hourly ' +
+        'stay) for `guests_count` guests. Stored as an `online` `inquiry`, priced by the server (a `price` sent is ' +
+        'ignored), with the guest profile matched by phone or e-mail; staff are notified. With online payment ' +
+        'configured, `payment.confirmation_url` is the page where the guest pays (null if not ready within 3 s: ' +
+        'submit again with the same `Idempotency-Key` to read it). 409 when no room of the category is free; 403 ' +
+        'with one generic message whenever the hotel does not take the booking from this person.',
+      tags,
+      access: { kind: 'public' },
+      rateLimit: limits.submit,
+      request: { params: slugParams, body: widgetBookingBody, headers: idempotencyKeyHeader },
+      responses: {
+        201: { description: 'Received', schema: widgetBookingAnswer },
+        403: { description: 'Not taken (generic message)' },
+        404: notFound,
+        409: { description: 'Sold out for these dates' },
+        422: { description: 'A rule of the stay refused it (e.g. dates in the wrong order, an unknown service)' },
+        429: limited,
+      },
+      async handler({ params, body, headers, res }) {
+        const result = await widget.submit(params.slug, body, headers['idempotency-key']);
+        res.status(result.status).json(result.body);
+      },
+    }),
+    defineRoute<unknown, { email?: string; phone?: string }, SlugParams>({
+      method: 'get',
+      path: '/api/widget/:slug/guests/lookup',
+      summary: 'Prefill for a returning guest',
+      description:
+        'By `email` or `phone` (one of them): `{ found, first_name }`, nothing more, so that a stranger learns at ' +
+        'most a first name. Limited hard per address (`WIDGET_LOOKUPS_PER_15_MINUTES`, default 10 per 15 minutes).',
+      tags,
+      access: { kind: 'public' },
+      rateLimit: limits.lookup,
+      request: { params: slugParams, query: lookupQuery },
+      responses: { 200: { description: 'Lookup', schema: lookupAnswer }, 404: notFound, 429: limited },
+      async handler({ params, query, res }) {
+        res.json(await widget.lookup(params.slug, query));
+      },
+    }),
+  ];
+}

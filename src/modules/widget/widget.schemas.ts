@@ -1,0 +1,106 @@
+import Joi from 'joi';
+import { openApiComponent } from '../../platform/http/components';
+import { calendarDate, dateSpan, instant, money, moneyOut, slugParams } from '../../platform/http/schemas';
+import { guestPhoneSchema } from '../guests';
+import { returnUrl } from '../payments';
+
+const MAX_WIDGET_STAY_NIGHTS = 31;
+const name = Joi.string().trim().min(1).max(100);
+
+/** A web origin as a browser sends it in `Origin`: scheme, host and port, nothing more. */
+const webOrigin = Joi.string()
+  .max(200)
+  .custom((value: string, helpers) => {
+    const url = URL.parse(value);
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, ''))
+      return helpers.error('origin.form');
+    return url.origin;
+  })
+  .messages({ 'origin.form': '{{#label}} must be an origin such as https://hotel.example (no path)' });
+
+const service = Joi.object({
+  code: Joi.string()
+    .pattern(/^[a-z0-9_-]{1,40}$/, 'code')
+    .required(),
+  name: name.required(),
+  price: money.required(),
+  description: Joi.string().trim().max(500).allow('').default(''),
+});
+
+export const widgetSettingsSchema = Joi.object({
+  hotel_id: Joi.string().uuid(),
+  is_enabled: Joi.boolean(),
+  services: Joi.array().items(
+    Joi.object({ code: Joi.string(), name: Joi.string(), price: moneyOut, description: Joi.string().allow('') }),
+  ),
+  allowed_origins: Joi.array().items(Joi.string()),
+  updated_at: Joi.date(),
+}).meta(openApiComponent('WidgetSettings'));
+
+export const widgetSettingsChanges = Joi.object({
+  is_enabled: Joi.boolean(),
+  services: Joi.array().items(service).max(50).unique('code'),
+  allowed_origins: Joi.array().items(webOrigin).max(20).unique(),
+}).min(1);
+
+export const widgetParams = slugParams;
+
+/** Everything a guest's browser may send; `price` is accepted and dropped, since the server prices the stay. */
+export const widgetBookingBody = Joi.object({
+  category_id: Joi.string().uuid().required(),
+  check_in: calendarDate,
+  check_out: calendarDate,
+  start_at: instant,
+  end_at: instant,
+  guests_count: Joi.number().integer().min(1).max(20).default(1),
+  guest_last_name: name.required(),
+  guest_first_name: name.required(),
+  guest_middle_name: Joi.string().trim().max(100).allow(''),
+  guest_phone: guestPhoneSchema.required(),
+  guest_email: Joi.string().trim().lowercase().email({ tlds: false }).max(254),
+  services: Joi.array()
+    .items(Joi.string().pattern(/^[a-z0-9_-]{1,40}$/, 'code'))
+    .max(50)
+    .unique()
+    .default([]),
+  comment: Joi.string().trim().max(2000).allow(''),
+  return_url: returnUrl,
+  price: Joi.any().strip(),
+})
+  .xor('check_in', 'start_at')
+  .and('check_in', 'check_out')
+  .and('start_at', 'end_at')
+  .custom(dateSpan('check_in', 'check_out', { maxDays: MAX_WIDGET_STAY_NIGHTS }))
+  .custom(dateSpan('start_at', 'end_at', { maxDays: 1 }));
+
+export const widgetBookingAnswer = Joi.object({
+  booking: Joi.object({
+    id: Joi.string().uuid(),
+    status: Joi.string(),
+    category_id: Joi.string().uuid(),
+    check_in: Joi.string().allow(null),
+    check_out: Joi.string().allow(null),
+    start_at: Joi.date(),
+    end_at: Joi.date(),
+    guests_count: Joi.number(),
+    price: moneyOut,
+    currency: Joi.string(),
+    services: Joi.array().items(Joi.object({ code: Joi.string(), name: Joi.string(), price: moneyOut })),
+  }),
+  payment: Joi.object({
+    id: Joi.string().uuid(),
+    status: Joi.string(),
+    amount: moneyOut,
+    confirmation_url: Joi.string().allow(null),
+  }).allow(null),
+}).meta(openApiComponent('WidgetBookingReceipt'));
+
+export const lookupQuery = Joi.object({
+  email: Joi.string().trim().lowercase().email({ tlds: false }).max(254),
+  phone: guestPhoneSchema,
+}).xor('email', 'phone');
+
+export const lookupAnswer = Joi.object({
+  found: Joi.boolean(),
+  first_name: Joi.string().allow(null),
+}).meta(openApiComponent('WidgetGuestLookup'));

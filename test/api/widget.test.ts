@@ -1,0 +1,233 @@
+import { createTestApp, type TestApp } from '../helpers/app';
+import { as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
+import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
+
+let t: TestApp;
+
+beforeAll(() => {
+  t = createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
+const widget = (hotel: RegisteredHotel, path: string) => `/api/widget/${hotel.slug}${path}`;
+const localDay = (offsetDays: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
+    new Date(Date.now() + offsetDays * 86_400_000),
+  );
+let phoneSequence = 0;
+const uniquePhone = () =>
+  `+7999${String(process.pid % 1000).padStart(3, '0')}${String(phoneSequence++).padStart(4, '0')}`;
+
+/** A hotel whose widget sells one category of `rooms` rooms. */
+async function hotelSelling(rooms = 2, settings: Record<string, unknown> = {}) {
+  const hotel = await registerHotel(t);
+  const category = await createCategory(t, hotel, { name: 'Стандарт', base_price: 4000, description: 'Тихий номер' });
+  for (let i = 0; i < rooms; i += 1) await createRoom(t, hotel, category.id);
+  if (Object.keys(settings).length > 0)
+    await t.http.patch(api(hotel, '/widget-settings')).set(as(hotel.accessToken)).send(settings).expect(200);
+  return { hotel, category };
+}
+
+function submission(categoryId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    category_id: categoryId,
+    check_in: localDay(10),
+    check_out: localDay(12),
+    guests_count: 2,
+    guest_last_name: 'Орлова',
+    guest_first_name: 'Вера',
+    guest_phone: uniquePhone(),
+    guest_email: uniqueEmail('widget-guest'),
+    ...overrides,
+  };
+}
+
+describe('widget config', () => {
+  it("shows the hotel's public data only: active categories, services, no internal fields", async () => {
+    const { hotel, category } = await hotelSelling(1, {
+      services: [{ code: 'breakfast', name: 'Завтрак', price: 700, description: 'Шведский стол' }],
+    });
+    await createCategory(t, hotel, { name: 'Закрытая', base_price: 1, is_active: false });
+    const { body } = await t.http.get(widget(hotel, '/config')).expect(200);
+    expect(Object.keys(body).sort()).toEqual(['categories', 'hotel', 'rental_objects', 'widgetSettings']);
+    expect(body.hotel).toMatchObject({ slug: hotel.slug, currency: 'RUB' });
+    expect(body.categories).toEqual([expect.objectContaining({ id: category.id, name: 'Стандарт' })]);
+    expect(body.widgetSettings.services).toEqual([
+      { code: 'breakfast', name: 'Завтрак', price: '700.00', description: 'Шведский стол' },
+    ]);
+    const text = JSON.stringify(body);
+    for (const internal of ['hotel_id', 'smtp', 'is_active', 'allowed_origins', 'plan'])
+      expect(text).not.toContain(internal);
+  });
+
+  it('answers an unknown hotel, an inactive one and one with the widget off with the same 404', async () => {
+    const off = await hotelSelling(1, { is_enabled: false });
+    const inactive = await registerHotel(t);
+    await t.db('hotels').where({ id: inactive.hotelId }).update({ is_active: false });
+    const answers = await Promise.all(
+      [`/api/widget/no-such-hotel-${Date.now()}/config`, widget(off.hotel, '/config'), widget(inactive, '/config')].map(
+        (path) => t.http.get(path),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404]);
+    expect(new Set(answers.map((answer) => answer.body.detail)).size).toBe(1);
+  });
+});
+
+describe('widget booking', () => {
+  it('is stored as an online inquiry priced by the server (a sent price ignored), and staff are notified', async () => {
+    const { hotel, category } = await hotelSelling(1, {
+      services: [{ code: 'breakfast', name: 'Завтрак', price: 700 }],
+    });
+    const sent = submission(category.id, { price: 1, services: ['breakfast'], comment: 'Поздний заезд' });
+    const { body } = await t.http.post(widget(hotel, '/bookings')).send(sent).expect(201);
+    expect(body.booking).toMatchObject({ status: 'inquiry', price: '8000.00', currency: 'RUB', guests_count: 2 });
+    expect(body.booking.services).toEqual([{ code: 'breakfast', name: 'Завтрак', price: '700.00' }]);
+    expect(body.payment).toBeNull();
+    const stored = await t.http
+      .get(api(hotel, `/bookings/${body.booking.id}`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(stored.body).toMatchObject({
+      source: 'online',
+      status: 'inquiry',
+      price: '8000.00',
+      guest_phone: sent.guest_phone,
+    });
+    expect(stored.body.notes).toContain('Поздний заезд');
+    expect(stored.body.notes).toContain('Завтрак');
+    await until(
+      async () => {
+        const { body: inbox } = await t.http.get(api(hotel, '/notifications')).set(as(hotel.accessToken));
+        return inbox.items.some((n: { type: string }) => n.type === 'widget_booking');
+      },
+      { what: 'the widget_booking notification' },
+    );
+  });
+
+  it('is idempotent with Idempotency-Key', async () => {
+    const { hotel, category } = await hotelSelling(2);
+    const sent = submission(category.id);
+    const first = await t.http.post(widget(hotel, '/bookings')).set('Idempotency-Key', 'w-1').send(sent).expect(201);
+    const again = await t.http.post(widget(hotel, '/bookings')).set('Idempotency-Key', 'w-1').send(sent).expect(201);
+    expect(again.body.booking.id).toBe(first.body.booking.id);
+    const list = await t.http.get(api(hotel, '/bookings')).set(as(hotel.accessToken)).expect(200);
+    expect(list.body).toHaveLength(1);
+  });
+
+  it('sells the last free room exactly once among 30 concurrent guests; the others get a clear 409', async () => {
+    const { hotel, category } = await hotelSelling(1);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => t.http.post(widget(hotel, '/bookings')).send(submission(category.id))),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(29);
+    const refusal = answers.find((answer) => answer.status === 409)!;
+    expect(refusal.body).toMatchObject({ code: 'sold_out', detail: expect.stringContaining('свободных номеров') });
+  });
+
+  it('refuses a blacklisted guest, whatever name they give, with a generic 403 that names no reason', async () => {
+    const { hotel, category } = await hotelSelling(2);
+    const phone = uniquePhone();
+    const { body: guest } = await t.http
+      .post(api(hotel, '/guests'))
+      .set(as(hotel.accessToken))
+      .send({ last_name: 'Петров', first_name: 'Пётр', phone })
+      .expect(201);
+    await t.http
+      .post(api(hotel, `/guests/${guest.id}/blacklist`))
+      .set(as(hotel.accessToken))
+      .send({ is_blacklisted: true, reason: 'Долг' })
+      .expect(200);
+    const refused = await t.http
+      .post(widget(hotel, '/bookings'))
+      .send(submission(category.id, { guest_phone: phone, guest_last_name: 'Иванов' }));
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('booking_refused');
+    expect(refused.text).not.toMatch(/черн|чёрн|black|Долг/i);
+    const list = await t.http.get(api(hotel, '/bookings')).set(as(hotel.accessToken)).expect(200);
+    expect(list.body).toHaveLength(0);
+  });
+
+  it("never reaches another hotel's category; an unknown service is refused", async () => {
+    const mine = await hotelSelling(1, { services: [{ code: 'parking', name: 'Парковка', price: 300 }] });
+    const theirs = await hotelSelling(1);
+    const foreign = await t.http.post(widget(mine.hotel, '/bookings')).send(submission(theirs.category.id));
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.details).toEqual([expect.objectContaining({ path: 'body.category_id' })]);
+    const unknown = await t.http
+      .post(widget(mine.hotel, '/bookings'))
+      .send(submission(mine.category.id, { services: ['spa'] }));
+    expect(unknown.status).toBe(422);
+    expect((await t.http.get(api(theirs.hotel, '/bookings')).set(as(theirs.hotel.accessToken))).body).toHaveLength(0);
+  });
+});
+
+describe('returning guest lookup', () => {
+  it('tells whether a profile exists and its first name, nothing more', async () => {
+    const { hotel, category } = await hotelSelling(1);
+    const sent = submission(category.id);
+    await t.http.post(widget(hotel, '/bookings')).send(sent).expect(201);
+    const byPhone = await t.http.get(widget(hotel, '/guests/lookup')).query({ phone: sent.guest_phone }).expect(200);
+    expect(byPhone.body).toEqual({ found: true, first_name: 'Вера' });
+    const byEmail = await t.http.get(widget(hotel, '/guests/lookup')).query({ email: sent.guest_email }).expect(200);
+    expect(byEmail.body).toEqual({ found: true, first_name: 'Вера' });
+    const nobody = await t.http.get(widget(hotel, '/guests/lookup')).query({ phone: uniquePhone() }).expect(200);
+    expect(nobody.body).toEqual({ found: false, first_name: null });
+    await t.http
+      .get(widget(hotel, '/guests/lookup'))
+      .query({ phone: sent.guest_phone, email: sent.guest_email })
+      .expect(400);
+  });
+
+  it('is limited hard per address, with Retry-After', async () => {
+    // Counted per address in the shared store: an address of its own, so no other test's lookups count.
+    const limited = createTestApp({ WIDGET_LOOKUPS_PER_15_MINUTES: '2', TRUST_PROXY: 'true' });
+    const address = `198.51.100.${process.pid % 250}`;
+    try {
+      const hotel = await registerHotel(limited);
+      const ask = () =>
+        limited.http
+          .get(widget(hotel, '/guests/lookup'))
+          .set('X-Forwarded-For', address)
+          .query({ phone: uniquePhone() });
+      expect((await ask()).status).toBe(200);
+      expect((await ask()).status).toBe(200);
+      const third = await ask();
+      expect(third.status).toBe(429);
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('widget from a browser', () => {
+  it("answers CORS for the hotel's configured origins only", async () => {
+    const { hotel } = await hotelSelling(1, { allowed_origins: ['https://hotel.example'] });
+    const allowed = await t.http
+      .options(widget(hotel, '/bookings'))
+      .set('Origin', 'https://hotel.example')
+      .set('Access-Control-Request-Method', 'POST');
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://hotel.example');
+    const other = await t.http.get(widget(hotel, '/config')).set('Origin', 'https://elsewhere.example').expect(200);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('limits reads per address', async () => {
+    const limited = createTestApp({ WIDGET_READS_PER_MINUTE: '3' });
+    try {
+      const hotel = await registerHotel(limited);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await limited.http.get(widget(hotel, '/config'))).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
