@@ -1,10 +1,15 @@
 import { defineModule } from '../../platform/modules';
-import { rentalsRepository } from './rentals.repository';
+import { rentalBookingCreated, rentalBookingUpdated } from './rentals.events';
+import { rentalObjectsRepository } from './rentals.repository';
+import { rentalsRoutes } from './rentals.routes';
+import { createRentalsService, type RentalsDependencies } from './rentals.service';
 
-/** Rental objects (tennis court, sauna, conference hall...): today the three drafts every new hotel starts with. */
+/** Rental objects (tennis court, sauna, conference hall...) and their bookings by the hour or by the day. */
 export const rentalsModule = defineModule({
   name: 'rentals',
-  uses: [],
-  create: () => ({}),
-  onHotelCreated: (_rentals, trx, hotelId) => rentalsRepository.insertTemplates(trx, hotelId),
+  uses: ['hotels'],
+  create: ({ db }, deps: RentalsDependencies) => createRentalsService(db, deps),
+  events: [rentalBookingCreated, rentalBookingUpdated],
+  routes: (rentals) => rentalsRoutes(rentals),
+  onHotelCreated: (_rentals, trx, hotelId) => rentalObjectsRepository.insertTemplates(trx, hotelId),
 });

@@ -1,0 +1,20 @@
+import type { Db } from '../../platform/db/knex';
+import type { HotelsService } from '../hotels';
+import { createRentalBookings } from './rentals.bookings';
+import { createRentalObjects } from './rentals.objects';
+import { rentalObjectsRepository } from './rentals.repository';
+
+export interface RentalsDependencies {
+  hotels: Pick<HotelsService, 'find'>;
+}
+
+export function createRentalsService(db: Db, deps: RentalsDependencies) {
+  return {
+    objects: createRentalObjects(db),
+    /** What the public widget offers: the active objects by `sort_order`, their public fields only. */
+    activeObjects: (hotelId: string) => rentalObjectsRepository.active(db, hotelId),
+    bookings: createRentalBookings(db, deps.hotels),
+  };
+}
+
+export type RentalsService = ReturnType<typeof createRentalsService>;
