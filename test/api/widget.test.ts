@@ -78,6 +78,40 @@ describe('widget config', () => {
   });
 });
 
+describe('widget availability', () => {
+  it('offers the categories that take the party, priced as the booking will be, and shows a sold room at once', async () => {
+    const { hotel, category } = await hotelSelling(1);
+    const window = { from: localDay(20), to: localDay(22), guests: 2 };
+    const before = await t.http.get(widget(hotel, '/availability')).query(window).expect(200);
+    expect(before.body.nights).toEqual([localDay(20), localDay(21)]);
+    expect(before.body.categories).toEqual([
+      expect.objectContaining({ category_id: category.id, free: [1, 1], available: true, total: '8000.00' }),
+    ]);
+    const tooMany = await t.http
+      .get(widget(hotel, '/availability'))
+      .query({ ...window, guests: 20 })
+      .expect(200);
+    expect(tooMany.body.categories).toEqual([]);
+
+    const { body } = await t.http
+      .post(widget(hotel, '/bookings'))
+      .send(submission(category.id, { check_in: window.from, check_out: window.to }))
+      .expect(201);
+    expect(body.booking.price).toBe('8000.00');
+    const after = await t.http.get(widget(hotel, '/availability')).query(window).expect(200);
+    expect(after.body.categories).toEqual([expect.objectContaining({ free: [0, 0], available: false, total: null })]);
+  });
+
+  it('bounds the window and the party', async () => {
+    const { hotel } = await hotelSelling(1);
+    const ask = (query: Record<string, unknown>) => t.http.get(widget(hotel, '/availability')).query(query);
+    expect((await ask({ from: localDay(1), to: localDay(40), guests: 1 })).status).toBe(400);
+    expect((await ask({ from: localDay(1), to: localDay(2), guests: 21 })).status).toBe(400);
+    expect((await ask({ from: localDay(1), to: localDay(2) })).status).toBe(400);
+    expect((await ask({ from: localDay(-3), to: localDay(-1), guests: 1 })).status).toBeGreaterThanOrEqual(400);
+  });
+});
+
 describe('widget booking', () => {
   it('is stored as an online inquiry priced by the server (a sent price ignored), and staff are notified', async () => {
     const { hotel, category } = await hotelSelling(1, {

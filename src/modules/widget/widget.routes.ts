@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import { offersQuery, type OffersQuery } from '../bookings';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { defineHotelRoute, defineRoute, type RateLimitPolicy, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
@@ -83,6 +84,23 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
       responses: { 200: { description: 'Configuration' }, 404: notFound, 429: limited },
       async handler({ params, res }) {
         res.json(await widget.config(params.slug));
+      },
+    }),
+    defineRoute<unknown, OffersQuery, SlugParams>({
+      method: 'get',
+      path: '/api/widget/:slug/availability',
+      summary: 'Free categories and prices for a stay',
+      description:
+        '`from`..`to` (hotel-local days, 1 to 31 nights, not in the past) for `guests` (1 to 20): the categories with ' +
+        'a room for that many guests, rooms free per night, `available` (one room free every night), the price of ' +
+        'the stay and per night from the quote engine, and the hourly price where the category sells hours.',
+      tags,
+      access: { kind: 'public' },
+      rateLimit: limits.read('widget.availability'),
+      request: { params: slugParams, query: offersQuery },
+      responses: { 200: { description: 'Offers' }, 404: notFound, 429: limited },
+      async handler({ params, query, res }) {
+        res.json(await widget.availability(params.slug, query));
       },
     }),
     defineRoute<WidgetBookingInput, unknown, SlugParams>({

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/knex';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
-import type { BookingsService } from '../bookings';
+import type { BookingsService, OffersQuery } from '../bookings';
 import type { OnlinePayments } from '../deposits';
 import type { GuestsService } from '../guests';
 import type { HotelsService } from '../hotels';
@@ -17,7 +17,7 @@ export interface WidgetDependencies {
   hotels: Pick<HotelsService, 'findBySlug' | 'find'>;
   rooms: Pick<RoomsService, 'listCategories'>;
   guests: Pick<GuestsService, 'byContact'>;
-  bookings: Pick<BookingsService, 'create'>;
+  bookings: Pick<BookingsService, 'create' | 'offers'>;
   payments: Pick<PaymentsService, 'gateways'>;
   notifications: Pick<NotificationsService, 'notify'>;
   deposits: { onlinePayments: Pick<OnlinePayments, 'create' | 'find'> };
@@ -140,6 +140,12 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
           },
         };
       });
+    },
+
+    /** Free categories for the party and their prices per night and for the stay, from the quote engine. */
+    async availability(slug: string, query: OffersQuery) {
+      const { hotel } = await publicHotel(slug);
+      return deps.bookings.offers(hotel.id, query);
     },
 
     /**
