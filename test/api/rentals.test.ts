@@ -460,6 +460,17 @@ describe('the service the widget calls', () => {
       ),
     ).rejects.toMatchObject({ status: 422 });
   });
+
+  it('freeSlots: the hours of a day where an hour and the buffer after it fit, none gone by', async () => {
+    const object = await objectIn(owner, { open_hour: 8, close_hour: 13, buffer_minutes: 60 });
+    await book({ rental_object_id: object.id, ...hourly('2030-07-02', 10, 11) }).expect(201);
+    const slots = await t.services.rentals.freeSlots(owner.hotelId, object.id, '2030-07-02');
+    expect(slots).toEqual([
+      { start_at: new Date(moscow('2030-07-02', 8)), end_at: new Date(moscow('2030-07-02', 9)) },
+      { start_at: new Date(moscow('2030-07-02', 12)), end_at: new Date(moscow('2030-07-02', 13)) },
+    ]);
+    expect(await t.services.rentals.freeSlots(owner.hotelId, object.id, '2020-07-02')).toEqual([]);
+  });
 });
 
 describe('access', () => {

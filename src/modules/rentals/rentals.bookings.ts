@@ -10,7 +10,7 @@ import type { HotelsService } from '../hotels';
 import { announceRentalBooking } from './rentals.events';
 import { rentalMessages } from './rentals.messages';
 import { rentalBookingsRepository, rentalObjectsRepository } from './rentals.repository';
-import { bodyError, heldSpan, planBooking } from './rentals.schedule';
+import { bodyError, heldSpan, hotelTimeZone, planBooking } from './rentals.schedule';
 import type {
   RentalActor,
   RentalBooking,
@@ -54,11 +54,7 @@ function rescheduled(booking: RentalBooking, change: Partial<RentalSchedule>): R
 }
 
 export function createRentalBookings(db: Db, hotels: Pick<HotelsService, 'find'>) {
-  async function timeZoneOf(conn: DbOrTrx, hotelId: string): Promise<string> {
-    const hotel = await hotels.find(hotelId, conn);
-    if (!hotel) throw new NotFoundError(rentalMessages.hotelNotFound);
-    return hotel.timezone;
-  }
+  const timeZoneOf = (conn: DbOrTrx, hotelId: string) => hotelTimeZone(hotels, conn, hotelId);
 
   /** The booking's place in time and price, for a schedule of an active object of the hotel. */
   async function plan(conn: DbOrTrx, hotelId: string, schedule: RentalSchedule, source: RentalBookingSource) {

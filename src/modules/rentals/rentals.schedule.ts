@@ -1,16 +1,23 @@
 import type { DbOrTrx } from '../../platform/db/knex';
-import { BusinessRuleError, ValidationError } from '../../platform/errors';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
+import type { HotelsService } from '../hotels';
 import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
 import { MAX_RENTAL_DAYS, rentalMessages } from './rentals.messages';
 import { rentalBookingsRepository } from './rentals.repository';
 import type { RentalBooking, RentalObject, RentalSchedule, Span } from './rentals.types';
 
 export const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
+export const MINUTE_MS = 60_000;
 
 export function bodyError(field: string, message: string): ValidationError {
   return new ValidationError(message, [{ path: `body.${field}`, message }]);
+}
+
+export async function hotelTimeZone(hotels: Pick<HotelsService, 'find'>, conn: DbOrTrx, hotelId: string) {
+  const hotel = await hotels.find(hotelId, conn);
+  if (!hotel) throw new NotFoundError(rentalMessages.hotelNotFound);
+  return hotel.timezone;
 }
 
 /** The hotel-local calendar day (YYYY-MM-DD) an instant falls on. */

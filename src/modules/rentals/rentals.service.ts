@@ -3,6 +3,7 @@ import type { HotelsService } from '../hotels';
 import { createRentalBookings } from './rentals.bookings';
 import { createRentalObjects } from './rentals.objects';
 import { rentalObjectsRepository } from './rentals.repository';
+import { createFreeSlots } from './rentals.slots';
 
 export interface RentalsDependencies {
   hotels: Pick<HotelsService, 'find'>;
@@ -14,6 +15,7 @@ export function createRentalsService(db: Db, deps: RentalsDependencies) {
     /** What the public widget offers: the active objects by `sort_order`, their public fields only. */
     activeObjects: (hotelId: string) => rentalObjectsRepository.active(db, hotelId),
     bookings: createRentalBookings(db, deps.hotels),
+    freeSlots: createFreeSlots(db, deps.hotels),
   };
 }
 
