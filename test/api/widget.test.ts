@@ -52,7 +52,21 @@ describe('widget config', () => {
       services: [{ code: 'breakfast', name: 'Завтрак', price: 700, description: 'Шведский стол' }],
     });
     await createCategory(t, hotel, { name: 'Закрытая', base_price: 1, is_active: false });
+    const { body: templates } = await t.http.get(api(hotel, '/rental-objects')).set(as(hotel.accessToken)).expect(200);
+    expect(templates).toHaveLength(3);
+    await t.http
+      .patch(api(hotel, `/rental-objects/${templates[0].id}`))
+      .set(as(hotel.accessToken))
+      .send({ is_active: true })
+      .expect(200);
     const { body } = await t.http.get(widget(hotel, '/config')).expect(200);
+    expect(body.rental_objects).toEqual([
+      expect.objectContaining({
+        id: templates[0].id,
+        name: templates[0].name,
+        price_per_hour: templates[0].price_per_hour,
+      }),
+    ]);
     expect(Object.keys(body).sort()).toEqual(['categories', 'hotel', 'rental_objects', 'widgetSettings']);
     expect(body.hotel).toMatchObject({ slug: hotel.slug, currency: 'RUB' });
     expect(body.categories).toEqual([expect.objectContaining({ id: category.id, name: 'Стандарт' })]);

@@ -7,7 +7,9 @@ import { slugParams } from '../../platform/http/schemas';
 import {
   lookupAnswer,
   lookupQuery,
+  offersAnswer,
   widgetBookingAnswer,
+  widgetConfigAnswer,
   widgetBookingBody,
   widgetSettingsChanges,
   widgetSettingsSchema,
@@ -81,7 +83,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
       access: { kind: 'public' },
       rateLimit: limits.read('widget.config'),
       request: { params: slugParams },
-      responses: { 200: { description: 'Configuration' }, 404: notFound, 429: limited },
+      responses: { 200: { description: 'Configuration', schema: widgetConfigAnswer }, 404: notFound, 429: limited },
       async handler({ params, res }) {
         res.json(await widget.config(params.slug));
       },
@@ -98,7 +100,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
       access: { kind: 'public' },
       rateLimit: limits.read('widget.availability'),
       request: { params: slugParams, query: offersQuery },
-      responses: { 200: { description: 'Offers' }, 404: notFound, 429: limited },
+      responses: { 200: { description: 'Offers', schema: offersAnswer }, 404: notFound, 429: limited },
       async handler({ params, query, res }) {
         res.json(await widget.availability(params.slug, query));
       },

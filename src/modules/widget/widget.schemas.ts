@@ -73,6 +73,10 @@ export const widgetBookingBody = Joi.object({
   .custom(dateSpan('check_in', 'check_out', { maxDays: MAX_WIDGET_STAY_NIGHTS }))
   .custom(dateSpan('start_at', 'end_at', { maxDays: 1 }));
 
+const chosenService = Joi.object({ code: Joi.string(), name: Joi.string(), price: moneyOut }).meta(
+  openApiComponent('WidgetChosenService'),
+);
+
 export const widgetBookingAnswer = Joi.object({
   booking: Joi.object({
     id: Joi.string().uuid(),
@@ -85,15 +89,89 @@ export const widgetBookingAnswer = Joi.object({
     guests_count: Joi.number(),
     price: moneyOut,
     currency: Joi.string(),
-    services: Joi.array().items(Joi.object({ code: Joi.string(), name: Joi.string(), price: moneyOut })),
-  }),
+    services: Joi.array().items(chosenService),
+  }).meta(openApiComponent('WidgetBooking')),
   payment: Joi.object({
     id: Joi.string().uuid(),
     status: Joi.string(),
     amount: moneyOut,
     confirmation_url: Joi.string().allow(null),
-  }).allow(null),
+  })
+    .allow(null)
+    .meta(openApiComponent('WidgetPayment')),
 }).meta(openApiComponent('WidgetBookingReceipt'));
+
+const nullableText = Joi.string().allow(null, '');
+
+export const widgetConfigAnswer = Joi.object({
+  hotel: Joi.object({
+    name: Joi.string(),
+    slug: Joi.string(),
+    address: nullableText,
+    phone: nullableText,
+    timezone: Joi.string(),
+    currency: Joi.string(),
+    check_in_time: Joi.string(),
+    check_out_time: Joi.string(),
+  }).meta(openApiComponent('WidgetHotel')),
+  categories: Joi.array().items(
+    Joi.object({
+      id: Joi.string().uuid(),
+      name: Joi.string(),
+      description: Joi.string().allow(''),
+      capacity: Joi.number().integer(),
+      base_price: moneyOut,
+      allow_hourly: Joi.boolean(),
+      hourly_base_price: moneyOut.allow(null),
+      photos: Joi.array().items(Joi.string()),
+      sort_order: Joi.number().integer(),
+    }).meta(openApiComponent('WidgetCategory')),
+  ),
+  rental_objects: Joi.array().items(
+    Joi.object({
+      id: Joi.string().uuid(),
+      name: Joi.string(),
+      icon: nullableText,
+      color: nullableText,
+      text_color: nullableText,
+      price_per_hour: moneyOut,
+      price_per_day: moneyOut,
+      open_hour: Joi.number().integer(),
+      close_hour: Joi.number().integer(),
+      buffer_minutes: Joi.number().integer(),
+      sort_order: Joi.number().integer(),
+    }).meta(openApiComponent('WidgetRentalObject')),
+  ),
+  widgetSettings: Joi.object({
+    services: Joi.array().items(
+      Joi.object({ code: Joi.string(), name: Joi.string(), price: moneyOut, description: Joi.string().allow('') }).meta(
+        openApiComponent('WidgetServiceOffer'),
+      ),
+    ),
+  }).meta(openApiComponent('WidgetPublicSettings')),
+}).meta(openApiComponent('WidgetConfig'));
+
+export const offersAnswer = Joi.object({
+  from: Joi.string(),
+  to: Joi.string(),
+  nights: Joi.array().items(Joi.string()),
+  categories: Joi.array().items(
+    Joi.object({
+      category_id: Joi.string().uuid(),
+      name: Joi.string(),
+      description: Joi.string().allow(''),
+      photos: Joi.array().items(Joi.string()),
+      max_guests: Joi.number().integer(),
+      free: Joi.array().items(Joi.number().integer()),
+      available: Joi.boolean(),
+      total: moneyOut.allow(null),
+      per_night: moneyOut.allow(null),
+      hourly: Joi.object({ allowed: Joi.boolean(), price_per_hour: moneyOut.allow(null) }).meta(
+        openApiComponent('HourlyOffer'),
+      ),
+    }).meta(openApiComponent('CategoryOffer')),
+  ),
+}).meta(openApiComponent('StayOffers'));
 
 export const lookupQuery = Joi.object({
   email: Joi.string().trim().lowercase().email({ tlds: false }).max(254),

@@ -8,6 +8,7 @@ import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
 import type { PaymentsService } from '../payments';
 import { formatMoney, parseMoney } from '../pricing';
+import type { RentalsService } from '../rentals';
 import type { RoomsService } from '../rooms';
 import { createPublicCache } from './widget.cache';
 import { widgetSettingsRepository } from './widget.repository';
@@ -16,6 +17,7 @@ import type { WidgetBookingInput, WidgetService, WidgetSettingsChanges } from '.
 export interface WidgetDependencies {
   hotels: Pick<HotelsService, 'findBySlug' | 'find'>;
   rooms: Pick<RoomsService, 'listCategories'>;
+  rentals: Pick<RentalsService, 'activeObjects' | 'bookings'>;
   guests: Pick<GuestsService, 'byContact'>;
   bookings: Pick<BookingsService, 'create' | 'offers'>;
   payments: Pick<PaymentsService, 'gateways'>;
@@ -129,7 +131,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
             photos: category.photos,
             sort_order: category.sort_order,
           })),
-          rental_objects: [],
+          rental_objects: await deps.rentals.activeObjects(hotel.id),
           widgetSettings: {
             services: settings.services.map(({ code, name, price, description }) => ({
               code,
