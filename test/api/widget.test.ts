@@ -19,6 +19,7 @@ const localDay = (offsetDays: number) =>
     new Date(Date.now() + offsetDays * 86_400_000),
   );
 let phoneSequence = 0;
+const formatPrice = (amount: number) => amount.toFixed(2);
 const uniquePhone = () =>
   `+7999${String(process.pid % 1000).padStart(3, '0')}${String(phoneSequence++).padStart(4, '0')}`;
 
@@ -213,6 +214,45 @@ describe('widget booking', () => {
       .send(submission(mine.category.id, { services: ['spa'] }));
     expect(unknown.status).toBe(422);
     expect((await t.http.get(api(theirs.hotel, '/bookings')).set(as(theirs.hotel.accessToken))).body).toHaveLength(0);
+  });
+});
+
+describe('widget rental booking', () => {
+  it('books an active object by the hour at its rates; a taken time is a 409 that names nobody', async () => {
+    const hotel = await registerHotel(t);
+    const { body: objects } = await t.http.get(api(hotel, '/rental-objects')).set(as(hotel.accessToken)).expect(200);
+    const [court, sauna] = objects;
+    await t.http
+      .patch(api(hotel, `/rental-objects/${court.id}`))
+      .set(as(hotel.accessToken))
+      .send({ is_active: true })
+      .expect(200);
+    const hours = (from: number, to: number, objectId = court.id) => ({
+      rental_object_id: objectId,
+      kind: 'hourly',
+      start_at: `${localDay(3)}T${String(from).padStart(2, '0')}:00:00+03:00`,
+      end_at: `${localDay(3)}T${String(to).padStart(2, '0')}:00:00+03:00`,
+      guest_name: 'Анна Теннисная',
+      guest_phone: uniquePhone(),
+      price: 1,
+    });
+    const booked = await t.http.post(widget(hotel, '/rental-bookings')).send(hours(10, 12)).expect(201);
+    expect(booked.body).toMatchObject({ rental_object_id: court.id, status: 'confirmed', currency: 'RUB' });
+    expect(booked.body.price).toBe(formatPrice(2 * Number(court.price_per_hour)));
+    const taken = await t.http.post(widget(hotel, '/rental-bookings')).send(hours(11, 13));
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('rental_taken');
+    expect(taken.text).not.toContain('Анна');
+    const outside = await t.http.post(widget(hotel, '/rental-bookings')).send(hours(5, 6));
+    expect(outside.status).toBe(422);
+    const draft = await t.http.post(widget(hotel, '/rental-bookings')).send(hours(12, 13, sauna.id));
+    expect(draft.status).toBe(422);
+    const staffView = await t.http
+      .get(api(hotel, '/rental-bookings'))
+      .query({ from: localDay(3), to: localDay(3) })
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(staffView.body).toEqual([expect.objectContaining({ id: booked.body.id, source: 'online' })]);
   });
 });
 

@@ -9,3 +9,4 @@ export type {
   RentalObject,
 } from './rentals.types';
 export { RENTAL_TEMPLATES } from './rentals.templates';
+export { createRentalBookingBody } from './rentals.schemas';

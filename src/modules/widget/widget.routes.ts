@@ -10,11 +10,14 @@ import {
   offersAnswer,
   widgetBookingAnswer,
   widgetConfigAnswer,
+  widgetRentalAnswer,
+  widgetRentalBookingBody,
   widgetBookingBody,
   widgetSettingsChanges,
   widgetSettingsSchema,
 } from './widget.schemas';
 import type { WidgetServiceApi } from './widget.service';
+import type { RentalBookingInput } from '../rentals';
 import type { WidgetBookingInput, WidgetSettingsChanges } from './widget.types';
 
 type SlugParams = { slug: string };
@@ -130,6 +133,32 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
       },
       async handler({ params, body, headers, res }) {
         const result = await widget.submit(params.slug, body, headers['idempotency-key']);
+        res.status(result.status).json(result.body);
+      },
+    }),
+    defineRoute<RentalBookingInput, unknown, SlugParams>({
+      method: 'post',
+      path: '/api/widget/:slug/rental-bookings',
+      summary: 'Book a rental object from the widget',
+      description:
+        'An active rental object by the hour (`kind` `hourly`, `start_at`/`end_at` on whole hours within its opening ' +
+        'hours) or the day (`daily`, `date_from`..`date_to`), priced by the server from its rates (a `price` sent is ' +
+        'ignored). 409 names nothing of the other booking when the object (with its buffer) is taken; 403 as for room ' +
+        'bookings.',
+      tags,
+      access: { kind: 'public' },
+      rateLimit: limits.submit,
+      request: { params: slugParams, body: widgetRentalBookingBody, headers: idempotencyKeyHeader },
+      responses: {
+        201: { description: 'Booked', schema: widgetRentalAnswer },
+        403: { description: 'Not taken (generic message)' },
+        404: notFound,
+        409: { description: 'The object is taken at that time' },
+        422: { description: 'Outside opening hours, a draft object, or a rule of the schedule' },
+        429: limited,
+      },
+      async handler({ params, body, headers, res }) {
+        const result = await widget.submitRental(params.slug, body, headers['idempotency-key']);
         res.status(result.status).json(result.body);
       },
     }),

@@ -3,6 +3,7 @@ import { openApiComponent } from '../../platform/http/components';
 import { calendarDate, dateSpan, instant, money, moneyOut, slugParams } from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
 import { returnUrl } from '../payments';
+import { createRentalBookingBody } from '../rentals';
 
 const MAX_WIDGET_STAY_NIGHTS = 31;
 const name = Joi.string().trim().min(1).max(100);
@@ -182,3 +183,24 @@ export const lookupAnswer = Joi.object({
   found: Joi.boolean(),
   first_name: Joi.string().allow(null),
 }).meta(openApiComponent('WidgetGuestLookup'));
+
+/** A rental booking from the widget: the staff form without what only staff may set (a room booking to charge). */
+export const widgetRentalBookingBody = createRentalBookingBody.keys({
+  booking_id: Joi.any().strip(),
+  source: Joi.any().strip(),
+  status: Joi.any().strip(),
+  price: Joi.any().strip(),
+});
+
+export const widgetRentalAnswer = Joi.object({
+  id: Joi.string().uuid(),
+  rental_object_id: Joi.string().uuid(),
+  kind: Joi.string(),
+  date_from: Joi.string().allow(null),
+  date_to: Joi.string().allow(null),
+  start_at: Joi.date(),
+  end_at: Joi.date(),
+  status: Joi.string(),
+  price: moneyOut,
+  currency: Joi.string(),
+}).meta(openApiComponent('WidgetRentalBooking'));

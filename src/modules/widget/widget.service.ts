@@ -8,7 +8,7 @@ import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
 import type { PaymentsService } from '../payments';
 import { formatMoney, parseMoney } from '../pricing';
-import type { RentalsService } from '../rentals';
+import type { RentalBookingInput, RentalsService } from '../rentals';
 import type { RoomsService } from '../rooms';
 import { createPublicCache } from './widget.cache';
 import { widgetSettingsRepository } from './widget.repository';
@@ -30,6 +30,7 @@ export const widgetMessages = {
   // One text for every refusal of a person, so the answer tells nothing about why (a blacklist included).
   refused: 'Не удалось оформить бронирование. Пожалуйста, свяжитесь с отелем.',
   soldOut: 'На эти даты свободных номеров этой категории больше нет',
+  rentalTaken: 'Это время уже занято, выберите другое',
   unknownService: (code: string) => `Услуга «${code}» не предлагается`,
 };
 
@@ -57,6 +58,13 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
     });
     if (!hotel) throw new NotFoundError(widgetMessages.hotelNotFound);
     return hotel;
+  }
+
+  /** A guest the hotel blacklisted, by phone or e-mail whatever name they give: one generic refusal. */
+  async function refuseBlacklisted(hotelId: string, contact: { phone?: string | null; email?: string | null }) {
+    const profiles = await deps.guests.byContact(hotelId, contact);
+    if (profiles.some((profile) => profile.blacklisted))
+      throw new ForbiddenError(widgetMessages.refused, 'booking_refused');
   }
 
   function servicesAsked(offered: WidgetService[], codes: string[]): WidgetService[] {
@@ -157,9 +165,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
      */
     async submit(slug: string, input: WidgetBookingInput, idempotencyKey?: string) {
       const { hotel, settings } = await publicHotel(slug);
-      const profiles = await deps.guests.byContact(hotel.id, { phone: input.guest_phone, email: input.guest_email });
-      if (profiles.some((profile) => profile.blacklisted))
-        throw new ForbiddenError(widgetMessages.refused, 'booking_refused');
+      await refuseBlacklisted(hotel.id, { phone: input.guest_phone, email: input.guest_email });
       const services = servicesAsked(settings.services, input.services);
       const actor = { userId: null, hotelSlug: hotel.slug };
       const notes = [
@@ -235,6 +241,35 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
                 confirmation_url: payment.confirmation_url,
               }
             : null,
+        },
+      };
+    },
+
+    /** A court, sauna or hall by the hour or the day, checked against its other bookings and buffer; idempotent. */
+    async submitRental(slug: string, input: RentalBookingInput, idempotencyKey?: string) {
+      const { hotel } = await publicHotel(slug);
+      await refuseBlacklisted(hotel.id, { phone: input.guest_phone, email: input.guest_email });
+      const actor = { userId: null, hotelSlug: hotel.slug };
+      const created = await deps.rentals.bookings
+        .create(hotel.id, { ...input, source: 'online' }, actor, idempotencyKey)
+        .catch((error: unknown) => {
+          // Staff are told whose booking is in the way; a guest only that the time is taken.
+          throw error instanceof ConflictError ? new ConflictError(widgetMessages.rentalTaken, 'rental_taken') : error;
+        });
+      const { id, rental_object_id, kind, date_from, date_to, start_at, end_at, status, price } = created.body;
+      return {
+        status: created.status,
+        body: {
+          id,
+          rental_object_id,
+          kind,
+          date_from,
+          date_to,
+          start_at,
+          end_at,
+          status,
+          price,
+          currency: hotel.currency,
         },
       };
     },
