@@ -28,6 +28,8 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/notifications/:id': 'notification',
   '/api/hotels/:slug/payment-methods/:id': 'paymentMethod',
   '/api/hotels/:slug/payment-gateways/:id': 'gateway',
+  '/api/hotels/:slug/rental-objects/:id': 'rentalObject',
+  '/api/hotels/:slug/rental-bookings/:id': 'rentalBooking',
 };
 
 /**
@@ -47,6 +49,7 @@ export const FIELD_KINDS: Record<string, RecordKind> = {
   before_id: 'notification',
   photos: 'upload',
   resolution_photos: 'upload',
+  rental_object_id: 'rentalObject',
 };
 
 export type Records = Record<RecordKind, string>;
@@ -180,6 +183,23 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
   // Shop ids are digits, which no probe value of the derivation is.
   'POST /api/hotels/:slug/payment-gateways': {
     base: (_r, n) => ({ provider: 'yookassa', shop_id: String(100 + n), secret_key: `gate-secret-${n}` }),
+  },
+  // Whole days far ahead, one per call: a day of the seed's object is never taken twice.
+  'POST /api/hotels/:slug/rental-bookings': {
+    base: (r, n) => ({
+      rental_object_id: r.rentalObject,
+      kind: 'daily',
+      date_from: day(n + 1, '2034-01-01'),
+      date_to: day(n + 1, '2034-01-01'),
+      guest_name: `Gate renter ${n}`,
+      guest_phone: '+79990000001',
+      booking_id: r.booking,
+    }),
+    control: true,
+  },
+  'PATCH /api/hotels/:slug/rental-bookings/:id': {
+    base: (r) => ({ rental_object_id: r.rentalObject, booking_id: r.booking }),
+    control: true,
   },
   'POST /api/hotels/:slug/minibar/stock': {
     base: (r) => ({ item_id: r.minibarItem, kind: 'receipt', quantity: 1 }),

@@ -31,6 +31,8 @@ export const RECORD_KINDS = [
   'notification',
   'paymentMethod',
   'gateway',
+  'rentalObject',
+  'rentalBooking',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -83,7 +85,8 @@ export function day(offset: number, base = '2031-03-01'): string {
  * a category, a room, a tariff, a rate period, an override, a minibar item with a stock movement, a checklist
  * template, a guest (blacklisted, with passport data), an uploaded photo (on the category, room and task), a booking with that guest added and a payment, a housekeeping
  * task with a checklist item (from the template) and a minibar check, the hotel settings (SMTP), the payment settings
- * (a deduction preset), a payment method, a YooKassa gateway, a cash deposit on the booking, and a notification.
+ * (a deduction preset), a payment method, a YooKassa gateway, a cash deposit on the booking, a rental object (made
+ * active) with a daily booking charged to the booking, and a notification.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
   const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
@@ -236,6 +239,17 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     amount: 500,
     guest_email: `deposit-${canary}@example.test`,
   });
+  const [rentalTemplate] = (await t.http.get(api('/rental-objects')).set(auth).expect(200)).body as { id: string }[];
+  await patch(`/rental-objects/${rentalTemplate.id}`, { name: `Court ${canary}`, is_active: true });
+  const rentalBooking = await post('/rental-bookings', {
+    rental_object_id: rentalTemplate.id,
+    kind: 'daily',
+    date_from: day(0, '2034-01-01'),
+    date_to: day(0, '2034-01-01'),
+    guest_name: `Renter ${canary}`,
+    guest_phone: '+79990000000',
+    booking_id: booking.id,
+  });
 
   const notification = await t.db.transaction((trx) =>
     notify(trx, hotel.hotelId, {
@@ -271,6 +285,8 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       notification: notification.id,
       paymentMethod: paymentMethod.id,
       gateway: gateway.id,
+      rentalObject: rentalTemplate.id,
+      rentalBooking: rentalBooking.id,
     },
   };
 }
