@@ -21,7 +21,7 @@ export async function hotelTimeZone(hotels: Pick<HotelsService, 'find'>, conn: D
 }
 
 /** The hotel-local calendar day (YYYY-MM-DD) an instant falls on. */
-export function localDay(instant: Date, timeZone: string): string {
+function localDay(instant: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
     instant,
   );
