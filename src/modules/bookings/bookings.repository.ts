@@ -1,8 +1,17 @@
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { BLOCKING_STATUSES, type Booking, type BookingFilter } from './bookings.types';
-import type { Room } from '../rooms';
+import type { Room, RoomCategory } from '../rooms';
 import type { RoomCandidate } from './bookings.rules';
+
+/** A room as availability sees it. */
+export interface InventoryRoom {
+  room_id: string;
+  category_id: string;
+  number: string;
+  max_guests: number;
+  closed: boolean;
+}
 
 export interface Span {
   start: Date;
@@ -136,36 +145,66 @@ export const bookingsRepository = {
     return rows;
   },
 
-  /** Per room, for each night of [from, to) in order: whether the room can be sold for that night. */
-  async availability(
+  /** The hotels' inventory versions, moved at the commit of every change to what they sell (migration 52); 0 before any. */
+  async inventoryVersions(db: DbOrTrx, hotelIds: string[]): Promise<Map<string, number>> {
+    const { rows } = await db.raw<{ rows: { hotel_id: string; version: string }[] }>(
+      'SELECT hotel_id, version FROM inventory_versions WHERE hotel_id = ANY(?::uuid[])',
+      [hotelIds],
+    );
+    const known = new Map(rows.map((row) => [row.hotel_id, Number(row.version)]));
+    return new Map(hotelIds.map((id) => [id, known.get(id) ?? 0]));
+  },
+
+  /** Every room of the hotel, with what decides whether, and to how many guests, it can be sold. */
+  async inventoryRooms(db: DbOrTrx, hotelId: string): Promise<InventoryRoom[]> {
+    return db('rooms')
+      .where({ hotel_id: hotelId })
+      .select('id as room_id', 'category_id', 'number', 'max_guests', db.raw(`status = 'closed' AS closed`));
+  },
+
+  /** The hotel's categories on sale, in the order it shows them. */
+  async activeCategories(db: DbOrTrx, hotelId: string): Promise<RoomCategory[]> {
+    return db('room_categories').where({ hotel_id: hotelId, is_active: true }).orderBy(['sort_order', 'name']);
+  },
+
+  /**
+   * Per room, for the nights `from` to `last` (inclusive): a string with '1' where the room can be sold that night
+   * (nothing holds it from that day's check-in time to the next day's check-out time, not closed, not under
+   * maintenance, which without an end lasts, as for booking by category), else '0'.
+   */
+  async freeNights(
     db: DbOrTrx,
-    hotel: { id: string; timezone: string; check_in_time: string; check_out_time: string },
-    from: string,
-    to: string,
-  ): Promise<{ room_id: string; category_id: string; number: string; free: boolean[] }[]> {
-    // Stays touching the window come from the (hotel_id, start_at) index once; each is then matched to its nights
-    // with plain comparisons, far cheaper than probing the exclusion index once per night.
+    hotelId: string,
+    nights: { from: string; last: string },
+  ): Promise<{ room_id: string; free: string }[]> {
+    // Each stay touching the nights becomes its run of nights by two binary searches over the nights' start and end
+    // instants (width_bucket), and a room's runs are OR-ed as bit strings: one pass over the stays, no stays × nights
+    // join. end - 1 µs: a stay ending exactly when a night starts does not hold that night.
+    const nightsOf = (start: string, end: string) =>
+      `(repeat('0', width_bucket(${start}, c.ends))
+         || repeat('1', width_bucket(${end} - interval '1 microsecond', c.starts) - width_bucket(${start}, c.ends))
+         || repeat('0', c.n - width_bucket(${end} - interval '1 microsecond', c.starts)))::varbit`;
     const { rows } = await db.raw(
-      `WITH nights AS MATERIALIZED (
-         SELECT d::date AS night,
-                (d::date + ?::time) AT TIME ZONE ? AS s,
-                (d::date + 1 + ?::time) AT TIME ZONE ? AS e
-         FROM generate_series(?::date, ?::date - 1, interval '1 day') d),
-       stays AS MATERIALIZED (
-         SELECT b.room_id, b.start_at, b.end_at FROM bookings b
-         WHERE b.hotel_id = ? AND ${HOLDS_ROOM}
-           AND b.start_at < (SELECT max(e) FROM nights) AND b.end_at > (SELECT min(s) FROM nights)),
-       occupied AS (
-         SELECT DISTINCT st.room_id, n.night FROM stays st JOIN nights n ON st.start_at < n.e AND st.end_at > n.s)
-       SELECT r.id AS room_id, r.category_id, r.number,
-         array_agg(r.status <> 'closed'
-           AND NOT (r.maintenance_from IS NOT NULL AND r.maintenance_from < n.e AND r.maintenance_to > n.s)
-           AND o.room_id IS NULL ORDER BY n.night) AS free
-       FROM rooms r CROSS JOIN nights n
-       LEFT JOIN occupied o ON o.room_id = r.id AND o.night = n.night
-       WHERE r.hotel_id = ?
-       GROUP BY r.id`,
-      [hotel.check_in_time, hotel.timezone, hotel.check_out_time, hotel.timezone, from, to, hotel.id, hotel.id],
+      `WITH cuts AS MATERIALIZED (
+         SELECT count(*)::int AS n, repeat('0', count(*)::int)::varbit AS none,
+                array_agg((d::date + h.check_in_time::time) AT TIME ZONE h.timezone ORDER BY d) AS starts,
+                array_agg((d::date + 1 + h.check_out_time::time) AT TIME ZONE h.timezone ORDER BY d) AS ends
+         FROM hotels h, generate_series(:from::date, :last::date, interval '1 day') d
+         WHERE h.id = :hotelId),
+       held AS (
+         SELECT b.room_id, bit_or(${nightsOf('b.start_at', 'b.end_at')}) AS nights
+         FROM bookings b, cuts c
+         WHERE b.hotel_id = :hotelId AND ${HOLDS_ROOM} AND b.start_at < c.ends[c.n] AND b.end_at > c.starts[1]
+         GROUP BY b.room_id)
+       SELECT r.id AS room_id,
+         CASE WHEN r.status = 'closed' THEN c.none::text
+         ELSE (~(coalesce(held.nights, c.none)
+                 | CASE WHEN r.maintenance_from IS NULL THEN c.none
+                   ELSE ${nightsOf('r.maintenance_from', "coalesce(r.maintenance_to, 'infinity')")} END))::text
+         END AS free
+       FROM rooms r CROSS JOIN cuts c LEFT JOIN held ON held.room_id = r.id
+       WHERE r.hotel_id = :hotelId`,
+      { hotelId, from: nights.from, last: nights.last },
     );
     return rows;
   },

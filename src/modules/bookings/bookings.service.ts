@@ -23,6 +23,8 @@ import {
 import type { Room, RoomCategory, RoomsService } from '../rooms';
 import { createAvailability } from './bookings.availability';
 import { announceBooking, signalBookingStatus, startBookingWorkflow } from './bookings.effects';
+import { createInventory } from './bookings.inventory';
+import { createOffers } from './bookings.offers';
 import { createBookingPayments } from './bookings.payments';
 import { bookingMessages, presentBooking } from './bookings.present';
 import { bookingsRepository, type Span } from './bookings.repository';
@@ -396,6 +398,7 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
   }
 
   const bookingPayments = createBookingPayments(db, deps.payments);
+  const inventory = createInventory(db, hotels);
 
   return {
     /** Idempotent with `Idempotency-Key`: the same key and body answer the first result again. */
@@ -429,7 +432,10 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
 
     update,
 
-    availability: createAvailability(db, hotels),
+    availability: createAvailability(inventory),
+
+    /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
+    offers: createOffers(db, inventory, pricing.quotes),
 
     guests: {
       /** Adds a guest profile to the stay (companions); the primary guest is linked at creation. */

@@ -1,2 +1,3 @@
 export type { BookingsService } from './bookings.service';
 export type { Booking, BookingStatus } from './bookings.types';
+export { offersQuery, type CategoryOffer, type Offers, type OffersQuery } from './bookings.offers';

@@ -1,0 +1,161 @@
+import Joi from 'joi';
+import type { Db } from '../../platform/db/knex';
+import { BusinessRuleError, ValidationError } from '../../platform/errors';
+import { calendarDate, dateSpan, daysBetween } from '../../platform/http/schemas';
+import { validate } from '../../platform/http/validate';
+import type { Hotel } from '../hotels';
+import { formatMoney, parseMoney, type QuoteService } from '../pricing';
+import type { RoomCategory } from '../rooms';
+import { nightsFrom, type Inventory, type InventorySnapshot, type RoomNights } from './bookings.inventory';
+import { bookingsRepository } from './bookings.repository';
+
+const MAX_OFFER_NIGHTS = 31;
+const MAX_OFFER_GUESTS = 20;
+
+export interface OffersQuery {
+  from: string;
+  to: string;
+  guests: number;
+}
+
+/** The stay the public widget asks about; the service checks it again, so any caller is bounded. */
+export const offersQuery = Joi.object<OffersQuery>({
+  from: calendarDate.required(),
+  to: calendarDate.required(),
+  guests: Joi.number().integer().min(1).max(MAX_OFFER_GUESTS).required(),
+}).custom(dateSpan('from', 'to', { maxDays: MAX_OFFER_NIGHTS }));
+
+export interface CategoryOffer {
+  category_id: string;
+  name: string;
+  description: string;
+  photos: string[];
+  /** The most guests any of the category's sellable rooms takes. */
+  max_guests: number;
+  /** Per night, the rooms of the category that can be sold to that many guests. */
+  free: number[];
+  /** One of those rooms is free for the whole stay: a booking of the category can be placed. */
+  available: boolean;
+  /** The price of the whole stay by the quote engine (no tariff, no discount), when available. */
+  total: string | null;
+  /** total / nights, to the cent. */
+  per_night: string | null;
+  hourly: { allowed: boolean; price_per_hour: string | null };
+}
+
+export interface Offers {
+  from: string;
+  to: string;
+  nights: string[];
+  categories: CategoryOffer[];
+}
+
+export const offerMessages = {
+  checkOutFirst: 'Дата выезда должна быть позже даты заезда',
+  past: 'Дата заезда уже прошла',
+};
+
+const HOUR_MS = 3_600_000;
+const todayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Today's date in the hotel's time zone. */
+function hotelToday(timeZone: string): string {
+  let format = todayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    todayFormats.set(timeZone, format);
+  }
+  return format.format(new Date());
+}
+
+function queryError(field: keyof OffersQuery, message: string): ValidationError {
+  return new ValidationError(message, [{ path: `query.${field}`, message }]);
+}
+
+/**
+ * What the public widget shows for a stay: per category that has rooms for the party, the nights free and the price.
+ * Served from the inventory's memory like staff availability; quotes are computed once per inventory version, which
+ * moves with every change of rates, periods, overrides and categories as well as stays.
+ */
+export function createOffers(db: Db, inventory: Inventory, quotes: Pick<QuoteService, 'quote'>) {
+  type Priced = Pick<Parameters<QuoteService['quote']>[1], 'check_in' | 'check_out' | 'start_at' | 'end_at'>;
+  const quoted = async (hotel: Hotel, category: RoomCategory, stay: Priced) => {
+    const request = { ...stay, category_id: category.id, early_checkin: false, late_checkout: false };
+    return (await quotes.quote(hotel.id, request, db, { hotel, category })).total;
+  };
+
+  /** The price of the whole stay in a category, as a guest booking it by category would be quoted. */
+  const stayPrice = (snapshot: InventorySnapshot, hotel: Hotel, category: RoomCategory, stay: OffersQuery) =>
+    snapshot.derive(`stay:${category.id}:${stay.from}:${stay.to}`, () =>
+      quoted(hotel, category, { check_in: stay.from, check_out: stay.to }),
+    );
+
+  /** The first hour from check-in time on the first day, as an hourly stay would be quoted; null when none is priced. */
+  const hourPrice = (snapshot: InventorySnapshot, hotel: Hotel, category: RoomCategory, stay: OffersQuery) =>
+    snapshot.derive(`hour:${category.id}:${stay.from}`, async () => {
+      const { start } = await bookingsRepository.nightlySpan(db, hotel, stay.from, stay.to);
+      try {
+        return await quoted(hotel, category, { start_at: start, end_at: new Date(start.getTime() + HOUR_MS) });
+      } catch (error) {
+        // No hourly price on that date at any level (override, period, base): nothing to show.
+        if (error instanceof BusinessRuleError) return null;
+        throw error;
+      }
+    });
+
+  async function offerOf(
+    snapshot: InventorySnapshot,
+    hotel: Hotel,
+    category: RoomCategory,
+    rooms: RoomNights[],
+    stay: OffersQuery,
+  ): Promise<CategoryOffer | undefined> {
+    const sellable = rooms.filter((room) => room.category_id === category.id && !room.closed);
+    const fitting = sellable.filter((room) => room.max_guests >= stay.guests);
+    if (fitting.length === 0) return undefined;
+    const nights = fitting[0].free.length;
+    const free = Array.from({ length: nights }, (_, night) => fitting.filter((room) => room.free[night]).length);
+    const available = fitting.some((room) => room.free.every(Boolean));
+    const [total, pricePerHour] = await Promise.all([
+      available ? stayPrice(snapshot, hotel, category, stay) : null,
+      category.allow_hourly ? hourPrice(snapshot, hotel, category, stay) : null,
+    ]);
+    return {
+      category_id: category.id,
+      name: category.name,
+      description: category.description,
+      photos: category.photos,
+      max_guests: Math.max(...sellable.map((room) => room.max_guests)),
+      free,
+      available,
+      total,
+      per_night: total === null ? null : formatMoney(averageOver(parseMoney(total), nights)),
+      hourly: { allowed: category.allow_hourly, price_per_hour: pricePerHour },
+    };
+  }
+
+  return async function offers(hotelId: string, query: OffersQuery): Promise<Offers> {
+    const stay = validate<OffersQuery>(offersQuery, query, 'query');
+    const nightCount = daysBetween(stay.from, stay.to);
+    if (nightCount < 1) throw queryError('to', offerMessages.checkOutFirst);
+    const snapshot = await inventory.snapshot(hotelId);
+    const hotel = await snapshot.hotel();
+    if (stay.from < hotelToday(hotel.timezone)) throw queryError('from', offerMessages.past);
+    return snapshot.answer(`offers:${stay.from}:${stay.to}:${stay.guests}`, async () => {
+      const [categories, rooms] = await Promise.all([snapshot.categories(), snapshot.nights(stay.from, nightCount)]);
+      const offered = await Promise.all(categories.map((category) => offerOf(snapshot, hotel, category, rooms, stay)));
+      return {
+        from: stay.from,
+        to: stay.to,
+        nights: nightsFrom(stay.from, nightCount),
+        categories: offered.filter((offer) => offer !== undefined),
+      };
+    });
+  };
+}
+
+/** cents / count to the nearest cent, halves up (prices are never negative). */
+function averageOver(cents: bigint, count: number): bigint {
+  const divisor = BigInt(count);
+  return (cents * 2n + divisor) / (2n * divisor);
+}
