@@ -8,7 +8,7 @@ const ROOMS = 200;
  * A repeatable sequence of integers below `n`, from the high bits of a linear congruential generator (its low bits
  * cycle quickly: rooms and dates drawn from them repeat, and the bench then measures its own collisions).
  */
-function pseudoRandom(seed: number): (n: number) => number {
+export function pseudoRandom(seed: number): (n: number) => number {
   let state = seed;
   return (n) => {
     state = (state * 1103515245 + 12345) % 2147483648;
@@ -16,7 +16,7 @@ function pseudoRandom(seed: number): (n: number) => number {
   };
 }
 const DAY_MS = 86_400_000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+export const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 
 async function call<T>(
   baseUrl: string,
@@ -35,7 +35,7 @@ async function call<T>(
 }
 
 /** A 200-room hotel (4 categories × 50) through the API, with a year of back-to-back stays written straight to SQL. */
-async function bigHotel(baseUrl: string, db: Db, email: string) {
+export async function bigHotel(baseUrl: string, db: Db, email: string) {
   const session = await call<{ access_token: string; user: { hotelSlug: string; hotelId: string } }>(
     baseUrl,
     'POST',
@@ -87,7 +87,7 @@ async function bigHotel(baseUrl: string, db: Db, email: string) {
     }
   }
   for (let i = 0; i < rows.length; i += 1000) await db('bookings').insert(rows.slice(i, i + 1000));
-  return { token, hotel, rooms, seeded: rows.length };
+  return { token, hotel, hotelId: session.user.hotelId, slug: session.user.hotelSlug, rooms, seeded: rows.length };
 }
 
 /** Availability for 30 nights, then booking creation by 50 concurrent clients; checks no overlap got through. */
@@ -99,22 +99,18 @@ export async function benchBookings(baseUrl: string, db: Db, email: string, dura
       await response.arrayBuffer();
       return response.status === 200;
     });
-  const availability = await runLoad(20, durationMs, () =>
-    get(`${hotel}/availability?from=${day(100)}&to=${day(130)}`),
-  );
+  const window = `${hotel}/availability?from=${day(100)}&to=${day(130)}`;
+  const availability = await runLoad(20, durationMs, () => get(window));
   lines.push(`GET /availability (30 nights, 20 clients):        ${formatLoad(availability)}`);
 
-  let created = 0;
-  let conflicts = 0;
-  const random = pseudoRandom(7);
-  const creation = await runLoad(50, durationMs, async () => {
-    const room = rooms[random(rooms.length)];
+  /** A stay past the seeded year in a room drawn at random: 201 made, 409 the room was taken meanwhile. */
+  const book = async (random: (n: number) => number) => {
     const offset = 400 + random(360);
     const response = await fetch(`${baseUrl}${hotel}/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({
-        room_id: room.id,
+        room_id: rooms[random(rooms.length)].id,
         check_in: day(offset),
         check_out: day(offset + 1 + random(4)),
         guest_last_name: 'Load',
@@ -123,9 +119,35 @@ export async function benchBookings(baseUrl: string, db: Db, email: string, dura
       }),
     });
     await response.arrayBuffer();
-    if (response.status === 201) created += 1;
-    if (response.status === 409) conflicts += 1;
-    return response.status === 201 || response.status === 409;
+    return response.status;
+  };
+
+  // Every booking moves the hotel's inventory version: the next reader recomputes the nights (once, for all waiting).
+  let writing = true;
+  let written = 0;
+  const writerRandom = pseudoRandom(11);
+  const writer = (async () => {
+    while (writing) {
+      if ((await book(writerRandom)) === 201) written += 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const amidWrites = await runLoad(20, durationMs, () => get(window));
+  writing = false;
+  await writer;
+  lines.push(
+    `GET /availability, a booking every ~100 ms meanwhile: ${formatLoad(amidWrites)} ` +
+      `(${(written / amidWrites.seconds).toFixed(1)} bookings/s)`,
+  );
+
+  let created = 0;
+  let conflicts = 0;
+  const random = pseudoRandom(7);
+  const creation = await runLoad(50, durationMs, async () => {
+    const status = await book(random);
+    if (status === 201) created += 1;
+    if (status === 409) conflicts += 1;
+    return status === 201 || status === 409;
   });
   const { rows } = await db.raw(
     `SELECT count(*)::int AS n FROM bookings a JOIN bookings b ON a.room_id = b.room_id AND a.id < b.id

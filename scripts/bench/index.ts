@@ -9,11 +9,12 @@ import { benchBookings } from './bookings';
 import { benchDeposits } from './deposits';
 import { benchOutbox } from './outbox';
 import { benchRealtime, formatRealtime } from './realtime';
+import { benchWidget } from './widget';
 import { formatLoad, runLoad } from './stats';
 
 const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
-/** `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, outbox, deposits. */
+/** `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, outbox, deposits. */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
     ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
     RATE_LIMIT_MAX_PER_ACCOUNT: '100000000',
     RATE_LIMIT_MAX_PER_IP: '100000000',
+    // The widget's reads are limited per address, and every bench client is one address.
+    WIDGET_READS_PER_MINUTE: '100000000',
     // One hotel's 50 clients: its share of a process is half the pool by default (the per-hotel bulkhead).
     DATABASE_POOL_MAX: '20',
     HOTEL_MAX_CONCURRENT_REQUESTS: '20',
@@ -52,6 +55,8 @@ async function main(): Promise<void> {
       if (runs('realtime')) console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
     }
     if (runs('bookings')) console.log(`\n${(await benchBookings(baseUrl, db, users[1], DURATION_MS)).join('\n')}`);
+    if (runs('widget'))
+      console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
