@@ -3,20 +3,23 @@ import { bookingsRepository } from './bookings.repository';
 
 /**
  * What one hotel's state may keep, per kind of value (a 200-room block is 6.4 kB, a staff answer for 93 nights about
- * 200 kB); past a bound the oldest value of that kind goes.
+ * 200 kB); past a bound the oldest value of that kind goes. The base values (the hotel, its rooms, its categories)
+ * are never dropped: blocks are laid out in the order of that one room list.
  */
-const LIMITS = { block: 64, answer: 16, value: 256 } as const;
-export type ValueKind = keyof typeof LIMITS;
+const LIMITS = { base: Infinity, block: 64, answer: 16, value: 256 } as const;
+type ValueKind = keyof typeof LIMITS;
 
 /**
  * What is known of one hotel at one inventory version: each value computed once, on first use, and shared by the
  * requests that need it (read-only: an answer object goes to many responses).
  */
 export class HotelState {
-  private readonly values = { block: new Map(), answer: new Map(), value: new Map() } satisfies Record<
-    ValueKind,
-    Map<string, Promise<unknown>>
-  >;
+  private readonly values: Record<ValueKind, Map<string, Promise<unknown>>> = {
+    base: new Map(),
+    block: new Map(),
+    answer: new Map(),
+    value: new Map(),
+  };
 
   constructor(
     readonly version: number,

@@ -58,7 +58,7 @@ export function createInventory(db: Db, hotels: Pick<HotelsService, 'find'>) {
 
   function snapshotOf(hotelId: string, state: HotelState) {
     const rooms = () =>
-      state.derive('value', 'rooms', async () =>
+      state.derive('base', 'rooms', async () =>
         (await bookingsRepository.inventoryRooms(db, hotelId)).sort((a, b) => byRoomNumber.compare(a.number, b.number)),
       );
 
@@ -89,7 +89,7 @@ export function createInventory(db: Db, hotels: Pick<HotelsService, 'find'>) {
 
     return {
       hotel: () =>
-        state.derive('value', 'hotel', async (): Promise<Hotel> => {
+        state.derive('base', 'hotel', async (): Promise<Hotel> => {
           const hotel = await hotels.find(hotelId);
           if (!hotel) throw new NotFoundError('Отель не найден');
           return hotel;
@@ -97,7 +97,7 @@ export function createInventory(db: Db, hotels: Pick<HotelsService, 'find'>) {
 
       /** The categories on sale, in the hotel's order. */
       categories: () =>
-        state.derive('value', 'categories', (): Promise<RoomCategory[]> =>
+        state.derive('base', 'categories', (): Promise<RoomCategory[]> =>
           bookingsRepository.activeCategories(db, hotelId),
         ),
 
