@@ -218,7 +218,8 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
       return { category: await categoryOf(trx, hotel.id, room.category_id), candidates: [room] };
     }
     const category = await categoryOf(trx, hotel.id, input.category_id!);
-    const strategy = (await hotels.settingsOf(hotel.id, trx))?.room_assignment_strategy ?? 'manual';
+    const configured = (await hotels.settingsOf(hotel.id, trx))?.room_assignment_strategy ?? 'manual';
+    const strategy = configured === 'manual' ? (input.unattended_strategy ?? configured) : configured;
     if (strategy === 'manual') throw new BusinessRuleError(bookingMessages.manualAssignment);
     const free = await bookingsRepository.candidates(trx, hotel.id, category.id, span, guestCount);
     if (free.length === 0) throw new ConflictError(bookingMessages.noFreeRoom, 'no_free_room');
