@@ -26,6 +26,8 @@ import { runWithRequestBindings } from './platform/observability/request-context
 import { MODULES, type Services } from './modules/registry';
 import { buildModules, type AnyModule } from './platform/modules';
 
+/** A widget submission is a short form: names, contacts, dates, a comment of at most 2000 characters. */
+const WIDGET_BODY_LIMIT = '16kb';
 export interface AppDependencies {
   config: Config;
   db: Db;
@@ -88,6 +90,8 @@ export function buildApi(deps: AppDependencies): Api {
       }),
     ),
   );
+  // Anonymous callers on the open internet send a form, never more: their bodies get a much smaller limit (413).
+  app.use('/api/widget', express.json({ limit: WIDGET_BODY_LIMIT }));
   app.use(express.json({ limit: config.bodyLimit }));
   app.use(cookieParser());
   app.use(healthRouter({ database: () => db.raw('select 1'), ...readinessChecks }, deps.stopping));

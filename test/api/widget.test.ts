@@ -307,6 +307,15 @@ describe('widget from a browser', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('refuses a body larger than a form (413), before any work', async () => {
+    const { hotel, category } = await hotelSelling(1);
+    const bloated = await t.http
+      .post(widget(hotel, '/bookings'))
+      .send(submission(category.id, { comment: 'x'.repeat(20_000) }));
+    expect(bloated.status).toBe(413);
+    expect((await t.http.get(api(hotel, '/bookings')).set(as(hotel.accessToken))).body).toHaveLength(0);
+  });
+
   it('limits reads per address', async () => {
     const limited = createTestApp({ WIDGET_READS_PER_MINUTE: '3' });
     try {
