@@ -1,0 +1,39 @@
+import type { FakeLock } from './state';
+
+export interface FakeTTLockAccount {
+  clientId: string;
+  clientSecret: string;
+  username: string;
+  /** Plain; the fake keeps its MD5, as the client must send. */
+  password: string;
+  locks?: FakeLock[];
+}
+
+export interface FakeTTLockControl {
+  /** Registers the app and the account (again: a new password and locks); answers the account's uid. */
+  registerAccount(account: FakeTTLockAccount): Promise<number>;
+  /** Moves the fake's clock forward: tokens expire on it. */
+  advanceClock(ms: number): Promise<void>;
+}
+
+/** A typed hand on the fake's test controls (/_fake), for tests. */
+export function fakeTTLockControl(url: string): FakeTTLockControl {
+  const call = async (path: string, body: unknown): Promise<unknown> => {
+    const response = await fetch(new URL(path, url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer: unknown = await response.json();
+    if (!response.ok) throw new Error(`POST ${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  return {
+    async registerAccount(account) {
+      return ((await call('/_fake/accounts', account)) as { uid: number }).uid;
+    },
+    async advanceClock(ms) {
+      await call('/_fake/clock', { advance_ms: ms });
+    },
+  };
+}

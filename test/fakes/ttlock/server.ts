@@ -1,0 +1,39 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { apiRoutes } from './api-routes';
+import { controlRoutes } from './control-routes';
+import { sendError } from './errors';
+import { FakeTTLockState } from './state';
+
+export interface FakeTTLockOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface FakeTTLock {
+  /** http://host:port: the API root for either cloud (baseUrlFor), the test controls under /_fake. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** An in-memory TTLock cloud API for tests and local development; see test/fakes/ttlock/index.ts. */
+export async function startFakeTTLock({ port = 0, host = '127.0.0.1' }: FakeTTLockOptions = {}): Promise<FakeTTLock> {
+  const state = new FakeTTLockState();
+  const app = express();
+  app.disable('x-powered-by');
+  app.use('/_fake', controlRoutes(state));
+  app.use(apiRoutes(state));
+  app.use(sendError);
+
+  const server = app.listen(port, host);
+  await once(server, 'listening');
+  return {
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
