@@ -31,21 +31,22 @@ export function apiRoutes(state: FakeTTLockState): Router {
     const params = paramsOf(request);
     const clientId = String(params.clientId ?? '');
     if (!state.clients.has(clientId) || state.clients.get(clientId) !== params.clientSecret) throw invalidClient();
+    const refreshing = params.grant_type === 'refresh_token';
     let account: FakeAccount | undefined;
-    if (params.grant_type === 'refresh_token') {
-      account = state.redeem(String(params.refresh_token ?? ''));
+    if (refreshing) {
+      account = state.accountOfRefreshToken(String(params.refresh_token ?? ''));
       if (!account || account.clientId !== clientId) throw invalidRefreshToken();
     } else {
       account = state.account(clientId, String(params.username ?? ''));
       if (!account || account.passwordMd5 !== params.password) throw invalidAccount();
     }
-    const { accessToken, refreshToken } = state.issue(account);
+    const { accessToken, refreshToken } = state.issue(account, refreshing ? String(params.refresh_token) : undefined);
     response.json({
       access_token: accessToken,
       refresh_token: refreshToken,
       expires_in: TOKEN_LIFETIME_SECONDS,
       scope: 'user,key,room',
-      ...(params.grant_type === 'refresh_token' ? {} : { uid: account.uid }),
+      ...(refreshing ? {} : { uid: account.uid }),
     });
   });
 

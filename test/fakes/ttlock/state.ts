@@ -61,9 +61,12 @@ export class FakeTTLockState {
     return this.accounts.get(accountKey(clientId, username));
   }
 
-  issue(account: FakeAccount): { accessToken: string; refreshToken: string } {
+  /**
+   * A new access token, with a new refresh token or the one it was refreshed with: the documented refresh answers the
+   * refresh token it was given, which lives 10 years.
+   */
+  issue(account: FakeAccount, refreshToken = randomBytes(16).toString('hex')) {
     const accessToken = randomBytes(16).toString('hex');
-    const refreshToken = randomBytes(16).toString('hex');
     this.accessTokens.set(accessToken, { account, expiresAt: this.now() + TOKEN_LIFETIME_SECONDS * 1000 });
     this.refreshTokens.set(refreshToken, account);
     return { accessToken, refreshToken };
@@ -73,11 +76,8 @@ export class FakeTTLockState {
     return this.accessTokens.get(accessToken);
   }
 
-  /** The refresh token's account; the token is used up. */
-  redeem(refreshToken: string): FakeAccount | undefined {
-    const account = this.refreshTokens.get(refreshToken);
-    this.refreshTokens.delete(refreshToken);
-    return account;
+  accountOfRefreshToken(refreshToken: string): FakeAccount | undefined {
+    return this.refreshTokens.get(refreshToken);
   }
 }
 
