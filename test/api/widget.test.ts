@@ -2,6 +2,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
+import { localDay } from '../helpers/dates';
 
 let t: TestApp;
 
@@ -14,10 +15,6 @@ afterAll(async () => {
 
 const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
 const widget = (hotel: RegisteredHotel, path: string) => `/api/widget/${hotel.slug}${path}`;
-const localDay = (offsetDays: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
-    new Date(Date.now() + offsetDays * 86_400_000),
-  );
 let phoneSequence = 0;
 const formatPrice = (amount: number) => amount.toFixed(2);
 const uniquePhone = () =>

@@ -9,6 +9,7 @@ import { messagesTo } from '../helpers/mail';
 import { startFaultStack, type FaultStack } from '../helpers/processes';
 import { connectStaff, type RealtimeMessage, type StaffClient } from '../helpers/realtime';
 import { pace, until } from '../helpers/wait';
+import { localDay } from '../helpers/dates';
 
 /**
  * Fault injection on a private stack (own database, Temporal dev server with a SQLite file, worker and API
@@ -25,11 +26,6 @@ let stack: FaultStack | undefined;
 let db: Db | undefined;
 let temporal: Connection | undefined;
 const sockets: StaffClient[] = [];
-
-const localDay = (offsetDays: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
-    new Date(Date.now() + offsetDays * 86_400_000),
-  );
 
 interface Owner {
   email: string;

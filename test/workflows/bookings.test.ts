@@ -4,6 +4,7 @@ import { connectStaff, startTestServer, type StaffClient, type TestServer } from
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
+import { localDay } from '../helpers/dates';
 
 let t: TestServer;
 let connection: Connection;
@@ -20,11 +21,6 @@ afterAll(async () => {
 });
 
 const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
-const localDay = (offsetDays: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
-    new Date(Date.now() + offsetDays * 86_400_000),
-  );
-
 async function hotelWithRoom(settings: Record<string, unknown> = {}) {
   const hotel = await registerHotel(t);
   if (Object.keys(settings).length > 0)

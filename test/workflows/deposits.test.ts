@@ -7,6 +7,7 @@ import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
 import { withTemporal } from '../helpers/workflows';
 import { fakeYooKassaControl } from '../fakes/yookassa';
+import { localDay } from '../helpers/dates';
 
 /**
  * Deposits and online payments end to end: the API, the shared worker running the real workflows, and the fake
@@ -33,10 +34,6 @@ afterAll(async () => {
 });
 
 const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
-const localDay = (offsetDays: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
-    new Date(Date.now() + offsetDays * 86_400_000),
-  );
 let shopSequence = 0;
 
 interface Stay {

@@ -9,6 +9,7 @@ import { messagesTo, waitForMessages } from '../helpers/mail';
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 import { outboxWorkflowsAtRest } from '../helpers/workflows';
+import { localDay } from '../helpers/dates';
 
 let t: TestApp;
 let connection: Connection;
@@ -30,11 +31,6 @@ afterAll(async () => {
 });
 
 const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
-const localDay = (offsetDays: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
-    new Date(Date.now() + offsetDays * 86_400_000),
-  );
-
 async function onlineHotel(guestLanguage?: 'ru' | 'en') {
   const hotel = await registerHotel(t, { hotel_name: `Бриз <Sea> & "Sun" ${Math.random().toString(36).slice(2, 8)}` });
   if (guestLanguage)

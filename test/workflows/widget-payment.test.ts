@@ -4,6 +4,7 @@ import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
 import { fakeYooKassaControl } from '../fakes/yookassa';
+import { localDay } from '../helpers/dates';
 
 /** A widget booking paid online: the answer carries the provider's page, and the payment confirms the booking. */
 
@@ -16,11 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const localDay = (offsetDays: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(
-    new Date(Date.now() + offsetDays * 86_400_000),
-  );
 
 it('answers with the payment page, and a succeeded payment confirms the booking with one payment row', async () => {
   const hotel = await registerHotel(t);
