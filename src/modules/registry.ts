@@ -1,4 +1,5 @@
 import type { DependenciesSatisfied, ServicesOf } from '../platform/modules';
+import { agentsModule } from './agents/agents.module';
 import { authModule } from './auth/auth.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { depositsModule } from './deposits/deposits.module';
@@ -40,6 +41,7 @@ export const MODULES = [
   depositsModule,
   widgetModule,
   maintenanceModule,
+  agentsModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

@@ -30,6 +30,8 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/payment-gateways/:id': 'gateway',
   '/api/hotels/:slug/rental-objects/:id': 'rentalObject',
   '/api/hotels/:slug/rental-bookings/:id': 'rentalBooking',
+  '/api/hotels/:slug/workstations/:id': 'workstation',
+  '/api/hotels/:slug/workstations/:id/devices/:deviceId': 'device',
 };
 
 /**
@@ -243,9 +245,10 @@ const describeSchema = (schema: Joi.Schema) => schema.describe() as Description;
 
 /**
  * Fields named like ids that name no record of this service, by field name: a payment provider's shop id is the
- * provider's (hotels may even share a shop), so another hotel's value there trespasses on nothing.
+ * provider's (hotels may even share a shop), and a device's number in its fiscal driver is the driver's, so another
+ * hotel's value there trespasses on nothing.
  */
-const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id']);
+const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id', 'dto_device_id']);
 
 /** A field naming a record: a UUID, an `..._id` name, or a URL (such as an uploaded photo). */
 function isReference(name: string, description: Description): boolean {

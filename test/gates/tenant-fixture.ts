@@ -33,6 +33,8 @@ export const RECORD_KINDS = [
   'gateway',
   'rentalObject',
   'rentalBooking',
+  'workstation',
+  'device',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -86,7 +88,8 @@ export function day(offset: number, base = '2031-03-01'): string {
  * template, a guest (blacklisted, with passport data), an uploaded photo (on the category, room and task), a booking with that guest added and a payment, a housekeeping
  * task with a checklist item (from the template) and a minibar check, the hotel settings (SMTP), the payment settings
  * (a deduction preset), a payment method, a YooKassa gateway, a cash deposit on the booking, a rental object (made
- * active) with a daily booking charged to the booking, and a notification.
+ * active) with a daily booking charged to the booking, a workstation paired with an agent and a fiscal register on it,
+ * and a notification.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
   const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
@@ -251,6 +254,22 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     booking_id: booking.id,
   });
 
+  const workstation = await post('/workstations', { name: `Desk ${canary}`, ttlock_com_port: 'COM3' });
+  const { pair_code } = await post(`/workstations/${workstation.id}/pair-code`, {});
+  const pairing = await t.http
+    .post('/api/agents/pair')
+    .send({ pair_code, agent_version: `1.0-${canary}`, machine_name: `PC ${canary}` });
+  if (pairing.status !== 201) throw new Error(`seeding POST /api/agents/pair: ${pairing.status} ${pairing.text}`);
+  const device = await post(`/workstations/${workstation.id}/devices`, {
+    name: `Register ${canary}`,
+    type: 'fiscal_register',
+    connection: 'com',
+    com_port: 'COM4',
+    fiscal_mode: canary,
+    dto_port: 5555,
+    config: { dto_device_id: canary },
+  });
+
   const notification = await t.db.transaction((trx) =>
     notify(trx, hotel.hotelId, {
       type: 'housekeeping_task_created',
@@ -287,6 +306,8 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       gateway: gateway.id,
       rentalObject: rentalTemplate.id,
       rentalBooking: rentalBooking.id,
+      workstation: workstation.id,
+      device: device.id,
     },
   };
 }

@@ -1,0 +1,21 @@
+import type { Db } from '../../platform/db/knex';
+import type { HotelsService } from '../hotels';
+import { createAgentChannel } from './agents.channel';
+import { createDevices } from './agents.devices';
+import { LATEST_AGENT_RELEASE } from './agents.release';
+import { createWorkstations } from './agents.workstations';
+
+export interface AgentsDependencies {
+  hotels: Pick<HotelsService, 'find'>;
+}
+
+export function createAgentsService(db: Db, deps: AgentsDependencies) {
+  return {
+    workstations: createWorkstations(db),
+    devices: createDevices(db),
+    ...createAgentChannel(db, deps.hotels),
+    latestRelease: () => LATEST_AGENT_RELEASE,
+  };
+}
+
+export type AgentsService = ReturnType<typeof createAgentsService>;

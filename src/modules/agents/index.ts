@@ -1,0 +1,2 @@
+export type { AgentsService } from './agents.service';
+export type { AgentIdentity, Workstation, WorkstationDevice } from './agents.types';
