@@ -34,14 +34,38 @@ workers="${FUZZ_WORKERS:-2}"
 # multipart like any body. A route that must be left out goes here as `--exclude-path-regex '<regex>'`, with why.
 EXCLUSIONS=()
 
+# CPython before 3.13 may fail `ast.parse` when threads parse at once ("AST constructor recursion depth mismatch",
+# gh-106905), and hypothesis parses the source of filter lambdas while schemathesis's workers generate requests: the
+# gate then reports a tool error. So the newest interpreter the machine has is preferred (pyenv's included).
+pick_python() {
+  if [ -n "${PYTHON:-}" ]; then echo "$PYTHON"; return; fi
+  local candidates=()
+  if command -v pyenv >/dev/null 2>&1; then
+    mapfile -t candidates < <(ls -d "$(pyenv root)"/versions/3.*/bin/python3 2>/dev/null | sort -rV)
+  fi
+  for candidate in "${candidates[@]}" python3.13 python3.12 python3; do
+    if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then
+      echo "$candidate"
+      return
+    fi
+  done
+}
+
 ensure_schemathesis() {
-  if [ "$("$VENV/bin/st" --version 2>/dev/null)" = "st, version $SCHEMATHESIS_VERSION" ]; then return; fi
-  local python="${PYTHON:-python3}" started=$SECONDS
-  if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  local python
+  python="$(pick_python)"
+  if [ -z "$python" ]; then
     echo "fuzz: schemathesis needs Python 3.11+ (set PYTHON to one)" >&2
     exit 1
   fi
-  echo "Installing schemathesis $SCHEMATHESIS_VERSION into $VENV (once)..."
+  local wanted
+  wanted="$("$python" -c 'import sys; print(sys.version_info[:2])')"
+  if [ "$("$VENV/bin/st" --version 2>/dev/null)" = "st, version $SCHEMATHESIS_VERSION" ] &&
+    [ "$("$VENV/bin/python" -c 'import sys; print(sys.version_info[:2])' 2>/dev/null)" = "$wanted" ]; then
+    return
+  fi
+  local started=$SECONDS
+  echo "Installing schemathesis $SCHEMATHESIS_VERSION into $VENV (once, Python $wanted)..."
   rm -rf "$VENV"
   "$python" -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
