@@ -1,4 +1,5 @@
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
+import { hotelTable } from '../../platform/db/hotel-table';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { Deduction, Deposit, DepositHistoryRow, DepositRefund, OnlinePayment } from './deposits.types';
 
@@ -17,24 +18,10 @@ function byId<Row>(table: string) {
   };
 }
 
-function insertInto<Row>(table: string) {
-  return async (db: DbOrTrx, hotelId: string, row: Partial<Row>): Promise<Row> => {
-    const [inserted] = await db(table)
-      .insert({ ...row, hotel_id: hotelId })
-      .returning('*');
-    return inserted as Row;
-  };
-}
-
-function updateOf<Row>(table: string) {
-  return async (db: DbOrTrx, hotelId: string, id: string, changes: Partial<Row>): Promise<Row> => {
-    const [row] = await db(table)
-      .where({ hotel_id: hotelId, id })
-      .update({ ...changes, updated_at: db.fn.now() })
-      .returning('*');
-    return row as Row;
-  };
-}
+// The shared record factory writes them; the callers hold the row locked, so an update always finds it.
+const depositRows = hotelTable<Deposit, Partial<Deposit>>('deposits');
+const refundRows = hotelTable<DepositRefund, Partial<DepositRefund>>('deposit_refunds');
+const onlinePaymentRows = hotelTable<OnlinePayment, Partial<OnlinePayment>>('online_payments');
 
 /**
  * The record (of whichever hotel) that follows a provider payment: the provider's notification names only the
@@ -45,18 +32,16 @@ function byProviderPayment<Row>(table: string) {
     db(table).where({ provider_payment_id: providerPaymentId }).first();
 }
 
-const updateDeposit = updateOf<Deposit>('deposits');
-
 export const depositsRepository = {
   find: byId<Deposit>('deposits'),
-  insert: insertInto<Deposit>('deposits'),
+  insert: depositRows.insert,
 
   /** knex would write an array as a PostgreSQL array: the jsonb deductions go as JSON text. */
   update: (db: DbOrTrx, hotelId: string, id: string, { deductions, ...changes }: Partial<Deposit>) =>
-    updateDeposit(db, hotelId, id, {
+    depositRows.update(db, hotelId, id, {
       ...changes,
       ...(deductions && { deductions: JSON.stringify(deductions) as unknown as Deduction[] }),
-    }),
+    }) as Promise<Deposit>,
 
   byProviderPayment: byProviderPayment<Deposit>('deposits'),
 
@@ -93,7 +78,7 @@ export const depositsRepository = {
 
 export const refundsRepository = {
   find: byId<DepositRefund>('deposit_refunds'),
-  insert: insertInto<DepositRefund>('deposit_refunds'),
+  insert: refundRows.insert,
 
   async update(db: DbOrTrx, hotelId: string, id: string, changes: Partial<DepositRefund>): Promise<DepositRefund> {
     const [row] = await db('deposit_refunds').where({ hotel_id: hotelId, id }).update(changes).returning('*');
@@ -115,8 +100,9 @@ export const refundsRepository = {
 
 export const onlinePaymentsRepository = {
   find: byId<OnlinePayment>('online_payments'),
-  insert: insertInto<OnlinePayment>('online_payments'),
-  update: updateOf<OnlinePayment>('online_payments'),
+  insert: onlinePaymentRows.insert,
+  update: (db: DbOrTrx, hotelId: string, id: string, changes: Partial<OnlinePayment>) =>
+    onlinePaymentRows.update(db, hotelId, id, changes) as Promise<OnlinePayment>,
   byProviderPayment: byProviderPayment<OnlinePayment>('online_payments'),
 
   async forBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<OnlinePayment[]> {
