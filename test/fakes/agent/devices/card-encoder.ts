@@ -1,0 +1,110 @@
+import { CommandFailure } from '../protocol';
+import { integerField, invalidPayload, stringField, timeField, type Payload } from '../payload';
+
+export const ENCODER_DLL_VERSION = 'CardEncoder 1.6.1';
+
+export interface WrittenCard {
+  card_number: string;
+  payload: Payload;
+  written_at: string;
+}
+
+export interface CancelledCard {
+  card_number: string;
+  payload: Payload;
+  cancelled_at: string;
+}
+
+/** What survives an agent restart: card numbers are never handed out twice. */
+export interface CardEncoderSnapshot {
+  lastCardNumber: number;
+}
+
+/**
+ * A TTLock hotel card encoder on one serial port. It holds at most one card: a blank one, or the last one written,
+ * until a test takes it away (cardPresent false) or places another (placeCard).
+ */
+export class CardEncoder {
+  cardPresent = true;
+  /** The number of the card on the encoder; undefined while that card is blank. */
+  cardOnEncoder: string | undefined;
+  readonly cards: WrittenCard[] = [];
+  readonly cancelledCards: CancelledCard[] = [];
+  private lastCardNumber: number;
+
+  constructor(
+    private readonly port: string,
+    private readonly serialPorts: readonly string[],
+    snapshot?: CardEncoderSnapshot,
+  ) {
+    this.lastCardNumber = snapshot?.lastCardNumber ?? 0x1a2b0000;
+  }
+
+  snapshot(): CardEncoderSnapshot {
+    return { lastCardNumber: this.lastCardNumber };
+  }
+
+  setCardPresent(present: boolean): void {
+    this.cardPresent = present;
+    this.cardOnEncoder = undefined;
+  }
+
+  placeCard(cardNumber: string): void {
+    this.cardPresent = true;
+    this.cardOnEncoder = cardNumber;
+  }
+
+  /** A port with no encoder answers encoder_connected false; a port the desk does not have is encoder_not_found. */
+  dllInfo(payload: Payload): { dll_version: string; encoder_connected: boolean } {
+    const comPort = stringField(payload, 'com_port');
+    if (!this.serialPorts.includes(comPort)) throw encoderNotFound(comPort);
+    return { dll_version: ENCODER_DLL_VERSION, encoder_connected: comPort === this.port };
+  }
+
+  writeCard(payload: Payload): { card_number: string } {
+    validateCardPayload(payload);
+    this.requireCard(stringField(payload, 'com_port'));
+    const cardNumber = (++this.lastCardNumber).toString(16).toUpperCase().padStart(8, '0');
+    this.cardOnEncoder = cardNumber;
+    this.cards.push({ card_number: cardNumber, payload, written_at: new Date().toISOString() });
+    return { card_number: cardNumber };
+  }
+
+  cancelCard(payload: Payload): { card_number: string } {
+    stringField(payload, 'hotel_info');
+    this.requireCard(stringField(payload, 'com_port'));
+    const cardNumber = this.cardOnEncoder;
+    if (cardNumber === undefined) throw new CommandFailure('no_card', 'The card on the encoder is blank');
+    this.cardOnEncoder = undefined;
+    this.cancelledCards.push({ card_number: cardNumber, payload, cancelled_at: new Date().toISOString() });
+    return { card_number: cardNumber };
+  }
+
+  private requireCard(comPort: string): void {
+    if (comPort !== this.port) throw encoderNotFound(comPort);
+    if (!this.cardPresent) throw new CommandFailure('no_card', 'No card on the encoder');
+  }
+}
+
+function encoderNotFound(comPort: string): CommandFailure {
+  return new CommandFailure('encoder_not_found', `No card encoder on ${comPort}`);
+}
+
+function validateCardPayload(payload: Payload): void {
+  stringField(payload, 'com_port');
+  stringField(payload, 'hotel_info');
+  integerField(payload, 'build_no');
+  integerField(payload, 'floor_no');
+  const lockMacs = payload.lock_macs;
+  if (!Array.isArray(lockMacs) || lockMacs.length === 0 || !lockMacs.every((mac) => typeof mac === 'string')) {
+    throw invalidPayload('lock_macs must be a non-empty list of lock MAC addresses');
+  }
+  const sectors = payload.sectors;
+  const isSector = (sector: unknown) => Number.isInteger(sector) && (sector as number) >= 1 && (sector as number) <= 16;
+  if (!Array.isArray(sectors) || sectors.length === 0 || !sectors.every(isSector)) {
+    throw invalidPayload('sectors must be a non-empty list of integers from 1 to 16');
+  }
+  if (timeField(payload, 'valid_until') <= timeField(payload, 'valid_from')) {
+    throw invalidPayload('valid_until must be after valid_from');
+  }
+}

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { CommandFailure } from '../protocol';
+import { objectField, stringField, type Payload } from '../payload';
+
+/** ATOL drivers refuse receipts in a shift opened more than 24 hours ago until it is closed. */
+const SHIFT_LIMIT_MS = 24 * 60 * 60 * 1000;
+const FN_NUMBER = '7380440700123456';
+
+export interface FiscalResult {
+  fiscal_document_number: number;
+  fiscal_document_sign: string;
+  fn_number: string;
+  shift_number: number;
+  /** Null for the shift reports, which are documents but not receipts. */
+  receipt_number: number | null;
+  datetime: string;
+  total: number;
+}
+
+export interface FiscalReceipt {
+  type: 'sell' | 'sellReturn';
+  task: Payload;
+  fiscal: FiscalResult;
+}
+
+/** The register's counters, kept across agent restarts as the fiscal storage would. */
+export interface FiscalRegisterSnapshot {
+  shiftOpen: boolean;
+  shiftNumber: number;
+  shiftOpenedAt: number | null;
+  receiptNumber: number;
+  documentNumber: number;
+}
+
+/** A fiscal register driven by ATOL driver JSON tasks: openShift, closeShift, sell, sellReturn. */
+export class FiscalRegister {
+  /** While set, every task is refused with these words, as a register with a fault would. */
+  refusal: string | undefined;
+  readonly receipts: FiscalReceipt[] = [];
+  private state: FiscalRegisterSnapshot;
+
+  constructor(snapshot?: FiscalRegisterSnapshot) {
+    this.state = snapshot ?? {
+      shiftOpen: false,
+      shiftNumber: 0,
+      shiftOpenedAt: null,
+      receiptNumber: 0,
+      documentNumber: 0,
+    };
+  }
+
+  snapshot(): FiscalRegisterSnapshot {
+    return { ...this.state };
+  }
+
+  get shift(): { open: boolean; number: number; openedAt: Date | null } {
+    const { shiftOpen, shiftNumber, shiftOpenedAt } = this.state;
+    return { open: shiftOpen, number: shiftNumber, openedAt: shiftOpenedAt === null ? null : new Date(shiftOpenedAt) };
+  }
+
+  /** Moves the open shift's start back, to reach the 24-hour limit without waiting. */
+  ageShift(ms: number): void {
+    if (this.state.shiftOpenedAt !== null) this.state.shiftOpenedAt -= ms;
+  }
+
+  execute(payload: Payload): { fiscal: FiscalResult } {
+    const task = objectField(payload, 'task');
+    const type = stringField(task, 'type');
+    if (this.refusal !== undefined) throw refused(this.refusal);
+    switch (type) {
+      case 'openShift':
+        if (this.state.shiftOpen) throw refused('Смена открыта - операция невозможна');
+        return { fiscal: this.openShift() };
+      case 'closeShift':
+        if (!this.state.shiftOpen) throw refused('Смена закрыта - операция невозможна');
+        return { fiscal: this.closeShift() };
+      case 'sell':
+      case 'sellReturn':
+        return { fiscal: this.receipt(type, task) };
+      default:
+        throw refused(`Неподдерживаемый тип задания: ${type}`);
+    }
+  }
+
+  private openShift(): FiscalResult {
+    this.state.shiftOpen = true;
+    this.state.shiftNumber += 1;
+    this.state.shiftOpenedAt = Date.now();
+    this.state.receiptNumber = 0;
+    return this.document(null, 0);
+  }
+
+  private closeShift(): FiscalResult {
+    const closing = this.document(null, 0);
+    this.state.shiftOpen = false;
+    this.state.shiftOpenedAt = null;
+    return closing;
+  }
+
+  /** A receipt with the shift closed opens it first, as ATOL drivers do. */
+  private receipt(type: FiscalReceipt['type'], task: Payload): FiscalResult {
+    const totalKopecks = receiptTotalKopecks(task);
+    if (!this.state.shiftOpen) this.openShift();
+    if (Date.now() - (this.state.shiftOpenedAt ?? 0) > SHIFT_LIMIT_MS) {
+      throw new CommandFailure('shift_expired', 'Смена превысила 24 часа');
+    }
+    this.state.receiptNumber += 1;
+    const fiscal = this.document(this.state.receiptNumber, totalKopecks / 100);
+    this.receipts.push({ type, task, fiscal });
+    return fiscal;
+  }
+
+  private document(receiptNumber: number | null, total: number): FiscalResult {
+    const documentNumber = ++this.state.documentNumber;
+    const datetime = new Date().toISOString();
+    return {
+      fiscal_document_number: documentNumber,
+      fiscal_document_sign: documentSign(documentNumber, datetime, total),
+      fn_number: FN_NUMBER,
+      shift_number: this.state.shiftNumber,
+      receipt_number: receiptNumber,
+      datetime,
+      total,
+    };
+  }
+}
+
+function refused(message: string): CommandFailure {
+  return new CommandFailure('fiscal_refused', message);
+}
+
+/** The sum of the items' amounts, which the payments must match to the kopeck. */
+function receiptTotalKopecks(task: Payload): number {
+  const items = listOf(task, 'items').filter((item) => item.type === undefined || item.type === 'position');
+  if (items.length === 0) throw refused('Чек не содержит позиций');
+  const total = sumKopecks(items, 'amount');
+  const paid = sumKopecks(listOf(task, 'payments'), 'sum');
+  if (paid !== total) {
+    throw refused(`Сумма оплат (${paid / 100}) не равна сумме чека (${total / 100})`);
+  }
+  return total;
+}
+
+function listOf(task: Payload, field: string): Payload[] {
+  const list = task[field];
+  if (!Array.isArray(list)) throw refused(`Некорректное задание: нет поля ${field}`);
+  return list as Payload[];
+}
+
+function sumKopecks(entries: Payload[], field: string): number {
+  return entries.reduce((sum, entry) => {
+    const value = entry[field];
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw refused(`Некорректное значение ${field}`);
+    return sum + Math.round(value * 100);
+  }, 0);
+}
+
+/** The fiscal sign is a number the fiscal storage derives from the document; any stable digits will do here. */
+function documentSign(documentNumber: number, datetime: string, total: number): string {
+  const digest = createHash('sha256').update(`${FN_NUMBER}|${documentNumber}|${datetime}|${total}`).digest();
+  return String(digest.readUInt32BE(0)).padStart(10, '0');
+}
