@@ -57,7 +57,7 @@ const UNLOGGED_PATHS = new Set(['/health', '/ready', '/metrics']);
 /** The Express application without a listening socket: main.ts listens, tests call it directly. */
 export function buildApi(deps: AppDependencies): Api {
   const { config, db, logger, listener, readinessChecks = {} } = deps;
-  const modules = buildModules(deps.modules ?? MODULES, { db, config });
+  const modules = buildModules(deps.modules ?? MODULES, { db, config, listener });
   const services = modules.services as Services;
   const accessGuard = createAccessGuard({ listener, load: (userId) => services.auth.accessOf(userId) });
   const routes = modules.routes();

@@ -1,6 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { buildApi } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { createAgentHub } from './modules/agents';
 import { createProcessDb } from './platform/db/knex';
 import { createPgListener } from './platform/db/pg-listener';
 import { outboxReadiness } from './platform/http/health';
@@ -49,8 +50,10 @@ async function main(): Promise<void> {
     findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });
   metrics.countRealtimeConnections(() => hub.connectionCount());
+  const agentHub = createAgentHub({ agents: services.agents, listener, logger });
   const http = createHttpServer(app, config.http, logger);
   hub.attach(http.server);
+  agentHub.attach(http.server);
   await http.listen(config.port, config.host);
   logger.info({ port: config.port }, 'api listening');
 
@@ -61,7 +64,7 @@ async function main(): Promise<void> {
     // Stop accepting and let in-flight requests finish (their connections close after the response). WebSockets are
     // upgraded connections the server waits for: the hub closes them (1001) meanwhile.
     const drained = http.drain(config.shutdownTimeoutMs);
-    await hub.close();
+    await Promise.all([hub.close(), agentHub.close()]);
     await drained;
     accessGuard.close();
     await listener.close();

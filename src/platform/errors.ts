@@ -27,7 +27,9 @@ const PROBLEM_TITLES: Record<number, string> = {
   428: 'Требуется условие запроса',
   429: 'Слишком много запросов',
   500: 'Внутренняя ошибка сервера',
+  502: 'Ошибка внешней системы',
   503: 'Сервис временно недоступен',
+  504: 'Внешняя система не ответила',
 };
 
 /**
@@ -156,6 +158,28 @@ export class ServiceUnavailableError extends AppError {
     readonly retryAfterSeconds = 1,
   ) {
     super(503, code, message);
+  }
+}
+
+/** A system the service relies on for this request (a desk's agent, a provider) answered with a refusal or an error. */
+export class BadGatewayError extends AppError {
+  constructor(
+    code: string,
+    message: string,
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(502, code, message);
+  }
+
+  override toBody(): Record<string, unknown> {
+    return problemBody(this.status, this.code, this.message, this.extensions);
+  }
+}
+
+/** A system the service relies on for this request did not answer in time; whether it acted is unknown. */
+export class GatewayTimeoutError extends AppError {
+  constructor(code: string, message: string) {
+    super(504, code, message);
   }
 }
 

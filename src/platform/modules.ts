@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Db } from './db/knex';
+import type { PgListener } from './db/pg-listener';
 import type { RouteDefinition } from './http/route';
 import type { Mailer } from './mail';
 import type { HotelEventKind } from './realtime/events';
@@ -10,6 +11,8 @@ import type { ScheduleDefinition } from './temporal/schedules';
 export interface ModuleContext {
   db: Db;
   config: Config;
+  /** The API process's LISTEN connection (the worker has none): for services that wait on other replicas. */
+  listener?: PgListener;
   /** Runs every module's `onHotelCreated` in the registration transaction (the rows a new hotel starts with). */
   hotelCreated(trx: Knex.Transaction, hotelId: string): Promise<void>;
 }
@@ -87,7 +90,7 @@ export interface ModuleRuntime<Modules extends readonly AnyModule[]> {
 /** Builds every module's service in list order, each from the services it names; refuses names not built yet. */
 export function buildModules<Modules extends readonly AnyModule[]>(
   modules: Modules,
-  base: Pick<ModuleContext, 'db' | 'config'>,
+  base: Pick<ModuleContext, 'db' | 'config' | 'listener'>,
 ): ModuleRuntime<Modules> {
   const built = new Map<string, unknown>();
   const depsOf = new Map<string, Record<string, unknown>>();

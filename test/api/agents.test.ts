@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 
@@ -338,9 +339,10 @@ describe('pairing', () => {
 
   it('presence: a paired agent comes online and goes offline; an unpaired one never comes online', async () => {
     const workstation = await workstationIn();
-    expect(await t.services.agents.markOnline(workstation.id, '2.0.0')).toBe(false);
+    const connection = randomUUID();
+    expect(await t.services.agents.markOnline(workstation.id, connection, { agent_version: '2.0.0' })).toBe(false);
     await paired(workstation.id);
-    expect(await t.services.agents.markOnline(workstation.id, '2.0.0')).toBe(true);
+    expect(await t.services.agents.markOnline(workstation.id, connection, { agent_version: '2.0.0' })).toBe(true);
     const online = await t.http
       .get(workstations(owner, `/${workstation.id}`))
       .set(as(owner.accessToken))
@@ -352,7 +354,8 @@ describe('pairing', () => {
       .whereRaw("payload->>'workstation_id' = ?", [workstation.id])
       .select('type');
     expect(events.map((event: { type: string }) => event.type)).toContain('workstation:online');
-    expect(await t.services.agents.markOffline(workstation.id)).toBe(true);
+    expect(await t.services.agents.markOffline(workstation.id, randomUUID())).toBe(false);
+    expect(await t.services.agents.markOffline(workstation.id, connection)).toBe(true);
     const offline = await t.http
       .get(workstations(owner, `/${workstation.id}`))
       .set(as(owner.accessToken))

@@ -5,6 +5,7 @@ import { WebSocket, type ClientOptions, type RawData } from 'ws';
 import type { PgListenerOptions } from '../../src/platform/db/pg-listener';
 import { createLogger } from '../../src/platform/logger';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from '../../src/platform/realtime/staff-hub';
+import { createAgentHub, type AgentHub, type AgentHubOptions } from '../../src/modules/agents';
 import { MODULES } from '../../src/modules/registry';
 import { realtimeMessageSchemas } from '../../src/platform/realtime/asyncapi';
 import { createTestApp, type TestApp } from './app';
@@ -12,6 +13,9 @@ import { createTestApp, type TestApp } from './app';
 export interface TestServer extends TestApp {
   server: Server;
   hub: RealtimeHub;
+  agentHub: AgentHub;
+  /** `ws://127.0.0.1:<port>/agents/ws` */
+  agentsUrl: string;
   /** `http://127.0.0.1:<port>` */
   baseUrl: string;
   /** `ws://127.0.0.1:<port>/ws` */
@@ -25,9 +29,12 @@ export interface TestServer extends TestApp {
  */
 export async function startTestServer(
   overrides: Record<string, string> = {},
-  hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs'>> & { listenRetryMs?: PgListenerOptions['retryMs'] } = {},
+  hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs'>> & {
+    listenRetryMs?: PgListenerOptions['retryMs'];
+    agentHub?: Partial<Pick<AgentHubOptions, 'heartbeatSeconds' | 'helloTimeoutMs'>>;
+  } = {},
 ): Promise<TestServer> {
-  const { listenRetryMs, ...hubSettings } = hubOptions;
+  const { listenRetryMs, agentHub: agentHubSettings, ...hubSettings } = hubOptions;
   const t = createTestApp(overrides, { listenerRetryMs: listenRetryMs });
   const hub = createRealtimeHub({
     db: t.db,
@@ -38,8 +45,15 @@ export async function startTestServer(
     findHotelBySlug: (slug) => t.services.hotels.findBySlug(slug),
     ...hubSettings,
   });
+  const agentHub = createAgentHub({
+    agents: t.services.agents,
+    listener: t.listener,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test-agents'),
+    ...agentHubSettings,
+  });
   const server = createServer(t.app);
   hub.attach(server);
+  agentHub.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   await hub.ready();
   const { port } = server.address() as AddressInfo;
@@ -50,13 +64,15 @@ export async function startTestServer(
     http: supertest(baseUrl),
     server,
     hub,
+    agentHub,
     baseUrl,
     wsUrl: `ws://127.0.0.1:${port}/ws`,
+    agentsUrl: `ws://127.0.0.1:${port}/agents/ws`,
     close() {
       closed ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
-        await hub.close();
+        await Promise.all([hub.close(), agentHub.close()]);
         await stopped;
         await t.close();
       })();

@@ -1,10 +1,10 @@
 import { randomHexToken, sha256Hex } from '../../platform/crypto';
-import type { Db } from '../../platform/db/knex';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { UnauthorizedError } from '../../platform/errors';
 import type { HotelsService } from '../hotels';
 import { workstationOffline, workstationOnline } from './agents.events';
 import { agentMessages } from './agents.messages';
-import { workstationsRepository } from './agents.repository';
+import { workstationsRepository, type PresenceChange } from './agents.repository';
 import { replaceCredential } from './agents.workstations';
 import type { AgentIdentity, PairRequest } from './agents.types';
 
@@ -16,18 +16,17 @@ const CREDENTIAL_BYTES = 32;
  * connects, comes and goes. A credential opens only that channel: it is no access token, and no other route reads it.
  */
 export function createAgentChannel(db: Db, hotels: Pick<HotelsService, 'find'>) {
-  async function setPresence(workstationId: string, online: boolean, agentVersion?: string) {
-    return db.transaction(async (trx) => {
-      const presence = await workstationsRepository.setPresence(trx, workstationId, {
-        online,
-        agent_version: agentVersion,
-      });
-      if (presence?.online_changed) {
-        const event = online ? workstationOnline : workstationOffline;
-        await event.publish(trx, presence.hotel_id, { workstation_id: workstationId });
-      }
-      return presence !== undefined;
-    });
+  async function publishPresence(
+    trx: DbOrTrx,
+    workstationId: string,
+    change: PresenceChange | undefined,
+    online: boolean,
+  ) {
+    if (change?.online_changed) {
+      const event = online ? workstationOnline : workstationOffline;
+      await event.publish(trx, change.hotel_id, { workstation_id: workstationId });
+    }
+    return change !== undefined;
   }
 
   return {
@@ -63,10 +62,31 @@ export function createAgentChannel(db: Db, hotels: Pick<HotelsService, 'find'>) 
       return { workstationId: workstation.id, hotelId: hotel.id, hotelSlug: hotel.slug };
     },
 
-    /** The agent connected (and reports its version); false when the workstation is gone or no longer paired. */
-    markOnline: (workstationId: string, agentVersion?: string) => setPresence(workstationId, true, agentVersion),
+    /** This connection's agent said hello (reporting its version); false when the workstation is gone or unpaired. */
+    markOnline: (
+      workstationId: string,
+      connectionId: string,
+      reported: { agent_version?: string; machine_name?: string },
+    ) =>
+      db.transaction(async (trx) => {
+        const change = await workstationsRepository.markOnline(trx, workstationId, connectionId, reported);
+        if (change) await workstationsRepository.announceConnection(trx, workstationId, connectionId);
+        return publishPresence(trx, workstationId, change, true);
+      }),
 
-    /** The agent's connection ended; false when the workstation is gone. */
-    markOffline: (workstationId: string) => setPresence(workstationId, false),
+    /** This connection ended; nothing changes when a newer connection has taken the workstation over. */
+    markOffline: (workstationId: string, connectionId: string) =>
+      db.transaction(async (trx) =>
+        publishPresence(
+          trx,
+          workstationId,
+          await workstationsRepository.markOffline(trx, workstationId, connectionId),
+          false,
+        ),
+      ),
+
+    /** The connection is alive (a heartbeat); false when it is no longer the workstation's. */
+    touch: (workstationId: string, connectionId: string) =>
+      workstationsRepository.touch(db, workstationId, connectionId),
   };
 }

@@ -5,7 +5,29 @@ export const agentMessages = {
   invalidPairCode: 'Код привязки недействителен или истёк',
   comPortRequired: 'Для подключения через COM-порт укажите com_port',
   outOfBounds: 'Значение вне допустимых пределов',
+  workstationOffline: 'Рабочее место не в сети: агент не подключён',
+  agentTimeout: 'Рабочее место не ответило вовремя',
+  agentFailed: 'Агент рабочего места сообщил об ошибке',
 };
+
+/** The protocol's error codes in words the desk understands; the agent's own words follow. */
+const AGENT_ERROR_TEXTS: Record<string, string> = {
+  encoder_not_found: 'Энкодер карт не найден на указанном порту',
+  no_card: 'Приложите карту к энкодеру',
+  card_write_failed: 'Не удалось записать карту',
+  device_not_found: 'Устройство не найдено',
+  device_busy: 'Устройство занято',
+  fiscal_refused: 'Фискальный регистратор отклонил чек',
+  shift_expired: 'Смена превысила 24 часа: закройте смену',
+  unsupported_command: 'Агент не поддерживает эту команду: обновите агент',
+  http_failed: 'Запрос через рабочее место не удался',
+  timeout: 'Устройство не ответило вовремя',
+};
+
+export function agentErrorText(error: { code: string; message: string }): string {
+  const known = AGENT_ERROR_TEXTS[error.code] ?? agentMessages.agentFailed;
+  return error.message ? `${known}: ${error.message}` : known;
+}
 
 /** How long a pair code may be exchanged for a credential. */
 export const PAIR_CODE_TTL_MINUTES = 10;

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules';
+import { agentActivities } from './agents.activities';
 import { workstationOffline, workstationOnline } from './agents.events';
 import { agentsRoutes } from './agents.routes';
 import { createAgentsService, type AgentsDependencies } from './agents.service';
@@ -7,7 +8,8 @@ import { createAgentsService, type AgentsDependencies } from './agents.service';
 export const agentsModule = defineModule({
   name: 'agents',
   uses: ['hotels'],
-  create: ({ db }, deps: AgentsDependencies) => createAgentsService(db, deps),
+  create: ({ db, listener }, deps: AgentsDependencies) => createAgentsService(db, listener, deps),
   events: [workstationOnline, workstationOffline],
   routes: (agents) => agentsRoutes(agents),
+  activities: (agents) => agentActivities(agents),
 });

@@ -1,4 +1,5 @@
 import { hotelTable } from '../../platform/db/hotel-table';
+import { AGENT_CONNECTIONS_CHANNEL } from './agents.commands.repository';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { atVersion } from '../../platform/db/version';
@@ -16,6 +17,28 @@ export interface CredentialChange {
   credential_issued_at: Date | null;
   agent_version?: string;
   machine_name?: string;
+}
+
+export interface PresenceChange {
+  hotel_id: string;
+  online_changed: boolean;
+}
+
+async function presenceUpdate(
+  db: DbOrTrx,
+  assignments: string,
+  condition: string,
+  changed: string,
+  bindings: Record<string, string | null>,
+): Promise<PresenceChange | undefined> {
+  const { rows } = await db.raw<{ rows: PresenceChange[] }>(
+    `UPDATE workstations w SET ${assignments}, last_seen_at = now()
+       FROM (SELECT id, online FROM workstations WHERE id = :id FOR UPDATE) before
+      WHERE w.id = before.id AND ${condition}
+      RETURNING w.hotel_id, ${changed} AS online_changed`,
+    bindings,
+  );
+  return rows[0];
 }
 
 export const workstationsRepository = {
@@ -50,7 +73,14 @@ export const workstationsRepository = {
   async replaceCredential(db: DbOrTrx, id: string, change: CredentialChange): Promise<WorkstationRow> {
     const [row] = await db('workstations')
       .where({ id })
-      .update({ ...change, pair_code_hash: null, pair_code_expires_at: null, online: false, updated_at: db.fn.now() })
+      .update({
+        ...change,
+        pair_code_hash: null,
+        pair_code_expires_at: null,
+        online: false,
+        connection_id: null,
+        updated_at: db.fn.now(),
+      })
       .returning('*');
     return row as WorkstationRow;
   },
@@ -60,23 +90,55 @@ export const workstationsRepository = {
   },
 
   /**
-   * Presence as the agent channel sees it; the hotel of the workstation when `online` changed (only a paired one comes
-   * online). Not an edit by staff: the version stays, so a desk's pending change is not refused for a heartbeat.
+   * The agent of this connection is online (only a paired workstation comes online); the hotel, and whether `online`
+   * changed. Presence is not an edit by staff: the version stays, so a desk's pending change is not refused for it.
    */
-  async setPresence(
+  async markOnline(
     db: DbOrTrx,
     id: string,
-    presence: { online: boolean; agent_version?: string },
-  ): Promise<{ hotel_id: string; online_changed: boolean } | undefined> {
-    const { rows } = await db.raw<{ rows: { hotel_id: string; online_changed: boolean }[] }>(
-      `UPDATE workstations w SET online = :online, last_seen_at = now(),
-              agent_version = coalesce(:agentVersion, w.agent_version)
-         FROM (SELECT id, online FROM workstations WHERE id = :id FOR UPDATE) before
-        WHERE w.id = before.id AND (NOT :online OR w.credential_hash IS NOT NULL)
-        RETURNING w.hotel_id, before.online <> w.online AS online_changed`,
-      { id, online: presence.online, agentVersion: presence.agent_version ?? null },
+    connectionId: string,
+    reported: { agent_version?: string; machine_name?: string },
+  ): Promise<PresenceChange | undefined> {
+    return presenceUpdate(
+      db,
+      `online = true, connection_id = :connectionId,
+       agent_version = coalesce(:agentVersion, w.agent_version), machine_name = coalesce(:machineName, w.machine_name)`,
+      'w.credential_hash IS NOT NULL',
+      'NOT before.online',
+      {
+        id,
+        connectionId,
+        agentVersion: reported.agent_version ?? null,
+        machineName: reported.machine_name ?? null,
+      },
     );
-    return rows[0];
+  },
+
+  /** Offline, unless a newer connection has taken the workstation over meanwhile. */
+  async markOffline(db: DbOrTrx, id: string, connectionId: string): Promise<PresenceChange | undefined> {
+    return presenceUpdate(
+      db,
+      'online = false, connection_id = NULL',
+      'w.connection_id = :connectionId',
+      'before.online',
+      {
+        id,
+        connectionId,
+      },
+    );
+  },
+
+  /** Tells every replica this connection now serves the workstation: an older one elsewhere is closed. */
+  async announceConnection(db: DbOrTrx, id: string, connectionId: string): Promise<void> {
+    await db.raw('SELECT pg_notify(?, ?)', [AGENT_CONNECTIONS_CHANNEL, `${id}:${connectionId}`]);
+  },
+
+  /** The connection is alive; false when it is no longer the workstation's (replaced or revoked). */
+  async touch(db: DbOrTrx, id: string, connectionId: string): Promise<boolean> {
+    const touched = await db('workstations')
+      .where({ id, connection_id: connectionId })
+      .update({ last_seen_at: db.fn.now() });
+    return touched > 0;
   },
 };
 

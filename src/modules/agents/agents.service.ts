@@ -1,4 +1,6 @@
 import type { Db } from '../../platform/db/knex';
+import type { PgListener } from '../../platform/db/pg-listener';
+import { createAgentCommands } from './agents.commands';
 import type { HotelsService } from '../hotels';
 import { createAgentChannel } from './agents.channel';
 import { createDevices } from './agents.devices';
@@ -9,8 +11,9 @@ export interface AgentsDependencies {
   hotels: Pick<HotelsService, 'find'>;
 }
 
-export function createAgentsService(db: Db, deps: AgentsDependencies) {
+export function createAgentsService(db: Db, listener: PgListener | undefined, deps: AgentsDependencies) {
   return {
+    commands: createAgentCommands(db, listener),
     workstations: createWorkstations(db),
     devices: createDevices(db),
     ...createAgentChannel(db, deps.hotels),

@@ -13,6 +13,7 @@ export interface WorkstationRow {
   machine_name: string | null;
   online: boolean;
   last_seen_at: Date | null;
+  connection_id: string | null;
   credential_hash: string | null;
   credential_issued_at: Date | null;
   pair_code_hash: string | null;
@@ -22,7 +23,10 @@ export interface WorkstationRow {
 }
 
 /** What staff see of a workstation: whether it is paired, never the hashes of its credential or pair code. */
-export type Workstation = Omit<WorkstationRow, 'credential_hash' | 'pair_code_hash' | 'pair_code_expires_at'> & {
+export type Workstation = Omit<
+  WorkstationRow,
+  'credential_hash' | 'pair_code_hash' | 'pair_code_expires_at' | 'connection_id'
+> & {
   paired: boolean;
 };
 
@@ -58,4 +62,34 @@ export interface AgentIdentity {
   workstationId: string;
   hotelId: string;
   hotelSlug: string;
+}
+
+export type CommandStatus = 'pending' | 'succeeded' | 'failed' | 'expired';
+
+/** The agent's refusal of a command: a code from the protocol's table (or the agent's own) and its words. */
+export interface AgentError {
+  code: string;
+  message: string;
+}
+
+export type CommandOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: AgentError };
+
+export interface AgentCommandRow {
+  id: string;
+  hotel_id: string;
+  workstation_id: string;
+  key: string | null;
+  type: string;
+  payload: Record<string, unknown>;
+  durable: boolean;
+  status: CommandStatus;
+  task_token: string | null;
+  workflow_id: string | null;
+  result: Record<string, unknown> | null;
+  error: AgentError | null;
+  deliveries: number;
+  expires_at: Date;
+  created_at: Date;
+  delivered_at: Date | null;
+  completed_at: Date | null;
 }

@@ -7,12 +7,27 @@ import { missingOrStale, type ExpectedVersion } from '../../platform/http/concur
 import { workstationOffline } from './agents.events';
 import { agentMessages, PAIR_CODE_TTL_MINUTES } from './agents.messages';
 import { newPairCode } from './agents.pair-code';
+import { AGENT_PRESENCE_STALE_MS } from './agents.protocol';
 import { workstationsRepository, type CredentialChange } from './agents.repository';
 import type { Workstation, WorkstationInput, WorkstationRow } from './agents.types';
 
+/**
+ * Online while its agent's connection lives; a presence its replica stopped refreshing (a crash leaves no goodbye) reads
+ * as offline once stale.
+ */
+export function isAgentPresent(row: Pick<WorkstationRow, 'online' | 'last_seen_at'>, now = Date.now()): boolean {
+  return row.online && row.last_seen_at !== null && now - row.last_seen_at.getTime() < AGENT_PRESENCE_STALE_MS;
+}
+
 export function presentWorkstation(row: WorkstationRow): Workstation {
-  const { credential_hash: credential, pair_code_hash: _code, pair_code_expires_at: _expiry, ...visible } = row;
-  return { ...visible, paired: credential !== null };
+  const {
+    credential_hash: credential,
+    pair_code_hash: _code,
+    pair_code_expires_at: _expiry,
+    connection_id: _connection,
+    ...visible
+  } = row;
+  return { ...visible, online: isAgentPresent(row), paired: credential !== null };
 }
 
 /**

@@ -1,2 +1,3 @@
 export type { AgentsService } from './agents.service';
 export type { AgentIdentity, Workstation, WorkstationDevice } from './agents.types';
+export { createAgentHub, type AgentHub, type AgentHubOptions } from './agents.hub';

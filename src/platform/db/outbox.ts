@@ -40,6 +40,20 @@ export type OutboxMessage = (
        */
       reviveFinished?: boolean;
     }
+  | {
+      /** Completes an activity that finished asynchronously (an agent's reply): the attempt waiting by that token. */
+      kind: 'completeActivity';
+      workflowId: string;
+      taskToken: string;
+      result: unknown;
+    }
+  | {
+      /** Fails such an activity, not to be retried: `failure` becomes its ApplicationFailure. */
+      kind: 'failActivity';
+      workflowId: string;
+      taskToken: string;
+      failure: { type: string; message: string; details: unknown[] };
+    }
 ) & {
   /** The trace of the request that enqueued it (when tracing is on): the relay's call to Temporal continues it. */
   traceContext?: TraceCarrier;

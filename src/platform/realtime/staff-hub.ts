@@ -17,6 +17,7 @@ import {
   type StoredHotelEvent,
 } from './events';
 import { createBacklogReader, planReplay, type Backlog } from './replay';
+import { closeSockets } from './close-sockets';
 import { refuseUpgrade, upgradeRoutes } from './upgrade-router';
 
 export const REALTIME_PATH = '/ws';
@@ -438,26 +439,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       unsubscribe();
       stopWatchingAccess();
       const open = [...socketsByHotel.values()].flatMap((sockets) => [...sockets]);
-      const allClosed = Promise.all(
-        open.map(
-          (ws) =>
-            new Promise<void>((resolve) => {
-              if (ws.readyState === WebSocket.CLOSED) return resolve();
-              ws.once('close', () => resolve());
-              ws.close(CLOSE_GOING_AWAY, 'server going away');
-            }),
-        ),
-      );
-      // Clients normally answer the close frame at once; those that do not are cut off after a short grace.
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([
-        allClosed,
-        new Promise<void>((resolve) => {
-          grace = setTimeout(resolve, CLOSE_GRACE_MS);
-        }),
-      ]);
-      clearTimeout(grace);
-      for (const ws of open) if (ws.readyState !== WebSocket.CLOSED) ws.terminate();
+      await closeSockets(open, CLOSE_GOING_AWAY, 'server going away', CLOSE_GRACE_MS);
       // The route stays registered: later upgrades to /ws are answered 503 while the HTTP server winds down.
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

@@ -1,10 +1,11 @@
 import {
+  ActivityNotFoundError,
   isGrpcServiceError,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
-import { WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import { ApplicationFailure, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { OutboxMessage, SearchAttributeValues } from '../db/outbox';
 import { withTraceCarrier } from '../observability/trace-context';
 import { searchAttributeKeys } from './client';
@@ -40,6 +41,10 @@ export function deliverToTemporal(client: Client, taskQueue: string, message: Ou
 }
 
 async function deliver(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
+  if (message.kind === 'completeActivity' || message.kind === 'failActivity') {
+    await settleActivity(client, message);
+    return;
+  }
   if (message.kind === 'signalWorkflow') {
     try {
       await client.workflow.getHandle(message.workflowId).signal(message.signal, ...message.args);
@@ -77,5 +82,22 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
       });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/**
+ * Completes or fails the activity attempt waiting by that task token. An attempt that is no longer waiting (it timed
+ * out and a later one took over, or this is a redelivery) is not found: the later attempt reads the stored outcome.
+ */
+async function settleActivity(
+  client: Client,
+  message: Extract<OutboxMessage, { kind: 'completeActivity' | 'failActivity' }>,
+): Promise<void> {
+  const taskToken = Buffer.from(message.taskToken, 'base64');
+  try {
+    if (message.kind === 'completeActivity') await client.activity.complete(taskToken, message.result);
+    else await client.activity.fail(taskToken, ApplicationFailure.create({ ...message.failure, nonRetryable: true }));
+  } catch (error) {
+    if (!(error instanceof ActivityNotFoundError)) throw error;
   }
 }

@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { PgListener } from '../../platform/db/pg-listener';
+import { ServiceUnavailableError, UnauthorizedError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import { closeSockets } from '../../platform/realtime/close-sockets';
+import { refuseUpgrade, upgradeRoutes } from '../../platform/realtime/upgrade-router';
+import {
+  AGENT_COMMANDS_CHANNEL,
+  AGENT_CONNECTIONS_CHANNEL,
+  AGENT_REVOCATIONS_CHANNEL,
+} from './agents.commands.repository';
+import {
+  AGENT_CHANNEL_PATH,
+  AGENT_CLOSE,
+  AGENT_HEARTBEAT_SECONDS,
+  AGENT_HELLO_TIMEOUT_MS,
+  AGENT_MAX_FRAME_BYTES,
+  AGENT_PROTOCOL_VERSION,
+  parseIncomingFrame,
+  type Hello,
+} from './agents.protocol';
+import type { AgentsService } from './agents.service';
+import type { AgentCommandRow, AgentIdentity } from './agents.types';
+
+const CLOSE_GRACE_MS = 2000;
+const MAX_CREDENTIAL_LENGTH = 200;
+
+export interface AgentHubOptions {
+  agents: AgentsService;
+  listener: PgListener;
+  logger: Logger;
+  /** What agents are told to beat at; a connection silent for two intervals is closed. Tests pass less. */
+  heartbeatSeconds?: number;
+  helloTimeoutMs?: number;
+}
+
+export interface AgentHub {
+  attach(server: Server): void;
+  close(): Promise<void>;
+  /** Connections that said hello (online agents on this replica). */
+  connectionCount(): number;
+  ready(): Promise<void>;
+}
+
+interface Connection {
+  ws: WebSocket;
+  identity: AgentIdentity;
+  /** Kept to check it again when a revocation may have been missed (the LISTEN connection was lost). */
+  credential: string;
+  connectionId: string;
+  welcomed: boolean;
+  lastFrameAt: number;
+  helloTimer?: NodeJS.Timeout;
+  /** Settles once this connection's presence is recorded as ended. */
+  ended?: Promise<void>;
+}
+
+function credentialOf(req: IncomingMessage): string | undefined {
+  const match = /^Bearer ([\w.~+/-]+=*)$/.exec(req.headers.authorization ?? '');
+  return match && match[1].length <= MAX_CREDENTIAL_LENGTH ? match[1] : undefined;
+}
+
+const commandFrame = (row: AgentCommandRow) =>
+  JSON.stringify({ id: row.id, type: row.type, payload: row.payload, expires_at: row.expires_at.toISOString() });
+
+/**
+ * The agent channel (`/agents/ws`, protocol 1 in the README): authenticates agents by their credential, tracks their
+ * presence, sends them the commands stored for their workstation (on connection and as they are announced), and
+ * hands their replies to the command bus. Every replica runs one; a workstation is served by the replica holding its
+ * newest connection.
+ */
+export function createAgentHub(options: AgentHubOptions): AgentHub {
+  const { agents, listener, logger } = options;
+  const heartbeatMs = (options.heartbeatSeconds ?? AGENT_HEARTBEAT_SECONDS) * 1000;
+  const helloTimeoutMs = options.helloTimeoutMs ?? AGENT_HELLO_TIMEOUT_MS;
+  const connections = new Set<Connection>();
+  /** The welcomed connection of each workstation on this replica. */
+  const byWorkstation = new Map<string, Connection>();
+  const servers = new Set<Server>();
+  let closing = false;
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    maxPayload: AGENT_MAX_FRAME_BYTES,
+    perMessageDeflate: false,
+  });
+
+  const logFailure = (connection: Connection, what: string) => (error: unknown) =>
+    logger.error(
+      { err: error, hotelId: connection.identity.hotelId, workstationId: connection.identity.workstationId },
+      what,
+    );
+
+  function close(connection: Connection, code: number, reason: string): void {
+    connection.ws.close(code, reason);
+  }
+
+  function send(connection: Connection, rows: AgentCommandRow[]): Promise<void> {
+    const open = rows.filter(() => connection.ws.readyState === connection.ws.OPEN);
+    for (const row of open) connection.ws.send(commandFrame(row));
+    return agents.commands.markDelivered(open.map((row) => row.id));
+  }
+
+  async function sendPending(connection: Connection): Promise<void> {
+    await send(connection, await agents.commands.pendingFor(connection.identity.workstationId));
+  }
+
+  async function sendAnnounced(connection: Connection, commandId: string): Promise<void> {
+    const row = await agents.commands.deliverable(connection.identity.workstationId, commandId);
+    if (row) await send(connection, [row]);
+  }
+
+  /** After the LISTEN connection came back: a revocation or a command announced meanwhile was missed. */
+  async function catchUp(connection: Connection): Promise<void> {
+    if (!(await agents.authenticate(connection.credential))) {
+      close(connection, AGENT_CLOSE.revoked, 'credential revoked');
+      return;
+    }
+    if (connection.welcomed) await sendPending(connection);
+  }
+
+  async function welcome(connection: Connection, hello: Hello): Promise<void> {
+    const { workstationId, hotelSlug } = connection.identity;
+    const online = await agents.markOnline(workstationId, connection.connectionId, {
+      agent_version: hello.agent_version,
+      machine_name: hello.machine_name,
+    });
+    if (!online) {
+      close(connection, AGENT_CLOSE.revoked, 'credential revoked');
+      return;
+    }
+    if (connection.ws.readyState !== connection.ws.OPEN) return;
+    connection.welcomed = true;
+    const previous = byWorkstation.get(workstationId);
+    if (previous && previous !== connection) close(previous, AGENT_CLOSE.replaced, 'replaced by a newer connection');
+    byWorkstation.set(workstationId, connection);
+    connection.ws.send(
+      JSON.stringify({
+        type: 'welcome',
+        protocol: AGENT_PROTOCOL_VERSION,
+        workstation_id: workstationId,
+        hotel_slug: hotelSlug,
+        heartbeat_seconds: heartbeatMs / 1000,
+        latest_release: agents.latestRelease(),
+      }),
+    );
+    await sendPending(connection);
+  }
+
+  async function stillCurrent(connection: Connection): Promise<void> {
+    if (await agents.touch(connection.identity.workstationId, connection.connectionId)) return;
+    const valid = await agents.authenticate(connection.credential);
+    if (valid) close(connection, AGENT_CLOSE.replaced, 'replaced by a newer connection');
+    else close(connection, AGENT_CLOSE.revoked, 'credential revoked');
+  }
+
+  function onFrame(connection: Connection, data: RawData, isBinary: boolean): void {
+    connection.lastFrameAt = Date.now();
+    const frame = isBinary ? undefined : parseIncomingFrame(data.toString());
+    if (!frame) {
+      close(connection, AGENT_CLOSE.protocolError, 'not a protocol 1 frame');
+      return;
+    }
+    if ('id' in frame) {
+      if (!connection.welcomed) close(connection, AGENT_CLOSE.protocolError, 'hello expected first');
+      else {
+        const { id, ...outcome } = frame;
+        void agents.commands
+          .reply(connection.identity.workstationId, id, outcome)
+          .catch(logFailure(connection, 'agent reply not recorded'));
+      }
+      return;
+    }
+    if (frame.type === 'hello') {
+      if (connection.welcomed || frame.protocol !== AGENT_PROTOCOL_VERSION) {
+        close(connection, AGENT_CLOSE.protocolError, `protocol ${AGENT_PROTOCOL_VERSION} hello expected once`);
+        return;
+      }
+      clearTimeout(connection.helloTimer);
+      void welcome(connection, frame).catch((error: unknown) => {
+        logFailure(connection, 'agent welcome failed')(error);
+        close(connection, 1011, 'try again');
+      });
+      return;
+    }
+    if (!connection.welcomed) close(connection, AGENT_CLOSE.protocolError, 'hello expected first');
+    else void stillCurrent(connection).catch(logFailure(connection, 'agent heartbeat not recorded'));
+  }
+
+  function onConnection(ws: WebSocket, identity: AgentIdentity, credential: string): void {
+    const connection: Connection = {
+      ws,
+      identity,
+      credential,
+      connectionId: randomUUID(),
+      welcomed: false,
+      lastFrameAt: Date.now(),
+    };
+    connections.add(connection);
+    connection.helloTimer = setTimeout(
+      () => close(connection, AGENT_CLOSE.protocolError, 'hello expected'),
+      helloTimeoutMs,
+    );
+    ws.on('message', (data, isBinary) => onFrame(connection, data, isBinary));
+    ws.on('error', () => ws.terminate());
+    ws.once('close', () => {
+      clearTimeout(connection.helloTimer);
+      connections.delete(connection);
+      if (byWorkstation.get(identity.workstationId) === connection) byWorkstation.delete(identity.workstationId);
+      if (connection.welcomed) {
+        connection.ended = agents
+          .markOffline(identity.workstationId, connection.connectionId)
+          .then(() => undefined, logFailure(connection, 'agent presence not ended'));
+      }
+    });
+  }
+
+  async function authorize(req: IncomingMessage): Promise<{ identity: AgentIdentity; credential: string }> {
+    const credential = credentialOf(req);
+    const identity = credential && (await agents.authenticate(credential));
+    if (!credential || !identity)
+      throw new UnauthorizedError('Недействительные учётные данные агента', 'invalid_agent_credential');
+    return { identity, credential };
+  }
+
+  const shuttingDown = () => new ServiceUnavailableError('shutting_down', 'Сервер останавливается');
+
+  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (closing) return refuseUpgrade(socket, shuttingDown());
+    authorize(req).then(
+      ({ identity, credential }) => {
+        if (closing) return refuseUpgrade(socket, shuttingDown());
+        if (socket.destroyed) return;
+        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, identity, credential));
+      },
+      (error: unknown) => {
+        if (error instanceof UnauthorizedError) return refuseUpgrade(socket, error);
+        logger.warn({ err: error }, 'agent handshake failed');
+        refuseUpgrade(socket, new ServiceUnavailableError('agents_unavailable', 'Сервис временно недоступен'));
+      },
+    );
+  }
+
+  const each = (workstationId: string, act: (connection: Connection) => void) => {
+    for (const connection of connections) if (connection.identity.workstationId === workstationId) act(connection);
+  };
+
+  const unsubscribers = [
+    listener.subscribe(AGENT_COMMANDS_CHANNEL, {
+      onNotification(payload) {
+        const [workstationId, commandId] = payload.split(':');
+        const connection = byWorkstation.get(workstationId);
+        if (connection)
+          void sendAnnounced(connection, commandId).catch(logFailure(connection, 'agent command not sent'));
+      },
+      onListening() {
+        for (const connection of connections)
+          void catchUp(connection).catch(logFailure(connection, 'agent catch-up failed'));
+      },
+    }),
+    listener.subscribe(AGENT_REVOCATIONS_CHANNEL, {
+      onNotification: (workstationId) =>
+        each(workstationId, (connection) => close(connection, AGENT_CLOSE.revoked, 'credential revoked')),
+    }),
+    listener.subscribe(AGENT_CONNECTIONS_CHANNEL, {
+      onNotification(payload) {
+        const [workstationId, connectionId] = payload.split(':');
+        each(workstationId, (connection) => {
+          if (connection.connectionId !== connectionId && connection.welcomed) {
+            close(connection, AGENT_CLOSE.replaced, 'replaced by a newer connection');
+          }
+        });
+      },
+    }),
+  ];
+
+  const silenceCheck = setInterval(() => {
+    const silentSince = Date.now() - 2 * heartbeatMs;
+    for (const connection of connections) {
+      if (connection.welcomed && connection.lastFrameAt < silentSince)
+        close(connection, AGENT_CLOSE.silent, 'silent too long');
+    }
+  }, heartbeatMs / 2);
+  silenceCheck.unref();
+
+  return {
+    attach(server) {
+      if (servers.has(server)) return;
+      upgradeRoutes(server).add(AGENT_CHANNEL_PATH, handleUpgrade);
+      servers.add(server);
+    },
+
+    connectionCount: () => byWorkstation.size,
+
+    ready: () => listener.ready(),
+
+    async close() {
+      if (closing) return;
+      closing = true;
+      clearInterval(silenceCheck);
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      const open = [...connections];
+      await closeSockets(
+        open.map((connection) => connection.ws),
+        AGENT_CLOSE.goingAway,
+        'server going away',
+        CLOSE_GRACE_MS,
+      );
+      // Their presence ends here rather than at the next replica's welcome: staff see the desk go offline meanwhile.
+      await Promise.all(open.map((connection) => connection.ended ?? Promise.resolve()));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
