@@ -29,10 +29,11 @@ export class CommandRunner {
   ) {}
 
   async run(command: AgentCommand): Promise<CommandOutcome> {
-    const known = this.store.get(command.id) ?? (await this.running.get(command.id));
+    // Looked up before any await: a repeat arriving in between must find the execution already registered.
+    const known = this.store.get(command.id) ?? this.running.get(command.id);
     if (known) {
       this.redeliveries += 1;
-      return { reply: known, redelivered: true, send: true };
+      return { reply: await known, redelivered: true, send: true };
     }
     const execution = this.execute(command);
     this.running.set(command.id, execution);

@@ -37,12 +37,7 @@ export class ProtocolServer {
   nextConnection(timeoutMs = 5000): Promise<ServerSideAgent> {
     const greeted = this.untaken.shift();
     if (greeted) return Promise.resolve(greeted);
-    let waiter: ((connection: ServerSideAgent) => void) | undefined;
-    const arriving = new Promise<ServerSideAgent>((resolve) => this.connectionWaiters.push((waiter = resolve)));
-    return withTimeout(arriving, timeoutMs, 'a connection').catch((error: unknown) => {
-      this.connectionWaiters.splice(this.connectionWaiters.indexOf(waiter!), 1);
-      throw error;
-    });
+    return waitFor(this.connectionWaiters, timeoutMs, 'connection');
   }
 
   async close(): Promise<void> {
@@ -104,10 +99,9 @@ export class ServerSideAgent {
   }
 
   replyTo(id: string, timeoutMs = 5000): Promise<CommandReply> {
-    const waiting = new Promise<CommandReply>((resolve) =>
-      this.replyWaiters.set(id, [...(this.replyWaiters.get(id) ?? []), resolve]),
-    );
-    return withTimeout(waiting, timeoutMs, `the reply to ${id}`);
+    let waiters = this.replyWaiters.get(id);
+    if (!waiters) this.replyWaiters.set(id, (waiters = []));
+    return waitFor(waiters, timeoutMs, `reply to ${id}`);
   }
 
   close(code: number, reason = ''): void {
@@ -116,9 +110,10 @@ export class ServerSideAgent {
 
   private receiveReply(reply: CommandReply): void {
     this.replies.push(reply);
+    // One reply answers one waiter: a command sent twice under one id is waited for twice.
     const waiters = this.replyWaiters.get(reply.id) ?? [];
-    this.replyWaiters.delete(reply.id);
-    for (const resolve of waiters) resolve(reply);
+    waiters.shift()?.(reply);
+    if (waiters.length === 0) this.replyWaiters.delete(reply.id);
   }
 }
 
@@ -133,10 +128,17 @@ function welcomeFor(heartbeatSeconds: number): WelcomeMessage {
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${what} within ${timeoutMs} ms`)), timeoutMs);
+/** Queues a waiter, taken out again if nothing came for it in time. */
+function waitFor<T>(waiters: ((value: T) => void)[], timeoutMs: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const waiter = (value: T) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const timer = setTimeout(() => {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      reject(new Error(`no ${what} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    waiters.push(waiter);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
