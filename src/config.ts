@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { TTLOCK_API_HOSTS } from './integrations/ttlock';
 
 /**
  * How long one role's work may wait, in milliseconds: a statement, a lock, a transaction left idle (PostgreSQL ends
@@ -63,6 +64,11 @@ export interface Config {
    * its notifications may come from (empty: any; a notification is never believed anyway, only re-read).
    */
   yookassa: { apiUrl: string; notificationSources: string[] };
+  /**
+   * The TTLock cloud's API root per server (`EU`, `China`): the documented hosts unless TTLOCK_API_URL is set (both,
+   * e.g. the fake in development and tests); TTLOCK_CHINA_API_URL sets the Chinese one apart.
+   */
+  ttlock: { apiUrls: { EU: string; China: string } };
   /** Per client address: the widget's reads a minute (per API process), submissions per 10 minutes, lookups per 15. */
   widgetLimits: { reads: number; submissions: number; lookups: number };
   /** The money workflows' timers (see workflows/contracts/payments.ts); `onlinePaymentTtlMs` overrides the hotel's. */
@@ -172,6 +178,8 @@ const schema = Joi.object({
   YOOKASSA_API_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('https://api.yookassa.ru/v3'),
+  TTLOCK_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  TTLOCK_CHINA_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   YOOKASSA_NOTIFICATION_SOURCES: Joi.string().pattern(/^[\d.:a-fA-F/]+(,[\d.:a-fA-F/]+)*$/, 'cidr[,cidr...]'),
   PAYMENT_CONFIRMATION_TIMEOUT_MS: Joi.number().integer().min(1000).default(3_600_000),
   PAYMENT_POLL_INTERVAL_MS: Joi.number().integer().min(500).default(60_000),
@@ -273,6 +281,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     yookassa: {
       apiUrl: value.YOOKASSA_API_URL.replace(/\/$/, ''),
       notificationSources: value.YOOKASSA_NOTIFICATION_SOURCES?.split(',') ?? [],
+    },
+    ttlock: {
+      apiUrls: {
+        EU: (value.TTLOCK_API_URL ?? TTLOCK_API_HOSTS.EU).replace(/\/$/, ''),
+        China: (value.TTLOCK_CHINA_API_URL ?? value.TTLOCK_API_URL ?? TTLOCK_API_HOSTS.China).replace(/\/$/, ''),
+      },
     },
     widgetLimits: {
       reads: value.WIDGET_READS_PER_MINUTE,

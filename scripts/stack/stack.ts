@@ -6,6 +6,7 @@ import { startMailCatcher } from './mail-catcher';
 import { startObjectStore } from './object-store';
 import { startPostgres } from './postgres';
 import { startTemporal } from './temporal';
+import { startFakeTTLock } from '../../test/fakes/ttlock';
 import { startFakeYooKassa } from '../../test/fakes/yookassa';
 
 export interface StackOptions {
@@ -16,8 +17,8 @@ export interface StackOptions {
   ports: { postgres: number; temporal: number; temporalUi?: number; s3: number; smtp: number; mailWeb: number };
   temporalBinary: string;
   /**
-   * Variables already set (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT, SMTP_URL, YOOKASSA_API_URL) point at
-   * external services.
+   * Variables already set (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT, SMTP_URL, YOOKASSA_API_URL, TTLOCK_API_URL)
+   * point at external services.
    */
   env: NodeJS.ProcessEnv;
   /** Where the YooKassa sandbox notifies shops that set no webhook of their own (the API's notification endpoint). */
@@ -121,6 +122,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           env.YOOKASSA_API_URL = yookassa.apiUrl;
           env.YOOKASSA_FAKE_URL = yookassa.url;
           addresses.push(['YooKassa sandbox', yookassa.url]);
+        }),
+      );
+    }
+    if (options.env.TTLOCK_API_URL) {
+      env.TTLOCK_API_URL = options.env.TTLOCK_API_URL;
+    } else {
+      // Both clouds at the fake's root: an account registered there answers whichever server a hotel chose.
+      pending.push(
+        startFakeTTLock().then((ttlock) => {
+          stops.push(ttlock.close);
+          env.TTLOCK_API_URL = ttlock.url;
+          addresses.push(['TTLock sandbox', ttlock.url]);
         }),
       );
     }

@@ -30,7 +30,7 @@ function locks(count: number): FakeLock[] {
 }
 
 /** A new app and account on the fake, a client whose calls are recorded, and the grant to log in with. */
-async function newAccount(lockCount = 3) {
+async function newAccount(lockCount = 3, options: { cloud?: 'EU' | 'China'; hotelCreated?: boolean } = {}) {
   const grant: TTLockPasswordGrant = {
     apiServer: 'EU',
     clientId: randomUUID().replaceAll('-', ''),
@@ -38,10 +38,10 @@ async function newAccount(lockCount = 3) {
     username: `hotel_${randomUUID().slice(0, 8)}`,
     password: `Пароль-${randomUUID()}`,
   };
-  const uid = await control().registerAccount({ ...grant, locks: locks(lockCount) });
+  const uid = await control().registerAccount({ ...grant, locks: locks(lockCount), ...options });
   const bodies: string[] = [];
   const client = createTTLockClient({
-    baseUrlFor: () => fake.url,
+    baseUrlFor: (apiServer) => (apiServer === 'China' ? fake.chinaUrl : fake.url),
     fetch: (input, init) => {
       bodies.push(String(init?.body));
       return fetch(input, init);
@@ -50,8 +50,8 @@ async function newAccount(lockCount = 3) {
   return { grant, uid, client, bodies };
 }
 
-async function loggedIn(lockCount?: number) {
-  const account = await newAccount(lockCount);
+async function loggedIn(lockCount?: number, options?: Parameters<typeof newAccount>[1]) {
+  const account = await newAccount(lockCount, options);
   const token = await account.client.getToken(account.grant);
   const credentials: TTLockCredentials = { apiServer: 'EU', clientId: account.grant.clientId, ...token };
   return { ...account, token, credentials };
@@ -140,6 +140,33 @@ describe('TTLock client against the fake', () => {
     const missing = await failure(client.lockDetail(credentials, 999));
     expect(missing).toMatchObject({ errcode: -1003 });
     expect(missing.message).toContain('Замок не найден');
+  });
+
+  test('hotelInfo is the same text for an account, fresh for 10 minutes; without a hotel it is refused in words', async () => {
+    const { client, credentials } = await loggedIn();
+    const before = Date.now();
+    const first = await client.getHotelInfo(credentials);
+    expect(first.hotelInfo).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    expect(first.expiresAt.getTime()).toBeGreaterThanOrEqual(before + 10 * 60_000);
+    expect((await client.getHotelInfo(credentials)).hotelInfo).toBe(first.hotelInfo);
+    const other = await loggedIn();
+    expect((await other.client.getHotelInfo(other.credentials)).hotelInfo).not.toBe(first.hotelInfo);
+
+    const withoutHotel = await loggedIn(1, { hotelCreated: false });
+    const refused = await failure(withoutHotel.client.getHotelInfo(withoutHotel.credentials));
+    expect(refused).toMatchObject({ retryable: false });
+    expect(refused.message).toContain('TTLock не выдал данные отеля для карт');
+  });
+
+  test('an account answers on its own cloud only: elsewhere its password grant is 30008', async () => {
+    const { client, grant } = await newAccount(1, { cloud: 'China' });
+    const elsewhere = await failure(client.getToken(grant));
+    expect(elsewhere).toMatchObject({ errcode: 30008, retryable: false });
+    expect(elsewhere.message).toContain('другом сервере');
+    const token = await client.getToken({ ...grant, apiServer: 'China' });
+    const credentials: TTLockCredentials = { apiServer: 'China', clientId: grant.clientId, ...token };
+    expect(await client.allLocks(credentials)).toHaveLength(1);
+    await failure(client.allLocks({ ...credentials, apiServer: 'EU' }));
   });
 
   test('an unknown token is refused with errcode 10003', async () => {

@@ -1,4 +1,4 @@
-import type { TTLockLock, TTLockLockDetail, TTLockPage, TTLockToken } from './types';
+import type { TTLockHotelInfo, TTLockLock, TTLockLockDetail, TTLockPage, TTLockToken } from './types';
 
 /** TTLock's JSON answers turned into this client's types; undefined when an answer lacks what it must hold. */
 
@@ -58,4 +58,13 @@ export function toLockDetail(body: Fields): TTLockLockDetail | undefined {
     timezoneRawOffset: number(body.timezoneRawOffset),
     autoLockTime: number(body.autoLockTime),
   };
+}
+
+/** How long a hotelInfo is used: it is valid for about 10 minutes, so a card is written with a fresh one. */
+export const HOTEL_INFO_LIFETIME_MS = 10 * 60_000;
+
+export function toHotelInfo(body: Fields, receivedAt: number): TTLockHotelInfo | undefined {
+  const hotelInfo = text(body.hotelInfo);
+  if (!hotelInfo) return undefined;
+  return { hotelInfo, expiresAt: new Date(receivedAt + HOTEL_INFO_LIFETIME_MS) };
 }

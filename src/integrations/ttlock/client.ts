@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { toLockDetail, toLockPage, toToken } from './answers';
+import { toHotelInfo, toLockDetail, toLockPage, toToken } from './answers';
 import { TTLockError, ttlockRefusal, ttlockUnavailable } from './errors';
 import type {
   TTLockApiServer,
   TTLockCredentials,
+  TTLockHotelInfo,
   TTLockLock,
   TTLockLockDetail,
   TTLockLockFilter,
@@ -42,6 +43,8 @@ export interface TTLockClient {
   /** Every lock the account administers, page by page (TTLOCK_MAX_PAGES at most). */
   allLocks(credentials: TTLockCredentials, filter?: TTLockLockFilter & { pageSize?: number }): Promise<TTLockLock[]>;
   lockDetail(credentials: TTLockCredentials, lockId: number): Promise<TTLockLockDetail>;
+  /** The account's hotel for writing cards with an encoder; only for an account that created a hotel in TTLock. */
+  getHotelInfo(credentials: TTLockCredentials): Promise<TTLockHotelInfo>;
 }
 
 type Params = Record<string, string | number | undefined>;
@@ -136,6 +139,13 @@ export function createTTLockClient({
       const detail = toLockDetail(await call(credentials, path, { lockId }));
       if (!detail) throw ttlockUnavailable(path, 'the answer is not a lock');
       return detail;
+    },
+    async getHotelInfo(credentials) {
+      const path = '/v3/cardEncoder/getHotelInfo';
+      const receivedAt = Date.now();
+      const info = toHotelInfo(await call(credentials, path, {}), receivedAt);
+      if (!info) throw ttlockUnavailable(path, 'the answer holds no hotelInfo');
+      return info;
     },
   };
 }

@@ -47,11 +47,20 @@ const STAFF_MESSAGES: Record<number, string> = {
   [-2025]: 'Замок заморожен в TTLock',
 };
 
+/**
+ * What a refusal of one call means when its code is not one of the above: TTLock does not document the code of an
+ * account without a hotel (or without the paid card-issuing function), so any other refusal of getHotelInfo says so.
+ */
+const PATH_MESSAGES: Record<string, string> = {
+  '/v3/cardEncoder/getHotelInfo':
+    'TTLock не выдал данные отеля для карт: создайте отель в приложении TTLock и включите выдачу карт',
+};
+
 const RETRYABLE_ERRCODES = new Set([90000]);
 
 /** TTLock answered with a non-zero errcode. */
 export function ttlockRefusal(path: string, errcode: number, errmsg: string | undefined, status: number): TTLockError {
-  const text = STAFF_MESSAGES[errcode] ?? 'TTLock отклонил запрос';
+  const text = STAFF_MESSAGES[errcode] ?? PATH_MESSAGES[path] ?? 'TTLock отклонил запрос';
   return new TTLockError(`${text} (TTLock ${path}: ${errcode}${errmsg ? ` ${errmsg}` : ''})`, {
     errcode,
     errmsg,

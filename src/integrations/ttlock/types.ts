@@ -87,6 +87,12 @@ export interface TTLockLockDetail extends TTLockLock {
   autoLockTime?: number;
 }
 
+/** What a card encoder needs to write the hotel's cards (opaque to us), and until when to use it. */
+export interface TTLockHotelInfo {
+  hotelInfo: string;
+  expiresAt: Date;
+}
+
 /** TTLock's answer to a refused call: HTTP 200 with a non-zero errcode. */
 export interface TTLockErrorBody {
   errcode: number;

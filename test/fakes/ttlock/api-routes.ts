@@ -8,9 +8,18 @@ import {
   invalidParameter,
   invalidRefreshToken,
   invalidToken,
+  hotelNotCreated,
   lockNotFound,
+  otherCloud,
 } from './errors';
-import { TOKEN_LIFETIME_SECONDS, type FakeAccount, type FakeLock, type FakeTTLockState } from './state';
+import {
+  hotelInfoOf,
+  TOKEN_LIFETIME_SECONDS,
+  type FakeAccount,
+  type FakeCloud,
+  type FakeLock,
+  type FakeTTLockState,
+} from './state';
 
 /** How far a call's `date` may be from the current time. */
 const DATE_TOLERANCE_MS = 5 * 60_000;
@@ -18,8 +27,11 @@ const MAX_PAGE_SIZE = 1000;
 
 type Params = Record<string, unknown>;
 
-/** /oauth2/token and /v3/lock/*, read from the query or a form body, as the real cloud takes either. */
-export function apiRoutes(state: FakeTTLockState): Router {
+/**
+ * /oauth2/token, /v3/lock/* and /v3/cardEncoder/getHotelInfo of one cloud, read from the query or a form body, as the
+ * real cloud takes either. An account, and its tokens, answer only on the cloud it lives on.
+ */
+export function apiRoutes(state: FakeTTLockState, cloud: FakeCloud): Router {
   const router = express.Router();
   router.use(express.urlencoded({ extended: false }));
   const paramsOf = (request: Request): Params => ({
@@ -35,9 +47,10 @@ export function apiRoutes(state: FakeTTLockState): Router {
     let account: FakeAccount | undefined;
     if (refreshing) {
       account = state.accountOfRefreshToken(String(params.refresh_token ?? ''));
-      if (!account || account.clientId !== clientId) throw invalidRefreshToken();
+      if (!account || account.clientId !== clientId || account.cloud !== cloud) throw invalidRefreshToken();
     } else {
       account = state.account(clientId, String(params.username ?? ''));
+      if (account && account.cloud !== cloud) throw otherCloud();
       if (!account || account.passwordMd5 !== params.password) throw invalidAccount();
     }
     const { accessToken, refreshToken } = state.issue(account, refreshing ? String(params.refresh_token) : undefined);
@@ -52,7 +65,7 @@ export function apiRoutes(state: FakeTTLockState): Router {
 
   router.all('/v3/lock/list', (request, response) => {
     const params = paramsOf(request);
-    const account = authenticate(state, params);
+    const account = authenticate(state, params, cloud);
     const pageNo = integer(params.pageNo);
     const pageSize = integer(params.pageSize);
     if (pageNo === undefined || pageNo < 1 || pageSize === undefined || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
@@ -76,7 +89,7 @@ export function apiRoutes(state: FakeTTLockState): Router {
 
   router.all('/v3/lock/detail', (request, response) => {
     const params = paramsOf(request);
-    const account = authenticate(state, params);
+    const account = authenticate(state, params, cloud);
     const lockId = integer(params.lockId);
     if (lockId === undefined) throw invalidParameter();
     const lock = account.locks.find((candidate) => candidate.lockId === lockId);
@@ -93,18 +106,24 @@ export function apiRoutes(state: FakeTTLockState): Router {
     });
   });
 
+  router.all('/v3/cardEncoder/getHotelInfo', (request, response) => {
+    const account = authenticate(state, paramsOf(request), cloud);
+    if (!account.hotelCreated) throw hotelNotCreated();
+    response.json({ hotelInfo: hotelInfoOf(account) });
+  });
+
   return router;
 }
 
 /** The checks every /v3 call passes first, in the real cloud's order: the app, the date, the token. */
-function authenticate(state: FakeTTLockState, params: Params): FakeAccount {
+function authenticate(state: FakeTTLockState, params: Params, cloud: FakeCloud): FakeAccount {
   if (!state.clients.has(String(params.clientId ?? ''))) throw invalidClientId();
   const date = integer(params.date);
   if (date === undefined) throw invalidParameter();
   // The client's date comes from the real clock, so it is checked against that one, not the advanced fake clock.
   if (Math.abs(date - Date.now()) > DATE_TOLERANCE_MS) throw dateNotCurrent();
   const grant = state.grant(String(params.accessToken ?? ''));
-  if (!grant || grant.account.clientId !== params.clientId) throw invalidToken();
+  if (!grant || grant.account.clientId !== params.clientId || grant.account.cloud !== cloud) throw invalidToken();
   if (grant.expiresAt <= state.now()) throw invalidGrant();
   return grant.account;
 }

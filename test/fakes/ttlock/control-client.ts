@@ -1,4 +1,4 @@
-import type { FakeLock } from './state';
+import type { FakeCloud, FakeLock } from './state';
 
 export interface FakeTTLockAccount {
   clientId: string;
@@ -7,6 +7,10 @@ export interface FakeTTLockAccount {
   /** Plain; the fake keeps its MD5, as the client must send. */
   password: string;
   locks?: FakeLock[];
+  /** Where the account lives (default EU): the other cloud refuses its password grant with 30008. */
+  cloud?: FakeCloud;
+  /** Whether it created a hotel for card issuing (default true): getHotelInfo is refused otherwise. */
+  hotelCreated?: boolean;
 }
 
 export interface FakeTTLockControl {

@@ -8,7 +8,7 @@ export function controlRoutes(state: FakeTTLockState): Router {
   router.use(express.json());
 
   router.post('/accounts', (request, response) => {
-    const { clientId, clientSecret, username, password, locks = [] } = body(request);
+    const { clientId, clientSecret, username, password, locks = [], cloud = 'EU', hotelCreated = true } = body(request);
     for (const [name, value] of Object.entries({ clientId, clientSecret, username, password })) {
       if (typeof value !== 'string' || value === '') throw new ControlError(`${name} must be a non-empty string`);
     }
@@ -18,12 +18,15 @@ export function controlRoutes(state: FakeTTLockState): Router {
     if (!Array.isArray(locks) || !locks.every(isLock)) {
       throw new ControlError('locks must be a list of { lockId (integer), lockMac, lockAlias, ... }');
     }
+    if (cloud !== 'EU' && cloud !== 'China') throw new ControlError('cloud must be EU or China');
+    if (typeof hotelCreated !== 'boolean') throw new ControlError('hotelCreated must be a boolean');
     const uid = state.register(
       clientId as string,
       clientSecret as string,
       username as string,
       password as string,
       locks as FakeLock[],
+      { cloud, hotelCreated },
     );
     response.json({ uid });
   });

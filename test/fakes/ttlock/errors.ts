@@ -28,6 +28,9 @@ export const invalidAccount = () => new FakeApiError(10007, 'invalid account or 
 export const invalidRefreshToken = () => new FakeApiError(10011, 'invalid refresh_token');
 export const dateNotCurrent = () => new FakeApiError(80000, 'date must be current time');
 export const lockNotFound = () => new FakeApiError(-1003, 'Lock does not exist');
+export const otherCloud = () => new FakeApiError(30008, 'Please use the correct server for your account');
+/** TTLock documents no code for an account without a hotel; the fake's choice, which the client must not rely on. */
+export const hotelNotCreated = () => new FakeApiError(-4064, 'Hotel not created');
 
 /** Express's last handler. */
 export function sendError(error: unknown, _request: Request, response: Response, _next: NextFunction): void {

@@ -13,8 +13,10 @@ export interface FakeTTLockOptions {
 }
 
 export interface FakeTTLock {
-  /** http://host:port: the API root for either cloud (baseUrlFor), the test controls under /_fake. */
+  /** http://host:port: the EU cloud's API root, and the test controls under /_fake. */
   url: string;
+  /** The Chinese cloud's API root (`url`/cn): an account answers only on its own cloud, else 30008. */
+  chinaUrl: string;
   close(): Promise<void>;
 }
 
@@ -24,13 +26,16 @@ export async function startFakeTTLock({ port = 0, host = '127.0.0.1' }: FakeTTLo
   const app = express();
   app.disable('x-powered-by');
   app.use('/_fake', controlRoutes(state));
-  app.use(apiRoutes(state));
+  app.use('/cn', apiRoutes(state, 'China'));
+  app.use(apiRoutes(state, 'EU'));
   app.use(sendError);
 
   const server = app.listen(port, host);
   await once(server, 'listening');
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://${host}:${(server.address() as AddressInfo).port}`,
+    url,
+    chinaUrl: `${url}/cn`,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));

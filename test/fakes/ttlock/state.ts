@@ -14,12 +14,23 @@ export interface FakeLock {
   floorNumber?: number;
 }
 
+/** The cloud an account lives on: the fake serves the EU one at its root and the Chinese one under /cn. */
+export type FakeCloud = 'EU' | 'China';
+
 export interface FakeAccount {
   uid: number;
   clientId: string;
   username: string;
   passwordMd5: string;
   locks: FakeLock[];
+  cloud: FakeCloud;
+  /** Whether the account created a hotel (card issuing): getHotelInfo answers only then. */
+  hotelCreated: boolean;
+}
+
+export interface FakeAccountOptions {
+  cloud?: FakeCloud;
+  hotelCreated?: boolean;
 }
 
 interface Grant {
@@ -48,12 +59,19 @@ export class FakeTTLockState {
     this.clockOffsetMs += ms;
   }
 
-  /** Registers the account, or replaces its password and locks; answers its uid. */
-  register(clientId: string, clientSecret: string, username: string, password: string, locks: FakeLock[]): number {
+  /** Registers the account, or replaces its password, locks and options; answers its uid. */
+  register(
+    clientId: string,
+    clientSecret: string,
+    username: string,
+    password: string,
+    locks: FakeLock[],
+    { cloud = 'EU', hotelCreated = true }: FakeAccountOptions = {},
+  ): number {
     this.clients.set(clientId, clientSecret);
     const key = accountKey(clientId, username);
     const uid = this.accounts.get(key)?.uid ?? ++this.lastUid;
-    this.accounts.set(key, { uid, clientId, username, passwordMd5: md5(password), locks });
+    this.accounts.set(key, { uid, clientId, username, passwordMd5: md5(password), locks, cloud, hotelCreated });
     return uid;
   }
 
@@ -79,6 +97,12 @@ export class FakeTTLockState {
   accountOfRefreshToken(refreshToken: string): FakeAccount | undefined {
     return this.refreshTokens.get(refreshToken);
   }
+}
+
+/** The same text for an account every time, shaped like the real one (base64 of a list of small numbers). */
+export function hotelInfoOf(account: FakeAccount): string {
+  const digest = createHash('sha256').update(`${account.clientId}\n${account.username}`).digest();
+  return Buffer.from([...digest].map((byte) => byte - 128).join(',')).toString('base64');
 }
 
 export function md5(text: string): string {
