@@ -93,6 +93,7 @@ export class AgentConnection {
 
   goOffline(reason = 'offline'): Promise<void> {
     this.wanted = false;
+    this.reconnectNow = false;
     clearTimeout(this.reconnectTimer);
     const closing = this.closeSocket(reason);
     if (this.state !== 'revoked') this.state = 'offline';
@@ -173,19 +174,22 @@ export class AgentConnection {
     if (socket !== this.socket) return;
     this.socket = undefined;
     this.lastClose = { code, reason };
+    if (code === CloseCodes.revoked || unauthorized) this.revoke(reason || String(code));
+    else if (this.wanted) this.scheduleReconnection();
     this.options.onClose(this.lastClose);
-    if (code === CloseCodes.revoked || unauthorized) {
-      this.state = 'revoked';
-      this.wanted = false;
-      this.rejectWelcomeWaiters(`the credential was refused (${reason || code})`);
-      return;
-    }
-    const immediately = this.reconnectNow;
-    this.reconnectNow = false;
-    if (!this.wanted) return;
+  }
+
+  private revoke(why: string): void {
+    this.state = 'revoked';
+    this.wanted = false;
+    this.rejectWelcomeWaiters(`the credential was refused (${why})`);
+  }
+
+  private scheduleReconnection(): void {
     this.state = 'connecting';
-    const delay = immediately ? 0 : this.backoffMs;
-    if (!immediately) this.backoffMs = Math.min(this.backoffMs * 2, this.options.reconnect.maxMs);
+    const delay = this.reconnectNow ? 0 : this.backoffMs;
+    if (!this.reconnectNow) this.backoffMs = Math.min(this.backoffMs * 2, this.options.reconnect.maxMs);
+    this.reconnectNow = false;
     this.reconnectTimer = setTimeout(() => this.open(), delay);
   }
 

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startReferenceAgent, type CommandReply, type ReferenceAgent, type ReferenceAgentOptions } from './index';
+import {
+  pairAgent,
+  startReferenceAgent,
+  type CommandReply,
+  type ReferenceAgent,
+  type ReferenceAgentOptions,
+} from './index';
 import { ProtocolServer } from './protocol-server';
 
 const CREDENTIAL = 'agent-credential-for-tests';
@@ -49,6 +56,33 @@ function result(reply: CommandReply): unknown {
 
 function errorCode(reply: CommandReply): string | undefined {
   return reply.ok ? undefined : reply.error.code;
+}
+
+interface HttpExchange {
+  method: string;
+  url: string;
+  body: string;
+}
+
+/** Runs `use` against a one-off HTTP server answering every request with `answer`'s status, headers and body. */
+async function withHttpServer(
+  answer: (request: HttpExchange) => { status: number; headers?: Record<string, string>; body: string },
+  use: (baseUrl: string) => Promise<void>,
+): Promise<void> {
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const { status, headers, body: answerBody } = answer({ method: request.method!, url: request.url!, body });
+      response.writeHead(status, headers).end(answerBody);
+    });
+  }).listen(0, '127.0.0.1');
+  try {
+    await once(server, 'listening');
+    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.close();
+  }
 }
 
 const card = {
@@ -295,27 +329,23 @@ describe('desk devices', () => {
   });
 
   it('performs http_request for real', async () => {
-    const target = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => response.writeHead(202, { 'x-tv': 'yes' }).end(`${request.method} ${body}`));
-    }).listen(0, '127.0.0.1');
-    try {
-      await new Promise((resolve) => target.once('listening', resolve));
-      const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/push`;
+    const answer = ({ method, body }: HttpExchange) => ({
+      status: 202,
+      headers: { 'x-tv': 'yes' },
+      body: `${method} ${body}`,
+    });
+    await withHttpServer(answer, async (baseUrl) => {
       const { connection } = await onlineAgent();
+      const push = { method: 'POST', url: `${baseUrl}/push`, headers: {}, body: 'room=101' };
 
-      const reply = await connection.command('http_request', { method: 'POST', url, headers: {}, body: 'room=101' });
-      expect(result(reply)).toEqual({
+      expect(result(await connection.command('http_request', push))).toEqual({
         status: 202,
         headers: expect.objectContaining({ 'x-tv': 'yes' }),
         body: 'POST room=101',
       });
       const unreachable = { method: 'GET', url: 'http://127.0.0.1:1/', headers: {} };
       expect(errorCode(await connection.command('http_request', unreachable))).toBe('http_failed');
-    } finally {
-      target.close();
-    }
+    });
   });
 });
 
@@ -432,5 +462,27 @@ describe('fiscal register', () => {
 
     agent.fiscalRegister.ageShift(25 * 60 * 60 * 1000);
     expect(errorCode(await connection.command('fiscal_receipt', sellTask([100], 100)))).toBe('shift_expired');
+  });
+});
+
+describe('pairAgent', () => {
+  it('exchanges the pair code at POST /api/agents/pair', async () => {
+    const requests: HttpExchange[] = [];
+    const pairing = { workstation_id: 'w1', hotel_slug: 'h1', credential: 'c1' };
+    const answer = (request: HttpExchange) => {
+      requests.push(request);
+      return { status: 201, headers: { 'content-type': 'application/json' }, body: JSON.stringify(pairing) };
+    };
+    await withHttpServer(answer, async (baseUrl) => {
+      expect(await pairAgent(baseUrl, 'ABCD2345', { agentVersion: '1.4.2', machineName: 'DESK-2' })).toEqual(pairing);
+    });
+
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toEqual(expect.objectContaining({ method: 'POST', url: '/api/agents/pair' }));
+    expect(JSON.parse(requests[0].body)).toEqual({
+      pair_code: 'ABCD2345',
+      agent_version: '1.4.2',
+      machine_name: 'DESK-2',
+    });
   });
 });
