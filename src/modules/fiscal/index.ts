@@ -1,0 +1,2 @@
+export type { FiscalReceiptCommand, FiscalService } from './fiscal.service';
+export type { FiscalReceipt, PrepareReceipt, ReceiptFailure, ReceiptOperation, SourceKind } from './fiscal.types';
