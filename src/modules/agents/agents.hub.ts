@@ -56,6 +56,8 @@ interface Connection {
   helloTimer?: NodeJS.Timeout;
   /** Settles once this connection's presence is recorded as ended. */
   ended?: Promise<void>;
+  /** Its replies are recorded one after another, in the order sent: the first reply to a command is the one kept. */
+  replies: Promise<void>;
 }
 
 function credentialOf(req: IncomingMessage): string | undefined {
@@ -169,9 +171,9 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
       if (!connection.welcomed) close(connection, AGENT_CLOSE.protocolError, 'hello expected first');
       else {
         const { id, ...outcome } = frame;
-        void agents.commands
-          .reply(connection.identity.workstationId, id, outcome)
-          .catch(logFailure(connection, 'agent reply not recorded'));
+        connection.replies = connection.replies
+          .then(() => agents.commands.reply(connection.identity.workstationId, id, outcome))
+          .then(() => undefined, logFailure(connection, 'agent reply not recorded'));
       }
       return;
     }
@@ -199,6 +201,7 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
       connectionId: randomUUID(),
       welcomed: false,
       lastFrameAt: Date.now(),
+      replies: Promise.resolve(),
     };
     connections.add(connection);
     connection.helloTimer = setTimeout(

@@ -8,6 +8,8 @@ export const agentMessages = {
   workstationOffline: 'Рабочее место не в сети: агент не подключён',
   agentTimeout: 'Рабочее место не ответило вовремя',
   agentFailed: 'Агент рабочего места сообщил об ошибке',
+  agentBadAnswer: 'Агент рабочего места ответил не по протоколу',
+  noRelease: 'Сборка агента ещё не опубликована: обновлять не на что',
 };
 
 /** The protocol's error codes in words the desk understands; the agent's own words follow. */

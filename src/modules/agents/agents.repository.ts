@@ -128,6 +128,16 @@ export const workstationsRepository = {
     );
   },
 
+  /** Workstations whose agent is connected and on another version than `version` (at most 500). */
+  async onlineOutdated(db: DbOrTrx, hotelId: string, version: string, staleMs: number): Promise<WorkstationRow[]> {
+    return db<WorkstationRow>('workstations')
+      .where({ hotel_id: hotelId, online: true })
+      .where('last_seen_at', '>', db.raw('now() - make_interval(secs => ?)', [staleMs / 1000]))
+      .whereRaw('agent_version IS DISTINCT FROM ?', [version])
+      .orderBy('name')
+      .limit(500);
+  },
+
   /** Tells every replica this connection now serves the workstation: an older one elsewhere is closed. */
   async announceConnection(db: DbOrTrx, id: string, connectionId: string): Promise<void> {
     await db.raw('SELECT pg_notify(?, ?)', [AGENT_CONNECTIONS_CHANNEL, `${id}:${connectionId}`]);

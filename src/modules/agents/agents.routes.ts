@@ -2,14 +2,7 @@ import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
 import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
-import type { Role } from '../../platform/http/roles';
-import {
-  defineHotelRoute,
-  defineRoute,
-  type HotelRouteContext,
-  type HotelRouteDefinition,
-  type RouteDefinition,
-} from '../../platform/http/route';
+import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { idParams, okResponse } from '../../platform/http/schemas';
 import { agentMessages, PAIR_CODE_TTL_MINUTES } from './agents.messages';
 import {
@@ -25,47 +18,22 @@ import {
   updateWorkstationBody,
   workstationSchema,
 } from './agents.schemas';
-import type { DeviceOwner } from './agents.devices';
 import type { AgentsService } from './agents.service';
+import { deskRoutes } from './agents.desk-routes';
+import {
+  DEVICE,
+  DEVICES,
+  deviceNotFound,
+  READERS,
+  tags,
+  tooMany,
+  workstationNotFound,
+  workstationRoute,
+  WORKSTATIONS,
+  WRITERS,
+  type WorkstationParams,
+} from './agents.route-kit';
 import type { DeviceInput, PairRequest } from './agents.types';
-
-/** The desk sees its workstations and their devices; management sets them up and pairs their agents. */
-const READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
-const WRITERS: readonly Role[] = ['hotel_admin', 'manager'];
-
-const tags = ['Workstations'];
-const WORKSTATIONS = '/api/hotels/:slug/workstations';
-const DEVICES = `${WORKSTATIONS}/:id/devices`;
-const DEVICE = `${DEVICES}/:deviceId`;
-
-type WorkstationParams = { id: string };
-type DeviceParams = WorkstationParams & { deviceId: string };
-
-const workstationNotFound = { 404: { description: agentMessages.workstationNotFound } };
-const tooMany = { description: 'Too many requests from this address (`Retry-After`)' };
-const deviceNotFound = { 404: { description: 'No such device on this workstation of this hotel' } };
-
-type WorkstationRouteSpec<Body, Query, Params extends WorkstationParams> = Omit<
-  HotelRouteDefinition<Body, Query, Params>,
-  'tags' | 'access' | 'handler'
-> & {
-  writes: boolean;
-  handle(ctx: HotelRouteContext<Body, Query, Params> & { owner: DeviceOwner }): Promise<void>;
-};
-
-/** A route under one workstation (`:id`): its pair code, its credential, its devices. */
-function workstationRoute<Body = unknown, Query = unknown, Params extends WorkstationParams = DeviceParams>({
-  writes,
-  handle,
-  ...route
-}: WorkstationRouteSpec<Body, Query, Params>): RouteDefinition {
-  return defineHotelRoute<Body, Query, Params>({
-    ...route,
-    tags,
-    access: { kind: 'hotel', roles: writes ? WRITERS : READERS },
-    handler: (ctx) => handle({ ...ctx, owner: { hotelId: ctx.hotel.id, workstationId: ctx.params.id } }),
-  });
-}
 
 function workstationRoutes({ workstations }: AgentsService): RouteDefinition[] {
   return [
@@ -223,5 +191,5 @@ function agentRoutes(agents: AgentsService): RouteDefinition[] {
 }
 
 export function agentsRoutes(agents: AgentsService): RouteDefinition[] {
-  return [...workstationRoutes(agents), ...deviceRoutes(agents), ...agentRoutes(agents)];
+  return [...workstationRoutes(agents), ...deviceRoutes(agents), ...deskRoutes(agents), ...agentRoutes(agents)];
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/knex';
 import type { PgListener } from '../../platform/db/pg-listener';
 import { createAgentCommands } from './agents.commands';
+import { createDeskCommands } from './agents.desk';
 import type { HotelsService } from '../hotels';
 import { createAgentChannel } from './agents.channel';
 import { createDevices } from './agents.devices';
@@ -12,12 +13,15 @@ export interface AgentsDependencies {
 }
 
 export function createAgentsService(db: Db, listener: PgListener | undefined, deps: AgentsDependencies) {
+  const commands = createAgentCommands(db, listener);
+  const latestRelease = () => LATEST_AGENT_RELEASE;
   return {
-    commands: createAgentCommands(db, listener),
+    commands,
+    desk: createDeskCommands(db, commands, latestRelease),
     workstations: createWorkstations(db),
     devices: createDevices(db),
     ...createAgentChannel(db, deps.hotels),
-    latestRelease: () => LATEST_AGENT_RELEASE,
+    latestRelease,
   };
 }
 
