@@ -4,6 +4,9 @@ import { CommandFailure, type AgentCommand, type CommandReply } from './protocol
 import type { ReplyStore } from './reply-store';
 import type { CommandSwitches } from './switches';
 
+/** README: frames are JSON text of at most 1 MiB. */
+const MAX_FRAME_BYTES = 1024 * 1024;
+
 export type CommandHandler = (payload: Payload) => unknown;
 
 export interface CommandOutcome {
@@ -42,29 +45,33 @@ export class CommandRunner {
   }
 
   private async execute(command: AgentCommand): Promise<CommandReply> {
-    if (this.switches.slowMs > 0) await sleep(this.switches.slowMs);
-    const reply = await this.outcome(command);
+    let reply: CommandReply;
+    try {
+      reply = { id: command.id, ok: true, result: await this.perform(command) };
+    } catch (error) {
+      const failure = error instanceof CommandFailure ? error : new CommandFailure('agent_error', String(error));
+      reply = { id: command.id, ok: false, error: { code: failure.code, message: failure.message } };
+    }
     this.store.remember(reply);
     this.onReplyStored();
     return reply;
   }
 
-  private async outcome({ id, type, payload, expires_at }: AgentCommand): Promise<CommandReply> {
-    try {
-      // The operation that asked for an expired command has already reported the desk unreachable.
-      if (expires_at !== undefined && Date.parse(expires_at) < Date.now()) {
-        throw new CommandFailure('timeout', `The command expired at ${expires_at} before it was executed`);
-      }
-      const handler = this.handlers.get(type);
-      if (!handler) throw new CommandFailure('unsupported_command', `This agent does not know ${type}`);
-      this.executed.push({ id, type });
-      const imposed = this.switches.imposedFailure(type);
-      if (imposed) throw imposed;
-      return { id, ok: true, result: await handler(payload ?? {}) };
-    } catch (error) {
-      if (error instanceof CommandFailure)
-        return { id, ok: false, error: { code: error.code, message: error.message } };
-      return { id, ok: false, error: { code: 'agent_error', message: String(error) } };
+  private async perform({ id, type, payload, expires_at }: AgentCommand): Promise<unknown> {
+    // Judged on arrival: the operation that asked for an expired command has already reported the desk unreachable.
+    if (expires_at !== undefined && Date.parse(expires_at) < Date.now()) {
+      throw new CommandFailure('timeout', `The command expired at ${expires_at} before it reached the desk`);
     }
+    const handler = this.handlers.get(type);
+    if (!handler) throw new CommandFailure('unsupported_command', `This agent does not know ${type}`);
+    if (this.switches.slowMs > 0) await sleep(this.switches.slowMs);
+    this.executed.push({ id, type });
+    const imposed = this.switches.imposedFailure(type);
+    if (imposed) throw imposed;
+    const result = await handler(payload ?? {});
+    if (Buffer.byteLength(JSON.stringify({ id, ok: true, result })) > MAX_FRAME_BYTES) {
+      throw new CommandFailure('reply_too_large', `The result of ${type} does not fit in one frame (1 MiB)`);
+    }
+    return result;
   }
 }

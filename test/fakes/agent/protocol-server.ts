@@ -11,6 +11,10 @@ import type { CommandReply, HelloMessage, WelcomeMessage } from './protocol';
  */
 export class ProtocolServer {
   readonly connections: ServerSideAgent[] = [];
+  /** When each handshake was attempted, accepted or not. */
+  readonly handshakeTimes: number[] = [];
+  /** HTTP statuses the next handshakes are refused with, whatever their credential. */
+  readonly refusals: number[] = [];
   private readonly untaken: ServerSideAgent[] = [];
   private readonly connectionWaiters: ((connection: ServerSideAgent) => void)[] = [];
 
@@ -24,7 +28,12 @@ export class ProtocolServer {
       host: '127.0.0.1',
       port: 0,
       path: '/agents/ws',
-      verifyClient: (info, accept) => accept(info.req.headers.authorization === `Bearer ${credential}`, 401),
+      verifyClient: (info, accept) => {
+        protocolServer.handshakeTimes.push(Date.now());
+        const refusal = protocolServer.refusals.shift();
+        if (refusal !== undefined) accept(false, refusal);
+        else accept(info.req.headers.authorization === `Bearer ${credential}`, 401);
+      },
     });
     await once(server, 'listening');
     const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agents/ws`;

@@ -148,6 +148,18 @@ describe('connecting', () => {
     expect(agent.state).toBe('online');
   });
 
+  it('retries a handshake refused with 503 after delays doubling from the minimum', async () => {
+    server.refusals.push(503, 503, 503);
+    const agent = startAgent({ reconnect: { minMs: 20, maxMs: 1000 } });
+
+    await server.nextConnection();
+    await agent.waitForWelcome();
+    const gaps = server.handshakeTimes.slice(1).map((time, index) => time - server.handshakeTimes[index]);
+    expect(gaps).toHaveLength(3);
+    gaps.forEach((gap, index) => expect(gap).toBeGreaterThanOrEqual(20 * 2 ** index - 2));
+    expect(agent.lastClose).toEqual({ code: 1006, reason: 'handshake refused with 503' });
+  });
+
   it('stops for good after 4003 (revoked)', async () => {
     const { agent, connection } = await onlineAgent();
     connection.close(4003, 'revoked');
