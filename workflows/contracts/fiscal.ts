@@ -4,6 +4,9 @@
  * implements these activities; the workflow and the module import this file, neither the other.
  */
 
+/** The failure type of an activity whose receipt, workstation or register is gone: retrying will not help. */
+export const FISCAL_RECEIPT_UNAVAILABLE = 'FiscalReceiptUnavailable';
+
 export type FiscalReceiptStatus = 'pending' | 'printed' | 'failed';
 
 export interface FiscalReceiptRef {
@@ -31,7 +34,10 @@ export interface FiscalReceiptWork {
 }
 
 export interface FiscalActivities {
-  /** The pending receipt's command; fails (non-retryable `FiscalReceiptNotFound`) for an unknown receipt or register. */
+  /**
+   * The receipt's command. Fails non-retryable (`FISCAL_RECEIPT_UNAVAILABLE`, staff's words as the message) when the
+   * receipt, or the register it is printed on, is gone: the workflow then marks it failed (`device_not_found`).
+   */
   fiscalReceiptTask(input: FiscalReceiptRef): Promise<FiscalReceiptWork>;
   /**
    * The agent's result (`{ fiscal: {...} }`) stored as the receipt's fiscal attributes. An answer without complete

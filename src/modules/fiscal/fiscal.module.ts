@@ -1,16 +1,21 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { FiscalActivities } from '../../../workflows/contracts/fiscal';
-import { NotFoundError } from '../../platform/errors';
+import { FISCAL_RECEIPT_UNAVAILABLE, type FiscalActivities } from '../../../workflows/contracts/fiscal';
+import { AppError } from '../../platform/errors';
 import { defineModule } from '../../platform/modules';
 import { fiscalRoutes } from './fiscal.routes';
 import { createFiscalService, type FiscalDependencies } from './fiscal.service';
 
-/** A receipt or register that is gone will not come back: the workflow is told at once, not retried. */
+/**
+ * A receipt or register that is gone (or is no register any more) will not come back by retrying: the workflow is told
+ * at once, with the words staff read.
+ */
 async function orGone<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof NotFoundError) throw ApplicationFailure.nonRetryable(error.message, 'FiscalReceiptNotFound');
+    if (error instanceof AppError && error.status < 500) {
+      throw ApplicationFailure.nonRetryable(error.message, FISCAL_RECEIPT_UNAVAILABLE);
+    }
     throw error;
   }
 }

@@ -75,12 +75,8 @@ export function createFiscalService(db: Db, deps: FiscalDependencies) {
       const existing = await receiptsRepository.bySource(trx, hotelId, input);
       if (existing) return existing;
       await registerOf(hotelId, input.workstation_id, input.device_id);
-      const { source_kind, source_id, operation, workstation_id, device_id } = input;
-      return receiptsRepository.insertOnce(trx, hotelId, {
-        ...{ source_kind, source_id, operation, workstation_id, device_id },
-        total: task.total.toFixed(2),
-        task,
-      });
+      const { receipt: _described, ...source } = input;
+      return receiptsRepository.insertOnce(trx, hotelId, { ...source, total: task.total.toFixed(2), task });
     },
 
     /**
