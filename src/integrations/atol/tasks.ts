@@ -80,9 +80,10 @@ function text(value: unknown, max: number, path: string, missing: string): strin
   return Array.from(trimmed).slice(0, max).join('').trim();
 }
 
-function listOf<T>(value: T[] | undefined, max: number, path: string, noun: string): T[] {
-  if (!Array.isArray(value) || value.length === 0) throw new AtolTaskError(`В чеке нет ни одной ${noun}`, path);
-  if (value.length > max) throw new AtolTaskError(`В чеке может быть не больше ${max} ${noun}`, path);
+/** `noun`: the genitive singular and plural (`позиции`, `позиций`). */
+function listOf<T>(value: T[] | undefined, max: number, path: string, noun: [string, string]): T[] {
+  if (!Array.isArray(value) || value.length === 0) throw new AtolTaskError(`В чеке нет ни одной ${noun[0]}`, path);
+  if (value.length > max) throw new AtolTaskError(`В чеке может быть не больше ${max} ${noun[1]}`, path);
   return value;
 }
 
@@ -144,8 +145,8 @@ function paymentOf(payment: ReceiptPayment, index: number): { type: AtolPaymentT
 const sum = (values: bigint[]) => values.reduce((total, value) => total + value, 0n);
 
 function receiptTask(type: AtolReceiptType, receipt: ReceiptInput): AtolReceiptTask {
-  const lines = listOf(receipt?.lines, ATOL_LIMITS.lines, 'lines', 'позиции').map(positionOf);
-  const payments = listOf(receipt.payments, ATOL_LIMITS.payments, 'payments', 'оплаты').map(paymentOf);
+  const lines = listOf(receipt?.lines, ATOL_LIMITS.lines, 'lines', ['позиции', 'позиций']).map(positionOf);
+  const payments = listOf(receipt.payments, ATOL_LIMITS.payments, 'payments', ['оплаты', 'оплат']).map(paymentOf);
   const total = sum(lines.map((line) => line.kopecks));
   const paid = sum(payments.map((payment) => payment.kopecks));
   if (total > MAX_KOPECKS) throw new AtolTaskError('Сумма чека слишком велика', 'lines');
