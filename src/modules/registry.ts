@@ -6,6 +6,7 @@ import { depositsModule } from './deposits/deposits.module';
 import { guestsModule } from './guests/guests.module';
 import { hotelsModule } from './hotels/hotels.module';
 import { housekeepingModule } from './housekeeping/housekeeping.module';
+import { lockvendorModule } from './lockvendor/lockvendor.module';
 import { maintenanceModule } from './maintenance/maintenance.module';
 import { minibarModule } from './minibar/minibar.module';
 import { notificationsModule } from './notifications/notifications.module';
@@ -42,6 +43,7 @@ export const MODULES = [
   widgetModule,
   maintenanceModule,
   agentsModule,
+  lockvendorModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

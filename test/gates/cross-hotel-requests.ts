@@ -32,6 +32,8 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/rental-bookings/:id': 'rentalBooking',
   '/api/hotels/:slug/workstations/:id': 'workstation',
   '/api/hotels/:slug/workstations/:id/devices/:deviceId': 'device',
+  '/api/hotels/:slug/lockvendor/room-locks/:id': 'roomLock',
+  '/api/hotels/:slug/lockvendor/room-locks/by-mac/:mac': 'roomLockMac',
 };
 
 /**
@@ -203,6 +205,17 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
     base: (r) => ({ rental_object_id: r.rentalObject, booking_id: r.booking }),
     control: true,
   },
+  // A's room has A's seeded lock, so A's own room is taken (409): no control. A MAC per call, none of the seed's.
+  'POST /api/hotels/:slug/lockvendor/room-locks': {
+    base: (r, n) => ({
+      lock_mac: `0A0B0C0D${(n & 0xffff).toString(16).padStart(4, '0')}`,
+      room_id: r.room,
+      build_no: 1,
+      floor_no: 1,
+    }),
+  },
+  // Any other change would sign A's hotel out of its lock account, which later calls of the sweep use.
+  'PATCH /api/hotels/:slug/lockvendor/config': { base: () => ({ enabled: true }) },
   'POST /api/hotels/:slug/minibar/stock': {
     base: (r) => ({ item_id: r.minibarItem, kind: 'receipt', quantity: 1 }),
     control: true,
@@ -245,10 +258,10 @@ const describeSchema = (schema: Joi.Schema) => schema.describe() as Description;
 
 /**
  * Fields named like ids that name no record of this service, by field name: a payment provider's shop id is the
- * provider's (hotels may even share a shop), and a device's number in its fiscal driver is the driver's, so another
- * hotel's value there trespasses on nothing.
+ * provider's (hotels may even share a shop), a device's number in its fiscal driver is the driver's, and a lock cloud's
+ * app and lock ids are TTLock's, so another hotel's value there trespasses on nothing.
  */
-const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id', 'dto_device_id']);
+const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id', 'dto_device_id', 'client_id', 'lock_id']);
 
 /** A field naming a record: a UUID, an `..._id` name, or a URL (such as an uploaded photo). */
 function isReference(name: string, description: Description): boolean {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { notify } from '../../src/modules/notifications/notifications.service';
 import type { Db } from '../../src/platform/db/knex';
+import { fakeTTLockControl } from '../fakes/ttlock';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import type { TestApp } from '../helpers/app';
 import { outboxWorkflowsAtRest, withTemporal } from '../helpers/workflows';
@@ -35,6 +36,8 @@ export const RECORD_KINDS = [
   'rentalBooking',
   'workstation',
   'device',
+  'roomLock',
+  'roomLockMac',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -89,6 +92,7 @@ export function day(offset: number, base = '2031-03-01'): string {
  * task with a checklist item (from the template) and a minibar check, the hotel settings (SMTP), the payment settings
  * (a deduction preset), a payment method, a YooKassa gateway, a cash deposit on the booking, a rental object (made
  * active) with a daily booking charged to the booking, a workstation paired with an agent and a fiscal register on it,
+ * a door-lock cloud account (on the stack's fake TTLock, signed in) with its one lock mapped to the room,
  * and a notification.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
@@ -270,6 +274,31 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     config: { dto_device_id: canary },
   });
 
+  const lockAccount = {
+    client_id: `${canary}-app`,
+    client_secret: `${canary}-client-secret`,
+    username: `${canary}-locks`,
+    password: `${canary}-password`,
+  };
+  // The canary's 12 hex digits are the lock's MAC: the two hotels' locks differ.
+  const lockMac = canary.slice(-12).match(/../g)!.join(':').toUpperCase();
+  await fakeTTLockControl(t.config.ttlock.apiUrls.EU).registerAccount({
+    clientId: lockAccount.client_id,
+    clientSecret: lockAccount.client_secret,
+    username: lockAccount.username,
+    password: lockAccount.password,
+    locks: [{ lockId: 1, lockMac, lockAlias: `Door ${canary}` }],
+  });
+  await patch('/lockvendor/config', { ...lockAccount, enabled: true });
+  await post('/lockvendor/token', {}, 200);
+  const roomLock = await post('/lockvendor/room-locks', {
+    lock_mac: lockMac,
+    room_id: room.id,
+    build_no: 1,
+    floor_no: 3,
+    lock_alias: `Door ${canary}`,
+  });
+
   const notification = await t.db.transaction((trx) =>
     notify(trx, hotel.hotelId, {
       type: 'housekeeping_task_created',
@@ -308,6 +337,8 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       rentalBooking: rentalBooking.id,
       workstation: workstation.id,
       device: device.id,
+      roomLock: roomLock.id,
+      roomLockMac: lockMac,
     },
   };
 }
