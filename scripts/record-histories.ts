@@ -21,10 +21,13 @@ import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { buildApi } from '../src/app';
+import { createAgentHub, type AgentHub } from '../src/modules/agents';
 import { loadConfig } from '../src/config';
 import { createPgListener, type PgListener } from '../src/platform/db/pg-listener';
 import { createDb, createProcessDb, migrateToLatest, type Db } from '../src/platform/db/knex';
 import { createLogger } from '../src/platform/logger';
+import { pairAgent, startReferenceAgent } from '../test/fakes/agent';
+import { fakeTTLockControl } from '../test/fakes/ttlock';
 import { fakeYooKassaControl } from '../test/fakes/yookassa';
 import { paymentWorkflowIds } from '../workflows/contracts/payments';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
@@ -81,16 +84,25 @@ class Api {
     readonly db: Db,
     private readonly server: Server,
     private readonly listener: PgListener,
+    private readonly agentHub: AgentHub,
   ) {}
+
+  /** The agent channel of this API (`ws://…/agents/ws`). */
+  get agentsUrl(): string {
+    return `${this.baseUrl.replace(/^http/, 'ws')}/agents/ws`;
+  }
 
   static async start(stackEnv: Record<string, string>, overrides: Record<string, string> = {}): Promise<Api> {
     const config = loadConfig({ ...APP_ENV, ...stackEnv, ...overrides });
     const db = createProcessDb(config, 'api');
     const logger = createLogger('silent', 'record-histories');
     const listener = createPgListener({ connectionString: config.databaseUrl, logger });
-    const server = createServer(buildApi({ config, db, logger, listener }).app);
+    const { app, services } = buildApi({ config, db, logger, listener });
+    const server = createServer(app);
+    const agentHub = createAgentHub({ agents: services.agents, listener, logger });
+    agentHub.attach(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new Api(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, db, server, listener);
+    return new Api(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, db, server, listener, agentHub);
   }
 
   /** One JSON call; any other status than `expected` throws with the answer. */
@@ -117,6 +129,7 @@ class Api {
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
+    await this.agentHub.close();
     await closed;
     await this.listener.close();
     await this.db.destroy();
@@ -271,7 +284,7 @@ async function hotelWithRoom(r: Recorder, label: string, settings: Record<string
     });
   const setStatus = (bookingId: string, status: string) =>
     r.api.call('PATCH', api(`/bookings/${bookingId}`), { token: hotel.token, body: { status } });
-  return { hotel, api, book, setStatus };
+  return { hotel, api, room, book, setStatus };
 }
 
 let shopCount = 0;
@@ -312,6 +325,59 @@ async function hotelWithShop(r: Recorder, label: string) {
     async payDeposit(bookingId: string): Promise<void> {
       const { confirmation_url } = await depositWhen(bookingId, 'payment page', (d) => Boolean(d.confirmation_url));
       await fake.pay(confirmation_url!, 'success');
+    },
+  };
+}
+
+/** A hotel with a room whose door has a lock, the stack's fake lock cloud, and a desk whose reference agent is online. */
+async function hotelWithEncoder(r: Recorder, label: string) {
+  const stay = await hotelWithRoom(r, label);
+  const { hotel, api } = stay;
+  const account = {
+    clientId: `replay-client-${label}`,
+    clientSecret: FAKE.shopSecret,
+    username: `replay-${label}`,
+    password: FAKE.password,
+  };
+  await fakeTTLockControl(r.stackEnv.TTLOCK_API_URL).registerAccount(account);
+  await r.api.call('PATCH', api('/lockvendor/config'), {
+    token: hotel.token,
+    body: {
+      client_id: account.clientId,
+      client_secret: account.clientSecret,
+      username: account.username,
+      password: account.password,
+      enabled: true,
+    },
+  });
+  await r.api.call('POST', api('/lockvendor/room-locks'), {
+    token: hotel.token,
+    expected: 201,
+    body: { lock_mac: 'AA:BB:CC:DD:EE:01', room_id: stay.room.id, build_no: 1, floor_no: 1 },
+  });
+  const workstation = await r.api.call<{ id: string }>('POST', api('/workstations'), {
+    token: hotel.token,
+    expected: 201,
+    body: { name: 'Fixture desk', ttlock_com_port: 'COM3' },
+  });
+  const code = await r.api.call<{ pair_code: string }>('POST', api(`/workstations/${workstation.id}/pair-code`), {
+    token: hotel.token,
+    expected: 201,
+  });
+  const pairing = await pairAgent(r.api.baseUrl, code.pair_code);
+  const agent = startReferenceAgent({ url: r.api.agentsUrl, credential: pairing.credential });
+  await agent.waitForWelcome();
+  return {
+    ...stay,
+    agent,
+    /** Asks for a card at the desk; the id of its workflow. */
+    async issueCard(bookingId: string): Promise<string> {
+      const issued = await r.api.call<{ id: string }>('POST', api('/lockvendor/issue-card'), {
+        token: hotel.token,
+        expected: 202,
+        body: { booking_id: bookingId, workstation_id: workstation.id, sectors: [1, 2] },
+      });
+      return `card:${issued.id}`;
     },
   };
 }
@@ -571,6 +637,26 @@ const CASES: Case[] = [
       });
       expectResult(booking.paid_amount, stay.price);
       return { 'bookingPayment-paid': paymentId };
+    },
+  },
+  {
+    workflowType: 'cardIssuance',
+    name: 'written + refused by the encoder',
+    histories: ['cardIssuance-written', 'cardIssuance-refused'],
+    async run(r) {
+      const desk = await hotelWithEncoder(r, 'cards');
+      const stay = await desk.book(0, 2);
+      await desk.setStatus(stay.id, 'confirmed');
+      try {
+        const written = await desk.issueCard(stay.id);
+        expectResult(await finished(r.client, written), 'written');
+        desk.agent.setCardPresent(false);
+        const refused = await desk.issueCard(stay.id);
+        expectResult(await finished(r.client, refused), 'failed');
+        return { 'cardIssuance-written': written, 'cardIssuance-refused': refused };
+      } finally {
+        await desk.agent.stop();
+      }
     },
   },
 ];

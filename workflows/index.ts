@@ -6,3 +6,4 @@ export * from './booking-sweeps.workflow';
 export * from './account-request.workflow';
 export * from './deposit.workflow';
 export * from './booking-payment.workflow';
+export * from './card-issuance.workflow';

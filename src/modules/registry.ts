@@ -3,6 +3,8 @@ import { agentsModule } from './agents/agents.module';
 import { authModule } from './auth/auth.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { depositsModule } from './deposits/deposits.module';
+import { cardsModule } from './cards/cards.module';
+import { fiscalModule } from './fiscal/fiscal.module';
 import { guestsModule } from './guests/guests.module';
 import { hotelsModule } from './hotels/hotels.module';
 import { housekeepingModule } from './housekeeping/housekeeping.module';
@@ -44,6 +46,8 @@ export const MODULES = [
   maintenanceModule,
   agentsModule,
   lockvendorModule,
+  fiscalModule,
+  cardsModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

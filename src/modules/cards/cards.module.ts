@@ -1,0 +1,19 @@
+import { defineModule } from '../../platform/modules';
+import type { CardIssuanceActivities } from '../../../workflows/contracts/cards';
+import { cardIssuanceUpdated } from './cards.events';
+import { cardsRoutes } from './cards.routes';
+import { createCardsService, type CardsDependencies } from './cards.service';
+
+/** Door-lock cards written at the desk's encoder for a booking's rooms, and voided there. */
+export const cardsModule = defineModule({
+  name: 'cards',
+  uses: ['bookings', 'agents', 'lockvendor', 'hotels'],
+  create: ({ db }, deps: CardsDependencies) => createCardsService(db, deps),
+  routes: (cards) => cardsRoutes(cards),
+  events: [cardIssuanceUpdated],
+  activities: (cards): CardIssuanceActivities => ({
+    prepareCardWrite: (hotelId, issuanceId) => cards.prepareWrite(hotelId, issuanceId),
+    recordCardWritten: (hotelId, issuanceId, cardNumber) => cards.recordWritten(hotelId, issuanceId, cardNumber),
+    recordCardFailed: (hotelId, issuanceId, refusal) => cards.recordFailed(hotelId, issuanceId, refusal),
+  }),
+});

@@ -1,0 +1,2 @@
+export type { CardsService } from './cards.service';
+export type { CardIssuance } from './cards.types';
