@@ -160,6 +160,25 @@ describe('lock cloud settings', () => {
     expect(await row(hotel)).toMatchObject({ client_id: null, enabled: false });
   });
 
+  it('a change sent with an old ETag is refused (412); the current one applies', async () => {
+    const hotel = await registerHotel(t);
+    const read = await t.http.get(path(hotel, 'config')).set(as(hotel.accessToken)).expect(200);
+    const changed = await t.http
+      .patch(path(hotel, 'config'))
+      .set(as(hotel.accessToken))
+      .set('If-Match', read.headers.etag)
+      .send({ api_server: 'China' })
+      .expect(200);
+    expect(changed.headers.etag).not.toBe(read.headers.etag);
+    await t.http
+      .patch(path(hotel, 'config'))
+      .set(as(hotel.accessToken))
+      .set('If-Match', read.headers.etag)
+      .send({ api_server: 'EU' })
+      .expect(412);
+    expect(await row(hotel)).toMatchObject({ api_server: 'China' });
+  });
+
   it('the desk reads the settings (never a secret) and changes nothing; other roles see none of it', async () => {
     const { hotel } = await configuredHotel();
     const [receptionist, technician, housekeeper] = await Promise.all(
