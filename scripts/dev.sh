@@ -6,4 +6,4 @@ source scripts/lib.sh
 ensure_node_modules
 ensure_temporal_cli
 ensure_versitygw
-exec node --import tsx scripts/dev.ts
+exec node --import tsx scripts/dev.ts "$@"

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,9 +49,11 @@ async function main(): Promise<void> {
   const api = spawnEntryPoint('src/main.ts', env);
   const worker = spawnEntryPoint('workers/main.ts', env);
   let stopping = false;
+  let deskAgent: ChildProcess | undefined;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    deskAgent?.kill('SIGTERM');
     await Promise.all([api.stop(), worker.stop()]);
     await stack.stop();
     process.exit(code);
@@ -70,10 +73,36 @@ async function main(): Promise<void> {
     waitForWorker(stack.env.TEMPORAL_ADDRESS, process.env.TEMPORAL_TASK_QUEUE ?? 'hotel', worker),
   ]);
   const lines: [string, string][] = [['API', baseUrl], ['API docs', `${baseUrl}/api/docs`], ...stack.addresses];
+  const agentsUrl = `${baseUrl.replace(/^http/, 'ws')}/agents/ws`;
+  lines.push(['Agent channel', agentsUrl]);
+  const pairCode = agentPairCode();
+  if (pairCode) {
+    deskAgent = startDeskAgent(agentsUrl, baseUrl, pairCode);
+    lines.push(['Desk agent', 'reference agent pairing (its lines follow, prefixed "agent")']);
+  }
   const width = Math.max(...lines.map(([name]) => name.length));
   console.log(`\nReady in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   for (const [name, address] of lines) console.log(`  ${name.padEnd(width)}  ${address}`);
   console.log('Press Ctrl-C to stop.\n');
+}
+
+/** `npm run dev -- --agent <pair code>`: the pair code staff got for a workstation (POST …/workstations/{id}/pair-code). */
+function agentPairCode(): string | undefined {
+  const index = process.argv.indexOf('--agent');
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+/** The reference agent (test/fakes/agent) playing a desk: it pairs with the code and comes online for staff to see. */
+function startDeskAgent(agentsUrl: string, apiUrl: string, pairCode: string): ChildProcess {
+  const cli = path.join(root, 'test/fakes/agent/cli.ts');
+  return spawn(
+    process.execPath,
+    ['--import', 'tsx', cli, '--url', agentsUrl, '--api', apiUrl, '--pair-code', pairCode],
+    {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
 }
 
 main().catch((error: unknown) => {

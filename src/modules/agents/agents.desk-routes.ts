@@ -1,5 +1,5 @@
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
-import { idParams } from '../../platform/http/schemas';
+import { idParams, slugParams } from '../../platform/http/schemas';
 import {
   deviceTestResult,
   pingBody,
@@ -99,6 +99,7 @@ export function deskRoutes({ desk }: AgentsService): RouteDefinition[] {
       description: 'Each desk’s answer is reported (`error` in words for those that did not take it).',
       tags,
       access: { kind: 'hotel', roles: WRITERS },
+      request: { params: slugParams },
       responses: {
         200: { description: 'What each desk answered', schema: updateAllResult },
         409: { description: agentMessages.noRelease },

@@ -67,7 +67,12 @@ export function createDeskCommands(db: Db, commands: AgentCommands, latestReleas
       return askChecked<object>(owner, 'test_device', { device: described }, deviceTestResult, DEVICE_TEST_TIMEOUT_MS);
     },
 
-    update: (owner: DeviceOwner) => update(owner, publishedRelease()),
+    async update(owner: DeviceOwner) {
+      if (!(await workstationsRepository.find(db, owner.hotelId, owner.workstationId))) {
+        throw new NotFoundError(agentMessages.workstationNotFound);
+      }
+      return update(owner, publishedRelease());
+    },
 
     /** Every connected desk of the hotel on another version is told to update; each one's answer is reported. */
     async updateAll(hotelId: string) {

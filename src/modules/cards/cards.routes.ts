@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
-import { idParams } from '../../platform/http/schemas';
+import { idParams, slugParams } from '../../platform/http/schemas';
 import { cancelCardBody, cardIssuanceSchema, cardsQuery, issueCardBody } from './cards.schemas';
 import { cardMessages } from './cards.messages';
 import type { CardsService } from './cards.service';
@@ -27,7 +27,7 @@ export function cardsRoutes(cards: CardsService): RouteDefinition[] {
         'confirmed or checked in, a room has no lock, the desk has no encoder port, or the validity is outside the stay.',
       tags,
       access,
-      request: { body: issueCardBody },
+      request: { params: slugParams, body: issueCardBody },
       responses: {
         202: { description: 'Being written', schema: cardIssuanceSchema },
         404: { description: 'No such booking or workstation in this hotel' },
@@ -44,7 +44,7 @@ export function cardsRoutes(cards: CardsService): RouteDefinition[] {
       description: 'Newest first (200 at most).',
       tags,
       access,
-      request: { query: cardsQuery },
+      request: { params: slugParams, query: cardsQuery },
       responses: { 200: { description: 'Its cards', schema: Joi.array().items(cardIssuanceSchema) } },
       async handler({ hotel, query, res }) {
         res.json(await cards.forBooking(hotel.id, query.booking_id));
