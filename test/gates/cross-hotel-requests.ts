@@ -34,6 +34,7 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/workstations/:id/devices/:deviceId': 'device',
   '/api/hotels/:slug/lockvendor/room-locks/:id': 'roomLock',
   '/api/hotels/:slug/lockvendor/room-locks/by-mac/:mac': 'roomLockMac',
+  '/api/hotels/:slug/fiscal-receipts/:id': 'fiscalReceipt',
 };
 
 /**

@@ -38,6 +38,7 @@ export const RECORD_KINDS = [
   'device',
   'roomLock',
   'roomLockMac',
+  'fiscalReceipt',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -93,7 +94,7 @@ export function day(offset: number, base = '2031-03-01'): string {
  * (a deduction preset), a payment method, a YooKassa gateway, a cash deposit on the booking, a rental object (made
  * active) with a daily booking charged to the booking, a workstation paired with an agent and a fiscal register on it,
  * a door-lock cloud account (on the stack's fake TTLock, signed in) with its one lock mapped to the room,
- * and a notification.
+ * a fiscal receipt of the payment on that register, and a notification.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
   const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
@@ -274,6 +275,33 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     config: { dto_device_id: canary },
   });
 
+  // No route prints a receipt yet: the desk's register gets one through the service, as the payment flows will.
+  const fiscalReceipt = await t.db.transaction((trx) =>
+    t.services.fiscal.prepare(trx, hotel.hotelId, {
+      source_kind: 'booking_payment',
+      source_id: payment.id,
+      operation: 'sell',
+      workstation_id: workstation.id,
+      device_id: device.id,
+      receipt: {
+        operator: { name: `Cashier ${canary}` },
+        taxation: 'osn',
+        customer: { email: `${canary}-receipt@example.test` },
+        lines: [
+          {
+            name: `Stay ${canary}`,
+            unitPrice: '1000',
+            quantity: 1,
+            vat: '20',
+            method: 'full_payment',
+            object: 'service',
+          },
+        ],
+        payments: [{ kind: 'card', amount: '1000' }],
+      },
+    }),
+  );
+
   const lockAccount = {
     client_id: `${canary}-app`,
     client_secret: `${canary}-client-secret`,
@@ -339,6 +367,7 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       device: device.id,
       roomLock: roomLock.id,
       roomLockMac: lockMac,
+      fiscalReceipt: fiscalReceipt.id,
     },
   };
 }
