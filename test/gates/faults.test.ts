@@ -3,9 +3,9 @@ import http from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { createDb, type Db } from '../../src/platform/db/knex';
 import { publishHotelEvent } from '../../src/platform/realtime/events';
-import { registrationBody } from '../helpers/accounts';
 import { reportGate } from '../helpers/gates';
 import { messagesTo } from '../helpers/mail';
+import { faultClient, type FaultOwner } from '../helpers/fault-client';
 import { startFaultStack, type FaultStack } from '../helpers/processes';
 import { connectStaff, type RealtimeMessage, type StaffClient } from '../helpers/realtime';
 import { pace, until } from '../helpers/wait';
@@ -27,71 +27,12 @@ let db: Db | undefined;
 let temporal: Connection | undefined;
 const sockets: StaffClient[] = [];
 
-interface Owner {
-  email: string;
-  userId: string;
-  hotelId: string;
-  slug: string;
-  token: string;
-}
+type Owner = FaultOwner;
 
-/** A JSON request to the fault stack's API (phase 1: the API stays up; network errors are failures). */
-async function call(
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const response = await fetch(`${stack!.apiUrl}${path}`, {
-    method,
-    redirect: 'manual',
-    headers: {
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...(token && { authorization: `Bearer ${token}` }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = text;
-  }
-  return { status: response.status, body: json as Record<string, unknown> };
-}
-
-async function expectStatus(expected: number, pending: ReturnType<typeof call>) {
-  const result = await pending;
-  if (result.status !== expected) {
-    throw new Error(`expected ${expected}, got ${result.status}: ${JSON.stringify(result.body)}`);
-  }
-  return result.body;
-}
-
-/** Registers a hotel through the API; the confirmation token is read from the database (the e-mail is checked later). */
-async function register(): Promise<{ email: string; password: string; userId: string }> {
-  const body = registrationBody();
-  await expectStatus(201, call('POST', '/api/auth/register', undefined, body));
-  const user = (await db!('users').where({ email: body.email }).first('id')) as { id: string };
-  return { email: body.email, password: body.password, userId: user.id };
-}
-
-async function registerAndSignIn(): Promise<Owner> {
-  const { email, password, userId } = await register();
-  // The e-mail goes out before the address is confirmed (a confirmed address is not sent a link any more).
-  await until(async () => (await messagesTo(email)).length > 0, { what: 'confirmation e-mail', timeoutMs: 30_000 });
-  const { confirmation_token: token } = (await db!('users').where({ id: userId }).first('confirmation_token')) as {
-    confirmation_token: string;
-  };
-  await expectStatus(302, call('GET', `/api/auth/confirm-email?token=${token}`));
-  const login = await expectStatus(200, call('POST', '/api/auth/login', undefined, { email, password }));
-  const user = login.user as { hotelId: string; hotelSlug: string };
-  return { email, userId, hotelId: user.hotelId, slug: user.hotelSlug, token: login.access_token as string };
-}
+const { call, expectStatus, register, registerAndSignIn } = faultClient(
+  () => stack!,
+  () => db!,
+);
 
 async function withDeadline<T>(what: string, work: Promise<T>, deadline: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
