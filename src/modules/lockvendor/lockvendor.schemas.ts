@@ -25,14 +25,13 @@ const printable = Joi.string()
   .trim()
   .min(1)
   .pattern(/^[\x21-\x7e]+$/, 'printable characters');
-// No control characters; a password keeps its spaces.
-const visibleText = /^\P{Cc}+$/u;
 
 export const updateConfigBody = Joi.object({
   client_id: printable.max(100).allow(null),
   client_secret: printable.max(256).allow(null),
-  username: Joi.string().trim().min(1).max(100).pattern(visibleText, 'text').allow(null),
-  password: Joi.string().min(1).max(128).pattern(visibleText, 'text').allow(null),
+  username: Joi.string().trim().min(1).max(100).allow(null),
+  // Not trimmed: a password may begin or end with a space.
+  password: Joi.string().min(1).max(128).allow(null),
   api_server: Joi.string().valid(...API_SERVERS),
   enabled: Joi.boolean(),
 })
