@@ -10,7 +10,7 @@ export const AGENT_REVOCATIONS_CHANNEL = 'agent_revocations';
 /** Where a new connection of a workstation is announced, so an older one elsewhere is closed. */
 export const AGENT_CONNECTIONS_CHANNEL = 'agent_connections';
 
-/** More than a desk could have piling up; beyond it the oldest are sent first and the rest after their replies. */
+/** Pending commands are read and sent this many at a time. */
 const PENDING_BATCH = 500;
 
 export interface NewCommand {
@@ -69,12 +69,15 @@ export const commandsRepository = {
     return db<AgentCommandRow>('agent_commands').where({ id }).first();
   },
 
-  /** What a (re)connecting agent is sent: its unexpired pending commands, oldest first. */
-  async pending(db: DbOrTrx, workstationId: string): Promise<AgentCommandRow[]> {
+  /** What a (re)connecting agent is sent: its unexpired pending commands, oldest first, a batch after `after`. */
+  async pending(db: DbOrTrx, workstationId: string, after?: AgentCommandRow): Promise<AgentCommandRow[]> {
     return db<AgentCommandRow>('agent_commands')
       .where({ workstation_id: workstationId, status: 'pending' })
       .where('expires_at', '>', db.fn.now())
-      .orderBy('created_at')
+      .modify((query) => {
+        if (after) query.whereRaw('(created_at, id) > (?, ?)', [after.created_at, after.id]);
+      })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .limit(PENDING_BATCH);
   },
 

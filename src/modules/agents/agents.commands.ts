@@ -155,8 +155,9 @@ export function createAgentCommands(db: Db, listener: PgListener | undefined) {
         return true;
       }),
 
-    /** What a (re)connecting agent is sent. */
-    pendingFor: (workstationId: string) => commandsRepository.pending(db, workstationId),
+    /** What a (re)connecting agent is sent, a batch at a time (oldest first; the next batch after `after`). */
+    pendingFor: (workstationId: string, after?: AgentCommandRow) =>
+      commandsRepository.pending(db, workstationId, after),
 
     /** One command just announced for this workstation, while it may still be sent. */
     async deliverable(workstationId: string, id: string): Promise<AgentCommandRow | undefined> {

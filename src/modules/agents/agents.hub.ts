@@ -108,7 +108,13 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
   }
 
   async function sendPending(connection: Connection): Promise<void> {
-    await send(connection, await agents.commands.pendingFor(connection.identity.workstationId));
+    let after: AgentCommandRow | undefined;
+    while (connection.ws.readyState === connection.ws.OPEN) {
+      const batch = await agents.commands.pendingFor(connection.identity.workstationId, after);
+      if (batch.length === 0) return;
+      await send(connection, batch);
+      after = batch[batch.length - 1];
+    }
   }
 
   async function sendAnnounced(connection: Connection, commandId: string): Promise<void> {
