@@ -34,6 +34,30 @@ const cloudRefusal = {
   },
 };
 
+/** A delete of one mapping, named by id or by MAC: `{ ok: true }`, or 404. */
+function removal<Params extends Record<string, string>>(route: {
+  path: string;
+  summary: string;
+  description?: string;
+  params: Joi.ObjectSchema;
+  remove(hotelId: string, params: Params): Promise<void>;
+}): RouteDefinition {
+  return defineHotelRoute<unknown, unknown, Params>({
+    method: 'delete',
+    path: route.path,
+    summary: route.summary,
+    description: route.description,
+    tags,
+    access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+    request: { params: route.params },
+    responses: { 200: { description: 'Deleted', schema: okResponse }, 404: { description: 'No such mapping' } },
+    async handler({ hotel, params, res }) {
+      await route.remove(hotel.id, params);
+      res.json({ ok: true });
+    },
+  });
+}
+
 export function lockvendorRoutes(lockvendor: LockvendorService): RouteDefinition[] {
   const manage = { kind: 'hotel', roles: HOTEL_MANAGEMENT } as const;
   return [
@@ -168,32 +192,18 @@ export function lockvendorRoutes(lockvendor: LockvendorService): RouteDefinition
         res.status(created ? 201 : 200).json(roomLock);
       },
     }),
-    defineHotelRoute<unknown, unknown, { id: string }>({
-      method: 'delete',
+    removal({
       path: `${base}/room-locks/:id`,
       summary: 'Delete a room-lock mapping',
-      tags,
-      access: manage,
-      request: { params: idParams },
-      responses: { 200: { description: 'Deleted', schema: okResponse }, 404: { description: 'No such mapping' } },
-      async handler({ hotel, params, res }) {
-        await lockvendor.roomLocks.remove(hotel.id, params.id);
-        res.json({ ok: true });
-      },
+      params: idParams,
+      remove: (hotelId, { id }) => lockvendor.roomLocks.remove(hotelId, id),
     }),
-    defineHotelRoute<unknown, unknown, { mac: string }>({
-      method: 'delete',
+    removal({
       path: `${base}/room-locks/by-mac/:mac`,
       summary: 'Delete the mapping of a lock by its MAC',
       description: 'The MAC in any of the forms POST takes.',
-      tags,
-      access: manage,
-      request: { params: macParams },
-      responses: { 200: { description: 'Deleted', schema: okResponse }, 404: { description: 'No such mapping' } },
-      async handler({ hotel, params, res }) {
-        await lockvendor.roomLocks.removeByMac(hotel.id, params.mac);
-        res.json({ ok: true });
-      },
+      params: macParams,
+      remove: (hotelId, { mac }) => lockvendor.roomLocks.removeByMac(hotelId, mac),
     }),
   ];
 }
