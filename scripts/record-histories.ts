@@ -29,6 +29,7 @@ import { createLogger } from '../src/platform/logger';
 import { pairAgent, startReferenceAgent } from '../test/fakes/agent';
 import { fakeTTLockControl } from '../test/fakes/ttlock';
 import { fakeYooKassaControl } from '../test/fakes/yookassa';
+import { fiscalWorkflowIds } from '../workflows/contracts/fiscal';
 import { paymentWorkflowIds } from '../workflows/contracts/payments';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
 import { startEphemeralStack, type RunningStack } from './stack/stack';
@@ -329,6 +330,35 @@ async function hotelWithShop(r: Recorder, label: string) {
   };
 }
 
+/** A workstation of the hotel (with `devices`), paired with the reference agent, online. */
+async function pairedDesk(
+  r: Recorder,
+  { hotel, api }: Awaited<ReturnType<typeof hotelWithRoom>>,
+  body: Record<string, unknown>,
+  devices: Record<string, unknown>[] = [],
+) {
+  const workstation = await r.api.call<{ id: string }>('POST', api('/workstations'), {
+    token: hotel.token,
+    expected: 201,
+    body,
+  });
+  for (const device of devices) {
+    await r.api.call('POST', api(`/workstations/${workstation.id}/devices`), {
+      token: hotel.token,
+      expected: 201,
+      body: device,
+    });
+  }
+  const code = await r.api.call<{ pair_code: string }>('POST', api(`/workstations/${workstation.id}/pair-code`), {
+    token: hotel.token,
+    expected: 201,
+  });
+  const pairing = await pairAgent(r.api.baseUrl, code.pair_code);
+  const agent = startReferenceAgent({ url: r.api.agentsUrl, credential: pairing.credential });
+  await agent.waitForWelcome();
+  return { workstation, agent };
+}
+
 /** A hotel with a room whose door has a lock, the stack's fake lock cloud, and a desk whose reference agent is online. */
 async function hotelWithEncoder(r: Recorder, label: string) {
   const stay = await hotelWithRoom(r, label);
@@ -355,18 +385,7 @@ async function hotelWithEncoder(r: Recorder, label: string) {
     expected: 201,
     body: { lock_mac: 'AA:BB:CC:DD:EE:01', room_id: stay.room.id, build_no: 1, floor_no: 1 },
   });
-  const workstation = await r.api.call<{ id: string }>('POST', api('/workstations'), {
-    token: hotel.token,
-    expected: 201,
-    body: { name: 'Fixture desk', ttlock_com_port: 'COM3' },
-  });
-  const code = await r.api.call<{ pair_code: string }>('POST', api(`/workstations/${workstation.id}/pair-code`), {
-    token: hotel.token,
-    expected: 201,
-  });
-  const pairing = await pairAgent(r.api.baseUrl, code.pair_code);
-  const agent = startReferenceAgent({ url: r.api.agentsUrl, credential: pairing.credential });
-  await agent.waitForWelcome();
+  const { workstation, agent } = await pairedDesk(r, stay, { name: 'Fixture desk', ttlock_com_port: 'COM3' });
   return {
     ...stay,
     agent,
@@ -656,6 +675,35 @@ const CASES: Case[] = [
         return { 'cardIssuance-written': written, 'cardIssuance-refused': refused };
       } finally {
         await desk.agent.stop();
+      }
+    },
+  },
+  {
+    workflowType: 'fiscalReceipt',
+    name: 'printed + refused by the register',
+    histories: ['fiscalReceipt-printed', 'fiscalReceipt-refused'],
+    async run(r) {
+      const stay = await hotelWithRoom(r, 'receipts');
+      const register = { name: 'Fixture register', type: 'fiscal_register', connection: 'usb' };
+      const { workstation, agent } = await pairedDesk(r, stay, { name: 'Fixture till' }, [register]);
+      const booking = await stay.book(1, 2);
+      const payAtDesk = async (amount: string) => {
+        const paid = await r.api.call<{ fiscal_receipt: { id: string } }>(
+          'POST',
+          stay.api(`/bookings/${booking.id}/payments`),
+          { token: stay.hotel.token, expected: 201, body: { amount, method: 'cash', workstation_id: workstation.id } },
+        );
+        return fiscalWorkflowIds.fiscalReceipt(paid.fiscal_receipt.id);
+      };
+      try {
+        const printed = await payAtDesk('1000');
+        expectResult(await finished(r.client, printed), 'printed');
+        agent.setFiscalRefusal('Paper out');
+        const refused = await payAtDesk('500');
+        expectResult(await finished(r.client, refused), 'failed');
+        return { 'fiscalReceipt-printed': printed, 'fiscalReceipt-refused': refused };
+      } finally {
+        await agent.stop();
       }
     },
   },

@@ -7,3 +7,4 @@ export * from './account-request.workflow';
 export * from './deposit.workflow';
 export * from './booking-payment.workflow';
 export * from './card-issuance.workflow';
+export * from './fiscal-receipt.workflow';

@@ -40,13 +40,13 @@ export const MODULES = [
   housekeepingModule,
   paymentsModule,
   rentalsModule,
+  agentsModule,
+  fiscalModule,
   bookingsModule,
   depositsModule,
   widgetModule,
   maintenanceModule,
-  agentsModule,
   lockvendorModule,
-  fiscalModule,
   cardsModule,
 ] as const;
 

@@ -140,23 +140,10 @@ describe('recording receipts', () => {
 describe('the fiscalReceipt workflow’s activities', () => {
   const activities = () => fiscalModule.activities!(t.services.fiscal, {} as never, {} as never) as FiscalActivities;
 
-  it('give the agent command of a receipt and record its outcome', async () => {
+  it('tell where a receipt stands and record its outcome', async () => {
     const pending = await prepare();
     const ref = { hotelId: owner.hotelId, receiptId: pending.id };
-    const work = await activities().fiscalReceiptTask(ref);
-    expect(work).toEqual({
-      status: 'pending',
-      command: {
-        hotelId: owner.hotelId,
-        workstationId: desk.workstation,
-        key: `fiscal-receipt:${pending.id}`,
-        type: 'fiscal_receipt',
-        payload: {
-          device: expect.objectContaining({ id: desk.register, type: 'fiscal_register', connection: 'usb' }),
-          task: pending.task,
-        },
-      },
-    });
+    expect(await activities().fiscalReceiptStatus(ref)).toBe('pending');
     expect(await activities().markFiscalReceiptPrinted({ ...ref, result: { fiscal } })).toBe('printed');
     const failed = await prepare();
     const failure = { code: 'device_busy', message: '' };
@@ -167,7 +154,7 @@ describe('the fiscalReceipt workflow’s activities', () => {
 
   it('fail for good on a receipt that is not there', async () => {
     await expect(
-      activities().fiscalReceiptTask({ hotelId: other.hotelId, receiptId: (await prepare()).id }),
+      activities().fiscalReceiptStatus({ hotelId: other.hotelId, receiptId: (await prepare()).id }),
     ).rejects.toMatchObject({
       nonRetryable: true,
       type: 'FiscalReceiptUnavailable',

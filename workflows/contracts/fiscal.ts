@@ -1,6 +1,6 @@
 /**
- * The fiscal receipt workflow's contract (`fiscalReceipt:<receiptId>`): it reads the pending receipt's command, runs it
- * on the desk with the agents' durable `runAgentCommand`, and records what the register answered. The fiscal module
+ * The fiscal receipt workflow's contract (`fiscalReceipt:<receiptId>`): it has the pending receipt printed at its desk
+ * by a durable agent command, and records what the register answered. The fiscal module
  * implements these activities; the workflow and the module import this file, neither the other.
  */
 
@@ -14,31 +14,12 @@ export interface FiscalReceiptRef {
   receiptId: string;
 }
 
-/**
- * The `fiscal_receipt` command for the receipt's desk, shaped as `runAgentCommand`'s request without its deadline.
- * `key` is the receipt's: every attempt is the same command, which the agent executes (prints) at most once.
- */
-export interface FiscalReceiptAgentCommand {
-  hotelId: string;
-  workstationId: string;
-  key: string;
-  type: 'fiscal_receipt';
-  /** `{ device: { id, type, connection, com_port, fiscal_mode, dto_port, config }, task: <ATOL JSON task> }` */
-  payload: Record<string, unknown>;
-}
-
-export interface FiscalReceiptWork {
-  /** Not `pending`: the receipt was already settled (a replayed or repeated workflow) and nothing is to be sent. */
-  status: FiscalReceiptStatus;
-  command: FiscalReceiptAgentCommand;
-}
-
 export interface FiscalActivities {
   /**
-   * The receipt's command. Fails non-retryable (`FISCAL_RECEIPT_UNAVAILABLE`, staff's words as the message) when the
-   * receipt, or the register it is printed on, is gone: the workflow then marks it failed (`device_not_found`).
+   * Where the receipt stands: not `pending` when it was already settled (a repeated workflow) and nothing is to be
+   * sent. Fails non-retryable (`FISCAL_RECEIPT_UNAVAILABLE`, staff's words as the message) when the receipt is gone.
    */
-  fiscalReceiptTask(input: FiscalReceiptRef): Promise<FiscalReceiptWork>;
+  fiscalReceiptStatus(input: FiscalReceiptRef): Promise<FiscalReceiptStatus>;
   /**
    * The agent's result (`{ fiscal: {...} }`) stored as the receipt's fiscal attributes. An answer without complete
    * attributes leaves the receipt `failed` (code `invalid_answer`); a receipt already printed stays as it was.
@@ -54,6 +35,23 @@ export interface FiscalActivities {
     input: FiscalReceiptRef & { error: { code: string; message: string } },
   ): Promise<FiscalReceiptStatus>;
 }
+
+export interface FiscalReceiptInput extends FiscalReceiptRef {
+  /** How long the receipt may wait for its desk (offline for a while) before it is reported not printed. */
+  deadlineMs: number;
+}
+
+/**
+ * The printing itself, a durable agent command (`fiscal_receipt`, keyed by the receipt: printed at most once) built
+ * and sent by the fiscal module, so the receipt's task (the customer's contact in it) never enters the history. It
+ * answers the agent's result (`{ fiscal: {...} }`); an agent's refusal fails it as `AGENT_COMMAND_REFUSED`, a register
+ * that is gone as `FISCAL_RECEIPT_UNAVAILABLE`.
+ */
+export interface FiscalPrintActivities {
+  printFiscalReceipt(input: FiscalReceiptInput): Promise<Record<string, unknown>>;
+}
+
+export type FiscalReceiptWorkflow = (input: FiscalReceiptInput) => Promise<FiscalReceiptStatus>;
 
 export const fiscalWorkflowIds = {
   fiscalReceipt: (receiptId: string) => `fiscalReceipt:${receiptId}`,

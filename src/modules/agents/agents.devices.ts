@@ -61,6 +61,12 @@ export function createDevices(db: Db) {
       return device;
     },
 
+    /** The desk's fiscal register (the first by name when it has several); 404 for an unknown desk. */
+    async fiscalRegisterOf(owner: DeviceOwner): Promise<WorkstationDevice | undefined> {
+      await assertWorkstation(owner);
+      return devicesRepository.firstOfType(db, owner.hotelId, owner.workstationId, 'fiscal_register');
+    },
+
     create: (owner: DeviceOwner, input: DeviceInput) =>
       checked(() => devicesRepository.insert(db, owner.hotelId, owner.workstationId, input)),
 

@@ -158,6 +158,14 @@ export const devicesRepository = {
     return pageOf(db, query, BY_NAME, page);
   },
 
+  /** The desk's first device of that type (by name), e.g. its fiscal register. */
+  async firstOfType(db: DbOrTrx, hotelId: string, workstationId: string, type: WorkstationDevice['type']) {
+    return db<WorkstationDevice>('workstation_devices')
+      .where({ hotel_id: hotelId, workstation_id: workstationId, type })
+      .orderBy(['name', 'id'])
+      .first();
+  },
+
   async find(db: DbOrTrx, hotelId: string, workstationId: string, id: string) {
     return db<WorkstationDevice>('workstation_devices')
       .where({ hotel_id: hotelId, workstation_id: workstationId, id })

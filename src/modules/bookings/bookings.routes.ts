@@ -19,7 +19,8 @@ import {
   updateBookingBody,
 } from './bookings.schemas';
 import type { BookingsService } from './bookings.service';
-import type { PaymentInput } from '../payments';
+import { receiptSchema } from '../fiscal';
+import type { DeskPaymentInput } from './bookings.payments';
 import type { BookingChanges, BookingFilter, BookingInput } from './bookings.types';
 
 /** The front desk and management book; accountants and security read the calendar too. */
@@ -173,18 +174,26 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         res.json(await bookings.payments.list(hotel.id, params.id));
       },
     }),
-    defineHotelRoute<PaymentInput, unknown, { id: string }>({
+    defineHotelRoute<DeskPaymentInput, unknown, { id: string }>({
       method: 'post',
       path: '/api/hotels/:slug/bookings/:id/payments',
       summary: 'Record a payment (a negative amount is a refund)',
-      description: 'Changes `paid_amount` in the same transaction. Accepts `Idempotency-Key` like booking creation.',
+      description:
+        'Changes `paid_amount` in the same transaction. Accepts `Idempotency-Key` like booking creation. With ' +
+        '`workstation_id` (cash or card), the desk’s fiscal register prints its 54-FZ receipt (a return for a ' +
+        'negative amount): `fiscal_receipt` is answered `pending` and followed at `GET /fiscal-receipts/{id}`; 422 ' +
+        '`no_fiscal_register` or `receipt_method`, and nothing is recorded.',
       tags,
       access: { kind: 'hotel', roles: PAYMENT_WRITERS },
       request: { params: idParams, body: createPaymentBody, headers: idempotencyKeyHeader },
       responses: {
         201: {
-          description: 'The payment and the booking after it',
-          schema: Joi.object({ payment: paymentSchema, booking: bookingSchema }),
+          description: 'The payment, the booking after it, and the receipt being printed (or null)',
+          schema: Joi.object({
+            payment: paymentSchema,
+            booking: bookingSchema,
+            fiscal_receipt: Joi.alternatives().try(receiptSchema, Joi.valid(null)),
+          }),
         },
         404: { description: 'No such booking' },
         422: {
@@ -194,7 +203,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       },
       async handler({ hotel, params, body, auth, headers, res }) {
         const actor = { userId: auth.sub, hotelSlug: hotel.slug };
-        const result = await bookings.payments.create(hotel.id, params.id, body, actor, headers['idempotency-key']);
+        const result = await bookings.payments.create(hotel, params.id, body, actor, headers['idempotency-key']);
         res.status(result.status).json(result.body);
       },
     }),

@@ -102,6 +102,9 @@ export const createPaymentBody = Joi.object({
     .default('cash'),
   note: Joi.string().trim().max(500).allow(''),
   paid_at: instant,
+  workstation_id: Joi.string()
+    .uuid()
+    .description('The desk where it was taken: its fiscal register prints the receipt (cash or card only)'),
 });
 
 export const paymentParams = Joi.object({

@@ -11,7 +11,7 @@ import type { BookingStatusChange } from '../../../workflows/contracts/bookings'
 import type { GuestsService } from '../guests';
 import type { Hotel, HotelsService } from '../hotels';
 import type { HousekeepingService } from '../housekeeping';
-import type { PaymentInput, PaymentsService } from '../payments';
+import type { PaymentsService } from '../payments';
 import {
   fitsMoneyColumn,
   formatMoney,
@@ -25,7 +25,7 @@ import { createAvailability } from './bookings.availability';
 import { announceBooking, signalBookingStatus, startBookingWorkflow } from './bookings.effects';
 import { createInventory } from './bookings.inventory';
 import { createOffers } from './bookings.offers';
-import { createBookingPayments } from './bookings.payments';
+import { createBookingPayments, type DeskPaymentInput, type ReceiptDependencies } from './bookings.payments';
 import { bookingMessages, presentBooking } from './bookings.present';
 import { bookingsRepository, type Span } from './bookings.repository';
 import { canMoveBooking, orderCandidates } from './bookings.rules';
@@ -40,6 +40,8 @@ export interface BookingsDependencies {
   guests: Pick<GuestsService, 'find' | 'forBooking'>;
   payments: Pick<PaymentsService, 'settingsOf' | 'ledger'>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
+  fiscal: ReceiptDependencies['fiscal'];
+  users: ReceiptDependencies['users'];
 }
 
 /** What the price of a stay depends on. */
@@ -398,7 +400,7 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
     }
   }
 
-  const bookingPayments = createBookingPayments(db, deps.payments);
+  const bookingPayments = createBookingPayments(db, deps);
   const inventory = createInventory(db, hotels);
 
   return {
@@ -459,8 +461,13 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
 
     payments: {
       list: bookingPayments.list,
-      create: (hotelId: string, bookingId: string, payment: PaymentInput, actor: Actor, idempotencyKey?: string) =>
-        bookingPayments.create(hotelId, bookingId, payment, actor.userId, idempotencyKey),
+      create: (
+        hotel: { id: string; slug: string },
+        bookingId: string,
+        payment: DeskPaymentInput,
+        actor: Actor,
+        idempotencyKey?: string,
+      ) => bookingPayments.create(hotel, bookingId, payment, actor.userId, idempotencyKey),
       remove: bookingPayments.remove,
       recordWithin: bookingPayments.recordWithin,
     },

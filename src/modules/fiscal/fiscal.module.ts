@@ -1,5 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FISCAL_RECEIPT_UNAVAILABLE, type FiscalActivities } from '../../../workflows/contracts/fiscal';
+import {
+  FISCAL_RECEIPT_UNAVAILABLE,
+  type FiscalActivities,
+  type FiscalPrintActivities,
+} from '../../../workflows/contracts/fiscal';
+import { awaitAgentReply } from '../agents';
 import { AppError } from '../../platform/errors';
 import { defineModule } from '../../platform/modules';
 import { fiscalRoutes } from './fiscal.routes';
@@ -26,21 +31,19 @@ export const fiscalModule = defineModule({
   uses: ['agents'],
   create: ({ db }, deps: FiscalDependencies) => createFiscalService(db, deps),
   routes: (fiscal) => fiscalRoutes(fiscal),
-  activities: (fiscal): FiscalActivities => ({
-    fiscalReceiptTask: ({ hotelId, receiptId }) =>
-      orGone(async () => {
-        const { receipt, device } = await fiscal.command(hotelId, receiptId);
-        return {
-          status: receipt.status,
-          command: {
-            hotelId,
-            workstationId: receipt.workstation_id,
-            key: `fiscal-receipt:${receipt.id}`,
-            type: 'fiscal_receipt',
-            payload: { device, task: receipt.task },
-          },
-        };
-      }),
+  activities: (fiscal, _context, { agents }): FiscalActivities & FiscalPrintActivities => ({
+    fiscalReceiptStatus: ({ hotelId, receiptId }) => orGone(async () => (await fiscal.byId(hotelId, receiptId)).status),
+    async printFiscalReceipt({ hotelId, receiptId, deadlineMs }) {
+      const { receipt, device } = await orGone(() => fiscal.command(hotelId, receiptId));
+      return awaitAgentReply(agents, {
+        hotelId,
+        workstationId: receipt.workstation_id,
+        key: `fiscal-receipt:${receipt.id}`,
+        type: 'fiscal_receipt',
+        payload: { device, task: receipt.task },
+        deadlineMs,
+      });
+    },
     markFiscalReceiptPrinted: ({ hotelId, receiptId, result }) =>
       orGone(async () => (await fiscal.markPrinted(hotelId, receiptId, result)).status),
     markFiscalReceiptFailed: ({ hotelId, receiptId, error }) =>

@@ -9,6 +9,8 @@ import {
 } from '../../integrations/atol';
 import type { PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
+import { enqueueOutbox } from '../../platform/db/outbox';
+import { fiscalWorkflowIds, type FiscalReceiptWorkflow } from '../../../workflows/contracts/fiscal';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../platform/errors';
 import type { AgentsService, WorkstationDevice } from '../agents';
 import { failureText, fiscalMessages } from './fiscal.messages';
@@ -16,8 +18,11 @@ import { receiptsRepository } from './fiscal.repository';
 import type { FiscalReceipt, FiscalReceiptFilter, PrepareReceipt, ReceiptFailure } from './fiscal.types';
 
 export interface FiscalDependencies {
-  agents: Pick<AgentsService, 'devices'>;
+  agents: Pick<AgentsService, 'devices' | 'commands'>;
 }
+
+/** A receipt may wait this long for a desk that is offline; then it is reported not printed. */
+export const FISCAL_RECEIPT_DEADLINE_MS = 24 * 60 * 60_000;
 
 /** What the desk's agent is sent to print a receipt (the `fiscal_receipt` command of protocol 1). */
 export interface FiscalReceiptCommand {
@@ -98,6 +103,35 @@ export function createFiscalService(db: Db, deps: FiscalDependencies) {
         error_message: null,
       });
       return settled ?? byId(hotelId, receiptId);
+    },
+
+    /** The register of the desk where money is taken: 422 `no_fiscal_register` when it has none (404 unknown desk). */
+    async registerAt(hotelId: string, workstationId: string): Promise<WorkstationDevice> {
+      const register = await deps.agents.devices.fiscalRegisterOf({ hotelId, workstationId });
+      if (!register) throw new BusinessRuleError(fiscalMessages.noRegister, [], 'no_fiscal_register');
+      return register;
+    },
+
+    /**
+     * Records the receipt (as `prepare`) and, while it is pending, starts its workflow (`fiscalReceipt:<id>`), both in
+     * the caller's transaction: the money and its receipt are committed together or not at all.
+     */
+    async issue(trx: Knex.Transaction, hotel: { id: string; slug: string }, input: PrepareReceipt, bookingId?: string) {
+      const receipt = await this.prepare(trx, hotel.id, input);
+      if (receipt.status === 'pending') {
+        const args: Parameters<FiscalReceiptWorkflow> = [
+          { hotelId: hotel.id, receiptId: receipt.id, deadlineMs: FISCAL_RECEIPT_DEADLINE_MS },
+        ];
+        await enqueueOutbox(trx, {
+          kind: 'startWorkflow',
+          workflowType: 'fiscalReceipt',
+          workflowId: fiscalWorkflowIds.fiscalReceipt(receipt.id),
+          args,
+          searchAttributes: { HotelSlug: hotel.slug, ...(bookingId && { BookingId: bookingId }) },
+          memo: { hotel: hotel.slug, receipt: receipt.id },
+        });
+      }
+      return receipt;
     },
 
     markFailed,

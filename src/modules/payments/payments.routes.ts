@@ -48,7 +48,9 @@ export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
         "instead of held, as a provider's hold lives 7 days. `hold_expiry_action`: what becomes of a confirmed hold " +
         "about to lapse on the provider's 7th day (`capture` or `release`). `online_payment_ttl_minutes` (5–10080): " +
         'how long an unpaid online booking waits for its payment. `deduction_presets`: at most 50, each a name and ' +
-        '1–20 amounts greater than 0 (answered with two decimals); the list given replaces the stored one.',
+        '1–20 amounts greater than 0 (answered with two decimals); the list given replaces the stored one. ' +
+        '`fiscal_taxation` (`osn`, `usn_income` by default, `usn_income_outcome`, `esn`, `patent`) and `fiscal_vat` ' +
+        '(`none` by default, `0`, `5`, `7`, `10`, `20`, `22`): what the receipts the desks print say.',
       tags,
       access: { kind: 'hotel', roles: PAYMENT_CONFIGURERS },
       concurrency: 'if-match',

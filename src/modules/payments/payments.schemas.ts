@@ -1,3 +1,4 @@
+import { TAXATION_SYSTEMS, VAT_RATES } from '../../integrations/atol';
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
 import { money, moneyOut } from '../../platform/http/schemas';
@@ -37,6 +38,8 @@ const settingsFields = {
   hold_expiry_action: Joi.string().valid(...HOLD_EXPIRY_ACTIONS),
   online_payment_ttl_minutes: Joi.number().integer().min(5).max(10080),
   deduction_presets: Joi.array().items(deductionPreset).max(MAX_DEDUCTION_PRESETS),
+  fiscal_taxation: Joi.string().valid(...TAXATION_SYSTEMS),
+  fiscal_vat: Joi.string().valid(...VAT_RATES),
 };
 
 export const updateSettingsBody = Joi.object(settingsFields).min(1).messages(atLeastOneField);

@@ -1,3 +1,4 @@
+import type { TaxationSystem, VatRate } from '../../integrations/atol';
 export const CHECKIN_PAYMENT_LEVELS = ['none', 'soft', 'hard'] as const;
 export type CheckinPaymentLevel = (typeof CHECKIN_PAYMENT_LEVELS)[number];
 
@@ -26,6 +27,9 @@ export interface PaymentSettings {
   /** How long an unpaid online booking waits for its payment. */
   online_payment_ttl_minutes: number;
   deduction_presets: DeductionPreset[];
+  /** What the desk's fiscal receipts say: the hotel's taxation system and its services' VAT rate. */
+  fiscal_taxation: TaxationSystem;
+  fiscal_vat: VatRate;
   updated_at: Date;
 }
 
