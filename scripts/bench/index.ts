@@ -5,6 +5,7 @@ import { freePort } from '../stack/ports';
 import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
+import { benchAgents } from './agents';
 import { benchBookings } from './bookings';
 import { benchDeposits } from './deposits';
 import { benchOutbox } from './outbox';
@@ -14,7 +15,10 @@ import { formatLoad, runLoad } from './stats';
 
 const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
-/** `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, outbox, deposits. */
+/**
+ * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, outbox,
+ * deposits.
+ */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 
@@ -57,6 +61,8 @@ async function main(): Promise<void> {
     if (runs('bookings')) console.log(`\n${(await benchBookings(baseUrl, db, users[1], DURATION_MS)).join('\n')}`);
     if (runs('widget'))
       console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);
+    // 200 reference agents in this process: quick commands' round trips, then an offline desk's queue draining.
+    if (runs('agents')) console.log(`\n${(await benchAgents(baseUrl, db, users[3], DURATION_MS)).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
