@@ -35,6 +35,7 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/lockvendor/room-locks/:id': 'roomLock',
   '/api/hotels/:slug/lockvendor/room-locks/by-mac/:mac': 'roomLockMac',
   '/api/hotels/:slug/fiscal-receipts/:id': 'fiscalReceipt',
+  '/api/hotels/:slug/lockvendor/cards/:id': 'cardIssuance',
 };
 
 /**
@@ -55,6 +56,9 @@ export const FIELD_KINDS: Record<string, RecordKind> = {
   photos: 'upload',
   resolution_photos: 'upload',
   rental_object_id: 'rentalObject',
+  workstation_id: 'workstation',
+  device_id: 'device',
+  room_ids: 'room',
 };
 
 export type Records = Record<RecordKind, string>;
@@ -217,6 +221,23 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
   },
   // Any other change would sign A's hotel out of its lock account, which later calls of the sweep use.
   'PATCH /api/hotels/:slug/lockvendor/config': { base: () => ({ enabled: true }) },
+  'POST /api/hotels/:slug/workstations/:id/ping': { base: () => ({ host: '192.0.2.10' }) },
+  // Desk commands: no agent is connected to the seeded desk, so A's own answer is a 409 (no control).
+  'POST /api/hotels/:slug/workstations/:id/test-device': { base: (r) => ({ device_id: r.device }) },
+  'POST /api/hotels/:slug/lockvendor/cards/:id/cancel': { base: (r) => ({ workstation_id: r.workstation }) },
+  // Taken at A's desk, whose register gets the receipt (it waits there for an agent).
+  'POST /api/hotels/:slug/bookings/:id/payments': {
+    base: () => ({ amount: '10', method: 'cash' }),
+    variants: { workstation_id: (r) => ({ amount: '10', method: 'cash', workstation_id: r.workstation }) },
+    control: true,
+  },
+  // The seeded desk has no agent connected: A's own issuance is recorded (202) and then waits for the desk.
+  'POST /api/hotels/:slug/lockvendor/issue-card': {
+    base: (r) => ({ booking_id: r.booking, workstation_id: r.workstation, sectors: [1] }),
+    variants: {
+      room_ids: (r) => ({ booking_id: r.booking, workstation_id: r.workstation, sectors: [1], room_ids: [r.room] }),
+    },
+  },
   'POST /api/hotels/:slug/minibar/stock': {
     base: (r) => ({ item_id: r.minibarItem, kind: 'receipt', quantity: 1 }),
     control: true,
@@ -234,6 +255,7 @@ export const QUERY_TEMPLATES: Record<string, RequestTemplate> = {
     },
     control: true,
   },
+  'GET /api/hotels/:slug/lockvendor/cards': { base: (r) => ({ booking_id: r.booking }), control: true },
   'GET /api/hotels/:slug/notifications': {
     base: () => ({}),
     variants: {
@@ -282,7 +304,8 @@ export function idFieldsOf(schema: Joi.Schema | undefined): string[] {
   if (!schema) return [];
   const found: string[] = [];
   const walk = (description: Description, path: string, name: string) => {
-    if (path && isReference(name, description)) {
+    // A list of ids (`room_ids`) names records by its items: `room_ids[]`.
+    if (path && description.type !== 'array' && isReference(name, description)) {
       found.push(path);
       return;
     }

@@ -39,6 +39,7 @@ export const RECORD_KINDS = [
   'roomLock',
   'roomLockMac',
   'fiscalReceipt',
+  'cardIssuance',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -327,6 +328,23 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     lock_alias: `Door ${canary}`,
   });
 
+  // A card written at the desk (as the cardIssuance workflow records one), its number the canary's.
+  const [cardIssuance] = (await t
+    .db('card_issuances')
+    .insert({
+      hotel_id: hotel.hotelId,
+      booking_id: booking.id,
+      workstation_id: workstation.id,
+      room_ids: [room.id],
+      sectors: [1],
+      valid_from: new Date(),
+      valid_until: new Date(Date.now() + 86_400_000),
+      status: 'written',
+      card_number: canary,
+      issued_by: hotel.userId,
+    })
+    .returning('id')) as { id: string }[];
+
   const notification = await t.db.transaction((trx) =>
     notify(trx, hotel.hotelId, {
       type: 'housekeeping_task_created',
@@ -368,6 +386,7 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       roomLock: roomLock.id,
       roomLockMac: lockMac,
       fiscalReceipt: fiscalReceipt.id,
+      cardIssuance: cardIssuance.id,
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Db } from '../../src/platform/db/knex';
+import { DESK_WAIT_ACTIVITIES } from '../../workflows/contracts/agents';
 import { readStackInfo } from './stack-env';
 import { until } from './wait';
 
@@ -14,11 +15,17 @@ export async function withTemporal<T>(use: (client: Client) => Promise<T>): Prom
   }
 }
 
-/** Nothing left to do until a timer fires or a signal comes: closed, or running with no task pending. */
+/**
+ * Nothing left to do until a timer fires, a signal comes or a desk replies: closed, or running with no task pending
+ * but the waits for desks.
+ */
 async function isAtRest(client: Client, workflowId: string): Promise<boolean> {
   try {
     const { status, raw } = await client.workflow.getHandle(workflowId).describe();
-    return status.name !== 'RUNNING' || (!raw.pendingWorkflowTask && (raw.pendingActivities?.length ?? 0) === 0);
+    const working = (raw.pendingActivities ?? []).filter(
+      (activity) => !DESK_WAIT_ACTIVITIES.includes(activity.activityType?.name ?? ''),
+    );
+    return status.name !== 'RUNNING' || (!raw.pendingWorkflowTask && working.length === 0);
   } catch (error) {
     // The relay delivers a signal to a workflow that no longer exists as nothing to do.
     if (error instanceof WorkflowNotFoundError) return true;

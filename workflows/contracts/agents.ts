@@ -48,3 +48,9 @@ export function agentCommandOptions(deadlineMs: number): ActivityOptions {
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   };
 }
+
+/**
+ * Activities that wait for a desk's reply (completed asynchronously, however long the desk stays offline): a workflow
+ * whose only pending activities are these is waiting on the outside world, not working.
+ */
+export const DESK_WAIT_ACTIVITIES: readonly string[] = ['runAgentCommand', 'printFiscalReceipt'];

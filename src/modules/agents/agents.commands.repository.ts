@@ -11,7 +11,7 @@ export const AGENT_REVOCATIONS_CHANNEL = 'agent_revocations';
 export const AGENT_CONNECTIONS_CHANNEL = 'agent_connections';
 
 /** Pending commands are read and sent this many at a time. */
-const PENDING_BATCH = 500;
+export const PENDING_BATCH = 500;
 
 export interface NewCommand {
   id?: string;
@@ -75,7 +75,9 @@ export const commandsRepository = {
       .where({ workstation_id: workstationId, status: 'pending' })
       .where('expires_at', '>', db.fn.now())
       .modify((query) => {
-        if (after) query.whereRaw('(created_at, id) > (?, ?)', [after.created_at, after.id]);
+        // The boundary row's own timestamp (microseconds): a JS Date would drop them and repeat that millisecond.
+        if (after)
+          query.whereRaw('(created_at, id) > (SELECT created_at, id FROM agent_commands WHERE id = ?)', [after.id]);
       })
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .limit(PENDING_BATCH);

@@ -11,6 +11,7 @@ import {
   AGENT_COMMANDS_CHANNEL,
   AGENT_CONNECTIONS_CHANNEL,
   AGENT_REVOCATIONS_CHANNEL,
+  PENDING_BATCH,
 } from './agents.commands.repository';
 import {
   AGENT_CHANNEL_PATH,
@@ -111,8 +112,8 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     let after: AgentCommandRow | undefined;
     while (connection.ws.readyState === connection.ws.OPEN) {
       const batch = await agents.commands.pendingFor(connection.identity.workstationId, after);
-      if (batch.length === 0) return;
       await send(connection, batch);
+      if (batch.length < PENDING_BATCH) return;
       after = batch[batch.length - 1];
     }
   }
