@@ -69,6 +69,11 @@ export interface Config {
    * e.g. the fake in development and tests); TTLOCK_CHINA_API_URL sets the Chinese one apart.
    */
   ttlock: { apiUrls: { EU: string; China: string } };
+  /**
+   * The agent release desks update to, when the deployment publishes one (AGENT_RELEASE_VERSION, _URL, _SHA256);
+   * otherwise the one the API ships with (src/modules/agents/agents.release.ts).
+   */
+  agentRelease?: { version: string; url: string; sha256: string };
   /** Per client address: the widget's reads a minute (per API process), submissions per 10 minutes, lookups per 15. */
   widgetLimits: { reads: number; submissions: number; lookups: number };
   /** The money workflows' timers (see workflows/contracts/payments.ts); `onlinePaymentTtlMs` overrides the hotel's. */
@@ -180,6 +185,14 @@ const schema = Joi.object({
     .default('https://api.yookassa.ru/v3'),
   TTLOCK_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   TTLOCK_CHINA_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  AGENT_RELEASE_VERSION: Joi.string().pattern(/^\d+\.\d+\.\d+([-+][\w.]+)?$/, 'semver'),
+  AGENT_RELEASE_URL: Joi.string()
+    .uri({ scheme: ['https'] })
+    .when('AGENT_RELEASE_VERSION', { is: Joi.exist(), then: Joi.required() }),
+  AGENT_RELEASE_SHA256: Joi.string()
+    .hex()
+    .length(64)
+    .when('AGENT_RELEASE_VERSION', { is: Joi.exist(), then: Joi.required() }),
   YOOKASSA_NOTIFICATION_SOURCES: Joi.string().pattern(/^[\d.:a-fA-F/]+(,[\d.:a-fA-F/]+)*$/, 'cidr[,cidr...]'),
   PAYMENT_CONFIRMATION_TIMEOUT_MS: Joi.number().integer().min(1000).default(3_600_000),
   PAYMENT_POLL_INTERVAL_MS: Joi.number().integer().min(500).default(60_000),
@@ -282,6 +295,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiUrl: value.YOOKASSA_API_URL.replace(/\/$/, ''),
       notificationSources: value.YOOKASSA_NOTIFICATION_SOURCES?.split(',') ?? [],
     },
+    ...(value.AGENT_RELEASE_VERSION && {
+      agentRelease: {
+        version: value.AGENT_RELEASE_VERSION,
+        url: value.AGENT_RELEASE_URL,
+        sha256: value.AGENT_RELEASE_SHA256.toLowerCase(),
+      },
+    }),
     ttlock: {
       apiUrls: {
         EU: (value.TTLOCK_API_URL ?? TTLOCK_API_HOSTS.EU).replace(/\/$/, ''),

@@ -1,4 +1,5 @@
 import { WebSocket, type RawData } from 'ws';
+import { pairAgent, startReferenceAgent, type ReferenceAgent } from '../fakes/agent';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { connectStaff, startTestServer, type TestServer } from '../helpers/realtime';
 import { until } from '../helpers/wait';
@@ -8,11 +9,18 @@ import { until } from '../helpers/wait';
  * sends and reads (the reference agent's own behaviour is tested with it elsewhere).
  */
 
+/** This deployment publishes an agent release. */
+const RELEASE = {
+  AGENT_RELEASE_VERSION: '2.0.0',
+  AGENT_RELEASE_URL: 'https://releases.example.test/hotel-agent-2.0.0.msi',
+  AGENT_RELEASE_SHA256: 'ab'.repeat(32),
+};
+
 let t: TestServer;
 let owner: RegisteredHotel;
 let other: RegisteredHotel;
 beforeAll(async () => {
-  t = await startTestServer({}, { agentHub: { heartbeatSeconds: 1, helloTimeoutMs: 500 } });
+  t = await startTestServer(RELEASE, { agentHub: { heartbeatSeconds: 1, helloTimeoutMs: 500 } });
   [owner, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
 });
 afterAll(() => t.close());
@@ -381,5 +389,133 @@ describe('stored commands', () => {
       deliveries: 1,
     });
     agent.ws.close();
+  });
+});
+
+describe('desk diagnostics and updates with the reference agent', () => {
+  const running: ReferenceAgent[] = [];
+  afterAll(() => Promise.all(running.map((agent) => agent.stop())));
+
+  async function referenceDesk(agentVersion = '1.4.2') {
+    const created = await t.http
+      .post(workstations(owner))
+      .set(as(owner.accessToken))
+      .send({ name: `Ресепшн ${agentVersion}` })
+      .expect(201);
+    const code = await t.http
+      .post(workstations(owner, `/${created.body.id}/pair-code`))
+      .set(as(owner.accessToken))
+      .expect(201);
+    const pairing = await pairAgent(t.baseUrl, code.body.pair_code);
+    const agent = startReferenceAgent({
+      url: t.agentsUrl,
+      credential: pairing.credential,
+      agentVersion,
+      reconnect: { minMs: 50, maxMs: 200 },
+    });
+    running.push(agent);
+    await agent.waitForWelcome();
+    return { id: created.body.id as string, agent };
+  }
+
+  it('the welcome names the published release; update installs it and the desk comes back on it', async () => {
+    const desk = await referenceDesk();
+    expect(desk.agent.welcome).toMatchObject({ latest_release: { version: '2.0.0', url: RELEASE.AGENT_RELEASE_URL } });
+    const updated = await t.http
+      .post(workstations(owner, `/${desk.id}/update`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(updated.body).toEqual({ workstation_id: desk.id, version: '2.0.0', accepted: true });
+    await until(async () => (await readWorkstation(desk.id)).agent_version === '2.0.0', { what: 'desk on 2.0.0' });
+    const receptionist = await addStaff(t, owner, 'receptionist');
+    await t.http
+      .post(workstations(owner, `/${desk.id}/update`))
+      .set(as(receptionist.accessToken))
+      .expect(403);
+  });
+
+  it('update-all tells every connected desk on another version, and reports each answer', async () => {
+    const hotel = await registerHotel(t);
+    const make = async (version: string) => {
+      const created = await t.http
+        .post(workstations(hotel))
+        .set(as(hotel.accessToken))
+        .send({ name: `Desk ${version}` })
+        .expect(201);
+      const code = await t.http
+        .post(workstations(hotel, `/${created.body.id}/pair-code`))
+        .set(as(hotel.accessToken))
+        .expect(201);
+      const pairing = await pairAgent(t.baseUrl, code.body.pair_code);
+      const agent = startReferenceAgent({ url: t.agentsUrl, credential: pairing.credential, agentVersion: version });
+      running.push(agent);
+      await agent.waitForWelcome();
+      return created.body.id as string;
+    };
+    const [old1, old2, current] = [await make('1.0.0'), await make('1.5.0'), await make('2.0.0')];
+    const answer = await t.http.post(workstations(hotel, '/update-all')).set(as(hotel.accessToken)).expect(200);
+    expect(answer.body).toMatchObject({ version: '2.0.0', requested: 2 });
+    expect(answer.body.results.map((result: { workstation_id: string }) => result.workstation_id).sort()).toEqual(
+      [old1, old2].sort(),
+    );
+    expect(answer.body.results.every((result: { accepted: boolean }) => result.accepted)).toBe(true);
+    expect(answer.body.results.map((result: { workstation_id: string }) => result.workstation_id)).not.toContain(
+      current,
+    );
+  });
+
+  it('test-device opens the device as configured: an unknown port is the desk’s refusal, a known one answers', async () => {
+    const desk = await referenceDesk();
+    const device = async (comPort: string) =>
+      (
+        await t.http
+          .post(workstations(owner, `/${desk.id}/devices`))
+          .set(as(owner.accessToken))
+          .send({ name: `Принтер ${comPort}`, type: 'printer', connection: 'com', com_port: comPort })
+          .expect(201)
+      ).body.id as string;
+    const present = await t.http
+      .post(workstations(owner, `/${desk.id}/test-device`))
+      .set(as(owner.accessToken))
+      .send({ device_id: await device('COM1') })
+      .expect(200);
+    expect(present.body).toMatchObject({ message: expect.any(String) });
+    const missing = await t.http
+      .post(workstations(owner, `/${desk.id}/test-device`))
+      .set(as(owner.accessToken))
+      .send({ device_id: await device('COM9') })
+      .expect(502);
+    expect(missing.body).toMatchObject({ agent_error: { code: 'device_not_found' } });
+    expect(missing.body.detail).toMatch(/^Устройство не найдено/);
+  });
+
+  it('the maintenance sweep forgets finished commands after a week, never pending ones', async () => {
+    const { id } = await pairedWorkstation();
+    const [old] = await t
+      .db('agent_commands')
+      .insert({
+        hotel_id: owner.hotelId,
+        workstation_id: id,
+        type: 'list_ports',
+        durable: false,
+        status: 'succeeded',
+        result: {},
+        expires_at: new Date(),
+        completed_at: new Date(Date.now() - 8 * 86_400_000),
+      })
+      .returning('id');
+    const [waiting] = await t
+      .db('agent_commands')
+      .insert({
+        hotel_id: owner.hotelId,
+        workstation_id: id,
+        type: 'list_ports',
+        durable: false,
+        expires_at: new Date(Date.now() + 60_000),
+      })
+      .returning('id');
+    expect(await t.services.agents.purgeFinishedCommands()).toBeGreaterThanOrEqual(1);
+    expect(await t.db('agent_commands').where({ id: old.id }).first()).toBeUndefined();
+    expect(await t.db('agent_commands').where({ id: waiting.id }).first()).toBeDefined();
   });
 });

@@ -256,6 +256,15 @@ export const QUERY_TEMPLATES: Record<string, RequestTemplate> = {
     control: true,
   },
   'GET /api/hotels/:slug/lockvendor/cards': { base: (r) => ({ booking_id: r.booking }), control: true },
+  'GET /api/hotels/:slug/lockvendor/dll-info': {
+    base: (r) => ({ workstation_id: r.workstation }),
+    variants: {
+      workstation_id: {
+        build: (r) => ({ workstation_id: r.workstation }),
+        uncontrolled: 'a desk command: no agent is connected to the seeded desk (409)',
+      },
+    },
+  },
   'GET /api/hotels/:slug/notifications': {
     base: () => ({}),
     variants: {

@@ -68,6 +68,10 @@ const OWN_STATUS_EXCEPTIONS: Record<string, { status: number; reason: string }> 
     status: 409,
     reason: 'a desk command, and no agent is connected to the seeded desk',
   },
+  'GET /api/hotels/:slug/lockvendor/dll-info': {
+    status: 409,
+    reason: 'a desk command, and no agent is connected to the seeded desk',
+  },
   'POST /api/hotels/:slug/workstations/update-all': {
     status: 409,
     reason: 'no agent release is published in this build',

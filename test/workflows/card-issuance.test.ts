@@ -114,7 +114,12 @@ async function issue(body: Record<string, unknown>, hotel = owner) {
 }
 
 const read = async (id: string, hotel = owner) =>
-  (await t.http.get(locks(hotel, `cards/${id}`)).set(as(hotel.accessToken)).expect(200)).body as Issuance;
+  (
+    await t.http
+      .get(locks(hotel, `cards/${id}`))
+      .set(as(hotel.accessToken))
+      .expect(200)
+  ).body as Issuance;
 
 const settled = (id: string) =>
   until(
@@ -250,6 +255,16 @@ describe('card issuance', () => {
       .set(as(owner.accessToken))
       .expect(200);
     expect(list.body.map((item: Issuance) => item.status)).toEqual(['cancelled']);
+  });
+
+  it('dll-info asks the desk for its encoder DLL on the encoder port', async () => {
+    const desk = await deskWithAgent();
+    const info = await t.http
+      .get(locks(owner, `dll-info?workstation_id=${desk.id}`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(info.body).toEqual({ dll_version: expect.any(String), encoder_connected: true });
+    expect(desk.agent.executed.at(-1)).toMatchObject({ type: 'dll_info' });
   });
 
   it("another hotel's staff see nothing of our cards and cannot issue on our bookings or desks", async () => {

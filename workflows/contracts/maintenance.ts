@@ -5,6 +5,7 @@ export interface PurgeReport {
   outbox: number;
   realtimeEvents: number;
   idempotencyKeys: number;
+  agentCommands: number;
 }
 
 export interface MaintenanceActivities {

@@ -72,3 +72,8 @@ export const updateAllResult = Joi.object({
 }).meta(openApiComponent('AgentUpdates'));
 
 export const updateAcceptance = Joi.object({ accepted: Joi.boolean().required() });
+
+export const dllInfoResult = Joi.object({
+  dll_version: Joi.string().max(100).required(),
+  encoder_connected: Joi.boolean().required(),
+}).meta(openApiComponent('EncoderDllInfo'));

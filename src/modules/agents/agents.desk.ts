@@ -3,7 +3,14 @@ import type { Db } from '../../platform/db/knex';
 import { BadGatewayError, ConflictError, NotFoundError } from '../../platform/errors';
 import type { AgentCommands } from './agents.commands';
 import type { DeviceOwner } from './agents.devices';
-import { deviceTestResult, pingResult, portsResult, printersResult, updateAcceptance } from './agents.desk-schemas';
+import {
+  deviceTestResult,
+  dllInfoResult,
+  pingResult,
+  portsResult,
+  printersResult,
+  updateAcceptance,
+} from './agents.desk-schemas';
 import { agentMessages } from './agents.messages';
 import { AGENT_PRESENCE_STALE_MS } from './agents.protocol';
 import { devicesRepository, workstationsRepository } from './agents.repository';
@@ -55,6 +62,15 @@ export function createDeskCommands(db: Db, commands: AgentCommands, latestReleas
   return {
     ping: (owner: DeviceOwner, host: string) =>
       askChecked<PingResult>(owner, 'ping', { host }, pingResult, PING_TIMEOUT_MS),
+
+    /** The card encoder's DLL on that port of the desk, and whether an encoder answers there. */
+    encoderDllInfo: (owner: DeviceOwner, comPort: string) =>
+      askChecked<{ dll_version: string; encoder_connected: boolean }>(
+        owner,
+        'dll_info',
+        { com_port: comPort },
+        dllInfoResult,
+      ),
 
     listPorts: (owner: DeviceOwner) => askChecked<{ ports: object[] }>(owner, 'list_ports', {}, portsResult),
 

@@ -8,7 +8,8 @@ import { createAgentsService, type AgentsDependencies } from './agents.service';
 export const agentsModule = defineModule({
   name: 'agents',
   uses: ['hotels'],
-  create: ({ db, listener }, deps: AgentsDependencies) => createAgentsService(db, listener, deps),
+  create: ({ db, listener, config }, deps: AgentsDependencies) =>
+    createAgentsService(db, listener, config.agentRelease, deps),
   events: [workstationOnline, workstationOffline],
   routes: (agents) => agentsRoutes(agents),
   activities: (agents) => agentActivities(agents),

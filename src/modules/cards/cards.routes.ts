@@ -2,7 +2,8 @@ import Joi from 'joi';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
-import { cancelCardBody, cardIssuanceSchema, cardsQuery, issueCardBody } from './cards.schemas';
+import { dllInfoResult } from '../agents';
+import { cancelCardBody, cardIssuanceSchema, cardsQuery, dllInfoQuery, issueCardBody } from './cards.schemas';
 import { cardMessages } from './cards.messages';
 import type { CardsService } from './cards.service';
 import type { IssueCardInput } from './cards.types';
@@ -35,6 +36,28 @@ export function cardsRoutes(cards: CardsService): RouteDefinition[] {
       },
       async handler({ hotel, auth, body, res }) {
         res.status(202).json(await cards.issue(hotel.id, body, { userId: auth.sub }));
+      },
+    }),
+    defineHotelRoute<unknown, { workstation_id: string }>({
+      method: 'get',
+      path: `${base}/dll-info`,
+      summary: "The desk's card encoder DLL",
+      description:
+        'Asks the agent of `workstation_id` for the version of its card encoder DLL and whether an encoder answers on ' +
+        'the workstation’s `ttlock_com_port` (422 `encoder_port_missing` without one; 409/502/504 from the desk).',
+      tags,
+      access,
+      request: { params: slugParams, query: dllInfoQuery },
+      responses: {
+        200: { description: 'The DLL and the encoder', schema: dllInfoResult },
+        404: { description: 'No such workstation in this hotel' },
+        409: { description: 'The desk is offline' },
+        422: { description: 'No encoder port set for the desk' },
+        502: { description: 'The desk refused (e.g. `encoder_not_found`)' },
+        504: { description: 'The desk did not answer' },
+      },
+      async handler({ hotel, query, res }) {
+        res.json(await cards.dllInfo(hotel.id, query.workstation_id));
       },
     }),
     defineHotelRoute<unknown, { booking_id: string }>({

@@ -29,6 +29,8 @@ export const cancelCardBody = Joi.object({
 
 export const cardsQuery = Joi.object({ booking_id: Joi.string().uuid().required() });
 
+export const dllInfoQuery = Joi.object({ workstation_id: Joi.string().uuid().required() });
+
 export const cardIssuanceSchema = Joi.object({
   id: Joi.string().uuid(),
   hotel_id: Joi.string().uuid(),

@@ -19,7 +19,7 @@ const ISSUABLE = new Set(['confirmed', 'checked_in']);
 
 export interface CardsDependencies {
   bookings: Pick<BookingsService, 'get'>;
-  agents: Pick<AgentsService, 'workstations' | 'commands'>;
+  agents: Pick<AgentsService, 'workstations' | 'commands' | 'desk'>;
   lockvendor: Pick<LockvendorService, 'hotelInfo' | 'roomLocks'>;
   hotels: Pick<HotelsService, 'find'>;
 }
@@ -117,6 +117,12 @@ export function createCardsService(db: Db, deps: CardsDependencies) {
     },
 
     get: find,
+
+    /** Asks the desk for its encoder DLL's version, on the encoder port set for it. */
+    async dllInfo(hotelId: string, workstationId: string) {
+      const comPort = await encoderPort(hotelId, workstationId);
+      return agents.desk.encoderDllInfo({ hotelId, workstationId }, comPort);
+    },
 
     forBooking: (hotelId: string, bookingId: string) => cardsRepository.forBooking(db, hotelId, bookingId),
 

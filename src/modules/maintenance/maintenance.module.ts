@@ -4,14 +4,21 @@ import { purgeClosedRateLimitWindows } from '../../platform/http/rate-limit';
 import { defineModule } from '../../platform/modules';
 import { purgeRealtimeEvents } from '../../platform/realtime/events';
 import type { MaintenanceActivities } from '../../../workflows/contracts/maintenance';
+import type { AgentsService } from '../agents';
 import type { AuthService } from '../auth';
 
 /** The hourly sweep of records nobody needs any more: expired sessions, closed rate-limit windows, old deliveries. */
 export const maintenanceModule = defineModule({
   name: 'maintenance',
-  uses: ['auth'],
-  create: (_context, deps: { auth: Pick<AuthService, 'purgeExpiredSessions'> }) => deps,
-  activities: ({ auth }, { db, config }): MaintenanceActivities => ({
+  uses: ['auth', 'agents'],
+  create: (
+    _context,
+    deps: {
+      auth: Pick<AuthService, 'purgeExpiredSessions'>;
+      agents: Pick<AgentsService, 'purgeFinishedCommands'>;
+    },
+  ) => deps,
+  activities: ({ auth, agents }, { db, config }): MaintenanceActivities => ({
     async purgeExpiredRecords() {
       return {
         sessions: await auth.purgeExpiredSessions(),
@@ -20,6 +27,7 @@ export const maintenanceModule = defineModule({
         // Older than the replay window (24 h): a client that far behind is told to reload instead.
         realtimeEvents: await purgeRealtimeEvents(db),
         idempotencyKeys: await purgeIdempotencyKeys(db),
+        agentCommands: await agents.purgeFinishedCommands(),
       };
     },
   }),
