@@ -1,7 +1,8 @@
 import { WebSocket, type RawData } from 'ws';
-import { pairAgent, startReferenceAgent, type ReferenceAgent } from '../fakes/agent';
+import type { ReferenceAgent } from '../fakes/agent';
+import { deskWithAgent } from '../helpers/desks';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
-import { connectStaff, startTestServer, type TestServer } from '../helpers/realtime';
+import { connectStaff, startTestServer, upgradeStatus, type TestServer } from '../helpers/realtime';
 import { until } from '../helpers/wait';
 
 /**
@@ -89,21 +90,7 @@ function connectRaw(credential: string | undefined, headers: Record<string, stri
   });
 }
 
-function handshakeStatus(headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(t.agentsUrl, { headers });
-    ws.on('unexpected-response', (req, res) => {
-      resolve(res.statusCode ?? 0);
-      res.resume();
-      req.destroy();
-    });
-    ws.on('open', () => {
-      resolve(101);
-      ws.terminate();
-    });
-    ws.on('error', reject);
-  });
-}
+const handshakeStatus = (headers: Record<string, string>) => upgradeStatus(t.agentsUrl, undefined, { headers });
 
 async function pairedWorkstation(hotel = owner) {
   const created = await t.http
@@ -396,26 +383,13 @@ describe('desk diagnostics and updates with the reference agent', () => {
   const running: ReferenceAgent[] = [];
   afterAll(() => Promise.all(running.map((agent) => agent.stop())));
 
-  async function referenceDesk(agentVersion = '1.4.2') {
-    const created = await t.http
-      .post(workstations(owner))
-      .set(as(owner.accessToken))
-      .send({ name: `Ресепшн ${agentVersion}` })
-      .expect(201);
-    const code = await t.http
-      .post(workstations(owner, `/${created.body.id}/pair-code`))
-      .set(as(owner.accessToken))
-      .expect(201);
-    const pairing = await pairAgent(t.baseUrl, code.body.pair_code);
-    const agent = startReferenceAgent({
-      url: t.agentsUrl,
-      credential: pairing.credential,
-      agentVersion,
-      reconnect: { minMs: 50, maxMs: 200 },
+  async function referenceDesk(agentVersion = '1.4.2', hotel = owner) {
+    const desk = await deskWithAgent(t, hotel, {
+      workstation: { name: `Ресепшн ${agentVersion}` },
+      agent: { agentVersion },
     });
-    running.push(agent);
-    await agent.waitForWelcome();
-    return { id: created.body.id as string, agent };
+    running.push(desk.agent);
+    return desk;
   }
 
   it('the welcome names the published release; update installs it and the desk comes back on it', async () => {
@@ -436,22 +410,7 @@ describe('desk diagnostics and updates with the reference agent', () => {
 
   it('update-all tells every connected desk on another version, and reports each answer', async () => {
     const hotel = await registerHotel(t);
-    const make = async (version: string) => {
-      const created = await t.http
-        .post(workstations(hotel))
-        .set(as(hotel.accessToken))
-        .send({ name: `Desk ${version}` })
-        .expect(201);
-      const code = await t.http
-        .post(workstations(hotel, `/${created.body.id}/pair-code`))
-        .set(as(hotel.accessToken))
-        .expect(201);
-      const pairing = await pairAgent(t.baseUrl, code.body.pair_code);
-      const agent = startReferenceAgent({ url: t.agentsUrl, credential: pairing.credential, agentVersion: version });
-      running.push(agent);
-      await agent.waitForWelcome();
-      return created.body.id as string;
-    };
+    const make = async (version: string) => (await referenceDesk(version, hotel)).id;
     const [old1, old2, current] = [await make('1.0.0'), await make('1.5.0'), await make('2.0.0')];
     const answer = await t.http.post(workstations(hotel, '/update-all')).set(as(hotel.accessToken)).expect(200);
     expect(answer.body).toMatchObject({ version: '2.0.0', requested: 2 });

@@ -172,11 +172,14 @@ describe('payment settings', () => {
       hold_expiry_action: 'release',
       online_payment_ttl_minutes: 60,
       deduction_presets: [],
+      fiscal_taxation: 'usn_income',
+      fiscal_vat: 'none',
       updated_at: expect.any(String),
     });
   });
 
   it.each([
+    [{ fiscal_taxation: 'osn', fiscal_vat: '22' }],
     [{ require_payment_checkin: 'soft' }],
     [{ release_requires_checkout: false }],
     [{ long_stay_charge_enabled: true }],
@@ -230,6 +233,8 @@ describe('payment settings', () => {
     [{ online_payment_ttl_minutes: 4 }, 'body.online_payment_ttl_minutes'],
     [{ online_payment_ttl_minutes: 10081 }, 'body.online_payment_ttl_minutes'],
     [{ hold_expiry_action: 'keep' }, 'body.hold_expiry_action'],
+    [{ fiscal_taxation: 'envd' }, 'body.fiscal_taxation'],
+    [{ fiscal_vat: '18' }, 'body.fiscal_vat'],
     [{ require_payment_checkin: 'always' }, 'body.require_payment_checkin'],
     [{ release_requires_checkout: 'yes' }, 'body.release_requires_checkout'],
     [{ deduction_presets: Array.from({ length: 51 }, () => preset([100])) }, 'body.deduction_presets'],

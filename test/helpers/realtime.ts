@@ -122,8 +122,13 @@ export function realtimeAddress(wsUrl: string, token: string | undefined, option
  */
 export function handshakeStatus(wsUrl: string, token: string | undefined, options: ConnectOptions = {}) {
   const { url, protocols } = realtimeAddress(wsUrl, token, options);
+  return upgradeStatus(url, protocols);
+}
+
+/** The HTTP status with which a WebSocket endpoint answers an upgrade (101 when it accepts; the socket is then closed). */
+export function upgradeStatus(url: string, protocols?: string[], options: ClientOptions = {}) {
   return new Promise<number>((resolve, reject) => {
-    const ws = new WebSocket(url, protocols);
+    const ws = new WebSocket(url, protocols, options);
     ws.on('unexpected-response', (req, res) => {
       resolve(res.statusCode ?? 0);
       res.resume();

@@ -111,13 +111,15 @@ describe('card issuance through a worker crash', () => {
       }),
     );
     await until(
-      async () => (await db!('agent_commands').where({ workstation_id: workstation.id }).whereNotNull('delivered_at'))[0],
+      async () =>
+        (await db!('agent_commands').where({ workstation_id: workstation.id }).whereNotNull('delivered_at'))[0],
       { what: 'the write command delivered to the desk', timeoutMs: 60_000 },
     );
     await stack!.killWorker();
     await until(() => agent!.cards.length === 1, { what: 'the card written', timeoutMs: 30_000 });
     await until(
-      async () => (await db!('agent_commands').where({ workstation_id: workstation.id }).first()).status === 'succeeded',
+      async () =>
+        (await db!('agent_commands').where({ workstation_id: workstation.id }).first()).status === 'succeeded',
       { what: "the desk's reply recorded", timeoutMs: 30_000 },
     );
     const whileDown = await expectStatus(200, call('GET', hotel(`/lockvendor/cards/${issued.id}`), owner.token));

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { pairAgent, startReferenceAgent, type ReferenceAgent } from '../fakes/agent';
+import type { ReferenceAgent } from '../fakes/agent';
 import { fakeTTLockControl } from '../fakes/ttlock';
 import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
+import { deskWithAgent } from '../helpers/desks';
 import { startTestServer, type TestServer } from '../helpers/realtime';
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
@@ -79,25 +80,10 @@ async function bookedRoomWithLock(hotel = owner, { lock = true } = {}) {
 }
 
 /** A desk with its encoder on COM3 and the reference agent connected to it. */
-async function deskWithAgent(hotel = owner) {
-  const created = await t.http
-    .post(hotelPath(hotel, '/workstations'))
-    .set(as(hotel.accessToken))
-    .send({ name: 'Ресепшн', ttlock_com_port: 'COM3' })
-    .expect(201);
-  const code = await t.http
-    .post(hotelPath(hotel, `/workstations/${created.body.id}/pair-code`))
-    .set(as(hotel.accessToken))
-    .expect(201);
-  const pairing = await pairAgent(t.baseUrl, code.body.pair_code);
-  const agent = startReferenceAgent({
-    url: t.agentsUrl,
-    credential: pairing.credential,
-    reconnect: { minMs: 50, maxMs: 200 },
-  });
-  agents.push(agent);
-  await agent.waitForWelcome();
-  return { id: created.body.id as string, agent };
+async function deskWithEncoder(hotel = owner) {
+  const desk = await deskWithAgent(t, hotel, { workstation: { name: 'Ресепшн', ttlock_com_port: 'COM3' } });
+  agents.push(desk.agent);
+  return desk;
 }
 
 interface Issuance {
@@ -133,7 +119,7 @@ const settled = (id: string) =>
 describe('card issuance', () => {
   it("writes the card at the desk with the stay's validity and the chosen sectors, once", async () => {
     const { booking, mac } = await bookedRoomWithLock();
-    const desk = await deskWithAgent();
+    const desk = await deskWithEncoder();
     const asked = await issue({ booking_id: booking.id, workstation_id: desk.id, sectors: [3, 1, 2] }).then((r) =>
       r.status === 202 ? r : Promise.reject(new Error(`${r.status} ${JSON.stringify(r.body)}`)),
     );
@@ -159,7 +145,7 @@ describe('card issuance', () => {
 
   it('a desk offline when asked writes the card when it reconnects, exactly once', async () => {
     const { booking } = await bookedRoomWithLock();
-    const desk = await deskWithAgent();
+    const desk = await deskWithEncoder();
     await desk.agent.goOffline();
     const asked = await issue({ booking_id: booking.id, workstation_id: desk.id, sectors: [1] });
     expect(asked.status).toBe(202);
@@ -175,7 +161,7 @@ describe('card issuance', () => {
 
   it('a lost reply is answered again from the agent’s memory: one card, recorded once', async () => {
     const { booking } = await bookedRoomWithLock();
-    const desk = await deskWithAgent();
+    const desk = await deskWithEncoder();
     desk.agent.dropNextReply('write_card');
     const asked = await issue({ booking_id: booking.id, workstation_id: desk.id, sectors: [1] });
     await until(() => desk.agent.cards.length === 1, { what: 'the card written' });
@@ -190,7 +176,7 @@ describe('card issuance', () => {
 
   it("records the encoder's refusal in words staff understand", async () => {
     const { booking } = await bookedRoomWithLock();
-    const desk = await deskWithAgent();
+    const desk = await deskWithEncoder();
     desk.agent.setCardPresent(false);
     const asked = await issue({ booking_id: booking.id, workstation_id: desk.id, sectors: [1] });
     const card = await settled(asked.body.id);
@@ -199,7 +185,7 @@ describe('card issuance', () => {
   });
 
   it('refuses what cannot be written: no lock on the door, no encoder port, a booking not active, bad sectors', async () => {
-    const desk = await deskWithAgent();
+    const desk = await deskWithEncoder();
     const unlocked = await bookedRoomWithLock(owner, { lock: false });
     expect((await issue({ booking_id: unlocked.booking.id, workstation_id: desk.id, sectors: [1] })).body.code).toBe(
       'room_without_lock',
@@ -233,7 +219,7 @@ describe('card issuance', () => {
 
   it('cancels a written card put on the encoder, and refuses another card', async () => {
     const { booking } = await bookedRoomWithLock();
-    const desk = await deskWithAgent();
+    const desk = await deskWithEncoder();
     const asked = await issue({ booking_id: booking.id, workstation_id: desk.id, sectors: [1] });
     const card = await settled(asked.body.id);
     desk.agent.placeCard('FFFF0001');
@@ -258,7 +244,7 @@ describe('card issuance', () => {
   });
 
   it('dll-info asks the desk for its encoder DLL on the encoder port', async () => {
-    const desk = await deskWithAgent();
+    const desk = await deskWithEncoder();
     const info = await t.http
       .get(locks(owner, `dll-info?workstation_id=${desk.id}`))
       .set(as(owner.accessToken))
@@ -270,7 +256,7 @@ describe('card issuance', () => {
   it("another hotel's staff see nothing of our cards and cannot issue on our bookings or desks", async () => {
     const stranger = await registerHotel(t);
     const { booking } = await bookedRoomWithLock();
-    const desk = await deskWithAgent();
+    const desk = await deskWithEncoder();
     const asked = await issue({ booking_id: booking.id, workstation_id: desk.id, sectors: [1] });
     await settled(asked.body.id);
     await t.http

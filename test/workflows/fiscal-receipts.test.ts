@@ -1,6 +1,7 @@
-import { pairAgent, startReferenceAgent, type ReferenceAgent } from '../fakes/agent';
+import type { ReferenceAgent } from '../fakes/agent';
 import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
+import { deskWithAgent } from '../helpers/desks';
 import { startTestServer, type TestServer } from '../helpers/realtime';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
@@ -61,31 +62,10 @@ async function booking(guest: Record<string, unknown> = {}) {
 
 /** A desk with a fiscal register (unless told otherwise) and the reference agent connected. */
 async function desk({ register = true } = {}) {
-  const created = await t.http
-    .post(hotelPath('/workstations'))
-    .set(as(owner.accessToken))
-    .send({ name: 'Касса 1' })
-    .expect(201);
-  if (register) {
-    await t.http
-      .post(hotelPath(`/workstations/${created.body.id}/devices`))
-      .set(as(owner.accessToken))
-      .send({ name: 'АТОЛ 30Ф', type: 'fiscal_register', connection: 'usb' })
-      .expect(201);
-  }
-  const code = await t.http
-    .post(hotelPath(`/workstations/${created.body.id}/pair-code`))
-    .set(as(owner.accessToken))
-    .expect(201);
-  const pairing = await pairAgent(t.baseUrl, code.body.pair_code);
-  const agent = startReferenceAgent({
-    url: t.agentsUrl,
-    credential: pairing.credential,
-    reconnect: { minMs: 50, maxMs: 200 },
-  });
-  agents.push(agent);
-  await agent.waitForWelcome();
-  return { id: created.body.id as string, agent };
+  const devices = register ? [{ name: 'АТОЛ 30Ф', type: 'fiscal_register', connection: 'usb' }] : [];
+  const created = await deskWithAgent(t, owner, { workstation: { name: 'Касса 1' }, devices });
+  agents.push(created.agent);
+  return created;
 }
 
 const pay = (bookingId: string, body: Record<string, unknown>) =>

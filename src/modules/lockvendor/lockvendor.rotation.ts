@@ -1,5 +1,6 @@
 import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
+import { rewriteInBatches } from '../../platform/db/rewrite-batches';
 import { configRepository } from './lockvendor.repository';
 import { ENCRYPTED_COLUMNS, type EncryptedColumn } from './lockvendor.types';
 
@@ -15,31 +16,24 @@ export async function reencryptLockSecrets(
   batchSize = 500,
   options: { hotelId?: string } = {},
 ): Promise<{ reencrypted: number }> {
-  const limit = Math.max(1, Math.floor(batchSize));
-  const selection = { currentKeyId: encryption.currentKeyId, limit, hotelId: options.hotelId };
-  let reencrypted = 0;
-  let rewritten: number;
-  do {
-    rewritten = await db.transaction(async (trx) => {
-      const rows = await configRepository.lockUnderOtherKey(trx, selection);
-      for (const row of rows) {
-        const envelopes: Partial<Record<EncryptedColumn, string>> = {};
-        for (const column of ENCRYPTED_COLUMNS) {
-          const envelope = row[column];
-          if (envelope === null) continue;
-          const keyId = envelope.split('.')[1];
-          if (!encryption.keys[keyId]) {
-            throw new Error(
-              `lock configuration of hotel ${row.hotel_id}: ${column} is encrypted with key "${keyId}", which is not configured`,
-            );
-          }
-          envelopes[column] = encryptSecret(decryptSecret(envelope, encryption), encryption);
+  return rewriteInBatches(db, batchSize, async (trx, limit) => {
+    const selection = { currentKeyId: encryption.currentKeyId, limit, hotelId: options.hotelId };
+    const rows = await configRepository.lockUnderOtherKey(trx, selection);
+    for (const row of rows) {
+      const envelopes: Partial<Record<EncryptedColumn, string>> = {};
+      for (const column of ENCRYPTED_COLUMNS) {
+        const envelope = row[column];
+        if (envelope === null) continue;
+        const keyId = envelope.split('.')[1];
+        if (!encryption.keys[keyId]) {
+          throw new Error(
+            `lock configuration of hotel ${row.hotel_id}: ${column} is encrypted with key "${keyId}", which is not configured`,
+          );
         }
-        await configRepository.setEnvelopes(trx, row.hotel_id, envelopes);
+        envelopes[column] = encryptSecret(decryptSecret(envelope, encryption), encryption);
       }
-      return rows.length;
-    });
-    reencrypted += rewritten;
-  } while (rewritten === limit);
-  return { reencrypted };
+      await configRepository.setEnvelopes(trx, row.hotel_id, envelopes);
+    }
+    return rows.length;
+  });
 }

@@ -2,6 +2,7 @@ import type { Config } from '../../config';
 import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
 import { refusalsAs } from '../../platform/db/base-model';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
+import { rewriteInBatches } from '../../platform/db/rewrite-batches';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ConflictError, ValidationError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
@@ -47,27 +48,20 @@ export async function reencryptGatewaySecrets(
   batchSize = 500,
   options: { hotelId?: string } = {},
 ): Promise<{ reencrypted: number }> {
-  const limit = Math.max(1, Math.floor(batchSize));
-  const selection = { currentKeyId: encryption.currentKeyId, limit, hotelId: options.hotelId };
-  let reencrypted = 0;
-  let rewritten: number;
-  do {
-    rewritten = await db.transaction(async (trx) => {
-      const rows = await gatewaysRepository.lockUnderOtherKey(trx, selection);
-      for (const row of rows) {
-        if (!encryption.keys[row.secret_key_id]) {
-          throw new Error(
-            `payment gateway ${row.id}: its secret key is encrypted with key "${row.secret_key_id}", which is not configured`,
-          );
-        }
-        const secret = decryptSecret(row.secret_key_encrypted, encryption);
-        await gatewaysRepository.setSecret(trx, row.hotel_id, row.id, sealSecret(secret, encryption));
+  return rewriteInBatches(db, batchSize, async (trx, limit) => {
+    const selection = { currentKeyId: encryption.currentKeyId, limit, hotelId: options.hotelId };
+    const rows = await gatewaysRepository.lockUnderOtherKey(trx, selection);
+    for (const row of rows) {
+      if (!encryption.keys[row.secret_key_id]) {
+        throw new Error(
+          `payment gateway ${row.id}: its secret key is encrypted with key "${row.secret_key_id}", which is not configured`,
+        );
       }
-      return rows.length;
-    });
-    reencrypted += rewritten;
-  } while (rewritten === limit);
-  return { reencrypted };
+      const secret = decryptSecret(row.secret_key_encrypted, encryption);
+      await gatewaysRepository.setSecret(trx, row.hotel_id, row.id, sealSecret(secret, encryption));
+    }
+    return rows.length;
+  });
 }
 
 /**
