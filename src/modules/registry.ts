@@ -17,9 +17,11 @@ import { pricingModule } from './pricing/pricing.module';
 import { rentalsModule } from './rentals/rentals.module';
 import { roomsModule } from './rooms/rooms.module';
 import { staffModule } from './staff/staff.module';
+import { tvModule } from './tv/tv.module';
 import { uploadsModule } from './uploads/uploads.module';
 import { usersModule } from './users/users.module';
 import { widgetModule } from './widget/widget.module';
+import { wifiModule } from './wifi/wifi.module';
 
 /**
  * Every business area, in build order (a module comes after those it uses). The app's routes, the worker's
@@ -45,9 +47,11 @@ export const MODULES = [
   bookingsModule,
   depositsModule,
   widgetModule,
+  tvModule,
   maintenanceModule,
   lockvendorModule,
   cardsModule,
+  wifiModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

@@ -41,13 +41,24 @@ export interface RateLimiter {
   consume(scope: string, ip: string, account?: string, perAddress?: AddressQuota): Promise<RateLimitDecision>;
 }
 
+/**
+ * The shared limiter, and a look at a quota without spending it: for a budget a service spends only on failures (wrong
+ * guesses), checked before each attempt so that a right guess past the quota is refused too.
+ */
+export interface SharedRateLimiter extends RateLimiter {
+  /** The seconds to wait when `ip`'s quota of `scope` is already used up in its window; undefined otherwise. */
+  spent(scope: string, ip: string, quota: AddressQuota): Promise<number | undefined>;
+}
+
 /** Accounts are counted under a digest: the counters hold no e-mail, and an unvalidated one has a bounded size. */
 function digest(account: string): string {
   return createHash('sha256').update(account).digest('base64url');
 }
 
+const addressKey = (scope: string, ip: string) => `${scope}:ip:${ip}`;
+
 /** Fixed-window counters in PostgreSQL, so every API replica shares one budget per client. */
-export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimiter {
+export function createRateLimiter(db: Db, settings: RateLimitSettings): SharedRateLimiter {
   const perAddress: QuotaPolicy = {
     name: 'per-address',
     quota: settings.maxPerIp,
@@ -79,10 +90,20 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): RateLimi
   }
 
   return {
+    async spent(scope, ip, { quota, windowSeconds }) {
+      const { rows } = await db.raw<{ rows: { retry_after: number }[] }>(
+        `SELECT ceil(extract(epoch FROM window_started_at + make_interval(secs => ?) - now()))::int AS retry_after
+         FROM rate_limit_counters
+         WHERE key = ? AND hits >= ? AND window_started_at > now() - make_interval(secs => ?)`,
+        [windowSeconds, addressKey(scope, ip), quota, windowSeconds],
+      );
+      return rows[0] && Math.max(1, rows[0].retry_after);
+    },
+
     async consume(scope, ip, account, own) {
       const addressPolicy = own ? { ...perAddress, ...own } : perAddress;
       const policies = account === undefined ? [addressPolicy] : [addressPolicy, perAccount];
-      const address = await hit(`${scope}:ip:${ip}`, addressPolicy);
+      const address = await hit(addressKey(scope, ip), addressPolicy);
       // An address over its quota is refused before its account is counted.
       const accountHit =
         address.exceeded || account === undefined

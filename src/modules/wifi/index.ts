@@ -1,0 +1,2 @@
+export type { WifiService } from './wifi.service';
+export type { WifiAuthorization, WifiSettings } from './wifi.types';
