@@ -137,6 +137,12 @@ const readWorkstation = async (id: string, hotel = owner) =>
   };
 
 describe('the agent channel handshake', () => {
+  it('an agent credential opens nothing but the agent channel', async () => {
+    const { credential } = await pairedWorkstation();
+    await t.http.get(workstations(owner)).set(as(credential)).expect(401);
+    await t.http.get('/api/auth/me').set(as(credential)).expect(401);
+  });
+
   it('refuses a missing, forged or revoked credential, and a staff access token', async () => {
     const { id, credential } = await pairedWorkstation();
     expect(await handshakeStatus({})).toBe(401);
@@ -227,6 +233,43 @@ describe('the agent channel handshake', () => {
       .set(as(owner.accessToken))
       .expect(200);
     expect((await orphan.closed).code).toBe(4003);
+  });
+});
+
+describe('several API replicas', () => {
+  let replica: TestServer;
+  beforeAll(async () => {
+    replica = await startTestServer(RELEASE, { agentHub: { heartbeatSeconds: 1, helloTimeoutMs: 500 } });
+  });
+  afterAll(() => replica.close());
+
+  it('a staff request on one replica reaches the desk connected to another, and the reply comes back', async () => {
+    const { id, credential } = await pairedWorkstation();
+    const agent = await onlineAgent(credential);
+    answering(agent, 'list_ports', () => ({ ok: true, result: { ports: [{ name: 'COM7' }] } }));
+    const answer = await replica.http
+      .get(workstations(owner, `/${id}/list-ports`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(answer.body).toEqual({ ports: [{ name: 'COM7' }] });
+    agent.ws.close();
+  });
+
+  it('a newer connection on another replica replaces the older one; a revocation there closes it here', async () => {
+    const { id, credential } = await pairedWorkstation();
+    const first = await onlineAgent(credential);
+    const beating = setInterval(() => first.ws.readyState === WebSocket.OPEN && first.send({ type: 'heartbeat' }), 300);
+    const second = new WebSocket(replica.agentsUrl, { headers: { Authorization: `Bearer ${credential}` } });
+    const secondClosed = new Promise<number>((resolve) => second.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => second.once('open', resolve));
+    second.send(JSON.stringify(hello));
+    expect((await first.closed).code).toBe(4409);
+    clearInterval(beating);
+    await replica.http
+      .post(workstations(owner, `/${id}/revoke`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(await secondClosed).toBe(4003);
   });
 });
 
@@ -366,14 +409,17 @@ describe('stored commands', () => {
       .get(workstations(owner, `/${id}/list-ports`))
       .set(as(owner.accessToken))
       .expect(200);
-    const row = await t.db('agent_commands').where({ workstation_id: id }).first();
-    await until(async () => (await t.db('agent_commands').where({ id: row.id }).first()).status !== 'pending', {
-      what: 'settled',
-    });
+    const row = await t.db('agent_commands').where({ workstation_id: id, type: 'list_ports' }).first();
+    // Replies of one connection are recorded in order: once a later command is answered, the repeat was handled.
+    answering(agent, 'list_printers', () => ({ ok: true, result: { printers: [] } }));
+    await t.http
+      .get(workstations(owner, `/${id}/printers`))
+      .set(as(owner.accessToken))
+      .expect(200);
     expect(await t.db('agent_commands').where({ id: row.id }).first()).toMatchObject({
       status: 'succeeded',
       error: null,
-      deliveries: 1,
+      result: { ports: [{ name: 'COM1' }] },
     });
     agent.ws.close();
   });
