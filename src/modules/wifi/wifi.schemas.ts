@@ -30,6 +30,12 @@ export const portalSecretSchema = Joi.object({
   portal_secret_created_at: Joi.date(),
 }).meta(openApiComponent('WifiPortalSecret'));
 
+/** `2024-02-29` is a day, `2023-02-29` is not (a Date would roll it over to March). */
+function isCalendarDay(value: string): boolean {
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
 const MAC = /^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$|^[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}$/;
 
 export const verifyBody = Joi.object({
@@ -37,8 +43,9 @@ export const verifyBody = Joi.object({
   room: Joi.string().trim().min(1).max(20).required().description('The room number as guests see it'),
   last_name: Joi.string().trim().max(100).allow(''),
   birth_date: Joi.string()
-    .isoDate()
-    .pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD'),
+    .pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD')
+    .custom((value: string, helpers) => (isCalendarDay(value) ? value : helpers.error('date.base')))
+    .messages({ 'date.base': '{{#label}} must be a calendar date (YYYY-MM-DD)' }),
   client_mac: Joi.string()
     .trim()
     .max(17)
