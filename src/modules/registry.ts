@@ -17,6 +17,7 @@ import { pricingModule } from './pricing/pricing.module';
 import { rentalsModule } from './rentals/rentals.module';
 import { roomsModule } from './rooms/rooms.module';
 import { staffModule } from './staff/staff.module';
+import { tvModule } from './tv/tv.module';
 import { uploadsModule } from './uploads/uploads.module';
 import { usersModule } from './users/users.module';
 import { widgetModule } from './widget/widget.module';
@@ -46,6 +47,7 @@ export const MODULES = [
   bookingsModule,
   depositsModule,
   widgetModule,
+  tvModule,
   maintenanceModule,
   lockvendorModule,
   cardsModule,

@@ -6,6 +6,8 @@ export interface PurgeReport {
   realtimeEvents: number;
   idempotencyKeys: number;
   agentCommands: number;
+  /** TV push attempts older than 30 days. */
+  tvLog: number;
 }
 
 export interface MaintenanceActivities {

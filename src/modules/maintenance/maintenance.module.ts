@@ -6,19 +6,21 @@ import { purgeRealtimeEvents } from '../../platform/realtime/events';
 import type { MaintenanceActivities } from '../../../workflows/contracts/maintenance';
 import type { AgentsService } from '../agents';
 import type { AuthService } from '../auth';
+import type { TvService } from '../tv';
 
 /** The hourly sweep of records nobody needs any more: expired sessions, closed rate-limit windows, old deliveries. */
 export const maintenanceModule = defineModule({
   name: 'maintenance',
-  uses: ['auth', 'agents'],
+  uses: ['auth', 'agents', 'tv'],
   create: (
     _context,
     deps: {
       auth: Pick<AuthService, 'purgeExpiredSessions'>;
       agents: Pick<AgentsService, 'purgeFinishedCommands'>;
+      tv: Pick<TvService, 'purgeOldLog'>;
     },
   ) => deps,
-  activities: ({ auth, agents }, { db, config }): MaintenanceActivities => ({
+  activities: ({ auth, agents, tv }, { db, config }): MaintenanceActivities => ({
     async purgeExpiredRecords() {
       return {
         sessions: await auth.purgeExpiredSessions(),
@@ -28,6 +30,7 @@ export const maintenanceModule = defineModule({
         realtimeEvents: await purgeRealtimeEvents(db),
         idempotencyKeys: await purgeIdempotencyKeys(db),
         agentCommands: await agents.purgeFinishedCommands(),
+        tvLog: await tv.purgeOldLog(),
       };
     },
   }),

@@ -1,0 +1,24 @@
+export const tvMessages = {
+  workstationRequired: 'Для подключения через рабочее место укажите agent_workstation_id',
+  serverRequired: 'Для включения интеграции укажите server_url',
+  workstationNotFound: 'Рабочее место не найдено',
+  roomNotFound: (roomId: string) => `Номер ${roomId} не найден в этом отеле`,
+  roomNotMappedForTest: 'Этот номер не сопоставлен с номером ТВ-системы',
+  tokenInvalid: 'Неверный или отсутствующий токен ТВ-системы',
+  hotelRequired: 'Укажите отель параметром hotel (slug)',
+  hotelNotFound: 'Отель не найден',
+  tokenTaken: 'Этот токен уже используется: задайте другой',
+};
+
+/** Why a push was not sent or failed, as the log shows it to staff. */
+export const pushDetails = {
+  disabled: 'Интеграция выключена',
+  noServer: 'Не указан адрес ТВ-сервера',
+  noWorkstation: 'Не указано рабочее место для отправки',
+  roomNotMapped: 'Номер не сопоставлен с номером ТВ-системы',
+  bookingNotFound: 'Бронирование не найдено',
+  notInHouse: 'Гость уже не проживает: заселение не отправлено',
+  deskOffline: 'Рабочее место не в сети',
+  deskSilent: 'Рабочее место не ответило вовремя',
+  ok: (status: number) => `HTTP ${status}`,
+};

@@ -1,0 +1,15 @@
+import { defineModule } from '../../platform/modules';
+import { tvActivities } from './tv.activities';
+import { settingsRepository } from './tv.repository';
+import { tvRoutes } from './tv.routes';
+import { createTvService, type TvDependencies } from './tv.service';
+
+/** The hotel TV system: it greets guests by name, told of check-ins and check-outs, and polls the stays in house. */
+export const tvModule = defineModule({
+  name: 'tv',
+  uses: ['hotels', 'rooms', 'agents', 'bookings'],
+  create: ({ db, config }, deps: TvDependencies) => createTvService(db, config, deps),
+  routes: (tv) => tvRoutes(tv),
+  activities: (tv, _context, { agents }) => tvActivities(tv, agents),
+  onHotelCreated: (_tv, trx, hotelId) => settingsRepository.insertDefaults(trx, hotelId),
+});

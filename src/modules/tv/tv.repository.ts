@@ -1,0 +1,37 @@
+import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
+import type { DbOrTrx } from '../../platform/db/knex';
+import { settingsTable } from '../../platform/db/settings-table';
+import type { NewPushLogEntry, PushLogEntry, TvSettingsRow } from './tv.types';
+
+export const settingsRepository = {
+  ...settingsTable<TvSettingsRow>('tv_settings'),
+
+  async byTokenHash(db: DbOrTrx, hash: string): Promise<TvSettingsRow | undefined> {
+    return db<TvSettingsRow>('tv_settings').where({ tl_token_hash: hash }).first();
+  },
+};
+
+const NEWEST_FIRST: SortKey[] = [
+  { sql: 'created_at', type: 'timestamptz', desc: true },
+  { sql: 'id', type: 'uuid', desc: true },
+];
+
+/** How long push attempts are kept: long enough to answer "did the TV get last week's check-in?". */
+export const LOG_RETENTION_DAYS = 30;
+
+export const pushLogRepository = {
+  async add(db: DbOrTrx, entry: NewPushLogEntry): Promise<PushLogEntry> {
+    const [row] = await db('tv_push_log').insert(entry).returning('*');
+    return row as PushLogEntry;
+  },
+
+  async list(db: DbOrTrx, hotelId: string, page: PageRequest): Promise<Page<PushLogEntry>> {
+    return pageOf(db, db('tv_push_log').select('*').where({ hotel_id: hotelId }), NEWEST_FIRST, page);
+  },
+
+  async purgeOld(db: DbOrTrx): Promise<number> {
+    return db('tv_push_log')
+      .where('created_at', '<', db.raw(`now() - make_interval(days => ?)`, [LOG_RETENTION_DAYS]))
+      .delete();
+  },
+};

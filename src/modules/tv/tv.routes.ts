@@ -1,0 +1,167 @@
+import Joi from 'joi';
+import type { Request } from 'express';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors';
+import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
+import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
+import type { Role } from '../../platform/http/roles';
+import { slugParams } from '../../platform/http/schemas';
+import type { PageRequest } from '../../platform/db/keyset';
+import { tvMessages } from './tv.messages';
+import {
+  logQuery,
+  pollAnswerSchema,
+  pollLogEntrySchema,
+  pollLogQuery,
+  pollQuery,
+  pushLogSchema,
+  settingsSchema,
+  testCheckinBody,
+  testResultSchema,
+  updateSettingsBody,
+} from './tv.schemas';
+import type { TvService } from './tv.service';
+import type { TvSettingsInput } from './tv.types';
+
+const READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
+const WRITERS: readonly Role[] = ['hotel_admin', 'manager'];
+
+const base = '/api/hotels/:slug/tv-integration';
+const tags = ['TV integration'];
+
+/** Polls per address and minute: a TV system polls every few seconds; a guesser of tokens is stopped long before. */
+const POLLS_PER_MINUTE = 600;
+
+/** `Authorization: Bearer <token>` or `?token=` (TV middleware often can only set a URL); the header wins. */
+function pollToken(req: Request): string | undefined {
+  const header = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+  const query = typeof req.query.token === 'string' ? req.query.token : undefined;
+  return header ?? query;
+}
+
+export function tvRoutes(tv: TvService): RouteDefinition[] {
+  const pollRoute = (method: RouteDefinition['method']) =>
+    defineRoute({
+      method,
+      path: '/tvpms',
+      summary: `The TV system polls the stays in house (${method.toUpperCase()})`,
+      description:
+        'For the hotel TV system, with any method: authenticated by the hotel `tl_token`, sent as ' +
+        '`Authorization: Bearer <token>` or `?token=<token>`. Answers the stays checked in now whose room is mapped to ' +
+        'a TV room number (`reservations: []` while the integration is off). 401 `tv_token_invalid` for a missing or ' +
+        'wrong token alike. Each answered poll is kept in the ring buffer of `/tvpms/_log`. Limited per address.',
+      tags,
+      access: { kind: 'public' },
+      rateLimit: { scope: 'tv.poll', perAddress: { quota: POLLS_PER_MINUTE, windowSeconds: 60 }, store: 'local' },
+      request: { query: pollQuery },
+      responses: {
+        200: { description: 'The stays in house', schema: pollAnswerSchema },
+        401: { description: 'Missing or wrong token' },
+      },
+      async handler({ req, res }) {
+        const reservations = await tv.poll(pollToken(req), { method: req.method, address: req.ip ?? 'unknown' });
+        res.json({ reservations });
+      },
+    });
+
+  return [
+    defineHotelRoute({
+      method: 'get',
+      path: `${base}/settings`,
+      summary: 'Read the TV system settings',
+      description: 'The poll token is never answered: `tl_token_set` and a hint say whether one is set.',
+      tags,
+      access: { kind: 'hotel', roles: READERS },
+      concurrency: 'if-match',
+      request: { params: slugParams },
+      responses: { 200: { description: 'Settings', schema: settingsSchema } },
+      async handler({ hotel, res }) {
+        res.json(await tv.settings.get(hotel.id));
+      },
+    }),
+    defineHotelRoute<TvSettingsInput>({
+      method: 'patch',
+      path: `${base}/settings`,
+      summary: 'Update the TV system settings',
+      description:
+        'Any of the fields, at least one. `connection_type` `direct` (this service calls `server_url`, which must not ' +
+        'be a private or local address) or `agent` (the desk `agent_workstation_id`, required then, calls it: a LAN ' +
+        'address is fine). `enabled` needs `server_url`. `netup_room_number` replaces the whole mapping (at most 2000 ' +
+        'rooms of this hotel). `tl_token` (16–128 printable characters; null removes it) is what the TV system polls ' +
+        '`/tvpms` with: kept as a digest, never answered.',
+      tags,
+      access: { kind: 'hotel', roles: WRITERS },
+      concurrency: 'if-match',
+      request: { params: slugParams, body: updateSettingsBody },
+      responses: {
+        200: { description: 'Settings', schema: settingsSchema },
+        409: { description: 'Another hotel uses that token (`tv_token_taken`)' },
+      },
+      async handler({ hotel, body, expectedVersion, res }) {
+        res.json(await tv.settings.update(hotel.id, body, expectedVersion));
+      },
+    }),
+    defineHotelRoute<unknown, PageRequest>({
+      method: 'get',
+      path: `${base}/log`,
+      summary: 'List the pushes to the TV system',
+      description: 'Every attempt (ok, error or skipped, and why), newest first; kept 30 days.',
+      tags,
+      access: { kind: 'hotel', roles: READERS },
+      request: { params: slugParams, query: logQuery },
+      responses: {
+        200: { description: 'Attempts', schema: Joi.array().items(pushLogSchema), headers: PAGE_HEADERS },
+      },
+      async handler({ hotel, query, res }) {
+        sendPage(res, await tv.log(hotel.id, query));
+      },
+    }),
+    defineHotelRoute<{ room_id?: string }>({
+      method: 'post',
+      path: `${base}/test-checkin`,
+      summary: 'Send a test check-in to the TV system',
+      description:
+        'Checks "Тест Тестов" into `room_id` (a mapped room; default the first mapped one) the way the settings say, ' +
+        'even while the integration is off, logs the attempt and answers what happened. 409 `workstation_offline` ' +
+        'when the desk of `agent` mode is offline.',
+      tags,
+      access: { kind: 'hotel', roles: WRITERS },
+      request: { params: slugParams, body: testCheckinBody },
+      responses: {
+        200: { description: 'What the TV system answered', schema: testResultSchema },
+        409: { description: 'The desk is offline' },
+      },
+      async handler({ hotel, body, res }) {
+        res.json(await tv.testCheckin(hotel.id, body.room_id));
+      },
+    }),
+    ...(['get', 'post', 'put', 'patch', 'delete'] as const).map(pollRoute),
+    defineRoute<unknown, { hotel?: string }>({
+      method: 'get',
+      path: '/tvpms/_log',
+      summary: "Read the TV system's recent polls",
+      description:
+        'The last polls of `/tvpms` answered by this API process (in memory, at most 200 per hotel), newest first. ' +
+        "Staff (hotel_admin, manager, receptionist) see their own hotel's; super_admin names one with `?hotel=<slug>`.",
+      tags,
+      access: { kind: 'authenticated' },
+      request: { query: pollLogQuery },
+      responses: {
+        200: { description: 'Polls', schema: Joi.array().items(pollLogEntrySchema) },
+        403: { description: 'Not a member of a hotel with one of those roles' },
+      },
+      async handler({ auth, query, res }) {
+        if (!auth) throw new ForbiddenError();
+        let hotelId: string | null = auth.hotelId;
+        if (auth.role === 'super_admin') {
+          if (!query.hotel) throw new ValidationError(tvMessages.hotelRequired);
+          const hotel = await tv.hotelBySlug(query.hotel);
+          if (!hotel) throw new NotFoundError(tvMessages.hotelNotFound);
+          hotelId = hotel.id;
+        } else if (!READERS.includes(auth.role) || !hotelId) {
+          throw new ForbiddenError();
+        }
+        res.json(tv.pollLog(hotelId));
+      },
+    }),
+  ];
+}
