@@ -57,6 +57,7 @@ export const FIELD_KINDS: Record<string, RecordKind> = {
   resolution_photos: 'upload',
   rental_object_id: 'rentalObject',
   workstation_id: 'workstation',
+  agent_workstation_id: 'workstation',
   device_id: 'device',
   room_ids: 'room',
 };
@@ -238,6 +239,12 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
       room_ids: (r) => ({ booking_id: r.booking, workstation_id: r.workstation, sectors: [1], room_ids: [r.room] }),
     },
   },
+  'PATCH /api/hotels/:slug/tv-integration/settings': {
+    base: (r) => ({ agent_workstation_id: r.workstation }),
+    control: true,
+  },
+  // No room of A's is mapped to a TV room: A's own test check-in is refused too (400), no control.
+  'POST /api/hotels/:slug/tv-integration/test-checkin': { base: (r) => ({ room_id: r.room }) },
   'POST /api/hotels/:slug/minibar/stock': {
     base: (r) => ({ item_id: r.minibarItem, kind: 'receipt', quantity: 1 }),
     control: true,
@@ -291,9 +298,10 @@ const describeSchema = (schema: Joi.Schema) => schema.describe() as Description;
 /**
  * Fields named like ids that name no record of this service, by field name: a payment provider's shop id is the
  * provider's (hotels may even share a shop), a device's number in its fiscal driver is the driver's, and a lock cloud's
- * app and lock ids are TTLock's, so another hotel's value there trespasses on nothing.
+ * app and lock ids are TTLock's, and a TV server's address is the hotel's own system, so another hotel's value there
+ * trespasses on nothing.
  */
-const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id', 'dto_device_id', 'client_id', 'lock_id']);
+const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id', 'dto_device_id', 'client_id', 'lock_id', 'server_url']);
 
 /** A field naming a record: a UUID, an `..._id` name, or a URL (such as an uploaded photo). */
 function isReference(name: string, description: Description): boolean {
