@@ -1,5 +1,8 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { createTvClient } from '../../src/integrations/tv';
 import { tvActivities } from '../../src/modules/tv/tv.activities';
 import { TV_PUSH_REFUSED, type TvActivities, type TvPushInput } from '../../workflows/contracts/tv';
 import { startFakeTv, type FakeTv } from '../fakes/tv';
@@ -191,5 +194,29 @@ describe('pushStayToTv', () => {
     } finally {
       await desk.agent.stop();
     }
+  });
+});
+
+describe('the TV client', () => {
+  it('names a refused connection as worth retrying', async () => {
+    // A port that was just free: nothing listens there.
+    const closed = createServer().listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const stay = {
+      room: '1',
+      firstName: 'A',
+      lastName: 'B',
+      language: 'ru',
+      arrival: new Date(),
+      departure: new Date(),
+      reference: 'r',
+    };
+    expect(await createTvClient({ timeoutMs: 2000 }).checkIn(`http://127.0.0.1:${port}`, stay)).toEqual({
+      kind: 'retryable',
+      status: null,
+      detail: 'ошибка соединения: ECONNREFUSED',
+    });
   });
 });

@@ -28,9 +28,10 @@ export function createTvClient({ timeoutMs = 10_000, fetch = globalThis.fetch, b
       const body = (await response.text()).slice(0, MAX_BODY_CHARS);
       return interpretResponse(response.status, body);
     } catch (error) {
-      const reason = signal.aborted
-        ? `нет ответа за ${timeoutMs} мс`
-        : `ошибка соединения: ${(error as Error).message}`;
+      // fetch says only "fetch failed": the cause names what failed (ECONNREFUSED, ENOTFOUND...).
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const what = cause?.code ?? cause?.message ?? (error as Error).message;
+      const reason = signal.aborted ? `нет ответа за ${timeoutMs} мс` : `ошибка соединения: ${what}`;
       return { kind: 'retryable', status: null, detail: reason };
     }
   }
