@@ -345,6 +345,24 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     })
     .returning('id')) as { id: string }[];
 
+  // The TV system reached through the desk (its LAN address allowed), the room mapped, a push logged.
+  await patch('/tv-integration/settings', {
+    connection_type: 'agent',
+    agent_workstation_id: workstation.id,
+    server_url: `http://${canary}.example.test/tv`,
+    netup_room_number: { [room.id]: canary },
+    tl_token: `${canary}-tv-poll-token`,
+  });
+  await t.db('tv_push_log').insert({
+    hotel_id: hotel.hotelId,
+    booking_id: booking.id,
+    event: 'check_in',
+    status: 'error',
+    detail: `HTTP 503: ${canary}`,
+    via: 'agent',
+    http_status: 503,
+  });
+
   const notification = await t.db.transaction((trx) =>
     notify(trx, hotel.hotelId, {
       type: 'housekeeping_task_created',
