@@ -275,6 +275,21 @@ describe('room and surname', () => {
     await configure(owner, { session_hours: 24 });
   });
 
+  it('finds the room by its exact number among many whose numbers contain it', async () => {
+    const tag = randomUUID().slice(0, 6);
+    const category = await createCategory(t, owner);
+    const lower = Array.from({ length: 105 }, (_, i) => ({ number: `${tag}-${i}`, floor: 1 }));
+    for (let batch = 0; batch < lower.length; batch += 15)
+      await Promise.all(lower.slice(batch, batch + 15).map((room) => createRoom(t, owner, category.id, room)));
+    const { room } = await stay(owner, { lastName: 'Белов', roomNumber: tag });
+    await t.http
+      .patch(api(owner, `/rooms/${room.id}`))
+      .set(as(owner.accessToken))
+      .send({ floor: 9 })
+      .expect(200);
+    await verify(owner, { room: tag.toUpperCase(), last_name: 'Belov' }).expect(200);
+  });
+
   it('one refusal for a wrong surname, no such room, nobody in, not yet arrived, checked out or only booked', async () => {
     const current = await stay(owner, { lastName: 'Сидоров' });
     const ahead = await stay(owner, { lastName: 'Сидоров', from: 3, to: 5 });

@@ -1,3 +1,4 @@
+import type { Cursor } from '../../platform/db/keyset';
 import type { BookingsService } from '../bookings';
 import type { GuestsService } from '../guests';
 import type { RoomsService } from '../rooms';
@@ -21,10 +22,21 @@ const STAYS_LOOKED_AT = 20;
 
 export const roomKey = (room: string) => room.trim().toLowerCase();
 
-/** The stays in the room guests know by that number that are checked in and under way now. */
+/** The room guests know by that number; the search also finds numbers containing it, so every page is looked at. */
+async function roomNumbered(deps: StayDependencies, hotelId: string, room: string) {
+  let cursor: Cursor | undefined;
+  do {
+    const page = await deps.rooms.listRooms(hotelId, { search: room.trim(), limit: 100, cursor });
+    const found = page.items.find((candidate) => roomKey(candidate.number) === roomKey(room));
+    if (found) return found;
+    cursor = page.next;
+  } while (cursor);
+  return undefined;
+}
+
+/** The stays in that room that are checked in and under way now. */
 async function staysInRoom(deps: StayDependencies, hotelId: string, room: string, now: Date) {
-  const { items: rooms } = await deps.rooms.listRooms(hotelId, { search: room.trim(), limit: 100 });
-  const found = rooms.find((candidate) => roomKey(candidate.number) === roomKey(room));
+  const found = await roomNumbered(deps, hotelId, room);
   if (!found) return [];
   const { items } = await deps.bookings.list(hotelId, {
     status: 'checked_in',
