@@ -393,12 +393,17 @@ describe('devices, hotels, and Wi-Fi off', () => {
     await verify(other, { room: number, last_name: 'Kuznetsov' }).expect(200);
   });
 
-  it('Wi-Fi off refuses every guest', async () => {
+  it('Wi-Fi off, or the hotel closed, refuses every guest', async () => {
     const fresh = await registerHotel(t);
     await issueSecret(fresh);
     const { room } = await stay(fresh, { lastName: 'Лебедев' });
-    const refused = await verify(fresh, { room: room.number, last_name: 'Lebedev' }).expect(403);
+    const body = { room: room.number, last_name: 'Lebedev' };
+    const refused = await verify(fresh, body).expect(403);
     expect(refused.body).toEqual(refusal('wifi_disabled', 'disabled'));
+    await configure(fresh, { enabled: true });
+    await verify(fresh, body).expect(200);
+    await t.db('hotels').where({ id: fresh.hotelId }).update({ is_active: false });
+    expect((await verify(fresh, body).expect(403)).body).toEqual(refusal('wifi_disabled', 'disabled'));
   });
 });
 

@@ -11,7 +11,7 @@ import { createWifiThrottle, WIFI_BUDGETS, type Counted } from './wifi.throttle'
 import type { VerifyInput, WifiAuthorization, WifiSettingsRow } from './wifi.types';
 
 export interface WifiDependencies extends StayDependencies {
-  hotels: Pick<HotelsService, 'findBySlug'>;
+  hotels: Pick<HotelsService, 'findBySlug' | 'find'>;
 }
 
 /** Who is asking: the `Authorization` header the portal controller sent, and the address it called from. */
@@ -68,7 +68,9 @@ export function createWifiService(db: Db, config: Pick<Config, 'rateLimit'>, dep
      */
     async verify(input: VerifyInput, caller: PortalCaller): Promise<WifiAuthorization> {
       const { hotel, row } = await portalHotel(input.hotel, caller);
-      if (!row.enabled) throw new WifiRefusal('disabled', wifiMessages.disabled);
+      // A hotel the service has closed offers its guests nothing, as if its Wi-Fi were off.
+      if (!row.enabled || !(await deps.hotels.find(hotel.id))?.is_active)
+        throw new WifiRefusal('disabled', wifiMessages.disabled);
       const counted: Counted[] = [
         [WIFI_BUDGETS.room, `${hotel.id}:${roomKey(input.room)}`],
         [WIFI_BUDGETS.device, `${hotel.id}:${input.client_mac ?? caller.address}`],
