@@ -4,6 +4,7 @@ import { authModule } from './auth/auth.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { depositsModule } from './deposits/deposits.module';
 import { cardsModule } from './cards/cards.module';
+import { chatModule } from './chat/chat.module';
 import { fiscalModule } from './fiscal/fiscal.module';
 import { guestsModule } from './guests/guests.module';
 import { hotelsModule } from './hotels/hotels.module';
@@ -52,6 +53,7 @@ export const MODULES = [
   lockvendorModule,
   cardsModule,
   wifiModule,
+  chatModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

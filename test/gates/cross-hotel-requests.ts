@@ -36,6 +36,9 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/lockvendor/room-locks/by-mac/:mac': 'roomLockMac',
   '/api/hotels/:slug/fiscal-receipts/:id': 'fiscalReceipt',
   '/api/hotels/:slug/lockvendor/cards/:id': 'cardIssuance',
+  '/api/hotels/:slug/chat/rooms/:id': 'chatRoom',
+  '/api/hotels/:slug/chat/rooms/:id/members/:userId': 'staff',
+  '/api/hotels/:slug/chat/messages/:id': 'chatMessage',
 };
 
 /**
@@ -60,6 +63,13 @@ export const FIELD_KINDS: Record<string, RecordKind> = {
   agent_workstation_id: 'workstation',
   device_id: 'device',
   room_ids: 'room',
+  member_ids: 'staff',
+  user_ids: 'staff',
+  'POST /api/hotels/:slug/chat/rooms/:id/messages attachment_url': 'upload',
+  'POST /api/hotels/:slug/chat/rooms/:id/read message_id': 'chatMessage',
+  'POST /api/hotels/:slug/chat/typing room_id': 'chatRoom',
+  'GET /api/hotels/:slug/chat/search room_id': 'chatRoom',
+  'GET /api/hotels/:slug/chat/rooms/:id/messages before_id': 'chatMessage',
 };
 
 export type Records = Record<RecordKind, string>;
@@ -84,7 +94,19 @@ const stay = (n: number) => ({ check_in: day(90 + 3 * n), check_out: day(91 + 3 
 const bookingGuest = (n: number) => ({ guest_last_name: 'Gate', guest_first_name: `Sweep ${n}` });
 
 /** Bodies by `METHOD /path`: required for every body with an id field (and where derivation falls short). */
+/** A browser's push keys: any P-256 point (the test VAPID public key is one) and a 16-byte secret. */
+const GATE_PUSH_KEYS = {
+  p256dh: 'BHQZq8r8VKyNt2Fyb3tFADVImRn8psYqSyye3-gDqyOyB7AX8VhP3UAt_K_ROwwZ5GTbzZW1H8mm40f3rX-L6rc',
+  auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+};
+const gatePushEndpoint = (n: number) => `https://push.example.test/gate-${n}`;
+
 export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
+  'POST /api/hotels/:slug/push/subscribe': {
+    base: (_r, n) => ({ endpoint: gatePushEndpoint(n), keys: GATE_PUSH_KEYS }),
+  },
+  'POST /api/hotels/:slug/push/unsubscribe': { base: (_r, n) => ({ endpoint: gatePushEndpoint(n) }) },
+  'DELETE /api/hotels/:slug/push/unsubscribe': { base: (_r, n) => ({ endpoint: gatePushEndpoint(n) }) },
   'POST /api/hotels/:slug/users': {
     base: (_r, n) => ({
       name: `Gate member ${n}`,
@@ -245,6 +267,22 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
   },
   // No room of A's is mapped to a TV room: A's own test check-in is refused too (400), no control.
   'POST /api/hotels/:slug/tv-integration/test-checkin': { base: (r) => ({ room_id: r.room }) },
+  'POST /api/hotels/:slug/chat/rooms': {
+    base: (r, n) => ({ type: 'group', name: `Gate chat ${n}`, member_ids: [r.staff] }),
+    control: true,
+  },
+  'POST /api/hotels/:slug/chat/rooms/:id/members': { base: (r) => ({ user_ids: [r.staff] }), control: true },
+  'POST /api/hotels/:slug/chat/rooms/:id/read': { base: (r) => ({ message_id: r.chatMessage }), control: true },
+  'POST /api/hotels/:slug/chat/rooms/:id/messages': {
+    base: () => ({ text: 'Gate' }),
+    variants: {
+      attachment_url: {
+        build: (r) => ({ attachment_url: r.upload }),
+        uncontrolled: 'the seeded upload is a room photo, and only files of the chat folder are attachments (400)',
+      },
+    },
+  },
+  'POST /api/hotels/:slug/chat/typing': { base: (r) => ({ room_id: r.chatRoom }), control: true },
   'POST /api/hotels/:slug/minibar/stock': {
     base: (r) => ({ item_id: r.minibarItem, kind: 'receipt', quantity: 1 }),
     control: true,
@@ -271,6 +309,14 @@ export const QUERY_TEMPLATES: Record<string, RequestTemplate> = {
         uncontrolled: 'a desk command: no agent is connected to the seeded desk (409)',
       },
     },
+  },
+  'GET /api/hotels/:slug/chat/search': { base: (r) => ({ q: 'Gate', room_id: r.chatRoom }), control: true },
+  'GET /api/hotels/:slug/chat/rooms/:id/messages': {
+    base: () => ({}),
+    variants: {
+      before_id: (r) => ({ before: new Date(Date.now() + 60_000).toISOString(), before_id: r.chatMessage }),
+    },
+    control: true,
   },
   'GET /api/hotels/:slug/notifications': {
     base: () => ({}),
@@ -301,7 +347,15 @@ const describeSchema = (schema: Joi.Schema) => schema.describe() as Description;
  * app and lock ids are TTLock's, and a TV server's address is the hotel's own system, so another hotel's value there
  * trespasses on nothing.
  */
-const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id', 'dto_device_id', 'client_id', 'lock_id', 'server_url']);
+const EXTERNAL_IDS: ReadonlySet<string> = new Set([
+  'shop_id',
+  'dto_device_id',
+  'client_id',
+  'lock_id',
+  'server_url',
+  // A browser's push service address: each hotel keeps its own subscription row for it.
+  'endpoint',
+]);
 
 /** A field naming a record: a UUID, an `..._id` name, or a URL (such as an uploaded photo). */
 function isReference(name: string, description: Description): boolean {

@@ -40,6 +40,8 @@ export const RECORD_KINDS = [
   'roomLockMac',
   'fiscalReceipt',
   'cardIssuance',
+  'chatRoom',
+  'chatMessage',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -372,6 +374,9 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     }),
   );
 
+  const chatRoom = await post('/chat/rooms', { type: 'group', name: `Chat ${canary}`, member_ids: [staff.id] });
+  const chatMessage = await post(`/chat/rooms/${chatRoom.id}/messages`, { text: `Message ${canary}` });
+
   return {
     hotel,
     canary,
@@ -405,6 +410,8 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       roomLockMac: lockMac,
       fiscalReceipt: fiscalReceipt.id,
       cardIssuance: cardIssuance.id,
+      chatRoom: chatRoom.id,
+      chatMessage: chatMessage.id,
     },
   };
 }

@@ -13,6 +13,13 @@ export const REALTIME_REPLAY_MAX = 1000;
 export interface HotelEvent {
   type: string;
   payload: Record<string, unknown>;
+  /** The users whose sockets receive it (e.g. a chat room's members); every socket of the hotel when absent. */
+  audience?: readonly string[];
+}
+
+/** Who receives an event: absent, the whole hotel. */
+export interface EventAudience {
+  audience?: readonly string[];
 }
 
 /** An event as stored and as it travels: its id orders the hotel's events and is the client's replay cursor. */
@@ -25,7 +32,20 @@ export interface StoredHotelEvent extends HotelEvent {
  * The notification on {@link HOTEL_EVENTS_CHANNEL}: the whole event, or only `{ id, hotelId }` when the event would
  * not fit in pg_notify's 8000 bytes (the listener then reads the row).
  */
-export type HotelEventNotification = StoredHotelEvent | { id: number; hotelId: string; type?: undefined };
+export type HotelEventNotification =
+  StoredHotelEvent | { id: number; hotelId: string; type?: undefined } | EphemeralHotelEventNotification;
+
+/** An event that is not stored (presence, typing): it has no place in the hotel's order and is never replayed. */
+export interface EphemeralHotelEventNotification extends HotelEvent {
+  ephemeral: true;
+  hotelId: string;
+  id?: undefined;
+}
+
+/** Whether a socket of `userId` receives `event`. */
+export function reaches(event: Pick<HotelEvent, 'audience'>, userId: string): boolean {
+  return !event.audience || event.audience.includes(userId);
+}
 
 /**
  * Publishes an event to the hotel's connected staff. Call it with the transaction that commits the change: the
@@ -34,7 +54,24 @@ export type HotelEventNotification = StoredHotelEvent | { id: number; hotelId: s
  */
 export async function publishHotelEvent(conn: DbOrTrx, hotelId: string, event: HotelEvent): Promise<void> {
   // The id is provisional (negative) until the commit trigger gives the event its place in the hotel's order.
-  await conn('realtime_events').insert({ hotel_id: hotelId, type: event.type, payload: JSON.stringify(event.payload) });
+  await conn('realtime_events').insert({
+    hotel_id: hotelId,
+    type: event.type,
+    payload: JSON.stringify(event.payload),
+    audience: event.audience ? [...event.audience] : null,
+  });
+}
+
+/**
+ * Sends an event to the hotel's connected staff without storing it (presence, typing: worthless a few seconds later).
+ * Inside a transaction it leaves at commit; it is never replayed, and a socket gets it with its current position as
+ * `id`. Too large for pg_notify, it is dropped (such events are a few ids).
+ */
+export async function signalHotelEvent(conn: DbOrTrx, hotelId: string, event: HotelEvent): Promise<void> {
+  const message: EphemeralHotelEventNotification = { ...event, hotelId, ephemeral: true };
+  const text = JSON.stringify(message);
+  if (Buffer.byteLength(text) > 7900) return;
+  await conn.raw('SELECT pg_notify(?, ?)', [HOTEL_EVENTS_CHANNEL, text]);
 }
 
 /** Purges events older than the replay window, remembering per hotel how far its history was cut. */
@@ -63,7 +100,9 @@ export interface HotelEventKind<Payload extends object> {
   type: string;
   summary: string;
   payload: Joi.ObjectSchema;
-  publish(conn: DbOrTrx, hotelId: string, payload: Payload): Promise<void>;
+  publish(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
+  /** Sends it without storing it: see {@link signalHotelEvent}. */
+  signal(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
 }
 
 export function defineHotelEvent<Payload extends object>(
@@ -75,7 +114,9 @@ export function defineHotelEvent<Payload extends object>(
     type,
     summary,
     payload,
-    publish: (conn, hotelId, body) =>
-      publishHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown> }),
+    publish: (conn, hotelId, body, to) =>
+      publishHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
+    signal: (conn, hotelId, body, to) =>
+      signalHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
   };
 }

@@ -60,7 +60,7 @@ export function createBacklogReader(db: Db, concurrency = 4): (hotelId: string, 
          (SELECT coalesce(max(id), 0) FROM realtime_events WHERE hotel_id = :hotelId AND id > 0) AS head,
          (SELECT coalesce(max(purged_through), 0) FROM realtime_event_horizons WHERE hotel_id = :hotelId) AS horizon,
          (SELECT coalesce(json_agg(e ORDER BY e.id), CAST('[]' AS json)) FROM (
-            SELECT id, type, payload, created_at > now() - make_interval(hours => :hours) AS fresh
+            SELECT id, type, payload, audience, created_at > now() - make_interval(hours => :hours) AS fresh
               FROM realtime_events
              WHERE hotel_id = :hotelId AND id > :since
              ORDER BY id
@@ -72,7 +72,7 @@ export function createBacklogReader(db: Db, concurrency = 4): (hotelId: string, 
     return {
       head: Number(row.head),
       horizon: Number(row.horizon),
-      events: row.events.map((event) => ({ ...event, hotelId })),
+      events: row.events.map(({ audience, ...event }) => ({ ...event, hotelId, audience: audience ?? undefined })),
     };
   }
 

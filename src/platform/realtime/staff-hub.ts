@@ -13,6 +13,8 @@ import type { Logger } from '../logger';
 import {
   HOTEL_EVENTS_CHANNEL,
   REALTIME_REPLAY_MAX,
+  reaches,
+  type EphemeralHotelEventNotification,
   type HotelEventNotification,
   type StoredHotelEvent,
 } from './events';
@@ -302,12 +304,12 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     if (session.catchUpAgain && ws.readyState === WebSocket.OPEN) await catchUp(ws, session, false);
   }
 
-  /** Sends the events the socket has not had yet, advancing its cursor. */
+  /** Sends the events the socket has not had yet, advancing its cursor (past those meant for other users too). */
   function sendInOrder(ws: WebSocket, session: Session, events: StoredHotelEvent[]): void {
     for (const event of events) {
       if (event.id <= session.cursor) continue;
       session.cursor = event.id;
-      send(ws, eventMessage(event));
+      if (reaches(event, session.token.sub)) send(ws, eventMessage(event));
     }
   }
 
@@ -373,7 +375,16 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       }
       if (event.id <= session.cursor) continue;
       session.cursor = event.id;
-      send(ws, (data ??= eventMessage(event)));
+      if (reaches(event, session.token.sub)) send(ws, (data ??= eventMessage(event)));
+    }
+  }
+
+  /** An ephemeral event goes to the sockets it reaches now, at their position; those still replaying miss it. */
+  function dispatchEphemeral(event: EphemeralHotelEventNotification): void {
+    for (const ws of socketsByHotel.get(event.hotelId) ?? []) {
+      const session = sessions.get(ws);
+      if (!session || session.replaying || !reaches(event, session.token.sub)) continue;
+      send(ws, JSON.stringify({ id: session.cursor, type: event.type, payload: event.payload ?? {} }));
     }
   }
 
@@ -393,9 +404,18 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       return;
     }
     const { id, hotelId } = event;
+    if (
+      (event as { ephemeral?: unknown }).ephemeral === true &&
+      typeof hotelId === 'string' &&
+      typeof event.type === 'string'
+    ) {
+      const ephemeral = event as EphemeralHotelEventNotification;
+      deliveries = deliveries.then(() => dispatchEphemeral(ephemeral)).catch(deliveryFailed);
+      return;
+    }
     if (typeof id !== 'number' || typeof hotelId !== 'string') return;
     if (typeof event.type === 'string') {
-      const complete = { id, hotelId, type: event.type, payload: event.payload ?? {} };
+      const complete = { id, hotelId, type: event.type, payload: event.payload ?? {}, audience: event.audience };
       deliveries = deliveries.then(() => dispatch(complete)).catch(deliveryFailed);
       return;
     }
@@ -404,9 +424,11 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     deliveries = deliveries
       .then(async () => {
         try {
-          const row = (await db('realtime_events').where({ id, hotel_id: hotelId }).first('type', 'payload')) as
-            { type: string; payload: Record<string, unknown> } | undefined;
-          if (row) dispatch({ id, hotelId, type: row.type, payload: row.payload });
+          const row = (await db('realtime_events')
+            .where({ id, hotel_id: hotelId })
+            .first('type', 'payload', 'audience')) as
+            { type: string; payload: Record<string, unknown>; audience: string[] | null } | undefined;
+          if (row) dispatch({ id, hotelId, type: row.type, payload: row.payload, audience: row.audience ?? undefined });
         } catch (error) {
           // The event cannot be sent in its place: its sockets reconnect and are replayed from their cursors.
           logger.warn({ err: error, hotelId }, 'realtime event could not be read; clients asked to reconnect');

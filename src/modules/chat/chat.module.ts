@@ -1,0 +1,13 @@
+import { defineModule } from '../../platform/modules';
+import { CHAT_EVENTS } from './chat.events';
+import { chatRoutes } from './chat.routes';
+import { createChatService, type ChatDependencies } from './chat.service';
+
+export const chatModule = defineModule({
+  name: 'chat',
+  uses: ['uploads'],
+  create: ({ db }, deps: ChatDependencies) => createChatService(db, deps),
+  events: CHAT_EVENTS,
+  routes: (chat) => chatRoutes(chat),
+  onHotelCreated: (chat, trx, hotelId) => chat.onHotelCreated(trx, hotelId),
+});
