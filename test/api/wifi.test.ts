@@ -431,6 +431,17 @@ describe('wrong guesses are limited', () => {
     await verify(hotel, { room: neighbour.room.number, last_name: 'Sokolov' }).expect(200);
   });
 
+  it('a burst of parallel wrong guesses gets no more than 5 judged', async () => {
+    const { room } = await stay(hotel, { lastName: 'Егоров' });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => verify(hotel, { room: room.number, last_name: `Burst${n}` })),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 403)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    await verify(hotel, { room: room.number, last_name: 'Egorov' }).expect(429);
+  });
+
   it('right answers are not counted', async () => {
     const { room } = await stay(hotel, { lastName: 'Новиков' });
     const device = randomMac();

@@ -27,14 +27,11 @@ export function createWifiService(db: Db, config: Pick<Config, 'rateLimit'>, dep
 
   /** The hotel the body names, if the caller holds its portal secret; 401 (one answer) otherwise. */
   async function portalHotel(slug: string, caller: PortalCaller) {
-    const counted: Counted[] = [[WIFI_BUDGETS.portal, `${slug}:${caller.address}`]];
-    await throttle.assertOpen(counted);
+    const giveBack = await throttle.attempt([[WIFI_BUDGETS.portal, `${slug}:${caller.address}`]]);
     const hotel = await deps.hotels.findBySlug(slug);
     const row = hotel && (await settings.row(hotel.id));
-    if (!hotel || !row || !portalSecretMatches(caller.authorization, row)) {
-      await throttle.fail(counted);
-      throw portalUnauthorized();
-    }
+    if (!hotel || !row || !portalSecretMatches(caller.authorization, row)) throw portalUnauthorized();
+    await giveBack();
     return { hotel, row };
   }
 
@@ -75,13 +72,11 @@ export function createWifiService(db: Db, config: Pick<Config, 'rateLimit'>, dep
         [WIFI_BUDGETS.room, `${hotel.id}:${roomKey(input.room)}`],
         [WIFI_BUDGETS.device, `${hotel.id}:${input.client_mac ?? caller.address}`],
       ];
-      await throttle.assertOpen(counted);
+      const giveBack = await throttle.attempt(counted);
       const now = new Date();
       const stay = await provenStay(deps, hotel.id, row.auth_method, input, now);
-      if (!stay) {
-        await throttle.fail(counted);
-        throw new WifiRefusal('not_authorized', wifiMessages.notAuthorized);
-      }
+      if (!stay) throw new WifiRefusal('not_authorized', wifiMessages.notAuthorized);
+      await giveBack();
       return admit(row, stay, input.client_mac, now);
     },
   };

@@ -18,19 +18,31 @@ export const WIFI_BUDGETS = {
 
 export type Counted = [budget: WifiBudget, key: string];
 
-/** Budgets spent by failures only (a right answer costs nothing), yet checked before every attempt. */
+/**
+ * Budgets spent by failures only. Each attempt is counted against every budget before it is judged (so a burst of
+ * parallel guesses cannot all get in under a quota none of them has spent yet), and given back once it proves right.
+ */
 export function createWifiThrottle(limiter: SharedRateLimiter) {
   return {
-    /** 429 (`Retry-After`) when any of them is used up: then even a right guess is refused. */
-    async assertOpen(counted: Counted[]): Promise<void> {
+    /**
+     * 429 (`Retry-After`) when any budget is used up, then even a right guess is refused; otherwise the attempt is
+     * counted, and the function returned gives it back.
+     */
+    async attempt(counted: Counted[]): Promise<() => Promise<void>> {
+      const taken: Counted[] = [];
+      const giveBack = async () => {
+        for (const [budget, key] of taken) await limiter.giveBack(budget.scope, key);
+      };
       for (const [budget, key] of counted) {
-        const wait = await limiter.spent(budget.scope, key, budget);
-        if (wait !== undefined) throw new WifiThrottled(wait);
+        const decision = await limiter.consume(budget.scope, key, undefined, budget);
+        taken.push([budget, key]);
+        if (decision.retryAfterSeconds !== undefined) {
+          // A refused attempt is not judged, so it is not a guess: the count stays at the quota, still refusing.
+          await giveBack();
+          throw new WifiThrottled(decision.retryAfterSeconds);
+        }
       }
-    },
-
-    async fail(counted: Counted[]): Promise<void> {
-      for (const [budget, key] of counted) await limiter.consume(budget.scope, key, undefined, budget);
+      return giveBack;
     },
   };
 }

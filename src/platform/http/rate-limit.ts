@@ -42,12 +42,13 @@ export interface RateLimiter {
 }
 
 /**
- * The shared limiter, and a look at a quota without spending it: for a budget a service spends only on failures (wrong
- * guesses), checked before each attempt so that a right guess past the quota is refused too.
+ * The shared limiter, and a way to give an attempt back: for a budget spent only by failures (wrong guesses). Each
+ * attempt is counted before it is judged, so parallel attempts cannot all pass a check made before any is counted, and
+ * one that turns out right is given back.
  */
 export interface SharedRateLimiter extends RateLimiter {
-  /** The seconds to wait when `ip`'s quota of `scope` is already used up in its window; undefined otherwise. */
-  spent(scope: string, ip: string, quota: AddressQuota): Promise<number | undefined>;
+  /** Takes one attempt off `ip`'s count of `scope` (per address, as `consume` counted it), never below zero. */
+  giveBack(scope: string, ip: string): Promise<void>;
 }
 
 /** Accounts are counted under a digest: the counters hold no e-mail, and an unvalidated one has a bounded size. */
@@ -90,14 +91,10 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): SharedRa
   }
 
   return {
-    async spent(scope, ip, { quota, windowSeconds }) {
-      const { rows } = await db.raw<{ rows: { retry_after: number }[] }>(
-        `SELECT ceil(extract(epoch FROM window_started_at + make_interval(secs => ?) - now()))::int AS retry_after
-         FROM rate_limit_counters
-         WHERE key = ? AND hits >= ? AND window_started_at > now() - make_interval(secs => ?)`,
-        [windowSeconds, addressKey(scope, ip), quota, windowSeconds],
-      );
-      return rows[0] && Math.max(1, rows[0].retry_after);
+    async giveBack(scope, ip) {
+      await db('rate_limit_counters')
+        .where({ key: addressKey(scope, ip) })
+        .update({ hits: db.raw('greatest(hits - 1, 0)') });
     },
 
     async consume(scope, ip, account, own) {
