@@ -130,6 +130,18 @@ describe('room events', () => {
     await neverReaches([guardSocket, ownerSocket, stranger], id);
   });
 
+  it('reach only members even when too large for pg_notify (the hub reads the row and its audience)', async () => {
+    const long = `д${randomUUID()}`.padEnd(4000, 'я');
+    const posted = await t.http
+      .post(chat(`/rooms/${roomId}/messages`))
+      .set(as(desk.accessToken))
+      .send({ text: long })
+      .expect(201);
+    const event = await maidSocket.next(of('chat:message', 'message_id', posted.body.id));
+    expect(event.payload?.text).toBe(long);
+    await neverReaches([guardSocket, ownerSocket, stranger], posted.body.id as string);
+  });
+
   it('are replayed after a reconnection (since) to members only', async () => {
     const since = Math.max(...guardSocket.collected.map((m) => (m as { id?: number }).id ?? 0));
     const word = `после-${randomUUID()}`;
