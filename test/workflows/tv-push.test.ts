@@ -9,6 +9,7 @@ import { startFakeTv, type FakeTv } from '../fakes/tv';
 import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { deskWithAgent } from '../helpers/desks';
 import { startTestServer, type TestServer } from '../helpers/realtime';
+import { until } from '../helpers/wait';
 import { createCategory, createRoom } from '../helpers/structure';
 
 let fake: FakeTv;
@@ -57,12 +58,17 @@ async function hotelWithGuest(settings: (roomId: string) => Record<string, unkno
     .set(as(hotel.accessToken))
     .send({ status: 'checked_in' })
     .expect(200);
+  // The stack's worker runs the booking workflow, which pushes the check-in itself: it is let skip (the integration is
+  // still off) before the test configures it, so the TV system and the log see only the test's own attempts.
+  const own = { hotel_id: hotel.hotelId, booking_id: created.body.id as string };
+  await until(() => t.db('tv_push_log').where(own).first(), { what: "the booking workflow's own (skipped) push" });
+  await t.db('tv_push_log').where(own).delete();
   await t.http
     .patch(`/api/hotels/${hotel.slug}/tv-integration/settings`)
     .set(as(hotel.accessToken))
     .send(settings(room.id))
     .expect(200);
-  return { hotel, roomId: room.id, bookingId: created.body.id as string };
+  return { hotel, roomId: room.id, bookingId: own.booking_id };
 }
 
 const logOf = (setup: Setup) =>
@@ -87,11 +93,7 @@ describe('pushStayToTv', () => {
     const setup = await hotelWithGuest(direct);
     const input = { hotelId: setup.hotel.hotelId, bookingId: setup.bookingId };
     expect(await push({ ...input, event: 'check_in' })).toBe('ok');
-    await t.http
-      .patch(`/api/hotels/${setup.hotel.slug}/bookings/${setup.bookingId}`)
-      .set(as(setup.hotel.accessToken))
-      .send({ status: 'checked_out' })
-      .expect(200);
+    // Not checked out through the API: the booking workflow would push that check-out too.
     expect(await push({ ...input, event: 'check_out' })).toBe('ok');
     const [checkin, checkout] = fake.accepted();
     expect(checkin).toMatchObject({
