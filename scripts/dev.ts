@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { generateVAPIDKeys } from 'web-push';
 import { createDb, migrateToLatest } from '../src/platform/db/knex';
 import { spawnEntryPoint, waitForApi, waitForWorker } from './stack/app-processes';
 import { startStack } from './stack/stack';
@@ -14,6 +15,16 @@ function devSecret(name: string, make: () => string): string {
   const file = path.join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, make(), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
+}
+
+/** The installation's Web Push (VAPID) pair: from the environment, or generated once into `.data/vapid-keys.json`. */
+function devVapidKeys(): Record<string, string> {
+  if (process.env.VAPID_PUBLIC_KEY && process.env.VAPID_PRIVATE_KEY) return {};
+  const keys = JSON.parse(devSecret('vapid-keys.json', () => JSON.stringify(generateVAPIDKeys()))) as {
+    publicKey: string;
+    privateKey: string;
+  };
+  return { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey };
 }
 
 async function main(): Promise<void> {
@@ -44,6 +55,7 @@ async function main(): Promise<void> {
     JWT_SECRET: process.env.JWT_SECRET ?? devSecret('jwt-secret', () => randomBytes(32).toString('hex')),
     ENCRYPTION_KEYS:
       process.env.ENCRYPTION_KEYS ?? devSecret('encryption-keys', () => `dev1:${randomBytes(32).toString('base64')}`),
+    ...devVapidKeys(),
     ...stack.env,
   };
   const api = spawnEntryPoint('src/main.ts', env);

@@ -22,15 +22,18 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { buildApi } from '../src/app';
 import { createAgentHub, type AgentHub } from '../src/modules/agents';
+import { notify } from '../src/modules/notifications/notifications.service';
 import { loadConfig } from '../src/config';
 import { createPgListener, type PgListener } from '../src/platform/db/pg-listener';
 import { createDb, createProcessDb, migrateToLatest, type Db } from '../src/platform/db/knex';
 import { createLogger } from '../src/platform/logger';
 import { pairAgent, startReferenceAgent } from '../test/fakes/agent';
+import { startFakePushService } from '../test/fakes/push';
 import { fakeTTLockControl } from '../test/fakes/ttlock';
 import { fakeYooKassaControl } from '../test/fakes/yookassa';
 import { fiscalWorkflowIds } from '../workflows/contracts/fiscal';
 import { paymentWorkflowIds } from '../workflows/contracts/payments';
+import { pushWorkflowIds } from '../workflows/contracts/push';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
 import { startEphemeralStack, type RunningStack } from './stack/stack';
 
@@ -48,6 +51,9 @@ const APP_ENV = {
   RATE_LIMIT_MAX_PER_IP: '1000000',
   RATE_LIMIT_MAX_PER_ACCOUNT: '1000000',
   ENCRYPTION_KEYS: `record:${Buffer.alloc(32, 7).toString('base64')}`,
+  VAPID_PUBLIC_KEY: 'BHQZq8r8VKyNt2Fyb3tFADVImRn8psYqSyye3-gDqyOyB7AX8VhP3UAt_K_ROwwZ5GTbzZW1H8mm40f3rX-L6rc',
+  VAPID_PRIVATE_KEY: 'e8NXpqKsuVzg-UgnH6VUyCs6vVK_gt05SCjLHXCUOKU',
+  VAPID_SUBJECT: 'mailto:push@hotel.test',
 };
 
 const CONFIRM_PREFIX = 'http://api.test/api/auth/confirm-email?token=';
@@ -704,6 +710,35 @@ const CASES: Case[] = [
         return { 'fiscalReceipt-printed': printed, 'fiscalReceipt-refused': refused };
       } finally {
         await agent.stop();
+      }
+    },
+  },
+  {
+    workflowType: 'pushDelivery',
+    name: 'one device, refused as a private address by the worker',
+    histories: ['pushDelivery-refused'],
+    async run(r) {
+      // The device is the fake push service's (on 127.0.0.1): an API that may address it records the subscription,
+      // and the worker, which may not, refuses the send for good: both activities run, the send fails once.
+      const fake = await startFakePushService();
+      const privateApi = await Api.start(r.stackEnv, { ALLOW_PRIVATE_OUTBOUND: 'true' });
+      try {
+        const hotel = await registerHotel(r, 'push');
+        await privateApi.call('POST', `/api/hotels/${hotel.slug}/push/subscribe`, {
+          token: hotel.token,
+          body: fake.subscribe(),
+        });
+        const notification = await r.api.db.transaction((trx) =>
+          notify(trx, hotel.hotelId, { type: 'widget_booking', title: 'Fixture booking', body: 'Fixture body' }),
+        );
+        const workflowId = pushWorkflowIds.pushDelivery(notification.id);
+        const result = await finished(r.client, workflowId);
+        if (JSON.stringify(result) !== JSON.stringify({ sent: 0, gone: 0, failed: 1 }))
+          throw new Error(`pushDelivery: ${JSON.stringify(result)}`);
+        return { 'pushDelivery-refused': workflowId };
+      } finally {
+        await privateApi.close();
+        await fake.close();
       }
     },
   },

@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import Joi from 'joi';
 import { TTLOCK_API_HOSTS } from './integrations/ttlock';
 
@@ -83,6 +84,12 @@ export interface Config {
     holdSettleAfterMs: number;
     onlinePaymentTtlMs?: number;
   };
+  /**
+   * Web Push: the installation's VAPID key pair (base64url, generated once and kept: from the environment in
+   * production, `.data/vapid-keys.json` in development) and its contact; without keys (allowed outside production)
+   * push is off. `caFile`: a PEM certificate also trusted for push services (the tests' fake service).
+   */
+  push: { vapid?: { publicKey: string; privateKey: string; subject: string }; caFile?: string };
 }
 
 type DbRoleName = 'API' | 'WORKER';
@@ -206,7 +213,41 @@ const schema = Joi.object({
   WIDGET_READS_PER_MINUTE: Joi.number().integer().min(1).default(600),
   WIDGET_SUBMISSIONS_PER_10_MINUTES: Joi.number().integer().min(1).default(20),
   WIDGET_LOOKUPS_PER_15_MINUTES: Joi.number().integer().min(1).default(10),
-}).unknown(true);
+  // Empty counts as unset (as in a compose file listing the variables).
+  VAPID_PUBLIC_KEY: Joi.string()
+    .empty('')
+    .pattern(/^[A-Za-z0-9_-]{87}$/, 'base64url of an uncompressed P-256 point (65 bytes)')
+    .when('NODE_ENV', { is: 'production', then: Joi.required() }),
+  VAPID_PRIVATE_KEY: Joi.string()
+    .empty('')
+    .pattern(/^[A-Za-z0-9_-]{43}$/, 'base64url of a P-256 private key (32 bytes)')
+    .when('NODE_ENV', { is: 'production', then: Joi.required() }),
+  VAPID_SUBJECT: Joi.string()
+    .empty('')
+    .max(500)
+    .pattern(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s/]+\S*)$/, 'mailto:<address> or https://<host>')
+    .when('NODE_ENV', { is: 'production', then: Joi.required() }),
+  PUSH_CA_FILE: Joi.string().max(1000),
+})
+  .and('VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY')
+  .unknown(true);
+
+/** The VAPID pair, checked to be one (a public key of another private key would make every push service refuse). */
+function vapidKeys(value: Record<string, string | undefined>): Config['push']['vapid'] {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey } = value;
+  if (!publicKey || !privateKey) return undefined;
+  const ecdh = createECDH('prime256v1');
+  let derived: string;
+  try {
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+    derived = ecdh.getPublicKey().toString('base64url');
+  } catch {
+    derived = '';
+  }
+  if (derived !== publicKey)
+    throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY: is not the public key of VAPID_PRIVATE_KEY');
+  return { publicKey, privateKey, subject: value.VAPID_SUBJECT ?? 'mailto:push@hotel-pms.invalid' };
+}
 
 function parseKeys(value: string): Record<string, Buffer> {
   return Object.fromEntries(
@@ -319,5 +360,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       holdSettleAfterMs: value.DEPOSIT_HOLD_SETTLE_AFTER_MS,
       onlinePaymentTtlMs: value.ONLINE_PAYMENT_TTL_MS,
     },
+    push: { vapid: vapidKeys(value), caFile: value.PUSH_CA_FILE },
   };
 }

@@ -8,3 +8,4 @@ export * from './deposit.workflow';
 export * from './booking-payment.workflow';
 export * from './card-issuance.workflow';
 export * from './fiscal-receipt.workflow';
+export * from './push-delivery.workflow';

@@ -15,6 +15,7 @@ import { minibarModule } from './minibar/minibar.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { paymentsModule } from './payments/payments.module';
 import { pricingModule } from './pricing/pricing.module';
+import { pushModule } from './push/push.module';
 import { rentalsModule } from './rentals/rentals.module';
 import { roomsModule } from './rooms/rooms.module';
 import { staffModule } from './staff/staff.module';
@@ -39,6 +40,7 @@ export const MODULES = [
   pricingModule,
   minibarModule,
   notificationsModule,
+  pushModule,
   guestsModule,
   housekeepingModule,
   paymentsModule,

@@ -93,8 +93,20 @@ export interface RequestTemplate {
 const stay = (n: number) => ({ check_in: day(90 + 3 * n), check_out: day(91 + 3 * n) });
 const bookingGuest = (n: number) => ({ guest_last_name: 'Gate', guest_first_name: `Sweep ${n}` });
 
+/** A browser's push keys: any P-256 point (the test VAPID public key is one) and a 16-byte secret. */
+const GATE_PUSH_KEYS = {
+  p256dh: 'BHQZq8r8VKyNt2Fyb3tFADVImRn8psYqSyye3-gDqyOyB7AX8VhP3UAt_K_ROwwZ5GTbzZW1H8mm40f3rX-L6rc',
+  auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+};
+const gatePushEndpoint = (n: number) => `https://push.example.test/gate-${n}`;
+
 /** Bodies by `METHOD /path`: required for every body with an id field (and where derivation falls short). */
 export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
+  'POST /api/hotels/:slug/push/subscribe': {
+    base: (_r, n) => ({ endpoint: gatePushEndpoint(n), keys: GATE_PUSH_KEYS }),
+  },
+  'POST /api/hotels/:slug/push/unsubscribe': { base: (_r, n) => ({ endpoint: gatePushEndpoint(n) }) },
+  'DELETE /api/hotels/:slug/push/unsubscribe': { base: (_r, n) => ({ endpoint: gatePushEndpoint(n) }) },
   'POST /api/hotels/:slug/users': {
     base: (_r, n) => ({
       name: `Gate member ${n}`,
@@ -335,7 +347,15 @@ const describeSchema = (schema: Joi.Schema) => schema.describe() as Description;
  * app and lock ids are TTLock's, and a TV server's address is the hotel's own system, so another hotel's value there
  * trespasses on nothing.
  */
-const EXTERNAL_IDS: ReadonlySet<string> = new Set(['shop_id', 'dto_device_id', 'client_id', 'lock_id', 'server_url']);
+const EXTERNAL_IDS: ReadonlySet<string> = new Set([
+  'shop_id',
+  'dto_device_id',
+  'client_id',
+  'lock_id',
+  'server_url',
+  // A browser's push service address: each hotel keeps its own subscription row for it.
+  'endpoint',
+]);
 
 /** A field naming a record: a UUID, an `..._id` name, or a URL (such as an uploaded photo). */
 function isReference(name: string, description: Description): boolean {

@@ -51,6 +51,35 @@ export const notificationsRepository = {
     return row;
   },
 
+  /** The hotel's slug, for the search attributes of the push workflow. */
+  async hotelSlug(trx: Knex.Transaction, hotelId: string): Promise<string | undefined> {
+    const row = await trx('hotels').where({ id: hotelId }).first('slug');
+    return row?.slug as string | undefined;
+  },
+
+  /** What a push of the notification says, when `userId` is one of its recipients (whether or not they hid it). */
+  async pushContent(
+    db: DbOrTrx,
+    hotelId: string,
+    notificationId: string,
+    userId: string,
+  ): Promise<Pick<Notification, 'id' | 'type' | 'title' | 'body' | 'data'> | undefined> {
+    return db('notifications as n')
+      .join('notification_recipients as r', function joinRecipient() {
+        this.on('r.hotel_id', 'n.hotel_id').andOn('r.notification_id', 'n.id');
+      })
+      .where({ 'n.hotel_id': hotelId, 'n.id': notificationId, 'r.user_id': userId })
+      .first('n.id', 'n.type', 'n.title', 'n.body', 'n.data');
+  },
+
+  /** The notification's recipients (user ids). */
+  async recipientIds(db: DbOrTrx, hotelId: string, notificationId: string): Promise<string[]> {
+    const rows: { user_id: string }[] = await db('notification_recipients')
+      .where({ hotel_id: hotelId, notification_id: notificationId })
+      .select('user_id');
+    return rows.map((row) => row.user_id);
+  },
+
   async idByDedupeKey(trx: Knex.Transaction, hotelId: string, dedupeKey: string): Promise<string> {
     const row = await trx('notifications').where({ hotel_id: hotelId, dedupe_key: dedupeKey }).first('id');
     return row.id as string;

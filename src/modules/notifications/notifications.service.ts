@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { pushWorkflowIds, type PushDeliveryWorkflow } from '../../../workflows/contracts/push';
 import { NotFoundError } from '../../platform/errors';
 import { validate } from '../../platform/http/validate';
 import {
@@ -61,11 +63,30 @@ export async function rolesReceiving(conn: DbOrTrx, hotelId: string, type: Notif
 }
 
 /**
+ * The recipients' Web Push, after commit: the push module's `pushDelivery:<notificationId>` workflow sends it to their
+ * subscriptions (ids only travel; a rollback sends nothing).
+ */
+async function enqueuePush(trx: Knex.Transaction, hotelId: string, notificationId: string): Promise<void> {
+  const hotelSlug = await notificationsRepository.hotelSlug(trx, hotelId);
+  await enqueueOutbox(
+    trx,
+    startWorkflowMessage<PushDeliveryWorkflow>(
+      'pushDelivery',
+      pushWorkflowIds.pushDelivery(notificationId),
+      [{ hotelId, notificationId }],
+      { HotelSlug: hotelSlug },
+      { ...(hotelSlug && { hotel: hotelSlug }), notification: notificationId },
+    ),
+  );
+}
+
+/**
  * Creates an in-app notification inside the caller's transaction, so it commits (or rolls back) with the fact it
  * reports. It is delivered to the hotel's active staff whose role has `type` enabled (and, with `userIds`, only to
  * those of them listed), each with their own read state. When there are recipients, one `notification:new` event goes
  * to the hotel's sockets on commit: `{ notification_id, type, title, recipient_ids, recipients_truncated }`, where
- * `recipient_ids` lists at most EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed).
+ * `recipient_ids` lists at most EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed), and
+ * the recipients' Web Push is enqueued (sent after commit by the push module: the same recipients).
  *
  * A type nobody receives is still recorded, with 0 recipients and no event (the record says it happened; nobody
  * is shown it, and enabling the type later does not deliver it retroactively).
@@ -94,6 +115,7 @@ export async function notify(trx: Knex.Transaction, hotelId: string, input: Noti
       recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
       recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
     });
+    await enqueuePush(trx, hotelId, notification.id);
   }
   return { id: notification.id, recipients: recipientIds.length, created: true };
 }
@@ -144,6 +166,14 @@ export function createNotificationsService(db: Db) {
     },
 
     getSettings: (hotelId: string) => notificationSettingsOf(db, hotelId),
+
+    /** For the push module: the users a notification was delivered to. */
+    recipientIds: (hotelId: string, notificationId: string) =>
+      notificationsRepository.recipientIds(db, hotelId, notificationId),
+
+    /** For the push module: what the notification says, when `userId` is one of its recipients. */
+    pushContent: (hotelId: string, notificationId: string, userId: string) =>
+      notificationsRepository.pushContent(db, hotelId, notificationId, userId),
 
     /** Applies the given switches (other roles and types keep theirs) and answers the settings in effect. */
     async updateSettings(hotelId: string, changes: NotificationSettingsChanges): Promise<NotificationSettings> {

@@ -1,0 +1,2 @@
+export type { PushService } from './push.service';
+export { MAX_SUBSCRIPTIONS_PER_USER } from './push.service';

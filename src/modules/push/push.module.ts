@@ -1,0 +1,16 @@
+import { defineModule } from '../../platform/modules';
+import { pushActivities } from './push.activities';
+import { pushRoutes } from './push.routes';
+import { createPushService, type PushDependencies } from './push.service';
+
+/**
+ * Web Push: the staff's browser subscriptions, and the push of every notification to its recipients' devices (the
+ * notifications module starts `pushDelivery` through the outbox; this module implements its activities).
+ */
+export const pushModule = defineModule({
+  name: 'push',
+  uses: ['notifications'],
+  create: ({ db, config }, deps: PushDependencies) => createPushService(db, config, deps),
+  routes: (push) => pushRoutes(push),
+  activities: (push) => pushActivities(push),
+});

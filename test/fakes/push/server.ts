@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { selfSignedCertificate } from './certificate';
+import { decryptPush, newReceiverKeys, verifyVapid, type ReceiverKeys, type VapidClaims } from './web-push-crypto';
+
+/** A subscription as the browser hands it to the page (`PushSubscription.toJSON()`). */
+export interface BrowserSubscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  expirationTime: null;
+}
+
+export interface ReceivedPush {
+  endpoint: string;
+  /** The decrypted body, parsed as JSON (undefined when it is not JSON). */
+  payload: unknown;
+  /** The decrypted body's size in bytes. */
+  bytes: number;
+  ttl: number;
+  urgency: string | undefined;
+  vapid: VapidClaims;
+  /** When it arrived, ms since the epoch. */
+  at: number;
+}
+
+/** An answer other than 201 for an endpoint's next pushes (`times`, default once). */
+export interface Scripted {
+  status: number;
+  retryAfter?: string;
+  times?: number;
+}
+
+export interface FakePushService {
+  url: string;
+  /** The service's certificate (PEM) and a file holding it: what a sender must trust (`PUSH_CA_FILE`). */
+  certificate: string;
+  caFile: string;
+  /** A new subscription, as a browser would get it from this service. */
+  subscribe(): BrowserSubscription;
+  /** Pushes delivered (decrypted) so far, oldest first; to one endpoint when given. */
+  received(endpoint?: string): ReceivedPush[];
+  /** Every request refused so far (bad VAPID, undecryptable, unknown endpoint), with why. */
+  rejected(): { endpoint: string; status: number; reason: string }[];
+  /** Answers the endpoint's next pushes with this status (410, 429 with Retry-After...) instead of accepting them. */
+  answer(endpoint: string, scripted: Scripted): void;
+  /** When the endpoint's last refused (scripted) answer was given, ms since the epoch. */
+  lastScriptedAt(endpoint: string): number | undefined;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A Web Push service over HTTPS (self-signed, made at start): it issues subscriptions, checks each push's VAPID
+ * signature (against `vapidPublicKey` when given), decrypts it with the subscription's private key and records it,
+ * or answers as scripted (410 gone, 429 with Retry-After). Unknown endpoints get 404, like a real service.
+ */
+export async function startFakePushService(options: { vapidPublicKey?: string } = {}): Promise<FakePushService> {
+  const { key, cert } = selfSignedCertificate();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-push-'));
+  const caFile = path.join(dir, 'ca.pem');
+  writeFileSync(caFile, cert);
+  const receivers = new Map<string, ReceiverKeys>();
+  const scripts = new Map<string, Scripted[]>();
+  const scriptedAt = new Map<string, number>();
+  let received: ReceivedPush[] = [];
+  let rejected: { endpoint: string; status: number; reason: string }[] = [];
+  let origin = '';
+
+  const server = createServer({ key, cert }, (req, res) => {
+    const endpoint = `${origin}${req.url ?? ''}`;
+    const refuse = (status: number, reason: string) => {
+      rejected.push({ endpoint, status, reason });
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(reason);
+    };
+    void (async () => {
+      const id = /^\/push\/([\w-]+)$/.exec(req.url ?? '')?.[1];
+      const receiver = id ? receivers.get(id) : undefined;
+      if (req.method !== 'POST' || !receiver) return refuse(404, 'no such subscription');
+      let vapid: VapidClaims;
+      try {
+        vapid = verifyVapid(req.headers.authorization, origin);
+      } catch (error) {
+        return refuse(401, (error as Error).message);
+      }
+      if (options.vapidPublicKey && vapid.publicKey !== options.vapidPublicKey) return refuse(403, 'another VAPID key');
+      const ttl = Number(req.headers.ttl);
+      if (!Number.isInteger(ttl) || ttl < 0) return refuse(400, 'TTL missing');
+      if (req.headers['content-encoding'] !== 'aes128gcm') return refuse(415, 'not aes128gcm');
+      const body = await readBody(req, 4096);
+      const scripted = scripts.get(endpoint)?.[0];
+      if (scripted) {
+        scripted.times = (scripted.times ?? 1) - 1;
+        if (scripted.times <= 0) scripts.get(endpoint)!.shift();
+        scriptedAt.set(endpoint, Date.now());
+        if (scripted.status === 410 || scripted.status === 404) receivers.delete(id!);
+        res.writeHead(scripted.status, scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {}).end();
+        return undefined;
+      }
+      let plain: Buffer;
+      try {
+        plain = decryptPush(body, receiver);
+      } catch (error) {
+        return refuse(400, `cannot decrypt: ${(error as Error).message}`);
+      }
+      let payload: unknown;
+      try {
+        payload = JSON.parse(plain.toString('utf8'));
+      } catch {
+        payload = undefined;
+      }
+      const urgency = req.headers.urgency as string | undefined;
+      received.push({ endpoint, payload, bytes: plain.length, ttl, urgency, vapid, at: Date.now() });
+      res.writeHead(201, { location: `${origin}/message/${randomUUID()}` }).end();
+      return undefined;
+    })().catch((error: Error) => refuse(400, error.message));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: origin,
+    certificate: cert,
+    caFile,
+    subscribe() {
+      const id = randomUUID();
+      const keys = newReceiverKeys();
+      receivers.set(id, keys);
+      return {
+        endpoint: `${origin}/push/${id}`,
+        keys: { p256dh: keys.ecdh.getPublicKey().toString('base64url'), auth: keys.authSecret.toString('base64url') },
+        expirationTime: null,
+      };
+    },
+    received: (endpoint) => received.filter((push) => endpoint === undefined || push.endpoint === endpoint),
+    rejected: () => [...rejected],
+    answer(endpoint, scripted) {
+      scripts.set(endpoint, [...(scripts.get(endpoint) ?? []), { ...scripted }]);
+    },
+    lastScriptedAt: (endpoint) => scriptedAt.get(endpoint),
+    reset() {
+      received = [];
+      rejected = [];
+      scripts.clear();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * Web Push for a notification (`pushDelivery:<notificationId>`): the notifications module starts it through the outbox
+ * when a notification has recipients; the push module implements the activities. Ids only go in and words come out:
+ * the title and body are read inside the activity, so they never enter a workflow history.
+ */
+export interface PushDeliveryInput {
+  hotelId: string;
+  notificationId: string;
+}
+
+/** What one subscription's send came to: delivered, or gone (404/410: the subscription was deleted). */
+export type PushOutcome = 'sent' | 'gone' | 'skipped';
+
+/** A refusal that repeating will not change (a 4xx other than 404/410/429, an address refused): not retried. */
+export const PUSH_REFUSED = 'PushRefused';
+/** 429 from the push service: retried after its `Retry-After` (the failure's `nextRetryDelay`). */
+export const PUSH_RATE_LIMITED = 'PushRateLimited';
+
+/** At most this many subscriptions are pushed per notification (20 devices each for 100 staff). */
+export const PUSH_MAX_TARGETS = 2000;
+/** Sends in flight at once within one delivery. */
+export const PUSH_PARALLEL_SENDS = 20;
+
+export interface PushActivities {
+  /** The subscriptions to push (ids): those of the users the notification was delivered to, PUSH_MAX_TARGETS at most. */
+  pushTargets(input: PushDeliveryInput): Promise<string[]>;
+  /**
+   * One push to one subscription. `skipped` when the subscription or the notification is gone meanwhile. Fails
+   * retryable on 5xx or no answer, with `nextRetryDelay` on 429 (`PUSH_RATE_LIMITED`), non-retryable `PUSH_REFUSED`
+   * on other 4xx.
+   */
+  sendPush(input: PushDeliveryInput & { subscriptionId: string }): Promise<PushOutcome>;
+}
+
+export const PUSH_TARGETS_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+};
+
+/**
+ * One send: an attempt lasts at most 30 s, then 5 s, 10 s, 20 s ... up to 10 minutes between attempts, 10 attempts
+ * (about an hour): a push service down for a while is waited for; a notification is stale after that anyway.
+ */
+export const PUSH_SEND_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '10 minutes',
+    maximumAttempts: 10,
+    nonRetryableErrorTypes: [PUSH_REFUSED],
+  },
+};
+
+export interface PushDeliveryResult {
+  sent: number;
+  gone: number;
+  failed: number;
+}
+
+export type PushDeliveryWorkflow = (input: PushDeliveryInput) => Promise<PushDeliveryResult>;
+
+export const pushWorkflowIds = {
+  pushDelivery: (notificationId: string) => `pushDelivery:${notificationId}`,
+};
