@@ -425,6 +425,19 @@ async function invite(r: Recorder, api: Api, owner: Hotel, label: string) {
   return { userId: member.id, token: tokenIn(message, INVITE_PREFIX) };
 }
 
+/** Triggers a schedule, waits for the run it starts to finish, and returns that workflow's id. */
+async function scheduledRun(r: Recorder, scheduleId: string): Promise<string> {
+  const schedule = r.client.schedule.getHandle(scheduleId);
+  const before = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
+  await schedule.trigger();
+  const workflowId = await until(`${scheduleId} run`, async () => {
+    const actions = (await schedule.describe()).info.recentActions;
+    return actions.map((a) => a.action.workflow.workflowId).find((id) => !before.has(id));
+  });
+  await finished(r.client, workflowId);
+  return workflowId;
+}
+
 interface Case {
   workflowType: string;
   name: string;
@@ -581,15 +594,15 @@ const CASES: Case[] = [
     name: 'triggered by its schedule',
     histories: ['maintenanceSweep-schedule'],
     async run(r) {
-      const schedule = r.client.schedule.getHandle('maintenance-sweep');
-      const before = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
-      await schedule.trigger();
-      const sweepId = await until('maintenance-sweep run', async () => {
-        const actions = (await schedule.describe()).info.recentActions;
-        return actions.map((a) => a.action.workflow.workflowId).find((id) => !before.has(id));
-      });
-      await finished(r.client, sweepId);
-      return { 'maintenanceSweep-schedule': sweepId };
+      return { 'maintenanceSweep-schedule': await scheduledRun(r, 'maintenance-sweep') };
+    },
+  },
+  {
+    workflowType: 'unreadChatPush',
+    name: 'triggered by its schedule',
+    histories: ['unreadChatPush-schedule'],
+    async run(r) {
+      return { 'unreadChatPush-schedule': await scheduledRun(r, 'unread-chat-push') };
     },
   },
   {

@@ -9,3 +9,4 @@ export * from './booking-payment.workflow';
 export * from './card-issuance.workflow';
 export * from './fiscal-receipt.workflow';
 export * from './push-delivery.workflow';
+export * from './unread-chat-push.workflow';

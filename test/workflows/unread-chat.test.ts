@@ -1,0 +1,97 @@
+import { Client, Connection } from '@temporalio/client';
+import { addStaff, as, registerHotel } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { readStackInfo } from '../helpers/stack-env';
+import { until } from '../helpers/wait';
+
+/**
+ * The unread-message job as the worker runs it, from its schedule: one summary per member of staff with unread chat
+ * messages, by the role's notification switches, never twice for the same messages.
+ */
+
+let t: TestApp;
+let connection: Connection;
+beforeAll(async () => {
+  t = createTestApp();
+  connection = await Connection.connect({ address: readStackInfo().env.TEMPORAL_ADDRESS });
+});
+afterAll(async () => {
+  await connection.close();
+  await t.close();
+});
+
+/** Triggers the schedule and waits for that run to finish. */
+async function runTheJob(): Promise<void> {
+  const client = new Client({ connection });
+  const schedule = client.schedule.getHandle('unread-chat-push');
+  const description = await schedule.describe();
+  expect(description.spec.intervals?.[0]?.every).toBe(15 * 60_000);
+  // By run: two runs triggered within one second share the workflow id.
+  const before = new Set(description.info.recentActions.map(({ action }) => action.workflow.firstExecutionRunId));
+  await schedule.trigger();
+  const run = await until(
+    async () =>
+      (await schedule.describe()).info.recentActions.find(
+        ({ action }) => !before.has(action.workflow.firstExecutionRunId),
+      )?.action.workflow,
+    { what: 'the triggered job started' },
+  );
+  await client.workflow.getHandle(run.workflowId, run.firstExecutionRunId).result();
+}
+
+const chatNotices = (userId: string) =>
+  t
+    .db('notification_recipients as r')
+    .join('notifications as n', 'n.id', 'r.notification_id')
+    .where({ 'r.user_id': userId, 'n.type': 'chat_message' })
+    .select('n.title', 'n.body');
+
+describe('unread-chat-push schedule', () => {
+  it('sums up a member’s unread messages once, skips what they read and what roles switched off', async () => {
+    const owner = await registerHotel(t);
+    const receptionist = await addStaff(t, owner, 'receptionist');
+    const reader = await addStaff(t, owner, 'receptionist');
+    const chat = (path: string) => `/api/hotels/${owner.slug}/chat${path}`;
+    const room = await t.http
+      .post(chat('/rooms'))
+      .set(as(owner.accessToken))
+      .send({ type: 'group', name: 'Смена', member_ids: [receptionist.id, reader.id] })
+      .expect(201);
+    for (const text of ['Гость в 204 просит полотенца', 'И подушку', 'Спасибо!']) {
+      await t.http
+        .post(chat(`/rooms/${room.body.id}/messages`))
+        .set(as(owner.accessToken))
+        .send({ text })
+        .expect(201);
+    }
+    await t.http
+      .post(chat(`/rooms/${room.body.id}/read`))
+      .set(as(reader.accessToken))
+      .send({})
+      .expect((response) => expect(response.status).toBeLessThan(300));
+
+    await runTheJob();
+    expect(await chatNotices(receptionist.id)).toEqual([
+      { title: 'Непрочитанные сообщения в чате', body: '3 новых сообщения в 1 чате' },
+    ]);
+    expect(await chatNotices(reader.id)).toEqual([]);
+    // The sender is not told of their own messages.
+    expect(await chatNotices(owner.userId)).toEqual([]);
+
+    await runTheJob();
+    expect(await chatNotices(receptionist.id)).toHaveLength(1);
+
+    await t.http
+      .post(chat(`/rooms/${room.body.id}/messages`))
+      .set(as(owner.accessToken))
+      .send({ text: 'Ещё одно' })
+      .expect(201);
+    await t.http
+      .patch(`/api/hotels/${owner.slug}/notification-settings`)
+      .set(as(owner.accessToken))
+      .send({ receptionist: { chat_message: false } })
+      .expect(200);
+    await runTheJob();
+    expect(await chatNotices(receptionist.id)).toHaveLength(1);
+  });
+});
