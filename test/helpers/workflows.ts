@@ -62,3 +62,23 @@ export async function outboxWorkflowsAtRest(
     },
   );
 }
+
+/**
+ * Triggers a schedule as its interval would, waits for the run it starts (told apart by run: two runs triggered within
+ * one second share the workflow id) to finish, and returns its result.
+ */
+export async function runSchedule(client: Client, scheduleId: string): Promise<unknown> {
+  const schedule = client.schedule.getHandle(scheduleId);
+  const runsBefore = new Set(
+    (await schedule.describe()).info.recentActions.map(({ action }) => action.workflow.firstExecutionRunId),
+  );
+  await schedule.trigger();
+  const run = await until(
+    async () =>
+      (await schedule.describe()).info.recentActions.find(
+        ({ action }) => !runsBefore.has(action.workflow.firstExecutionRunId),
+      )?.action.workflow,
+    { what: `the triggered ${scheduleId} run started` },
+  );
+  return client.workflow.getHandle(run.workflowId, run.firstExecutionRunId).result();
+}

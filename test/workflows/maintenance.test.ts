@@ -3,7 +3,7 @@ import { sha256Hex } from '../../src/platform/crypto';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { registerHotel } from '../helpers/accounts';
 import { readStackInfo } from '../helpers/stack-env';
-import { until } from '../helpers/wait';
+import { runSchedule } from '../helpers/workflows';
 
 let t: TestApp;
 let connection: Connection;
@@ -34,20 +34,9 @@ describe('maintenance-sweep schedule', () => {
     });
 
     const client = new Client({ connection });
-    const schedule = client.schedule.getHandle('maintenance-sweep');
-    const description = await schedule.describe();
-    expect(description.spec.intervals?.[0]?.every).toBe(3_600_000);
-    const sweepsBefore = new Set(description.info.recentActions.map(({ action }) => action.workflow.workflowId));
-    await schedule.trigger();
-
-    const sweep = await until(
-      async () =>
-        (await schedule.describe()).info.recentActions.find(
-          ({ action }) => !sweepsBefore.has(action.workflow.workflowId),
-        )?.action.workflow,
-      { what: 'the triggered sweep started' },
-    );
-    await client.workflow.getHandle(sweep.workflowId, sweep.firstExecutionRunId).result();
+    const { spec } = await client.schedule.getHandle('maintenance-sweep').describe();
+    expect(spec.intervals?.[0]?.every).toBe(3_600_000);
+    await runSchedule(client, 'maintenance-sweep');
     expect(await t.db('sessions').where({ token_hash: expiredHash }).first()).toBeUndefined();
     expect(await t.db('rate_limit_counters').where({ key: staleKey }).first()).toBeUndefined();
     // The owner's live session survives and still refreshes.
