@@ -104,3 +104,68 @@ export async function createQuoteFixture(baseUrl: string, email: string): Promis
   if (quote.units !== 30 || sources.size !== 3) throw new Error(`unexpected quote: ${JSON.stringify(quote)}`);
   return { token, categoryQuote: `${baseUrl}${categoryQuote}`, roomQuote: `${baseUrl}${roomQuote}` };
 }
+
+/** Runs `task` for 0..count-1 from at most `concurrency` loops at once; the results in index order. */
+export async function mapConcurrently<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  const loop = async () => {
+    for (let index = next++; index < count; index = next++) results[index] = await task(index);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, loop));
+  return results;
+}
+
+export interface StaffSession {
+  id: string;
+  email: string;
+  token: string;
+}
+
+/**
+ * `count` active, confirmed members of staff (`role`) of the hotel of the owner `ownerEmail`, each signed in through
+ * the API. The first is added through the API (`POST /users` with a password); the others are copies of its row
+ * inserted in the database, so the setup costs one bcrypt hash instead of `count` (the sign-ins still compare).
+ */
+export async function createSignedInStaff(
+  baseUrl: string,
+  db: Db,
+  ownerEmail: string,
+  count: number,
+  role = 'receptionist',
+): Promise<StaffSession[]> {
+  const owner = await signIn(baseUrl, ownerEmail);
+  const stamp = Date.now();
+  const first = await call<{ id: string; hotel_id: string; email: string }>(
+    baseUrl,
+    'POST',
+    `${owner.hotel}/users`,
+    owner.token,
+    { name: 'Bench staff 0', email: `bench-staff-0-${stamp}@example.test`, role, password: BENCH_PASSWORD },
+  );
+  const { password_hash } = (await db('users').where({ id: first.id }).first('password_hash')) as {
+    password_hash: string;
+  };
+  const copies = Array.from({ length: count - 1 }, (_, i) => ({
+    hotel_id: first.hotel_id,
+    name: `Bench staff ${i + 1}`,
+    email: `bench-staff-${i + 1}-${stamp}@example.test`,
+    password_hash,
+    role,
+    active: true,
+    email_confirmed: true,
+  }));
+  const inserted = copies.length
+    ? ((await db('users').insert(copies).returning(['id', 'email'])) as { id: string; email: string }[])
+    : [];
+  const accounts = [{ id: first.id, email: first.email }, ...inserted];
+  // Sign-ins compare bcrypt hashes on the API's thread pool: a few at a time keeps every one well inside its timeouts.
+  return mapConcurrently(accounts.length, 8, async (i) => ({
+    ...accounts[i],
+    token: (await signIn(baseUrl, accounts[i].email)).token,
+  }));
+}

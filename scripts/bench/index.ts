@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { generateVAPIDKeys } from 'web-push';
 import { createDb, migrateToLatest } from '../../src/platform/db/knex';
 import { spawnEntryPoint, waitForApi, waitForWorker } from '../stack/app-processes';
 import { freePort } from '../stack/ports';
@@ -7,6 +8,7 @@ import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
 import { benchAgents } from './agents';
 import { benchBookings } from './bookings';
+import { benchChat } from './chat';
 import { benchDeposits } from './deposits';
 import { benchOutbox } from './outbox';
 import { benchRealtime, formatRealtime } from './realtime';
@@ -16,8 +18,8 @@ import { formatLoad, runLoad } from './stats';
 const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
- * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, outbox,
- * deposits.
+ * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
+ * outbox, deposits.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
   const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 4 });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const vapid = generateVAPIDKeys();
   const processEnv = {
     ...process.env,
     ...stack.env,
@@ -43,6 +46,10 @@ async function main(): Promise<void> {
     HOTEL_MAX_CONCURRENT_REQUESTS: '20',
     // Every bench client comes from 127.0.0.1 (300 realtime sockets besides the HTTP ones).
     MAX_CONNECTIONS_PER_ADDRESS: '0',
+    // Production requires the installation's Web Push pair: a fresh one per run (nothing is pushed here).
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    VAPID_SUBJECT: 'mailto:bench@example.test',
   };
   const api = spawnEntryPoint('src/main.ts', { ...processEnv, PORT: String(port) }, 'ignore');
   try {
@@ -63,6 +70,8 @@ async function main(): Promise<void> {
       console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);
     // 200 reference agents in this process: quick commands' round trips, then an offline desk's queue draining.
     if (runs('agents')) console.log(`\n${(await benchAgents(baseUrl, db, users[3], DURATION_MS)).join('\n')}`);
+    // 300 staff sockets in one chat room: send to receive; then history pages and search over 100,000 messages.
+    if (runs('chat')) console.log(`\n${(await benchChat(baseUrl, db, users[4])).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
