@@ -34,7 +34,8 @@ export interface PushAttempt {
 }
 
 export interface PushResult {
-  entry: PushLogEntry;
+  /** Undefined when the hotel is gone. */
+  entry: PushLogEntry | undefined;
   outcome: TvOutcome;
 }
 

@@ -1,3 +1,4 @@
+import { databaseError } from '../../platform/db/base-model';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { settingsTable } from '../../platform/db/settings-table';
@@ -20,9 +21,15 @@ const NEWEST_FIRST: SortKey[] = [
 export const LOG_RETENTION_DAYS = 30;
 
 export const pushLogRepository = {
-  async add(db: DbOrTrx, entry: NewPushLogEntry): Promise<PushLogEntry> {
-    const [row] = await db('tv_push_log').insert(entry).returning('*');
-    return row as PushLogEntry;
+  /** Undefined when the hotel is gone (deleted while its bookings' pushes were pending): nobody is left to read it. */
+  async add(db: DbOrTrx, entry: NewPushLogEntry): Promise<PushLogEntry | undefined> {
+    try {
+      const [row] = await db('tv_push_log').insert(entry).returning('*');
+      return row as PushLogEntry;
+    } catch (error) {
+      if (databaseError(error).constraint === 'tv_push_log_hotel_id_foreign') return undefined;
+      throw error;
+    }
   },
 
   async list(db: DbOrTrx, hotelId: string, page: PageRequest): Promise<Page<PushLogEntry>> {

@@ -85,7 +85,9 @@ export function createTvService(db: Db, config: Pick<Config, 'allowPrivateOutbou
         departure: new Date(now + 24 * 60 * 60_000),
         reference: `test-${randomUUID()}`,
       };
-      const { entry } = await pusher.send(row as Ready, stay, attempt, askingDesk(deps.agents), STAFF_PUSH_TIMEOUT_MS);
+      const sent = await pusher.send(row as Ready, stay, attempt, askingDesk(deps.agents), STAFF_PUSH_TIMEOUT_MS);
+      // Logged: the hotel exists, one of its staff is asking.
+      const entry = sent.entry!;
       return { status: entry.status, detail: entry.detail, http_status: entry.http_status };
     },
 
