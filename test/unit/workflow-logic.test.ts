@@ -5,6 +5,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { searchAttributeKeys } from '../../src/platform/temporal/client';
 import type { AccountActivities, StaffActivities } from '../../workflows/contracts/accounts';
 import { invitationAcceptedSignal } from '../../workflows/contracts/accounts';
+import type { TvActivities } from '../../workflows/contracts/tv';
 import type { BookingActivities, BookingAnnouncement, DueBookingRef } from '../../workflows/contracts/bookings';
 import { bookingStatusSignal } from '../../workflows/contracts/bookings';
 
@@ -41,6 +42,14 @@ const bookingActivities: BookingActivities = {
   autoCheckOut: async () => 'done',
 };
 
+const tvPushes: { bookingId: string; event: string }[] = [];
+const tvActivities: TvActivities = {
+  async pushStayToTv({ bookingId, event }) {
+    tvPushes.push({ bookingId, event });
+    return 'ok';
+  },
+};
+
 const accountActivities: AccountActivities & StaffActivities = {
   async handleAccountRequest(requestId) {
     calls.push(`request:${requestId}`);
@@ -72,7 +81,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowsPath: require.resolve('../../workflows'),
-    activities: { ...bookingActivities, ...accountActivities },
+    activities: { ...bookingActivities, ...tvActivities, ...accountActivities },
   });
   running = worker.run();
 });
@@ -97,6 +106,11 @@ describe('booking workflow', () => {
       { event: 'created' },
       { event: 'status', status: 'checked_in', reason: 'manual' },
       { event: 'status', status: 'checked_out', reason: 'auto_checkout' },
+    ]);
+    // The TV system greets the guest and forgets them, once each.
+    expect(tvPushes.filter((push) => push.bookingId === bookingId).map((push) => push.event)).toEqual([
+      'check_in',
+      'check_out',
     ]);
   });
 
