@@ -102,10 +102,10 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     connection.ws.close(code, reason);
   }
 
-  function send(connection: Connection, rows: AgentCommandRow[]): Promise<void> {
-    const open = rows.filter(() => connection.ws.readyState === connection.ws.OPEN);
-    for (const row of open) connection.ws.send(commandFrame(row));
-    return agents.commands.markDelivered(open.map((row) => row.id));
+  async function send(connection: Connection, rows: AgentCommandRow[]): Promise<void> {
+    if (connection.ws.readyState !== connection.ws.OPEN) return;
+    for (const row of rows) connection.ws.send(commandFrame(row));
+    await agents.commands.markDelivered(rows.map((row) => row.id));
   }
 
   async function sendPending(connection: Connection): Promise<void> {

@@ -1,20 +1,17 @@
 import Joi from 'joi';
 import { defineHotelEvent } from '../../platform/realtime/events';
-import { ROOM_TYPES } from './chat.types';
+import { ROOM_TYPES, type MessageRow } from './chat.types';
 
 const id = Joi.string().uuid();
 const time = Joi.date().iso();
 
 /** The message as the history shows it, without reactions (they change apart: `chat:reaction`). */
-export const chatMessageCreated = defineHotelEvent<{
-  message_id: string;
-  room_id: string;
-  sender_id: string | null;
-  is_system: boolean;
-  text: string | null;
-  attachment_url: string | null;
-  created_at: Date;
-}>(
+export const chatMessageCreated = defineHotelEvent<
+  { message_id: string } & Pick<
+    MessageRow,
+    'room_id' | 'sender_id' | 'is_system' | 'text' | 'attachment_url' | 'created_at'
+  >
+>(
   'chat:message',
   'A chat message was posted. Sent only to the members of its room (every member of staff for the notifications room).',
   Joi.object({
