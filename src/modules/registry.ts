@@ -16,7 +16,10 @@ import { notificationsModule } from './notifications/notifications.module';
 import { paymentsModule } from './payments/payments.module';
 import { pricingModule } from './pricing/pricing.module';
 import { pushModule } from './push/push.module';
+import { loyaltyModule } from './loyalty/loyalty.module';
 import { rentalsModule } from './rentals/rentals.module';
+import { reviewsModule } from './reviews/reviews.module';
+import { roomServiceModule } from './roomservice/roomservice.module';
 import { roomsModule } from './rooms/rooms.module';
 import { staffModule } from './staff/staff.module';
 import { tvModule } from './tv/tv.module';
@@ -56,6 +59,9 @@ export const MODULES = [
   cardsModule,
   wifiModule,
   chatModule,
+  loyaltyModule,
+  reviewsModule,
+  roomServiceModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

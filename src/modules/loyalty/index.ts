@@ -1,0 +1,1 @@
+export type { LoyaltyService } from './loyalty.service';

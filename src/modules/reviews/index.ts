@@ -1,0 +1,1 @@
+export type { ReviewsService } from './reviews.service';

@@ -1,0 +1,1 @@
+export type { RoomServiceService } from './roomservice.service';
