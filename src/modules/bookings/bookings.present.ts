@@ -23,17 +23,29 @@ export const bookingMessages = {
   stayTooLong: `Проживание не может быть дольше ${MAX_STAY_NIGHTS} ночей`,
   priceTooHigh: `Стоимость проживания больше предельной суммы ${formatMoney(MAX_STORED_CENTS)}`,
   paidOutOfRange: `Сумма оплат по бронированию должна оставаться в пределах ±${formatMoney(MAX_STORED_CENTS)}`,
+  bookingClosed: 'Отменённое бронирование не принимает начислений',
+  discountExceedsDue: 'Скидка больше стоимости проживания',
   roomTaken: 'Номер уже занят на эти даты',
   clash: (b: Booking) =>
     `Номер уже занят: бронирование ${b.guest_last_name} ${b.guest_first_name} ` +
     `(${b.check_in ?? b.start_at.toISOString()} — ${b.check_out ?? b.end_at.toISOString()})`,
 };
 
+/** What the stay costs: its price and the lines of its bill (room service added, loyalty discounts taken off). */
+export function amountDue(booking: Booking): bigint {
+  return parseMoney(booking.price) + parseMoney(booking.charges_amount);
+}
+
+/** What is still owed (negative when overpaid). */
+export function balanceOf(booking: Booking): bigint {
+  return amountDue(booking) - parseMoney(booking.paid_amount);
+}
+
 /** A booking as the front desk sees it: with what is still owed, and anything staff must notice. */
 export function presentBooking(booking: Booking, warnings: string[] = []) {
   return {
     ...booking,
-    balance: formatMoney(parseMoney(booking.price) - parseMoney(booking.paid_amount)),
+    balance: formatMoney(balanceOf(booking)),
     warnings: booking.guest_blacklisted ? [bookingMessages.blacklisted, ...warnings] : warnings,
   };
 }

@@ -1,6 +1,7 @@
 import type { ReceiptInput, SettlementMethod } from '../../integrations/atol';
 import type { PaymentInput, PaymentSettings } from '../payments';
 import { formatMoney, parseMoney } from '../pricing';
+import { amountDue } from './bookings.present';
 import type { Booking } from './bookings.types';
 
 /** Only money that passes the desk's register gets its receipt there; transfers and online payments get theirs elsewhere. */
@@ -18,7 +19,7 @@ export interface PaymentReceipt {
  */
 function settlementOf(booking: Booking): SettlementMethod {
   if (booking.status === 'checked_in' || booking.status === 'checked_out') return 'full_payment';
-  return parseMoney(booking.paid_amount) >= parseMoney(booking.price) ? 'full_prepayment' : 'prepayment';
+  return parseMoney(booking.paid_amount) >= amountDue(booking) ? 'full_prepayment' : 'prepayment';
 }
 
 const day = (date: string | null) => (date ? date.split('-').reverse().join('.') : '');

@@ -1,6 +1,13 @@
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
-import { BLOCKING_STATUSES, type Booking, type BookingFilter } from './bookings.types';
+import {
+  BLOCKING_STATUSES,
+  type Booking,
+  type BookingCharge,
+  type BookingChargeInput,
+  type BookingChargeKind,
+  type BookingFilter,
+} from './bookings.types';
 import type { Room, RoomCategory } from '../rooms';
 import type { RoomCandidate } from './bookings.rules';
 
@@ -216,6 +223,35 @@ export const bookingsRepository = {
       .update({ paid_amount: db.raw('paid_amount + ?::numeric', [amount]), updated_at: db.fn.now() })
       .returning('*');
     return row;
+  },
+
+  /** charges_amount moves with each bill line, in the same transaction; returns the booking as it now is. */
+  async addToCharges(db: DbOrTrx, hotelId: string, bookingId: string, amount: string): Promise<Booking> {
+    const [row] = await db<Booking>('bookings')
+      .where({ hotel_id: hotelId, id: bookingId })
+      .update({ charges_amount: db.raw('charges_amount + ?::numeric', [amount]), updated_at: db.fn.now() })
+      .returning('*');
+    return row;
+  },
+
+  /** The new line, or undefined when its source was billed before (the unique key decides, under any concurrency). */
+  async insertCharge(db: DbOrTrx, hotelId: string, bookingId: string, line: BookingChargeInput) {
+    const [row] = await db<BookingCharge>('booking_charges')
+      .insert({ ...line, hotel_id: hotelId, booking_id: bookingId })
+      .onConflict(['hotel_id', 'kind', 'source_id'])
+      .ignore()
+      .returning('*');
+    return row as BookingCharge | undefined;
+  },
+
+  async findCharge(db: DbOrTrx, hotelId: string, kind: BookingChargeKind, sourceId: string) {
+    return db<BookingCharge>('booking_charges').where({ hotel_id: hotelId, kind, source_id: sourceId }).first();
+  },
+
+  async listCharges(db: DbOrTrx, hotelId: string, bookingId: string): Promise<BookingCharge[]> {
+    return db<BookingCharge>('booking_charges')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
   },
 
   async linkGuest(db: DbOrTrx, hotelId: string, bookingId: string, guestId: string, isPrimary: boolean): Promise<void> {

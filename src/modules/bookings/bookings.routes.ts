@@ -15,6 +15,7 @@ import {
   createPaymentBody,
   bookingGuestParams,
   paymentParams,
+  chargeSchema,
   paymentSchema,
   updateBookingBody,
 } from './bookings.schemas';
@@ -172,6 +173,24 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       responses: { 200: { description: 'Payments', schema: Joi.array().items(paymentSchema) } },
       async handler({ hotel, params, res }) {
         res.json(await bookings.payments.list(hotel.id, params.id));
+      },
+    }),
+    defineHotelRoute<unknown, unknown, { id: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/bookings/:id/charges',
+      summary: "Lines of a stay's bill beside its price",
+      description:
+        'Room service delivered to the room (positive) and loyalty points redeemed (negative), oldest first; their ' +
+        "sum is the booking's `charges_amount`, part of its `balance`.",
+      tags,
+      access: { kind: 'hotel', roles: PAYMENT_WRITERS },
+      request: { params: idParams },
+      responses: {
+        200: { description: 'Bill lines', schema: Joi.array().items(chargeSchema) },
+        404: { description: 'No such booking' },
+      },
+      async handler({ hotel, params, res }) {
+        res.json(await bookings.charges.list(hotel.id, params.id));
       },
     }),
     defineHotelRoute<DeskPaymentInput, unknown, { id: string }>({

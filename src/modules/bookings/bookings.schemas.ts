@@ -13,7 +13,7 @@ import {
 } from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
 import { PAYMENT_METHODS } from '../payments';
-import { BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
+import { BOOKING_CHARGE_KINDS, BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
 
@@ -140,7 +140,8 @@ export const bookingSchema = Joi.object({
   price: moneyOut,
   price_manual: Joi.boolean(),
   paid_amount: moneyOut,
-  balance: moneyOut,
+  charges_amount: moneyOut.description('The bill lines beside the price: room service, less loyalty discounts'),
+  balance: moneyOut.description('price + charges_amount - paid_amount'),
   early_checkin: Joi.boolean(),
   late_checkout: Joi.boolean(),
   guest_blacklisted: Joi.boolean(),
@@ -167,6 +168,17 @@ export const paymentSchema = Joi.object({
   created_by: Joi.string().uuid().allow(null),
   created_at: Joi.date(),
 }).meta(openApiComponent('BookingPayment'));
+
+export const chargeSchema = Joi.object({
+  id: Joi.string().uuid(),
+  hotel_id: Joi.string().uuid(),
+  booking_id: Joi.string().uuid(),
+  kind: Joi.string().valid(...BOOKING_CHARGE_KINDS),
+  source_id: Joi.string().description('The order or loyalty ledger entry billed'),
+  description: Joi.string(),
+  amount: moneyOut.description('Positive: a charge; negative: a discount'),
+  created_at: Joi.date(),
+}).meta(openApiComponent('BookingCharge'));
 
 export const availabilitySchema = Joi.object({
   from: Joi.string(),

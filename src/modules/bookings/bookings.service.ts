@@ -25,8 +25,9 @@ import { createAvailability } from './bookings.availability';
 import { announceBooking, signalBookingStatus, startBookingWorkflow } from './bookings.effects';
 import { createInventory } from './bookings.inventory';
 import { createOffers } from './bookings.offers';
+import { createBookingCharges } from './bookings.charges';
 import { createBookingPayments, type DeskPaymentInput, type ReceiptDependencies } from './bookings.payments';
-import { bookingMessages, presentBooking } from './bookings.present';
+import { balanceOf, bookingMessages, presentBooking } from './bookings.present';
 import { bookingsRepository, type Span } from './bookings.repository';
 import { canMoveBooking, orderCandidates } from './bookings.rules';
 import type { Booking, BookingChanges, BookingFilter, BookingInput, BookingStatus } from './bookings.types';
@@ -306,7 +307,7 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
     const fields: Partial<Booking> = {};
     if (to === 'checked_in') {
       const level = (await deps.payments.settingsOf(booking.hotel_id, trx)).require_payment_checkin;
-      const balance = parseMoney(booking.price) - parseMoney(booking.paid_amount);
+      const balance = balanceOf(booking);
       if (balance > 0n && level === 'hard')
         throw new BusinessRuleError(bookingMessages.unpaid(formatMoney(balance)), [], 'payment_required');
       if (balance > 0n && level === 'soft') warnings.push(bookingMessages.unpaidWarning(formatMoney(balance)));
@@ -471,6 +472,9 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
       remove: bookingPayments.remove,
       recordWithin: bookingPayments.recordWithin,
     },
+
+    /** The lines of the stay's bill beside its price (room service, loyalty discounts). */
+    charges: createBookingCharges(db),
   };
 }
 

@@ -29,6 +29,8 @@ export interface Booking {
   price: string;
   price_manual: boolean;
   paid_amount: string;
+  /** The sum of the stay's bill lines beside its price (charges positive, discounts negative). */
+  charges_amount: string;
   early_checkin: boolean;
   late_checkout: boolean;
   guest_blacklisted: boolean;
@@ -102,3 +104,22 @@ export interface BookingFilter {
   room_id?: string;
   q?: string;
 }
+
+/** What a line of a stay's bill came from: room service delivered to the room, loyalty points redeemed. */
+export const BOOKING_CHARGE_KINDS = ['room_service', 'loyalty_redemption'] as const;
+export type BookingChargeKind = (typeof BOOKING_CHARGE_KINDS)[number];
+
+/** A line of a stay's bill beside its price: a charge (positive) or a discount (negative), once per source. */
+export interface BookingCharge {
+  id: string;
+  hotel_id: string;
+  booking_id: string;
+  kind: BookingChargeKind;
+  /** The id of what it bills (an order, a ledger entry): one line per kind and source. */
+  source_id: string;
+  description: string;
+  amount: string;
+  created_at: Date;
+}
+
+export type BookingChargeInput = Pick<BookingCharge, 'kind' | 'source_id' | 'description' | 'amount'>;

@@ -1,3 +1,3 @@
 export type { BookingsService } from './bookings.service';
-export type { Booking, BookingStatus } from './bookings.types';
+export type { Booking, BookingCharge, BookingChargeInput, BookingChargeKind, BookingStatus } from './bookings.types';
 export { offersQuery, type CategoryOffer, type Offers, type OffersQuery } from './bookings.offers';
