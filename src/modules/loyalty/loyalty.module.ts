@@ -1,9 +1,16 @@
+import type { LoyaltyActivities } from '../../../workflows/contracts/loyalty';
 import { defineModule } from '../../platform/modules';
-import { createLoyaltyService } from './loyalty.service';
+import { loyaltyRoutes } from './loyalty.routes';
+import { createLoyaltyService, type LoyaltyDependencies } from './loyalty.service';
 
 /** Loyalty: the hotel's programme, its tiers and every guest's ledger of points. */
 export const loyaltyModule = defineModule({
   name: 'loyalty',
-  uses: [],
-  create: ({ db }) => createLoyaltyService(db),
+  uses: ['guests', 'bookings'],
+  create: ({ db }, deps: LoyaltyDependencies) => createLoyaltyService(db, deps),
+  routes: (loyalty) => loyaltyRoutes(loyalty),
+  onHotelCreated: (loyalty, trx, hotelId) => loyalty.settings.onHotelCreated(trx, hotelId),
+  activities: (loyalty): LoyaltyActivities => ({
+    accrueStayPoints: (hotelId, bookingId) => loyalty.accrueStayPoints(hotelId, bookingId),
+  }),
 });
