@@ -1,7 +1,111 @@
+import type { Config } from '../../config';
 import type { Db } from '../../platform/db/knex';
+import type { ExpectedVersion } from '../../platform/http/concurrency';
+import { createRateLimiter } from '../../platform/http/rate-limit';
+import { NotFoundError, ValidationError } from '../../platform/errors';
+import type { HotelsService } from '../hotels';
+import { createMenu, type MenuDependencies } from './roomservice.menu';
+import { notAuthorized, roomServiceMessages as messages } from './roomservice.messages';
+import { createOrders, type OrderDependencies } from './roomservice.orders';
+import { categoriesRepository, itemsRepository, settingsRepository } from './roomservice.repository';
+import { isOpenAt, localTime } from './roomservice.rules';
+import { createStays, type GuestCaller, type StayDependencies } from './roomservice.stays';
+import type { NewOrder, RoomServiceSettingsChanges, StayProof } from './roomservice.types';
 
-export function createRoomServiceService(db: Db) {
-  return { db };
+export type RoomServiceDependencies = MenuDependencies &
+  StayDependencies &
+  OrderDependencies & { hotels: Pick<HotelsService, 'find' | 'findBySlug'> };
+
+/** Room service: the hotel's settings and menu, stays' codes, and the orders guests place to their rooms. */
+export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit'>, deps: RoomServiceDependencies) {
+  const menu = createMenu(db, deps);
+  const stays = createStays(db, createRateLimiter(db, config.rateLimit), deps);
+  const orders = createOrders(db, deps);
+
+  /** The rooms served must be the hotel's own (400 naming the first that is not). */
+  async function assertOwnRooms(hotelId: string, roomIds: readonly string[]) {
+    for (const [index, roomId] of roomIds.entries()) {
+      if (!(await deps.rooms.findRoom(hotelId, roomId)))
+        throw new ValidationError(messages.unknownRooms, [
+          { path: `body.room_ids.${index}`, message: messages.unknownRooms },
+        ]);
+    }
+  }
+
+  /** The hotel a guest's slug names; an unknown one is refused like a stay not proven. */
+  async function guestHotel(slug: string) {
+    const hotel = await deps.hotels.findBySlug(slug);
+    if (!hotel) throw notAuthorized();
+    return hotel;
+  }
+
+  return {
+    settings: {
+      get: (hotelId: string) => settingsRepository.get(db, hotelId),
+
+      async update(hotelId: string, changes: RoomServiceSettingsChanges, expected?: ExpectedVersion) {
+        if (changes.room_ids) await assertOwnRooms(hotelId, changes.room_ids);
+        return db.transaction(async (trx) => {
+          await settingsRepository.update(trx, hotelId, changes, expected);
+          return settingsRepository.get(trx, hotelId);
+        });
+      },
+
+      onHotelCreated: settingsRepository.insertDefaults,
+    },
+
+    menu,
+
+    stays: { code: stays.code, newCode: stays.newCode },
+
+    orders: { list: orders.list, get: orders.get, move: orders.move },
+
+    guest: {
+      /** What the proven room may order now: the hours, fee and minimum, and the available menu by category. */
+      async config(slug: string, proof: StayProof, caller: GuestCaller) {
+        const hotel = await guestHotel(slug);
+        const stay = await stays.prove(hotel.id, proof, caller);
+        const settings = await settingsRepository.get(db, hotel.id);
+        const { timezone, is_active: active } = (await deps.hotels.find(hotel.id))!;
+        const enabled = settings.enabled && active;
+        const [categories, available] = enabled
+          ? await Promise.all([categoriesRepository.all(db, hotel.id), itemsRepository.available(db, hotel.id)])
+          : [[], []];
+        return {
+          enabled,
+          open_now: isOpenAt(settings.opens_at, settings.closes_at, localTime(new Date(), timezone)),
+          opens_at: settings.opens_at,
+          closes_at: settings.closes_at,
+          time_zone: timezone,
+          delivery_fee: settings.delivery_fee,
+          minimum_order: settings.minimum_order,
+          room_number: stay.room.number,
+          room_served: !settings.room_ids || settings.room_ids.includes(stay.room.id),
+          menu: categories
+            .map((category) => ({
+              id: category.id,
+              name: category.name,
+              items: available
+                .filter((item) => item.category_id === category.id)
+                .map(({ id, name, description, price, photo_url }) => ({ id, name, description, price, photo_url })),
+            }))
+            .filter((category) => category.items.length > 0),
+        };
+      },
+
+      async place(slug: string, proof: StayProof, input: NewOrder, caller: GuestCaller, idempotencyKey?: string) {
+        const hotel = await guestHotel(slug);
+        const stay = await stays.prove(hotel.id, proof, caller);
+        return orders.place(hotel.id, stay, input, idempotencyKey);
+      },
+
+      async order(slug: string, id: string, token: string) {
+        const hotel = await deps.hotels.findBySlug(slug);
+        if (!hotel) throw new NotFoundError(messages.orderNotFound);
+        return orders.forGuest(hotel.id, id, token);
+      },
+    },
+  };
 }
 
 export type RoomServiceService = ReturnType<typeof createRoomServiceService>;

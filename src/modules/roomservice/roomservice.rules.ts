@@ -1,0 +1,46 @@
+import type { OrderStatus } from './roomservice.types';
+
+/**
+ * An order's life: new -> accepted -> preparing -> delivered, each step in turn (the kitchen confirms before it cooks,
+ * and what is delivered is billed), or cancelled from any open step. delivered and cancelled are final.
+ */
+const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
+  new: ['accepted', 'cancelled'],
+  accepted: ['preparing', 'cancelled'],
+  preparing: ['delivered', 'cancelled'],
+  delivered: [],
+  cancelled: [],
+};
+
+export function canMove(from: OrderStatus, to: OrderStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+export const isFinal = (status: OrderStatus) => NEXT[status].length === 0;
+
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/**
+ * Whether the hours take orders at the local time `at` (`HH:MM`): from opening up to (not at) closing; equal ends are
+ * around the clock, and a closing time before the opening one runs past midnight (22:00-02:00).
+ */
+export function isOpenAt(opensAt: string, closesAt: string, at: string): boolean {
+  const [open, close, now] = [minutesOf(opensAt), minutesOf(closesAt), minutesOf(at)];
+  if (open === close) return true;
+  return open < close ? open <= now && now < close : now >= open || now < close;
+}
+
+/** The wall-clock time `HH:MM` at `instant` in the hotel's time zone. */
+export function localTime(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    instant,
+  );
+}
+
+/** A stay the guest is in now: checked in, begun and not yet ended (an arrival to come or a stay over proves nothing). */
+export function inHouse(stay: { status: string; start_at: Date; end_at: Date }, now: Date): boolean {
+  return stay.status === 'checked_in' && stay.start_at <= now && now < stay.end_at;
+}
+
+/** Room numbers as a guest types them: "101", " 101 " and "a12"/"A12" are one room. */
+export const roomKey = (room: string) => room.trim().toLowerCase();

@@ -1,0 +1,111 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from '../../platform/db/knex';
+import { NotFoundError, RateLimitedError } from '../../platform/errors';
+import type { SharedRateLimiter } from '../../platform/http/rate-limit';
+import type { Booking, BookingsService } from '../bookings';
+import type { Room, RoomsService } from '../rooms';
+import { notAuthorized, refused, roomServiceMessages as messages } from './roomservice.messages';
+import { stayCodesRepository } from './roomservice.repository';
+import { inHouse, roomKey } from './roomservice.rules';
+import type { StayProof } from './roomservice.types';
+
+export interface StayDependencies {
+  bookings: Pick<BookingsService, 'get'>;
+  rooms: Pick<RoomsService, 'findRoom'>;
+}
+
+/** The stay a guest proved: checked in and in house now, in the room they named. */
+export interface ProvenStay {
+  booking: Pick<Booking, 'id' | 'room_id'>;
+  room: Room;
+}
+
+/** Who is asking, for the wrong-guess budgets. */
+export interface GuestCaller {
+  address: string;
+}
+
+/**
+ * Wrong proofs allowed per 15 minutes: 5 per room whoever asks (a million codes against 5 guesses), 30 per caller
+ * address across rooms. Right proofs are given back, so a guest polling is never stopped by their own asking.
+ */
+const GUESSES = {
+  room: { scope: 'room_service.room', quota: 5, windowSeconds: 900 },
+  address: { scope: 'room_service.address', quota: 30, windowSeconds: 900 },
+};
+
+const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+/** The stays' codes staff hand to guests, and the check of what a guest types against them. */
+export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDependencies) {
+  /** A stay code is issued only for a stay still to come or under way. */
+  async function openStay(hotelId: string, bookingId: string) {
+    const booking = await deps.bookings.get(hotelId, bookingId).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new NotFoundError(messages.stayNotFound) : error;
+    });
+    if (booking.status === 'cancelled' || booking.status === 'checked_out')
+      throw refused('stay_closed', messages.stayClosed);
+    return booking;
+  }
+
+  const present = (booking: Pick<Booking, 'room_id'>, row: { booking_id: string; code: string; created_at: Date }) => ({
+    booking_id: row.booking_id,
+    room_id: booking.room_id,
+    code: row.code,
+    created_at: row.created_at,
+  });
+
+  /**
+   * Counts a guess against the room's and the address's budgets before it is judged (parallel guesses cannot share
+   * a quota none of them has spent yet); 429 once either is spent, even for a right one.
+   */
+  async function countGuess(hotelId: string, proof: StayProof, caller: GuestCaller) {
+    const counted: [typeof GUESSES.room, string][] = [
+      [GUESSES.room, `${hotelId}:${roomKey(proof.room)}`],
+      [GUESSES.address, `${hotelId}:${caller.address}`],
+    ];
+    const spent: typeof counted = [];
+    const giveBack = () => Promise.all(spent.map(([budget, key]) => limiter.giveBack(budget.scope, key)));
+    for (const [budget, key] of counted) {
+      const decision = await limiter.consume(budget.scope, key, undefined, budget);
+      spent.push([budget, key]);
+      if (decision.retryAfterSeconds !== undefined) {
+        await giveBack();
+        throw new RateLimitedError(decision.retryAfterSeconds);
+      }
+    }
+    return giveBack;
+  }
+
+  return {
+    /** The stay's code, made on the first ask (staff print it on the key-card sleeve). */
+    async code(hotelId: string, bookingId: string) {
+      const booking = await openStay(hotelId, bookingId);
+      return present(booking, await stayCodesRepository.ensure(db, hotelId, bookingId, newCode()));
+    },
+
+    /** A new code for the stay (the old one stops working at once), e.g. when a guest's sleeve is lost. */
+    async newCode(hotelId: string, bookingId: string) {
+      const booking = await openStay(hotelId, bookingId);
+      return present(booking, await stayCodesRepository.replace(db, hotelId, bookingId, newCode()));
+    },
+
+    /** The stay the guest proved; one 403 for every way of not proving one, and 429 after too many wrong guesses. */
+    async prove(hotelId: string, proof: StayProof, caller: GuestCaller): Promise<ProvenStay> {
+      const giveBack = await countGuess(hotelId, proof, caller);
+      const now = new Date();
+      for (const bookingId of await stayCodesRepository.bookingsWithCode(db, hotelId, proof.code)) {
+        const booking = await deps.bookings.get(hotelId, bookingId);
+        if (!inHouse(booking, now)) continue;
+        const room = await deps.rooms.findRoom(hotelId, booking.room_id);
+        if (room && roomKey(room.number) === roomKey(proof.room)) {
+          await giveBack();
+          return { booking, room };
+        }
+      }
+      throw notAuthorized();
+    },
+  };
+}
+
+export type Stays = ReturnType<typeof createStays>;

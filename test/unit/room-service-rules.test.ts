@@ -1,0 +1,50 @@
+import { canMove, inHouse, isOpenAt, localTime } from '../../src/modules/roomservice/roomservice.rules';
+
+describe('room-service hours', () => {
+  it('take orders from opening up to closing, around the clock when equal, and past midnight', () => {
+    expect(isOpenAt('08:00', '22:00', '08:00')).toBe(true);
+    expect(isOpenAt('08:00', '22:00', '21:59')).toBe(true);
+    expect(isOpenAt('08:00', '22:00', '22:00')).toBe(false);
+    expect(isOpenAt('08:00', '22:00', '07:59')).toBe(false);
+    expect(isOpenAt('00:00', '00:00', '03:00')).toBe(true);
+    expect(isOpenAt('22:00', '02:00', '23:30')).toBe(true);
+    expect(isOpenAt('22:00', '02:00', '01:59')).toBe(true);
+    expect(isOpenAt('22:00', '02:00', '02:00')).toBe(false);
+    expect(isOpenAt('22:00', '02:00', '12:00')).toBe(false);
+  });
+
+  it("read the clock in the hotel's time zone", () => {
+    const instant = new Date('2026-01-15T21:30:00Z');
+    expect(localTime(instant, 'Europe/Moscow')).toBe('00:30');
+    expect(localTime(instant, 'Asia/Vladivostok')).toBe('07:30');
+    expect(localTime(instant, 'UTC')).toBe('21:30');
+  });
+});
+
+describe('room-service order moves', () => {
+  it('go one step at a time, or to cancelled from an open step; delivered and cancelled are final', () => {
+    expect(canMove('new', 'accepted')).toBe(true);
+    expect(canMove('accepted', 'preparing')).toBe(true);
+    expect(canMove('preparing', 'delivered')).toBe(true);
+    expect(canMove('new', 'preparing')).toBe(false);
+    expect(canMove('new', 'delivered')).toBe(false);
+    expect(canMove('accepted', 'new')).toBe(false);
+    for (const open of ['new', 'accepted', 'preparing'] as const) expect(canMove(open, 'cancelled')).toBe(true);
+    for (const final of ['delivered', 'cancelled'] as const) {
+      for (const to of ['new', 'accepted', 'preparing', 'delivered', 'cancelled'] as const)
+        expect(canMove(final, to)).toBe(false);
+    }
+  });
+});
+
+describe('a stay in house', () => {
+  const stay = { start_at: new Date('2026-01-10T11:00:00Z'), end_at: new Date('2026-01-12T09:00:00Z') };
+
+  it('is checked in and under way now', () => {
+    expect(inHouse({ ...stay, status: 'checked_in' }, new Date('2026-01-11T00:00:00Z'))).toBe(true);
+    expect(inHouse({ ...stay, status: 'confirmed' }, new Date('2026-01-11T00:00:00Z'))).toBe(false);
+    expect(inHouse({ ...stay, status: 'checked_out' }, new Date('2026-01-11T00:00:00Z'))).toBe(false);
+    expect(inHouse({ ...stay, status: 'checked_in' }, new Date('2026-01-12T09:00:00Z'))).toBe(false);
+    expect(inHouse({ ...stay, status: 'checked_in' }, new Date('2026-01-10T10:59:00Z'))).toBe(false);
+  });
+});
