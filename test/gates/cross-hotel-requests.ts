@@ -39,6 +39,10 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/chat/rooms/:id': 'chatRoom',
   '/api/hotels/:slug/chat/rooms/:id/members/:userId': 'staff',
   '/api/hotels/:slug/chat/messages/:id': 'chatMessage',
+  '/api/hotels/:slug/room-service/menu/categories/:id': 'menuCategory',
+  '/api/hotels/:slug/room-service/menu/items/:id': 'menuItem',
+  '/api/hotels/:slug/room-service/orders/:id': 'roomServiceOrder',
+  '/api/hotels/:slug/room-service/stays/:bookingId': 'booking',
 };
 
 /**
@@ -70,6 +74,10 @@ export const FIELD_KINDS: Record<string, RecordKind> = {
   'POST /api/hotels/:slug/chat/typing room_id': 'chatRoom',
   'GET /api/hotels/:slug/chat/search room_id': 'chatRoom',
   'GET /api/hotels/:slug/chat/rooms/:id/messages before_id': 'chatMessage',
+  photo_url: 'upload',
+  'POST /api/hotels/:slug/room-service/menu/items category_id': 'menuCategory',
+  'PATCH /api/hotels/:slug/room-service/menu/items/:id category_id': 'menuCategory',
+  'GET /api/hotels/:slug/room-service/menu/items category_id': 'menuCategory',
 };
 
 export type Records = Record<RecordKind, string>;
@@ -283,6 +291,15 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
     },
   },
   'POST /api/hotels/:slug/chat/typing': { base: (r) => ({ room_id: r.chatRoom }), control: true },
+  'PATCH /api/hotels/:slug/room-service/settings': { base: (r) => ({ room_ids: [r.room] }), control: true },
+  'POST /api/hotels/:slug/room-service/menu/items': {
+    base: (r, n) => ({ category_id: r.menuCategory, name: `Gate dish ${n}`, price: 100, photo_url: r.upload }),
+    control: true,
+  },
+  'PATCH /api/hotels/:slug/room-service/menu/items/:id': {
+    base: (r) => ({ category_id: r.menuCategory, photo_url: r.upload }),
+    control: true,
+  },
   'POST /api/hotels/:slug/minibar/stock': {
     base: (r) => ({ item_id: r.minibarItem, kind: 'receipt', quantity: 1 }),
     control: true,

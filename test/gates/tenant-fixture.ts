@@ -4,6 +4,7 @@ import type { Db } from '../../src/platform/db/knex';
 import { fakeTTLockControl } from '../fakes/ttlock';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import type { TestApp } from '../helpers/app';
+import { localDay } from '../helpers/dates';
 import { outboxWorkflowsAtRest, withTemporal } from '../helpers/workflows';
 
 /**
@@ -30,6 +31,9 @@ export const RECORD_KINDS = [
   'checklistItem',
   'consumption',
   'notification',
+  'menuCategory',
+  'menuItem',
+  'roomServiceOrder',
   'paymentMethod',
   'gateway',
   'rentalObject',
@@ -374,6 +378,35 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     }),
   );
 
+  // Room service on, a dish of the menu (with the photo), and an order placed by a guest in house now (through the
+  // public route, with the stay's code).
+  await patch('/room-service/settings', { enabled: true, delivery_fee: 100 });
+  const menuCategory = await post('/room-service/menu/categories', { name: `Menu ${canary}` });
+  const menuItem = await post('/room-service/menu/items', {
+    category_id: menuCategory.id,
+    name: `Dish ${canary}`,
+    description: `Dish description ${canary}`,
+    price: 250,
+    photo_url: upload,
+  });
+  const guestRoom = await post('/rooms', { number: `${canary.slice(0, 14)}g`, category_id: category.id });
+  const inHouse = await post('/bookings', {
+    room_id: guestRoom.id,
+    check_in: localDay(-1),
+    check_out: localDay(1),
+    guest_last_name: `Diner ${canary}`,
+    guest_first_name: `Diner first ${canary}`,
+  });
+  await patch(`/bookings/${inHouse.id}`, { status: 'checked_in' });
+  const stayCode = await t.http.get(api(`/room-service/stays/${inHouse.id}/code`)).set(auth);
+  if (stayCode.status !== 200) throw new Error(`seeding the stay code: ${stayCode.status} ${stayCode.text}`);
+  const ordered = await t.http
+    .post(`/api/room-service/${hotel.slug}/orders`)
+    .set({ 'X-Room': guestRoom.number as string, 'X-Stay-Code': stayCode.body.code as string })
+    .send({ items: [{ item_id: menuItem.id, quantity: 2 }], note: `Order note ${canary}` });
+  if (ordered.status !== 201) throw new Error(`seeding a room-service order: ${ordered.status} ${ordered.text}`);
+  const roomServiceOrder = (ordered.body as { order: { id: string } }).order;
+
   const chatRoom = await post('/chat/rooms', { type: 'group', name: `Chat ${canary}`, member_ids: [staff.id] });
   const chatMessage = await post(`/chat/rooms/${chatRoom.id}/messages`, { text: `Message ${canary}` });
   // Read by its member: the unread-message job (every 15 minutes) has nothing of the seed to sum up mid-sweep.
@@ -407,6 +440,9 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       checklistItem: checklist[0].id,
       consumption: consumption.id,
       notification: notification.id,
+      menuCategory: menuCategory.id,
+      menuItem: menuItem.id,
+      roomServiceOrder: roomServiceOrder.id,
       paymentMethod: paymentMethod.id,
       gateway: gateway.id,
       rentalObject: rentalTemplate.id,
