@@ -606,6 +606,14 @@ const CASES: Case[] = [
     },
   },
   {
+    workflowType: 'loyaltyExpiry',
+    name: 'triggered by its schedule',
+    histories: ['loyaltyExpiry-schedule'],
+    async run(r) {
+      return { 'loyaltyExpiry-schedule': await scheduledRun(r, 'loyalty-expiry') };
+    },
+  },
+  {
     workflowType: 'deposit',
     name: 'hold released + charge refunded + cash cancelled',
     histories: ['deposit-hold-released', 'deposit-charge-refunded', 'deposit-cash-cancelled'],

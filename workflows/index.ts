@@ -10,3 +10,4 @@ export * from './card-issuance.workflow';
 export * from './fiscal-receipt.workflow';
 export * from './push-delivery.workflow';
 export * from './unread-chat-push.workflow';
+export * from './loyalty-expiry.workflow';

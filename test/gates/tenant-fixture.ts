@@ -46,6 +46,7 @@ export const RECORD_KINDS = [
   'cardIssuance',
   'chatRoom',
   'chatMessage',
+  'loyaltyEntry',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -101,7 +102,8 @@ export function day(offset: number, base = '2031-03-01'): string {
  * (a deduction preset), a payment method, a YooKassa gateway, a cash deposit on the booking, a rental object (made
  * active) with a daily booking charged to the booking, a workstation paired with an agent and a fiscal register on it,
  * a door-lock cloud account (on the stack's fake TTLock, signed in) with its one lock mapped to the room,
- * a fiscal receipt of the payment on that register, and a notification.
+ * a fiscal receipt of the payment on that register, a notification, and the loyalty programme on (its tiers) with
+ * points added to the guest by a manager.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
   const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
@@ -417,6 +419,15 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     last_read_at: t.db.fn.now(),
   });
 
+  await patch('/loyalty/settings', {
+    enabled: true,
+    tiers: [
+      { name: `Tier ${canary}`, threshold: 0, earn_rate: 5 },
+      { name: `Gold ${canary}`, threshold: 10, earn_rate: 10 },
+    ],
+  });
+  const loyaltyEntry = await post(`/guests/${guest.id}/loyalty/adjustments`, { points: 500, note: `Points ${canary}` });
+
   return {
     hotel,
     canary,
@@ -455,6 +466,7 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       cardIssuance: cardIssuance.id,
       chatRoom: chatRoom.id,
       chatMessage: chatMessage.id,
+      loyaltyEntry: loyaltyEntry.id,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { LoyaltyActivities } from '../../../workflows/contracts/loyalty';
+import type { LoyaltyExpiryActivities } from '../../../workflows/contracts/loyalty-expiry';
 import { defineModule } from '../../platform/modules';
 import { loyaltyRoutes } from './loyalty.routes';
 import { createLoyaltyService, type LoyaltyDependencies } from './loyalty.service';
@@ -10,7 +11,9 @@ export const loyaltyModule = defineModule({
   create: ({ db }, deps: LoyaltyDependencies) => createLoyaltyService(db, deps),
   routes: (loyalty) => loyaltyRoutes(loyalty),
   onHotelCreated: (loyalty, trx, hotelId) => loyalty.settings.onHotelCreated(trx, hotelId),
-  activities: (loyalty): LoyaltyActivities => ({
+  activities: (loyalty): LoyaltyActivities & LoyaltyExpiryActivities => ({
     accrueStayPoints: (hotelId, bookingId) => loyalty.accrueStayPoints(hotelId, bookingId),
+    expireLoyaltyPoints: () => loyalty.expirePoints(),
   }),
+  schedules: [{ scheduleId: 'loyalty-expiry', workflowType: 'loyaltyExpiry', every: '1 day' }],
 });

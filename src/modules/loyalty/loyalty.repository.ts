@@ -96,14 +96,13 @@ export const entriesRepository = {
     return { earned: earned as EarnedRow[], spent: -Number(row?.spent ?? 0) };
   },
 
-  /** Earned rows past their expiry that no expiry row has closed yet, of guests who still hold points. */
+  /** Guests with earned rows past their expiry that no expiry row has closed yet. */
   async dueGuests(db: DbOrTrx, now: Date, limit: number): Promise<{ hotel_id: string; guest_id: string }[]> {
     const { rows } = await db.raw<{ rows: { hotel_id: string; guest_id: string }[] }>(
       `SELECT DISTINCT e.hotel_id, e.guest_id
          FROM loyalty_entries e
         WHERE e.expires_at <= :now
           AND NOT EXISTS (SELECT 1 FROM loyalty_entries x WHERE x.expired_entry_id = e.id)
-          AND (SELECT sum(b.points) FROM loyalty_entries b WHERE b.hotel_id = e.hotel_id AND b.guest_id = e.guest_id) > 0
         LIMIT :limit`,
       { now, limit },
     );
@@ -119,7 +118,11 @@ export const entriesRepository = {
   },
 
   page(db: DbOrTrx, hotelId: string, guestId: string, request: PageRequest) {
-    const query = db('loyalty_entries').where({ hotel_id: hotelId, guest_id: guestId }).select('*');
+    // An expiry that found nothing left of its row only marks it settled: no change to show.
+    const query = db('loyalty_entries')
+      .where({ hotel_id: hotelId, guest_id: guestId })
+      .whereNot((settled) => settled.where({ reason: 'expiry', points: 0 }))
+      .select('*');
     return pageOf<EntryRow>(db, query, ENTRY_KEYS, request);
   },
 };

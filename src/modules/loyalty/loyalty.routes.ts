@@ -1,15 +1,34 @@
+import Joi from 'joi';
+import type { PageRequest } from '../../platform/db/keyset';
+import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
+import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
-import { slugParams } from '../../platform/http/schemas';
-import { settingsChanges, settingsSchema } from './loyalty.schemas';
-import type { LoyaltyService } from './loyalty.service';
+import { idParams, slugParams } from '../../platform/http/schemas';
+import {
+  accountSchema,
+  adjustmentBody,
+  entriesQuery,
+  entrySchema,
+  redemptionBody,
+  redemptionSchema,
+  settingsChanges,
+  settingsSchema,
+} from './loyalty.schemas';
+import type { Adjustment, LoyaltyService } from './loyalty.service';
 import type { LoyaltySettingsChanges } from './loyalty.types';
+
+interface Id {
+  slug: string;
+  id: string;
+}
 
 /** The desk tells guests about the programme and spends their points; management runs it. */
 const LOYALTY_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
 
 const tags = ['Loyalty'];
 const settingsPath = '/api/hotels/:slug/loyalty/settings';
+const accountPath = '/api/hotels/:slug/guests/:id/loyalty';
 
 export function loyaltyRoutes(loyalty: LoyaltyService): RouteDefinition[] {
   return [
@@ -45,6 +64,84 @@ export function loyaltyRoutes(loyalty: LoyaltyService): RouteDefinition[] {
       },
       async handler({ hotel, body, expectedVersion, res }) {
         res.json(await loyalty.settings.update(hotel.id, body, expectedVersion));
+      },
+    }),
+    defineHotelRoute<unknown, unknown, Id>({
+      method: 'get',
+      path: accountPath,
+      summary: "A guest's loyalty account",
+      description:
+        'The tier (from the nights or money of their stays checked out in the last 365 days while the programme ' +
+        'ran), the balance (the sum of the ledger) and what it is worth, the next points to expire, and what is ' +
+        'still needed for the next tier.',
+      tags,
+      access: { kind: 'hotel', roles: LOYALTY_READERS },
+      request: { params: idParams },
+      responses: { 200: { description: 'The account', schema: accountSchema }, 404: { description: 'No such guest' } },
+      async handler({ hotel, params, res }) {
+        res.json(await loyalty.account(hotel.id, params.id));
+      },
+    }),
+    defineHotelRoute<unknown, PageRequest, Id>({
+      method: 'get',
+      path: `${accountPath}/entries`,
+      summary: "A guest's points ledger",
+      description:
+        'Newest first. Each change with its reason: `stay` (earned on `booking_id`, at `tier`), `redemption` ' +
+        '(taken off `booking_id`), `expiry` (what was left of `expired_entry_id` at its date, oldest points first), ' +
+        '`adjustment` (by a manager, with `note`).',
+      tags,
+      access: { kind: 'hotel', roles: LOYALTY_READERS },
+      request: { params: idParams, query: entriesQuery },
+      responses: {
+        200: { description: 'Ledger rows', schema: Joi.array().items(entrySchema), headers: PAGE_HEADERS },
+        404: { description: 'No such guest' },
+      },
+      async handler({ hotel, params, query, res }) {
+        sendPage(res, await loyalty.entries(hotel.id, params.id, query));
+      },
+    }),
+    defineHotelRoute<Adjustment, unknown, Id>({
+      method: 'post',
+      path: `${accountPath}/adjustments`,
+      summary: "Correct a guest's points",
+      description:
+        'A manager adds (expiring like earned points) or takes off points with a required `note`; a debit beyond ' +
+        'the balance is refused (422 `loyalty_insufficient_points`). Accepts `Idempotency-Key`.',
+      tags,
+      access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
+      request: { params: idParams, body: adjustmentBody, headers: idempotencyKeyHeader },
+      responses: {
+        201: { description: 'The ledger row', schema: entrySchema },
+        404: { description: 'No such guest' },
+        422: { description: 'More points taken off than the guest holds' },
+      },
+      async handler({ hotel, params, body, auth, headers, res }) {
+        const result = await loyalty.adjust(hotel.id, params.id, body, auth.sub, headers['idempotency-key']);
+        res.status(result.status).json(result.body);
+      },
+    }),
+    defineHotelRoute<{ points: number }, unknown, Id>({
+      method: 'post',
+      path: '/api/hotels/:slug/bookings/:id/loyalty-redemptions',
+      summary: "Pay part of a stay with the primary guest's points",
+      description:
+        "Takes `points` off the booking's primary guest's balance and `points × point_value` off the booking's bill " +
+        '(a `loyalty_redemption` line; `balance` falls by it) in one transaction. Refused (422): the programme off ' +
+        '(`loyalty_programme_off`), no guest profile (`loyalty_no_guest`), more points than the balance ' +
+        '(`loyalty_insufficient_points`), a cancelled or checked-out booking (`booking_closed`), a discount beyond ' +
+        'what the stay costs (`discount_exceeds_due`). Accepts `Idempotency-Key`.',
+      tags,
+      access: { kind: 'hotel', roles: LOYALTY_READERS },
+      request: { params: idParams, body: redemptionBody, headers: idempotencyKeyHeader },
+      responses: {
+        201: { description: 'Redeemed', schema: redemptionSchema },
+        404: { description: 'No such booking' },
+        422: { description: 'A rule refused it' },
+      },
+      async handler({ hotel, params, body, auth, headers, res }) {
+        const result = await loyalty.redeem(hotel.id, params.id, body.points, auth.sub, headers['idempotency-key']);
+        res.status(result.status).json(result.body);
       },
     }),
   ];

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
-import { moneyOut, slugParams } from '../../platform/http/schemas';
+import { moneyOut } from '../../platform/http/schemas';
 import { MAX_TIERS, TIER_BASES } from './loyalty.rules';
 
 const decimalOut = Joi.string().pattern(/^\d+(\.\d+)?$/);
@@ -49,9 +49,6 @@ export const settingsSchema = Joi.object({
   tiers: Joi.array().items(tierSchema).description('By threshold, lowest first'),
   updated_at: Joi.date(),
 }).meta(openApiComponent('LoyaltySettings'));
-
-export const guestParams = slugParams.keys({ guestId: Joi.string().uuid().required() });
-export const bookingParams = slugParams.keys({ bookingId: Joi.string().uuid().required() });
 
 export const entriesQuery = Joi.object(pageQueryKeys);
 

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
+import { idempotent } from '../../platform/db/idempotency';
+import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
+import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { BookingsService } from '../bookings';
@@ -7,12 +10,40 @@ import type { GuestsService } from '../guests';
 import { formatMoney, parseMoney } from '../pricing';
 import { loyaltyMessages } from './loyalty.messages';
 import { entriesRepository, settingsRepository, tiersRepository } from './loyalty.repository';
-import { expiryOf, MAX_TIERS, nextTier, nightsOf, pointsFor, QUALIFYING_DAYS, tierFor } from './loyalty.rules';
-import type { LoyaltySettingsChanges, LoyaltySettingsRow, TierInput, TierRow } from './loyalty.types';
+import {
+  expiryOf,
+  MAX_TIERS,
+  nextTier,
+  nightsOf,
+  pointsFor,
+  QUALIFYING_DAYS,
+  remainingOf,
+  tierFor,
+} from './loyalty.rules';
+import type { EntryRow, LoyaltySettingsChanges, LoyaltySettingsRow, TierInput, TierRow } from './loyalty.types';
 
 export interface LoyaltyDependencies {
   bookings: Pick<BookingsService, 'get' | 'charges'>;
   guests: Pick<GuestsService, 'find'>;
+}
+
+export interface Adjustment {
+  points: number;
+  note: string;
+}
+
+export interface ExpiryReport {
+  guests: number;
+  /** Whether guests were left for another pass (one pass settles a bounded number). */
+  more: boolean;
+}
+
+/** Guests whose expired points one pass settles at most. */
+const EXPIRY_GUESTS_PER_PASS = 500;
+
+/** A ledger row as staff read it (the bookkeeping columns left out). */
+function presentEntry({ hotel_id: _hotel, ...entry }: EntryRow) {
+  return entry;
 }
 
 export type AccrualResult = 'accrued' | 'already_accrued' | 'no_programme' | 'not_eligible';
@@ -57,6 +88,46 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
     );
     const qualifying = settings.tier_basis === 'nights' ? nights : Number(spend);
     return { nights, spend, qualifying, tier: tierFor(tiers, qualifying), next: nextTier(tiers, qualifying) };
+  }
+
+  /**
+   * Writes the expiry rows of the guest's earned rows past their date, each closed once with what FIFO left of it
+   * (0 when nothing was). Under the guest's lock, so a redemption never spends points that have just expired.
+   */
+  async function settleExpiries(trx: Knex.Transaction, hotelId: string, guestId: string, now: Date): Promise<void> {
+    const closed = await entriesRepository.expiredIds(trx, hotelId, guestId);
+    const { earned, spent } = await entriesRepository.earnedAndSpent(trx, hotelId, guestId);
+    for (const { row, remaining } of remainingOf(earned, spent)) {
+      if (!row.expires_at || row.expires_at > now || closed.has(row.id)) continue;
+      await entriesRepository.insert(trx, {
+        hotel_id: hotelId,
+        guest_id: guestId,
+        points: -remaining,
+        reason: 'expiry',
+        expired_entry_id: row.id,
+      });
+    }
+  }
+
+  /** The guest's points, settled up to now and held still until the transaction ends. */
+  async function lockedBalance(trx: Knex.Transaction, hotelId: string, guestId: string, now: Date) {
+    await entriesRepository.lockGuest(trx, hotelId, guestId);
+    await settleExpiries(trx, hotelId, guestId, now);
+    return entriesRepository.balance(trx, hotelId, guestId);
+  }
+
+  async function requireGuest(hotelId: string, guestId: string): Promise<void> {
+    if (!(await deps.guests.find(hotelId, guestId))) throw new NotFoundError(loyaltyMessages.guestNotFound);
+  }
+
+  /** The earliest points still held that expire, and how many of them there are. */
+  async function nextExpiry(hotelId: string, guestId: string) {
+    const closed = await entriesRepository.expiredIds(db, hotelId, guestId);
+    const { earned, spent } = await entriesRepository.earnedAndSpent(db, hotelId, guestId);
+    const next = remainingOf(earned, spent).find(
+      ({ row, remaining }) => remaining > 0 && row.expires_at && !closed.has(row.id),
+    );
+    return next ? { points: next.remaining, expires_at: next.row.expires_at } : null;
   }
 
   return {
@@ -110,6 +181,124 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
         expires_at: expiryOf(now, settings.expiry_months),
       });
       return written ? 'accrued' : 'already_accrued';
+    },
+
+    /** The guest's standing: tier, balance (the sum of the ledger), the next points to expire, the way to the next tier. */
+    async account(hotelId: string, guestId: string, now = new Date()) {
+      await requireGuest(hotelId, guestId);
+      const { tiers, ...settings } = await programme(db, hotelId);
+      const { nights, spend, qualifying, tier, next } = await standing(db, settings, tiers, guestId, now);
+      const balance = await entriesRepository.balance(db, hotelId, guestId);
+      const ref = (found: TierRow | undefined) =>
+        found ? { name: found.name, threshold: found.threshold, earn_rate: found.earn_rate } : null;
+      return {
+        guest_id: guestId,
+        enabled: settings.enabled,
+        balance,
+        balance_value: formatMoney(BigInt(balance) * parseMoney(settings.point_value)),
+        tier: ref(tier),
+        next_tier: ref(next),
+        qualifying: {
+          basis: settings.tier_basis,
+          nights,
+          spend: formatMoney(parseMoney(spend)),
+          since: qualifyingSince(now),
+          to_next_tier: next ? Math.round((Number(next.threshold) - qualifying) * 100) / 100 : null,
+        },
+        next_expiry: await nextExpiry(hotelId, guestId),
+      };
+    },
+
+    /** The guest's ledger, newest first. */
+    async entries(hotelId: string, guestId: string, page: PageRequest) {
+      await requireGuest(hotelId, guestId);
+      return mapPage(await entriesRepository.page(db, hotelId, guestId, page), presentEntry);
+    },
+
+    /** A manager's correction with its reason; a debit never takes the balance below zero. */
+    async adjust(hotelId: string, guestId: string, adjustment: Adjustment, actorId: string, idempotencyKey?: string) {
+      await requireGuest(hotelId, guestId);
+      const scope = { hotelId, scope: 'loyalty.adjust', key: idempotencyKey, body: { guestId, ...adjustment } };
+      return transactionWithRetry(db, (trx) =>
+        idempotent(trx, scope, async () => {
+          const now = new Date();
+          const balance = await lockedBalance(trx, hotelId, guestId, now);
+          if (balance + adjustment.points < 0)
+            throw refused(loyaltyMessages.notEnoughPoints(balance), 'loyalty_insufficient_points');
+          const { expiry_months: months } = await settingsRepository.get(trx, hotelId);
+          const entry = await entriesRepository.insert(trx, {
+            hotel_id: hotelId,
+            guest_id: guestId,
+            points: adjustment.points,
+            reason: 'adjustment',
+            note: adjustment.note,
+            created_by: actorId,
+            expires_at: adjustment.points > 0 ? expiryOf(now, months) : null,
+          });
+          return { status: 201, body: presentEntry(entry) };
+        }),
+      );
+    },
+
+    /**
+     * Points of the booking's primary guest taken off its bill: the ledger row and the bill's discount line commit
+     * together, under the guest's lock (concurrent redemptions see each other's rows) and the booking's.
+     */
+    async redeem(hotelId: string, bookingId: string, points: number, actorId: string, idempotencyKey?: string) {
+      const scope = { hotelId, scope: 'loyalty.redeem', key: idempotencyKey, body: { bookingId, points } };
+      return transactionWithRetry(db, (trx) =>
+        idempotent(trx, scope, async () => {
+          const settings = await settingsRepository.get(trx, hotelId);
+          if (!settings.enabled) throw refused(loyaltyMessages.programmeOff, 'loyalty_programme_off');
+          const booking = await deps.bookings.get(hotelId, bookingId);
+          const primary = booking.guests.find((guest) => guest.is_primary);
+          if (!primary) throw refused(loyaltyMessages.noGuestProfile, 'loyalty_no_guest');
+          const balance = await lockedBalance(trx, hotelId, primary.guest_id, new Date());
+          if (points > balance) throw refused(loyaltyMessages.notEnoughPoints(balance), 'loyalty_insufficient_points');
+          const entry = await entriesRepository.insert(trx, {
+            hotel_id: hotelId,
+            guest_id: primary.guest_id,
+            points: -points,
+            reason: 'redemption',
+            booking_id: bookingId,
+            created_by: actorId,
+          });
+          const amount = BigInt(points) * parseMoney(settings.point_value);
+          const added = await deps.bookings.charges.addWithin(trx, hotelId, bookingId, {
+            kind: 'loyalty_redemption',
+            source_id: entry.id,
+            description: loyaltyMessages.redemptionNote(points),
+            amount: formatMoney(-amount),
+          });
+          // Checked under the booking's lock: a stay closed meanwhile takes no discount.
+          if (!['inquiry', 'confirmed', 'checked_in'].includes(added.booking.status))
+            throw refused(loyaltyMessages.bookingClosed, 'booking_closed');
+          const { price, charges_amount: charges, paid_amount: paid } = added.booking;
+          return {
+            status: 201,
+            body: {
+              entry: presentEntry(entry),
+              amount: formatMoney(amount),
+              balance: balance - points,
+              booking_balance: formatMoney(parseMoney(price) + parseMoney(charges) - parseMoney(paid)),
+            },
+          };
+        }),
+      );
+    },
+
+    /**
+     * One pass of the expiry job: closes the earned rows past their date, guest by guest, each in its own
+     * transaction; idempotent per earned row (an expiry row names the row it closes).
+     */
+    async expirePoints(now = new Date()): Promise<ExpiryReport> {
+      const due = await entriesRepository.dueGuests(db, now, EXPIRY_GUESTS_PER_PASS);
+      for (const { hotel_id: hotelId, guest_id: guestId } of due)
+        await transactionWithRetry(db, async (trx) => {
+          await entriesRepository.lockGuest(trx, hotelId, guestId);
+          await settleExpiries(trx, hotelId, guestId, now);
+        });
+      return { guests: due.length, more: due.length === EXPIRY_GUESTS_PER_PASS };
     },
   };
 }
