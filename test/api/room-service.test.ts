@@ -568,6 +568,28 @@ describe('staff moving an order', () => {
     );
   });
 
+  it('delivers once when the desk sends it twice at the same moment; parallel orders get numbers in turn', async () => {
+    const guest = await stay(owner);
+    const orders = await Promise.all(
+      [1, 2, 3, 4].map((quantity) =>
+        order(owner, proofOf(guest), { items: [{ item_id: tea.id, quantity }] }).expect(201),
+      ),
+    );
+    const numbers = orders.map((response) => (response.body.order as Order).number).sort((x, y) => x - y);
+    expect(numbers).toEqual([numbers[0], numbers[0] + 1, numbers[0] + 2, numbers[0] + 3]);
+    const id = (orders[0].body.order as Order).id;
+    await move(id, { status: 'accepted' }).expect(200);
+    await move(id, { status: 'preparing' }).expect(200);
+    const statuses = await Promise.all([1, 2, 3].map(() => move(id, { status: 'delivered' })));
+    expect(statuses.map((response) => response.status).sort()).toEqual([200, 409, 409]);
+    const charges = await t.http
+      .get(`/api/hotels/${owner.slug}/bookings/${guest.booking.id}/charges`)
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(charges.body).toHaveLength(1);
+    expect(charges.body[0]).toMatchObject({ source_id: id, amount: (orders[0].body.order as Order).total });
+  });
+
   it('cancels from an open step only with a reason; a cancelled order bills nothing', async () => {
     const guest = await stay(owner);
     const { order: placedOrder, status_token: token } = await placed(guest, [{ item_id: tea.id, quantity: 1 }]);

@@ -47,7 +47,8 @@ const tags = ['Room service'];
 const GUEST_LIMITS = {
   config: { scope: 'room_service.config', perAddress: { quota: 300, windowSeconds: 60 }, store: 'local' as const },
   status: { scope: 'room_service.status', perAddress: { quota: 600, windowSeconds: 60 }, store: 'local' as const },
-  place: { scope: 'room_service.place', perAddress: { quota: 100, windowSeconds: 600 }, store: 'shared' as const },
+  // The configured budget per address (`RATE_LIMIT_*`), as for sign-ins.
+  place: { scope: 'room_service.place' },
 };
 
 const proofDescription =
