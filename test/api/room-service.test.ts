@@ -70,11 +70,11 @@ async function menuItem(hotel: RegisteredHotel, categoryId: string, fields: Reco
 /** A room with a stay in it (checked in by default, from yesterday to the day after tomorrow) and the stay's code. */
 async function stay(
   hotel: RegisteredHotel,
-  options: { from?: number; to?: number; status?: 'confirmed' | 'checked_in' | 'checked_out' } = {},
+  options: { from?: number; to?: number; status?: 'confirmed' | 'checked_in' | 'checked_out'; number?: string } = {},
 ): Promise<Stay> {
-  const { from = -1, to = 2, status = 'checked_in' } = options;
+  const { from = -1, to = 2, status = 'checked_in', number = `R${randomUUID().slice(0, 6)}` } = options;
   const category = await createCategory(t, hotel);
-  const room = await createRoom(t, hotel, category.id, { number: `R${randomUUID().slice(0, 6)}` });
+  const room = await createRoom(t, hotel, category.id, { number });
   const booked = await t.http
     .post(`/api/hotels/${hotel.slug}/bookings`)
     .set(as(hotel.accessToken))
@@ -106,7 +106,8 @@ async function codeOf(hotel: RegisteredHotel, bookingId: string): Promise<string
   return read.body.code as string;
 }
 
-const proof = (room: string, code: string) => ({ 'X-Room': room, 'X-Stay-Code': code });
+/** The proof headers as a guest's page sends them: the room number percent-encoded (it may have Cyrillic letters). */
+const proof = (room: string, code: string) => ({ 'X-Room': encodeURIComponent(room), 'X-Stay-Code': code });
 const proofOf = (guest: Stay) => proof(guest.room.number, guest.code);
 
 function config(hotel: RegisteredHotel, headers: Record<string, string>) {
@@ -324,6 +325,12 @@ describe('a guest proving their stay', () => {
       { id: soup.id, name: 'Борщ', description: 'Со сметаной', price: '350.50', photo_url: null },
     ]);
     expect(JSON.stringify(read.body.menu)).not.toContain(cake.id);
+  });
+
+  it('names a room with Cyrillic letters percent-encoded, in either case', async () => {
+    const guest = await stay(owner, { number: `12Б-${randomUUID().slice(0, 4)}` });
+    await config(owner, proof(guest.room.number.toLowerCase(), guest.code)).expect(200);
+    await config(owner, { 'X-Room': '%E0%A4%A', 'X-Stay-Code': guest.code }).expect(400);
   });
 
   it('is refused with one answer for a wrong code, another room, a stay over or to come, another hotel', async () => {

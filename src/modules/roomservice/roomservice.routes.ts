@@ -52,7 +52,7 @@ const GUEST_LIMITS = {
 };
 
 const proofDescription =
-  'The guest proves their stay with `X-Room` (the room number) and `X-Stay-Code` (the 6-digit code staff give with ' +
+  'The guest proves their stay with `X-Room` (the room number, percent-encoded) and `X-Stay-Code` (the 6-digit code staff give with ' +
   'the key card): accepted only for a stay checked in and under way now in that room. Anything else (no such room or ' +
   'hotel, nobody in house, a wrong code or another stay’s) is one 403 `room_service_not_authorized`; wrong proofs ' +
   'are limited to 5 per room and 30 per caller address in 15 minutes (then 429 with `Retry-After`, even for a right one).';

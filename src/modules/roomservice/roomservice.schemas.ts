@@ -170,8 +170,27 @@ export const orderSchema = Joi.object({
 
 // ---- the guest's routes ------------------------------------------------------------------------------------------
 
+/** A header value the client percent-encoded (`encodeURIComponent`); undefined when it is not such a value. */
+function decodedHeader(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
 export const proofHeaders = Joi.object({
-  'x-room': Joi.string().trim().min(1).max(20).required().description('The room number as guests see it'),
+  'x-room': Joi.string()
+    .max(200)
+    .custom((value: string, helpers) => {
+      const room = decodedHeader(value);
+      return room !== undefined && room.trim().length >= 1 && room.length <= 20 ? room : helpers.error('room.invalid');
+    })
+    .messages({ 'room.invalid': '{{#label}} must be a room number of 1 to 20 characters, percent-encoded' })
+    .required()
+    .description(
+      'The room number as guests see it, percent-encoded (`encodeURIComponent`): headers carry no Cyrillic letters',
+    ),
   'x-stay-code': Joi.string()
     .pattern(/^\d{6}$/, '6 digits')
     .required()
