@@ -415,6 +415,78 @@ describe('expiry', () => {
   });
 });
 
+describe('reversal of a redemption', () => {
+  const reverse = (hotel: RegisteredHotel, bookingId: string, entryId: string) =>
+    t.http
+      .post(api(hotel, `/bookings/${bookingId}/loyalty-redemptions/${entryId}/reversal`))
+      .set(as(hotel.accessToken));
+
+  it('gives the points back once, and takes the discount off an open bill', async () => {
+    const hotel = await programmeHotel();
+    const guestId = await guestProfile(hotel);
+    await adjust(hotel, guestId, 1000).expect(201);
+    const bookingId = await stay(hotel, guestId, { status: 'confirmed', price: '5000.00' });
+    const redeemed = (await redeem(hotel, bookingId, 300).expect(201)).body.entry;
+
+    const reversed = await reverse(hotel, bookingId, redeemed.id).expect(201);
+    expect(reversed.body).toMatchObject({
+      balance: 1000,
+      booking_balance: '5000.00',
+      entry: { reason: 'redemption', points: 300, reversed_entry_id: redeemed.id, booking_id: bookingId },
+    });
+    expect((await reverse(hotel, bookingId, redeemed.id).expect(409)).body.code).toBe('loyalty_already_reversed');
+    expect(await bookingBalance(hotel, bookingId)).toBe('5000.00');
+    expect((await account(hotel, guestId)).balance).toBe(1000);
+    await reverse(hotel, bookingId, reversed.body.entry.id).expect(404);
+    const otherBooking = await stay(hotel, guestId, { status: 'confirmed' });
+    await reverse(hotel, otherBooking, redeemed.id).expect(404);
+  });
+
+  it('gives back points spent on a booking cancelled since, and none spent on a stay checked out', async () => {
+    const hotel = await programmeHotel();
+    const guestId = await guestProfile(hotel);
+    await adjust(hotel, guestId, 1000).expect(201);
+    const cancelled = await stay(hotel, guestId, { status: 'confirmed' });
+    const spentOnCancelled = (await redeem(hotel, cancelled, 200).expect(201)).body.entry;
+    await t.http
+      .patch(api(hotel, `/bookings/${cancelled}`))
+      .set(as(hotel.accessToken))
+      .send({ status: 'cancelled', cancel_reason: 'Передумал' })
+      .expect(200);
+    await reverse(hotel, cancelled, spentOnCancelled.id).expect(201);
+
+    const inHouse = await stay(hotel, guestId, { status: 'checked_in' });
+    const spentInHouse = (await redeem(hotel, inHouse, 100).expect(201)).body.entry;
+    await t.http
+      .patch(api(hotel, `/bookings/${inHouse}`))
+      .set(as(hotel.accessToken))
+      .send({ status: 'checked_out' })
+      .expect(200);
+    expect((await reverse(hotel, inHouse, spentInHouse.id).expect(422)).body.code).toBe('booking_closed');
+    const redemptions = await ledgerOf(hotel, guestId).where({ reason: 'redemption' });
+    expect(redemptions.map((row) => row.points).sort((a, b) => a - b)).toEqual([-200, -100, 200]);
+  });
+});
+
+describe('crediting a stay from the desk', () => {
+  it('credits a stay checked out before the programme was on, once', async () => {
+    const hotel = await registerHotel(t);
+    const guestId = await guestProfile(hotel);
+    const bookingId = await stay(hotel, guestId, { price: '3000.00' });
+    const credit = () => t.http.post(api(hotel, `/bookings/${bookingId}/loyalty-accrual`)).set(as(hotel.accessToken));
+    expect((await credit().expect(200)).body).toEqual({ result: 'no_programme', entry: null });
+    await configure(hotel, { enabled: true });
+    expect(['accrued', 'already_accrued']).toContain((await credit().expect(200)).body.result);
+    const again = await credit().expect(200);
+    expect(again.body).toMatchObject({ result: 'already_accrued', entry: { reason: 'stay', points: 150 } });
+    expect(await ledgerOf(hotel, guestId)).toHaveLength(1);
+
+    const open = await stay(hotel, guestId, { status: 'checked_in' });
+    const notYet = await t.http.post(api(hotel, `/bookings/${open}/loyalty-accrual`)).set(as(hotel.accessToken));
+    expect(notYet.body).toEqual({ result: 'not_eligible', entry: null });
+  });
+});
+
 describe('another hotel', () => {
   it('never reaches the programme, an account, the ledger or a booking of this one', async () => {
     const hotel = await programmeHotel();

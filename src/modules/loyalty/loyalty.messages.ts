@@ -10,5 +10,9 @@ export const loyaltyMessages = {
   tiersUnique: 'Пороги уровней не должны повторяться',
   tiersTooMany: (max: number) => `Не больше ${max} уровней`,
   nightsWhole: 'При учёте по ночам порог уровня — целое число ночей',
+  redemptionNotFound: 'Списание баллов по этому бронированию не найдено',
+  alreadyReversed: 'Это списание баллов уже отменено',
+  stayClosed: 'Проживание завершено: списание баллов не отменяется',
+  reversalNote: (points: number) => `Возврат баллов: ${points}`,
   redemptionNote: (points: number) => `Оплата баллами: ${points}`,
 };

@@ -60,6 +60,10 @@ export const entriesRepository = {
     return db('loyalty_entries').where({ hotel_id: hotelId, id }).first();
   },
 
+  async reversalOf(db: DbOrTrx, hotelId: string, redemptionId: string): Promise<EntryRow | undefined> {
+    return db('loyalty_entries').where({ hotel_id: hotelId, reversed_entry_id: redemptionId }).first();
+  },
+
   async stayOf(db: DbOrTrx, hotelId: string, bookingId: string): Promise<EntryRow | undefined> {
     return db('loyalty_entries').where({ hotel_id: hotelId, booking_id: bookingId, reason: 'stay' }).first();
   },

@@ -10,8 +10,11 @@ import {
   adjustmentBody,
   entriesQuery,
   entrySchema,
+  accrualSchema,
   redemptionBody,
   redemptionSchema,
+  reversalParams,
+  reversalSchema,
   settingsChanges,
   settingsSchema,
 } from './loyalty.schemas';
@@ -23,12 +26,17 @@ interface Id {
   id: string;
 }
 
+interface RedemptionId extends Id {
+  entryId: string;
+}
+
 /** The desk tells guests about the programme and spends their points; management runs it. */
 const LOYALTY_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
 
 const tags = ['Loyalty'];
 const settingsPath = '/api/hotels/:slug/loyalty/settings';
 const accountPath = '/api/hotels/:slug/guests/:id/loyalty';
+const redemptionsPath = '/api/hotels/:slug/bookings/:id/loyalty-redemptions';
 
 export function loyaltyRoutes(loyalty: LoyaltyService): RouteDefinition[] {
   return [
@@ -123,7 +131,7 @@ export function loyaltyRoutes(loyalty: LoyaltyService): RouteDefinition[] {
     }),
     defineHotelRoute<{ points: number }, unknown, Id>({
       method: 'post',
-      path: '/api/hotels/:slug/bookings/:id/loyalty-redemptions',
+      path: redemptionsPath,
       summary: "Pay part of a stay with the primary guest's points",
       description:
         "Takes `points` off the booking's primary guest's balance and `points × point_value` off the booking's bill " +
@@ -142,6 +150,48 @@ export function loyaltyRoutes(loyalty: LoyaltyService): RouteDefinition[] {
       async handler({ hotel, params, body, auth, headers, res }) {
         const result = await loyalty.redeem(hotel.id, params.id, body.points, auth.sub, headers['idempotency-key']);
         res.status(result.status).json(result.body);
+      },
+    }),
+    defineHotelRoute<unknown, unknown, RedemptionId>({
+      method: 'post',
+      path: `${redemptionsPath}/:entryId/reversal`,
+      summary: 'Give back the points of a redemption',
+      description:
+        'For a booking cancelled after points were spent on it, or a redemption made by mistake: a positive ' +
+        '`redemption` row naming the one it reverses (the points come back and expire after the programme period ' +
+        'again) and, on a booking still open, the discount taken back off its bill. Once per redemption (409 ' +
+        '`loyalty_already_reversed`); a checked-out stay is settled (422 `booking_closed`).',
+      tags,
+      access: { kind: 'hotel', roles: LOYALTY_READERS },
+      request: { params: reversalParams },
+      responses: {
+        201: { description: 'Given back', schema: reversalSchema },
+        404: { description: 'No such redemption on this booking' },
+        409: { description: 'Already given back' },
+        422: { description: 'The stay is checked out' },
+      },
+      async handler({ hotel, params, auth, res }) {
+        res.status(201).json(await loyalty.reverse(hotel.id, params.id, params.entryId, auth.sub));
+      },
+    }),
+    defineHotelRoute<unknown, unknown, Id>({
+      method: 'post',
+      path: '/api/hotels/:slug/bookings/:id/loyalty-accrual',
+      summary: 'Credit a checked-out stay with its points',
+      description:
+        'The booking workflow credits every stay at check-out; the desk uses this when that found nothing to credit ' +
+        '(the guest profile was linked after check-out, or the programme was turned on since). Once per stay like ' +
+        'the workflow (`already_accrued`); only stays checked out within the last 365 days. `no_programme` and ' +
+        '`not_eligible` (not checked out, no primary guest profile, nothing spent, too long ago) say why not.',
+      tags,
+      access: { kind: 'hotel', roles: LOYALTY_READERS },
+      request: { params: idParams },
+      responses: {
+        200: { description: "The outcome and the stay's ledger row", schema: accrualSchema },
+        404: { description: 'No such booking' },
+      },
+      async handler({ hotel, params, res }) {
+        res.json(await loyalty.creditStay(hotel.id, params.id));
       },
     }),
   ];

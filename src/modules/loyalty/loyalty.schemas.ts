@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
-import { moneyOut } from '../../platform/http/schemas';
+import { idParams, moneyOut } from '../../platform/http/schemas';
 import { MAX_TIERS, TIER_BASES } from './loyalty.rules';
 
 const decimalOut = Joi.string().pattern(/^\d+(\.\d+)?$/);
@@ -59,6 +59,10 @@ export const entrySchema = Joi.object({
   reason: Joi.string().valid('stay', 'redemption', 'expiry', 'adjustment'),
   booking_id: Joi.string().uuid().allow(null).description('The stay it was earned on or redeemed against'),
   expired_entry_id: Joi.string().uuid().allow(null).description('For `expiry`: the earned row it closes'),
+  reversed_entry_id: Joi.string()
+    .uuid()
+    .allow(null)
+    .description('For a positive `redemption`: the redemption it takes back'),
   note: Joi.string().allow(null),
   tier: Joi.string().allow(null).description('For `stay`: the tier whose rate it earned at'),
   stay_nights: Joi.number().integer().allow(null),
@@ -104,9 +108,24 @@ export const redemptionBody = Joi.object({
   points: Joi.number().integer().min(1).max(1_000_000).required(),
 });
 
+export const reversalParams = idParams.keys({ entryId: Joi.string().uuid().required() });
+
+export const accrualSchema = Joi.object({
+  result: Joi.string()
+    .valid('accrued', 'already_accrued', 'no_programme', 'not_eligible')
+    .description('`accrued` now, `already_accrued` before, or why not'),
+  entry: Joi.alternatives().try(entrySchema, Joi.valid(null)).description("The stay's ledger row, if it has one"),
+}).meta(openApiComponent('LoyaltyAccrual'));
+
 export const redemptionSchema = Joi.object({
   entry: entrySchema,
   amount: moneyOut.description('Taken off the bill (negative line)'),
   balance: Joi.number().integer().description("The guest's points left"),
   booking_balance: moneyOut.description('What the booking still owes'),
 }).meta(openApiComponent('LoyaltyRedemption'));
+
+export const reversalSchema = Joi.object({
+  entry: entrySchema,
+  balance: Joi.number().integer().description("The guest's points now"),
+  booking_balance: moneyOut.description('What the booking still owes'),
+}).meta(openApiComponent('LoyaltyReversal'));

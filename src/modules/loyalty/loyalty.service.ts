@@ -3,9 +3,9 @@ import { idempotent } from '../../platform/db/idempotency';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
-import { BusinessRuleError, NotFoundError } from '../../platform/errors';
+import { BusinessRuleError, ConflictError, NotFoundError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
-import type { BookingsService } from '../bookings';
+import type { Booking, BookingsService, BookingStatus } from '../bookings';
 import type { GuestsService } from '../guests';
 import { formatMoney, parseMoney } from '../pricing';
 import { loyaltyMessages } from './loyalty.messages';
@@ -40,6 +40,13 @@ export interface ExpiryReport {
 
 /** Guests whose expired points one pass settles at most. */
 const EXPIRY_GUESTS_PER_PASS = 500;
+
+const OPEN_STATUSES: readonly BookingStatus[] = ['inquiry', 'confirmed', 'checked_in'];
+
+/** What the booking still owes: its price and bill lines less what was paid. */
+function owed(booking: Booking): string {
+  return formatMoney(parseMoney(booking.price) + parseMoney(booking.charges_amount) - parseMoney(booking.paid_amount));
+}
 
 /** A ledger row as staff read it (the bookkeeping columns left out). */
 function presentEntry({ hotel_id: _hotel, ...entry }: EntryRow) {
@@ -130,6 +137,43 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
     return next ? { points: next.remaining, expires_at: next.row.expires_at } : null;
   }
 
+  /**
+   * Credits a checked-out stay to its primary guest at the tier their earlier stays reached, once per stay: the
+   * ledger's unique stay row makes a retry, a second check-out path or a repeat by staff write nothing.
+   */
+  async function accrueStayPoints(hotelId: string, bookingId: string, now = new Date()): Promise<AccrualResult> {
+    const { enabled, ...settings } = await settingsRepository.get(db, hotelId);
+    if (!enabled) return 'no_programme';
+    if (await entriesRepository.stayOf(db, hotelId, bookingId)) return 'already_accrued';
+    const booking = await deps.bookings.get(hotelId, bookingId).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
+    const primary = booking?.guests.find((guest) => guest.is_primary);
+    if (!booking || booking.status !== 'checked_out' || !primary) return 'not_eligible';
+    // A stay credited late (by the desk) still must have ended within the qualifying window.
+    if (!booking.checked_out_at || booking.checked_out_at < qualifyingSince(now)) return 'not_eligible';
+    const cost = parseMoney(booking.price) + parseMoney(booking.charges_amount);
+    const nights = nightsOf(booking);
+    if (cost <= 0n && nights === 0) return 'not_eligible';
+    const tiers = await tiersRepository.list(db, hotelId);
+    const { tier } = await standing(db, { enabled, ...settings }, tiers, primary.guest_id, now);
+    const points = tier ? pointsFor(cost, tier.earn_rate) : 0;
+    const written = await entriesRepository.insertStay(db, {
+      hotel_id: hotelId,
+      guest_id: primary.guest_id,
+      points,
+      reason: 'stay',
+      booking_id: bookingId,
+      tier: tier?.name ?? null,
+      stay_nights: nights,
+      stay_spend: formatMoney(cost < 0n ? 0n : cost),
+      // A stay that earned nothing still counts toward the tier; it has no points to expire.
+      expires_at: points > 0 ? expiryOf(now, settings.expiry_months) : null,
+    });
+    return written ? 'accrued' : 'already_accrued';
+  }
+
   return {
     settings: {
       get: (hotelId: string) => programme(db, hotelId),
@@ -150,38 +194,7 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
       },
     },
 
-    /**
-     * Credits a checked-out stay to its primary guest at the tier their earlier stays reached, once per stay: the
-     * ledger's unique stay row makes a retry, a second check-out path or a repeat by staff write nothing.
-     */
-    async accrueStayPoints(hotelId: string, bookingId: string, now = new Date()): Promise<AccrualResult> {
-      const { enabled, ...settings } = await settingsRepository.get(db, hotelId);
-      if (!enabled) return 'no_programme';
-      if (await entriesRepository.stayOf(db, hotelId, bookingId)) return 'already_accrued';
-      const booking = await deps.bookings.get(hotelId, bookingId).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
-      });
-      const primary = booking?.guests.find((guest) => guest.is_primary);
-      if (!booking || booking.status !== 'checked_out' || !primary) return 'not_eligible';
-      const cost = parseMoney(booking.price) + parseMoney(booking.charges_amount);
-      const nights = nightsOf(booking);
-      if (cost <= 0n && nights === 0) return 'not_eligible';
-      const tiers = await tiersRepository.list(db, hotelId);
-      const { tier } = await standing(db, { enabled, ...settings }, tiers, primary.guest_id, now);
-      const written = await entriesRepository.insertStay(db, {
-        hotel_id: hotelId,
-        guest_id: primary.guest_id,
-        points: tier ? pointsFor(cost, tier.earn_rate) : 0,
-        reason: 'stay',
-        booking_id: bookingId,
-        tier: tier?.name ?? null,
-        stay_nights: nights,
-        stay_spend: formatMoney(cost < 0n ? 0n : cost),
-        expires_at: expiryOf(now, settings.expiry_months),
-      });
-      return written ? 'accrued' : 'already_accrued';
-    },
+    accrueStayPoints,
 
     /** The guest's standing: tier, balance (the sum of the ledger), the next points to expire, the way to the next tier. */
     async account(hotelId: string, guestId: string, now = new Date()) {
@@ -271,20 +284,75 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
             amount: formatMoney(-amount),
           });
           // Checked under the booking's lock: a stay closed meanwhile takes no discount.
-          if (!['inquiry', 'confirmed', 'checked_in'].includes(added.booking.status))
+          if (!OPEN_STATUSES.includes(added.booking.status))
             throw refused(loyaltyMessages.bookingClosed, 'booking_closed');
-          const { price, charges_amount: charges, paid_amount: paid } = added.booking;
           return {
             status: 201,
             body: {
               entry: presentEntry(entry),
               amount: formatMoney(amount),
               balance: balance - points,
-              booking_balance: formatMoney(parseMoney(price) + parseMoney(charges) - parseMoney(paid)),
+              booking_balance: owed(added.booking),
             },
           };
         }),
       );
+    },
+
+    /**
+     * Gives back the points of a redemption: a positive `redemption` row naming it (once), and on a booking still open
+     * the discount line taken back; a cancelled booking's bill stays as it is, a checked-out stay is settled (422).
+     */
+    async reverse(hotelId: string, bookingId: string, redemptionId: string, actorId: string) {
+      return transactionWithRetry(db, async (trx) => {
+        const redemption = await entriesRepository.find(trx, hotelId, redemptionId);
+        if (
+          !redemption ||
+          redemption.reason !== 'redemption' ||
+          redemption.points > 0 ||
+          redemption.booking_id !== bookingId
+        )
+          throw new NotFoundError(loyaltyMessages.redemptionNotFound);
+        const now = new Date();
+        const balance = await lockedBalance(trx, hotelId, redemption.guest_id, now);
+        if (await entriesRepository.reversalOf(trx, hotelId, redemption.id))
+          throw new ConflictError(loyaltyMessages.alreadyReversed, 'loyalty_already_reversed');
+        const booking = await deps.bookings.get(hotelId, bookingId);
+        if (booking.status === 'checked_out') throw refused(loyaltyMessages.stayClosed, 'booking_closed');
+        const { expiry_months: months, point_value: pointValue } = await settingsRepository.get(trx, hotelId);
+        const points = -redemption.points;
+        const entry = await entriesRepository.insert(trx, {
+          hotel_id: hotelId,
+          guest_id: redemption.guest_id,
+          points,
+          reason: 'redemption',
+          booking_id: bookingId,
+          reversed_entry_id: redemption.id,
+          created_by: actorId,
+          expires_at: expiryOf(now, months),
+        });
+        let billed = booking as Booking;
+        if (booking.status !== 'cancelled') {
+          const charge = await deps.bookings.charges.addWithin(trx, hotelId, bookingId, {
+            kind: 'loyalty_redemption',
+            source_id: entry.id,
+            description: loyaltyMessages.reversalNote(points),
+            amount: formatMoney(BigInt(points) * parseMoney(pointValue)),
+          });
+          billed = charge.booking;
+          // Checked under the booking's lock: a stay checked out meanwhile keeps its bill.
+          if (billed.status === 'checked_out') throw refused(loyaltyMessages.stayClosed, 'booking_closed');
+        }
+        return { entry: presentEntry(entry), balance: balance + points, booking_balance: owed(billed) };
+      });
+    },
+
+    /** The desk's way to credit a checked-out stay (say, a guest profile linked after check-out): once, like the workflow. */
+    async creditStay(hotelId: string, bookingId: string) {
+      await deps.bookings.get(hotelId, bookingId);
+      const result = await accrueStayPoints(hotelId, bookingId);
+      const entry = await entriesRepository.stayOf(db, hotelId, bookingId);
+      return { result, entry: entry ? presentEntry(entry) : null };
     },
 
     /**

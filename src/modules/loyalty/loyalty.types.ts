@@ -41,6 +41,7 @@ export interface EntryRow {
   reason: EntryReason;
   booking_id: string | null;
   expired_entry_id: string | null;
+  reversed_entry_id: string | null;
   note: string | null;
   tier: string | null;
   stay_nights: number | null;
@@ -52,7 +53,17 @@ export interface EntryRow {
 
 export type NewEntry = Pick<EntryRow, 'hotel_id' | 'guest_id' | 'points' | 'reason'> &
   Partial<
-    Pick<EntryRow, 'booking_id' | 'expired_entry_id' | 'note' | 'tier' | 'stay_nights' | 'stay_spend' | 'expires_at'>
+    Pick<
+      EntryRow,
+      | 'booking_id'
+      | 'expired_entry_id'
+      | 'reversed_entry_id'
+      | 'note'
+      | 'tier'
+      | 'stay_nights'
+      | 'stay_spend'
+      | 'expires_at'
+    >
   > & { created_by?: string | null };
 
 /** An earned row with what of it no redemption, debit or expiry has used yet. */
