@@ -84,6 +84,8 @@ export interface Config {
     holdSettleAfterMs: number;
     onlinePaymentTtlMs?: number;
   };
+  /** Overrides every hotel's delay of the review invitation after check-out (tests: a few seconds instead of hours). */
+  reviewInvitationDelayMs?: number;
   /**
    * Web Push: the installation's VAPID key pair (base64url, generated once and kept: from the environment in
    * production, `.data/vapid-keys.json` in development) and its contact; without keys (allowed outside production)
@@ -210,6 +212,7 @@ const schema = Joi.object({
     .max(7 * 24 * 3_600_000 - 60_000)
     .default(6.5 * 24 * 3_600_000),
   ONLINE_PAYMENT_TTL_MS: Joi.number().integer().min(1000),
+  REVIEW_INVITATION_DELAY_MS: Joi.number().integer().min(0),
   WIDGET_READS_PER_MINUTE: Joi.number().integer().min(1).default(600),
   WIDGET_SUBMISSIONS_PER_10_MINUTES: Joi.number().integer().min(1).default(20),
   WIDGET_LOOKUPS_PER_15_MINUTES: Joi.number().integer().min(1).default(10),
@@ -360,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       holdSettleAfterMs: value.DEPOSIT_HOLD_SETTLE_AFTER_MS,
       onlinePaymentTtlMs: value.ONLINE_PAYMENT_TTL_MS,
     },
+    reviewInvitationDelayMs: value.REVIEW_INVITATION_DELAY_MS,
     push: { vapid: vapidKeys(value), caFile: value.PUSH_CA_FILE },
   };
 }

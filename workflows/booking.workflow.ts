@@ -1,4 +1,4 @@
-import { ActivityFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, condition, log, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import {
   bookingStatusSignal,
   type BookingActivities,
@@ -7,6 +7,8 @@ import {
   type BookingWorkflowInput,
   type GuestEmailKind,
 } from './contracts/bookings';
+import type { LoyaltyActivities } from './contracts/loyalty';
+import type { ReviewActivities } from './contracts/reviews';
 import { TV_PUSH_OPTIONS, type TvActivities, type TvPushInput } from './contracts/tv';
 
 const { announceBooking } = proxyActivities<BookingActivities>({
@@ -23,6 +25,16 @@ const { sendGuestBookingEmail } = proxyActivities<BookingActivities>({
 });
 
 const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
+
+/** After the stay: retried while the database or the relay is down, given up after a day (the log shows it). */
+const AFTER_STAY_OPTIONS = {
+  startToCloseTimeout: '20 seconds',
+  scheduleToCloseTimeout: '1 day',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+} as const;
+
+const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
+const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
 
 const FINAL = new Set(['checked_out', 'cancelled']);
 
@@ -81,9 +93,37 @@ const tvPushes = (hotelId: string, bookingId: string) =>
     return event && (() => pushStayToTv({ hotelId, bookingId, event }));
   });
 
+/** A step after the stay that failed for good is logged; the other goes on and the booking's workflow ends normally. */
+async function loggedFailure(what: string, bookingId: string, step: () => Promise<unknown>): Promise<void> {
+  try {
+    await step();
+  } catch (failure) {
+    const cause = failure instanceof ActivityFailure ? failure.cause?.message : String(failure);
+    log.warn(`${what} given up`, { bookingId, cause });
+  }
+}
+
+/**
+ * After a check-out, side by side: the stay's loyalty points, and the review invitation after the hotel's delay (a
+ * durable timer; the activities read the settings, so only ids and a duration pass through the history).
+ */
+function afterTheStay(hotelId: string, bookingId: string): Promise<unknown> {
+  return Promise.all([
+    loggedFailure('Loyalty accrual', bookingId, () => accrueStayPoints(hotelId, bookingId)),
+    loggedFailure('Review invitation', bookingId, async () => {
+      const delayMs = await reviewInvitationDelay(hotelId, bookingId);
+      if (delayMs === null) return;
+      if (delayMs > 0) await sleep(delayMs);
+      const outcome = await sendReviewInvitation(hotelId, bookingId);
+      if (outcome === 'in_doubt') log.warn('Review invitation in doubt, not sent again', { bookingId });
+    }),
+  ]);
+}
+
 /**
  * One per booking, from creation to its final status: receives every status change and owns the side effects
- * outside the booking's own transaction (the in-app notifications, the guest's e-mails, the TV system's greeting).
+ * outside the booking's own transaction (the in-app notifications, the guest's e-mails, the TV system's greeting) and,
+ * once checked out, what follows the stay.
  */
 export async function booking(input: BookingWorkflowInput): Promise<string> {
   const changes: BookingStatusChange[] = [];
@@ -94,6 +134,8 @@ export async function booking(input: BookingWorkflowInput): Promise<string> {
   const emails = patched('guest-emails') ? guestEmails(input.hotelId, input.bookingId) : undefined;
   // The same for the TV pushes: a booking whose workflow began before them tells the TV system nothing.
   const tv = patched('tv-pushes') ? tvPushes(input.hotelId, input.bookingId) : undefined;
+  // And for the steps after the stay (loyalty points, the review invitation).
+  const afterStay = patched('after-stay');
   let status: string = input.status;
   emails?.on(input.status);
   tv?.on(input.status);
@@ -106,6 +148,10 @@ export async function booking(input: BookingWorkflowInput): Promise<string> {
     tv?.on(change.status);
     await announceBooking(input.hotelId, input.bookingId, { event: 'status', ...change });
   }
-  await Promise.all([emails?.settled(), tv?.settled()]);
+  await Promise.all([
+    emails?.settled(),
+    tv?.settled(),
+    afterStay && status === 'checked_out' && afterTheStay(input.hotelId, input.bookingId),
+  ]);
   return status;
 }

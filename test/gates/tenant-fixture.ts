@@ -47,7 +47,8 @@ export const RECORD_KINDS = [
   'chatRoom',
   'chatMessage',
   'loyaltyEntry',
-  'loyaltyRedemption',
+  'review',
+  'reviewOptOut',
 ] as const;
 
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -104,7 +105,7 @@ export function day(offset: number, base = '2031-03-01'): string {
  * active) with a daily booking charged to the booking, a workstation paired with an agent and a fiscal register on it,
  * a door-lock cloud account (on the stack's fake TTLock, signed in) with its one lock mapped to the room,
  * a fiscal receipt of the payment on that register, a notification, and the loyalty programme on (its tiers) with
- * points added to the guest and to the booker by a manager, and some of the booker's spent on the booking.
+ * points added to the guest by a manager.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
   const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
@@ -428,12 +429,41 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     ],
   });
   const loyaltyEntry = await post(`/guests/${guest.id}/loyalty/adjustments`, { points: 500, note: `Points ${canary}` });
-  const booked = await t.http.get(api(`/bookings/${booking.id}`)).set(auth);
-  const booker = (booked.body.guests as { guest_id: string; is_primary: boolean }[]).find((link) => link.is_primary);
-  await post(`/guests/${booker!.guest_id}/loyalty/adjustments`, { points: 500, note: `Booker points ${canary}` });
-  const { entry: loyaltyRedemption } = (await post(`/bookings/${booking.id}/loyalty-redemptions`, {
-    points: 100,
-  })) as unknown as { entry: { id: string } };
+
+  // Reviews on, and the booking's review as its guest left it with the link the workflow would have e-mailed.
+  await patch('/review-settings', { invitations_enabled: true, invitation_delay_hours: 48 });
+  const stayDays = { stay_from: day(0), stay_to: day(1) };
+  const [invitation] = (await t
+    .db('review_invitations')
+    .insert({
+      hotel_id: hotel.hotelId,
+      booking_id: booking.id,
+      token_sha256: randomBytes(32).toString('hex'),
+      email: `${canary}-reviewer@example.test`,
+      guest_first_name: `Reviewer ${canary}`,
+      ...stayDays,
+      sent_at: new Date(),
+      expires_at: new Date(Date.now() + 60 * 86_400_000),
+      used_at: new Date(),
+    })
+    .returning('id')) as { id: string }[];
+  const [review] = (await t
+    .db('reviews')
+    .insert({
+      hotel_id: hotel.hotelId,
+      booking_id: booking.id,
+      invitation_id: invitation.id,
+      overall: 4,
+      cleanliness: 5,
+      comment: `Review ${canary}`,
+      guest_first_name: `Reviewer ${canary}`,
+      ...stayDays,
+      status: 'pending',
+      reply: `Reply ${canary}`,
+      replied_at: new Date(),
+    })
+    .returning('id')) as { id: string }[];
+  const reviewOptOut = await post('/review-opt-outs', { email: `${canary}-optout@example.test` });
 
   return {
     hotel,
@@ -474,7 +504,8 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       chatRoom: chatRoom.id,
       chatMessage: chatMessage.id,
       loyaltyEntry: loyaltyEntry.id,
-      loyaltyRedemption: loyaltyRedemption.id,
+      review: review.id,
+      reviewOptOut: reviewOptOut.id,
     },
   };
 }

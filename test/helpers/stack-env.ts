@@ -27,6 +27,8 @@ export const TEST_APP_ENV = {
   WIDGET_READS_PER_MINUTE: '1000000',
   WIDGET_SUBMISSIONS_PER_10_MINUTES: '1000000',
   WIDGET_LOOKUPS_PER_15_MINUTES: '1000000',
+  // The review invitation follows a check-out by seconds, not by the hotel's hours.
+  REVIEW_INVITATION_DELAY_MS: '2000',
   ENCRYPTION_KEYS: `test1:${Buffer.alloc(32, 1).toString('base64')}`,
   // A fixed Web Push (VAPID) pair for tests only: the fake push service checks pushes are signed with it.
   VAPID_PUBLIC_KEY: 'BHQZq8r8VKyNt2Fyb3tFADVImRn8psYqSyye3-gDqyOyB7AX8VhP3UAt_K_ROwwZ5GTbzZW1H8mm40f3rX-L6rc',

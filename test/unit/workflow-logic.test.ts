@@ -5,6 +5,8 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { searchAttributeKeys } from '../../src/platform/temporal/client';
 import type { AccountActivities, StaffActivities } from '../../workflows/contracts/accounts';
 import { invitationAcceptedSignal } from '../../workflows/contracts/accounts';
+import type { LoyaltyActivities } from '../../workflows/contracts/loyalty';
+import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import type { TvActivities } from '../../workflows/contracts/tv';
 import type { BookingActivities, BookingAnnouncement, DueBookingRef } from '../../workflows/contracts/bookings';
 import { bookingStatusSignal } from '../../workflows/contracts/bookings';
@@ -50,6 +52,26 @@ const tvActivities: TvActivities = {
   },
 };
 
+/** What followed each stay, in the order it happened: `points`, `delay`, `invite`. */
+const afterStay: { bookingId: string; step: string }[] = [];
+/** The delay the hotel's settings give a booking; null: no invitation (no address, opted out, reviews off). */
+const delays = new Map<string, number | null>();
+const afterStayActivities: LoyaltyActivities & ReviewActivities = {
+  async accrueStayPoints(_hotelId, bookingId) {
+    afterStay.push({ bookingId, step: 'points' });
+    return 'accrued';
+  },
+  async reviewInvitationDelay(_hotelId, bookingId) {
+    afterStay.push({ bookingId, step: 'delay' });
+    return delays.get(bookingId) ?? null;
+  },
+  async sendReviewInvitation(_hotelId, bookingId) {
+    afterStay.push({ bookingId, step: 'invite' });
+    return 'sent';
+  },
+};
+const stepsAfter = (bookingId: string) => afterStay.filter((s) => s.bookingId === bookingId).map((s) => s.step);
+
 const accountActivities: AccountActivities & StaffActivities = {
   async handleAccountRequest(requestId) {
     calls.push(`request:${requestId}`);
@@ -81,7 +103,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowsPath: require.resolve('../../workflows'),
-    activities: { ...bookingActivities, ...tvActivities, ...accountActivities },
+    activities: { ...bookingActivities, ...tvActivities, ...afterStayActivities, ...accountActivities },
   });
   running = worker.run();
 });
@@ -114,10 +136,37 @@ describe('booking workflow', () => {
     ]);
   });
 
-  it('a booking cancelled as a no-show ends there', async () => {
-    const handle = await start('booking', [{ hotelId: 'h1', bookingId: randomUUID(), status: 'inquiry' }]);
+  it('a booking cancelled as a no-show ends there, with nothing after the stay', async () => {
+    const bookingId = randomUUID();
+    delays.set(bookingId, 0);
+    const handle = await start('booking', [{ hotelId: 'h1', bookingId, status: 'inquiry' }]);
     await handle.signal(bookingStatusSignal, { status: 'cancelled', reason: 'no_show' });
     expect(await handle.result()).toBe('cancelled');
+    expect(stepsAfter(bookingId)).toEqual([]);
+  });
+
+  it('after the check-out: the points, then the review invitation once the delay has passed', async () => {
+    const bookingId = randomUUID();
+    delays.set(bookingId, 1000);
+    const handle = await start('booking', [{ hotelId: 'h1', bookingId, status: 'checked_in' }]);
+    await handle.signal(bookingStatusSignal, { status: 'checked_out', reason: 'manual' });
+    expect(await handle.result()).toBe('checked_out');
+    // The points beside the invitation, which waits for its delay.
+    expect(stepsAfter(bookingId).filter((step) => step === 'points')).toHaveLength(1);
+    expect(stepsAfter(bookingId).filter((step) => step !== 'points')).toEqual(['delay', 'invite']);
+    // The durable timer of the delay the activity answered, between asking and inviting.
+    const { events } = await handle.fetchHistory();
+    const timers = events!.flatMap((event) => event.timerStartedEventAttributes ?? []);
+    expect(timers.map((timer) => Number(timer.startToFireTimeout?.seconds) * 1000)).toEqual([1000]);
+  });
+
+  it('no invitation when the activity answers no delay (no address, opted out, reviews off)', async () => {
+    const bookingId = randomUUID();
+    delays.set(bookingId, null);
+    const handle = await start('booking', [{ hotelId: 'h1', bookingId, status: 'checked_in' }]);
+    await handle.signal(bookingStatusSignal, { status: 'checked_out', reason: 'auto_checkout' });
+    expect(await handle.result()).toBe('checked_out');
+    expect(stepsAfter(bookingId).sort()).toEqual(['delay', 'points']);
   });
 });
 

@@ -1,0 +1,137 @@
+import { Client, Connection } from '@temporalio/client';
+import { as } from '../helpers/accounts';
+import { localDay } from '../helpers/dates';
+import { linkIn, messagesTo } from '../helpers/mail';
+import { connectStaff, startTestServer, type TestServer } from '../helpers/realtime';
+import { invitationTo, OPT_OUT_LINK, reviewingHotel } from '../helpers/reviews';
+import { readStackInfo } from '../helpers/stack-env';
+import { outboxWorkflowsAtRest } from '../helpers/workflows';
+
+/**
+ * The review invitation end to end: the booking workflow of the shared worker, the hotel's delay as a durable timer
+ * (the test stack's worker shortens every hotel's to 2 s), the e-mail from the mail catcher, and the guest's link.
+ */
+
+let t: TestServer;
+let connection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  connection = await Connection.connect({ address: readStackInfo().env.TEMPORAL_ADDRESS });
+  client = new Client({ connection });
+});
+afterAll(async () => {
+  await connection.close();
+  await t.close();
+});
+
+/** The booking's workflow (started by the outbox relay) has ended: what follows the stay is done or decided against. */
+async function finalStatus(bookingId: string) {
+  const workflowId = `booking:${bookingId}`;
+  await outboxWorkflowsAtRest(t.db, client, (outbox) => outbox.where('workflow_id', workflowId), {
+    what: `the workflow of booking ${bookingId} started`,
+  });
+  return client.workflow.getHandle(workflowId).result();
+}
+const invitationRows = (bookingId: string) => t.db('review_invitations').where({ booking_id: bookingId });
+
+describe('review invitation after the stay', () => {
+  it('is e-mailed after the delay, in Russian, with a link that rates the stay once and notifies staff', async () => {
+    const owner = await reviewingHotel(t);
+    const { body: hotelInfo } = await t.http.get(owner.api('')).set(as(owner.hotel.accessToken)).expect(200);
+    const socket = await connectStaff(t.wsUrl, owner.hotel.accessToken);
+    const stay = await owner.checkedOut({ firstName: 'Ольга' });
+
+    const { message, token } = await invitationTo(stay.email!);
+    expect(await finalStatus(stay.id)).toBe('checked_out');
+    expect(message.subject).toBe(`Как прошло ваше проживание? — ${hotelInfo.name}`);
+    expect(message.text).toContain('Здравствуйте, Ольга!');
+    expect(message.text).toContain(`Спасибо, что выбрали отель «${hotelInfo.name}»`);
+    expect(linkIn(message, OPT_OUT_LINK)).toBe(`${OPT_OUT_LINK}${token}`);
+    // Only the digest is kept: the link's token is nowhere in the database.
+    const [row] = await invitationRows(stay.id);
+    expect(row.token_sha256).not.toContain(token);
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(row.sent_at).not.toBeNull();
+
+    const { body: link } = await t.http.get(`/api/review-links/${token}`).expect(200);
+    expect(link).toEqual({
+      hotel_name: hotelInfo.name,
+      guest_first_name: 'Ольга',
+      stay_from: stay.check_in,
+      stay_to: localDay(1),
+      expires_at: expect.any(String),
+      submitted: false,
+      aspects: ['cleanliness', 'staff', 'comfort', 'value'],
+    });
+
+    const { body: received } = await t.http
+      .post(`/api/review-links/${token}/review`)
+      .send({ overall: 4, cleanliness: 5, staff: 4, comfort: 3, value: 4, comment: '  Уютно и тихо  ' })
+      .expect(201);
+    expect(received).toEqual({ status: 'pending', created_at: expect.any(String) });
+    const event = await socket.next((m) => m.type === 'review:created');
+    expect(event.payload).toMatchObject({ booking_id: stay.id, overall: 4, status: 'pending' });
+    await socket.close();
+
+    const { body: inbox } = await t.http.get(owner.api('/notifications')).set(as(owner.hotel.accessToken)).expect(200);
+    const notice = inbox.items.find((n: { type: string }) => n.type === 'review_created');
+    expect(notice).toMatchObject({ title: 'Новый отзыв гостя', body: 'Ольга: 4 из 5 — Уютно и тихо' });
+
+    const again = await t.http.post(`/api/review-links/${token}/review`).send({ overall: 1 }).expect(409);
+    expect(again.body.error).toBe('По этой ссылке отзыв уже оставлен: второй отзыв о том же проживании не принимается');
+    expect((await t.http.get(`/api/review-links/${token}`).expect(200)).body.submitted).toBe(true);
+    // One e-mail, whatever the retries.
+    expect(await messagesTo(stay.email!)).toHaveLength(1);
+  });
+
+  it('is sent to nobody without an address, opted out, of a cancelled booking or with reviews off', async () => {
+    const owner = await reviewingHotel(t);
+    const noAddress = await owner.checkedOut({ email: null });
+
+    const optedOut = await owner.book();
+    await t.http
+      .post(owner.api('/review-opt-outs'))
+      .set(as(owner.hotel.accessToken))
+      .send({ email: optedOut.email!.toUpperCase() })
+      .expect(201);
+    await owner.setStatus(optedOut.id, 'checked_in');
+    await owner.setStatus(optedOut.id, 'checked_out');
+
+    const cancelled = await owner.book();
+    await owner.setStatus(cancelled.id, 'cancelled');
+
+    const ota = await owner.checkedOut({ source: 'ota' });
+
+    const quiet = await reviewingHotel(t, { invitations_enabled: false });
+    const off = await quiet.checkedOut();
+
+    expect(await finalStatus(noAddress.id)).toBe('checked_out');
+    expect(await finalStatus(optedOut.id)).toBe('checked_out');
+    expect(await finalStatus(cancelled.id)).toBe('cancelled');
+    expect(await finalStatus(ota.id)).toBe('checked_out');
+    expect(await finalStatus(off.id)).toBe('checked_out');
+    for (const stay of [noAddress, optedOut, cancelled, ota, off]) expect(await invitationRows(stay.id)).toEqual([]);
+    for (const stay of [optedOut, cancelled, ota, off]) expect(await messagesTo(stay.email!)).toEqual([]);
+  });
+
+  it("the e-mail's opt-out link stops the next invitation to that address", async () => {
+    const owner = await reviewingHotel(t);
+    const first = await owner.checkedOut();
+    const { token } = await invitationTo(first.email!);
+    await t.http.post(`/api/review-links/${token}/opt-out`).expect(200, { opted_out: true });
+
+    const { body: optOuts } = await t.http
+      .get(owner.api('/review-opt-outs'))
+      .query({ email: first.email })
+      .set(as(owner.hotel.accessToken))
+      .expect(200);
+    expect(optOuts).toEqual([expect.objectContaining({ email: first.email, source: 'guest', created_by: null })]);
+
+    const second = await owner.checkedOut({ email: first.email });
+    expect(await finalStatus(second.id)).toBe('checked_out');
+    expect(await invitationRows(second.id)).toEqual([]);
+    expect(await messagesTo(first.email!)).toHaveLength(1);
+  });
+});
