@@ -39,6 +39,7 @@ export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]
   '/api/hotels/:slug/chat/rooms/:id': 'chatRoom',
   '/api/hotels/:slug/chat/rooms/:id/members/:userId': 'staff',
   '/api/hotels/:slug/chat/messages/:id': 'chatMessage',
+  '/api/hotels/:slug/bookings/:id/loyalty-redemptions/:entryId': 'loyaltyRedemption',
   '/api/hotels/:slug/room-service/menu/categories/:id': 'menuCategory',
   '/api/hotels/:slug/room-service/menu/items/:id': 'menuItem',
   '/api/hotels/:slug/room-service/orders/:id': 'roomServiceOrder',

@@ -47,6 +47,7 @@ export const RECORD_KINDS = [
   'chatRoom',
   'chatMessage',
   'loyaltyEntry',
+  'loyaltyRedemption',
   'review',
   'reviewOptOut',
 ] as const;
@@ -105,7 +106,7 @@ export function day(offset: number, base = '2031-03-01'): string {
  * active) with a daily booking charged to the booking, a workstation paired with an agent and a fiscal register on it,
  * a door-lock cloud account (on the stack's fake TTLock, signed in) with its one lock mapped to the room,
  * a fiscal receipt of the payment on that register, a notification, and the loyalty programme on (its tiers) with
- * points added to the guest by a manager.
+ * points added to the guest and to the booker by a manager, and some of the booker's spent on the booking.
  */
 export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: string): Promise<SeededHotel> {
   const api = (path: string) => `/api/hotels/${hotel.slug}${path}`;
@@ -464,6 +465,12 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
     })
     .returning('id')) as { id: string }[];
   const reviewOptOut = await post('/review-opt-outs', { email: `${canary}-optout@example.test` });
+  const booked = await t.http.get(api(`/bookings/${booking.id}`)).set(auth);
+  const booker = (booked.body.guests as { guest_id: string; is_primary: boolean }[]).find((link) => link.is_primary);
+  await post(`/guests/${booker!.guest_id}/loyalty/adjustments`, { points: 500, note: `Booker points ${canary}` });
+  const { entry: loyaltyRedemption } = (await post(`/bookings/${booking.id}/loyalty-redemptions`, {
+    points: 100,
+  })) as unknown as { entry: { id: string } };
 
   return {
     hotel,
@@ -504,6 +511,7 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
       chatRoom: chatRoom.id,
       chatMessage: chatMessage.id,
       loyaltyEntry: loyaltyEntry.id,
+      loyaltyRedemption: loyaltyRedemption.id,
       review: review.id,
       reviewOptOut: reviewOptOut.id,
     },
