@@ -34,11 +34,17 @@ export function nightsOf(stay: { check_in: string | null; check_out: string | nu
   return Math.max(0, Math.round((Date.parse(stay.check_out) - Date.parse(stay.check_in)) / 86_400_000));
 }
 
-/** When points earned at `at` expire; null when the programme lets them live forever. */
+/**
+ * When points earned at `at` expire: that many calendar months later, on the month's last day when it is shorter
+ * (31 January + 1 month is 28 or 29 February); null when the programme lets them live forever.
+ */
 export function expiryOf(at: Date, months: number | null): Date | null {
   if (months === null) return null;
   const expires = new Date(at);
+  expires.setUTCDate(1);
   expires.setUTCMonth(expires.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(expires.getUTCFullYear(), expires.getUTCMonth() + 1, 0)).getUTCDate();
+  expires.setUTCDate(Math.min(at.getUTCDate(), lastDay));
   return expires;
 }
 
