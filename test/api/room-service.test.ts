@@ -597,6 +597,33 @@ describe('staff moving an order', () => {
     expect(charges.body[0]).toMatchObject({ source_id: id, amount: (orders[0].body.order as Order).total });
   });
 
+  it('takes an order by phone for a stay checked in, under the same rules and prices', async () => {
+    const guest = await stay(owner);
+    const taken = await t.http
+      .post(api(owner, '/orders'))
+      .set(as(desk.accessToken))
+      .send({ booking_id: guest.booking.id, items: [{ item_id: soup.id, quantity: 1, price: '0.01' }], note: 'Звонок' })
+      .expect(201);
+    expect(taken.body).toMatchObject({
+      status: 'new',
+      booking_id: guest.booking.id,
+      room_number: guest.room.number,
+      total: '500.50',
+      note: 'Звонок',
+    });
+    expect(taken.body.status_token).toBeUndefined();
+    const desked = (body: Record<string, unknown>) =>
+      t.http.post(api(owner, '/orders')).set(as(desk.accessToken)).send(body);
+    const coming = await stay(owner, { from: 3, to: 5, status: 'confirmed' });
+    expect(
+      (await desked({ booking_id: coming.booking.id, items: [{ item_id: tea.id, quantity: 1 }] }).expect(422)).body,
+    ).toMatchObject({ code: 'room_service_stay_not_in_house' });
+    await desked({ booking_id: (await stay(other)).booking.id, items: [{ item_id: tea.id, quantity: 1 }] }).expect(400);
+    expect(
+      (await desked({ booking_id: guest.booking.id, items: [{ item_id: cake.id, quantity: 1 }] }).expect(422)).body,
+    ).toMatchObject({ code: 'room_service_item_unavailable', errors: [cake.id] });
+  });
+
   it('cancels from an open step only with a reason; a cancelled order bills nothing', async () => {
     const guest = await stay(owner);
     const { order: placedOrder, status_token: token } = await placed(guest, [{ item_id: tea.id, quantity: 1 }]);

@@ -81,6 +81,10 @@ export const FIELD_KINDS: Record<string, RecordKind> = {
   'POST /api/hotels/:slug/room-service/menu/items category_id': 'menuCategory',
   'PATCH /api/hotels/:slug/room-service/menu/items/:id category_id': 'menuCategory',
   'GET /api/hotels/:slug/room-service/menu/items category_id': 'menuCategory',
+  // The rooms served and the stays ordered for are the seed's in-house ones, so A's own orders stay possible.
+  'PATCH /api/hotels/:slug/room-service/settings room_ids[]': 'roomServiceRoom',
+  'POST /api/hotels/:slug/room-service/orders booking_id': 'roomServiceStay',
+  'POST /api/hotels/:slug/room-service/orders items[].item_id': 'menuItem',
 };
 
 export type Records = Record<RecordKind, string>;
@@ -294,7 +298,11 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
     },
   },
   'POST /api/hotels/:slug/chat/typing': { base: (r) => ({ room_id: r.chatRoom }), control: true },
-  'PATCH /api/hotels/:slug/room-service/settings': { base: (r) => ({ room_ids: [r.room] }), control: true },
+  'PATCH /api/hotels/:slug/room-service/settings': { base: (r) => ({ room_ids: [r.roomServiceRoom] }), control: true },
+  'POST /api/hotels/:slug/room-service/orders': {
+    base: (r) => ({ booking_id: r.roomServiceStay, items: [{ item_id: r.menuItem, quantity: 1 }] }),
+    control: true,
+  },
   'POST /api/hotels/:slug/room-service/menu/items': {
     base: (r, n) => ({ category_id: r.menuCategory, name: `Gate dish ${n}`, price: 100, photo_url: r.upload }),
     control: true,

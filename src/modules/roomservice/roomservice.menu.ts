@@ -4,16 +4,13 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { UploadsService } from '../uploads';
-import { roomServiceMessages as messages } from './roomservice.messages';
+import { bodyError, roomServiceMessages as messages } from './roomservice.messages';
 import { categoriesRepository, itemsRepository } from './roomservice.repository';
 import type { MenuCategory, MenuCategoryInput, MenuItem, MenuItemFilter, MenuItemInput } from './roomservice.types';
 
 export interface MenuDependencies {
   uploads: Pick<UploadsService, 'assertOwnUploads'>;
 }
-
-const bodyError = (field: string, message: string) =>
-  new ValidationError(message, [{ path: `body.${field}`, message }]);
 
 /** A record of the menu that is not there (or not at the version `If-Match` named). */
 const absentOr412 = (expected: ExpectedVersion | undefined, stillThere: () => Promise<unknown>, message: string) =>

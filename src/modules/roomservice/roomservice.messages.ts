@@ -1,4 +1,4 @@
-import { AppError, BusinessRuleError } from '../../platform/errors';
+import { AppError, BusinessRuleError, ValidationError } from '../../platform/errors';
 import type { OrderStatus } from './roomservice.types';
 
 const STATUS_NAMES: Record<OrderStatus, string> = {
@@ -26,6 +26,7 @@ export const roomServiceMessages = {
   itemNameTaken: 'Блюдо с таким названием уже есть в этой категории',
   orderNotFound: 'Заказ не найден',
   stayNotFound: 'Бронирование не найдено',
+  stayNotInHouse: 'Гость не заселён: заказ в номер принимается только для проживания в статусе «заселён»',
   stayClosed: 'Проживание завершено или отменено: код для обслуживания в номер не выдаётся',
   illegalMove: (from: OrderStatus, to: OrderStatus) =>
     `Нельзя перевести заказ из статуса «${STATUS_NAMES[from]}» в «${STATUS_NAMES[to]}»`,
@@ -41,3 +42,7 @@ export const notAuthorized = () => new AppError(403, 'room_service_not_authorize
 /** A rule of the hotel's room service refused the order (422 with a stable code). */
 export const refused = (code: string, message: string, errors: string[] = []) =>
   new BusinessRuleError(message, errors, `room_service_${code}`);
+
+/** A field of the request body that names something this hotel does not have (400 naming the field). */
+export const bodyError = (field: string, message: string) =>
+  new ValidationError(message, [{ path: `body.${field}`, message }]);

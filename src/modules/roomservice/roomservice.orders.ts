@@ -123,14 +123,15 @@ export function createOrders(db: Db, deps: OrderDependencies) {
 
   return {
     /**
-     * Places the proven stay's order in one transaction with its event and notification. Idempotent per stay with
-     * `Idempotency-Key`: a retry answers the first result (its status token too).
+     * Places the stay's order (a guest's, or one the desk takes by phone) in one transaction with its event and
+     * notification. Idempotent per stay and channel with `Idempotency-Key`: a retry answers the first result (its
+     * status token too).
      */
-    place: (hotelId: string, stay: ProvenStay, input: NewOrder, idempotencyKey?: string) =>
+    place: (hotelId: string, stay: ProvenStay, input: NewOrder, by: 'guest' | 'desk', idempotencyKey?: string) =>
       transactionWithRetry(db, (trx) =>
         idempotent(
           trx,
-          { hotelId, scope: `room_service.order:${stay.booking.id}`, key: idempotencyKey, body: input },
+          { hotelId, scope: `room_service.${by}:${stay.booking.id}`, key: idempotencyKey, body: input },
           async () => ({ status: 201, body: await placeWithin(trx, hotelId, stay, input) }),
         ),
       ),

@@ -11,6 +11,7 @@ import {
   categorySchema,
   createCategoryBody,
   createItemBody,
+  deskOrderBody,
   guestConfigSchema,
   itemListQuery,
   itemSchema,
@@ -185,6 +186,27 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       },
       async handler({ hotel, query, res }) {
         sendPage(res, await service.orders.list(hotel.id, query));
+      },
+    }),
+    defineHotelRoute<NewOrder & { booking_id: string }>({
+      method: 'post',
+      path: `${base}/orders`,
+      summary: 'Take a room-service order for a stay (desk)',
+      description:
+        'A guest calling the desk: `booking_id` (a stay checked in, else 422 `room_service_stay_not_in_house`), ' +
+        '`items` and `note` as a guest orders them, priced from the menu under the same rules (on, open, room served, ' +
+        'items available, minimum). `Idempotency-Key` makes a retry safe.',
+      tags,
+      access: { kind: 'hotel', roles: DESK },
+      request: { params: slugParams, body: deskOrderBody, headers: idempotencyKeyHeader },
+      responses: {
+        201: { description: 'Placed', schema: orderSchema },
+        400: { description: 'Invalid, or no such booking in this hotel' },
+        422: { description: 'Refused by the hotel’s room-service rules, or the stay is not checked in' },
+      },
+      async handler({ hotel, body, headers, res }) {
+        const placed = await service.orders.place(hotel.id, body, headers['idempotency-key']);
+        res.status(placed.status).json(placed.body);
       },
     }),
     defineHotelRoute<unknown, unknown, { id: string }>({

@@ -223,6 +223,10 @@ export const orderBody = Joi.object({
   note: Joi.string().trim().max(500).allow('').description('For the kitchen or the waiter'),
 });
 
+export const deskOrderBody = orderBody.keys({
+  booking_id: uuid.required().description('A booking of this hotel, checked in'),
+});
+
 const guestItem = Joi.object({
   id: uuid,
   name: Joi.string(),

@@ -2,10 +2,10 @@ import type { Config } from '../../config';
 import type { Db } from '../../platform/db/knex';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import { createRateLimiter } from '../../platform/http/rate-limit';
-import { NotFoundError, ValidationError } from '../../platform/errors';
+import { NotFoundError } from '../../platform/errors';
 import type { HotelsService } from '../hotels';
 import { createMenu, type MenuDependencies } from './roomservice.menu';
-import { notAuthorized, roomServiceMessages as messages } from './roomservice.messages';
+import { bodyError, notAuthorized, refused, roomServiceMessages as messages } from './roomservice.messages';
 import { createOrders, type OrderDependencies } from './roomservice.orders';
 import { categoriesRepository, itemsRepository, settingsRepository } from './roomservice.repository';
 import { isOpenAt, localTime } from './roomservice.rules';
@@ -25,10 +25,7 @@ export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit
   /** The rooms served must be the hotel's own (400 naming the first that is not). */
   async function assertOwnRooms(hotelId: string, roomIds: readonly string[]) {
     for (const [index, roomId] of roomIds.entries()) {
-      if (!(await deps.rooms.findRoom(hotelId, roomId)))
-        throw new ValidationError(messages.unknownRooms, [
-          { path: `body.room_ids.${index}`, message: messages.unknownRooms },
-        ]);
+      if (!(await deps.rooms.findRoom(hotelId, roomId))) throw bodyError(`room_ids.${index}`, messages.unknownRooms);
     }
   }
 
@@ -58,7 +55,23 @@ export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit
 
     stays: { code: stays.code, newCode: stays.newCode },
 
-    orders: { list: orders.list, get: orders.get, move: orders.move },
+    orders: {
+      list: orders.list,
+      get: orders.get,
+      move: orders.move,
+
+      /** An order the desk takes for a stay checked in (a guest calling), under the same rules as the guest's own. */
+      async place(hotelId: string, input: NewOrder & { booking_id: string }, idempotencyKey?: string) {
+        const { booking_id: bookingId, ...order } = input;
+        const booking = await deps.bookings.get(hotelId, bookingId).catch((error: unknown) => {
+          throw error instanceof NotFoundError ? bodyError('booking_id', messages.stayNotFound) : error;
+        });
+        if (booking.status !== 'checked_in') throw refused('stay_not_in_house', messages.stayNotInHouse);
+        const room = (await deps.rooms.findRoom(hotelId, booking.room_id))!;
+        const placed = await orders.place(hotelId, { booking, room }, order, 'desk', idempotencyKey);
+        return { status: placed.status, body: placed.body.order };
+      },
+    },
 
     guest: {
       /** What the proven room may order now: the hours, fee and minimum, and the available menu by category. */
@@ -96,7 +109,7 @@ export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit
       async place(slug: string, proof: StayProof, input: NewOrder, caller: GuestCaller, idempotencyKey?: string) {
         const hotel = await guestHotel(slug);
         const stay = await stays.prove(hotel.id, proof, caller);
-        return orders.place(hotel.id, stay, input, idempotencyKey);
+        return orders.place(hotel.id, stay, input, 'guest', idempotencyKey);
       },
 
       async order(slug: string, id: string, token: string) {
