@@ -426,7 +426,7 @@ describe('placing an order', () => {
     expect(staffView.body).toEqual(status.body);
   });
 
-  it("reads its status only with its own token, on its own hotel's slug", async () => {
+  it("reads its status only with its own token, on its own hotel's slug; the stay lists its own", async () => {
     const guest = await stay(owner);
     const first = await placed(guest, [{ item_id: tea.id, quantity: 1 }]);
     const second = await placed(guest, [{ item_id: tea.id, quantity: 2 }]);
@@ -437,6 +437,14 @@ describe('placing an order', () => {
     await read(other.slug, first.order.id, first.status_token).expect(404);
     await read(owner.slug, first.order.id, first.status_token).expect(200);
     expect(second.order.number).toBe(first.order.number + 1);
+    // The stay's own list needs the stay's proof, and shows only its orders.
+    await placed(await stay(owner), [{ item_id: tea.id, quantity: 1 }]);
+    const mine = await t.http.get(guestApi(owner, '/orders')).set(proofOf(guest)).expect(200);
+    expect(mine.body.map((o: Order) => o.id)).toEqual([second.order.id, first.order.id]);
+    const wrong = String((Number(guest.code) + 1) % 1_000_000).padStart(6, '0');
+    expect((await t.http.get(guestApi(owner, '/orders')).set(proof(guest.room.number, wrong))).body).toEqual(
+      notAuthorized,
+    );
   });
 
   it('is refused while disabled, closed, for a room not served, below the minimum, or with an unavailable item', async () => {

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
@@ -32,7 +33,8 @@ import {
   updateItemBody,
 } from './roomservice.schemas';
 import type { RoomServiceService } from './roomservice.service';
-import type { NewOrder, OrderFilter, RoomServiceSettingsChanges, StatusMove } from './roomservice.types';
+import type { GuestCaller } from './roomservice.stays';
+import type { NewOrder, OrderFilter, RoomServiceSettingsChanges, StatusMove, StayProof } from './roomservice.types';
 
 /** The desk takes the orders, hands out the stays' codes and reads the menu it answers guests about. */
 const DESK: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
@@ -62,6 +64,14 @@ const refusedProof = {
   403: { description: 'Stay not proven (`room_service_not_authorized`): one answer for every reason' },
   429: { description: 'Too many wrong proofs for the room or from the address, or too many requests (`Retry-After`)' },
 };
+
+/** The stay proof of a guest's request (its headers validated: both present). */
+const proofIn = (headers: Record<string, string | undefined>): StayProof => ({
+  room: headers['x-room']!,
+  code: headers['x-stay-code']!,
+});
+
+const callerOf = (req: Request): GuestCaller => ({ address: req.ip ?? 'unknown' });
 
 export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[] {
   return [
@@ -257,8 +267,7 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       request: { params: publicParams, headers: proofHeaders },
       responses: { 200: { description: 'Room service for the room', schema: guestConfigSchema }, ...refusedProof },
       async handler({ params, headers, req, res }) {
-        const proof = { room: headers['x-room']!, code: headers['x-stay-code']! };
-        res.json(await service.guest.config(params.slug, proof, { address: req.ip ?? 'unknown' }));
+        res.json(await service.guest.config(params.slug, proofIn(headers), callerOf(req)));
       },
     }),
     defineRoute<NewOrder, unknown, { slug: string }>({
@@ -282,15 +291,23 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
         422: { description: 'Refused by the hotel’s room-service rules' },
       },
       async handler({ params, headers, body, req, res }) {
-        const proof = { room: headers['x-room']!, code: headers['x-stay-code']! };
-        const placed = await service.guest.place(
-          params.slug,
-          proof,
-          body,
-          { address: req.ip ?? 'unknown' },
-          headers['idempotency-key'],
-        );
+        const key = headers['idempotency-key'];
+        const placed = await service.guest.place(params.slug, proofIn(headers), body, callerOf(req), key);
         res.status(placed.status).json(placed.body);
+      },
+    }),
+    defineRoute<unknown, unknown, { slug: string }>({
+      method: 'get',
+      path: `${guestBase}/orders`,
+      summary: "The stay's orders (guest)",
+      description: `${proofDescription} The proven stay's orders, newest first (the latest 50), with their status.`,
+      tags,
+      access: { kind: 'public' },
+      rateLimit: GUEST_LIMITS.config,
+      request: { params: publicParams, headers: proofHeaders },
+      responses: { 200: { description: 'Orders', schema: Joi.array().items(orderSchema) }, ...refusedProof },
+      async handler({ params, headers, req, res }) {
+        res.json(await service.guest.stayOrders(params.slug, proofIn(headers), callerOf(req)));
       },
     }),
     defineRoute<unknown, unknown, { slug: string; id: string }>({

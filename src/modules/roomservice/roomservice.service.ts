@@ -16,6 +16,9 @@ export type RoomServiceDependencies = MenuDependencies &
   StayDependencies &
   OrderDependencies & { hotels: Pick<HotelsService, 'find' | 'findBySlug'> };
 
+/** The most orders a guest's list shows: a stay's, newest first. */
+const GUEST_ORDERS = 50;
+
 /** Room service: the hotel's settings and menu, stays' codes, and the orders guests place to their rooms. */
 export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit'>, deps: RoomServiceDependencies) {
   const menu = createMenu(db, deps);
@@ -110,6 +113,13 @@ export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit
         const hotel = await guestHotel(slug);
         const stay = await stays.prove(hotel.id, proof, caller);
         return orders.place(hotel.id, stay, input, 'guest', idempotencyKey);
+      },
+
+      /** The proven stay's orders, newest first (the guest's page after a reload, or on another phone). */
+      async stayOrders(slug: string, proof: StayProof, caller: GuestCaller) {
+        const hotel = await guestHotel(slug);
+        const stay = await stays.prove(hotel.id, proof, caller);
+        return (await orders.list(hotel.id, { booking_id: stay.booking.id, limit: GUEST_ORDERS })).items;
       },
 
       async order(slug: string, id: string, token: string) {
