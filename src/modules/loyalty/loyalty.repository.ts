@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { pageOf, type PageRequest } from '../../platform/db/keyset';
 import { settingsTable } from '../../platform/db/settings-table';
-import type { EarnedRow, EntryRow, LoyaltySettingsRow, NewEntry, TierInput, TierRow } from './loyalty.types';
+import type { EarnedRow } from './loyalty.rules';
+import type { EntryRow, LoyaltySettingsRow, NewEntry, TierInput, TierRow } from './loyalty.types';
 
 export const settingsRepository = settingsTable<LoyaltySettingsRow>('loyalty_settings');
 

@@ -1,5 +1,3 @@
-import type { EarnedRow } from './loyalty.types';
-
 export const TIER_BASES = ['nights', 'spend'] as const;
 export type TierBasis = (typeof TIER_BASES)[number];
 
@@ -46,6 +44,14 @@ export function expiryOf(at: Date, months: number | null): Date | null {
   const lastDay = new Date(Date.UTC(expires.getUTCFullYear(), expires.getUTCMonth() + 1, 0)).getUTCDate();
   expires.setUTCDate(Math.min(at.getUTCDate(), lastDay));
   return expires;
+}
+
+/** A ledger row that added points: what FIFO spends from. */
+export interface EarnedRow {
+  id: string;
+  points: number;
+  expires_at: Date | null;
+  created_at: Date;
 }
 
 /**

@@ -65,11 +65,3 @@ export type NewEntry = Pick<EntryRow, 'hotel_id' | 'guest_id' | 'points' | 'reas
       | 'expires_at'
     >
   > & { created_by?: string | null };
-
-/** An earned row with what of it no redemption, debit or expiry has used yet. */
-export interface EarnedRow {
-  id: string;
-  points: number;
-  expires_at: Date | null;
-  created_at: Date;
-}
