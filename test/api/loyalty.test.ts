@@ -264,6 +264,45 @@ describe('tiers', () => {
       [first, 'Базовый', 500],
     ]);
     expect((await account(hotel, guestId)).balance).toBe(2000);
+
+    // The ledger pages like every list: newest first, the next page after the cursor.
+    const firstPage = await t.http
+      .get(`${accountPath(hotel, guestId)}/entries`)
+      .query({ limit: 2 })
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(firstPage.body.map((row: { booking_id: string }) => row.booking_id)).toEqual([third, second]);
+    const lastPage = await t.http
+      .get(`${accountPath(hotel, guestId)}/entries`)
+      .query({ limit: 2, cursor: firstPage.headers['x-next-cursor'] })
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(lastPage.body.map((row: { booking_id: string }) => row.booking_id)).toEqual([first]);
+    expect(lastPage.headers['x-next-cursor']).toBeUndefined();
+  });
+
+  it('counts money spent when the programme is by spend', async () => {
+    const hotel = await registerHotel(t);
+    await configure(hotel, {
+      enabled: true,
+      tier_basis: 'spend',
+      tiers: [
+        { name: 'Базовый', threshold: 0, earn_rate: 5 },
+        { name: 'Золото', threshold: 15000.5, earn_rate: 8 },
+      ],
+    });
+    const guestId = await guestProfile(hotel);
+    await credited(hotel, await stay(hotel, guestId, { nights: 1, price: '10000.00' }));
+    expect(await account(hotel, guestId)).toMatchObject({
+      tier: { name: 'Базовый' },
+      qualifying: { basis: 'spend', spend: '10000.00', to_next_tier: 5000.5 },
+    });
+    await credited(hotel, await stay(hotel, guestId, { nights: 1, price: '10000.00' }));
+    await credited(hotel, await stay(hotel, guestId, { nights: 1, price: '10000.00' }));
+    const standing = await account(hotel, guestId);
+    expect(standing).toMatchObject({ tier: { name: 'Золото' }, qualifying: { spend: '30000.00', to_next_tier: null } });
+    // 500 + 500 at the base rate, then 800 at the gold one.
+    expect(standing.balance).toBe(1800);
   });
 });
 
