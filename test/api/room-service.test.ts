@@ -38,7 +38,7 @@ interface Order {
 }
 
 const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}/room-service${path}`;
-const guestApi = (hotel: RegisteredHotel, path: string) => `/api/room-service/${hotel.slug}${path}`;
+const guestApi = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}/room-service/guest${path}`;
 const notAuthorized = problem(
   403,
   'room_service_not_authorized',
@@ -353,7 +353,7 @@ describe('a guest proving their stay', () => {
     }
     // Our room and code on another hotel's slug, and on no hotel's.
     for (const slug of [other.slug, `nobody-${randomUUID().slice(0, 8)}`]) {
-      const response = await t.http.get(`/api/room-service/${slug}/config`).set(proofOf(guest));
+      const response = await t.http.get(`/api/hotels/${slug}/room-service/guest/config`).set(proofOf(guest));
       expect(response.status).toBe(403);
       expect(response.body).toEqual(notAuthorized);
     }
@@ -431,7 +431,7 @@ describe('placing an order', () => {
     const first = await placed(guest, [{ item_id: tea.id, quantity: 1 }]);
     const second = await placed(guest, [{ item_id: tea.id, quantity: 2 }]);
     const read = (slug: string, id: string, token: string) =>
-      t.http.get(`/api/room-service/${slug}/orders/${id}`).set('X-Order-Token', token);
+      t.http.get(`/api/hotels/${slug}/room-service/guest/orders/${id}`).set('X-Order-Token', token);
     await read(owner.slug, first.order.id, second.status_token).expect(404);
     await read(owner.slug, first.order.id, 'a'.repeat(64)).expect(404);
     await read(other.slug, first.order.id, first.status_token).expect(404);

@@ -408,7 +408,7 @@ export async function seedHotel(t: TestApp, hotel: RegisteredHotel, canary: stri
   const stayCode = await t.http.get(api(`/room-service/stays/${inHouse.id}/code`)).set(auth);
   if (stayCode.status !== 200) throw new Error(`seeding the stay code: ${stayCode.status} ${stayCode.text}`);
   const ordered = await t.http
-    .post(`/api/room-service/${hotel.slug}/orders`)
+    .post(`/api/hotels/${hotel.slug}/room-service/guest/orders`)
     .set({ 'X-Room': guestRoom.number as string, 'X-Stay-Code': stayCode.body.code as string })
     .send({ items: [{ item_id: menuItem.id, quantity: 2 }], note: `Order note ${canary}` });
   if (ordered.status !== 201) throw new Error(`seeding a room-service order: ${ordered.status} ${ordered.text}`);

@@ -40,7 +40,7 @@ import type { NewOrder, OrderFilter, RoomServiceSettingsChanges, StatusMove, Sta
 const DESK: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
 
 const base = '/api/hotels/:slug/room-service';
-const guestBase = '/api/room-service/:slug';
+const guestBase = '/api/hotels/:slug/room-service/guest';
 const tags = ['Room service'];
 
 /**
