@@ -2,7 +2,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
 import { createCategory, createRoom } from '../helpers/structure';
-import { runSchedule, withTemporal } from '../helpers/workflows';
+import { outboxWorkflowsAtRest, runSchedule, withTemporal } from '../helpers/workflows';
 
 let t: TestApp;
 
@@ -107,6 +107,14 @@ async function programmeHotel() {
   });
   return hotel;
 }
+
+/** The booking's workflow has had every status change and done what follows it (its own accrual attempt included). */
+const bookingWorkflowDone = (bookingId: string) =>
+  withTemporal((client) =>
+    outboxWorkflowsAtRest(t.db, client, (outbox) => outbox.where({ workflow_id: `booking:${bookingId}` }), {
+      what: `the workflow of booking ${bookingId}`,
+    }),
+  );
 
 /** The stay's points credited now, whether by this call or by the booking workflow's before it. */
 async function credited(hotel: RegisteredHotel, bookingId: string) {
@@ -216,7 +224,7 @@ describe('accrual', () => {
     const guestId = await guestProfile(hotel);
     const checkedOut = await stay(hotel, guestId);
     // The booking workflow's own attempt is over (it found no programme) before the programme is turned on.
-    await withTemporal((client) => client.workflow.getHandle(`booking:${checkedOut}`).result());
+    await bookingWorkflowDone(checkedOut);
     expect(await t.services.loyalty.accrueStayPoints(hotel.hotelId, checkedOut)).toBe('no_programme');
     await configure(hotel, { enabled: true });
     const inHouse = await stay(hotel, guestId, { status: 'checked_in' });
@@ -466,6 +474,8 @@ describe('reversal of a redemption', () => {
     await adjust(hotel, guestId, 1000).expect(201);
     const bookingId = await stay(hotel, guestId, { status: 'confirmed', price: '5000.00' });
     const redeemed = (await redeem(hotel, bookingId, 300).expect(201)).body.entry;
+    // A point is worth more now: the discount taken back is still the one given.
+    await configure(hotel, { point_value: 2 });
 
     const reversed = await reverse(hotel, bookingId, redeemed.id).expect(201);
     expect(reversed.body).toMatchObject({
@@ -512,7 +522,7 @@ describe('crediting a stay from the desk', () => {
     const hotel = await registerHotel(t);
     const guestId = await guestProfile(hotel);
     const bookingId = await stay(hotel, guestId, { price: '3000.00' });
-    await withTemporal((client) => client.workflow.getHandle(`booking:${bookingId}`).result());
+    await bookingWorkflowDone(bookingId);
     const credit = () => t.http.post(api(hotel, `/bookings/${bookingId}/loyalty-accrual`)).set(as(hotel.accessToken));
     expect((await credit().expect(200)).body).toEqual({ result: 'no_programme', entry: null });
     await configure(hotel, { enabled: true });

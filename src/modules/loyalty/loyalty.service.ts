@@ -319,7 +319,7 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
           throw new ConflictError(loyaltyMessages.alreadyReversed, 'loyalty_already_reversed');
         const booking = await deps.bookings.get(hotelId, bookingId);
         if (booking.status === 'checked_out') throw refused(loyaltyMessages.stayClosed, 'booking_closed');
-        const { expiry_months: months, point_value: pointValue } = await settingsRepository.get(trx, hotelId);
+        const { expiry_months: months } = await settingsRepository.get(trx, hotelId);
         const points = -redemption.points;
         const entry = await entriesRepository.insert(trx, {
           hotel_id: hotelId,
@@ -331,18 +331,20 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
           created_by: actorId,
           expires_at: expiryOf(now, months),
         });
-        let billed = booking as Booking;
-        if (booking.status !== 'cancelled') {
-          const charge = await deps.bookings.charges.addWithin(trx, hotelId, bookingId, {
-            kind: 'loyalty_redemption',
-            source_id: entry.id,
-            description: loyaltyMessages.reversalNote(points),
-            amount: formatMoney(BigInt(points) * parseMoney(pointValue)),
-          });
-          billed = charge.booking;
-          // Checked under the booking's lock: a stay checked out meanwhile keeps its bill.
-          if (billed.status === 'checked_out') throw refused(loyaltyMessages.stayClosed, 'booking_closed');
-        }
+        if (booking.status === 'cancelled')
+          return { entry: presentEntry(entry), balance: balance + points, booking_balance: owed(booking) };
+        // The discount given then (committed with the redemption), whatever a point is worth now.
+        const discount = (await deps.bookings.charges.list(hotelId, bookingId)).find(
+          (line) => line.kind === 'loyalty_redemption' && line.source_id === redemption.id,
+        )!;
+        const { booking: billed } = await deps.bookings.charges.addWithin(trx, hotelId, bookingId, {
+          kind: 'loyalty_redemption',
+          source_id: entry.id,
+          description: loyaltyMessages.reversalNote(points),
+          amount: formatMoney(-parseMoney(discount.amount)),
+        });
+        // Checked under the booking's lock: a stay checked out meanwhile keeps its bill.
+        if (billed.status === 'checked_out') throw refused(loyaltyMessages.stayClosed, 'booking_closed');
         return { entry: presentEntry(entry), balance: balance + points, booking_balance: owed(billed) };
       });
     },
