@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../platform/db/knex';
 import { NotFoundError, RateLimitedError } from '../../platform/errors';
+import { createGuessThrottle, type GuessBudget } from '../../platform/http/guess-throttle';
 import type { SharedRateLimiter } from '../../platform/http/rate-limit';
 import type { Booking, BookingsService } from '../bookings';
 import type { Room, RoomsService } from '../rooms';
@@ -32,12 +33,14 @@ export interface GuestCaller {
 const GUESSES = {
   room: { scope: 'room_service.room', quota: 5, windowSeconds: 900 },
   address: { scope: 'room_service.address', quota: 30, windowSeconds: 900 },
-};
+} satisfies Record<string, GuessBudget>;
 
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 /** The stays' codes staff hand to guests, and the check of what a guest types against them. */
 export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDependencies) {
+  const throttle = createGuessThrottle(limiter, (retryAfter) => new RateLimitedError(retryAfter));
+
   /** A stay code is issued only for a stay still to come or under way. */
   async function openStay(hotelId: string, bookingId: string) {
     const booking = await deps.bookings.get(hotelId, bookingId).catch((error: unknown) => {
@@ -55,28 +58,6 @@ export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDepend
     created_at: row.created_at,
   });
 
-  /**
-   * Counts a guess against the room's and the address's budgets before it is judged (parallel guesses cannot share
-   * a quota none of them has spent yet); 429 once either is spent, even for a right one.
-   */
-  async function countGuess(hotelId: string, proof: StayProof, caller: GuestCaller) {
-    const counted: [typeof GUESSES.room, string][] = [
-      [GUESSES.room, `${hotelId}:${roomKey(proof.room)}`],
-      [GUESSES.address, `${hotelId}:${caller.address}`],
-    ];
-    const spent: typeof counted = [];
-    const giveBack = () => Promise.all(spent.map(([budget, key]) => limiter.giveBack(budget.scope, key)));
-    for (const [budget, key] of counted) {
-      const decision = await limiter.consume(budget.scope, key, undefined, budget);
-      spent.push([budget, key]);
-      if (decision.retryAfterSeconds !== undefined) {
-        await giveBack();
-        throw new RateLimitedError(decision.retryAfterSeconds);
-      }
-    }
-    return giveBack;
-  }
-
   return {
     /** The stay's code, made on the first ask (staff print it on the key-card sleeve). */
     async code(hotelId: string, bookingId: string) {
@@ -92,7 +73,10 @@ export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDepend
 
     /** The stay the guest proved; one 403 for every way of not proving one, and 429 after too many wrong guesses. */
     async prove(hotelId: string, proof: StayProof, caller: GuestCaller): Promise<ProvenStay> {
-      const giveBack = await countGuess(hotelId, proof, caller);
+      const giveBack = await throttle.attempt([
+        [GUESSES.room, `${hotelId}:${roomKey(proof.room)}`],
+        [GUESSES.address, `${hotelId}:${caller.address}`],
+      ]);
       const now = new Date();
       for (const bookingId of await stayCodesRepository.bookingsWithCode(db, hotelId, proof.code)) {
         const booking = await deps.bookings.get(hotelId, bookingId);

@@ -1,13 +1,14 @@
 import type { Config } from '../../config';
 import type { Db } from '../../platform/db/knex';
+import { createGuessThrottle, type CountedGuess } from '../../platform/http/guess-throttle';
 import { createRateLimiter } from '../../platform/http/rate-limit';
 import type { HotelsService } from '../hotels';
-import { portalUnauthorized, WifiRefusal, wifiMessages } from './wifi.messages';
+import { portalUnauthorized, WifiRefusal, wifiMessages, WifiThrottled } from './wifi.messages';
 import { sessionsRepository } from './wifi.repository';
 import { sessionUntil } from './wifi.rules';
 import { createWifiSettings, portalSecretMatches } from './wifi.settings';
 import { provenStay, roomKey, type Stay, type StayDependencies } from './wifi.stays';
-import { createWifiThrottle, WIFI_BUDGETS, type Counted } from './wifi.throttle';
+import { WIFI_BUDGETS } from './wifi.throttle';
 import type { VerifyInput, WifiAuthorization, WifiSettingsRow } from './wifi.types';
 
 export interface WifiDependencies extends StayDependencies {
@@ -23,7 +24,10 @@ export interface PortalCaller {
 /** The hotel's Wi-Fi captive portal: its settings, and whether a guest may get online. */
 export function createWifiService(db: Db, config: Pick<Config, 'rateLimit'>, deps: WifiDependencies) {
   const settings = createWifiSettings(db);
-  const throttle = createWifiThrottle(createRateLimiter(db, config.rateLimit));
+  const throttle = createGuessThrottle(
+    createRateLimiter(db, config.rateLimit),
+    (retryAfter) => new WifiThrottled(retryAfter),
+  );
 
   /** The hotel the body names, if the caller holds its portal secret; 401 (one answer) otherwise. */
   async function portalHotel(slug: string, caller: PortalCaller) {
@@ -68,7 +72,7 @@ export function createWifiService(db: Db, config: Pick<Config, 'rateLimit'>, dep
       // A hotel the service has closed offers its guests nothing, as if its Wi-Fi were off.
       if (!row.enabled || !(await deps.hotels.find(hotel.id))?.is_active)
         throw new WifiRefusal('disabled', wifiMessages.disabled);
-      const counted: Counted[] = [
+      const counted: CountedGuess[] = [
         [WIFI_BUDGETS.room, `${hotel.id}:${roomKey(input.room)}`],
         [WIFI_BUDGETS.device, `${hotel.id}:${input.client_mac ?? caller.address}`],
       ];
