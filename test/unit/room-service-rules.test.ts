@@ -1,4 +1,4 @@
-import { canMove, inHouse, isOpenAt, localTime } from '../../src/modules/roomservice/roomservice.rules';
+import { canMove, isOpenAt, localTime } from '../../src/modules/roomservice/roomservice.rules';
 
 describe('room-service hours', () => {
   it('take orders from opening up to closing, around the clock when equal, and past midnight', () => {
@@ -34,17 +34,5 @@ describe('room-service order moves', () => {
       for (const to of ['new', 'accepted', 'preparing', 'delivered', 'cancelled'] as const)
         expect(canMove(final, to)).toBe(false);
     }
-  });
-});
-
-describe('a stay in house', () => {
-  const stay = { start_at: new Date('2026-01-10T11:00:00Z'), end_at: new Date('2026-01-12T09:00:00Z') };
-
-  it('is checked in and under way now', () => {
-    expect(inHouse({ ...stay, status: 'checked_in' }, new Date('2026-01-11T00:00:00Z'))).toBe(true);
-    expect(inHouse({ ...stay, status: 'confirmed' }, new Date('2026-01-11T00:00:00Z'))).toBe(false);
-    expect(inHouse({ ...stay, status: 'checked_out' }, new Date('2026-01-11T00:00:00Z'))).toBe(false);
-    expect(inHouse({ ...stay, status: 'checked_in' }, new Date('2026-01-12T09:00:00Z'))).toBe(false);
-    expect(inHouse({ ...stay, status: 'checked_in' }, new Date('2026-01-10T10:59:00Z'))).toBe(false);
   });
 });

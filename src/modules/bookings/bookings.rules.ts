@@ -1,4 +1,4 @@
-import type { BookingStatus } from './bookings.types';
+import type { Booking, BookingStatus } from './bookings.types';
 
 /**
  * Booking status moves: an inquiry is confirmed or dropped; a confirmed stay checks in or is cancelled (also a
@@ -11,6 +11,20 @@ const MOVES: Record<BookingStatus, readonly BookingStatus[]> = {
   checked_out: [],
   cancelled: [],
 };
+
+/** How early a check-in may begin a stay: the morning of the arrival day, not days before (those dates are wrong). */
+const EARLY_ARRIVAL_MS = 24 * 3_600_000;
+
+/**
+ * A guest in the room now: checked in and the stay not over. Begun at the planned hour, or at an early check-in up to a
+ * day before it; a checked-out or not-yet-arrived stay never counts, nor one past its end the desk forgot to close.
+ */
+export function inHouse(stay: Pick<Booking, 'status' | 'start_at' | 'end_at' | 'checked_in_at'>, now: Date): boolean {
+  if (stay.status !== 'checked_in') return false;
+  const arrived = stay.checked_in_at?.getTime() ?? Infinity;
+  const begun = Math.min(stay.start_at.getTime(), Math.max(arrived, stay.start_at.getTime() - EARLY_ARRIVAL_MS));
+  return begun <= now.getTime() && now < stay.end_at;
+}
 
 export function canMoveBooking(from: BookingStatus, to: BookingStatus): boolean {
   return from === to || MOVES[from].includes(to);

@@ -37,10 +37,5 @@ export function localTime(instant: Date, timeZone: string): string {
   );
 }
 
-/** A stay the guest is in now: checked in, begun and not yet ended (an arrival to come or a stay over proves nothing). */
-export function inHouse(stay: { status: string; start_at: Date; end_at: Date }, now: Date): boolean {
-  return stay.status === 'checked_in' && stay.start_at <= now && now < stay.end_at;
-}
-
 /** Room numbers as a guest types them: "101", " 101 " and "a12"/"A12" are one room. */
 export const roomKey = (room: string) => room.trim().toLowerCase();

@@ -3,11 +3,11 @@ import type { Db } from '../../platform/db/knex';
 import { NotFoundError, RateLimitedError } from '../../platform/errors';
 import { createGuessThrottle, type GuessBudget } from '../../platform/http/guess-throttle';
 import type { SharedRateLimiter } from '../../platform/http/rate-limit';
-import type { Booking, BookingsService } from '../bookings';
+import { inHouse, type Booking, type BookingsService } from '../bookings';
 import type { Room, RoomsService } from '../rooms';
 import { notAuthorized, refused, roomServiceMessages as messages } from './roomservice.messages';
 import { stayCodesRepository } from './roomservice.repository';
-import { inHouse, roomKey } from './roomservice.rules';
+import { roomKey } from './roomservice.rules';
 import type { StayProof } from './roomservice.types';
 
 export interface StayDependencies {

@@ -52,11 +52,6 @@ export function sameSurname(typed: string, onFile: string): boolean {
   return folded !== '' && folded === foldName(onFile);
 }
 
-/** A stay in the room now: begun, not ended (a checked-out or not-yet-arrived stay never lets anyone in). */
-export function stayCovers(stay: { start_at: Date; end_at: Date }, now: Date): boolean {
-  return stay.start_at <= now && now < stay.end_at;
-}
-
 /** A device stays online for the configured hours, never past the end of the stay. */
 export function sessionUntil(now: Date, sessionHours: number, stayEnd: Date): Date {
   return new Date(Math.min(now.getTime() + sessionHours * 3_600_000, stayEnd.getTime()));

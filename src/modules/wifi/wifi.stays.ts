@@ -1,8 +1,8 @@
 import type { Cursor } from '../../platform/db/keyset';
-import type { BookingsService } from '../bookings';
+import { inHouse, type BookingsService } from '../bookings';
 import type { GuestsService } from '../guests';
 import type { RoomsService } from '../rooms';
-import { sameSurname, stayCovers, type WifiAuthMethod } from './wifi.rules';
+import { sameSurname, type WifiAuthMethod } from './wifi.rules';
 import type { VerifyInput } from './wifi.types';
 
 export interface StayDependencies {
@@ -43,7 +43,7 @@ async function staysInRoom(deps: StayDependencies, hotelId: string, room: string
     room_id: found.id,
     limit: STAYS_LOOKED_AT,
   });
-  return items.filter((stay) => stayCovers(stay, now));
+  return items.filter((stay) => inHouse(stay, now));
 }
 
 /** The guest profiles linked to the booking (the primary guest and companions). */
