@@ -52,10 +52,11 @@ export const bookingsRepository = {
     db: DbOrTrx,
     hotelId: string,
     id: string,
-    options: { forUpdate?: boolean } = {},
+    options: { forUpdate?: boolean; forShare?: boolean } = {},
   ): Promise<Booking | undefined> {
     const query = db<Booking>('bookings').where({ hotel_id: hotelId, id }).first();
     if (options.forUpdate) query.forUpdate();
+    else if (options.forShare) query.forShare();
     return query as Promise<Booking | undefined>;
   },
 

@@ -401,6 +401,12 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
     }
   }
 
+  async function getWithin(conn: DbOrTrx, hotelId: string, id: string, lock?: 'share') {
+    const booking = await bookingsRepository.find(conn, hotelId, id, { forShare: lock === 'share' });
+    if (!booking) throw new NotFoundError(bookingMessages.notFound);
+    return { ...presentBooking(booking), guests: await bookingsRepository.guestIds(conn, hotelId, id) };
+  }
+
   const bookingPayments = createBookingPayments(db, deps);
   const inventory = createInventory(db, hotels);
 
@@ -418,10 +424,14 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
     },
 
     async get(hotelId: string, id: string) {
-      const booking = await bookingsRepository.find(db, hotelId, id);
-      if (!booking) throw new NotFoundError(bookingMessages.notFound);
-      return { ...presentBooking(booking), guests: await bookingsRepository.guestIds(db, hotelId, id) };
+      return getWithin(db, hotelId, id);
     },
+
+    /**
+     * `get` in the caller's transaction: `share` keeps the booking as read (no status move, no bill line) until the
+     * transaction ends, for a decision that depends on it (an order placed for a stay in house, points redeemed).
+     */
+    getWithin,
 
     async list(hotelId: string, { limit, cursor, ...filter }: BookingFilter & PageRequest) {
       const hotel = await hotelOf(db, hotelId);
