@@ -10,6 +10,7 @@ import { benchAgents } from './agents';
 import { benchBookings } from './bookings';
 import { benchChat } from './chat';
 import { benchDeposits } from './deposits';
+import { benchGuestServices } from './guest-services';
 import { benchOutbox } from './outbox';
 import { benchRealtime, formatRealtime } from './realtime';
 import { benchWidget } from './widget';
@@ -19,7 +20,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * outbox, deposits.
+ * guest-services, outbox, deposits.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -72,6 +73,11 @@ async function main(): Promise<void> {
     if (runs('agents')) console.log(`\n${(await benchAgents(baseUrl, db, users[3], DURATION_MS)).join('\n')}`);
     // 300 staff sockets in one chat room: send to receive; then history pages and search over 100,000 messages.
     if (runs('chat')) console.log(`\n${(await benchChat(baseUrl, db, users[4])).join('\n')}`);
+    // Room service orders and deliveries, a long loyalty ledger, 20,000 reviews: each in its own hotel.
+    if (runs('guest-services')) {
+      const owners = [users[5], users[6], users[7]] as [string, string, string];
+      console.log(`\n${(await benchGuestServices(baseUrl, db, owners, DURATION_MS)).join('\n')}`);
+    }
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
