@@ -142,8 +142,9 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
    * ledger's unique stay row makes a retry, a second check-out path or a repeat by staff write nothing.
    */
   async function accrueStayPoints(hotelId: string, bookingId: string, now = new Date()): Promise<AccrualResult> {
-    const { enabled, ...settings } = await settingsRepository.get(db, hotelId);
-    if (!enabled) return 'no_programme';
+    const found = await settingsRepository.find(db, hotelId);
+    if (!found?.enabled) return 'no_programme';
+    const { enabled, ...settings } = found;
     if (await entriesRepository.stayOf(db, hotelId, bookingId)) return 'already_accrued';
     const booking = await deps.bookings.get(hotelId, bookingId).catch((error: unknown) => {
       if (error instanceof NotFoundError) return undefined;

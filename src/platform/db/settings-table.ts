@@ -20,6 +20,11 @@ export function settingsTable<Row extends { hotel_id: string }>(table: string) {
       return (await query) as Row;
     },
 
+    /** The hotel's row, or undefined once the hotel is gone (a background job finishing after its deletion). */
+    async find(db: DbOrTrx, hotelId: string): Promise<Row | undefined> {
+      return (await db(table).where({ hotel_id: hotelId }).first()) as Row | undefined;
+    },
+
     /** Changes the row, if `expected` names a version only that version of it (412 otherwise). */
     async update(
       db: DbOrTrx,
