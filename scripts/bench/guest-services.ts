@@ -74,6 +74,7 @@ async function benchRoomService(baseUrl: string, session: Session, durationMs: n
   );
   const proof = { 'content-type': 'application/json', 'x-room': stay.room.number, 'x-stay-code': stay.code };
   const orderIds: string[] = [];
+  const refusals = new Map<number, number>();
   const place = await runLoad(CLIENTS, durationMs, async (client) => {
     const response = await fetch(`${baseUrl}${rs}/guest/orders`, {
       method: 'POST',
@@ -85,14 +86,17 @@ async function benchRoomService(baseUrl: string, session: Session, durationMs: n
         ],
       }),
     });
-    const body = (await response.json()) as { id?: string };
-    if (response.status === 201 && body.id) orderIds.push(body.id);
+    const body = (await response.json()) as { order?: { id: string } };
+    if (response.status === 201 && body.order) orderIds.push(body.order.id);
+    else refusals.set(response.status, (refusals.get(response.status) ?? 0) + 1);
     return response.status === 201;
   });
   const lines = [
     `room service: one stay in house, a menu of ${items.length} items`,
     `POST guest/orders (stay code proof, priced from the menu, ${CLIENTS} clients): ${formatLoad(place)}`,
   ];
+  if (refusals.size)
+    lines.push(`  refused: ${[...refusals].map(([status, count]) => `${count} × ${status}`).join(', ')}`);
   const list = await runLoad(CLIENTS, durationMs, async () => {
     await call(baseUrl, 'GET', `${rs}/orders?limit=50`, session.token);
     return true;
@@ -177,6 +181,7 @@ async function benchReviews(baseUrl: string, db: Db, session: Session): Promise<
           guest_first_name: 'Бенч',
           stay_from: booking.start_at.toISOString().slice(0, 10),
           stay_to: booking.start_at.toISOString().slice(0, 10),
+          claimed_at: booking.start_at,
           sent_at: booking.start_at,
           used_at: booking.start_at,
           expires_at: new Date(booking.start_at.getTime() + 60 * 86_400_000),
