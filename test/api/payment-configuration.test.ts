@@ -174,12 +174,14 @@ describe('payment settings', () => {
       deduction_presets: [],
       fiscal_taxation: 'usn_income',
       fiscal_vat: 'none',
+      fiscal_vat_room_service: 'none',
       updated_at: expect.any(String),
     });
   });
 
   it.each([
     [{ fiscal_taxation: 'osn', fiscal_vat: '22' }],
+    [{ fiscal_vat: '0', fiscal_vat_room_service: '20' }],
     [{ require_payment_checkin: 'soft' }],
     [{ release_requires_checkout: false }],
     [{ long_stay_charge_enabled: true }],
@@ -235,6 +237,7 @@ describe('payment settings', () => {
     [{ hold_expiry_action: 'keep' }, 'body.hold_expiry_action'],
     [{ fiscal_taxation: 'envd' }, 'body.fiscal_taxation'],
     [{ fiscal_vat: '18' }, 'body.fiscal_vat'],
+    [{ fiscal_vat_room_service: '18' }, 'body.fiscal_vat_room_service'],
     [{ require_payment_checkin: 'always' }, 'body.require_payment_checkin'],
     [{ release_requires_checkout: 'yes' }, 'body.release_requires_checkout'],
     [{ deduction_presets: Array.from({ length: 51 }, () => preset([100])) }, 'body.deduction_presets'],

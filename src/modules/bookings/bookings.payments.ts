@@ -79,7 +79,15 @@ export function createBookingPayments(db: Db, { payments, fiscal, users }: Recei
     const settings = await payments.settingsOf(hotelId, trx);
     const operator = createdBy ? await users.findInHotel(hotelId, createdBy) : undefined;
     const method = payment.method as keyof typeof RECEIPT_METHODS;
-    const described = paymentReceipt(recorded.booking, { ...payment, method }, settings, operator?.name ?? 'Кассир');
+    const { id: bookingId } = recorded.booking;
+    const roomService = await bookingsRepository.sumCharges(trx, hotelId, bookingId, 'room_service');
+    const described = paymentReceipt(
+      recorded.booking,
+      { ...payment, method },
+      settings,
+      operator?.name ?? 'Кассир',
+      parseMoney(roomService),
+    );
     return {
       ...described,
       source_id: recorded.payment.id,

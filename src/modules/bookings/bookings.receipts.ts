@@ -1,4 +1,4 @@
-import type { ReceiptInput, SettlementMethod } from '../../integrations/atol';
+import type { ReceiptInput, SettlementMethod, VatRate } from '../../integrations/atol';
 import type { PaymentInput, PaymentSettings } from '../payments';
 import { formatMoney, parseMoney } from '../pricing';
 import { amountDue } from './bookings.present';
@@ -22,6 +22,25 @@ function settlementOf(booking: Booking): SettlementMethod {
   return parseMoney(booking.paid_amount) >= amountDue(booking) ? 'full_prepayment' : 'prepayment';
 }
 
+/**
+ * What a payment (or a refund) of `cents` settles on the bill, for its receipt lines: money pays the lodging (the
+ * price, less loyalty discounts) first and room service after it, and a refund gives back in the reverse order; what
+ * goes beyond the whole bill is an advance on the lodging. `booking` is as the payment left it.
+ */
+export function paymentShares(booking: Booking, cents: bigint, roomService: bigint) {
+  const lodgingDue = amountDue(booking) - roomService;
+  const roomServicePaid = (paid: bigint) => {
+    const beyondLodging = paid - lodgingDue;
+    if (beyondLodging <= 0n) return 0n;
+    return beyondLodging < roomService ? beyondLodging : roomService;
+  };
+  const paidAfter = parseMoney(booking.paid_amount);
+  const moved = roomServicePaid(paidAfter) - roomServicePaid(paidAfter - cents);
+  const roomServiceShare = moved < 0n ? -moved : moved;
+  const whole = cents < 0n ? -cents : cents;
+  return { lodging: whole - roomServiceShare, roomService: roomServiceShare };
+}
+
 const day = (date: string | null) => (date ? date.split('-').reverse().join('.') : '');
 
 /**
@@ -31,13 +50,23 @@ const day = (date: string | null) => (date ? date.split('-').reverse().join('.')
 export function paymentReceipt(
   booking: Booking,
   payment: PaymentInput & { method: keyof typeof RECEIPT_METHODS },
-  settings: Pick<PaymentSettings, 'fiscal_taxation' | 'fiscal_vat'>,
+  settings: Pick<PaymentSettings, 'fiscal_taxation' | 'fiscal_vat' | 'fiscal_vat_room_service'>,
   operatorName: string,
+  roomService: bigint,
 ): PaymentReceipt {
   const cents = parseMoney(payment.amount);
   const refund = cents < 0n;
   const amount = formatMoney(refund ? -cents : cents);
   const stay = booking.check_in ? ` ${day(booking.check_in)}–${day(booking.check_out)}` : '';
+  const shares = paymentShares(booking, cents, roomService);
+  const line = (name: string, cents: bigint, vat: VatRate) => ({
+    name,
+    unitPrice: formatMoney(cents),
+    quantity: 1,
+    vat,
+    method: settlementOf(booking),
+    object: 'service' as const,
+  });
   const contact = booking.guest_email
     ? { email: booking.guest_email }
     : booking.guest_phone && { phone: booking.guest_phone };
@@ -49,14 +78,10 @@ export function paymentReceipt(
       taxation: settings.fiscal_taxation,
       ...(contact && { customer: contact }),
       lines: [
-        {
-          name: `Проживание${stay}`,
-          unitPrice: amount,
-          quantity: 1,
-          vat: settings.fiscal_vat,
-          method: settlementOf(booking),
-          object: 'service',
-        },
+        ...(shares.lodging > 0n ? [line(`Проживание${stay}`, shares.lodging, settings.fiscal_vat)] : []),
+        ...(shares.roomService > 0n
+          ? [line('Обслуживание в номер', shares.roomService, settings.fiscal_vat_room_service)]
+          : []),
       ],
       payments: [{ kind: RECEIPT_METHODS[payment.method], amount }],
     },

@@ -249,6 +249,15 @@ export const bookingsRepository = {
     return db<BookingCharge>('booking_charges').where({ hotel_id: hotelId, kind, source_id: sourceId }).first();
   },
 
+  /** The sum of a booking's bill lines of one kind, in cents' decimal form (0 without any). */
+  async sumCharges(db: DbOrTrx, hotelId: string, bookingId: string, kind: BookingChargeKind): Promise<string> {
+    const row = (await db('booking_charges')
+      .where({ hotel_id: hotelId, booking_id: bookingId, kind })
+      .sum({ total: 'amount' })
+      .first()) as { total: string | null } | undefined;
+    return row?.total ?? '0';
+  },
+
   async listCharges(db: DbOrTrx, hotelId: string, bookingId: string): Promise<BookingCharge[]> {
     return db<BookingCharge>('booking_charges')
       .where({ hotel_id: hotelId, booking_id: bookingId })

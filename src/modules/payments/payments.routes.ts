@@ -50,7 +50,8 @@ export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
         'how long an unpaid online booking waits for its payment. `deduction_presets`: at most 50, each a name and ' +
         '1–20 amounts greater than 0 (answered with two decimals); the list given replaces the stored one. ' +
         '`fiscal_taxation` (`osn`, `usn_income` by default, `usn_income_outcome`, `esn`, `patent`) and `fiscal_vat` ' +
-        '(`none` by default, `0`, `5`, `7`, `10`, `20`, `22`): what the receipts the desks print say.',
+        '(`none` by default, `0`, `5`, `7`, `10`, `20`, `22`): what the receipts the desks print say; ' +
+        '`fiscal_vat_room_service` (same values): the rate of the receipt line for room service billed to the stay.',
       tags,
       access: { kind: 'hotel', roles: PAYMENT_CONFIGURERS },
       concurrency: 'if-match',

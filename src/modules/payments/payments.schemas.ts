@@ -40,6 +40,7 @@ const settingsFields = {
   deduction_presets: Joi.array().items(deductionPreset).max(MAX_DEDUCTION_PRESETS),
   fiscal_taxation: Joi.string().valid(...TAXATION_SYSTEMS),
   fiscal_vat: Joi.string().valid(...VAT_RATES),
+  fiscal_vat_room_service: Joi.string().valid(...VAT_RATES),
 };
 
 export const updateSettingsBody = Joi.object(settingsFields).min(1).messages(atLeastOneField);

@@ -30,6 +30,8 @@ export interface PaymentSettings {
   /** What the desk's fiscal receipts say: the hotel's taxation system and its services' VAT rate. */
   fiscal_taxation: TaxationSystem;
   fiscal_vat: VatRate;
+  /** The VAT rate of room service (catering) on the same receipts. */
+  fiscal_vat_room_service: VatRate;
   updated_at: Date;
 }
 
