@@ -333,7 +333,7 @@ describe('redemption', () => {
       amount: '300.00',
       balance: 700,
       booking_balance: '4700.00',
-      entry: { reason: 'redemption', points: -300, booking_id: bookingId },
+      entry: { reason: 'redemption', points: -300, booking_id: bookingId, amount: '300.00' },
     });
     const replayed = await redeem(hotel, bookingId, 300, 'redeem-1').expect(201);
     expect(replayed.body.entry.id).toBe(redeemed.body.entry.id);
@@ -411,7 +411,7 @@ describe('adjustments', () => {
 });
 
 describe('expiry', () => {
-  it('writes off what is left of earned points past their date, oldest first, once', async () => {
+  it('writes off by the daily job what is left of earned points past their date, oldest first, once', async () => {
     const hotel = await programmeHotel();
     const guestId = await guestProfile(hotel);
     const older = (await adjust(hotel, guestId, 100, 'Старые баллы').expect(201)).body;
@@ -423,7 +423,6 @@ describe('expiry', () => {
       .db('loyalty_entries')
       .where({ id: older.id })
       .update({ expires_at: new Date(Date.now() - 60_000) });
-    expect((await account(hotel, guestId)).next_expiry).toMatchObject({ points: 70 });
 
     await withTemporal(async (client) => {
       await runSchedule(client, 'loyalty-expiry');
@@ -434,6 +433,39 @@ describe('expiry', () => {
     const now = await account(hotel, guestId);
     expect(now.balance).toBe(200);
     expect(now.next_expiry).toMatchObject({ points: 200, expires_at: newer.expires_at });
+  });
+
+  it('shows points past their date gone from the account before the job runs, and a redemption agrees', async () => {
+    const hotel = await programmeHotel();
+    const guestId = await guestProfile(hotel);
+    const stale = (await adjust(hotel, guestId, 500, 'Старые баллы').expect(201)).body;
+    const fresh = (await adjust(hotel, guestId, 100, 'Новые баллы').expect(201)).body;
+    await t
+      .db('loyalty_entries')
+      .where({ id: stale.id })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
+
+    expect(await account(hotel, guestId)).toMatchObject({
+      balance: 100,
+      balance_value: '100.00',
+      next_expiry: { points: 100, expires_at: fresh.expires_at },
+    });
+    // The account wrote the expiry row itself, once: the balance is still the sum of the ledger.
+    await account(hotel, guestId);
+    const ledger = await ledgerOf(hotel, guestId);
+    expect(ledger.filter((row) => row.reason === 'expiry')).toEqual([
+      expect.objectContaining({ points: -500, expired_entry_id: stale.id }),
+    ]);
+    expect(ledger.reduce((sum, row) => sum + row.points, 0)).toBe(100);
+
+    const bookingId = await stay(hotel, guestId, { status: 'confirmed' });
+    expect((await redeem(hotel, bookingId, 500).expect(422)).body.error).toBe(
+      'Недостаточно баллов: на счёте гостя 100',
+    );
+    expect((await redeem(hotel, bookingId, 100).expect(201)).body.balance).toBe(0);
+    expect(await account(hotel, guestId)).toMatchObject({ balance: 0, next_expiry: null });
+    await withTemporal((client) => runSchedule(client, 'loyalty-expiry'));
+    expect(await ledgerOf(hotel, guestId).where({ reason: 'expiry' })).toHaveLength(1);
   });
 
   it('settles expired points before a redemption spends them', async () => {
@@ -474,6 +506,7 @@ describe('reversal of a redemption', () => {
     await adjust(hotel, guestId, 1000).expect(201);
     const bookingId = await stay(hotel, guestId, { status: 'confirmed', price: '5000.00' });
     const redeemed = (await redeem(hotel, bookingId, 300).expect(201)).body.entry;
+    expect(redeemed.amount).toBe('300.00');
     // A point is worth more now: the discount taken back is still the one given.
     await configure(hotel, { point_value: 2 });
 

@@ -81,7 +81,8 @@ export function loyaltyRoutes(loyalty: LoyaltyService): RouteDefinition[] {
       description:
         'The tier (from the nights or money of their stays checked out in the last 365 days while the programme ' +
         'ran), the balance (the sum of the ledger) and what it is worth, the next points to expire, and what is ' +
-        'still needed for the next tier.',
+        'still needed for the next tier. Points past their date are written off first (as a redemption does), so ' +
+        'the balance is what can be spent and `next_expiry` is always ahead.',
       tags,
       access: { kind: 'hotel', roles: LOYALTY_READERS },
       request: { params: idParams },
@@ -96,8 +97,8 @@ export function loyaltyRoutes(loyalty: LoyaltyService): RouteDefinition[] {
       summary: "A guest's points ledger",
       description:
         'Newest first. Each change with its reason: `stay` (earned on `booking_id`, at `tier`), `redemption` ' +
-        '(taken off `booking_id`), `expiry` (what was left of `expired_entry_id` at its date, oldest points first), ' +
-        '`adjustment` (by a manager, with `note`).',
+        '(negative: spent on `booking_id`, `amount` taken off its bill; positive: given back), `expiry` (what was ' +
+        'left of `expired_entry_id` at its date, oldest points first), `adjustment` (by a manager, with `note`).',
       tags,
       access: { kind: 'hotel', roles: LOYALTY_READERS },
       request: { params: idParams, query: entriesQuery },

@@ -63,6 +63,7 @@ export const entrySchema = Joi.object({
     .uuid()
     .allow(null)
     .description('For a positive `redemption`: the redemption it takes back'),
+  amount: moneyOut.allow(null).description('For a negative `redemption`: the money it took off the bill'),
   note: Joi.string().allow(null),
   tier: Joi.string().allow(null).description('For `stay`: the tier whose rate it earned at'),
   stay_nights: Joi.number().integer().allow(null),

@@ -23,7 +23,7 @@ import {
 import type { EntryRow, LoyaltySettingsChanges, LoyaltySettingsRow, TierInput, TierRow } from './loyalty.types';
 
 export interface LoyaltyDependencies {
-  bookings: Pick<BookingsService, 'get' | 'charges'>;
+  bookings: Pick<BookingsService, 'get' | 'getWithin' | 'charges'>;
   guests: Pick<GuestsService, 'find'>;
 }
 
@@ -97,15 +97,20 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
     return { nights, spend, qualifying, tier: tierFor(tiers, qualifying), next: nextTier(tiers, qualifying) };
   }
 
+  /** What FIFO left of each earned row no expiry row has closed yet, soonest to expire first. */
+  async function held(trx: Knex.Transaction, hotelId: string, guestId: string) {
+    const closed = await entriesRepository.expiredIds(trx, hotelId, guestId);
+    const { earned, spent } = await entriesRepository.earnedAndSpent(trx, hotelId, guestId);
+    return remainingOf(earned, spent).filter(({ row }) => !closed.has(row.id));
+  }
+
   /**
    * Writes the expiry rows of the guest's earned rows past their date, each closed once with what FIFO left of it
    * (0 when nothing was). Under the guest's lock, so a redemption never spends points that have just expired.
    */
   async function settleExpiries(trx: Knex.Transaction, hotelId: string, guestId: string, now: Date): Promise<void> {
-    const closed = await entriesRepository.expiredIds(trx, hotelId, guestId);
-    const { earned, spent } = await entriesRepository.earnedAndSpent(trx, hotelId, guestId);
-    for (const { row, remaining } of remainingOf(earned, spent)) {
-      if (!row.expires_at || row.expires_at > now || closed.has(row.id)) continue;
+    for (const { row, remaining } of await held(trx, hotelId, guestId)) {
+      if (!row.expires_at || row.expires_at > now) continue;
       await entriesRepository.insert(trx, {
         hotel_id: hotelId,
         guest_id: guestId,
@@ -127,13 +132,9 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
     if (!(await deps.guests.find(hotelId, guestId))) throw new NotFoundError(loyaltyMessages.guestNotFound);
   }
 
-  /** The earliest points still held that expire, and how many of them there are. */
-  async function nextExpiry(hotelId: string, guestId: string) {
-    const closed = await entriesRepository.expiredIds(db, hotelId, guestId);
-    const { earned, spent } = await entriesRepository.earnedAndSpent(db, hotelId, guestId);
-    const next = remainingOf(earned, spent).find(
-      ({ row, remaining }) => remaining > 0 && row.expires_at && !closed.has(row.id),
-    );
+  /** The earliest points still held that expire and how many they are; after `settleExpiries`, a date ahead. */
+  async function nextExpiry(trx: Knex.Transaction, hotelId: string, guestId: string) {
+    const next = (await held(trx, hotelId, guestId)).find(({ row, remaining }) => remaining > 0 && row.expires_at);
     return next ? { points: next.remaining, expires_at: next.row.expires_at } : null;
   }
 
@@ -197,30 +198,35 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
 
     accrueStayPoints,
 
-    /** The guest's standing: tier, balance (the sum of the ledger), the next points to expire, the way to the next tier. */
+    /**
+     * The guest's standing: tier, balance (the sum of the ledger), the next points to expire, the way to the next tier.
+     * Points past their date are settled first, as a redemption does: the desk never sees held what it cannot spend.
+     */
     async account(hotelId: string, guestId: string, now = new Date()) {
       await requireGuest(hotelId, guestId);
-      const { tiers, ...settings } = await programme(db, hotelId);
-      const { nights, spend, qualifying, tier, next } = await standing(db, settings, tiers, guestId, now);
-      const balance = await entriesRepository.balance(db, hotelId, guestId);
       const ref = (found: TierRow | undefined) =>
         found ? { name: found.name, threshold: found.threshold, earn_rate: found.earn_rate } : null;
-      return {
-        guest_id: guestId,
-        enabled: settings.enabled,
-        balance,
-        balance_value: formatMoney(BigInt(balance) * parseMoney(settings.point_value)),
-        tier: ref(tier),
-        next_tier: ref(next),
-        qualifying: {
-          basis: settings.tier_basis,
-          nights,
-          spend: formatMoney(parseMoney(spend)),
-          since: qualifyingSince(now),
-          to_next_tier: next ? Math.round((Number(next.threshold) - qualifying) * 100) / 100 : null,
-        },
-        next_expiry: await nextExpiry(hotelId, guestId),
-      };
+      return transactionWithRetry(db, async (trx) => {
+        const balance = await lockedBalance(trx, hotelId, guestId, now);
+        const { tiers, ...settings } = await programme(trx, hotelId);
+        const { nights, spend, qualifying, tier, next } = await standing(trx, settings, tiers, guestId, now);
+        return {
+          guest_id: guestId,
+          enabled: settings.enabled,
+          balance,
+          balance_value: formatMoney(BigInt(balance) * parseMoney(settings.point_value)),
+          tier: ref(tier),
+          next_tier: ref(next),
+          qualifying: {
+            basis: settings.tier_basis,
+            nights,
+            spend: formatMoney(parseMoney(spend)),
+            since: qualifyingSince(now),
+            to_next_tier: next ? Math.round((Number(next.threshold) - qualifying) * 100) / 100 : null,
+          },
+          next_expiry: await nextExpiry(trx, hotelId, guestId),
+        };
+      });
     },
 
     /** The guest's ledger, newest first. */
@@ -264,20 +270,21 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
         idempotent(trx, scope, async () => {
           const settings = await settingsRepository.get(trx, hotelId);
           if (!settings.enabled) throw refused(loyaltyMessages.programmeOff, 'loyalty_programme_off');
-          const booking = await deps.bookings.get(hotelId, bookingId);
+          const booking = await deps.bookings.getWithin(trx, hotelId, bookingId);
           const primary = booking.guests.find((guest) => guest.is_primary);
           if (!primary) throw refused(loyaltyMessages.noGuestProfile, 'loyalty_no_guest');
           const balance = await lockedBalance(trx, hotelId, primary.guest_id, new Date());
           if (points > balance) throw refused(loyaltyMessages.notEnoughPoints(balance), 'loyalty_insufficient_points');
+          const amount = BigInt(points) * parseMoney(settings.point_value);
           const entry = await entriesRepository.insert(trx, {
             hotel_id: hotelId,
             guest_id: primary.guest_id,
             points: -points,
             reason: 'redemption',
             booking_id: bookingId,
+            amount: formatMoney(amount),
             created_by: actorId,
           });
-          const amount = BigInt(points) * parseMoney(settings.point_value);
           const added = await deps.bookings.charges.addWithin(trx, hotelId, bookingId, {
             kind: 'loyalty_redemption',
             source_id: entry.id,
@@ -318,7 +325,7 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
         const balance = await lockedBalance(trx, hotelId, redemption.guest_id, now);
         if (await entriesRepository.reversalOf(trx, hotelId, redemption.id))
           throw new ConflictError(loyaltyMessages.alreadyReversed, 'loyalty_already_reversed');
-        const booking = await deps.bookings.get(hotelId, bookingId);
+        const booking = await deps.bookings.getWithin(trx, hotelId, bookingId);
         if (booking.status === 'checked_out') throw refused(loyaltyMessages.stayClosed, 'booking_closed');
         const { expiry_months: months } = await settingsRepository.get(trx, hotelId);
         const points = -redemption.points;
@@ -334,15 +341,12 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
         });
         if (booking.status === 'cancelled')
           return { entry: presentEntry(entry), balance: balance + points, booking_balance: owed(booking) };
-        // The discount given then (committed with the redemption), whatever a point is worth now.
-        const discount = (await deps.bookings.charges.list(hotelId, bookingId)).find(
-          (line) => line.kind === 'loyalty_redemption' && line.source_id === redemption.id,
-        )!;
+        // The discount given then (kept on the redemption's row), whatever a point is worth now.
         const { booking: billed } = await deps.bookings.charges.addWithin(trx, hotelId, bookingId, {
           kind: 'loyalty_redemption',
           source_id: entry.id,
           description: loyaltyMessages.reversalNote(points),
-          amount: formatMoney(-parseMoney(discount.amount)),
+          amount: redemption.amount!,
         });
         // Checked under the booking's lock: a stay checked out meanwhile keeps its bill.
         if (billed.status === 'checked_out') throw refused(loyaltyMessages.stayClosed, 'booking_closed');

@@ -42,6 +42,8 @@ export interface EntryRow {
   booking_id: string | null;
   expired_entry_id: string | null;
   reversed_entry_id: string | null;
+  /** For a negative `redemption`: the money it took off the bill (what its reversal puts back). */
+  amount: string | null;
   note: string | null;
   tier: string | null;
   stay_nights: number | null;
@@ -58,6 +60,7 @@ export type NewEntry = Pick<EntryRow, 'hotel_id' | 'guest_id' | 'points' | 'reas
       | 'booking_id'
       | 'expired_entry_id'
       | 'reversed_entry_id'
+      | 'amount'
       | 'note'
       | 'tier'
       | 'stay_nights'
