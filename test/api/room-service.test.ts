@@ -4,6 +4,7 @@ import { localDay } from '../helpers/dates';
 import { problem } from '../helpers/problem';
 import { connectStaff, startTestServer, type TestServer } from '../helpers/realtime';
 import { createCategory, createRoom, uploadPhoto } from '../helpers/structure';
+import { until } from '../helpers/wait';
 
 let t: TestServer;
 let owner: RegisteredHotel;
@@ -105,6 +106,9 @@ async function codeOf(hotel: RegisteredHotel, bookingId: string): Promise<string
     .expect(200);
   return read.body.code as string;
 }
+
+/** Another 8-digit code than `code`: a wrong guess. */
+const wrongCode = (code: string, offset = 1) => String((Number(code) + offset) % 100_000_000).padStart(8, '0');
 
 /** The proof headers as a guest's page sends them: the room number percent-encoded (it may have Cyrillic letters). */
 const proof = (room: string, code: string) => ({ 'X-Room': encodeURIComponent(room), 'X-Stay-Code': code });
@@ -269,9 +273,9 @@ describe('menu', () => {
 });
 
 describe('stay codes', () => {
-  it('are six digits, made once on the first ask, and replaced on demand', async () => {
+  it('are eight digits, made once on the first ask, and replaced on demand', async () => {
     const guest = await stay(owner);
-    expect(guest.code).toMatch(/^\d{6}$/);
+    expect(guest.code).toMatch(/^\d{8}$/);
     expect(await codeOf(owner, guest.booking.id)).toBe(guest.code);
     const replaced = await t.http
       .post(api(owner, `/stays/${guest.booking.id}/code`))
@@ -280,7 +284,7 @@ describe('stay codes', () => {
     expect(replaced.body).toEqual({
       booking_id: guest.booking.id,
       room_id: guest.room.id,
-      code: expect.stringMatching(/^\d{6}$/),
+      code: expect.stringMatching(/^\d{8}$/),
       created_at: expect.any(String),
     });
     expect(await codeOf(owner, guest.booking.id)).toBe(replaced.body.code);
@@ -338,9 +342,8 @@ describe('a guest proving their stay', () => {
     const neighbour = await stay(owner);
     const gone = await stay(owner, { status: 'checked_out' });
     const coming = await stay(owner, { from: 3, to: 5, status: 'confirmed' });
-    const wrong = String((Number(guest.code) + 1) % 1_000_000).padStart(6, '0');
     const attempts = [
-      proof(guest.room.number, wrong),
+      proof(guest.room.number, wrongCode(guest.code)),
       proof(guest.room.number, neighbour.code),
       proof(neighbour.room.number, guest.code),
       proofOf(gone),
@@ -360,18 +363,36 @@ describe('a guest proving their stay', () => {
     expect(await ordersOfBooking(gone.booking.id)).toEqual([]);
   });
 
-  it('is stopped after 5 wrong codes for a room, then even the right one, with Retry-After', async () => {
+  it('is stopped after 5 wrong codes for a room in an hour, then even the right one, with Retry-After', async () => {
     const guest = await stay(owner);
     for (let attempt = 0; attempt < 3; attempt++) await config(owner, proofOf(guest)).expect(200);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const wrong = String((Number(guest.code) + 1 + attempt) % 1_000_000).padStart(6, '0');
-      await config(owner, proof(guest.room.number, wrong)).expect(403);
+      await config(owner, proof(guest.room.number, wrongCode(guest.code, attempt + 1))).expect(403);
     }
     const stopped = await config(owner, proofOf(guest)).expect(429);
-    expect(Number(stopped.headers['retry-after'])).toBeGreaterThan(0);
+    // The room's window is an hour, not the 15 minutes of the address's.
+    expect(Number(stopped.headers['retry-after'])).toBeGreaterThan(900);
     await order(owner, proofOf(guest), { items: [{ item_id: soup.id, quantity: 1 }] }).expect(429);
     // Another room of the hotel is not stopped by this one's guesses.
     await config(owner, proofOf(await stay(owner))).expect(200);
+  });
+
+  it('is stopped after 100 wrong proofs from one address; past that no room is counted', async () => {
+    const hotel = await registerHotel(t);
+    const guest = await stay(hotel);
+    // One guest on the hotel's shared Wi-Fi address mistyping now and then does not stop the others.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      await config(hotel, proof(`nope-${attempt}`, guest.code)).expect(403);
+      if (attempt % 25 === 0) await config(hotel, proofOf(guest)).expect(200);
+    }
+    const stopped = await config(hotel, proofOf(guest)).expect(429);
+    expect(Number(stopped.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(stopped.headers['retry-after'])).toBeLessThanOrEqual(900);
+    await config(hotel, proof('never-named', guest.code)).expect(429);
+    const counted = async (room: string) =>
+      (await t.db('rate_limit_counters').where({ key: `room_service.room:ip:${hotel.hotelId}:${room}` })).length;
+    expect(await counted('nope-99')).toBe(1);
+    expect(await counted('never-named')).toBe(0);
   });
 });
 
@@ -441,10 +462,9 @@ describe('placing an order', () => {
     await placed(await stay(owner), [{ item_id: tea.id, quantity: 1 }]);
     const mine = await t.http.get(guestApi(owner, '/orders')).set(proofOf(guest)).expect(200);
     expect(mine.body.map((o: Order) => o.id)).toEqual([second.order.id, first.order.id]);
-    const wrong = String((Number(guest.code) + 1) % 1_000_000).padStart(6, '0');
-    expect((await t.http.get(guestApi(owner, '/orders')).set(proof(guest.room.number, wrong))).body).toEqual(
-      notAuthorized,
-    );
+    expect(
+      (await t.http.get(guestApi(owner, '/orders')).set(proof(guest.room.number, wrongCode(guest.code)))).body,
+    ).toEqual(notAuthorized);
   });
 
   it('is refused while disabled, closed, for a room not served, below the minimum, or with an unavailable item', async () => {
@@ -498,13 +518,53 @@ describe('placing an order', () => {
     expect(list.body).toHaveLength(2);
   });
 
-  it('with an Idempotency-Key is placed once, however often it is sent', async () => {
+  it('is refused once the stay has checked out, also when the check-out commits after the proof', async () => {
+    const guest = await stay(owner);
+    const one = { items: [{ item_id: tea.id, quantity: 1 }] };
+    // The check-out held uncommitted: the proof still sees the stay in house, the order's transaction waits for it.
+    const checkOut = await t.db.transaction();
+    try {
+      await checkOut('bookings')
+        .where({ hotel_id: owner.hotelId, id: guest.booking.id })
+        .update({ status: 'checked_out', checked_out_at: checkOut.fn.now() });
+      const pending = order(owner, proofOf(guest), one).then((response) => response);
+      await until(
+        async () => {
+          const { rows } = await t.db.raw<{ rows: unknown[] }>(
+            `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%from "bookings"%for share%'`,
+          );
+          return rows.length > 0;
+        },
+        { what: 'the order waiting for the booking' },
+      );
+      await checkOut.commit();
+      expect((await pending).body).toEqual(notAuthorized);
+    } finally {
+      if (!checkOut.isCompleted()) await checkOut.rollback();
+    }
+    expect((await order(owner, proofOf(guest), one)).body).toEqual(notAuthorized);
+    expect(await ordersOfBooking(guest.booking.id)).toEqual([]);
+  });
+
+  it('with an Idempotency-Key is placed once, however often it is sent, its token stored nowhere', async () => {
     const guest = await stay(owner);
     const key = randomUUID();
     const body = { items: [{ item_id: tea.id, quantity: 1 }] };
     const first = await order(owner, { ...proofOf(guest), 'Idempotency-Key': key }, body).expect(201);
     const again = await order(owner, { ...proofOf(guest), 'Idempotency-Key': key }, body).expect(201);
     expect(again.body.order.id).toBe(first.body.order.id);
+    const token = first.body.status_token as string;
+    expect(again.body.status_token).toBe(token);
+    await t.http
+      .get(guestApi(owner, `/orders/${first.body.order.id}`))
+      .set('X-Order-Token', token)
+      .expect(200);
+    const kept = [
+      await t.db('idempotency_keys').where({ hotel_id: owner.hotelId, key }),
+      await t.db('room_service_orders').where({ id: first.body.order.id }),
+    ];
+    expect(JSON.stringify(kept)).toContain(first.body.order.id);
+    expect(JSON.stringify(kept)).not.toContain(token);
     await order(
       owner,
       { ...proofOf(guest), 'Idempotency-Key': key },
@@ -583,6 +643,26 @@ describe('staff moving an order', () => {
     );
   });
 
+  it('delivers and bills an order whose stay checked out after ordering (the food was eaten)', async () => {
+    const guest = await stay(owner);
+    const { order: placedOrder } = await placed(guest, [{ item_id: tea.id, quantity: 1 }]);
+    await move(placedOrder.id, { status: 'accepted' }).expect(200);
+    await t.http
+      .patch(`/api/hotels/${owner.slug}/bookings/${guest.booking.id}`)
+      .set(as(owner.accessToken))
+      .send({ status: 'checked_out' })
+      .expect(200);
+    await move(placedOrder.id, { status: 'preparing' }).expect(200);
+    await move(placedOrder.id, { status: 'delivered' }).expect(200);
+    const charges = await t.http
+      .get(`/api/hotels/${owner.slug}/bookings/${guest.booking.id}/charges`)
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(charges.body).toEqual([
+      expect.objectContaining({ kind: 'room_service', source_id: placedOrder.id, amount: placedOrder.total }),
+    ]);
+  });
+
   it('delivers once when the desk sends it twice at the same moment; parallel orders get numbers in turn', async () => {
     const guest = await stay(owner);
     const orders = await Promise.all(
@@ -622,10 +702,14 @@ describe('staff moving an order', () => {
     expect(taken.body.status_token).toBeUndefined();
     const desked = (body: Record<string, unknown>) =>
       t.http.post(api(owner, '/orders')).set(as(desk.accessToken)).send(body);
-    const coming = await stay(owner, { from: 3, to: 5, status: 'confirmed' });
-    expect(
-      (await desked({ booking_id: coming.booking.id, items: [{ item_id: tea.id, quantity: 1 }] }).expect(422)).body,
-    ).toMatchObject({ code: 'room_service_stay_not_in_house' });
+    for (const away of [
+      await stay(owner, { from: 3, to: 5, status: 'confirmed' }),
+      await stay(owner, { status: 'checked_out' }),
+    ]) {
+      expect(
+        (await desked({ booking_id: away.booking.id, items: [{ item_id: tea.id, quantity: 1 }] }).expect(422)).body,
+      ).toMatchObject({ code: 'room_service_stay_not_in_house' });
+    }
     await desked({ booking_id: (await stay(other)).booking.id, items: [{ item_id: tea.id, quantity: 1 }] }).expect(400);
     expect(
       (await desked({ booking_id: guest.booking.id, items: [{ item_id: cake.id, quantity: 1 }] }).expect(422)).body,

@@ -26,7 +26,7 @@ export const roomServiceMessages = {
   itemNameTaken: 'Блюдо с таким названием уже есть в этой категории',
   orderNotFound: 'Заказ не найден',
   stayNotFound: 'Бронирование не найдено',
-  stayNotInHouse: 'Гость не заселён: заказ в номер принимается только для проживания в статусе «заселён»',
+  stayNotInHouse: 'Гость сейчас не проживает: заказ в номер принимается только во время проживания',
   stayClosed: 'Проживание завершено или отменено: код для обслуживания в номер не выдаётся',
   illegalMove: (from: OrderStatus, to: OrderStatus) =>
     `Нельзя перевести заказ из статуса «${STATUS_NAMES[from]}» в «${STATUS_NAMES[to]}»`,

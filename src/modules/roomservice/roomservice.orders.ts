@@ -1,27 +1,33 @@
 import type { Knex } from 'knex';
-import { timingSafeEqual } from 'node:crypto';
-import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import { idempotent } from '../../platform/db/idempotency';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { ConflictError, NotFoundError } from '../../platform/errors';
-import type { BookingsService } from '../bookings';
+import { inHouse, type BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
 import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
+import type { RoomsService } from '../rooms';
 import { orderCreated, orderUpdated } from './roomservice.events';
-import { refused, roomServiceMessages as messages } from './roomservice.messages';
+import { bodyError, notAuthorized, refused, roomServiceMessages as messages } from './roomservice.messages';
 import { itemsRepository, ordersRepository, settingsRepository, type OrderWithRoom } from './roomservice.repository';
-import { canMove, isOpenAt, localTime } from './roomservice.rules';
+import { canMove, isOpenAt, localTime, stillProven } from './roomservice.rules';
 import type { ProvenStay } from './roomservice.stays';
+import type { StatusTokens } from './roomservice.tokens';
 import type { NewOrder, Order, OrderFilter, OrderLine, RoomServiceSettingsRow, StatusMove } from './roomservice.types';
 
 export interface OrderDependencies {
   hotels: Pick<HotelsService, 'find'>;
-  bookings: Pick<BookingsService, 'charges'>;
+  bookings: Pick<BookingsService, 'charges' | 'getWithin'>;
+  rooms: Pick<RoomsService, 'findRoom'>;
   notifications: Pick<NotificationsService, 'notify'>;
 }
+
+/** Who places an order for which stay: a guest, for the stay they proved; the desk, for the booking it names. */
+export type OrderChannel = { by: 'guest'; stay: ProvenStay } | { by: 'desk'; bookingId: string };
+
+const bookingOf = (channel: OrderChannel) => (channel.by === 'guest' ? channel.stay.booking.id : channel.bookingId);
 
 const orderNotFound = () => new NotFoundError(messages.orderNotFound);
 
@@ -31,7 +37,7 @@ async function present(conn: DbOrTrx, hotelId: string, rows: OrderWithRoom[]): P
     hotelId,
     rows.map((row) => row.id),
   );
-  return rows.map(({ hotel_id: _hotel, status_token_sha256: _token, ...order }) => ({
+  return rows.map(({ hotel_id: _hotel, ...order }) => ({
     ...order,
     items: lines.get(order.id) ?? [],
   }));
@@ -54,7 +60,25 @@ const eventOf = (order: Pick<Order, 'id' | 'number' | 'room_id' | 'booking_id' |
 const summary = (lines: OrderLine[]) => lines.map((line) => `${line.quantity} × ${line.name}`).join(', ');
 
 /** Guests' orders: placed from a proven stay and priced from the menu, moved by staff, billed to the stay on delivery. */
-export function createOrders(db: Db, deps: OrderDependencies) {
+export function createOrders(db: Db, deps: OrderDependencies, tokens: StatusTokens) {
+  /**
+   * The channel's stay as it is now, read in the order's transaction and held so (FOR SHARE) until it commits: a
+   * check-out committed after the guest's proof or the desk's ask refuses the order rather than racing it.
+   */
+  async function stayWithin(trx: Knex.Transaction, hotelId: string, channel: OrderChannel): Promise<ProvenStay> {
+    const missing = () => (channel.by === 'guest' ? notAuthorized() : bodyError('booking_id', messages.stayNotFound));
+    const booking = await deps.bookings.getWithin(trx, hotelId, bookingOf(channel), 'share').catch((error: unknown) => {
+      throw error instanceof NotFoundError ? missing() : error;
+    });
+    const now = new Date();
+    if (channel.by === 'guest') {
+      if (!stillProven(booking, channel.stay.room.id, now)) throw notAuthorized();
+      return { booking, room: channel.stay.room };
+    }
+    if (!inHouse(booking, now)) throw refused('stay_not_in_house', messages.stayNotInHouse);
+    return { booking, room: (await deps.rooms.findRoom(hotelId, booking.room_id, trx))! };
+  }
+
   /** The rules that hold for the whole hotel at this moment: on, open, and serving the room. */
   async function assertTakingOrders(trx: Knex.Transaction, settings: RoomServiceSettingsRow, stay: ProvenStay) {
     const hotel = await deps.hotels.find(settings.hotel_id, trx);
@@ -83,7 +107,8 @@ export function createOrders(db: Db, deps: OrderDependencies) {
     });
   }
 
-  async function placeWithin(trx: Knex.Transaction, hotelId: string, stay: ProvenStay, input: NewOrder) {
+  async function placeWithin(trx: Knex.Transaction, hotelId: string, channel: OrderChannel, input: NewOrder) {
+    const stay = await stayWithin(trx, hotelId, channel);
     // The settings row locked: the hotel's order numbers are given one at a time, under the settings in force.
     const settings = await settingsRepository.get(trx, hotelId, { forUpdate: true });
     await assertTakingOrders(trx, settings, stay);
@@ -93,7 +118,6 @@ export function createOrders(db: Db, deps: OrderDependencies) {
       throw refused('below_minimum', messages.belowMinimum(settings.minimum_order));
     const total = itemsTotal + parseMoney(settings.delivery_fee);
     if (!fitsMoneyColumn(total)) throw refused('amount_limit', messages.orderTooLarge);
-    const token = randomHexToken(32);
     const row = await ordersRepository.insert(
       trx,
       {
@@ -105,7 +129,6 @@ export function createOrders(db: Db, deps: OrderDependencies) {
         delivery_fee: settings.delivery_fee,
         total: formatMoney(total),
         note: input.note ?? '',
-        status_token_sha256: sha256Hex(token),
       },
       lines,
     );
@@ -118,29 +141,30 @@ export function createOrders(db: Db, deps: OrderDependencies) {
       data: { order_id: order.id, booking_id: order.booking_id, room_id: order.room_id },
       dedupeKey: `room_service_order:${order.id}`,
     });
-    return { order, status_token: token };
+    return order;
   }
 
   return {
     /**
      * Places the stay's order (a guest's, or one the desk takes by phone) in one transaction with its event and
-     * notification. Idempotent per stay and channel with `Idempotency-Key`: a retry answers the first result (its
-     * status token too).
+     * notification. Idempotent per stay and channel with `Idempotency-Key`: a retry answers the first order.
      */
-    place: (hotelId: string, stay: ProvenStay, input: NewOrder, by: 'guest' | 'desk', idempotencyKey?: string) =>
-      transactionWithRetry(db, (trx) =>
+    async place(hotelId: string, channel: OrderChannel, input: NewOrder, idempotencyKey?: string) {
+      const placed = await transactionWithRetry(db, (trx) =>
         idempotent(
           trx,
-          { hotelId, scope: `room_service.${by}:${stay.booking.id}`, key: idempotencyKey, body: input },
-          async () => ({ status: 201, body: await placeWithin(trx, hotelId, stay, input) }),
+          { hotelId, scope: `room_service.${channel.by}:${bookingOf(channel)}`, key: idempotencyKey, body: input },
+          // The answer kept for a retry is the order alone: a guest's status token is recomputed, never stored.
+          async () => ({ status: 201, body: { order: await placeWithin(trx, hotelId, channel, input) } }),
         ),
-      ),
+      );
+      return { status: placed.status, order: placed.body.order };
+    },
 
-    /** The order its guest holds the status token of; any other answer is one 404. */
+    /** The order whose status token is given; any other answer is one 404. */
     async forGuest(hotelId: string, id: string, token: string): Promise<Order> {
-      const row = await ordersRepository.find(db, hotelId, id);
-      const given = Buffer.from(sha256Hex(token), 'hex');
-      if (!row || !timingSafeEqual(given, Buffer.from(row.status_token_sha256, 'hex'))) throw orderNotFound();
+      const row = tokens.matches(hotelId, id, token) ? await ordersRepository.find(db, hotelId, id) : undefined;
+      if (!row) throw orderNotFound();
       return presentOne(db, row);
     },
 

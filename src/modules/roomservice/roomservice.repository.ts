@@ -80,9 +80,15 @@ export const stayCodesRepository = {
     return row;
   },
 
-  /** The stays of the hotel whose code is this one (a few at most: codes are random among a million). */
+  /** The stays of the hotel whose code is this one (a few at most: codes are random among a hundred million). */
   bookingsWithCode: async (db: DbOrTrx, hotelId: string, code: string): Promise<string[]> =>
     (await db('room_service_stay_codes').where({ hotel_id: hotelId, code }).limit(20).pluck('booking_id')) as string[],
+};
+
+/** The rooms of the hotel among `ids` (the rooms module offers them one by one only). */
+export const hotelRoomsRepository = {
+  among: async (db: DbOrTrx, hotelId: string, ids: readonly string[]): Promise<string[]> =>
+    (await db('rooms').where({ hotel_id: hotelId }).whereIn('id', ids).pluck('id')) as string[],
 };
 
 const ORDER_COLUMNS = 'o.*';

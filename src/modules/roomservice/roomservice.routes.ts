@@ -55,10 +55,11 @@ const GUEST_LIMITS = {
 };
 
 const proofDescription =
-  'The guest proves their stay with `X-Room` (the room number, percent-encoded) and `X-Stay-Code` (the 6-digit code staff give with ' +
-  'the key card): accepted only for a stay checked in and under way now in that room. Anything else (no such room or ' +
-  'hotel, nobody in house, a wrong code or another stay’s) is one 403 `room_service_not_authorized`; wrong proofs ' +
-  'are limited to 5 per room and 30 per caller address in 15 minutes (then 429 with `Retry-After`, even for a right one).';
+  'The guest proves their stay with `X-Room` (the room number, percent-encoded) and `X-Stay-Code` (the 8-digit code ' +
+  'staff give with the key card): accepted only for a stay checked in and under way now in that room. Anything else ' +
+  '(no such room or hotel, nobody in house, a wrong code or another stay’s) is one 403 `room_service_not_authorized`; ' +
+  'wrong proofs are limited to 100 per caller address in 15 minutes and 5 per room in an hour (then 429 with ' +
+  '`Retry-After`, even for a right one).';
 
 const refusedProof = {
   403: { description: 'Stay not proven (`room_service_not_authorized`): one answer for every reason' },
@@ -148,7 +149,7 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       path: `${base}/stays/:bookingId/code`,
       summary: "A stay's room-service code",
       description:
-        'The 6-digit code a guest orders to their room with (with its number): made on the first ask and the same ' +
+        'The 8-digit code a guest orders to their room with (with its number): made on the first ask and the same ' +
         'afterwards, to print on the key-card sleeve or show on the TV. For a stay to come or under way; a cancelled ' +
         'or checked-out one is refused (422 `room_service_stay_closed`). Guests can use it only while checked in.',
       tags,
@@ -203,16 +204,17 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       path: `${base}/orders`,
       summary: 'Take a room-service order for a stay (desk)',
       description:
-        'A guest calling the desk: `booking_id` (a stay checked in, else 422 `room_service_stay_not_in_house`), ' +
-        '`items` and `note` as a guest orders them, priced from the menu under the same rules (on, open, room served, ' +
-        'items available, minimum). `Idempotency-Key` makes a retry safe.',
+        'A guest calling the desk: `booking_id` (a stay in house now, checked in and within its dates, as read in ' +
+        'the order’s transaction: else 422 `room_service_stay_not_in_house`), `items` and `note` as a guest orders ' +
+        'them, priced from the menu under the same rules (on, open, room served, items available, minimum). ' +
+        '`Idempotency-Key` makes a retry safe. Answers the order, with no status token.',
       tags,
       access: { kind: 'hotel', roles: DESK },
       request: { params: slugParams, body: deskOrderBody, headers: idempotencyKeyHeader },
       responses: {
         201: { description: 'Placed', schema: orderSchema },
         400: { description: 'Invalid, or no such booking in this hotel' },
-        422: { description: 'Refused by the hotel’s room-service rules, or the stay is not checked in' },
+        422: { description: 'Refused by the hotel’s room-service rules, or the stay is not in house' },
       },
       async handler({ hotel, body, headers, res }) {
         const placed = await service.orders.place(hotel.id, body, headers['idempotency-key']);
@@ -239,7 +241,8 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
         'new → accepted → preparing → delivered, one step at a time, or `cancelled` (with a `reason`) from any of the ' +
         'first three; delivered and cancelled are final. Any other move is 409 `room_service_illegal_move`. ' +
         '`delivered` bills the order’s total (items and delivery fee) to the stay in the same transaction: a line of ' +
-        'the booking’s charges, in its balance. Each move is a `room_service_order_updated` event.',
+        'the booking’s charges, in its balance, also when the stay has checked out since the order (the food was ' +
+        'eaten; only a cancelled booking refuses it). Each move is a `room_service_order_updated` event.',
       tags,
       access: { kind: 'hotel', roles: DESK },
       request: { params: idParams, body: statusBody },
@@ -279,8 +282,10 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
         'by the server from the menu (a price sent is ignored): the items, plus the delivery fee. Refused (422) when ' +
         'room service is off (`room_service_disabled`), closed now (`room_service_closed`), does not serve the room ' +
         '(`room_service_room_not_served`), an item is unknown or unavailable (`room_service_item_unavailable`, ' +
-        '`errors` lists them), or the items cost less than the minimum (`room_service_below_minimum`). Answers the ' +
-        'order and its `status_token`, shown once. `Idempotency-Key` makes a retry safe.',
+        '`errors` lists them), or the items cost less than the minimum (`room_service_below_minimum`). The stay is ' +
+        'read again in the order’s transaction: checked out (or moved to another room) since the proof, it is the ' +
+        'same 403. Answers the order and its `status_token`. `Idempotency-Key` makes a retry safe (the same order ' +
+        'and token again).',
       tags,
       access: { kind: 'public' },
       rateLimit: GUEST_LIMITS.place,

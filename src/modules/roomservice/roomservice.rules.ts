@@ -1,3 +1,4 @@
+import { inHouse, type Booking } from '../bookings';
 import type { OrderStatus } from './roomservice.types';
 
 /**
@@ -16,7 +17,17 @@ export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   return NEXT[from].includes(to);
 }
 
-export const isFinal = (status: OrderStatus) => NEXT[status].length === 0;
+/**
+ * The stay a guest proved, read again in the order's transaction, may still order: in house now and still in the room
+ * proven (a check-out or a room move committed after the proof refuses the order).
+ */
+export function stillProven(
+  booking: Pick<Booking, 'status' | 'start_at' | 'end_at' | 'checked_in_at' | 'room_id'>,
+  roomId: string,
+  now: Date,
+): boolean {
+  return inHouse(booking, now) && booking.room_id === roomId;
+}
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 

@@ -118,7 +118,7 @@ export const stayParams = slugParams.keys({ bookingId: uuid.required() });
 export const stayCodeSchema = Joi.object({
   booking_id: uuid,
   room_id: uuid.description("The stay's room now (a code follows its stay when it moves)"),
-  code: Joi.string().description('6 digits: the guest types it with the room number'),
+  code: Joi.string().description('8 digits: the guest types it with the room number'),
   created_at: Joi.date(),
 }).meta(openApiComponent('RoomServiceStayCode'));
 
@@ -192,9 +192,9 @@ export const proofHeaders = Joi.object({
       'The room number as guests see it, percent-encoded (`encodeURIComponent`): headers carry no Cyrillic letters',
     ),
   'x-stay-code': Joi.string()
-    .pattern(/^\d{6}$/, '6 digits')
+    .pattern(/^\d{8}$/, '8 digits')
     .required()
-    .description("The stay's 6-digit code (from the key-card sleeve)"),
+    .description("The stay's 8-digit code (from the key-card sleeve)"),
 }).unknown(true);
 
 export const orderTokenHeaders = Joi.object({
@@ -224,7 +224,7 @@ export const orderBody = Joi.object({
 });
 
 export const deskOrderBody = orderBody.keys({
-  booking_id: uuid.required().description('A booking of this hotel, checked in'),
+  booking_id: uuid.required().description('A booking of this hotel, its guest in house now'),
 });
 
 const guestItem = Joi.object({
@@ -259,6 +259,7 @@ export const guestConfigSchema = Joi.object({
 export const placedOrderSchema = Joi.object({
   order: orderSchema,
   status_token: Joi.string().description(
-    'Shown this once: send it as `X-Order-Token` to read the order’s status (only its digest is kept)',
+    'Send it as `X-Order-Token` to read the order’s status (never stored: a retry with the same `Idempotency-Key` ' +
+      'answers it again)',
   ),
 }).meta(openApiComponent('RoomServicePlacedOrder'));

@@ -1,15 +1,21 @@
 import type { Config } from '../../config';
-import type { Db } from '../../platform/db/knex';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import { createRateLimiter } from '../../platform/http/rate-limit';
 import { NotFoundError } from '../../platform/errors';
 import type { HotelsService } from '../hotels';
 import { createMenu, type MenuDependencies } from './roomservice.menu';
-import { bodyError, notAuthorized, refused, roomServiceMessages as messages } from './roomservice.messages';
+import { bodyError, notAuthorized, roomServiceMessages as messages } from './roomservice.messages';
 import { createOrders, type OrderDependencies } from './roomservice.orders';
-import { categoriesRepository, itemsRepository, settingsRepository } from './roomservice.repository';
+import {
+  categoriesRepository,
+  hotelRoomsRepository,
+  itemsRepository,
+  settingsRepository,
+} from './roomservice.repository';
 import { isOpenAt, localTime } from './roomservice.rules';
 import { createStays, type GuestCaller, type StayDependencies } from './roomservice.stays';
+import { createStatusTokens } from './roomservice.tokens';
 import type { NewOrder, RoomServiceSettingsChanges, StayProof } from './roomservice.types';
 
 export type RoomServiceDependencies = MenuDependencies &
@@ -20,16 +26,21 @@ export type RoomServiceDependencies = MenuDependencies &
 const GUEST_ORDERS = 50;
 
 /** Room service: the hotel's settings and menu, stays' codes, and the orders guests place to their rooms. */
-export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit'>, deps: RoomServiceDependencies) {
+export function createRoomServiceService(
+  db: Db,
+  config: Pick<Config, 'rateLimit' | 'jwtSecret'>,
+  deps: RoomServiceDependencies,
+) {
   const menu = createMenu(db, deps);
   const stays = createStays(db, createRateLimiter(db, config.rateLimit), deps);
-  const orders = createOrders(db, deps);
+  const tokens = createStatusTokens(config.jwtSecret);
+  const orders = createOrders(db, deps, tokens);
 
   /** The rooms served must be the hotel's own (400 naming the first that is not). */
-  async function assertOwnRooms(hotelId: string, roomIds: readonly string[]) {
-    for (const [index, roomId] of roomIds.entries()) {
-      if (!(await deps.rooms.findRoom(hotelId, roomId))) throw bodyError(`room_ids.${index}`, messages.unknownRooms);
-    }
+  async function assertOwnRooms(conn: DbOrTrx, hotelId: string, roomIds: readonly string[]) {
+    const own = new Set(await hotelRoomsRepository.among(conn, hotelId, roomIds));
+    const index = roomIds.findIndex((roomId) => !own.has(roomId));
+    if (index >= 0) throw bodyError(`room_ids.${index}`, messages.unknownRooms);
   }
 
   /** The hotel a guest's slug names; an unknown one is refused like a stay not proven. */
@@ -44,8 +55,8 @@ export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit
       get: (hotelId: string) => settingsRepository.get(db, hotelId),
 
       async update(hotelId: string, changes: RoomServiceSettingsChanges, expected?: ExpectedVersion) {
-        if (changes.room_ids) await assertOwnRooms(hotelId, changes.room_ids);
         return db.transaction(async (trx) => {
+          if (changes.room_ids) await assertOwnRooms(trx, hotelId, changes.room_ids);
           await settingsRepository.update(trx, hotelId, changes, expected);
           return settingsRepository.get(trx, hotelId);
         });
@@ -63,16 +74,11 @@ export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit
       get: orders.get,
       move: orders.move,
 
-      /** An order the desk takes for a stay checked in (a guest calling), under the same rules as the guest's own. */
+      /** An order the desk takes for a stay in house (a guest calling), under the same rules as the guest's own. */
       async place(hotelId: string, input: NewOrder & { booking_id: string }, idempotencyKey?: string) {
         const { booking_id: bookingId, ...order } = input;
-        const booking = await deps.bookings.get(hotelId, bookingId).catch((error: unknown) => {
-          throw error instanceof NotFoundError ? bodyError('booking_id', messages.stayNotFound) : error;
-        });
-        if (booking.status !== 'checked_in') throw refused('stay_not_in_house', messages.stayNotInHouse);
-        const room = (await deps.rooms.findRoom(hotelId, booking.room_id))!;
-        const placed = await orders.place(hotelId, { booking, room }, order, 'desk', idempotencyKey);
-        return { status: placed.status, body: placed.body.order };
+        const placed = await orders.place(hotelId, { by: 'desk', bookingId }, order, idempotencyKey);
+        return { status: placed.status, body: placed.order };
       },
     },
 
@@ -112,7 +118,11 @@ export function createRoomServiceService(db: Db, config: Pick<Config, 'rateLimit
       async place(slug: string, proof: StayProof, input: NewOrder, caller: GuestCaller, idempotencyKey?: string) {
         const hotel = await guestHotel(slug);
         const stay = await stays.prove(hotel.id, proof, caller);
-        return orders.place(hotel.id, stay, input, 'guest', idempotencyKey);
+        const placed = await orders.place(hotel.id, { by: 'guest', stay }, input, idempotencyKey);
+        return {
+          status: placed.status,
+          body: { order: placed.order, status_token: tokens.of(hotel.id, placed.order.id) },
+        };
       },
 
       /** The proven stay's orders, newest first (the guest's page after a reload, or on another phone). */

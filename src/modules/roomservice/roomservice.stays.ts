@@ -27,15 +27,17 @@ export interface GuestCaller {
 }
 
 /**
- * Wrong proofs allowed per 15 minutes: 5 per room whoever asks (a million codes against 5 guesses), 30 per caller
- * address across rooms. Right proofs are given back, so a guest polling is never stopped by their own asking.
+ * Wrong proofs allowed: 5 per room an hour whoever asks, which bounds a whole hotel at rooms × 5 guesses an hour
+ * against a hundred million codes however many addresses guess; and 100 per caller address in 15 minutes across
+ * rooms, generous because a hotel's guests share its Wi-Fi address. Right proofs are given back, so a guest polling
+ * is never stopped by their own asking.
  */
 const GUESSES = {
-  room: { scope: 'room_service.room', quota: 5, windowSeconds: 900 },
-  address: { scope: 'room_service.address', quota: 30, windowSeconds: 900 },
+  room: { scope: 'room_service.room', quota: 5, windowSeconds: 3600 },
+  address: { scope: 'room_service.address', quota: 100, windowSeconds: 900 },
 } satisfies Record<string, GuessBudget>;
 
-const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+const newCode = () => String(randomInt(0, 100_000_000)).padStart(8, '0');
 
 /** The stays' codes staff hand to guests, and the check of what a guest types against them. */
 export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDependencies) {
@@ -73,9 +75,10 @@ export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDepend
 
     /** The stay the guest proved; one 403 for every way of not proving one, and 429 after too many wrong guesses. */
     async prove(hotelId: string, proof: StayProof, caller: GuestCaller): Promise<ProvenStay> {
+      // The address first: one over its budget is refused before a counter is made for whatever room it names.
       const giveBack = await throttle.attempt([
-        [GUESSES.room, `${hotelId}:${roomKey(proof.room)}`],
         [GUESSES.address, `${hotelId}:${caller.address}`],
+        [GUESSES.room, `${hotelId}:${roomKey(proof.room)}`],
       ]);
       const now = new Date();
       for (const bookingId of await stayCodesRepository.bookingsWithCode(db, hotelId, proof.code)) {
@@ -91,5 +94,3 @@ export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDepend
     },
   };
 }
-
-export type Stays = ReturnType<typeof createStays>;

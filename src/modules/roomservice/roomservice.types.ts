@@ -65,7 +65,6 @@ export interface OrderRow {
   total: string;
   note: string;
   cancel_reason: string | null;
-  status_token_sha256: string;
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
@@ -80,8 +79,8 @@ export interface OrderLine {
   amount: string;
 }
 
-/** An order as staff and its guest see it: its lines, never the status token. */
-export type Order = Omit<OrderRow, 'hotel_id' | 'status_token_sha256'> & { room_number: string; items: OrderLine[] };
+/** An order as staff and its guest see it, with its lines. */
+export type Order = Omit<OrderRow, 'hotel_id'> & { room_number: string; items: OrderLine[] };
 
 export interface OrderFilter {
   status?: OrderStatus;
