@@ -18,7 +18,7 @@ import { buildOpenApiDocument } from './platform/http/openapi';
 import { buildAsyncApiDocument } from './platform/realtime/asyncapi';
 import { createLocalRateLimiter, createRateLimiter } from './platform/http/rate-limit';
 import type { RouteDefinition } from './platform/http/route';
-import type { Logger } from './platform/logger';
+import { loggedRequest, type Logger } from './platform/logger';
 import { traceRequests } from './platform/observability/http-tracing';
 import { createApiMetrics, type ApiMetrics } from './platform/observability/metrics';
 import { metricsRouter } from './platform/observability/metrics-route';
@@ -74,6 +74,7 @@ export function buildApi(deps: AppDependencies): Api {
         res.setHeader('X-Request-Id', id);
         return id;
       },
+      serializers: { req: loggedRequest },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       autoLogging: { ignore: (req) => UNLOGGED_PATHS.has(req.url?.split('?')[0] ?? '') },
     }),

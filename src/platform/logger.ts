@@ -31,6 +31,63 @@ const redactedPaths = [
   'passport_issue_date',
 ];
 
+const REDACTED = '[redacted]';
+
+/** Query parameters whose values are secrets a caller could only put in a URL (the TV system's poll, OAuth returns). */
+const SECRET_QUERY_PARAMETERS = new Set(['token', 'access_token', 'code']);
+
+/** A path segment that is a secret: a review link's token (`/api/review-links/{token}`; routes match any case). */
+const SECRET_PATH_SEGMENT = /(\/review-links\/)[^/?#]+/gi;
+
+/** A query parameter's name as the query parser reads it (`tok%65n`, `token[]` are `token`). */
+function parameterName(rawName: string): string {
+  let name = rawName.replace(/\+/g, ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // Malformed escapes: the parser keeps the name as it is, and so does this.
+  }
+  return name.replace(/\[.*$/, '').toLowerCase();
+}
+
+/** A URL as the logs show it: secrets in its path and query replaced by `[redacted]`, the rest as it came. */
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(SECRET_PATH_SEGMENT, `$1${REDACTED}`);
+  if (queryAt < 0) return path;
+  const query = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const rawName = pair.split('=', 1)[0];
+      return SECRET_QUERY_PARAMETERS.has(parameterName(rawName)) ? `${rawName}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+/** The fields of pino's serialized request that may carry a URL. */
+interface SerializedRequest {
+  url?: string;
+  query?: unknown;
+  params?: unknown;
+  headers?: Record<string, unknown>;
+}
+
+/**
+ * The request as its log lines show it (pino-http binds it once per request: the completed line and every error
+ * logged through `req.log`): the URL and the Referer (a page's own address may hold a link's token) redacted, and
+ * without pino's separate `query` and `params`, which would repeat the URL's secrets as they came.
+ */
+export function loggedRequest<T extends SerializedRequest>({ query: _query, params: _params, ...req }: T) {
+  const referer = req.headers?.referer;
+  return {
+    ...req,
+    ...(typeof req.url === 'string' && { url: redactUrl(req.url) }),
+    ...(typeof referer === 'string' && { headers: { ...req.headers, referer: redactUrl(referer) } }),
+  };
+}
+
 /**
  * Every line logged during a request carries its `reqId`, `userId` and `hotelId` (see request-context.ts), whichever
  * logger writes it. `pretty` needs pino-pretty, a development dependency: `npm run dev` asks for it.

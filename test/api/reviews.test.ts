@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '../../src/platform/logger';
 import { addStaff, as, registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { localDay } from '../helpers/dates';
@@ -11,8 +13,19 @@ let guests: ReviewingHotel;
 /** Reviews of the owner's hotel, by what they rated: a 5 with a reply, a 2, a 4 published. */
 const ids: Record<'five' | 'two' | 'four', string> = { five: '', two: '', four: '' };
 
+/** The app's log lines (at info, as in production), read by the check that a link's token never reaches them. */
+const logLines: string[] = [];
+const logger = createLogger('info', 'test', {
+  destination: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  }),
+});
+
 beforeAll(async () => {
-  t = createTestApp();
+  t = createTestApp({}, { logger });
   [owner, guests] = await Promise.all([reviewingHotel(t), reviewingHotel(t)]);
   [ids.five, ids.two, ids.four] = await Promise.all([
     reviewedStay(t, owner, { overall: 5, cleanliness: 5, staff: 5, comfort: 4, value: 5, comment: 'Отлично' }),
@@ -107,6 +120,24 @@ describe('the review link (guest)', () => {
       .send({ overall: 5 })
       .expect(404);
     await t.http.get(link('not-a-token')).expect(400);
+  });
+
+  it("the link's token never reaches the request log", async () => {
+    const stay = await guests.checkedOut();
+    const { token } = await invitationTo(stay.email!);
+    const answers = [
+      await t.http.get(link(token)).set('Referer', `http://app.test/review?token=${token}`).expect(200),
+      await t.http.post(`${link(token)}/opt-out`).expect(200),
+    ];
+    const requestIds = answers.map((answer) => answer.headers['x-request-id']);
+    const logged = logLines
+      .map((line) => JSON.parse(line) as { req?: { id: string; url: string } })
+      .filter((line) => requestIds.includes(line.req?.id ?? ''));
+    expect(logged.map((line) => line.req!.url)).toEqual([
+      '/api/review-links/[redacted]',
+      '/api/review-links/[redacted]/opt-out',
+    ]);
+    expect(logLines.join('\n')).not.toContain(token);
   });
 
   it('a hotel publishing without moderation shows the review at once', async () => {
