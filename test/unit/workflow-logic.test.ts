@@ -158,6 +158,15 @@ describe('booking workflow', () => {
     const { events } = await handle.fetchHistory();
     const timers = events!.flatMap((event) => event.timerStartedEventAttributes ?? []);
     expect(timers.map((timer) => Number(timer.startToFireTimeout?.seconds) * 1000)).toEqual([1000]);
+    // The step's patch is decided after the check-out's signal, not at the start: a workflow already running when the
+    // step was deployed takes it at its check-out too.
+    const markerAt = events!.findIndex((event) => {
+      const patch = event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+      return patch && (JSON.parse(Buffer.from(patch).toString()) as { id: string }).id === 'after-stay';
+    });
+    const checkOutAt = events!.findLastIndex((event) => event.workflowExecutionSignaledEventAttributes);
+    expect(checkOutAt).toBeGreaterThan(0);
+    expect(markerAt).toBeGreaterThan(checkOutAt);
   });
 
   it('no invitation when the activity answers no delay (no address, opted out, reviews off)', async () => {
