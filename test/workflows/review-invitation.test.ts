@@ -1,4 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
+import { createActivities } from '../../activities';
+import { createMailer, type Mailer } from '../../src/platform/mail';
+import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import { as } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
 import { linkIn, messagesTo } from '../helpers/mail';
@@ -15,13 +18,19 @@ import { outboxWorkflowsAtRest } from '../helpers/workflows';
 let t: TestServer;
 let connection: Connection;
 let client: Client;
+let mailer: Mailer;
+/** The worker's review activities, called here as the workflow would after a delay. */
+let activities: ReviewActivities;
 
 beforeAll(async () => {
   t = await startTestServer();
   connection = await Connection.connect({ address: readStackInfo().env.TEMPORAL_ADDRESS });
   client = new Client({ connection });
+  mailer = createMailer(readStackInfo().env.SMTP_URL, t.config.mailFrom);
+  activities = createActivities({ db: t.db, config: t.config, mailer }) as ReviewActivities;
 });
 afterAll(async () => {
+  mailer.close();
   await connection.close();
   await t.close();
 });
@@ -114,6 +123,23 @@ describe('review invitation after the stay', () => {
     expect(await finalStatus(off.id)).toBe('checked_out');
     for (const stay of [noAddress, optedOut, cancelled, ota, off]) expect(await invitationRows(stay.id)).toEqual([]);
     for (const stay of [optedOut, cancelled, ota, off]) expect(await messagesTo(stay.email!)).toEqual([]);
+  });
+
+  it('is sent by no closed hotel: no delay asked, and nothing sent once a delay is over', async () => {
+    const closed = await reviewingHotel(t);
+    const setActive = (active: boolean) =>
+      t.db('hotels').where({ id: closed.hotel.hotelId }).update({ is_active: active });
+    await setActive(false);
+    const stay = await closed.checkedOut();
+    expect(await finalStatus(stay.id)).toBe('checked_out');
+    // The send step itself, as it runs after the delay for a hotel closed meanwhile.
+    expect(await activities.sendReviewInvitation(closed.hotel.hotelId, stay.id)).toBe('not_invited');
+    expect(await activities.reviewInvitationDelay(closed.hotel.hotelId, stay.id)).toBeNull();
+    expect(await invitationRows(stay.id)).toEqual([]);
+    expect(await messagesTo(stay.email!)).toEqual([]);
+    // Open again, the same stay would be invited: the hotel's closing alone stopped it.
+    await setActive(true);
+    expect(await activities.reviewInvitationDelay(closed.hotel.hotelId, stay.id)).toEqual(expect.any(Number));
   });
 
   it("the e-mail's opt-out link stops the next invitation to that address", async () => {

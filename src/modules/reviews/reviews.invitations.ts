@@ -19,18 +19,22 @@ export function createInvitationJobs(
   mailer: Mailer,
   deps: Pick<ReviewsDependencies, 'hotels' | 'bookings'>,
 ) {
-  /** The stay and the hotel's settings, when its guest is to be invited (checked again right before sending). */
+  /**
+   * The stay, its hotel and the hotel's settings, when its guest is to be invited (checked again right before
+   * sending). A closed hotel invites nobody, as with reviews off: its links would answer 404.
+   */
   async function invited(hotelId: string, bookingId: string) {
     const booking = await deps.bookings.get(hotelId, bookingId).catch((error: unknown) => {
       if (error instanceof NotFoundError) return undefined;
       throw error;
     });
-    if (!booking) return undefined;
+    const hotel = booking && (await deps.hotels.find(hotelId));
+    if (!booking || !hotel?.is_active) return undefined;
     const settings = await settingsRepository.get(db, hotelId);
     const optedOut = booking.guest_email
       ? await optOutsRepository.has(db, hotelId, normalizeEmail(booking.guest_email))
       : false;
-    return invites(booking, settings, optedOut) ? { booking, settings } : undefined;
+    return invites(booking, settings, optedOut) ? { booking, hotel, settings } : undefined;
   }
 
   return {
@@ -53,9 +57,8 @@ export function createInvitationJobs(
     async send(hotelId: string, bookingId: string): Promise<ReviewInvitationOutcome> {
       const stay = await invited(hotelId, bookingId);
       if (!stay) return 'not_invited';
-      const { booking } = stay;
-      const [hotel, hotelSettings] = await Promise.all([deps.hotels.find(hotelId), deps.hotels.settingsOf(hotelId)]);
-      if (!hotel) return 'not_invited';
+      const { booking, hotel } = stay;
+      const hotelSettings = await deps.hotels.settingsOf(hotelId);
       const token = randomHexToken(32);
       const days = stayDays(booking, hotel.timezone);
       const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * DAY_MS);
