@@ -33,12 +33,22 @@ describe('maintenance-sweep schedule', () => {
       hits: 5,
     });
 
+    // A budget of an hour (a room's stay-code guesses), 20 minutes into its window: still counting.
+    const hourKey = `test:ip:hour-${owner.userId}`;
+    await t.db('rate_limit_counters').insert({
+      key: hourKey,
+      window_started_at: t.db.raw("now() - interval '20 minutes'"),
+      window_seconds: 3600,
+      hits: 5,
+    });
+
     const client = new Client({ connection });
     const { spec } = await client.schedule.getHandle('maintenance-sweep').describe();
     expect(spec.intervals?.[0]?.every).toBe(3_600_000);
     await runSchedule(client, 'maintenance-sweep');
     expect(await t.db('sessions').where({ token_hash: expiredHash }).first()).toBeUndefined();
     expect(await t.db('rate_limit_counters').where({ key: staleKey }).first()).toBeUndefined();
+    expect(await t.db('rate_limit_counters').where({ key: hourKey }).first()).toMatchObject({ hits: 5 });
     // The owner's live session survives and still refreshes.
     await t.http.post('/api/auth/refresh').set('Cookie', owner.refreshCookie).expect(200);
   });

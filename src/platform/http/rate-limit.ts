@@ -70,14 +70,15 @@ export function createRateLimiter(db: Db, settings: RateLimitSettings): SharedRa
   async function hit(key: string, policy: QuotaPolicy): Promise<{ state: QuotaState; exceeded: boolean }> {
     const { windowSeconds } = policy;
     const { rows } = await db.raw<{ rows: { hits: number; retry_after: number }[] }>(
-      `INSERT INTO rate_limit_counters AS c (key, window_started_at, hits) VALUES (?, now(), 1)
+      `INSERT INTO rate_limit_counters AS c (key, window_started_at, hits, window_seconds) VALUES (?, now(), 1, ?)
        ON CONFLICT (key) DO UPDATE SET
+         window_seconds = EXCLUDED.window_seconds,
          hits = CASE WHEN c.window_started_at <= now() - make_interval(secs => ?) THEN 1 ELSE c.hits + 1 END,
          window_started_at = CASE WHEN c.window_started_at <= now() - make_interval(secs => ?)
            THEN now() ELSE c.window_started_at END
        RETURNING hits,
          ceil(extract(epoch FROM c.window_started_at + make_interval(secs => ?) - now()))::int AS retry_after`,
-      [key, windowSeconds, windowSeconds, windowSeconds],
+      [key, windowSeconds, windowSeconds, windowSeconds, windowSeconds],
     );
     const [{ hits, retry_after }] = rows;
     return {
@@ -170,9 +171,16 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
   };
 }
 
-/** Counters whose window has closed are restarted on their next hit anyway; removing them loses nothing. */
+/**
+ * Counters whose own window has closed are restarted on their next hit anyway; removing them loses nothing. A counter
+ * without a recorded window (written before windows were) has the configured one.
+ */
 export async function purgeClosedRateLimitWindows(db: Db, windowSeconds: number): Promise<number> {
   return db('rate_limit_counters')
-    .where('window_started_at', '<', db.raw('now() - make_interval(secs => ?)', [windowSeconds]))
+    .where(
+      'window_started_at',
+      '<',
+      db.raw('now() - make_interval(secs => coalesce(window_seconds, ?))', [windowSeconds]),
+    )
     .delete();
 }
