@@ -663,6 +663,35 @@ describe('staff moving an order', () => {
     ]);
   });
 
+  it('refunds a delivered order once, with a reason: a negative bill line meets the delivery', async () => {
+    const guest = await stay(owner);
+    const { order: placedOrder } = await placed(guest, [{ item_id: soup.id, quantity: 2 }]);
+    await move(placedOrder.id, { status: 'refunded', reason: 'Не то блюдо' }).expect(409);
+    for (const status of ['accepted', 'preparing', 'delivered']) await move(placedOrder.id, { status }).expect(200);
+    await move(placedOrder.id, { status: 'refunded' }).expect(400);
+    const refunded = await move(placedOrder.id, { status: 'refunded', reason: 'Не то блюдо' }).expect(200);
+    expect(refunded.body).toMatchObject({
+      status: 'refunded',
+      refund_reason: 'Не то блюдо',
+      refunded_at: expect.any(String),
+      delivered_at: expect.any(String),
+    });
+    await move(placedOrder.id, { status: 'refunded', reason: 'Ещё раз' }).expect(409);
+    const charges = await t.http
+      .get(`/api/hotels/${owner.slug}/bookings/${guest.booking.id}/charges`)
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(charges.body).toEqual([
+      expect.objectContaining({ source_id: placedOrder.id, amount: '851.00' }),
+      expect.objectContaining({ kind: 'room_service', source_id: `refund:${placedOrder.id}`, amount: '-851.00' }),
+    ]);
+    const booking = await t.http
+      .get(`/api/hotels/${owner.slug}/bookings/${guest.booking.id}`)
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(booking.body.charges_amount).toBe('0.00');
+  });
+
   it('delivers once when the desk sends it twice at the same moment; parallel orders get numbers in turn', async () => {
     const guest = await stay(owner);
     const orders = await Promise.all(

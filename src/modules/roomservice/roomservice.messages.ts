@@ -7,6 +7,7 @@ const STATUS_NAMES: Record<OrderStatus, string> = {
   preparing: 'готовится',
   delivered: 'доставлен',
   cancelled: 'отменён',
+  refunded: 'возвращён',
 };
 
 export const roomServiceMessages = {

@@ -4,7 +4,7 @@ import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { ConflictError, NotFoundError } from '../../platform/errors';
-import { inHouse, type BookingsService } from '../bookings';
+import { inHouse, type BookingChargeInput, type BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
 import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
@@ -15,7 +15,15 @@ import { itemsRepository, ordersRepository, settingsRepository, type OrderWithRo
 import { canMove, isOpenAt, localTime, stillProven } from './roomservice.rules';
 import type { ProvenStay } from './roomservice.stays';
 import type { StatusTokens } from './roomservice.tokens';
-import type { NewOrder, Order, OrderFilter, OrderLine, RoomServiceSettingsRow, StatusMove } from './roomservice.types';
+import type {
+  NewOrder,
+  Order,
+  OrderFilter,
+  OrderLine,
+  OrderRow,
+  RoomServiceSettingsRow,
+  StatusMove,
+} from './roomservice.types';
 
 export interface OrderDependencies {
   hotels: Pick<HotelsService, 'find'>;
@@ -55,6 +63,17 @@ const eventOf = (order: Pick<Order, 'id' | 'number' | 'room_id' | 'booking_id' |
   status: order.status,
   total: order.total,
 });
+
+/** A delivery's bill line, and a refund's negative one meeting it (each keyed by the order, so at most once). */
+function billLineOf(row: OrderRow, status: 'delivered' | 'refunded'): BookingChargeInput {
+  const delivered = status === 'delivered';
+  return {
+    kind: 'room_service',
+    source_id: delivered ? row.id : `refund:${row.id}`,
+    description: `${delivered ? 'Обслуживание в номер' : 'Возврат за обслуживание в номер'}, заказ №${row.number}`,
+    amount: delivered ? row.total : `-${row.total}`,
+  };
+}
 
 /** What the order's lines read as in a notification: "2 × Борщ, 1 × Чай". */
 const summary = (lines: OrderLine[]) => lines.map((line) => `${line.quantity} × ${line.name}`).join(', ');
@@ -191,13 +210,8 @@ export function createOrders(db: Db, deps: OrderDependencies, tokens: StatusToke
         if (!canMove(row.status, move.status))
           throw new ConflictError(messages.illegalMove(row.status, move.status), 'room_service_illegal_move');
         await ordersRepository.move(trx, hotelId, id, move.status, move.reason ?? null);
-        if (move.status === 'delivered') {
-          await deps.bookings.charges.addWithin(trx, hotelId, row.booking_id, {
-            kind: 'room_service',
-            source_id: row.id,
-            description: `Обслуживание в номер, заказ №${row.number}`,
-            amount: row.total,
-          });
+        if (move.status === 'delivered' || move.status === 'refunded') {
+          await deps.bookings.charges.addWithin(trx, hotelId, row.booking_id, billLineOf(row, move.status));
         }
         const order = await presentOne(trx, (await ordersRepository.find(trx, hotelId, id))!);
         await orderUpdated.publish(trx, hotelId, eventOf(order));

@@ -11,6 +11,7 @@ import type {
   MenuItemInput,
   OrderFilter,
   OrderLine,
+  OrderOutcomeField,
   OrderRow,
   OrderStatus,
   RoomServiceSettingsRow,
@@ -112,10 +113,7 @@ export const ordersRepository = {
 
   async insert(
     trx: Knex.Transaction,
-    order: Omit<
-      OrderRow,
-      'id' | 'status' | 'created_at' | 'updated_at' | 'delivered_at' | 'cancelled_at' | 'cancel_reason'
-    >,
+    order: Omit<OrderRow, 'id' | 'status' | 'created_at' | 'updated_at' | OrderOutcomeField>,
     lines: OrderLine[],
   ): Promise<OrderRow> {
     const [row] = await trx('room_service_orders').insert(order).returning('*');
@@ -142,10 +140,10 @@ export const ordersRepository = {
       .where({ hotel_id: hotelId, id })
       .update({
         status,
-        cancel_reason: reason,
         updated_at: trx.fn.now(),
         ...(status === 'delivered' && { delivered_at: trx.fn.now() }),
-        ...(status === 'cancelled' && { cancelled_at: trx.fn.now() }),
+        ...(status === 'cancelled' && { cancelled_at: trx.fn.now(), cancel_reason: reason }),
+        ...(status === 'refunded' && { refunded_at: trx.fn.now(), refund_reason: reason }),
       });
   },
 

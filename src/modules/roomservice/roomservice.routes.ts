@@ -239,7 +239,8 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       summary: 'Move a room-service order on',
       description:
         'new → accepted → preparing → delivered, one step at a time, or `cancelled` (with a `reason`) from any of the ' +
-        'first three; delivered and cancelled are final. Any other move is 409 `room_service_illegal_move`. ' +
+        'first three, or `refunded` (with a `reason`) once delivered: a negative bill line of the same total, once. ' +
+        'Cancelled and refunded are final. Any other move is 409 `room_service_illegal_move`. ' +
         '`delivered` bills the order’s total (items and delivery fee) to the stay in the same transaction: a line of ' +
         'the booking’s charges, in its balance, also when the stay has checked out since the order (the food was ' +
         'eaten; only a cancelled booking refuses it). Each move is a `room_service_order_updated` event.',

@@ -3,14 +3,16 @@ import type { OrderStatus } from './roomservice.types';
 
 /**
  * An order's life: new -> accepted -> preparing -> delivered, each step in turn (the kitchen confirms before it cooks,
- * and what is delivered is billed), or cancelled from any open step. delivered and cancelled are final.
+ * and what is delivered is billed), or cancelled from any open step; a delivered order may be refunded (its bill line
+ * met by a negative one). cancelled and refunded are final.
  */
 const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
   new: ['accepted', 'cancelled'],
   accepted: ['preparing', 'cancelled'],
   preparing: ['delivered', 'cancelled'],
-  delivered: [],
+  delivered: ['refunded'],
   cancelled: [],
+  refunded: [],
 };
 
 export function canMove(from: OrderStatus, to: OrderStatus): boolean {

@@ -132,13 +132,13 @@ export const orderListQuery = Joi.object({
 }).custom(dateSpan('from', 'to', { maxDays: LIMITS.orderWindowDays }));
 
 export const statusBody = Joi.object({
-  status: Joi.string().valid('accepted', 'preparing', 'delivered', 'cancelled').required(),
+  status: Joi.string().valid('accepted', 'preparing', 'delivered', 'cancelled', 'refunded').required(),
   reason: Joi.string()
     .trim()
     .min(1)
     .max(500)
-    .when('status', { is: 'cancelled', then: Joi.required(), otherwise: Joi.forbidden() })
-    .description('Why it is cancelled: required with `cancelled`, and only then'),
+    .when('status', { is: Joi.valid('cancelled', 'refunded'), then: Joi.required(), otherwise: Joi.forbidden() })
+    .description('Why it is cancelled or refunded: required with `cancelled` and `refunded`, and only then'),
 });
 
 const lineSchema = Joi.object({
@@ -162,10 +162,12 @@ export const orderSchema = Joi.object({
   total: moneyOut.description('Items and delivery fee: what delivery bills to the stay'),
   note: Joi.string().allow(''),
   cancel_reason: Joi.string().allow(null),
+  refund_reason: Joi.string().allow(null),
   created_at: Joi.date(),
   updated_at: Joi.date(),
   delivered_at: Joi.date().allow(null),
   cancelled_at: Joi.date().allow(null),
+  refunded_at: Joi.date().allow(null),
 }).meta(openApiComponent('RoomServiceOrder'));
 
 // ---- the guest's routes ------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-export const ORDER_STATUSES = ['new', 'accepted', 'preparing', 'delivered', 'cancelled'] as const;
+export const ORDER_STATUSES = ['new', 'accepted', 'preparing', 'delivered', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export interface RoomServiceSettingsRow {
@@ -65,11 +65,16 @@ export interface OrderRow {
   total: string;
   note: string;
   cancel_reason: string | null;
+  refund_reason: string | null;
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
   cancelled_at: Date | null;
+  refunded_at: Date | null;
 }
+
+/** What an order's later steps set: empty while it is new. */
+export type OrderOutcomeField = 'delivered_at' | 'cancelled_at' | 'cancel_reason' | 'refunded_at' | 'refund_reason';
 
 export interface OrderLine {
   item_id: string | null;
