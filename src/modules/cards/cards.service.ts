@@ -128,8 +128,9 @@ export function createCardsService(db: Db, deps: CardsDependencies) {
 
     /** What the desk's agent writes: fetched when the workflow runs, so the lock cloud's hotel info is fresh. */
     async prepareWrite(hotelId: string, id: string): Promise<CardWriteCommand | undefined> {
-      const card = await find(hotelId, id);
-      if (card.status !== 'pending' || !card.workstation_id) return undefined;
+      // An issuance gone with its hotel has nothing to write; throwing would retry its workflow in vain.
+      const card = await cardsRepository.find(db, hotelId, id);
+      if (card?.status !== 'pending' || !card.workstation_id) return undefined;
       try {
         const comPort = await encoderPort(hotelId, card.workstation_id);
         const locks = await doorLocks(hotelId, card.room_ids);

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createActivities } from '../../activities';
+import { createMailer } from '../../src/platform/mail';
+import type { AccountActivities, StaffActivities } from '../../workflows/contracts/accounts';
+import type { AgentActivities } from '../../workflows/contracts/agents';
+import type { BookingActivities } from '../../workflows/contracts/bookings';
+import type { CardIssuanceActivities } from '../../workflows/contracts/cards';
+import type { ChatActivities } from '../../workflows/contracts/chat';
+import type { FiscalActivities, FiscalPrintActivities } from '../../workflows/contracts/fiscal';
+import type { LoyaltyActivities } from '../../workflows/contracts/loyalty';
+import type { LoyaltyExpiryActivities } from '../../workflows/contracts/loyalty-expiry';
+import type { MaintenanceActivities } from '../../workflows/contracts/maintenance';
+import type { BookingPaymentActivities, DepositActivities } from '../../workflows/contracts/payments';
+import type { PushActivities } from '../../workflows/contracts/push';
+import type { ReviewActivities } from '../../workflows/contracts/reviews';
+import type { TvActivities } from '../../workflows/contracts/tv';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { reportGate } from '../helpers/gates';
+
+/**
+ * Every activity the worker registers, called for records that are gone (a hotel deleted while its workflows still
+ * ran, a booking, deposit, receipt, issuance or user that no longer exists). A workflow retries an activity that
+ * throws; one that throws for a record that will never come back is retried for as long as its options allow (a day
+ * for the booking's after-stay step) and keeps its workflow from finishing. So each must come back with an answer
+ * (skipped, not eligible, gone) or fail as a non-retryable ApplicationFailure, a decided refusal. The table is typed
+ * by the workflow contracts, and the registered names are checked against it: a new activity is covered by adding
+ * its line, or the gate fails.
+ */
+
+type Contracts = AccountActivities &
+  StaffActivities &
+  AgentActivities &
+  BookingActivities &
+  CardIssuanceActivities &
+  ChatActivities &
+  FiscalActivities &
+  FiscalPrintActivities &
+  LoyaltyActivities &
+  LoyaltyExpiryActivities &
+  MaintenanceActivities &
+  DepositActivities &
+  BookingPaymentActivities &
+  PushActivities &
+  ReviewActivities &
+  TvActivities;
+
+/**
+ * The arguments naming gone records, or `sweep` for a job over every hotel (it names no record; calling it here would
+ * also race the tests that run it).
+ */
+type Calls = {
+  [Name in keyof Contracts]: Parameters<Contracts[Name]> extends []
+    ? 'sweep'
+    : (gone: GoneIds) => Parameters<Contracts[Name]>;
+};
+
+interface GoneIds {
+  hotelId: string;
+  id: string;
+}
+
+const CALLS: Calls = {
+  handleAccountRequest: ({ id }) => [id],
+  sendAccountEmail: ({ id }) => ['confirmation', id],
+  sendInvitationEmail: ({ id }) => [id],
+  expireInvitation: ({ id }) => [id],
+  runAgentCommand: ({ hotelId, id }) => [
+    { hotelId, workstationId: id, key: `gone:${id}`, type: 'ping', payload: {}, deadlineMs: 1000 },
+  ],
+  announceBooking: ({ hotelId, id }) => [hotelId, id, { event: 'created' }],
+  sendGuestBookingEmail: ({ hotelId, id }) => [hotelId, id, 'confirmed'],
+  findNoShows: 'sweep',
+  cancelNoShow: ({ hotelId, id }) => [{ hotelId, hotelSlug: `gone-${id}`, bookingId: id }],
+  findOverdueStays: 'sweep',
+  autoCheckOut: ({ hotelId, id }) => [{ hotelId, hotelSlug: `gone-${id}`, bookingId: id }],
+  prepareCardWrite: ({ hotelId, id }) => [hotelId, id],
+  recordCardWritten: ({ hotelId, id }) => [hotelId, id, 'CARD-1'],
+  recordCardFailed: ({ hotelId, id }) => [hotelId, id, { code: 'NO_CARD', message: 'Приложите карту к энкодеру' }],
+  pushUnreadChat: 'sweep',
+  fiscalReceiptStatus: ({ hotelId, id }) => [{ hotelId, receiptId: id }],
+  markFiscalReceiptPrinted: ({ hotelId, id }) => [{ hotelId, receiptId: id, result: {} }],
+  markFiscalReceiptFailed: ({ hotelId, id }) => [
+    { hotelId, receiptId: id, error: { code: 'NO_PAPER', message: 'Нет бумаги' } },
+  ],
+  printFiscalReceipt: ({ hotelId, id }) => [{ hotelId, receiptId: id, deadlineMs: 1000 }],
+  accrueStayPoints: ({ hotelId, id }) => [hotelId, id],
+  expireLoyaltyPoints: 'sweep',
+  purgeExpiredRecords: 'sweep',
+  createDepositPayment: ({ hotelId, id }) => [hotelId, id],
+  syncDepositPayment: ({ hotelId, id }) => [hotelId, id],
+  expireDepositPayment: ({ hotelId, id }) => [hotelId, id],
+  performDepositOperation: ({ hotelId, id }) => [hotelId, id, { operation: 'release' }],
+  settleLapsingHold: ({ hotelId, id }) => [hotelId, id],
+  sendDepositStatement: ({ hotelId, id }) => [hotelId, id],
+  createBookingPayment: ({ hotelId, id }) => [hotelId, id],
+  syncBookingPayment: ({ hotelId, id }) => [hotelId, id],
+  expireBookingPayment: ({ hotelId, id }) => [hotelId, id],
+  pushTargets: ({ hotelId, id }) => [{ hotelId, notificationId: id }],
+  sendPush: ({ hotelId, id }) => [{ hotelId, notificationId: id, subscriptionId: randomUUID() }],
+  reviewInvitationDelay: ({ hotelId, id }) => [hotelId, id],
+  sendReviewInvitation: ({ hotelId, id }) => [hotelId, id],
+  pushStayToTv: ({ hotelId, id }) => [{ hotelId, bookingId: id, event: 'check_out' }],
+};
+
+let t: TestApp;
+let registered: Record<string, (...args: unknown[]) => Promise<unknown>>;
+
+beforeAll(() => {
+  t = createTestApp();
+  const mailer = createMailer(t.config.smtpUrl, t.config.mailFrom);
+  registered = createActivities({ db: t.db, config: t.config, mailer }) as typeof registered;
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+/** How a call ended: an answer, a decided refusal, or a failure a workflow would retry in vain. */
+async function outcomeOf(name: string, args: unknown[]): Promise<string> {
+  try {
+    await new MockActivityEnvironment().run(registered[name], ...args);
+    return 'answered';
+  } catch (error) {
+    if (error instanceof ApplicationFailure && error.nonRetryable) return `refused (${error.type ?? 'no type'})`;
+    return `retried in vain: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  }
+}
+
+describe('activities and records that are gone', () => {
+  it('every registered activity is in the table, and the table names only registered ones', () => {
+    expect(Object.keys(registered).sort()).toEqual(Object.keys(CALLS).sort());
+  });
+
+  it('answers, or refuses for good, for a hotel and records that do not exist', async () => {
+    const gone = { hotelId: randomUUID(), id: randomUUID() };
+    const outcomes: Record<string, string> = {};
+    for (const [name, call] of Object.entries(CALLS) as [string, 'sweep' | ((ids: GoneIds) => unknown[])][]) {
+      if (call !== 'sweep') outcomes[name] = await outcomeOf(name, call(gone));
+    }
+    const inVain = Object.entries(outcomes).filter(([, outcome]) => outcome.startsWith('retried in vain'));
+    reportGate(
+      'vanished-records',
+      `${Object.keys(outcomes).length} activities called for records that are gone: ` +
+        `${Object.values(outcomes).filter((o) => o === 'answered').length} answered, ` +
+        `${Object.values(outcomes).filter((o) => o.startsWith('refused')).length} refused for good, ${inVain.length} retried in vain`,
+    );
+    expect(Object.fromEntries(inVain)).toEqual({});
+  });
+});
