@@ -30,7 +30,7 @@ export const orderCreated = defineHotelEvent<OrderPayload>(
 
 export const orderUpdated = defineHotelEvent<OrderPayload>(
   'room_service_order_updated',
-  'A room-service order moved to `status` (accepted, preparing, delivered, cancelled).',
+  'A room-service order moved to `status` (accepted, preparing, delivered, cancelled, refunded).',
   Joi.object(order),
 );
 
