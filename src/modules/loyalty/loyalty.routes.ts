@@ -2,9 +2,10 @@ import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
+import { settingsRoutes } from '../../platform/http/settings-routes';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
-import { idParams, slugParams } from '../../platform/http/schemas';
+import { idParams } from '../../platform/http/schemas';
 import {
   accountSchema,
   adjustmentBody,
@@ -40,39 +41,22 @@ const redemptionsPath = '/api/hotels/:slug/bookings/:id/loyalty-redemptions';
 
 export function loyaltyRoutes(loyalty: LoyaltyService): RouteDefinition[] {
   return [
-    defineHotelRoute({
-      method: 'get',
+    ...settingsRoutes<LoyaltySettingsChanges>({
       path: settingsPath,
-      summary: 'Read the loyalty programme',
+      subject: 'loyalty programme',
       tags,
-      access: { kind: 'hotel', roles: LOYALTY_READERS },
-      concurrency: 'if-match',
-      request: { params: slugParams },
-      responses: { 200: { description: 'The programme with its tiers', schema: settingsSchema } },
-      async handler({ hotel, res }) {
-        res.json(await loyalty.settings.get(hotel.id));
-      },
-    }),
-    defineHotelRoute<LoyaltySettingsChanges>({
-      method: 'patch',
-      path: settingsPath,
-      summary: 'Change the loyalty programme',
-      description:
+      readers: LOYALTY_READERS,
+      writers: HOTEL_MANAGEMENT,
+      schema: settingsSchema,
+      changes: settingsChanges,
+      answer: 'The programme with its tiers',
+      changeDescription:
         '`enabled` (off by default), `tier_basis` (`nights` or `spend` of checked-out stays in the last 365 days), ' +
         '`point_value` (money one point takes off a bill, 0.01 to 10000), `expiry_months` (1 to 120, null: never), ' +
         '`tiers` (replaces the list: 1 to 10, thresholds unique, exactly one at 0; `earn_rate` points per 100 of a ' +
         "stay's cost, 0 to 1000). A list that breaks a bound is refused (422) and nothing changes.",
-      tags,
-      access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
-      concurrency: 'if-match',
-      request: { params: slugParams, body: settingsChanges },
-      responses: {
-        200: { description: 'The programme with its tiers', schema: settingsSchema },
-        422: { description: 'The tiers break a bound (`loyalty_tiers_invalid`)' },
-      },
-      async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await loyalty.settings.update(hotel.id, body, expectedVersion));
-      },
+      refusals: { 422: { description: 'The tiers break a bound (`loyalty_tiers_invalid`)' } },
+      settings: loyalty.settings,
     }),
     defineHotelRoute<unknown, unknown, Id>({
       method: 'get',

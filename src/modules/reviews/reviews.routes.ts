@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
+import { settingsRoutes } from '../../platform/http/settings-routes';
 import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
@@ -43,35 +44,19 @@ const linkRefusals = {
 
 export function reviewsRoutes(reviews: ReviewsService): RouteDefinition[] {
   return [
-    defineHotelRoute({
-      method: 'get',
+    ...settingsRoutes<ReviewSettingsChanges>({
       path: `${base}/review-settings`,
-      summary: 'Read the review settings',
+      subject: 'review settings',
       tags,
-      access: { kind: 'hotel', roles: READERS },
-      concurrency: 'if-match',
-      request: { params: slugParams },
-      responses: { 200: { description: 'Settings', schema: settingsSchema } },
-      async handler({ hotel, res }) {
-        res.json(await reviews.settings.get(hotel.id));
-      },
-    }),
-    defineHotelRoute<ReviewSettingsChanges>({
-      method: 'patch',
-      path: `${base}/review-settings`,
-      summary: 'Change the review settings',
-      description:
+      readers: READERS,
+      writers: HOTEL_MANAGEMENT,
+      schema: settingsSchema,
+      changes: settingsChanges,
+      changeDescription:
         '`invitations_enabled` (off for a new hotel): the guest of a checked-out stay with an e-mail address (not an ' +
         'OTA booking, not opted out) gets a review link `invitation_delay_hours` (0 to 720, default 24) after the ' +
         'check-out; `auto_publish` (off): new reviews are published at once instead of waiting as `pending`.',
-      tags,
-      access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
-      concurrency: 'if-match',
-      request: { params: slugParams, body: settingsChanges },
-      responses: { 200: { description: 'Settings', schema: settingsSchema } },
-      async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await reviews.settings.update(hotel.id, body, expectedVersion));
-      },
+      settings: reviews.settings,
     }),
     defineHotelRoute<unknown, ReviewFilter & PageRequest>({
       method: 'get',

@@ -4,6 +4,7 @@ import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
+import { settingsRoutes } from '../../platform/http/settings-routes';
 import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
@@ -76,39 +77,21 @@ const callerOf = (req: Request): GuestCaller => ({ address: req.ip ?? 'unknown' 
 
 export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[] {
   return [
-    defineHotelRoute({
-      method: 'get',
+    ...settingsRoutes<RoomServiceSettingsChanges>({
       path: `${base}/settings`,
-      summary: 'Read the room-service settings',
+      subject: 'room-service settings',
       tags,
-      access: { kind: 'hotel', roles: DESK },
-      concurrency: 'if-match',
-      request: { params: slugParams },
-      responses: { 200: { description: 'Settings', schema: settingsSchema } },
-      async handler({ hotel, res }) {
-        res.json(await service.settings.get(hotel.id));
-      },
-    }),
-    defineHotelRoute<RoomServiceSettingsChanges>({
-      method: 'patch',
-      path: `${base}/settings`,
-      summary: 'Change the room-service settings',
-      description:
+      readers: DESK,
+      writers: HOTEL_MANAGEMENT,
+      schema: settingsSchema,
+      changes: settingsChanges,
+      changeDescription:
         '`enabled` (guests may order; off for a new hotel), `opens_at`/`closes_at` (HH:MM in the hotel’s time zone; ' +
         'a closing time before the opening one runs past midnight, equal ones mean around the clock), ' +
         '`delivery_fee` (0 to 100000, added to each order), `minimum_order` (0 to 1000000, the items alone), ' +
         '`room_ids` (at most 1000 rooms of this hotel served; null: every room).',
-      tags,
-      access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
-      concurrency: 'if-match',
-      request: { params: slugParams, body: settingsChanges },
-      responses: {
-        200: { description: 'Settings', schema: settingsSchema },
-        400: { description: 'Invalid, or a room that is not this hotel’s' },
-      },
-      async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await service.settings.update(hotel.id, body, expectedVersion));
-      },
+      refusals: { 400: { description: 'Invalid, or a room that is not this hotel’s' } },
+      settings: service.settings,
     }),
     ...crudRoutes({
       basePath: `${base}/menu/categories`,

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type { Request } from 'express';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
+import { settingsRoutes } from '../../platform/http/settings-routes';
 import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { slugParams } from '../../platform/http/schemas';
@@ -64,41 +65,23 @@ export function tvRoutes(tv: TvService): RouteDefinition[] {
     });
 
   return [
-    defineHotelRoute({
-      method: 'get',
+    ...settingsRoutes<TvSettingsInput>({
       path: `${base}/settings`,
-      summary: 'Read the TV system settings',
-      description: 'The poll token is never answered: `tl_token_set` and a hint say whether one is set.',
+      subject: 'TV system settings',
       tags,
-      access: { kind: 'hotel', roles: READERS },
-      concurrency: 'if-match',
-      request: { params: slugParams },
-      responses: { 200: { description: 'Settings', schema: settingsSchema } },
-      async handler({ hotel, res }) {
-        res.json(await tv.settings.get(hotel.id));
-      },
-    }),
-    defineHotelRoute<TvSettingsInput>({
-      method: 'patch',
-      path: `${base}/settings`,
-      summary: 'Update the TV system settings',
-      description:
+      readers: READERS,
+      writers: WRITERS,
+      schema: settingsSchema,
+      changes: updateSettingsBody,
+      readDescription: 'The poll token is never answered: `tl_token_set` and a hint say whether one is set.',
+      changeDescription:
         'Any of the fields, at least one. `connection_type` `direct` (this service calls `server_url`, which must not ' +
         'be a private or local address) or `agent` (the desk `agent_workstation_id`, required then, calls it: a LAN ' +
         'address is fine). `enabled` needs `server_url`. `netup_room_number` replaces the whole mapping (at most 2000 ' +
         'rooms of this hotel). `tl_token` (16–128 printable characters; null removes it) is what the TV system polls ' +
         '`/tvpms` with: kept as a digest, never answered.',
-      tags,
-      access: { kind: 'hotel', roles: WRITERS },
-      concurrency: 'if-match',
-      request: { params: slugParams, body: updateSettingsBody },
-      responses: {
-        200: { description: 'Settings', schema: settingsSchema },
-        409: { description: 'Another hotel uses that token (`tv_token_taken`)' },
-      },
-      async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await tv.settings.update(hotel.id, body, expectedVersion));
-      },
+      refusals: { 409: { description: 'Another hotel uses that token (`tv_token_taken`)' } },
+      settings: tv.settings,
     }),
     defineHotelRoute<unknown, PageRequest>({
       method: 'get',

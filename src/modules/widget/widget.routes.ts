@@ -1,7 +1,8 @@
 import type { Config } from '../../config';
 import { offersQuery, type OffersQuery } from '../bookings';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
-import { defineHotelRoute, defineRoute, type RateLimitPolicy, type RouteDefinition } from '../../platform/http/route';
+import { settingsRoutes } from '../../platform/http/settings-routes';
+import { defineRoute, type RateLimitPolicy, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { slugParams } from '../../platform/http/schemas';
 import {
@@ -45,35 +46,19 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
   const notFound = { description: 'No such hotel, or it is inactive, or its widget is off (one answer for all)' };
   const limited = { description: 'Too many requests from this address (`Retry-After`)' };
   return [
-    defineHotelRoute({
-      method: 'get',
+    ...settingsRoutes<WidgetSettingsChanges>({
       path: '/api/hotels/:slug/widget-settings',
-      summary: "Read the widget's settings",
+      subject: "widget's settings",
       tags,
-      access: { kind: 'hotel', roles: SETTINGS_READERS },
-      concurrency: 'if-match',
-      request: { params: slugParams },
-      responses: { 200: { description: 'Settings', schema: widgetSettingsSchema } },
-      async handler({ hotel, res }) {
-        res.json(await widget.settings.get(hotel.id));
-      },
-    }),
-    defineHotelRoute<WidgetSettingsChanges>({
-      method: 'patch',
-      path: '/api/hotels/:slug/widget-settings',
-      summary: "Change the widget's settings",
-      description:
+      readers: SETTINGS_READERS,
+      writers: SETTINGS_WRITERS,
+      schema: widgetSettingsSchema,
+      changes: widgetSettingsChanges,
+      changeDescription:
         '`services` (at most 50, unique `code`s) are offered by the widget and recorded on the bookings that ask for ' +
         'them; `allowed_origins` (at most 20 origins such as `https://hotel.example`) may call the widget routes ' +
         'from a browser (CORS); `is_enabled` false makes the widget answer 404 like an unknown hotel.',
-      tags,
-      access: { kind: 'hotel', roles: SETTINGS_WRITERS },
-      concurrency: 'if-match',
-      request: { params: slugParams, body: widgetSettingsChanges },
-      responses: { 200: { description: 'Settings', schema: widgetSettingsSchema } },
-      async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await widget.settings.update(hotel.id, body, expectedVersion));
-      },
+      settings: widget.settings,
     }),
     defineRoute<unknown, unknown, SlugParams>({
       method: 'get',

@@ -1,3 +1,4 @@
+import { settingsRoutes } from '../../platform/http/settings-routes';
 import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { slugParams } from '../../platform/http/schemas';
@@ -20,35 +21,19 @@ const tags = ['Wi-Fi'];
 
 export function wifiRoutes(wifi: WifiService): RouteDefinition[] {
   return [
-    defineHotelRoute({
-      method: 'get',
+    ...settingsRoutes<WifiSettingsChanges>({
       path,
-      summary: 'Read the Wi-Fi captive-portal settings',
-      description: 'The portal secret is never answered: `portal_secret_set` and its hint say there is one.',
+      subject: 'Wi-Fi captive-portal settings',
       tags,
-      access: { kind: 'hotel', roles: SETTINGS_READERS },
-      concurrency: 'if-match',
-      request: { params: slugParams },
-      responses: { 200: { description: 'Settings', schema: settingsSchema } },
-      async handler({ hotel, res }) {
-        res.json(await wifi.settings.get(hotel.id));
-      },
-    }),
-    defineHotelRoute<WifiSettingsChanges>({
-      method: 'patch',
-      path,
-      summary: 'Change the Wi-Fi captive-portal settings',
-      description:
+      readers: SETTINGS_READERS,
+      writers: HOTEL_MANAGEMENT,
+      schema: settingsSchema,
+      changes: settingsChanges,
+      readDescription: 'The portal secret is never answered: `portal_secret_set` and its hint say there is one.',
+      changeDescription:
         '`enabled` (guests may get online through the portal), `auth_method` (`room+lastname`, `room+birthdate`, ' +
         '`room+any`, `room_only`), `session_hours` (1 to 720; never past the stay), `devices_per_stay` (1 to 20).',
-      tags,
-      access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
-      concurrency: 'if-match',
-      request: { params: slugParams, body: settingsChanges },
-      responses: { 200: { description: 'Settings', schema: settingsSchema } },
-      async handler({ hotel, body, expectedVersion, res }) {
-        res.json(await wifi.settings.update(hotel.id, body, expectedVersion));
-      },
+      settings: wifi.settings,
     }),
     defineHotelRoute({
       method: 'post',
