@@ -184,6 +184,24 @@ describe('card issuance', () => {
     expect(card.error_message).toContain('Приложите карту к энкодеру');
   });
 
+  it('a reply holding U+0000 (a driver’s port name) is recorded: the staff request and the card both complete', async () => {
+    const { booking } = await bookedRoomWithLock();
+    const desk = await deskWithEncoder();
+    desk.agent.setNulTerminatedPorts(true);
+    const ports = await t.http
+      .get(hotelPath(owner, `/workstations/${desk.id}/list-ports`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(ports.body.ports.map((port: { name: string }) => port.name)).toEqual(['COM1\u0000', 'COM3\u0000']);
+    desk.agent.setCardPresent(false);
+    const asked = await issue({ booking_id: booking.id, workstation_id: desk.id, sectors: [1] });
+    const card = await settled(asked.body.id);
+    // The words keep the port, U+0000 shown as «␀» (a record's text cannot hold it); the card was tried once.
+    expect(card).toMatchObject({ status: 'failed', error_code: 'no_card' });
+    expect(card.error_message).toBe('Приложите карту к энкодеру: No card on the encoder at COM3\u2400');
+    expect(desk.agent.executed.filter((command) => command.type === 'write_card')).toHaveLength(1);
+  });
+
   it('refuses what cannot be written: no lock on the door, no encoder port, a booking not active, bad sectors', async () => {
     const desk = await deskWithEncoder();
     const unlocked = await bookedRoomWithLock(owner, { lock: false });

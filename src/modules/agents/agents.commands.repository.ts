@@ -1,3 +1,4 @@
+import { storableJsonText } from '../../platform/db/jsonb';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { AgentCommandRow, CommandOutcome } from './agents.types';
 
@@ -101,8 +102,9 @@ export const commandsRepository = {
       .where({ workstation_id: workstationId, id, status: 'pending' })
       .update({
         status: outcome.ok ? 'succeeded' : 'failed',
-        result: outcome.ok ? JSON.stringify(outcome.result) : null,
-        error: outcome.ok ? null : JSON.stringify(outcome.error),
+        // The reply as the agent sent it, even with U+0000 in it (a driver's port name): never lost for its content.
+        result: outcome.ok ? storableJsonText(outcome.result) : null,
+        error: outcome.ok ? null : storableJsonText(outcome.error),
         completed_at: trx.fn.now(),
       })
       .returning('*');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fromStoredJson } from '../../platform/db/jsonb';
 import type { Db } from '../../platform/db/knex';
 import { enqueueOutbox } from '../../platform/db/outbox';
 import type { PgListener } from '../../platform/db/pg-listener';
@@ -17,8 +18,8 @@ export const QUICK_COMMAND_TIMEOUT_MS = 10_000;
 export type DurableSubmission = { settled: true; outcome: CommandOutcome } | { settled: false };
 
 const outcomeOf = (row: AgentCommandRow): CommandOutcome | undefined => {
-  if (row.status === 'succeeded') return { ok: true, result: row.result ?? {} };
-  if (row.status === 'failed' && row.error) return { ok: false, error: row.error };
+  if (row.status === 'succeeded') return { ok: true, result: fromStoredJson(row.result) ?? {} };
+  if (row.status === 'failed' && row.error) return { ok: false, error: fromStoredJson(row.error) };
   return undefined;
 };
 

@@ -26,9 +26,15 @@ const AGENT_ERROR_TEXTS: Record<string, string> = {
   timeout: 'Устройство не ответило вовремя',
 };
 
+/**
+ * U+0000 in the agent's words (a driver's C string) is shown as U+2400 «␀»: the words go into records' text, which
+ * cannot hold U+0000; the command keeps the reply exactly as sent.
+ */
+const visibleNul = (text: string) => text.replaceAll('\u0000', '\u2400');
+
 export function agentErrorText(error: { code: string; message: string }): string {
   const known = AGENT_ERROR_TEXTS[error.code] ?? agentMessages.agentFailed;
-  return error.message ? `${known}: ${error.message}` : known;
+  return error.message ? `${known}: ${visibleNul(error.message)}` : known;
 }
 
 /** How long a pair code may be exchanged for a credential. */

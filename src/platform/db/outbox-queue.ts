@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { fromStoredFields } from './jsonb';
 import type { Db, DbOrTrx } from './knex';
 import type { OutboxMessage } from './outbox';
 
@@ -171,7 +172,7 @@ export function openOutboxClaims(db: Db): OutboxClaims {
           id: row.id,
           workflowId: row.workflow_id,
           lane: row.lane,
-          message: row.message,
+          message: fromStoredFields(row.message),
           attempts: row.attempts,
         }));
     },

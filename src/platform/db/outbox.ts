@@ -1,4 +1,5 @@
 import { activeTraceCarrier, type TraceCarrier } from '../observability/trace-context';
+import { toStorableFields } from './jsonb';
 import type { DbOrTrx } from './knex';
 
 export const OUTBOX_CHANNEL = 'outbox';
@@ -62,10 +63,11 @@ export type OutboxMessage = (
 /** Call inside the transaction that commits the fact; the relay delivers the message only once it is committed. */
 export async function enqueueOutbox(trx: DbOrTrx, message: OutboxMessage): Promise<void> {
   const traceContext = activeTraceCarrier();
-  // One round trip: the row, and the wake-up the relays get at commit.
+  // One round trip: the row, and the wake-up the relays get at commit. Each field as jsonb can hold it (an agent's
+  // reply may carry U+0000): the workflow id and search attributes stay plain for the relay's columns.
   await trx.raw(
     'WITH queued AS (INSERT INTO outbox (message) VALUES (?) RETURNING id) SELECT pg_notify(?, ?) FROM queued',
-    [JSON.stringify(traceContext ? { ...message, traceContext } : message), OUTBOX_CHANNEL, ''],
+    [JSON.stringify(toStorableFields(traceContext ? { ...message, traceContext } : message)), OUTBOX_CHANNEL, ''],
   );
 }
 

@@ -167,6 +167,12 @@ export class ReferenceAgent {
     this.encoder.placeCard(cardNumber);
   }
 
+  /** The desk's serial driver names its ports as C strings: U+0000 reaches list_ports and the encoder's words. */
+  setNulTerminatedPorts(on: boolean): void {
+    this.desk.nulTerminatedPorts = on;
+    this.encoder.nulTerminatedPorts = on;
+  }
+
   setFiscalRefusal(message: string | undefined): void {
     this.fiscalRegister.refusal = message;
   }

@@ -30,6 +30,8 @@ export class CardEncoder {
   cardOnEncoder: string | undefined;
   readonly cards: WrittenCard[] = [];
   readonly cancelledCards: CancelledCard[] = [];
+  /** Whether the serial driver reports port names as C strings, U+0000 included (some do). */
+  nulTerminatedPorts = false;
   private lastCardNumber: number;
 
   constructor(
@@ -82,7 +84,13 @@ export class CardEncoder {
 
   private requireCard(comPort: string): void {
     if (comPort !== this.port) throw encoderNotFound(comPort);
-    if (!this.cardPresent) throw new CommandFailure('no_card', 'No card on the encoder');
+    if (!this.cardPresent) {
+      const driverPort = this.nulTerminatedPorts ? `${this.port}\u0000` : this.port;
+      throw new CommandFailure(
+        'no_card',
+        this.nulTerminatedPorts ? `No card on the encoder at ${driverPort}` : 'No card on the encoder',
+      );
+    }
   }
 }
 

@@ -20,6 +20,8 @@ type EchoReply = { seq: number; time_ms: number } | { seq: number; error: string
 /** The workstation itself: its serial ports, its Windows printers and its network. */
 export class Desk {
   readonly unreachableHosts: Set<string>;
+  /** Whether the serial driver reports port names as C strings, U+0000 included (some do). */
+  nulTerminatedPorts = false;
 
   constructor(
     readonly serialPorts: readonly string[],
@@ -42,7 +44,7 @@ export class Desk {
   listPorts(): { ports: { name: string; description: string }[] } {
     return {
       ports: this.serialPorts.map((name) => ({
-        name,
+        name: this.nulTerminatedPorts ? `${name}\u0000` : name,
         description: name === this.encoderPort ? 'USB-SERIAL CH340 (card encoder)' : 'Communications Port',
       })),
     };
