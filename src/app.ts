@@ -19,6 +19,7 @@ import { buildAsyncApiDocument } from './platform/realtime/asyncapi';
 import { createLocalRateLimiter, createRateLimiter } from './platform/http/rate-limit';
 import type { RouteDefinition } from './platform/http/route';
 import { loggedRequest, type Logger } from './platform/logger';
+import { credentialHeaderNames } from './platform/http/credential-headers';
 import { traceRequests } from './platform/observability/http-tracing';
 import { createApiMetrics, type ApiMetrics } from './platform/observability/metrics';
 import { metricsRouter } from './platform/observability/metrics-route';
@@ -61,6 +62,7 @@ export function buildApi(deps: AppDependencies): Api {
   const services = modules.services as Services;
   const accessGuard = createAccessGuard({ listener, load: (userId) => services.auth.accessOf(userId) });
   const routes = modules.routes();
+  const credentialHeaders = credentialHeaderNames(routes);
   const metrics = createApiMetrics(db);
   const app = express();
   app.disable('x-powered-by');
@@ -74,7 +76,7 @@ export function buildApi(deps: AppDependencies): Api {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      serializers: { req: loggedRequest },
+      serializers: { req: (req: Parameters<typeof loggedRequest>[0]) => loggedRequest(req, credentialHeaders) },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       autoLogging: { ignore: (req) => UNLOGGED_PATHS.has(req.url?.split('?')[0] ?? '') },
     }),

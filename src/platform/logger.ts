@@ -77,14 +77,27 @@ interface SerializedRequest {
 /**
  * The request as its log lines show it (pino-http binds it once per request: the completed line and every error
  * logged through `req.log`): the URL and the Referer (a page's own address may hold a link's token) redacted, and
- * without pino's separate `query` and `params`, which would repeat the URL's secrets as they came.
+ * without pino's separate `query` and `params`, which would repeat the URL's secrets as they came; the headers routes
+ * declare as credentials (`credentialHeader`) show `[redacted]`.
  */
-export function loggedRequest<T extends SerializedRequest>({ query: _query, params: _params, ...req }: T) {
+export function loggedRequest<T extends SerializedRequest>(
+  { query: _query, params: _params, ...req }: T,
+  credentialHeaders: ReadonlySet<string> = new Set(),
+) {
   const referer = req.headers?.referer;
+  const headers = req.headers && {
+    ...req.headers,
+    ...(typeof referer === 'string' && { referer: redactUrl(referer) }),
+    ...Object.fromEntries(
+      Object.keys(req.headers)
+        .filter((name) => credentialHeaders.has(name.toLowerCase()))
+        .map((name) => [name, REDACTED]),
+    ),
+  };
   return {
     ...req,
     ...(typeof req.url === 'string' && { url: redactUrl(req.url) }),
-    ...(typeof referer === 'string' && { headers: { ...req.headers, referer: redactUrl(referer) } }),
+    ...(headers && { headers }),
   };
 }
 

@@ -1,7 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import dns from 'node:dns';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import { Client } from 'minio';
 import { ValidationError } from '../../src/platform/errors';
+import { credentialHeaderNames, declaredHeaders } from '../../src/platform/http/credential-headers';
+import { createLogger } from '../../src/platform/logger';
 import { assertPublicDestination } from '../../src/platform/outbound';
 import { as, registerHotel, registrationBody, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
@@ -353,6 +358,99 @@ describe('object store', () => {
     }
     expect(keys).toContain(photoKey);
     checked();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Credential headers in logs: every header a route reads is declared a credential or known not to be one, and no
+// credential header's value reaches a log line, on any route (the header sent to every route, shaped right or not)
+
+/** Headers routes read that carry no credential; any other header a route declares must be a `credentialHeader`. */
+const NOT_CREDENTIALS = new Set(['idempotency-key', 'x-room']);
+/** A value of the right shape for each credential header (it passes validation and reaches the handler). */
+const WELL_SHAPED: Record<string, () => string> = {
+  'x-stay-code': () => String(10_000_000 + (randomBytes(4).readUInt32BE(0) % 90_000_000)),
+  'x-order-token': () => randomBytes(32).toString('hex'),
+  authorization: () => `Bearer ${randomBytes(24).toString('hex')}`,
+};
+
+describe('credential headers in logs', () => {
+  const logLines: string[] = [];
+  let logged: TestApp;
+  beforeAll(() => {
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logLines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    logged = createTestApp({}, { logger: createLogger('info', 'gate', { destination }) });
+  });
+  afterAll(() => logged.close());
+
+  /** Every header a route declares that is not known to be harmless, declared a credential or not (yet). */
+  const credentials = () =>
+    [
+      ...new Set([
+        ...credentialHeaderNames(logged.routes),
+        ...logged.routes.flatMap((route) => declaredHeaders(route).map((header) => header.name)),
+      ]),
+    ].filter((name) => !NOT_CREDENTIALS.has(name));
+
+  it('every header a route reads is declared: a credential, or one known to carry none', () => {
+    const undeclared = logged.routes.flatMap((route) =>
+      declaredHeaders(route)
+        .filter((header) => !header.credential && !NOT_CREDENTIALS.has(header.name))
+        .map((header) => `${route.method.toUpperCase()} ${route.path}: ${header.name}`),
+    );
+    expect(undeclared).toEqual([]);
+    expect([...credentialHeaderNames(logged.routes)]).toEqual(
+      expect.arrayContaining(['x-stay-code', 'x-order-token', 'authorization']),
+    );
+    checked();
+  });
+
+  it('a header a module reads past its route declaration is declared by some route', () => {
+    const sources = readdirSync(path.join(__dirname, '../../src/modules'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => readFileSync(path.join(__dirname, '../../src/modules', file), 'utf8'));
+    const read = sources.flatMap((source) =>
+      [...source.matchAll(/\breq\.(?:get\(|header\(|headers\[|headers\.)'?([\w-]+)/gi)].map((match) =>
+        match[1].toLowerCase(),
+      ),
+    );
+    const declared = new Set(logged.routes.flatMap((route) => declaredHeaders(route).map((header) => header.name)));
+    expect(read.filter((name) => !declared.has(name) && name !== 'authorization')).toEqual([]);
+    checked();
+  });
+
+  it('no credential header value reaches the log on any route, well shaped or not', async () => {
+    const leaks: string[] = [];
+    for (const route of logged.routes) {
+      const target = route.path.replace(':slug', owner.slug).replace(/:\w+/g, () => randomUUID());
+      for (const shaped of [false, true]) {
+        const values = Object.fromEntries(
+          credentials().map((name) => [
+            name,
+            shaped && WELL_SHAPED[name] ? WELL_SHAPED[name]() : `${name}-${randomBytes(12).toString('hex')}`,
+          ]),
+        );
+        const before = logLines.length;
+        await logged.http[route.method](target)
+          .set(values)
+          .set('X-Room', '101')
+          .send(route.method === 'get' ? undefined : {});
+        // The request line is written as the answer ends; a line a handler writes later would come after it.
+        const written = logLines.slice(before).join('\n');
+        for (const [name, value] of Object.entries(values)) {
+          const secret = name === 'authorization' ? value.slice('Bearer '.length) : value;
+          if (written.includes(`"${secret}"`) || (!shaped && written.includes(secret)))
+            leaks.push(`${route.method.toUpperCase()} ${route.path}: ${name}`);
+        }
+      }
+      checked();
+    }
+    expect(leaks).toEqual([]);
   });
 });
 

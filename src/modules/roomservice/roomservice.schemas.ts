@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
+import { credentialHeader } from '../../platform/http/credential-headers';
 import { pageQueryKeys } from '../../platform/http/pagination';
 import {
   calendarDate,
@@ -193,17 +194,21 @@ export const proofHeaders = Joi.object({
     .description(
       'The room number as guests see it, percent-encoded (`encodeURIComponent`): headers carry no Cyrillic letters',
     ),
-  'x-stay-code': Joi.string()
-    .pattern(/^\d{8}$/, '8 digits')
-    .required()
-    .description("The stay's 8-digit code (from the key-card sleeve)"),
+  'x-stay-code': credentialHeader(
+    Joi.string()
+      .pattern(/^\d{8}$/, '8 digits')
+      .required()
+      .description("The stay's 8-digit code (from the key-card sleeve)"),
+  ),
 }).unknown(true);
 
 export const orderTokenHeaders = Joi.object({
-  'x-order-token': Joi.string()
-    .pattern(/^[0-9a-f]{64}$/, 'order token')
-    .required()
-    .description('The `status_token` answered when the order was placed'),
+  'x-order-token': credentialHeader(
+    Joi.string()
+      .pattern(/^[0-9a-f]{64}$/, 'order token')
+      .required()
+      .description('The `status_token` answered when the order was placed'),
+  ),
 }).unknown(true);
 
 export const publicParams = Joi.object({ slug: hotelSlug.required() });

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
+import { credentialHeader } from '../../platform/http/credential-headers';
 import { hotelSlug } from '../../platform/http/schemas';
 import { normalizeMac, WIFI_AUTH_METHODS } from './wifi.rules';
 
@@ -55,7 +56,9 @@ export const verifyBody = Joi.object({
 });
 
 export const portalHeaders = Joi.object({
-  authorization: Joi.string().max(300).description('`Bearer <portal secret>` of the hotel named in the body'),
+  authorization: credentialHeader(
+    Joi.string().max(300).description('`Bearer <portal secret>` of the hotel named in the body'),
+  ),
 }).unknown(true);
 
 export const authorizationSchema = Joi.object({
