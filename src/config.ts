@@ -64,7 +64,16 @@ export interface Config {
    * YooKassa: the API v3 base address (the sandbox fake in development and tests), and the source addresses (CIDR)
    * its notifications may come from (empty: any; a notification is never believed anyway, only re-read).
    */
-  yookassa: { apiUrl: string; notificationSources: string[] };
+  /**
+   * YooKassa: notifications a minute per source address (per API process) and the window in which one payment's
+   * notifications make one re-read.
+   */
+  yookassa: {
+    apiUrl: string;
+    notificationSources: string[];
+    notificationsPerMinute: number;
+    notificationCoalesceMs: number;
+  };
   /**
    * The TTLock cloud's API root per server (`EU`, `China`): the documented hosts unless TTLOCK_API_URL is set (both,
    * e.g. the fake in development and tests); TTLOCK_CHINA_API_URL sets the Chinese one apart.
@@ -203,6 +212,8 @@ const schema = Joi.object({
     .length(64)
     .when('AGENT_RELEASE_VERSION', { is: Joi.exist(), then: Joi.required() }),
   YOOKASSA_NOTIFICATION_SOURCES: Joi.string().pattern(/^[\d.:a-fA-F/]+(,[\d.:a-fA-F/]+)*$/, 'cidr[,cidr...]'),
+  YOOKASSA_NOTIFICATIONS_PER_MINUTE: Joi.number().integer().min(1).default(600),
+  YOOKASSA_NOTIFICATION_COALESCE_MS: Joi.number().integer().min(0).max(60_000).default(1000),
   PAYMENT_CONFIRMATION_TIMEOUT_MS: Joi.number().integer().min(1000).default(3_600_000),
   PAYMENT_POLL_INTERVAL_MS: Joi.number().integer().min(500).default(60_000),
   // Half a day before the provider's 7 days run out.
@@ -338,6 +349,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     yookassa: {
       apiUrl: value.YOOKASSA_API_URL.replace(/\/$/, ''),
       notificationSources: value.YOOKASSA_NOTIFICATION_SOURCES?.split(',') ?? [],
+      notificationsPerMinute: value.YOOKASSA_NOTIFICATIONS_PER_MINUTE,
+      notificationCoalesceMs: value.YOOKASSA_NOTIFICATION_COALESCE_MS,
     },
     ...(value.AGENT_RELEASE_VERSION && {
       agentRelease: {

@@ -27,6 +27,7 @@ export const TEST_APP_ENV = {
   WIDGET_READS_PER_MINUTE: '1000000',
   WIDGET_SUBMISSIONS_PER_10_MINUTES: '1000000',
   WIDGET_LOOKUPS_PER_15_MINUTES: '1000000',
+  YOOKASSA_NOTIFICATIONS_PER_MINUTE: '1000000',
   // The review invitation follows a check-out by seconds, not by the hotel's hours.
   REVIEW_INVITATION_DELAY_MS: '2000',
   ENCRYPTION_KEYS: `test1:${Buffer.alloc(32, 1).toString('base64')}`,

@@ -122,6 +122,23 @@ async function heldDeposit(s: Stay, amount = '5000') {
   return depositWhen(s, 'hold_confirmed', (d) => d.status === 'hold_confirmed');
 }
 
+/** Every wake-up of the workflow enqueued so far has been delivered to it. */
+const wakeUpsDelivered = (workflowId: string) =>
+  until(async () => !(await t.db('outbox').where({ workflow_id: workflowId }).whereNull('delivered_at').first('id')), {
+    what: `the wake-ups of ${workflowId} delivered`,
+  });
+
+/** The workflow waits with nothing to do: no activity running or scheduled, no task to run. */
+const idle = (workflowId: string) =>
+  until(
+    () =>
+      withTemporal(async (client) => {
+        const { raw } = await client.workflow.getHandle(workflowId).describe();
+        return (raw.pendingActivities ?? []).length === 0 && !raw.pendingWorkflowTask;
+      }),
+    { what: `${workflowId} idle` },
+  );
+
 describe('card hold', () => {
   it('is created at the provider, confirmed with the card once paid, and released with deductions after checkout, the guest e-mailed an itemized statement', async () => {
     const s = await stay();
@@ -225,20 +242,52 @@ describe('card hold', () => {
       .post('/api/payments/yookassa/notifications')
       .send({ type: 'notification', event: 'payment.succeeded', object: { id: 'no-such-payment' } })
       .expect(200);
-    await until(
-      async () => {
-        const [{ count }] = await t
-          .db('outbox')
-          .whereRaw("message->>'workflowId' = ?", [`deposit:${held.id}`])
-          .whereNull('delivered_at')
-          .count({ count: '*' });
-        return Number(count) === 0;
-      },
-      { what: 'the wake-ups delivered' },
-    );
+    await wakeUpsDelivered(`deposit:${held.id}`);
     const after = await depositOf(s);
     expect(after).toMatchObject({ status: 'hold_confirmed', card_last4: '4477', captured_amount: '0.00' });
     expect(await fake.payments(s.shopId)).toHaveLength(1);
+  });
+
+  it('a burst of notifications of one payment wakes its workflow once: one re-read at the provider', async () => {
+    const s = await stay();
+    const held = await heldDeposit(s);
+    const paymentId = held.provider_payment_id as string;
+    const workflowId = `deposit:${held.id}`;
+    await wakeUpsDelivered(workflowId);
+    await idle(workflowId);
+    const reads = async () => (await fake.requests(s.shopId))[`GET /payments/${paymentId}`] ?? 0;
+    const readsBefore = await reads();
+    const lastRow = (await t.db('outbox').max('id as id').first()) as { id: string | null };
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.http
+          .post('/api/payments/yookassa/notifications')
+          .send({ type: 'notification', event: 'payment.waiting_for_capture', object: { id: paymentId } })
+          .expect(200),
+      ),
+    );
+    const wakeUps = await t
+      .db('outbox')
+      .where('id', '>', lastRow.id ?? 0)
+      .where({ workflow_id: workflowId });
+    expect(wakeUps).toHaveLength(1);
+    await wakeUpsDelivered(workflowId);
+    await until(async () => (await reads()) > readsBefore, { what: 'the payment re-read' });
+    await idle(workflowId);
+    expect((await reads()) - readsBefore).toBe(1);
+  });
+
+  it('notifications from one address past YOOKASSA_NOTIFICATIONS_PER_MINUTE are refused with 429', async () => {
+    const limited = createTestApp({ YOOKASSA_NOTIFICATIONS_PER_MINUTE: '3' });
+    const notification = { type: 'notification', event: 'payment.succeeded', object: { id: 'no-such-payment' } };
+    try {
+      for (let sent = 0; sent < 3; sent++)
+        await limited.http.post('/api/payments/yookassa/notifications').send(notification).expect(200);
+      const refused = await limited.http.post('/api/payments/yookassa/notifications').send(notification).expect(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('whose answer from the provider was lost, again and again, is created once, not twice', async () => {

@@ -1,6 +1,11 @@
 import type { Config } from '../../config';
-import type { DbOrTrx } from '../../platform/db/knex';
-import { enqueueOutbox, type OutboxMessage } from '../../platform/db/outbox';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import {
+  enqueueCoalescedSignal,
+  enqueueOutbox,
+  type OutboxMessage,
+  type SignalMessage,
+} from '../../platform/db/outbox';
 import {
   depositCommandSignal,
   paymentWorkflowIds,
@@ -69,9 +74,12 @@ function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: C
 }
 
 /** Signals the workflow, starting it again if it has finished (a late payment still gets handled, never lost). */
-function signalWithStart(start: Start, signal: string, signalArgs: unknown[]): OutboxMessage {
+function signalWithStart(start: Start, signal: string, signalArgs: unknown[]): SignalMessage {
   return { kind: 'signalWithStart', ...start, signal, signalArgs, reviveFinished: true };
 }
+
+/** The wake-up a provider's notification asks for: the workflow re-reads the payment. */
+const providerChangedSignal = (start: Start) => signalWithStart(start, providerPaymentChangedSignal.name, []);
 
 export const depositWorkflows = {
   start: (trx: DbOrTrx, deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers']) =>
@@ -86,11 +94,9 @@ export const depositWorkflows = {
   ) =>
     enqueueOutbox(trx, signalWithStart(depositStart(deposit, hotelSlug, timers), depositCommandSignal.name, [command])),
 
-  providerChanged: (trx: DbOrTrx, deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers']) =>
-    enqueueOutbox(
-      trx,
-      signalWithStart(depositStart(deposit, hotelSlug, timers), providerPaymentChangedSignal.name, []),
-    ),
+  /** The provider says the payment changed: one re-read for every notification of the window (see coalesced). */
+  providerChanged: (db: Db, deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers'], windowMs: number) =>
+    enqueueCoalescedSignal(db, providerChangedSignal(depositStart(deposit, hotelSlug, timers)), windowMs),
 };
 
 export const onlinePaymentWorkflows = {
@@ -98,14 +104,12 @@ export const onlinePaymentWorkflows = {
     enqueueOutbox(trx, { kind: 'startWorkflow', ...onlinePaymentStart(payment, hotelSlug, timers, ttlMs) }),
 
   providerChanged: (
-    trx: DbOrTrx,
+    db: Db,
     payment: OnlinePayment,
     hotelSlug: string,
     timers: Config['paymentTimers'],
     ttlMs: number,
+    windowMs: number,
   ) =>
-    enqueueOutbox(
-      trx,
-      signalWithStart(onlinePaymentStart(payment, hotelSlug, timers, ttlMs), providerPaymentChangedSignal.name, []),
-    ),
+    enqueueCoalescedSignal(db, providerChangedSignal(onlinePaymentStart(payment, hotelSlug, timers, ttlMs)), windowMs),
 };

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
+import type { AddressQuota } from '../../platform/http/rate-limit';
 import type { Role } from '../../platform/http/roles';
 import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
@@ -30,7 +31,10 @@ type Params = { id: string };
 export function depositsRoutes(
   deposits: DepositsService,
   onlinePayments: OnlinePayments,
-  notifications: { receive(notification: ProviderNotification, source: string | undefined): Promise<unknown> },
+  notifications: {
+    limit: AddressQuota;
+    receive(notification: ProviderNotification, source: string | undefined): Promise<unknown>;
+  },
 ): RouteDefinition[] {
   const tags = ['Deposits'];
   const depositPath = '/api/hotels/:slug/bookings/:id/deposit';
@@ -222,11 +226,17 @@ export function depositsRoutes(
         "the service re-read the payment it names from YooKassa with the hotel's credentials, so duplicates, " +
         'out-of-order and forged notifications change nothing twice or at all. Always 200 for a well-formed body ' +
         '(YooKassa repeats a notification until it gets 200); 403 from an address outside ' +
-        '`YOOKASSA_NOTIFICATION_SOURCES` when that is set.',
+        '`YOOKASSA_NOTIFICATION_SOURCES` when that is set; 429 past `YOOKASSA_NOTIFICATIONS_PER_MINUTE` from one ' +
+        'address. The notifications of one payment within `YOOKASSA_NOTIFICATION_COALESCE_MS` make one re-read.',
       tags,
       access: { kind: 'public' },
+      rateLimit: { scope: 'yookassa.notifications', perAddress: notifications.limit, store: 'local' },
       request: { body: providerNotificationBody },
-      responses: { 200: { description: 'Received', schema: okResponse }, 403: { description: 'Not from YooKassa' } },
+      responses: {
+        200: { description: 'Received', schema: okResponse },
+        403: { description: 'Not from YooKassa' },
+        429: { description: 'Too many notifications from this address' },
+      },
       async handler({ body, req, res }) {
         await notifications.receive(body, req.ip);
         res.json({ ok: true });

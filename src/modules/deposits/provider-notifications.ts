@@ -28,7 +28,8 @@ function allowList(sources: string[]): BlockList | undefined {
 /**
  * YooKassa's notifications. They are signed by nothing, so none is believed: it only wakes the workflow of the
  * payment it names, which re-reads that payment from the provider with the hotel's credentials and acts on what it
- * reads. A forged, repeated or out-of-order notification therefore changes nothing by itself.
+ * reads. A forged, repeated or out-of-order notification therefore changes nothing by itself. The notifications of one
+ * payment within `YOOKASSA_NOTIFICATION_COALESCE_MS` make one re-read, at the end of that window.
  */
 export function createProviderNotifications(
   db: Db,
@@ -38,12 +39,16 @@ export function createProviderNotifications(
 ) {
   const allowed = allowList(config.yookassa.notificationSources);
   const timers = config.paymentTimers;
+  const coalesceMs = config.yookassa.notificationCoalesceMs;
 
   async function slugOf(hotelId: string): Promise<string> {
     return (await deps.hotels.find(hotelId))!.slug;
   }
 
   return {
+    /** Per source address, a minute: a flood is answered 429 (YooKassa sends a notification again until a 200). */
+    limit: { quota: config.yookassa.notificationsPerMinute, windowSeconds: 60 },
+
     async receive(
       notification: ProviderNotification,
       sourceAddress: string | undefined,
@@ -57,13 +62,14 @@ export function createProviderNotifications(
       if (!paymentId) return 'unknown';
       const deposit = await depositsRepository.byProviderPayment(db, paymentId);
       if (deposit) {
-        await depositWorkflows.providerChanged(db, deposit, await slugOf(deposit.hotel_id), timers);
+        await depositWorkflows.providerChanged(db, deposit, await slugOf(deposit.hotel_id), timers, coalesceMs);
         return 'deposit';
       }
       const payment = await onlinePaymentsRepository.byProviderPayment(db, paymentId);
       if (!payment) return 'unknown';
       const ttl = await onlinePayments.ttlMs(payment.hotel_id);
-      await onlinePaymentWorkflows.providerChanged(db, payment, await slugOf(payment.hotel_id), timers, ttl);
+      const slug = await slugOf(payment.hotel_id);
+      await onlinePaymentWorkflows.providerChanged(db, payment, slug, timers, ttl, coalesceMs);
       return 'online_payment';
     },
   };

@@ -1,6 +1,6 @@
 import { activeTraceCarrier, type TraceCarrier } from '../observability/trace-context';
 import { toStorableFields } from './jsonb';
-import type { DbOrTrx } from './knex';
+import type { Db, DbOrTrx } from './knex';
 
 export const OUTBOX_CHANNEL = 'outbox';
 
@@ -60,15 +60,50 @@ export type OutboxMessage = (
   traceContext?: TraceCarrier;
 };
 
-/** Call inside the transaction that commits the fact; the relay delivers the message only once it is committed. */
-export async function enqueueOutbox(trx: DbOrTrx, message: OutboxMessage): Promise<void> {
+/**
+ * Call inside the transaction that commits the fact; the relay delivers the message only once it is committed (and
+ * not before `delayMs` from now).
+ */
+export async function enqueueOutbox(trx: DbOrTrx, message: OutboxMessage, delayMs = 0): Promise<void> {
   const traceContext = activeTraceCarrier();
   // One round trip: the row, and the wake-up the relays get at commit. Each field as jsonb can hold it (an agent's
   // reply may carry U+0000): the workflow id and search attributes stay plain for the relay's columns.
   await trx.raw(
-    'WITH queued AS (INSERT INTO outbox (message) VALUES (?) RETURNING id) SELECT pg_notify(?, ?) FROM queued',
-    [JSON.stringify(toStorableFields(traceContext ? { ...message, traceContext } : message)), OUTBOX_CHANNEL, ''],
+    `WITH queued AS (INSERT INTO outbox (message, available_at) VALUES (?, now() + make_interval(secs => ?))
+       RETURNING id)
+     SELECT pg_notify(?, ?) FROM queued`,
+    [
+      JSON.stringify(toStorableFields(traceContext ? { ...message, traceContext } : message)),
+      delayMs / 1000,
+      OUTBOX_CHANNEL,
+      '',
+    ],
   );
+}
+
+export type SignalMessage = Extract<OutboxMessage, { kind: 'signalWorkflow' | 'signalWithStart' }>;
+
+/**
+ * A wake-up many callers may ask for at once (a provider's notifications of one payment: its workflow re-reads the
+ * payment): sent `windowMs` from now, unless the same signal to that workflow is already waiting for its time, which
+ * wakes the workflow after this call anyway. However many ask within the window, the workflow is woken once. True
+ * when this call enqueued it.
+ */
+export function enqueueCoalescedSignal(db: Db, message: SignalMessage, windowMs: number): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
+      `outbox:${message.workflowId}:${message.signal}`,
+    ]);
+    const waiting = await trx('outbox')
+      .where({ workflow_id: message.workflowId })
+      .whereNull('delivered_at')
+      .where('available_at', '>', trx.fn.now())
+      .whereRaw("message->>'signal' = ?", [message.signal])
+      .first('id');
+    if (waiting) return false;
+    await enqueueOutbox(trx, message, windowMs);
+    return true;
+  });
 }
 
 export type WorkflowFunction = (...args: never[]) => Promise<unknown>;

@@ -12,6 +12,12 @@ type Operation = (shop: Shop, request: Request) => unknown;
 export function apiRoutes(state: FakeState, payments: Payments): Router {
   const router = express.Router();
   router.use(authenticate(state));
+  router.use((request, response, next) => {
+    const { requests } = shopOf(response);
+    const name = `${request.method} ${request.path}`;
+    requests.set(name, (requests.get(name) ?? 0) + 1);
+    next();
+  });
   const post = (path: string, operation: Operation) =>
     router.post(path, requireJson, express.json(), idempotent(state, operation));
   const get = (path: string, read: (shop: Shop, id: string) => unknown) =>

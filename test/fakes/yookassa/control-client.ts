@@ -10,6 +10,8 @@ export interface FakeYooKassaControl {
   /** Moves the shop's clock forward (expiry is checked at once). */
   advanceClock(shopId: string, ms: number): Promise<void>;
   payments(shopId: string): Promise<{ payment: YooKassaPayment; refunds: YooKassaRefund[] }[]>;
+  /** How many API requests the shop made, by `METHOD /path` (e.g. `GET /payments/<id>`). */
+  requests(shopId: string): Promise<Record<string, number>>;
   /** Makes the shop's next `count` POSTs to the API fail the given way. */
   injectFault(shopId: string, mode: FaultMode, count: number): Promise<void>;
   /** Sends the payment's (or its last refund's) notification again, `times` times. */
@@ -40,6 +42,9 @@ export function fakeYooKassaControl(url: string): FakeYooKassaControl {
     },
     async payments(shopId) {
       return ((await call('GET', `${shop(shopId)}/payments`)) as { items: [] }).items;
+    },
+    async requests(shopId) {
+      return (await call('GET', `${shop(shopId)}/requests`)) as Record<string, number>;
     },
     async injectFault(shopId, mode, count) {
       await call('POST', `${shop(shopId)}/faults`, { mode, count });

@@ -45,6 +45,10 @@ export function controlRoutes(state: FakeState, payments: Payments): Router {
     response.json({ items: payments.list(shopOf(request)) });
   });
 
+  router.get('/shops/:shopId/requests', (request, response) => {
+    response.json(Object.fromEntries(shopOf(request).requests));
+  });
+
   router.post('/shops/:shopId/faults', (request, response) => {
     const shop = shopOf(request);
     const { mode, count } = body(request);

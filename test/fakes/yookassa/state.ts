@@ -31,6 +31,8 @@ export interface Shop {
   refunds: Map<string, YooKassaRefund>;
   idempotency: Map<string, CachedAnswer>;
   fault?: { mode: FaultMode; remaining: number };
+  /** How many API requests the shop made, by `METHOD /path` (what a test counts). */
+  requests: Map<string, number>;
 }
 
 export class FakeState {
@@ -42,7 +44,14 @@ export class FakeState {
   shop(id: string): Shop {
     let shop = this.shops.get(id);
     if (!shop) {
-      shop = { id, clockOffsetMs: 0, payments: new Map(), refunds: new Map(), idempotency: new Map() };
+      shop = {
+        id,
+        clockOffsetMs: 0,
+        payments: new Map(),
+        refunds: new Map(),
+        idempotency: new Map(),
+        requests: new Map(),
+      };
       this.shops.set(id, shop);
     }
     return shop;
