@@ -12,6 +12,7 @@ import { benchChat } from './chat';
 import { benchDeposits } from './deposits';
 import { benchGuestServices } from './guest-services';
 import { benchOutbox } from './outbox';
+import { benchPublicRefusals } from './public-refusals';
 import { benchRealtime, formatRealtime } from './realtime';
 import { benchWidget } from './widget';
 import { formatLoad, runLoad } from './stats';
@@ -20,7 +21,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, outbox, deposits.
+ * guest-services, public-refusals, outbox, deposits.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
       const owners = [users[5], users[6], users[7]] as [string, string, string];
       console.log(`\n${(await benchGuestServices(baseUrl, db, owners, DURATION_MS)).join('\n')}`);
     }
+    // Wrong room-service proofs, the captive portal's wrong guesses, an unknown TV token: timings by kind of refusal.
+    if (runs('public-refusals')) console.log(`\n${(await benchPublicRefusals(baseUrl, db, users[8])).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');

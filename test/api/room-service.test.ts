@@ -288,9 +288,9 @@ describe('stay codes', () => {
       created_at: expect.any(String),
     });
     expect(await codeOf(owner, guest.booking.id)).toBe(replaced.body.code);
-    if (replaced.body.code !== guest.code) {
-      expect((await config(owner, proofOf(guest))).status).toBe(403);
-    }
+    // A replacement is always another code, and the one before stops working at once.
+    expect(replaced.body.code).not.toBe(guest.code);
+    expect((await config(owner, proofOf(guest)).expect(403)).body).toEqual(notAuthorized);
     expect((await config(owner, proof(guest.room.number, replaced.body.code))).status).toBe(200);
   });
 
@@ -380,19 +380,38 @@ describe('a guest proving their stay', () => {
   it('is stopped after 100 wrong proofs from one address; past that no room is counted', async () => {
     const hotel = await registerHotel(t);
     const guest = await stay(hotel);
+    // Twenty rooms of the hotel, five wrong codes each: no room's own budget is what stops the address.
+    const category = await createCategory(t, hotel);
+    const rooms = await Promise.all(Array.from({ length: 20 }, () => createRoom(t, hotel, category.id)));
     // One guest on the hotel's shared Wi-Fi address mistyping now and then does not stop the others.
     for (let attempt = 0; attempt < 100; attempt++) {
-      await config(hotel, proof(`nope-${attempt}`, guest.code)).expect(403);
+      await config(hotel, proof(rooms[attempt % 20].number, guest.code)).expect(403);
       if (attempt % 25 === 0) await config(hotel, proofOf(guest)).expect(200);
     }
     const stopped = await config(hotel, proofOf(guest)).expect(429);
     expect(Number(stopped.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(stopped.headers['retry-after'])).toBeLessThanOrEqual(900);
-    await config(hotel, proof('never-named', guest.code)).expect(429);
-    const counted = async (room: string) =>
-      (await t.db('rate_limit_counters').where({ key: `room_service.room:ip:${hotel.hotelId}:${room}` })).length;
-    expect(await counted('nope-99')).toBe(1);
-    expect(await counted('never-named')).toBe(0);
+    const spare = await createRoom(t, hotel, category.id);
+    await config(hotel, proof(spare.number, guest.code)).expect(429);
+    const counted = async (roomId: string) =>
+      (await t.db('rate_limit_counters').where({ key: `room_service.room:ip:${hotel.hotelId}:${roomId}` })).length;
+    expect(await counted(rooms[19].id)).toBe(1);
+    expect(await counted(spare.id)).toBe(0);
+  });
+
+  it('counts every room name the hotel does not have against one budget, however many names are invented', async () => {
+    const hotel = await registerHotel(t);
+    const guest = await stay(hotel);
+    const neighbour = await stay(hotel);
+    // Each name is new (and the address far from its own budget of 100): the hotel's budget of unknown rooms is not.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const invented = await config(hotel, proof(`invented-${attempt}`, guest.code)).expect(403);
+      expect(invented.body).toEqual(notAuthorized);
+    }
+    await config(hotel, proof(`nowhere-${randomUUID().slice(0, 8)}`, guest.code)).expect(429);
+    // A real room keeps its own budget, whatever was guessed at names of no room.
+    await config(hotel, proofOf(guest)).expect(200);
+    expect((await config(hotel, proof(neighbour.room.number, guest.code)).expect(403)).body).toEqual(notAuthorized);
   });
 });
 

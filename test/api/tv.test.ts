@@ -134,11 +134,77 @@ describe('settings', () => {
     await patchSettings(hotel, { enabled: true }).expect(400);
     await patchSettings(hotel, { server_url: 'ftp://tv.example.com' }).expect(400);
     await patchSettings(hotel, { default_language: 'xx' }).expect(400);
-    const shared = token();
-    await patchSettings(hotel, { tl_token: shared }).expect(200);
-    const taken = await patchSettings(other, { tl_token: shared }).expect(409);
-    expect(taken.body.code).toBe('tv_token_taken');
     await patchSettings(other, { tl_token: 'short' }).expect(400);
+  });
+
+  it("never say whether another hotel holds a token: a vendor's token is kept per hotel", async () => {
+    const [first, second] = await Promise.all([registerHotel(t), registerHotel(t)]);
+    const [firstRoom, secondRoom] = await Promise.all([roomOf(first), roomOf(second)]);
+    await checkedIn(first, firstRoom.id, { first: 'Вера', last: 'Первая' }, '2030-12-01');
+    await checkedIn(second, secondRoom.id, { first: 'Глеб', last: 'Второй' }, '2030-12-01');
+    const vendor = token();
+    const mapped = (roomId: string) => ({ enabled: true, server_url: fake.url, netup_room_number: { [roomId]: '7' } });
+    const set = await patchSettings(first, { ...mapped(firstRoom.id), tl_token: vendor }).expect(200);
+    // The same token in another hotel answers exactly as a token nobody holds.
+    const again = await patchSettings(second, { ...mapped(secondRoom.id), tl_token: vendor }).expect(200);
+    const unused = await patchSettings(second, { tl_token: token() }).expect(200);
+    const shape = (body: Record<string, unknown>) => Object.keys(body).sort();
+    expect(shape(again.body)).toEqual(shape(set.body));
+    expect(shape(unused.body)).toEqual(shape(again.body));
+    await patchSettings(second, { tl_token: vendor }).expect(200);
+    expect(again.body).toMatchObject({ tl_token_set: true, tl_token_kind: 'vendor' });
+    // Each hotel's TV system reads its own guests with it, naming its hotel; a poll naming none finds nobody.
+    const firstPoll = await pollTvpms(t.baseUrl, vendor, { hotel: first.slug });
+    expect(firstPoll.body.reservations).toEqual([expect.objectContaining({ guest_name: 'Вера Первая' })]);
+    const secondPoll = await pollTvpms(t.baseUrl, vendor, { hotel: second.slug, via: 'query' });
+    expect(secondPoll.body.reservations).toEqual([expect.objectContaining({ guest_name: 'Глеб Второй' })]);
+    expect((await pollTvpms(t.baseUrl, vendor)).status).toBe(401);
+    expect((await pollTvpms(t.baseUrl, vendor, { hotel: other.slug })).status).toBe(401);
+    const rows = await t.db('tv_settings').whereIn('hotel_id', [first.hotelId, second.hotelId]).pluck('tl_token_hash');
+    expect(new Set(rows).size).toBe(2);
+  });
+
+  it('refuse a typed token with less than 128 bits of randomness', async () => {
+    const hotel = await registerHotel(t);
+    for (const weak of [
+      'Sunrise-Hotel-2026',
+      'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      '1234567890123456789012345',
+    ]) {
+      const refused = await patchSettings(hotel, { tl_token: weak }).expect(400);
+      expect(refused.body.details[0].path).toBe('body.tl_token');
+    }
+    await patchSettings(hotel, { tl_token: 'c0ffee42deadbeef0123456789abcdef' }).expect(200);
+  });
+
+  it('issue a random token, answered once, that names its hotel; a new one ends the one before', async () => {
+    const hotel = await registerHotel(t);
+    const room = await roomOf(hotel);
+    await checkedIn(hotel, room.id, { first: 'Ия', last: 'Выданная' }, '2030-12-01');
+    await patchSettings(hotel, { enabled: true, server_url: fake.url, netup_room_number: { [room.id]: '9' } });
+    const issued = await t.http.post(path(hotel, 'tl-token')).set(as(hotel.accessToken)).expect(201);
+    expect(issued.body).toEqual({
+      tl_token: expect.stringMatching(/^[0-9a-f]{64}$/),
+      tl_token_hint: `…${(issued.body.tl_token as string).slice(-4)}`,
+      tl_token_created_at: expect.any(String),
+    });
+    const read = await t.http.get(path(hotel, 'settings')).set(as(hotel.accessToken)).expect(200);
+    expect(read.body).toMatchObject({
+      tl_token_set: true,
+      tl_token_kind: 'issued',
+      tl_token_hint: issued.body.tl_token_hint,
+    });
+    expect(JSON.stringify(read.body)).not.toContain(issued.body.tl_token);
+    const polled = await pollTvpms(t.baseUrl, issued.body.tl_token);
+    expect(polled.body.reservations).toEqual([expect.objectContaining({ guest_name: 'Ия Выданная' })]);
+    expect((await pollTvpms(t.baseUrl, issued.body.tl_token, { hotel: hotel.slug })).status).toBe(200);
+    const receptionist = await addStaff(t, hotel, 'receptionist');
+    await t.http.post(path(hotel, 'tl-token')).set(as(receptionist.accessToken)).expect(403);
+    await t.http.post(path(hotel, 'tl-token')).set(as(other.accessToken)).expect(403);
+    const next = await t.http.post(path(hotel, 'tl-token')).set(as(hotel.accessToken)).expect(201);
+    expect(next.body.tl_token).not.toBe(issued.body.tl_token);
+    expect((await pollTvpms(t.baseUrl, issued.body.tl_token)).status).toBe(401);
+    expect((await pollTvpms(t.baseUrl, next.body.tl_token)).status).toBe(200);
   });
 
   it('map only rooms of this hotel', async () => {
@@ -316,14 +382,13 @@ describe('/tvpms', () => {
       })
       .expect(201);
     await checkedIn(other, otherRoom.id, { first: 'Чужой', last: 'Гость' }, '2030-12-01');
-    secret = token();
     otherSecret = token();
     await patchSettings(owner, {
       enabled: true,
       server_url: fake.url,
-      tl_token: secret,
       netup_room_number: { [mapped.id]: '101' },
     }).expect(200);
+    secret = (await t.http.post(path(owner, 'tl-token')).set(as(owner.accessToken)).expect(201)).body.tl_token;
     await patchSettings(other, {
       enabled: true,
       server_url: fake.url,
@@ -343,7 +408,7 @@ describe('/tvpms', () => {
       status: 200,
       body: expected,
     });
-    const foreign = await pollTvpms(t.baseUrl, otherSecret);
+    const foreign = await pollTvpms(t.baseUrl, otherSecret, { hotel: other.slug });
     expect(JSON.stringify(foreign.body)).not.toContain('Иванов');
     expect(foreign.body.reservations).toEqual([expect.objectContaining({ guest_name: 'Чужой Гость' })]);
   });
@@ -359,7 +424,7 @@ describe('/tvpms', () => {
 
   it('keeps a bounded log of polls, each hotel seeing only its own', async () => {
     for (let index = 0; index < 230; index += 1) await pollTvpms(t.baseUrl, secret);
-    await pollTvpms(t.baseUrl, otherSecret, { method: 'PUT' });
+    await pollTvpms(t.baseUrl, otherSecret, { method: 'PUT', hotel: other.slug });
     const own = await t.http.get('/tvpms/_log').set(as(owner.accessToken)).expect(200);
     expect(own.body).toHaveLength(200);
     expect(own.body[0]).toEqual({

@@ -453,10 +453,30 @@ describe('wrong guesses are limited', () => {
 
   it('30 wrong guesses from one device, across rooms, stop that device (429) and no other', async () => {
     const { room } = await stay(hotel, { lastName: 'Попов' });
+    // Six rooms of the hotel, five wrong guesses each: no room's own budget is what stops the device.
+    const probed = await Promise.all(Array.from({ length: 6 }, () => stay(hotel, { lastName: 'Зайцев' })));
     const device = randomMac();
-    for (let attempt = 0; attempt < 30; attempt++)
-      await verify(hotel, { room: `probe-${attempt}`, last_name: 'Попов', client_mac: device }).expect(403);
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const guessed = { room: probed[attempt % 6].room.number, last_name: 'Попов', client_mac: device };
+      await verify(hotel, guessed).expect(403);
+    }
     await verify(hotel, { room: room.number, last_name: 'Popov', client_mac: device }).expect(429);
     await verify(hotel, { room: room.number, last_name: 'Popov' }).expect(200);
+  });
+
+  it('room names the hotel does not have share one budget: inventing names buys no fresh guesses', async () => {
+    const fresh = await registerHotel(t);
+    await issueSecret(fresh);
+    await configure(fresh, { enabled: true });
+    const { room } = await stay(fresh, { lastName: 'Орлов' });
+    // Each from a fresh device and a name never used before: only the hotel's budget of unknown rooms is left.
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect((await verify(fresh, { room: `invented-${attempt}`, last_name: 'Орлов' }).expect(403)).body).toEqual(
+        notAuthorized,
+      );
+    await verify(fresh, { room: `nowhere-${randomUUID().slice(0, 8)}`, last_name: 'Орлов' }).expect(429);
+    // A real room keeps its own budget.
+    await verify(fresh, { room: room.number, last_name: 'Orlov' }).expect(200);
+    await verify(fresh, { room: 'no-such-room', last_name: 'Orlov' }).expect(429);
   });
 });

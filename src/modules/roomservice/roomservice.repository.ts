@@ -81,10 +81,34 @@ export const stayCodesRepository = {
     return row;
   },
 
-  /** The stays of the hotel whose code is this one (a few at most: codes are random among a hundred million). */
-  bookingsWithCode: async (db: DbOrTrx, hotelId: string, code: string): Promise<string[]> =>
-    (await db('room_service_stay_codes').where({ hotel_id: hotelId, code }).limit(20).pluck('booking_id')) as string[],
+  /**
+   * A guest's proof in one query, whatever it matches: the hotel's room guests know by `roomKey` (null when there is
+   * none) and the checked-in stay in it holding `code` (null when none does). An unknown room, a code of no stay and a
+   * code of a stay in another room cost the same work: the code is only ever looked for in the room named.
+   */
+  async proof(db: DbOrTrx, hotelId: string, roomKey: string, code: string): Promise<StayCodeProof> {
+    const { rows } = await db.raw<{ rows: StayCodeProof[] }>(
+      `SELECT r.id AS room_id, c.booking_id
+         FROM (SELECT 1) AS one
+         LEFT JOIN rooms r ON r.hotel_id = :hotelId AND lower(btrim(r.number)) = :roomKey
+         LEFT JOIN LATERAL (
+           SELECT sc.booking_id
+             FROM room_service_stay_codes sc
+             JOIN bookings b ON b.hotel_id = sc.hotel_id AND b.id = sc.booking_id
+            WHERE sc.hotel_id = :hotelId AND sc.code = :code AND b.room_id = r.id AND b.status = 'checked_in'
+            LIMIT 1) c ON true
+        ORDER BY c.booking_id IS NULL
+        LIMIT 1`,
+      { hotelId, roomKey, code },
+    );
+    return rows[0];
+  },
 };
+
+export interface StayCodeProof {
+  room_id: string | null;
+  booking_id: string | null;
+}
 
 /** The rooms of the hotel among `ids` (the rooms module offers them one by one only). */
 export const hotelRoomsRepository = {

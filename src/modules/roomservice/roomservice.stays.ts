@@ -27,15 +27,19 @@ export interface GuestCaller {
 }
 
 /**
- * Wrong proofs allowed: 5 per room an hour whoever asks, which bounds a whole hotel at rooms × 5 guesses an hour
- * against a hundred million codes however many addresses guess; and 100 per caller address in 15 minutes across
- * rooms, generous because a hotel's guests share its Wi-Fi address. Right proofs are given back, so a guest polling
- * is never stopped by their own asking.
+ * Wrong proofs allowed: 5 an hour per real room whoever asks, and 5 an hour shared by every room name the hotel does
+ * not have (a guess there can never be right, and inventing names buys no fresh budget). That bounds a whole hotel at
+ * (rooms + 1) × 5 wrong guesses an hour against a hundred million codes however many addresses guess. And 100 per
+ * caller address in 15 minutes across rooms, generous because a hotel's guests share its Wi-Fi address. Right proofs
+ * are given back, so a guest polling is never stopped by their own asking.
  */
 const GUESSES = {
   room: { scope: 'room_service.room', quota: 5, windowSeconds: 3600 },
   address: { scope: 'room_service.address', quota: 100, windowSeconds: 900 },
 } satisfies Record<string, GuessBudget>;
+
+/** The one budget key every room name the hotel does not have shares. */
+const UNKNOWN_ROOMS = 'unknown-rooms';
 
 const newCode = () => String(randomInt(0, 100_000_000)).padStart(8, '0');
 
@@ -70,27 +74,29 @@ export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDepend
     /** A new code for the stay (the old one stops working at once), e.g. when a guest's sleeve is lost. */
     async newCode(hotelId: string, bookingId: string) {
       const booking = await openStay(hotelId, bookingId);
-      return present(booking, await stayCodesRepository.replace(db, hotelId, bookingId, newCode()));
+      const before = (await stayCodesRepository.find(db, hotelId, bookingId))?.code;
+      // Never the code it replaces (one chance in a hundred million): a lost sleeve's code must stop working.
+      let code = newCode();
+      while (code === before) code = newCode();
+      return present(booking, await stayCodesRepository.replace(db, hotelId, bookingId, code));
     },
 
     /** The stay the guest proved; one 403 for every way of not proving one, and 429 after too many wrong guesses. */
     async prove(hotelId: string, proof: StayProof, caller: GuestCaller): Promise<ProvenStay> {
-      // The address first: one over its budget is refused before a counter is made for whatever room it names.
+      // Every refusal takes this one path: one query, both budgets counted, then the one 403.
+      const found = await stayCodesRepository.proof(db, hotelId, roomKey(proof.room), proof.code);
+      // The address first: one over its budget is refused before the room's counter is touched.
       const giveBack = await throttle.attempt([
         [GUESSES.address, `${hotelId}:${caller.address}`],
-        [GUESSES.room, `${hotelId}:${roomKey(proof.room)}`],
+        [GUESSES.room, `${hotelId}:${found.room_id ?? UNKNOWN_ROOMS}`],
       ]);
-      const now = new Date();
-      for (const bookingId of await stayCodesRepository.bookingsWithCode(db, hotelId, proof.code)) {
-        const booking = await deps.bookings.get(hotelId, bookingId);
-        if (!inHouse(booking, now)) continue;
-        const room = await deps.rooms.findRoom(hotelId, booking.room_id);
-        if (room && roomKey(room.number) === roomKey(proof.room)) {
-          await giveBack();
-          return { booking, room };
-        }
-      }
-      throw notAuthorized();
+      if (found.booking_id === null) throw notAuthorized();
+      // Past here the guest holds a checked-in stay's code and its room: only the stay's own hours can still refuse.
+      const booking = await deps.bookings.get(hotelId, found.booking_id);
+      const room = await deps.rooms.findRoom(hotelId, booking.room_id);
+      if (!room || !inHouse(booking, new Date())) throw notAuthorized();
+      await giveBack();
+      return { booking, room };
     },
   };
 }

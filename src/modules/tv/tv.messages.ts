@@ -7,7 +7,9 @@ export const tvMessages = {
   tokenInvalid: 'Неверный или отсутствующий токен ТВ-системы',
   hotelRequired: 'Укажите отель параметром hotel (slug)',
   hotelNotFound: 'Отель не найден',
-  tokenTaken: 'Этот токен уже используется: задайте другой',
+  tokenWeak:
+    'Токен ТВ-системы слишком прост: нужно не меньше 128 бит случайности (например, 32 шестнадцатеричных символа). ' +
+    'Лучше выпустите токен здесь',
 };
 
 /** Why a push was not sent or failed, as the log shows it to staff. */

@@ -7,8 +7,9 @@ import type { NewPushLogEntry, PushLogEntry, TvSettingsRow } from './tv.types';
 export const settingsRepository = {
   ...settingsTable<TvSettingsRow>('tv_settings'),
 
-  async byTokenHash(db: DbOrTrx, hash: string): Promise<TvSettingsRow | undefined> {
-    return db<TvSettingsRow>('tv_settings').where({ tl_token_hash: hash }).first();
+  /** The hotel holding this issued token (vendor tokens are keyed by their hotel: never found this way). */
+  async byIssuedTokenHash(db: DbOrTrx, hash: string): Promise<TvSettingsRow | undefined> {
+    return db<TvSettingsRow>('tv_settings').where({ tl_token_hash: hash, tl_token_kind: 'issued' }).first();
   },
 };
 

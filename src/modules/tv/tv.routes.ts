@@ -9,6 +9,7 @@ import { slugParams } from '../../platform/http/schemas';
 import type { PageRequest } from '../../platform/db/keyset';
 import { tvMessages } from './tv.messages';
 import {
+  issuedTokenSchema,
   logQuery,
   pollAnswerSchema,
   pollLogEntrySchema,
@@ -47,9 +48,11 @@ export function tvRoutes(tv: TvService): RouteDefinition[] {
       summary: `The TV system polls the stays in house (${method.toUpperCase()})`,
       description:
         'For the hotel TV system, with any method: authenticated by the hotel `tl_token`, sent as ' +
-        '`Authorization: Bearer <token>` or `?token=<token>`. Answers the stays checked in now whose room is mapped to ' +
-        'a TV room number (`reservations: []` while the integration is off). 401 `tv_token_invalid` for a missing or ' +
-        'wrong token alike. Each answered poll is kept in the ring buffer of `/tvpms/_log`. Limited per address.',
+        '`Authorization: Bearer <token>` or `?token=<token>`, and `?hotel=<slug>` naming the hotel (required with a ' +
+        "vendor's own token, which is kept per hotel; a token issued here names its hotel itself). Answers the stays " +
+        'checked in now whose room is mapped to a TV room number (`reservations: []` while the integration is off). ' +
+        '401 `tv_token_invalid` for a missing or wrong token (or one not of the hotel named) alike. Each answered poll ' +
+        'is kept in the ring buffer of `/tvpms/_log`. Limited per address.',
       tags,
       access: { kind: 'public' },
       rateLimit: { scope: 'tv.poll', perAddress: { quota: POLLS_PER_MINUTE, windowSeconds: 60 }, store: 'local' },
@@ -59,7 +62,8 @@ export function tvRoutes(tv: TvService): RouteDefinition[] {
         401: { description: 'Missing or wrong token' },
       },
       async handler({ req, res }) {
-        const reservations = await tv.poll(pollToken(req), { method: req.method, address: req.ip ?? 'unknown' });
+        const hotel = typeof req.query.hotel === 'string' ? req.query.hotel : undefined;
+        const reservations = await tv.poll(pollToken(req), { method: req.method, address: req.ip ?? 'unknown', hotel });
         res.json({ reservations });
       },
     });
@@ -78,10 +82,27 @@ export function tvRoutes(tv: TvService): RouteDefinition[] {
         'Any of the fields, at least one. `connection_type` `direct` (this service calls `server_url`, which must not ' +
         'be a private or local address) or `agent` (the desk `agent_workstation_id`, required then, calls it: a LAN ' +
         'address is fine). `enabled` needs `server_url`. `netup_room_number` replaces the whole mapping (at most 2000 ' +
-        'rooms of this hotel). `tl_token` (16–128 printable characters; null removes it) is what the TV system polls ' +
-        '`/tvpms` with: kept as a digest, never answered.',
-      refusals: { 409: { description: 'Another hotel uses that token (`tv_token_taken`)' } },
+        "rooms of this hotel). `tl_token` is a TV vendor's own token for polling `/tvpms` (16–128 printable " +
+        'characters and at least 128 bits of randomness by estimate; null removes it): kept as a digest keyed by this ' +
+        "hotel, never answered, and never compared with another hotel's (polls with it name the hotel). Without a " +
+        'vendor token, `POST tl-token` issues one.',
       settings: tv.settings,
+    }),
+    defineHotelRoute({
+      method: 'post',
+      path: `${base}/tl-token`,
+      summary: "Issue the TV system's poll token",
+      description:
+        'A new random token (256 bits), answered this once (only its digest is kept); the one before, issued or a ' +
+        "vendor's, stops working at once. The TV system polls `/tvpms` with it as `Authorization: Bearer <token>` " +
+        '(or `?token=`); it names the hotel by itself.',
+      tags,
+      access: { kind: 'hotel', roles: WRITERS },
+      request: { params: slugParams },
+      responses: { 201: { description: 'The new token', schema: issuedTokenSchema } },
+      async handler({ hotel, res }) {
+        res.status(201).json(await tv.settings.newToken(hotel.id));
+      },
     }),
     defineHotelRoute<unknown, PageRequest>({
       method: 'get',

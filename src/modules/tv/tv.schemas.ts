@@ -36,7 +36,9 @@ export const updateSettingsBody = Joi.object({
     )
     .messages({ 'object.roomIds': '{{#label}} keys must be room ids (UUIDs)' })
     .description('Our room id → the TV system room number; the whole mapping is replaced'),
-  tl_token: token.allow(null).description('The token the TV system polls `/tvpms` with (set, rotate, or null)'),
+  tl_token: token
+    .allow(null)
+    .description("A TV vendor's own token the TV system polls `/tvpms` with (set, replace, or null)"),
 })
   .min(1)
   .messages({ 'object.min': 'at least one field must be given' });
@@ -54,8 +56,19 @@ export const settingsSchema = Joi.object({
     .meta(openApiComponent('TvRoomNumbers')),
   tl_token_set: Joi.boolean(),
   tl_token_hint: Joi.string().allow(null).description('`…` and the last 4 characters of the token; null without one'),
+  tl_token_kind: Joi.string()
+    .valid('issued', 'vendor')
+    .allow(null)
+    .description('`issued` here (`POST tl-token`) or a `vendor` token set by staff; null without one'),
+  tl_token_created_at: Joi.date().allow(null),
   updated_at: Joi.date(),
 }).meta(openApiComponent('TvSettings'));
+
+export const issuedTokenSchema = Joi.object({
+  tl_token: Joi.string().description('Shown this once: the TV system polls `/tvpms` with it as a bearer token'),
+  tl_token_hint: Joi.string(),
+  tl_token_created_at: Joi.date(),
+}).meta(openApiComponent('TvIssuedToken'));
 
 export const pushLogSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -98,6 +111,7 @@ export const pollAnswerSchema = Joi.object({
 
 export const pollQuery = Joi.object({
   token: Joi.string().max(256).description('The hotel tl_token, for TV middleware that cannot set a header'),
+  hotel: hotelSlug.description("The hotel polling (required with a vendor's own token)"),
 }).unknown(true);
 
 export const pollLogQuery = Joi.object({

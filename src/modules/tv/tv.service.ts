@@ -20,7 +20,7 @@ import {
   type PushAttempt,
 } from './tv.push';
 import { pushLogRepository } from './tv.repository';
-import { createTvSettings } from './tv.settings';
+import { createTvSettings, tokenMatches } from './tv.settings';
 import type { PushStatus, TvReservation, TvSettingsRow } from './tv.types';
 
 export interface TvDependencies {
@@ -52,6 +52,17 @@ export function createTvService(db: Db, config: Pick<Config, 'allowPrivateOutbou
   const settings = createTvSettings(db, config, deps);
   const pusher = createPusher(db, config);
   const polls = createPollLog();
+
+  /**
+   * The hotel polling: the one named (`?hotel=`) if the token is its own, of either kind; else the one holding this
+   * issued token (a vendor's token is kept keyed by its hotel, so a poll with one must name the hotel).
+   */
+  async function pollingHotel(token: string | undefined, slug: string | undefined) {
+    if (slug === undefined) return token ? settings.byIssuedToken(token) : undefined;
+    const hotel = await deps.hotels.findBySlug(slug);
+    const row = hotel && (await settings.find(hotel.id));
+    return row && tokenMatches(row, token) ? row : undefined;
+  }
 
   return {
     settings,
@@ -126,16 +137,20 @@ export function createTvService(db: Db, config: Pick<Config, 'allowPrivateOutbou
 
     /**
      * A poll of `/tvpms`: the stays in house in mapped rooms of the hotel whose token it is, logged in the ring buffer.
-     * 401 for a missing or unknown token (one answer for both).
+     * 401 for a missing or unknown token, or a hotel named that does not hold it (one answer for all).
      */
-    async poll(token: string | undefined, request: { method: string; address: string }): Promise<TvReservation[]> {
-      const row = token ? await settings.byToken(token) : undefined;
+    async poll(
+      token: string | undefined,
+      request: { method: string; address: string; hotel?: string },
+    ): Promise<TvReservation[]> {
+      const { hotel: slug, ...logged } = request;
+      const row = await pollingHotel(token, slug);
       if (!row) throw new UnauthorizedError(tvMessages.tokenInvalid, 'tv_token_invalid');
       // Switched off: the TV system is told nobody is in house rather than refused (its token is still good).
       const reservations = row.enabled ? await reservationsOf(deps.bookings, row) : [];
       polls.add(row.hotel_id, {
         at: new Date().toISOString(),
-        ...request,
+        ...logged,
         status: 200,
         reservations: reservations.length,
       });

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Config } from '../../config';
-import { refusalsAs } from '../../platform/db/base-model';
+import { sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
-import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { NotFoundError, ValidationError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
+import { issueSecret, secretHint, secretMatches } from '../../platform/issued-secrets';
 import { assertPublicDestination } from '../../platform/outbound';
 import type { AgentsService } from '../agents';
 import type { RoomsService } from '../rooms';
@@ -16,15 +16,44 @@ export interface TvSettingsDependencies {
   agents: Pick<AgentsService, 'workstations'>;
 }
 
-/** The token is looked up by its digest: a 16+ character random token needs no slow hash to resist guessing. */
-export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+/**
+ * What a vendor's token is kept as: the digest of the hotel and the token, so the same token in two hotels is two
+ * digests and nothing ever compares one hotel's token with another's (no answer can say another hotel holds it).
+ */
+const vendorKeyed = (hotelId: string, token: string) => `${hotelId}:${token}`;
+
+/** The least randomness of a token typed in: what a guesser of the hotel's polls would have to get through. */
+const MIN_TOKEN_BITS = 128;
+const MIN_DISTINCT_CHARACTERS = 10;
+const CHARACTER_CLASSES = [/[0-9]/, /[a-z]/, /[A-Z]/, /[^0-9a-zA-Z]/];
+const CLASS_SIZES = [10, 26, 26, 32];
+
+/**
+ * A generous estimate of a typed token's randomness: its length times log2 of the alphabet its character classes span
+ * (32 hex digits: 165 bits), and nothing for a token of a few characters repeated. A vendor's token of 128 random bits
+ * in any usual spelling passes; a word with a year does not.
+ */
+export function tokenBits(token: string): number {
+  if (new Set(token).size < MIN_DISTINCT_CHARACTERS) return 0;
+  const alphabet = CHARACTER_CLASSES.reduce(
+    (sum, pattern, index) => sum + (pattern.test(token) ? CLASS_SIZES[index] : 0),
+    0,
+  );
+  return token.length * Math.log2(alphabet);
+}
+
+/** Whether `token` is the one the hotel's TV system was given, whichever kind it holds, in constant time. */
+export function tokenMatches(row: TvSettingsRow, token: string | undefined): boolean {
+  const given = token !== undefined && row.tl_token_kind === 'vendor' ? vendorKeyed(row.hotel_id, token) : token;
+  return secretMatches(given, row.tl_token_hash);
+}
 
 const bodyError = (field: string, message: string) =>
   new ValidationError(message, [{ path: `body.${field}`, message }]);
 
 function present(row: TvSettingsRow): TvSettings {
-  const { tl_token_hash: hash, tl_token_hint: hint, ...rest } = row;
-  return { ...rest, tl_token_set: hash !== null, tl_token_hint: hint };
+  const { tl_token_hash: hash, ...rest } = row;
+  return { ...rest, tl_token_set: hash !== null };
 }
 
 /** Rooms are checked a few at a time: a full mapping is a couple of thousand look-ups by primary key. */
@@ -68,9 +97,13 @@ export function createTvSettings(db: Db, config: Pick<Config, 'allowPrivateOutbo
   return {
     row: (hotelId: string) => settingsRepository.get(db, hotelId),
 
+    find: (hotelId: string) => settingsRepository.find(db, hotelId),
+
     get: async (hotelId: string): Promise<TvSettings> => present(await settingsRepository.get(db, hotelId)),
 
     async update(hotelId: string, input: TvSettingsInput, expected?: ExpectedVersion): Promise<TvSettings> {
+      if (input.tl_token && tokenBits(input.tl_token) < MIN_TOKEN_BITS)
+        throw bodyError('tl_token', tvMessages.tokenWeak);
       if (input.netup_room_number) await assertOwnRooms(hotelId, input.netup_room_number);
       if (input.agent_workstation_id) await assertOwnWorkstation(hotelId, input.agent_workstation_id);
       return db.transaction(async (trx) => {
@@ -80,28 +113,35 @@ export function createTvSettings(db: Db, config: Pick<Config, 'allowPrivateOutbo
           ...plain,
           ...(mapping && { netup_room_number: JSON.stringify(mapping) as unknown as RoomNumberMap }),
           ...(token !== undefined && {
-            tl_token_hash: token === null ? null : tokenHash(token),
-            tl_token_hint: token === null ? null : `…${token.slice(-4)}`,
+            tl_token_hash: token === null ? null : sha256Hex(vendorKeyed(hotelId, token)),
+            tl_token_hint: token === null ? null : secretHint(token),
+            tl_token_kind: token === null ? null : 'vendor',
+            tl_token_created_at: token === null ? null : new Date(),
           }),
         };
         await assertConsistent(
           { ...current, ...changes, netup_room_number: mapping ?? current.netup_room_number },
           input,
         );
-        await refusalsAs(
-          {
-            unique: {
-              tv_settings_tl_token_hash_unique: () => new ConflictError(tvMessages.tokenTaken, 'tv_token_taken'),
-            },
-          },
-          () => settingsRepository.update(trx, hotelId, changes, expected),
-        );
+        await settingsRepository.update(trx, hotelId, changes, expected);
         return present(await settingsRepository.get(trx, hotelId));
       });
     },
 
-    /** The hotel whose TV system presents this token, if any. */
-    byToken: (token: string) => settingsRepository.byTokenHash(db, tokenHash(token)),
+    /** A new token made here (the one before stops working at once); answered this once, kept as its digest. */
+    async newToken(hotelId: string) {
+      const issued = issueSecret();
+      await settingsRepository.update(db, hotelId, {
+        tl_token_hash: issued.sha256,
+        tl_token_hint: issued.hint,
+        tl_token_kind: 'issued',
+        tl_token_created_at: issued.createdAt,
+      });
+      return { tl_token: issued.secret, tl_token_hint: issued.hint, tl_token_created_at: issued.createdAt };
+    },
+
+    /** The hotel holding this issued token, if any (a poll that names no hotel). */
+    byIssuedToken: (token: string) => settingsRepository.byIssuedTokenHash(db, sha256Hex(token)),
   };
 }
 

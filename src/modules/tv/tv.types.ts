@@ -39,10 +39,15 @@ export interface TvSettingsRow {
   netup_room_number: RoomNumberMap;
   tl_token_hash: string | null;
   tl_token_hint: string | null;
+  tl_token_kind: TokenKind | null;
+  tl_token_created_at: Date | null;
   updated_at: Date;
 }
 
-/** As answered: the token never, only whether one is set and its last characters. */
+/** `issued`: made by the service, looked up alone. `vendor`: the TV vendor's own, kept keyed by the hotel. */
+export type TokenKind = 'issued' | 'vendor';
+
+/** As answered: the token never, only whether one is set, its kind and its last characters. */
 export type TvSettings = Omit<TvSettingsRow, 'tl_token_hash'> & { tl_token_set: boolean };
 
 export interface TvSettingsInput {

@@ -5,7 +5,7 @@ import { createWifiService, type WifiDependencies } from './wifi.service';
 /** Guests' Wi-Fi: the captive-portal controller asks whether a guest in a room may get online. */
 export const wifiModule = defineModule({
   name: 'wifi',
-  uses: ['hotels', 'rooms', 'guests', 'bookings'],
+  uses: ['hotels'],
   create: ({ db, config }, deps: WifiDependencies) => createWifiService(db, config, deps),
   routes: (wifi) => wifiRoutes(wifi),
   onHotelCreated: (wifi, trx, hotelId) => wifi.settings.onHotelCreated(trx, hotelId),

@@ -58,8 +58,9 @@ export function wifiRoutes(wifi: WifiService): RouteDefinition[] {
         "Called by the hotel's captive-portal controller with its portal secret (`Authorization: Bearer`) for the " +
         'hotel named by `hotel` (slug). Lets a device in when a stay in `room` is checked in now and what the guest ' +
         "typed proves it as the hotel's `auth_method` asks (surnames in Cyrillic or any usual Latin spelling). " +
-        'Answers nothing personal. Wrong guesses are limited: 5 per room and 30 per device (`client_mac`, else the ' +
-        "caller's address) in 15 minutes, then 429 even for a right one; right answers are not counted.",
+        'Answers nothing personal. Wrong guesses are limited: 5 per room (all names of no room of the hotel share one ' +
+        "such budget) and 30 per device (`client_mac`, else the caller's address) in 15 minutes, then 429 even for a " +
+        'right one; right answers are not counted.',
       tags,
       access: { kind: 'public' },
       request: { body: verifyBody, headers: portalHeaders },

@@ -4,16 +4,19 @@ import { createGuessThrottle, type CountedGuess } from '../../platform/http/gues
 import { createRateLimiter } from '../../platform/http/rate-limit';
 import type { HotelsService } from '../hotels';
 import { portalUnauthorized, WifiRefusal, wifiMessages, WifiThrottled } from './wifi.messages';
-import { sessionsRepository } from './wifi.repository';
+import { sessionsRepository, staysRepository } from './wifi.repository';
 import { sessionUntil } from './wifi.rules';
 import { createWifiSettings, portalSecretMatches } from './wifi.settings';
-import { provenStay, roomKey, type Stay, type StayDependencies } from './wifi.stays';
+import { provenStay, roomKey, type Stay } from './wifi.stays';
 import { WIFI_BUDGETS } from './wifi.throttle';
 import type { VerifyInput, WifiAuthorization, WifiSettingsRow } from './wifi.types';
 
-export interface WifiDependencies extends StayDependencies {
+export interface WifiDependencies {
   hotels: Pick<HotelsService, 'findBySlug' | 'find'>;
 }
+
+/** The one budget key every room name the hotel does not have shares. */
+const UNKNOWN_ROOMS = 'unknown-rooms';
 
 /** Who is asking: the `Authorization` header the portal controller sent, and the address it called from. */
 export interface PortalCaller {
@@ -72,13 +75,16 @@ export function createWifiService(db: Db, config: Pick<Config, 'rateLimit'>, dep
       // A hotel the service has closed offers its guests nothing, as if its Wi-Fi were off.
       if (!row.enabled || !(await deps.hotels.find(hotel.id))?.is_active)
         throw new WifiRefusal('disabled', wifiMessages.disabled);
+      // Every refusal takes this one path: one query, both budgets counted, then the one 403.
+      const evidence = await staysRepository.evidence(db, hotel.id, roomKey(input.room));
       const counted: CountedGuess[] = [
-        [WIFI_BUDGETS.room, `${hotel.id}:${roomKey(input.room)}`],
+        // Room names the hotel does not have share one budget: inventing names buys no fresh guesses.
+        [WIFI_BUDGETS.room, `${hotel.id}:${evidence[0].room_id ?? UNKNOWN_ROOMS}`],
         [WIFI_BUDGETS.device, `${hotel.id}:${input.client_mac ?? caller.address}`],
       ];
       const giveBack = await throttle.attempt(counted);
       const now = new Date();
-      const stay = await provenStay(deps, hotel.id, row.auth_method, input, now);
+      const stay = provenStay(evidence, row.auth_method, input, now);
       if (!stay) throw new WifiRefusal('not_authorized', wifiMessages.notAuthorized);
       await giveBack();
       return admit(row, stay, input.client_mac, now);

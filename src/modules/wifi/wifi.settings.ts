@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import { timingSafeEqual } from 'node:crypto';
-import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
+import { issueSecret, secretMatches } from '../../platform/issued-secrets';
 import { settingsRepository } from './wifi.repository';
 import type { WifiSettings, WifiSettingsChanges, WifiSettingsRow } from './wifi.types';
 
@@ -13,8 +12,7 @@ function present({ portal_secret_sha256: digest, ...row }: WifiSettingsRow): Wif
 /** The secret of `Authorization: Bearer <secret>` is the hotel's, compared in constant time (as digests). */
 export function portalSecretMatches(authorization: string | undefined, settings: WifiSettingsRow): boolean {
   const [scheme, secret] = authorization?.split(' ') ?? [];
-  if (scheme?.toLowerCase() !== 'bearer' || !secret || !settings.portal_secret_sha256) return false;
-  return timingSafeEqual(Buffer.from(sha256Hex(secret), 'hex'), Buffer.from(settings.portal_secret_sha256, 'hex'));
+  return secretMatches(scheme?.toLowerCase() === 'bearer' ? secret : undefined, settings.portal_secret_sha256);
 }
 
 /** The hotel's Wi-Fi settings as staff edit them, and the portal controller's secret. */
@@ -32,17 +30,16 @@ export function createWifiSettings(db: Db) {
 
     /** A new secret (the old one stops working at once); answered this once, kept as its digest. */
     async newPortalSecret(hotelId: string) {
-      const secret = randomHexToken(32);
-      const stored = {
-        portal_secret_sha256: sha256Hex(secret),
-        portal_secret_hint: `…${secret.slice(-4)}`,
-        portal_secret_created_at: new Date(),
-      };
-      await settingsRepository.update(db, hotelId, stored);
+      const issued = issueSecret();
+      await settingsRepository.update(db, hotelId, {
+        portal_secret_sha256: issued.sha256,
+        portal_secret_hint: issued.hint,
+        portal_secret_created_at: issued.createdAt,
+      });
       return {
-        portal_secret: secret,
-        portal_secret_hint: stored.portal_secret_hint,
-        portal_secret_created_at: stored.portal_secret_created_at,
+        portal_secret: issued.secret,
+        portal_secret_hint: issued.hint,
+        portal_secret_created_at: issued.createdAt,
       };
     },
 

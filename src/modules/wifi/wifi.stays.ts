@@ -1,15 +1,7 @@
-import type { Cursor } from '../../platform/db/keyset';
-import { inHouse, type BookingsService } from '../bookings';
-import type { GuestsService } from '../guests';
-import type { RoomsService } from '../rooms';
+import { inHouse } from '../bookings';
+import type { StayEvidence } from './wifi.repository';
 import { sameSurname, type WifiAuthMethod } from './wifi.rules';
 import type { VerifyInput } from './wifi.types';
-
-export interface StayDependencies {
-  rooms: Pick<RoomsService, 'listRooms'>;
-  bookings: Pick<BookingsService, 'list' | 'get'>;
-  guests: Pick<GuestsService, 'find'>;
-}
 
 /** A stay the portal may let devices in for: which booking, and when it ends. */
 export interface Stay {
@@ -17,82 +9,50 @@ export interface Stay {
   end_at: Date;
 }
 
-// A room has one stay at a time; a few more cover stays left checked in past their end.
-const STAYS_LOOKED_AT = 20;
-
 export const roomKey = (room: string) => room.trim().toLowerCase();
 
-/** The room guests know by that number; the search also finds numbers containing it, so every page is looked at. */
-async function roomNumbered(deps: StayDependencies, hotelId: string, room: string) {
-  let cursor: Cursor | undefined;
-  do {
-    const page = await deps.rooms.listRooms(hotelId, { search: room.trim(), limit: 100, cursor });
-    const found = page.items.find((candidate) => roomKey(candidate.number) === roomKey(room));
-    if (found) return found;
-    cursor = page.next;
-  } while (cursor);
-  return undefined;
-}
-
-/** The stays in that room that are checked in and under way now. */
-async function staysInRoom(deps: StayDependencies, hotelId: string, room: string, now: Date) {
-  const found = await roomNumbered(deps, hotelId, room);
-  if (!found) return [];
-  const { items } = await deps.bookings.list(hotelId, {
-    status: 'checked_in',
-    room_id: found.id,
-    limit: STAYS_LOOKED_AT,
-  });
-  return items.filter((stay) => inHouse(stay, now));
-}
-
-/** The guest profiles linked to the booking (the primary guest and companions). */
-async function profilesOf(deps: StayDependencies, hotelId: string, bookingId: string) {
-  const { guests } = await deps.bookings.get(hotelId, bookingId);
-  const profiles = await Promise.all(guests.map(({ guest_id: id }) => deps.guests.find(hotelId, id)));
-  return profiles.filter((profile) => profile !== undefined);
-}
-
-type StayInRoom = Awaited<ReturnType<typeof staysInRoom>>[number];
-
-/** Whether what the guest typed proves the stay is theirs, as the hotel's method asks. */
-async function proves(
-  deps: StayDependencies,
-  hotelId: string,
-  method: WifiAuthMethod,
-  stay: StayInRoom,
-  input: VerifyInput,
-): Promise<boolean> {
+/** What the guest typed against one stay's names and birth dates (its own, its guests' profiles'). */
+function proves(method: WifiAuthMethod, input: VerifyInput, names: string[], birthDates: string[]): boolean {
   const typedName = input.last_name?.trim() ?? '';
   switch (method) {
     case 'room_only':
       return true;
     case 'room+any':
       return typedName !== '' || input.birth_date !== undefined;
-    case 'room+lastname': {
-      if (!typedName) return false;
-      if (sameSurname(typedName, stay.guest_last_name)) return true;
-      const profiles = await profilesOf(deps, hotelId, stay.id);
-      return profiles.some((profile) => sameSurname(typedName, profile.last_name));
-    }
-    case 'room+birthdate': {
-      if (!input.birth_date) return false;
-      const profiles = await profilesOf(deps, hotelId, stay.id);
-      return profiles.some((profile) => profile.birth_date === input.birth_date);
-    }
+    case 'room+lastname':
+      // Every name is compared (no early way out), so a room with more guests is not the slower refusal by much.
+      return names.reduce((proven, name) => sameSurname(typedName, name) || proven, false);
+    case 'room+birthdate':
+      return birthDates.reduce(
+        (proven, date) => (input.birth_date !== undefined && date === input.birth_date) || proven,
+        false,
+      );
   }
 }
 
-/** The stay in that room, checked in now, that what the guest typed proves; undefined for any reason it is not. */
-export async function provenStay(
-  deps: StayDependencies,
-  hotelId: string,
+/**
+ * The stay in the room, checked in and in house now, that what the guest typed proves; undefined for any reason it is
+ * not. Judged on what one query read (`evidence`), so an unknown room, an empty one and a wrong surname differ by a few
+ * string comparisons, not by queries: a room without a stay is judged against one placeholder.
+ */
+export function provenStay(
+  evidence: StayEvidence[],
   method: WifiAuthMethod,
   input: VerifyInput,
   now: Date,
-): Promise<Stay | undefined> {
-  for (const stay of await staysInRoom(deps, hotelId, input.room, now)) {
-    if (await proves(deps, hotelId, method, stay, input)) return { id: stay.id, end_at: stay.end_at };
+): Stay | undefined {
+  const stays = new Map<string, { stay: StayEvidence; names: string[]; birthDates: string[] }>();
+  for (const row of evidence) {
+    if (row.booking_id === null || !inHouse(row, now)) continue;
+    const entry = stays.get(row.booking_id) ?? { stay: row, names: [row.guest_last_name], birthDates: [] };
+    if (row.profile_last_name !== null) entry.names.push(row.profile_last_name);
+    if (row.profile_birth_date !== null) entry.birthDates.push(row.profile_birth_date);
+    stays.set(row.booking_id, entry);
   }
-  return undefined;
+  if (stays.size === 0) {
+    proves(method, input, [''], ['']);
+    return undefined;
+  }
+  const proven = [...stays.values()].find(({ names, birthDates }) => proves(method, input, names, birthDates));
+  return proven && { id: proven.stay.booking_id!, end_at: proven.stay.end_at };
 }

@@ -1,7 +1,8 @@
 import type { GuessBudget } from '../../platform/http/guess-throttle';
 
 /**
- * Wrong guesses allowed per window. A room's surname is the secret worth guarding: 5 per room whoever asks; a device
+ * Wrong guesses allowed per window. A room's surname is the secret worth guarding: 5 per room whoever asks (every room
+ * name the hotel does not have shares one such budget, so inventing names buys no fresh guesses); a device
  * (its MAC, else the caller's address) may err more, across rooms, before it is stopped too. A wrong portal secret is
  * counted per hotel and caller address.
  */

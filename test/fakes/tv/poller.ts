@@ -5,14 +5,19 @@ export interface PollAnswer {
 
 /**
  * What the TV system does every few seconds: asks `/tvpms` for the stays in house, with its token in the header
- * (`header`), in the URL (`query`) or not at all (`none`).
+ * (`header`), in the URL (`query`) or not at all (`none`), naming its hotel (`?hotel=`) when it is configured to.
  */
 export async function pollTvpms(
   apiUrl: string,
   token: string | undefined,
-  { method = 'GET', via = 'header' }: { method?: string; via?: 'header' | 'query' | 'none' } = {},
+  {
+    method = 'GET',
+    via = 'header',
+    hotel,
+  }: { method?: string; via?: 'header' | 'query' | 'none'; hotel?: string } = {},
 ): Promise<PollAnswer> {
   const url = new URL('/tvpms', apiUrl);
+  if (hotel !== undefined) url.searchParams.set('hotel', hotel);
   const headers: Record<string, string> = {};
   if (token !== undefined && via === 'query') url.searchParams.set('token', token);
   if (token !== undefined && via === 'header') headers.authorization = `Bearer ${token}`;

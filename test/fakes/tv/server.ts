@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import Joi from 'joi';
 
 export type TvPushKind = 'checkin' | 'checkout';
 
@@ -32,11 +33,50 @@ export interface FakeTv {
   close(): Promise<void>;
 }
 
-const REQUIRED = ['room', 'guest', 'language', 'arrival', 'departure', 'reference'];
+/** The User-Agent the format documents for our pushes. */
+const TV_USER_AGENT = 'hotel-pms-tv/1';
+
+/** An instant as the format writes it: UTC, milliseconds, `Z` (what `Date#toISOString` gives). */
+const instant = Joi.string()
+  .pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO instant in UTC')
+  .isoDate()
+  .required();
+
+/** A stay's reference: 32 hex digits (a digest of the booking), or `test-<uuid>` for a staff test check-in. */
+const REFERENCE = /^(?:[0-9a-f]{32}|test-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** The body of a push as the wire format defines it (README, "TV integration"); anything else is refused. */
+const pushBody = Joi.object({
+  room: Joi.string().max(32).required(),
+  guest: Joi.object({
+    first_name: Joi.string().allow('').max(200).required(),
+    last_name: Joi.string().max(200).required(),
+  }).required(),
+  language: Joi.string()
+    .pattern(/^[a-z]{2}$/, 'an ISO 639-1 code')
+    .required(),
+  arrival: instant,
+  departure: instant,
+  reference: Joi.string().pattern(REFERENCE, 'a stay reference').required(),
+})
+  .custom((body: { arrival: string; departure: string }, helpers) =>
+    Date.parse(body.departure) > Date.parse(body.arrival) ? body : helpers.error('any.invalid'),
+  )
+  .messages({ 'any.invalid': 'departure must be after arrival' });
+
+/** What the wire format's headers must say; the TV system refuses a request without them (415, 406, 400). */
+function headerRefusal(headers: express.Request['headers']): [number, string] | undefined {
+  if (!/^application\/json(?:\s*;|$)/i.test(headers['content-type'] ?? '')) return [415, 'content-type must be JSON'];
+  if (!(headers.accept ?? '').includes('application/json')) return [406, 'accept must include application/json'];
+  if (headers['user-agent'] !== TV_USER_AGENT) return [400, `user-agent must be ${TV_USER_AGENT}`];
+  return undefined;
+}
 
 /**
  * A hotel TV system speaking our wire format (README, "TV integration"): `POST /pms/v1/checkin` and `/pms/v1/checkout`
- * with the JSON body of a stay, answered `{ "ok": true }`, or 400 `{ "error": ... }` for a body off the format. Its
+ * with the JSON body of a stay and the format's headers, answered `{ "ok": true }`, or refused `{ "error": ... }`: 400
+ * for a body off the format (a field missing or of another type, an instant not in UTC ISO form or not in order, a
+ * reference that is not one), 415, 406 or 400 for a header off it. Its
  * switches: down (503), refuse (400), slow (every answer held). Controls over HTTP too, for another process:
  * `PUT /_fake/mode { answer, delayMs }`, `GET /_fake/received`, `POST /_fake/reset`.
  */
@@ -62,8 +102,10 @@ export async function startFakeTv({ port = 0, host = '127.0.0.1' } = {}): Promis
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (answer === 'down') return void res.status(503).json({ error: 'tv system unavailable' });
     if (answer === 'refuse') return void res.status(400).json({ error: 'room unknown to the tv system' });
-    const missing = REQUIRED.filter((field) => push.body[field] === undefined);
-    if (missing.length > 0) return void res.status(400).json({ error: `missing ${missing.join(', ')}` });
+    const refusedHeaders = headerRefusal(req.headers);
+    if (refusedHeaders) return void res.status(refusedHeaders[0]).json({ error: refusedHeaders[1] });
+    const { error } = pushBody.validate(push.body, { convert: false, abortEarly: true });
+    if (error) return void res.status(400).json({ error: error.message });
     accepted.add(push);
     res.json({ ok: true });
   });
