@@ -308,16 +308,46 @@ describe('a chat message notifies', () => {
       expect.objectContaining({ id: second.id, read: true }),
     );
     await say(s.hotel, s.desk.accessToken, s.roomId, 'Четыре');
+    const [third] = await chatNotices(s.hotel, s.maid.accessToken);
     expect(await chatNotices(s.hotel, s.maid.accessToken)).toHaveLength(3);
+    // Deleting it for oneself closes it too.
+    await t.http
+      .delete(api(s.hotel, `/notifications/${third.id}`))
+      .set(as(s.maid.accessToken))
+      .expect(200);
+    await say(s.hotel, s.desk.accessToken, s.roomId, 'Пять');
+    const afterDeletion = await chatNotices(s.hotel, s.maid.accessToken);
+    expect(afterDeletion).toHaveLength(3);
+    expect(afterDeletion[0]).toEqual(
+      expect.objectContaining({ read: false, data: expect.objectContaining({ messages: 1 }) }),
+    );
+    expect(afterDeletion.map((notice) => notice.id)).not.toContain(third.id);
 
-    // The guard did nothing: one notification of all four, and one push.
+    // The guard did nothing: one notification of all five, and one push.
     expect(await chatNotices(s.hotel, s.guard.accessToken)).toEqual([
-      expect.objectContaining({ title: '4 новых сообщения в чате «Смена»', read: false }),
+      expect.objectContaining({ title: '5 новых сообщений в чате «Смена»', read: false }),
     ]);
     fake.reset();
     await deliverPushes(s.hotel);
-    expect(fake.received(s.maid.device.endpoint)).toHaveLength(3);
+    expect(fake.received(s.maid.device.endpoint)).toHaveLength(4);
     expect(fake.received(s.guard.device.endpoint)).toHaveLength(1);
+
+    // Taken out of the group, the guard is told of nothing more; back in, the next message is news again.
+    await t.http
+      .delete(api(s.hotel, `/chat/rooms/${s.roomId}/members/${s.guard.id}`))
+      .set(as(s.desk.accessToken))
+      .expect(200);
+    await say(s.hotel, s.desk.accessToken, s.roomId, 'Шесть');
+    expect((await chatNotices(s.hotel, s.guard.accessToken))[0].data.messages).toBe(5);
+    await t.http
+      .post(api(s.hotel, `/chat/rooms/${s.roomId}/members`))
+      .set(as(s.desk.accessToken))
+      .send({ user_ids: [s.guard.id] })
+      .expect(200);
+    await say(s.hotel, s.desk.accessToken, s.roomId, 'Семь');
+    const [back, before] = await chatNotices(s.hotel, s.guard.accessToken);
+    expect(back).toEqual(expect.objectContaining({ title: 'Новое сообщение в чате «Смена»', read: false }));
+    expect(before.data.messages).toBe(5);
   });
 
   it('in a direct room, the other person by the author’s name', async () => {
