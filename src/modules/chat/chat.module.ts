@@ -1,6 +1,5 @@
 import { defineModule } from '../../platform/modules';
 import type { ChatActivities } from '../../../workflows/contracts/chat';
-import type { NotificationsService } from '../notifications';
 import { CHAT_EVENTS } from './chat.events';
 import { chatRoutes } from './chat.routes';
 import { createChatService, type ChatDependencies } from './chat.service';
@@ -9,8 +8,7 @@ import { createUnreadSummaries } from './chat.unread';
 export const chatModule = defineModule({
   name: 'chat',
   uses: ['uploads', 'notifications'],
-  create: ({ db }, deps: ChatDependencies & { notifications: Pick<NotificationsService, 'notify'> }) =>
-    createChatService(db, deps),
+  create: ({ db }, deps: ChatDependencies) => createChatService(db, deps),
   events: CHAT_EVENTS,
   routes: (chat) => chatRoutes(chat),
   onHotelCreated: (chat, trx, hotelId) => chat.onHotelCreated(trx, hotelId),

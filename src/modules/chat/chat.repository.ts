@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import { PRESENCE_TTL_SECONDS } from './chat.rules';
-import type { HistoryQuery, MessageRow, ReactionSummary, RoomRow, RoomView } from './chat.types';
+import type { HistoryQuery, MessageRow, NoticeRow, ReactionSummary, RoomRow, RoomView } from './chat.types';
 
 const NEWEST_ROOMS_FIRST: readonly SortKey[] = [
   { sql: 'r.created_at', type: 'timestamptz', desc: true },
@@ -72,6 +72,14 @@ export const chatRepository = {
   async lockRoom(trx: Knex.Transaction, hotelId: string, roomId: string): Promise<RoomRow | undefined> {
     return (await trx('chat_rooms').where({ hotel_id: hotelId, id: roomId }).forUpdate().first()) as
       RoomRow | undefined;
+  },
+
+  /**
+   * Locks the room against other posts (not against reads, reactions or markers): its messages are told to its members
+   * one at a time, so a member's running notification of the room is made once.
+   */
+  async lockForPost(trx: Knex.Transaction, hotelId: string, roomId: string): Promise<void> {
+    await trx('chat_rooms').where({ hotel_id: hotelId, id: roomId }).forNoKeyUpdate().first('id');
   },
 
   async roomView(db: DbOrTrx, hotelId: string, roomId: string, userId: string): Promise<RoomView | undefined> {
@@ -148,8 +156,37 @@ export const chatRepository = {
       .ignore();
   },
 
+  /** Takes the member out, with their running notification of the room (it tells them nothing more). */
   async removeMember(trx: Knex.Transaction, roomId: string, userId: string): Promise<boolean> {
+    await trx('chat_notices').where({ room_id: roomId, user_id: userId }).delete();
     return (await trx('chat_members').where({ room_id: roomId, user_id: userId }).delete()) > 0;
+  },
+
+  async userName(db: DbOrTrx, hotelId: string, userId: string): Promise<string> {
+    const row = (await db('users').where({ hotel_id: hotelId, id: userId }).first('name')) as { name: string };
+    return row.name;
+  },
+
+  /** The members' running notifications of the room, locked until the transaction ends. */
+  async lockNotices(trx: Knex.Transaction, roomId: string, userIds: readonly string[]): Promise<NoticeRow[]> {
+    if (userIds.length === 0) return [];
+    return (await trx('chat_notices')
+      .where({ room_id: roomId })
+      .whereIn('user_id', userIds)
+      .forUpdate()
+      .select('*')) as NoticeRow[];
+  },
+
+  async saveNotices(trx: Knex.Transaction, rows: readonly NoticeRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await trx('chat_notices')
+      .insert(rows)
+      .onConflict(['room_id', 'user_id'])
+      .merge({
+        notification_id: trx.raw('EXCLUDED.notification_id'),
+        messages: trx.raw('EXCLUDED.messages'),
+        told_through: trx.raw('GREATEST(chat_notices.told_through, EXCLUDED.told_through)'),
+      });
   },
 
   /** Of `userIds`, those who are active staff of the hotel. */

@@ -182,7 +182,9 @@ export function chatRoutes(chat: ChatService): RouteDefinition[] {
       summary: 'Post a message',
       description:
         '`text` (1–4000 characters) and/or `attachment_url` (a file this hotel uploaded to the folder `chat`). ' +
-        'Members post in their rooms; the owner in every room, the notifications room included.',
+        'Members post in their rooms; the owner in every room, the notifications room included. The room’s other ' +
+        'members whose role has `chat_message` on are notified (in-app and push): one running notification per ' +
+        'member and room, rewritten by each further message while they leave it unread.',
       tags,
       access,
       request: { params: roomParams, body: messageBody },
@@ -195,7 +197,9 @@ export function chatRoutes(chat: ChatService): RouteDefinition[] {
       method: 'post',
       path: `${base}/rooms/:id/read`,
       summary: 'Move your read marker',
-      description: 'To a message of the room, or to now; it never moves back.',
+      description:
+        'To a message of the room, or to now; it never moves back. Your notification of the room’s messages is ' +
+        'marked read once the marker covers them.',
       tags,
       access,
       request: { params: roomParams, body: readBody },

@@ -60,3 +60,11 @@ export function isChatUploadUrl(url: string): boolean {
 export function otherMembers(creatorId: string, memberIds: readonly string[]): string[] {
   return [...new Set(memberIds)].filter((id) => id !== creatorId);
 }
+
+/** The Russian plural form for `n`: one (1, 21), few (2–4, 22–24), many (0, 5–20, 11–14...). */
+export function plural(n: number, one: string, few: string, many: string): string {
+  const [tens, units] = [n % 100, n % 10];
+  if (tens >= 11 && tens <= 14) return many;
+  if (units === 1) return one;
+  return units >= 2 && units <= 4 ? few : many;
+}

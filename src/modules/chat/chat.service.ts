@@ -36,9 +36,11 @@ import type {
   RoomView,
 } from './chat.types';
 import { createPresence } from './chat.presence';
+import { createChatNotices, type ChatNotifications } from './chat.notices';
 
 export interface ChatDependencies {
   uploads: Pick<UploadsService, 'assertOwnUploads'>;
+  notifications: ChatNotifications;
 }
 
 const roomNotFound = () => new NotFoundError(chatMessages.roomNotFound);
@@ -113,6 +115,8 @@ function eventOf(message: MessageRow) {
 }
 
 export function createChatService(db: Db, deps: ChatDependencies) {
+  const notices = createChatNotices(deps.notifications);
+
   /** The room if the actor sees it; another hotel's room, and one the actor is not in, are alike not found. */
   async function visibleRoom(conn: DbOrTrx, hotelId: string, actor: Actor, roomId: string) {
     const room = await repo.findRoom(conn, hotelId, roomId);
@@ -276,6 +280,7 @@ export function createChatService(db: Db, deps: ChatDependencies) {
         const { room, member } = await visibleRoom(trx, hotelId, actor, roomId);
         if (!mayPost(room, actor, member)) throw new ForbiddenError(chatMessages.readOnlyRoom);
         await assertAttachment(trx, hotelId, input.attachment_url);
+        await repo.lockForPost(trx, hotelId, roomId);
         const message = await repo.insertMessage(trx, {
           hotel_id: hotelId,
           room_id: roomId,
@@ -285,6 +290,7 @@ export function createChatService(db: Db, deps: ChatDependencies) {
           attachment_url: input.attachment_url ?? null,
         });
         await chatMessageCreated.publish(trx, hotelId, eventOf(message), await audienceOf(trx, room));
+        await notices.tell(trx, hotelId, room, message);
         return present(message);
       });
     },
@@ -348,6 +354,7 @@ export function createChatService(db: Db, deps: ChatDependencies) {
           at = message.created_at;
         }
         const lastReadAt = await repo.markRead(trx, hotelId, roomId, actor.userId, at);
+        await notices.settle(trx, hotelId, roomId, actor.userId, lastReadAt);
         await chatRead.publish(
           trx,
           hotelId,

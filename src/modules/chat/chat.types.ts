@@ -72,3 +72,13 @@ export interface NewRoom {
   name?: string;
   member_ids: string[];
 }
+
+/** A member's running notification of a room (`chat_notices`): what it says and the newest message it covers. */
+export interface NoticeRow {
+  hotel_id: string;
+  room_id: string;
+  user_id: string;
+  notification_id: string;
+  messages: number;
+  told_through: Date;
+}

@@ -1,5 +1,6 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import type { NotificationsService } from '../notifications';
+import { plural } from './chat.rules';
 
 /** More than any run should find; the rest are summed up at the next run. */
 const SUMMARIES_PER_RUN = 1000;
@@ -13,8 +14,8 @@ interface UnreadSummary {
 }
 
 /**
- * Members' unread messages (others' ones, not deleted, after their read marker) that no summary has covered yet,
- * created by `cutoff`, per hotel and member.
+ * Members' unread messages (others' ones, not deleted, after their read marker) that neither a message's own
+ * notification (`chat_notices`) nor a summary has told of yet, created by `cutoff`, per hotel and member.
  */
 async function unreadSince(db: DbOrTrx, cutoff: Date): Promise<UnreadSummary[]> {
   const { rows } = await db.raw<{ rows: UnreadSummary[] }>(
@@ -24,10 +25,12 @@ async function unreadSince(db: DbOrTrx, cutoff: Date): Promise<UnreadSummary[]> 
        JOIN chat_messages m ON m.hotel_id = mem.hotel_id AND m.room_id = mem.room_id
        LEFT JOIN chat_reads rd ON rd.room_id = mem.room_id AND rd.user_id = mem.user_id
        LEFT JOIN chat_unread_pushes up ON up.hotel_id = mem.hotel_id AND up.user_id = mem.user_id
+       LEFT JOIN chat_notices nt ON nt.room_id = mem.room_id AND nt.user_id = mem.user_id
       WHERE m.deleted_at IS NULL
         AND m.sender_id IS DISTINCT FROM mem.user_id
         AND m.created_at > coalesce(rd.last_read_at, '-infinity')
         AND m.created_at > coalesce(up.pushed_through, '-infinity')
+        AND m.created_at > coalesce(nt.told_through, '-infinity')
         AND m.created_at <= :cutoff
       GROUP BY m.hotel_id, mem.user_id
       LIMIT :limit`,
@@ -48,16 +51,11 @@ async function advance(trx: DbOrTrx, summary: UnreadSummary): Promise<boolean> {
   return rows.length > 0;
 }
 
-const plural = (n: number, one: string, few: string, many: string) => {
-  const [tens, units] = [n % 100, n % 10];
-  if (tens >= 11 && tens <= 14) return many;
-  if (units === 1) return one;
-  return units >= 2 && units <= 4 ? few : many;
-};
-
 /**
  * The unread-message job: one in-app notification (and so one push, by the role's switches) per member of staff with
- * messages unread since the last summary, never one per message and never twice for the same messages.
+ * unread messages nothing has told them of (a message's own notification covers it at once; the job is left what that
+ * did not reach, e.g. what came while their role's `chat_message` was off), never one per message and never twice for
+ * the same messages.
  */
 export function createUnreadSummaries(db: Db, notifications: Pick<NotificationsService, 'notify'>) {
   return async function pushUnreadChat(): Promise<{ summaries: number }> {

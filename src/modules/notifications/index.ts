@@ -5,6 +5,7 @@ export {
   type InboxItem,
   type NotificationInput,
   type NotificationSettings,
+  type NotificationRevision,
   type NotificationType,
   type NotifyResult,
 } from './notifications.types';

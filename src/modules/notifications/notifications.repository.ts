@@ -80,13 +80,65 @@ export const notificationsRepository = {
     return rows.map((row) => row.user_id);
   },
 
+  /** Rewrites what the notifications say (title, body, data), in one statement. */
+  async revise(
+    trx: Knex.Transaction,
+    hotelId: string,
+    revisions: readonly (Pick<Notification, 'id' | 'title' | 'body'> & { data: Record<string, unknown> })[],
+  ): Promise<void> {
+    if (revisions.length === 0) return;
+    await trx.raw(
+      `UPDATE notifications n SET title = v.title, body = v.body, data = v.data
+         FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, title text, body text, data jsonb)
+        WHERE n.hotel_id = ? AND n.id = v.id`,
+      [JSON.stringify(revisions), hotelId],
+    );
+  },
+
   async idByDedupeKey(trx: Knex.Transaction, hotelId: string, dedupeKey: string): Promise<string> {
     const row = await trx('notifications').where({ hotel_id: hotelId, dedupe_key: dedupeKey }).first('id');
     return row.id as string;
   },
 };
 
+/** The hotel's active staff of `roles` (limited to `userIds` when given), oldest accounts first. */
+function audienceQuery(db: DbOrTrx, hotelId: string, roles: readonly HotelRole[], userIds?: readonly string[]) {
+  const query = db('users').where({ hotel_id: hotelId, active: true }).whereIn('role', roles).orderBy('created_at');
+  if (userIds) query.whereIn('id', userIds);
+  return query;
+}
+
 export const recipientsRepository = {
+  /** Of `userIds`, the active staff of the hotel whose role is one of `roles`. */
+  async audience(db: DbOrTrx, hotelId: string, roles: readonly HotelRole[], userIds: readonly string[]) {
+    if (roles.length === 0 || userIds.length === 0) return [];
+    const rows: { id: string }[] = await audienceQuery(db, hotelId, roles, userIds).select('id');
+    return rows.map((row) => row.id);
+  },
+
+  /**
+   * Of these notifications, those the given user still has unread and not hidden; their rows stay locked until the
+   * transaction ends (a concurrent read or deletion waits for it, or is seen first).
+   */
+  async lockUnread(
+    trx: Knex.Transaction,
+    hotelId: string,
+    pairs: readonly { notificationId: string; userId: string }[],
+  ): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows: { notification_id: string }[] = await trx('notification_recipients')
+      .where({ hotel_id: hotelId })
+      .whereIn(
+        ['notification_id', 'user_id'],
+        pairs.map((pair) => [pair.notificationId, pair.userId]),
+      )
+      .whereNull('read_at')
+      .whereNull('deleted_at')
+      .forUpdate()
+      .select('notification_id');
+    return new Set(rows.map((row) => row.notification_id));
+  },
+
   /**
    * Delivers the notification to the hotel's active staff of `roles` (limited to `userIds` when given). Returns the
    * recipients' user ids.
@@ -99,17 +151,12 @@ export const recipientsRepository = {
     userIds?: readonly string[],
   ): Promise<string[]> {
     if (roles.length === 0 || userIds?.length === 0) return [];
-    const audience = trx('users')
-      .where({ hotel_id: hotelId, active: true })
-      .whereIn('role', roles)
-      .orderBy('created_at')
-      .select(
-        trx.raw('?::uuid', [hotelId]),
-        trx.raw('?::uuid', [notification.id]),
-        'id',
-        trx.raw('?::timestamptz', [notification.created_at]),
-      );
-    if (userIds) audience.whereIn('id', userIds);
+    const audience = audienceQuery(trx, hotelId, roles, userIds).select(
+      trx.raw('?::uuid', [hotelId]),
+      trx.raw('?::uuid', [notification.id]),
+      'id',
+      trx.raw('?::timestamptz', [notification.created_at]),
+    );
     const rows: Array<{ user_id: string }> = await trx
       .into(
         trx.raw('?? (??, ??, ??, ??)', [

@@ -21,6 +21,14 @@ export const notificationInput = Joi.object({
   dedupeKey: Joi.string().max(200),
 });
 
+/** What `revise` accepts: a notification's new words, checked as `notify` checks them. */
+export const notificationRevision = Joi.object({
+  id: Joi.string().uuid().required(),
+  title: notificationInput.extract('title'),
+  body: notificationInput.extract('body'),
+  data: notificationInput.extract('data').required(),
+});
+
 export const notificationListQuery = Joi.object({
   unread: Joi.boolean().description('true: only unread ones'),
   limit: Joi.number().integer().min(1).max(200).default(50),

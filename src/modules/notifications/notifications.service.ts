@@ -10,7 +10,7 @@ import {
   recipientsRepository,
 } from './notifications.repository';
 import { EVENT_MAX_RECIPIENT_IDS, notificationCreated } from './notifications.events';
-import { notificationInput } from './notifications.schemas';
+import { notificationInput, notificationRevision } from './notifications.schemas';
 import {
   NOTIFICATION_ROLES,
   NOTIFICATION_TYPES,
@@ -23,6 +23,7 @@ import {
   type NotificationSettingsChanges,
   type NotificationSettingsRow,
   type NotificationType,
+  type NotificationRevision,
   type NotifyResult,
   type RoleNotificationSettings,
 } from './notifications.types';
@@ -84,9 +85,10 @@ async function enqueuePush(trx: Knex.Transaction, hotelId: string, notificationI
  * Creates an in-app notification inside the caller's transaction, so it commits (or rolls back) with the fact it
  * reports. It is delivered to the hotel's active staff whose role has `type` enabled (and, with `userIds`, only to
  * those of them listed), each with their own read state. When there are recipients, one `notification:new` event goes
- * to the hotel's sockets on commit: `{ notification_id, type, title, recipient_ids, recipients_truncated }`, where
- * `recipient_ids` lists at most EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed), and
- * the recipients' Web Push is enqueued (sent after commit by the push module: the same recipients).
+ * to the hotel's sockets on commit (with `userIds`, to the recipients' sockets only):
+ * `{ notification_id, type, title, recipient_ids, recipients_truncated }`, where `recipient_ids` lists at most
+ * EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed), and the recipients' Web Push is
+ * enqueued (sent after commit by the push module: the same recipients).
  *
  * A type nobody receives is still recorded, with 0 recipients and no event (the record says it happened; nobody
  * is shown it, and enabling the type later does not deliver it retroactively).
@@ -108,16 +110,62 @@ export async function notify(trx: Knex.Transaction, hotelId: string, input: Noti
   const roles = await rolesReceiving(trx, hotelId, type);
   const recipientIds = await recipientsRepository.insertFor(trx, hotelId, notification, roles, userIds);
   if (recipientIds.length > 0) {
-    await notificationCreated.publish(trx, hotelId, {
-      notification_id: notification.id,
-      type,
-      title,
-      recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
-      recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
-    });
+    await notificationCreated.publish(
+      trx,
+      hotelId,
+      {
+        notification_id: notification.id,
+        type,
+        title,
+        recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
+        recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
+      },
+      // Addressed to some users (a chat conversation's members): its title reaches their sockets only.
+      userIds ? { audience: recipientIds } : undefined,
+    );
     await enqueuePush(trx, hotelId, notification.id);
   }
   return { id: notification.id, recipients: recipientIds.length, created: true };
+}
+
+/** Of `userIds`, those `notify` would deliver `type` to: active staff of the hotel whose role has it enabled. */
+export async function receiversOf(
+  conn: DbOrTrx,
+  hotelId: string,
+  type: NotificationType,
+  userIds: readonly string[],
+): Promise<string[]> {
+  return recipientsRepository.audience(conn, hotelId, await rolesReceiving(conn, hotelId, type), userIds);
+}
+
+/**
+ * Of these notifications, those the given user still has unread and not hidden, locked until the caller's transaction
+ * ends: a notification that is rewritten (`revise`) meanwhile cannot be read half-way.
+ */
+export function stillUnread(
+  trx: Knex.Transaction,
+  hotelId: string,
+  pairs: readonly { notificationId: string; userId: string }[],
+): Promise<Set<string>> {
+  return recipientsRepository.lockUnread(trx, hotelId, pairs);
+}
+
+/**
+ * Rewrites notifications in place (a running one, e.g. a chat room's unread messages): their recipients, read state,
+ * place in the lists and `created_at` stay; no event and no push (those came when each was made).
+ */
+export async function revise(
+  trx: Knex.Transaction,
+  hotelId: string,
+  revisions: readonly NotificationRevision[],
+): Promise<void> {
+  const checked = revisions.map((revision) => validate<NotificationRevision>(notificationRevision, revision, 'body'));
+  await notificationsRepository.revise(trx, hotelId, checked);
+}
+
+/** Marks the user's notification read in the caller's transaction (e.g. when they read what it tells of). */
+export function markReadWithin(trx: Knex.Transaction, hotelId: string, userId: string, id: string): Promise<boolean> {
+  return recipientsRepository.setRead(trx, hotelId, userId, id, true);
 }
 
 export function createNotificationsService(db: Db) {
@@ -130,6 +178,10 @@ export function createNotificationsService(db: Db) {
   return {
     /** Records a notification of the hotel in the caller's transaction (see `notify`). */
     notify,
+    receiversOf,
+    stillUnread,
+    revise,
+    markReadWithin,
 
     /** The user's own notifications, newest first, and how many of them are unread (whatever the filter). */
     async list(

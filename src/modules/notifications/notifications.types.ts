@@ -72,6 +72,14 @@ export interface NotificationInput {
   userIds?: string[];
 }
 
+/** What `revise` writes over a notification: its new words (the type and recipients stay). */
+export interface NotificationRevision {
+  id: string;
+  title: string;
+  body: string;
+  data: Record<string, string | number | boolean | null>;
+}
+
 export interface NotifyResult {
   id: string;
   /** How many users it was delivered to (0: recorded, but nobody's role has the type enabled). */
