@@ -5,6 +5,7 @@ import path from 'node:path';
 import { generateVAPIDKeys } from 'web-push';
 import { createDb, migrateToLatest } from '../src/platform/db/knex';
 import { spawnEntryPoint, waitForApi, waitForWorker } from './stack/app-processes';
+import { DEV_PORTS } from './stack/ports';
 import { startStack } from './stack/stack';
 
 const root = path.resolve(__dirname, '..');
@@ -39,6 +40,13 @@ async function main(): Promise<void> {
     temporalBinary: process.env.TEMPORAL_CLI ?? path.join(root, '.tools/bin/temporal'),
     env: process.env,
     yookassaWebhookUrl: `${baseUrl}/api/payments/yookassa/notifications`,
+    // Fixed, so `npm run seed` finds the sandbox and the push service's subscriptions outlive a restart.
+    yookassaPort: DEV_PORTS.yookassa,
+    pushService: {
+      port: DEV_PORTS.push,
+      inboxPort: DEV_PORTS.pushInbox,
+      stateFile: path.join(dataDir, 'push-subscriptions.json'),
+    },
   });
   const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 2 });
   await migrateToLatest(db).finally(() => db.destroy());

@@ -6,6 +6,7 @@ import { startMailCatcher } from './mail-catcher';
 import { startObjectStore } from './object-store';
 import { startPostgres } from './postgres';
 import { startTemporal } from './temporal';
+import { startFakePushService, startPushInbox } from '../../test/fakes/push';
 import { startFakeTTLock } from '../../test/fakes/ttlock';
 import { startFakeYooKassa } from '../../test/fakes/yookassa';
 
@@ -23,6 +24,13 @@ export interface StackOptions {
   env: NodeJS.ProcessEnv;
   /** Where the YooKassa sandbox notifies shops that set no webhook of their own (the API's notification endpoint). */
   yookassaWebhookUrl?: string;
+  /** The YooKassa sandbox's port (default: a free one). */
+  yookassaPort?: number;
+  /**
+   * A local Web Push service (dev): pushes to its subscriptions are decrypted and shown at its inbox page; its
+   * subscriptions are kept in `stateFile` so they outlive a restart. None by default (tests start their own).
+   */
+  pushService?: { port: number; inboxPort: number; stateFile: string };
 }
 
 export interface RunningStack {
@@ -117,12 +125,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       env.YOOKASSA_API_URL = options.env.YOOKASSA_API_URL;
     } else {
       pending.push(
-        startFakeYooKassa({ defaultWebhookUrl: options.yookassaWebhookUrl }).then((yookassa) => {
-          stops.push(yookassa.close);
-          env.YOOKASSA_API_URL = yookassa.apiUrl;
-          env.YOOKASSA_FAKE_URL = yookassa.url;
-          addresses.push(['YooKassa sandbox', yookassa.url]);
-        }),
+        startFakeYooKassa({ defaultWebhookUrl: options.yookassaWebhookUrl, port: options.yookassaPort }).then(
+          (yookassa) => {
+            stops.push(yookassa.close);
+            env.YOOKASSA_API_URL = yookassa.apiUrl;
+            env.YOOKASSA_FAKE_URL = yookassa.url;
+            addresses.push(['YooKassa sandbox', yookassa.url]);
+          },
+        ),
       );
     }
     if (options.env.TTLOCK_API_URL) {
@@ -135,6 +145,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           env.TTLOCK_API_URL = ttlock.url;
           addresses.push(['TTLock sandbox', ttlock.url]);
         }),
+      );
+    }
+    if (options.pushService) {
+      const { port, inboxPort, stateFile } = options.pushService;
+      pending.push(
+        (async () => {
+          const push = await startFakePushService({ port, stateFile });
+          stops.push(push.close);
+          // The API and the worker trust its self-signed certificate.
+          env.PUSH_CA_FILE = push.caFile;
+          const inbox = await startPushInbox(push, inboxPort);
+          stops.push(inbox.close);
+          env.PUSH_INBOX_URL = inbox.url;
+          addresses.push(['Push service', inbox.url]);
+        })(),
       );
     }
     const results = await Promise.allSettled(pending);

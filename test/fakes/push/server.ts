@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { selfSignedCertificate } from './certificate';
-import { decryptPush, newReceiverKeys, verifyVapid, type ReceiverKeys, type VapidClaims } from './web-push-crypto';
+import {
+  decryptPush,
+  newReceiverKeys,
+  restoreReceiverKeys,
+  verifyVapid,
+  type ReceiverKeys,
+  type VapidClaims,
+} from './web-push-crypto';
 
 /** A subscription as the browser hands it to the page (`PushSubscription.toJSON()`). */
 export interface BrowserSubscription {
@@ -35,13 +42,39 @@ export interface Scripted {
   times?: number;
 }
 
+/** A subscription the service issued, as its inbox shows it. */
+export interface IssuedSubscription {
+  endpoint: string;
+  /** Who the subscribing "browser" was (a user's e-mail in the dev stack). */
+  label: string | undefined;
+  /** When it was issued, ms since the epoch. */
+  at: number;
+}
+
+export interface FakePushServiceOptions {
+  /** Pushes must be signed with this VAPID key (403 otherwise). */
+  vapidPublicKey?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /**
+   * A JSON file keeping the subscriptions issued (their receiving keys), so they outlive a restart on the same port
+   * (the dev stack); none by default.
+   */
+  stateFile?: string;
+}
+
+/** The most pushes kept (oldest dropped first). */
+const MAX_RECEIVED = 1000;
+
 export interface FakePushService {
   url: string;
   /** The service's certificate (PEM) and a file holding it: what a sender must trust (`PUSH_CA_FILE`). */
   certificate: string;
   caFile: string;
-  /** A new subscription, as a browser would get it from this service. */
-  subscribe(): BrowserSubscription;
+  /** A new subscription, as a browser would get it from this service; `label` names the browser in the inbox. */
+  subscribe(label?: string): BrowserSubscription;
+  /** The subscriptions issued, oldest first. */
+  subscriptions(): IssuedSubscription[];
   /** Pushes delivered (decrypted) so far, oldest first; to one endpoint when given. */
   received(endpoint?: string): ReceivedPush[];
   /** Every request refused so far (bad VAPID, undecryptable, unknown endpoint), with why. */
@@ -52,6 +85,15 @@ export interface FakePushService {
   lastScriptedAt(endpoint: string): number | undefined;
   reset(): void;
   close(): Promise<void>;
+}
+
+/** One subscription in the state file: its id, label and the receiving keys (base64url). */
+interface SavedSubscription {
+  id: string;
+  label: string | null;
+  at: number;
+  private_key: string;
+  auth: string;
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -70,12 +112,31 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * signature (against `vapidPublicKey` when given), decrypts it with the subscription's private key and records it,
  * or answers as scripted (410 gone, 429 with Retry-After). Unknown endpoints get 404, like a real service.
  */
-export async function startFakePushService(options: { vapidPublicKey?: string } = {}): Promise<FakePushService> {
+export async function startFakePushService(options: FakePushServiceOptions = {}): Promise<FakePushService> {
   const { key, cert } = selfSignedCertificate();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-push-'));
   const caFile = path.join(dir, 'ca.pem');
   writeFileSync(caFile, cert);
   const receivers = new Map<string, ReceiverKeys>();
+  const issued = new Map<string, { label: string | undefined; at: number }>();
+  const { stateFile } = options;
+  if (stateFile && existsSync(stateFile)) {
+    for (const saved of JSON.parse(readFileSync(stateFile, 'utf8')) as SavedSubscription[]) {
+      receivers.set(saved.id, restoreReceiverKeys(saved.private_key, saved.auth));
+      issued.set(saved.id, { label: saved.label ?? undefined, at: saved.at });
+    }
+  }
+  const save = () => {
+    if (!stateFile) return;
+    const saved: SavedSubscription[] = [...receivers].map(([id, keys]) => ({
+      id,
+      label: issued.get(id)?.label ?? null,
+      at: issued.get(id)?.at ?? 0,
+      private_key: keys.ecdh.getPrivateKey().toString('base64url'),
+      auth: keys.authSecret.toString('base64url'),
+    }));
+    writeFileSync(stateFile, JSON.stringify(saved), { mode: 0o600 });
+  };
   const scripts = new Map<string, Scripted[]>();
   const scriptedAt = new Map<string, number>();
   let received: ReceivedPush[] = [];
@@ -108,7 +169,10 @@ export async function startFakePushService(options: { vapidPublicKey?: string } 
         scripted.times = (scripted.times ?? 1) - 1;
         if (scripted.times <= 0) scripts.get(endpoint)!.shift();
         scriptedAt.set(endpoint, Date.now());
-        if (scripted.status === 410 || scripted.status === 404) receivers.delete(id!);
+        if (scripted.status === 410 || scripted.status === 404) {
+          receivers.delete(id!);
+          save();
+        }
         res.writeHead(scripted.status, scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {}).end();
         return undefined;
       }
@@ -126,27 +190,39 @@ export async function startFakePushService(options: { vapidPublicKey?: string } 
       }
       const urgency = req.headers.urgency as string | undefined;
       received.push({ endpoint, payload, bytes: plain.length, ttl, urgency, vapid, at: Date.now() });
+      if (received.length > MAX_RECEIVED) received.shift();
       res.writeHead(201, { location: `${origin}/message/${randomUUID()}` }).end();
       return undefined;
     })().catch((error: Error) => refuse(400, error.message));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     url: origin,
     certificate: cert,
     caFile,
-    subscribe() {
+    subscribe(label) {
       const id = randomUUID();
       const keys = newReceiverKeys();
       receivers.set(id, keys);
+      issued.set(id, { label, at: Date.now() });
+      save();
       return {
         endpoint: `${origin}/push/${id}`,
         keys: { p256dh: keys.ecdh.getPublicKey().toString('base64url'), auth: keys.authSecret.toString('base64url') },
         expirationTime: null,
       };
     },
+    subscriptions: () =>
+      [...receivers.keys()].map((id) => ({
+        endpoint: `${origin}/push/${id}`,
+        label: issued.get(id)?.label,
+        at: issued.get(id)?.at ?? 0,
+      })),
     received: (endpoint) => received.filter((push) => endpoint === undefined || push.endpoint === endpoint),
     rejected: () => [...rejected],
     answer(endpoint, scripted) {

@@ -89,3 +89,10 @@ export function newReceiverKeys(): ReceiverKeys {
   ecdh.generateKeys();
   return { ecdh, authSecret: randomBytes(16) };
 }
+
+/** The receiving keys of a subscription kept from an earlier run: the ECDH private key and the auth secret. */
+export function restoreReceiverKeys(privateKey: string, authSecret: string): ReceiverKeys {
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+  return { ecdh, authSecret: Buffer.from(authSecret, 'base64url') };
+}
