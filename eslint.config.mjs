@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import jest from 'eslint-plugin-jest';
 import boundaries from './eslint.boundaries.cjs';
 
 export default tseslint.config(
@@ -36,6 +37,19 @@ export default tseslint.config(
   {
     files: ['scripts/**', 'test/**'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // A focused or disabled test would leave the run green while others go unrun (scripts/test.sh also fails on skips).
+    files: ['test/**'],
+    plugins: { jest },
+    rules: {
+      'jest/no-focused-tests': 'error',
+      'jest/no-disabled-tests': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='todo']", message: 'A todo test is a skipped test.' },
+      ],
+    },
   },
   ...boundaries,
   prettier,

@@ -18,10 +18,14 @@ rm -f "$gates"
 status=0
 jest --json --outputFile="$results" "$@" || status=$?
 if [ -s "$gates" ]; then echo; sort "$gates"; rm -f "$gates"; fi
-[ -s "$results" ] && node -e '
-  const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
-  const skipped = r.numPendingTests + r.numTodoTests;
-  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
-' "$results" || true
+# A skipped or todo test fails the run: it would otherwise leave it green with a check unrun.
+if [ -s "$results" ]; then
+  node -e '
+    const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+    const skipped = r.numPendingTests + r.numTodoTests;
+    console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
+    process.exit(skipped > 0 ? 1 : 0);
+  ' "$results" || { [ "$status" -ne 0 ] || status=1; }
+fi
 rm -f "$results"
 exit "$status"

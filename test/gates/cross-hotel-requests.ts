@@ -85,6 +85,7 @@ export const FIELD_KINDS: Record<string, RecordKind> = {
   'PATCH /api/hotels/:slug/room-service/settings room_ids[]': 'roomServiceRoom',
   'POST /api/hotels/:slug/room-service/orders booking_id': 'roomServiceStay',
   'POST /api/hotels/:slug/room-service/orders items[].item_id': 'menuItem',
+  'POST /api/hotels/:slug/lockvendor/room-locks room_id': 'roomServiceRoom',
 };
 
 export type Records = Record<RecordKind, string>;
@@ -248,40 +249,45 @@ export const BODY_TEMPLATES: Record<string, RequestTemplate> = {
     base: (r) => ({ rental_object_id: r.rentalObject, booking_id: r.booking }),
     control: true,
   },
-  // A's room has A's seeded lock, so A's own room is taken (409): no control. A MAC per call, none of the seed's.
+  // The seed's room with no lock (its own lock's room is taken), and a MAC per call, none of the seed's.
   'POST /api/hotels/:slug/lockvendor/room-locks': {
     base: (r, n) => ({
       lock_mac: `0A0B0C0D${(n & 0xffff).toString(16).padStart(4, '0')}`,
-      room_id: r.room,
+      room_id: r.roomServiceRoom,
       build_no: 1,
       floor_no: 1,
     }),
+    control: true,
   },
   // Any other change would sign A's hotel out of its lock account, which later calls of the sweep use.
   'PATCH /api/hotels/:slug/lockvendor/config': { base: () => ({ enabled: true }) },
   'POST /api/hotels/:slug/workstations/:id/ping': { base: () => ({ host: '192.0.2.10' }) },
-  // Desk commands: no agent is connected to the seeded desk, so A's own answer is a 409 (no control).
-  'POST /api/hotels/:slug/workstations/:id/test-device': { base: (r) => ({ device_id: r.device }) },
-  'POST /api/hotels/:slug/lockvendor/cards/:id/cancel': { base: (r) => ({ workstation_id: r.workstation }) },
+  // Desk commands: the calling hotel's desk has the reference agent connected (the cross-hotel gate connects it).
+  'POST /api/hotels/:slug/workstations/:id/test-device': { base: (r) => ({ device_id: r.device }), control: true },
+  'POST /api/hotels/:slug/lockvendor/cards/:id/cancel': {
+    base: (r) => ({ workstation_id: r.workstation }),
+    control: true,
+  },
   // Taken at A's desk, whose register gets the receipt (it waits there for an agent).
   'POST /api/hotels/:slug/bookings/:id/payments': {
     base: () => ({ amount: '10', method: 'cash' }),
     variants: { workstation_id: (r) => ({ amount: '10', method: 'cash', workstation_id: r.workstation }) },
     control: true,
   },
-  // The seeded desk has no agent connected: A's own issuance is recorded (202) and then waits for the desk.
+  // Recorded (202), then written by the desk's agent.
   'POST /api/hotels/:slug/lockvendor/issue-card': {
     base: (r) => ({ booking_id: r.booking, workstation_id: r.workstation, sectors: [1] }),
     variants: {
       room_ids: (r) => ({ booking_id: r.booking, workstation_id: r.workstation, sectors: [1], room_ids: [r.room] }),
     },
+    control: true,
   },
   'PATCH /api/hotels/:slug/tv-integration/settings': {
     base: (r) => ({ agent_workstation_id: r.workstation }),
     control: true,
   },
-  // No room of A's is mapped to a TV room: A's own test check-in is refused too (400), no control.
-  'POST /api/hotels/:slug/tv-integration/test-checkin': { base: (r) => ({ room_id: r.room }) },
+  // The seed maps its room to a TV room, reached through its desk.
+  'POST /api/hotels/:slug/tv-integration/test-checkin': { base: (r) => ({ room_id: r.room }), control: true },
   'POST /api/hotels/:slug/chat/rooms': {
     base: (r, n) => ({ type: 'group', name: `Gate chat ${n}`, member_ids: [r.staff] }),
     control: true,
@@ -329,15 +335,7 @@ export const QUERY_TEMPLATES: Record<string, RequestTemplate> = {
     control: true,
   },
   'GET /api/hotels/:slug/lockvendor/cards': { base: (r) => ({ booking_id: r.booking }), control: true },
-  'GET /api/hotels/:slug/lockvendor/dll-info': {
-    base: (r) => ({ workstation_id: r.workstation }),
-    variants: {
-      workstation_id: {
-        build: (r) => ({ workstation_id: r.workstation }),
-        uncontrolled: 'a desk command: no agent is connected to the seeded desk (409)',
-      },
-    },
-  },
+  'GET /api/hotels/:slug/lockvendor/dll-info': { base: (r) => ({ workstation_id: r.workstation }), control: true },
   'GET /api/hotels/:slug/chat/search': { base: (r) => ({ q: 'Gate', room_id: r.chatRoom }), control: true },
   'GET /api/hotels/:slug/chat/rooms/:id/messages': {
     base: () => ({}),

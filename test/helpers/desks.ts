@@ -30,7 +30,20 @@ export async function deskWithAgent(
   for (const device of devices) {
     await t.http.post(`${workstations}/${id}/devices`).set(as(hotel.accessToken)).send(device).expect(201);
   }
-  const code = await t.http.post(`${workstations}/${id}/pair-code`).set(as(hotel.accessToken)).expect(201);
+  return { id, agent: await connectAgent(t, hotel, id, agent) };
+}
+
+/** Pairs the reference agent with the hotel's workstation `id` (a new pair code) and waits until it is online. */
+export async function connectAgent(
+  t: TestServer,
+  hotel: RegisteredHotel,
+  id: string,
+  agent: Partial<ReferenceAgentOptions> = {},
+): Promise<ReferenceAgent> {
+  const code = await t.http
+    .post(`/api/hotels/${hotel.slug}/workstations/${id}/pair-code`)
+    .set(as(hotel.accessToken))
+    .expect(201);
   const pairing = await pairAgent(t.baseUrl, code.body.pair_code);
   const started = startReferenceAgent({
     url: t.agentsUrl,
@@ -39,5 +52,5 @@ export async function deskWithAgent(
     ...agent,
   });
   await started.waitForWelcome();
-  return { id, agent: started };
+  return started;
 }

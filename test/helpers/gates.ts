@@ -1,6 +1,8 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MODULES } from '../../src/modules/registry';
+import type { AnyModule } from '../../src/platform/modules';
 
 /** Where the quality gates leave their one-line summaries for `npm test` to print after Jest. */
 export function gatesFile(): string {
@@ -10,4 +12,74 @@ export function gatesFile(): string {
 /** Records a gate's figures, e.g. reportGate('cross-hotel', '1432 attempts, 0 leaks'). */
 export function reportGate(gate: string, summary: string): void {
   appendFileSync(gatesFile(), `gate ${gate}: ${summary}\n`);
+}
+
+/** An operation by name, as the gates count them: `GET /api/hotels/:slug/rooms/:id`. */
+export const operationKey = (route: { method: string; path: string }) =>
+  `${route.method.toUpperCase()} ${route.path.replace(/\{(\w+)\}/g, ':$1')}`;
+
+export interface Coverage {
+  /** Declared operations the gate never exercised. */
+  missing: string[];
+  /** Operations the gate exercised that nothing declares (a stale table, a typo, a route that moved). */
+  undeclared: string[];
+  covered: number;
+  declared: number;
+  /** `covered / declared operations`, for the gate's summary line. */
+  figure: string;
+}
+
+/** Compares, both ways, the operations a gate must cover with those it exercised (by name). */
+export function compareCoverage(declared: Iterable<string>, exercised: Iterable<string>): Coverage {
+  const must = new Set(declared);
+  const did = new Set(exercised);
+  const missing = [...must].filter((key) => !did.has(key)).sort();
+  const undeclared = [...did].filter((key) => !must.has(key)).sort();
+  const covered = must.size - missing.length;
+  return { missing, undeclared, covered, declared: must.size, figure: `${covered}/${must.size} operations` };
+}
+
+const MODULES_DIR = path.resolve(__dirname, '../../src/modules');
+
+/**
+ * What the registry leaves out: every folder of src/modules holds `<area>.module.ts`, whose module the registry must
+ * list. The gates derive their operations from the registry's routes, so a module dropped from it would shrink every
+ * gate silently; with this check it fails them instead.
+ */
+export function registryGaps(registered: readonly AnyModule[] = MODULES): string[] {
+  const listed = new Set(registered);
+  const gaps: string[] = [];
+  for (const entry of readdirSync(MODULES_DIR, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const file = path.join(MODULES_DIR, entry.name, `${entry.name}.module.ts`);
+    let exports: Record<string, unknown>;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      exports = require(file) as Record<string, unknown>;
+    } catch (error) {
+      gaps.push(`src/modules/${entry.name}: no ${entry.name}.module.ts to load (${(error as Error).message})`);
+      continue;
+    }
+    const modules = Object.values(exports).filter(
+      (value): value is AnyModule =>
+        typeof value === 'object' && value !== null && 'name' in value && 'create' in value,
+    );
+    if (modules.length === 0) gaps.push(`src/modules/${entry.name}/${entry.name}.module.ts exports no module`);
+    for (const module of modules) {
+      if (!listed.has(module)) gaps.push(`module ${module.name} (src/modules/${entry.name}) is not in the registry`);
+    }
+  }
+  return gaps;
+}
+
+/**
+ * The gate's coverage problems, as lines for `expect(...).toEqual([])`: modules missing from the registry, declared
+ * operations the gate did not exercise, and exercised ones nothing declares.
+ */
+export function coverageProblems(coverage: Coverage, registered: readonly AnyModule[] = MODULES): string[] {
+  return [
+    ...registryGaps(registered),
+    ...coverage.missing.map((key) => `${key}: declared, never exercised`),
+    ...coverage.undeclared.map((key) => `${key}: exercised, not declared`),
+  ];
 }
