@@ -305,7 +305,7 @@ async function hotelWithShop(r: Recorder, label: string) {
   shopCount += 1;
   const shopId = String(900_000 + shopCount);
   const fake = fakeYooKassaControl(r.stackEnv.YOOKASSA_FAKE_URL);
-  await fake.setWebhook(shopId, `${r.api.baseUrl}/api/payments/yookassa/notifications`);
+  await fake.openShop(shopId, FAKE.shopSecret, `${r.api.baseUrl}/api/payments/yookassa/notifications`);
   await r.api.call('POST', api('/payment-gateways'), {
     token: hotel.token,
     expected: 201,

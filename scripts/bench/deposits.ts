@@ -46,7 +46,7 @@ async function deskWithShop(baseUrl: string, email: string, fake: FakeYooKassaCo
     guest_last_name: 'Bench',
     guest_first_name: 'Guest',
   });
-  await fake.setWebhook(shopId, `${baseUrl}${NOTIFICATIONS_PATH}`);
+  await fake.openShop(shopId, `bench-secret-${shopId}`, `${baseUrl}${NOTIFICATIONS_PATH}`);
   await create('/payment-gateways', { provider: 'yookassa', shop_id: shopId, secret_key: `bench-secret-${shopId}` });
   return { token, depositPath: `${hotel}/bookings/${booking.id}/deposit`, shopId };
 }

@@ -43,6 +43,12 @@ export interface RunningStack {
 
 export const MEDIA_BUCKET = 'hotel-media';
 
+/**
+ * The shop the YooKassa sandbox opens at start, for a hotel's gateway while developing (the sandbox, like YooKassa,
+ * refuses shops it does not know; tests open their own with `fakeYooKassaControl(...).openShop`).
+ */
+export const SANDBOX_SHOP = { shopId: '100500', secretKey: 'test_sandbox_secret_key' };
+
 /** Starts every embedded service that the environment does not already point elsewhere. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const stops: (() => Promise<void>)[] = [];
@@ -125,14 +131,19 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       env.YOOKASSA_API_URL = options.env.YOOKASSA_API_URL;
     } else {
       pending.push(
-        startFakeYooKassa({ defaultWebhookUrl: options.yookassaWebhookUrl, port: options.yookassaPort }).then(
-          (yookassa) => {
-            stops.push(yookassa.close);
-            env.YOOKASSA_API_URL = yookassa.apiUrl;
-            env.YOOKASSA_FAKE_URL = yookassa.url;
-            addresses.push(['YooKassa sandbox', yookassa.url]);
-          },
-        ),
+        startFakeYooKassa({
+          defaultWebhookUrl: options.yookassaWebhookUrl,
+          port: options.yookassaPort,
+          shops: [SANDBOX_SHOP],
+        }).then((yookassa) => {
+          stops.push(yookassa.close);
+          env.YOOKASSA_API_URL = yookassa.apiUrl;
+          env.YOOKASSA_FAKE_URL = yookassa.url;
+          addresses.push([
+            'YooKassa sandbox',
+            `${yookassa.url} (shop_id ${SANDBOX_SHOP.shopId}, secret_key ${SANDBOX_SHOP.secretKey})`,
+          ]);
+        }),
       );
     }
     if (options.env.TTLOCK_API_URL) {

@@ -155,13 +155,15 @@ describe('guests: search', () => {
     expect(await search({ q: formatted })).toEqual([guest.id]);
     expect(await search({ q: `${number.slice(0, 3)} ${number.slice(3, 6)}.${number.slice(6)}` })).toEqual([guest.id]);
     expect(await search({ q: number.slice(4) })).toEqual([guest.id]);
+    // The domestic 8 prefix is the same number.
+    expect(await search({ q: `8 (${number.slice(0, 3)}) ${number.slice(3)}` })).toEqual([guest.id]);
 
     const plain = await createGuestVia({
       last_name: `Цифров${token()}`,
       first_name: 'Олег',
       phone: `7${subscriber()}`,
     });
-    const plainDigits = (await guestsRepository.find(t.db, owner.hotelId, plain.id))!.phone_normalized!;
+    const plainDigits = (await guestsRepository.find(t.db, owner.hotelId, plain.id))!.phone_normalized!.slice(1);
     const asFormatted = `+${plainDigits[0]} (${plainDigits.slice(1, 4)}) ${plainDigits.slice(4, 7)}-${plainDigits.slice(7)}`;
     expect(await search({ q: asFormatted })).toEqual([plain.id]);
   });
@@ -400,7 +402,7 @@ describe('guests: functions for bookings', () => {
     );
     expect(created).toMatchObject({
       hotel_id: owner.hotelId,
-      phone_normalized: `7${number}`,
+      phone_normalized: `+7${number}`,
       passport_key_id: 'test1',
     });
     await expect(

@@ -53,9 +53,10 @@ afterAll(async () => {
 
 const control = () => fakeYooKassaControl(fake.url);
 
-/** A new shop (so its payments are its own) and a client whose HTTP attempts are counted. */
-function newShop() {
+/** A new shop, opened at the fake (so its payments are its own), and a client whose HTTP attempts are counted. */
+async function newShop() {
   const credentials: YooKassaCredentials = { shopId: `shop-${randomUUID()}`, secretKey: `test_${randomUUID()}` };
+  await control().openShop(credentials.shopId, credentials.secretKey);
   let attempts = 0;
   const client = createYooKassaClient({
     baseUrl: fake.apiUrl,
@@ -84,7 +85,12 @@ function notification(objectId: string, event: YooKassaNotificationEvent) {
   });
 }
 
-async function paidPayment(card = 'success', overrides: Partial<CreatePaymentRequest> = {}, shop = newShop()) {
+async function paidPayment(
+  card = 'success',
+  overrides: Partial<CreatePaymentRequest> = {},
+  shop?: Awaited<ReturnType<typeof newShop>>,
+) {
+  shop ??= await newShop();
   const created = await shop.client.createPayment(shop.credentials, paymentRequest(overrides), randomUUID());
   await control().pay(created.confirmation!.confirmation_url, card);
   return { ...shop, payment: await shop.client.getPayment(shop.credentials, created.id) };
@@ -107,7 +113,7 @@ describe('YooKassa client against the fake', () => {
   });
 
   test('a new payment is pending with a confirmation page to pay on', async () => {
-    const { client, credentials } = newShop();
+    const { client, credentials } = await newShop();
     const payment = await client.createPayment(credentials, paymentRequest(), randomUUID());
     expect(payment).toMatchObject({ status: 'pending', paid: false, test: true });
     const page = await fetch(payment.confirmation!.confirmation_url);
@@ -167,7 +173,7 @@ describe('YooKassa client against the fake', () => {
   });
 
   test('a receipt whose items do not add up to the amount is refused', async () => {
-    const { client, credentials } = newShop();
+    const { client, credentials } = await newShop();
     const receipt = {
       customer: { email: 'guest@example.com' },
       items: [{ description: 'Night', quantity: '2', amount: { value: '700.00', currency: 'RUB' }, vat_code: 1 }],
@@ -181,7 +187,7 @@ describe('YooKassa client against the fake', () => {
   });
 
   test('the same idempotence key makes one payment; with another body it is refused', async () => {
-    const { client, credentials } = newShop();
+    const { client, credentials } = await newShop();
     const key = randomUUID();
     const first = await client.createPayment(credentials, paymentRequest(), key);
     const second = await client.createPayment(credentials, paymentRequest(), key);
@@ -195,7 +201,7 @@ describe('YooKassa client against the fake', () => {
   });
 
   test('a lost answer is retried with the same key and makes exactly one payment', async () => {
-    const { client, credentials, attempts } = newShop();
+    const { client, credentials, attempts } = await newShop();
     await control().injectFault(credentials.shopId, 'lose_response', 1);
     const payment = await client.createPayment(credentials, paymentRequest(), randomUUID());
     expect(attempts()).toBe(2);
@@ -204,12 +210,12 @@ describe('YooKassa client against the fake', () => {
   });
 
   test('one failure is retried; failing every attempt ends in YooKassaUnavailableError', async () => {
-    const once = newShop();
+    const once = await newShop();
     await control().injectFault(once.credentials.shopId, 'unavailable', 1);
     await expect(once.client.createPayment(once.credentials, paymentRequest(), randomUUID())).resolves.toBeDefined();
     expect(once.attempts()).toBe(2);
 
-    const always = newShop();
+    const always = await newShop();
     await control().injectFault(always.credentials.shopId, 'unavailable', 5);
     const error = await always.client.createPayment(always.credentials, paymentRequest(), randomUUID()).catch((e) => e);
     expect(error).toBeInstanceOf(YooKassaUnavailableError);
@@ -232,7 +238,7 @@ describe('YooKassa client against the fake', () => {
   });
 
   test('an unpaid payment expires after an hour, a hold after seven days', async () => {
-    const unpaid = newShop();
+    const unpaid = await newShop();
     const pending = await unpaid.client.createPayment(unpaid.credentials, paymentRequest(), randomUUID());
     await control().advanceClock(unpaid.credentials.shopId, 61 * 60_000);
     expect(await unpaid.client.getPayment(unpaid.credentials, pending.id)).toMatchObject({
@@ -248,7 +254,7 @@ describe('YooKassa client against the fake', () => {
   });
 
   test('a failed notification is delivered again, and duplicates can be sent on demand', async () => {
-    const shop = newShop();
+    const shop = await newShop();
     const path = `/flaky/${shop.credentials.shopId}`;
     failuresLeft.set(path, 2);
     await control().setWebhook(shop.credentials.shopId, `${receiverUrl}${path}`);
@@ -262,18 +268,88 @@ describe('YooKassa client against the fake', () => {
     });
   });
 
-  test('a wrong secret key is refused with invalid_credentials', async () => {
-    const { client, credentials } = newShop();
+  test('a wrong secret key and a shop never opened are refused with invalid_credentials', async () => {
+    const { client, credentials } = await newShop();
     await client.createPayment(credentials, paymentRequest(), randomUUID());
     const wrong = { ...credentials, secretKey: 'test_wrong' };
     const error = await client.getPayment(wrong, randomUUID()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(YooKassaRequestError);
     expect(error).toMatchObject({ status: 401, code: 'invalid_credentials', retryable: false });
     expect((error as Error).message).not.toContain('test_wrong');
+
+    // An unknown shop is not registered by its first request, whatever secret it brings, twice over.
+    const stranger = { shopId: `shop-${randomUUID()}`, secretKey: `test_${randomUUID()}` };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(client.createPayment(stranger, paymentRequest(), randomUUID())).rejects.toMatchObject({
+        status: 401,
+        code: 'invalid_credentials',
+        parameter: 'Authorization',
+      });
+    }
+    expect(await control().payments(stranger.shopId)).toHaveLength(0);
+  });
+
+  const receiptWith = (customer: Record<string, string>, item: Record<string, string> = {}) => ({
+    customer,
+    items: [
+      {
+        description: 'Night',
+        quantity: '1.00',
+        amount: { value: '1500.00', currency: 'RUB' },
+        vat_code: 1,
+        payment_subject: 'service',
+        payment_mode: 'full_payment',
+        ...item,
+      },
+    ],
+  });
+
+  test.each([
+    ['a phone with +', { receipt: receiptWith({ phone: '+79005550011' }) }, 'receipt.customer.phone'],
+    ['a phone as typed', { receipt: receiptWith({ phone: '+7(900)5550011' }) }, 'receipt.customer.phone'],
+    ['a phone with spaces', { receipt: receiptWith({ phone: '7 900 5550011' }) }, 'receipt.customer.phone'],
+    ['a phone of 16 digits', { receipt: receiptWith({ phone: '7900555001122334' }) }, 'receipt.customer.phone'],
+    ['a malformed e-mail', { receipt: receiptWith({ email: 'guest at example.com' }) }, 'receipt.customer.email'],
+    [
+      'an unknown payment_subject',
+      { receipt: receiptWith({ email: 'guest@example.com' }, { payment_subject: 'lodging' }) },
+      'receipt.items[0].payment_subject',
+    ],
+    [
+      'an unknown payment_mode',
+      { receipt: receiptWith({ email: 'guest@example.com' }, { payment_mode: 'prepaid' }) },
+      'receipt.items[0].payment_mode',
+    ],
+    [
+      'a relative return_url',
+      { confirmation: { type: 'redirect' as const, return_url: '/paid' } },
+      'confirmation.return_url',
+    ],
+    [
+      'a return_url that is not http',
+      { confirmation: { type: 'redirect' as const, return_url: 'javascript:alert(1)' } },
+      'confirmation.return_url',
+    ],
+  ])('%s is refused with invalid_request naming the field', async (_case, overrides, parameter) => {
+    const { client, credentials } = await newShop();
+    const refused = client.createPayment(credentials, paymentRequest(overrides), randomUUID());
+    await expect(refused).rejects.toMatchObject({ status: 400, code: 'invalid_request', parameter });
+    expect(await control().payments(credentials.shopId)).toHaveLength(0);
+  });
+
+  test('a receipt in the documented forms is accepted', async () => {
+    const { client, credentials } = await newShop();
+    const receipt = receiptWith(
+      { phone: '79005550011', email: 'guest@example.com' },
+      { payment_mode: 'full_prepayment' },
+    );
+    await expect(client.createPayment(credentials, paymentRequest({ receipt }), randomUUID())).resolves.toMatchObject({
+      status: 'pending',
+    });
   });
 
   test('a POST without an Idempotence-Key is refused', async () => {
-    const { shopId, secretKey } = newShop().credentials;
+    const { shopId, secretKey } = (await newShop()).credentials;
     const response = await fetch(`${fake.apiUrl}/payments`, {
       method: 'POST',
       headers: {
@@ -291,7 +367,7 @@ describe('YooKassa client against the fake', () => {
   });
 
   test('the client refuses an idempotence key longer than 64 characters', async () => {
-    const { client, credentials } = newShop();
+    const { client, credentials } = await newShop();
     await expect(client.createPayment(credentials, paymentRequest(), 'k'.repeat(65))).rejects.toThrow(RangeError);
   });
 

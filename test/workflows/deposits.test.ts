@@ -52,11 +52,12 @@ async function stay(
 ): Promise<Stay> {
   const hotel = await registerHotel(t);
   const shopId = `${process.pid}${Date.now() % 100000}${shopSequence++}`;
-  await fake.setWebhook(shopId, `${t.baseUrl}/api/payments/yookassa/notifications`);
+  const secretKey = `test_secret_${shopId}`;
+  await fake.openShop(shopId, secretKey, `${t.baseUrl}/api/payments/yookassa/notifications`);
   await t.http
     .post(api(hotel, '/payment-gateways'))
     .set(as(hotel.accessToken))
-    .send({ provider: 'yookassa', shop_id: shopId, secret_key: `test_secret_${shopId}`, ...gateway })
+    .send({ provider: 'yookassa', shop_id: shopId, secret_key: secretKey, ...gateway })
     .expect(201);
   if (Object.keys(settings).length > 0)
     await t.http.patch(api(hotel, '/payment-settings')).set(as(hotel.accessToken)).send(settings).expect(200);

@@ -21,7 +21,7 @@ afterAll(async () => {
 it('answers with the payment page, and a succeeded payment confirms the booking with one payment row', async () => {
   const hotel = await registerHotel(t);
   const shopId = `${process.pid}${Date.now() % 100000}`;
-  await fake.setWebhook(shopId, `${t.baseUrl}/api/payments/yookassa/notifications`);
+  await fake.openShop(shopId, `widget_${shopId}`, `${t.baseUrl}/api/payments/yookassa/notifications`);
   await t.http
     .post(`/api/hotels/${hotel.slug}/payment-gateways`)
     .set(as(hotel.accessToken))

@@ -1,3 +1,4 @@
+import { normalizePhone } from '../../platform/phone';
 import { formatKopecks, kopecksOf, lineKopecks, MAX_KOPECKS, quantityOf, roublesOf, thousandthsOf } from './amounts';
 import { AtolTaskError } from './errors';
 import {
@@ -103,14 +104,11 @@ function contactOf(customer: ReceiptInput['customer']): string | undefined {
     }
     return email;
   }
-  const phone = customer?.phone?.replace(/[\s()-]/g, '');
-  if (!phone) return undefined;
-  const digits = phone.replace(/^\+/, '');
-  if (!/^\d{10,15}$/.test(digits)) throw new AtolTaskError('Некорректный телефон покупателя', 'customer.phone');
-  // A Russian number the desk typed as 8XXXXXXXXXX or without its country code: the operator expects +7.
-  if (/^8\d{10}$/.test(digits)) return `+7${digits.slice(1)}`;
-  if (/^\d{10}$/.test(digits)) return `+7${digits}`;
-  return `+${digits}`;
+  if (!customer?.phone?.trim()) return undefined;
+  // Tag 1008 takes the phone as `+` and the digits with the country code: the E.164 normal form.
+  const phone = normalizePhone(customer.phone);
+  if (phone === null) throw new AtolTaskError('Некорректный телефон покупателя', 'customer.phone');
+  return phone;
 }
 
 function positionOf(line: ReceiptLine, index: number): { position: AtolPosition; kopecks: bigint } {

@@ -1,5 +1,6 @@
 import type { ReceiptInput, SettlementMethod, VatRate } from '../../integrations/atol';
 import type { PaymentInput, PaymentSettings } from '../payments';
+import { normalizePhone } from '../../platform/phone';
 import { formatMoney, parseMoney } from '../pricing';
 import { amountDue } from './bookings.present';
 import type { Booking } from './bookings.types';
@@ -67,9 +68,9 @@ export function paymentReceipt(
     method: settlementOf(booking),
     object: 'service' as const,
   });
-  const contact = booking.guest_email
-    ? { email: booking.guest_email }
-    : booking.guest_phone && { phone: booking.guest_phone };
+  // A phone that does not parse is never sent: the receipt then goes without a contact (printed at the desk).
+  const phone = normalizePhone(booking.guest_phone);
+  const contact = booking.guest_email ? { email: booking.guest_email } : phone && { phone };
   return {
     operation: refund ? 'sellReturn' : 'sell',
     source_kind: refund ? 'refund' : 'booking_payment',

@@ -10,6 +10,7 @@ import {
   type YooKassaPayment,
 } from '../../integrations/yookassa';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { phoneDigits } from '../../platform/phone';
 import type { PaymentsService } from '../payments';
 import { formatMoney } from '../pricing';
 
@@ -71,6 +72,8 @@ export function isRefusal(error: unknown): error is YooKassaRequestError {
 
 /**
  * A 54-FZ receipt when the guest left an address to send it to (the provider requires a contact); one line per item.
+ * The phone goes in the form YooKassa documents (E.164 digits without `+`), and only when it parses: a phone that
+ * does not leaves the receipt to the e-mail, or no receipt, never a refused payment.
  * VAT code 1 is "without VAT", the usual case of a deposit; the hotel's fiscal settings may refine it later.
  */
 export function receiptFor(
@@ -78,9 +81,10 @@ export function receiptFor(
   lines: { description: string; cents: bigint }[],
   currency: string,
 ): Receipt | undefined {
-  if (!contact.email && !contact.phone) return undefined;
+  const phone = phoneDigits(contact.phone);
+  if (!contact.email && !phone) return undefined;
   return {
-    customer: { ...(contact.email && { email: contact.email }), ...(contact.phone && { phone: contact.phone }) },
+    customer: { ...(contact.email && { email: contact.email }), ...(phone && { phone }) },
     items: lines.map((line) => ({
       description: line.description.slice(0, 128),
       quantity: '1.00',

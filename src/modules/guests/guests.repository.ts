@@ -27,7 +27,7 @@ export type DocumentColumns = Pick<
 export interface GuestSearch {
   /** Lower-cased words; each matches part of the name or of the e-mail. */
   words?: string[];
-  /** Digits matched anywhere in the normalized phone. */
+  /** Digits matched anywhere in the phone's normal form. */
   phoneDigits?: string;
   blacklisted?: boolean;
 }
@@ -74,7 +74,7 @@ export const guestsRepository = {
     return (await db('guests').where({ hotel_id: hotelId, id }).modify(atVersion(expected)).delete()) > 0;
   },
 
-  /** Guests with this phone (digits) or e-mail (lower-cased), most recently updated first. */
+  /** Guests with this phone (normal form) or e-mail (lower-cased), most recently updated first. */
   async findByContact(
     db: DbOrTrx,
     hotelId: string,

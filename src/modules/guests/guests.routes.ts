@@ -32,7 +32,8 @@ export function guestsRoutes(guests: GuestsService): RouteDefinition[] {
       summary: 'List or search guests',
       description:
         '`q` searches: text made of phone characters (digits, spaces, `+ ( ) . -`) with at least 3 digits matches ' +
-        'those digits anywhere in the phone, whatever its formatting (`+7 (999) 123-45-67` = `79991234567`); other ' +
+        "the phone whatever its formatting: a whole number by its E.164 form, the hotel's country for one typed " +
+        'without its code (`+7 (999) 123-45-67` = `8 999 123-45-67` = `79991234567`), a part by its digits; other ' +
         'text is split into words, each of which must match part of the last, first or middle name or of the ' +
         'e-mail, case-insensitively (ё = е). `blacklisted` filters. By last name and first name, a page at a time. ' +
         documentsNote,

@@ -6,6 +6,7 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { assertVersion, missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { Role } from '../../platform/http/roles';
+import { normalizePhone } from '../../platform/phone';
 import { validate } from '../../platform/http/validate';
 import { guestsRepository, type DocumentColumns, type GuestColumns, type GuestSearch } from './guests.repository';
 import { createGuestBody } from './guests.schemas';
@@ -46,11 +47,6 @@ const ENVELOPE_COLUMNS = {
 /** Lower-cased, ё read as е: how names are stored for search and compared for matching. */
 export function foldName(value: string): string {
   return value.toLowerCase().replace(/ё/g, 'е').replace(/\s+/g, ' ').trim();
-}
-
-export function normalizePhone(phone: string | null | undefined): string | null {
-  const digits = (phone ?? '').replace(/\D/g, '');
-  return digits.length > 0 ? digits : null;
 }
 
 const emptyToNull = (value: string | null | undefined) => (value === undefined ? undefined : value || null);
@@ -151,8 +147,9 @@ export function presentGuest(row: GuestRow, role: Role, encryption: EncryptionKe
 }
 
 /**
- * `q` as a search: text made only of phone characters with at least 3 digits searches the phone digits (so
- * `+7 (999) 123-45-67` and `79991234567` find the same guest); anything else is split into words, each of which must
+ * `q` as a search: text made only of phone characters with at least 3 digits searches the digits of the phones' normal
+ * form, a whole number by its own normal form (so `+7 (999) 123-45-67`, `8 999 123-45-67` and `79991234567` find the
+ * same guest), a part by its digits; anything else is split into words, each of which must
  * match part of the name (last, first, middle) or of the e-mail, case-insensitively.
  */
 export function searchOf(filter: GuestFilter): GuestSearch {
@@ -160,7 +157,9 @@ export function searchOf(filter: GuestFilter): GuestSearch {
   const q = filter.q?.trim();
   if (!q) return search;
   const digits = q.replace(/\D/g, '');
-  if (/^[\d\s()+.-]+$/.test(q) && digits.length >= 3) return { ...search, phoneDigits: digits };
+  if (/^[\d\s()+.-]+$/.test(q) && digits.length >= 3) {
+    return { ...search, phoneDigits: normalizePhone(q)?.slice(1) ?? digits };
+  }
   return { ...search, words: foldName(q).split(' ') };
 }
 
@@ -180,7 +179,7 @@ export async function createGuest(
 }
 
 /**
- * The existing guest a booking's contact details designate: the same phone digits or the same e-mail
+ * The existing guest a booking's contact details designate: the same phone (normal form) or the same e-mail
  * (case-insensitive), and the same last name (case-insensitive, ё = е). Among several, one matching both phone and
  * e-mail, then one with the same first name, then the most recently updated. Undefined when nothing matches or
  * neither phone nor e-mail is given.
@@ -190,8 +189,7 @@ export async function findGuestMatch(
   hotelId: string,
   criteria: GuestMatchCriteria,
 ): Promise<GuestRow | undefined> {
-  const phoneDigits = normalizePhone(criteria.phone);
-  const phoneNormalized = phoneDigits && phoneDigits.length >= 5 ? phoneDigits : undefined;
+  const phoneNormalized = normalizePhone(criteria.phone) ?? undefined;
   const email = criteria.email?.trim().toLowerCase() || undefined;
   const candidates = await guestsRepository.findByContact(conn, hotelId, { phoneNormalized, email });
   const lastName = foldName(criteria.last_name);
@@ -277,9 +275,8 @@ export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) 
      * by contact (a changed name does not get past it) and lets a returning guest see only their first name.
      */
     async byContact(hotelId: string, contact: { phone?: string | null; email?: string | null }) {
-      const phoneDigits = normalizePhone(contact.phone ?? null);
       const rows = await guestsRepository.findByContact(db, hotelId, {
-        phoneNormalized: phoneDigits && phoneDigits.length >= 5 ? phoneDigits : undefined,
+        phoneNormalized: normalizePhone(contact.phone) ?? undefined,
         email: contact.email?.trim().toLowerCase() || undefined,
       });
       return rows.map((row) => ({ first_name: row.first_name, blacklisted: row.is_blacklisted }));

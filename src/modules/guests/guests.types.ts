@@ -31,7 +31,7 @@ export interface GuestRow extends GuestStanding {
   /** "last first middle", lower-cased, ё as е: what name search matches. */
   search_name: string;
   phone: string | null;
-  /** The phone's digits only, for search and matching. */
+  /** The phone's normal form (E.164, platform/phone), for search and matching; null when it does not parse. */
   phone_normalized: string | null;
   /** Lower-cased. */
   email: string | null;
@@ -94,7 +94,7 @@ export interface Viewer {
   role: Role;
 }
 
-/** What `findGuestMatch` compares: the same phone digits or e-mail, and the same last name. */
+/** What `findGuestMatch` compares: the same phone (normal form) or e-mail, and the same last name. */
 export interface GuestMatchCriteria {
   phone?: string | null;
   email?: string | null;

@@ -37,7 +37,10 @@ export function apiRoutes(state: FakeState, payments: Payments): Router {
   return router;
 }
 
-/** Registers a shop id on its first request; afterwards only the same secret key passes. */
+/**
+ * Basic auth as YooKassa checks it: the shop id of a shop provisioned with `PUT /_fake/shops/:shopId` (as a real shop
+ * is opened in its account) and that shop's secret key; anything else is 401 invalid_credentials.
+ */
 function authenticate(state: FakeState) {
   return (request: Request, response: Response, next: NextFunction) => {
     const [, encoded] = /^Basic\s+(\S+)$/i.exec(request.get('Authorization') ?? '') ?? [];
@@ -48,9 +51,10 @@ function authenticate(state: FakeState) {
     if (separator <= 0 || !secretKey) {
       throw invalidCredentials('Basic authentication is required: the shop id as the user, the secret key as password');
     }
-    const shop = state.shop(shopId);
-    shop.secretKey ??= secretKey;
-    if (shop.secretKey !== secretKey) throw invalidCredentials('Login or password is incorrect');
+    const shop = state.shops.get(shopId);
+    if (shop?.secretKey === undefined || shop.secretKey !== secretKey) {
+      throw invalidCredentials('Login or password is incorrect');
+    }
     response.locals.shop = shop;
     next();
   };

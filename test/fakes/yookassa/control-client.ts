@@ -5,6 +5,11 @@ import type { FaultMode } from './state';
 export type CardChoice = keyof typeof TEST_CARDS | (string & {});
 
 export interface FakeYooKassaControl {
+  /**
+   * Opens a shop with its secret key (the API refuses unknown shops and wrong keys), notifying `webhookUrl` if given
+   * (else the fake's default one).
+   */
+  openShop(shopId: string, secretKey: string, webhookUrl?: string): Promise<void>;
   /** The shop's own notification URL; null turns its notifications off. */
   setWebhook(shopId: string, webhookUrl: string | null): Promise<void>;
   /** Moves the shop's clock forward (expiry is checked at once). */
@@ -34,6 +39,9 @@ export function fakeYooKassaControl(url: string): FakeYooKassaControl {
   };
   const shop = (shopId: string) => `/_fake/shops/${encodeURIComponent(shopId)}`;
   return {
+    async openShop(shopId, secretKey, webhookUrl) {
+      await call('PUT', shop(shopId), { secret_key: secretKey, webhook_url: webhookUrl });
+    },
     async setWebhook(shopId, webhookUrl) {
       await call('PUT', shop(shopId), { webhook_url: webhookUrl });
     },

@@ -18,9 +18,16 @@ export function controlRoutes(state: FakeState, payments: Payments): Router {
   router.use(express.json());
   const shopOf = (request: Request) => state.shop((request.params as { shopId: string }).shopId);
 
+  /** Opens the shop (its secret key) or changes it: the API answers only shops opened here. */
   router.put('/shops/:shopId', (request, response) => {
     const shop = shopOf(request);
-    const webhookUrl: unknown = body(request).webhook_url;
+    const { secret_key: secretKey, webhook_url: webhookUrl } = body(request);
+    if (secretKey !== undefined) {
+      if (typeof secretKey !== 'string' || !/^\S{1,256}$/.test(secretKey)) {
+        throw invalidRequest('secret_key must be 1 to 256 characters without spaces', 'secret_key');
+      }
+      shop.secretKey = secretKey;
+    }
     if (webhookUrl !== undefined) {
       if (webhookUrl !== null && (typeof webhookUrl !== 'string' || !URL.canParse(webhookUrl))) {
         throw invalidRequest('webhook_url must be an absolute URL or null', 'webhook_url');
@@ -86,6 +93,7 @@ function describe(shop: Shop) {
   return {
     shop_id: shop.id,
     webhook_url: shop.webhookUrl,
+    provisioned: shop.secretKey !== undefined,
     clock_offset_ms: shop.clockOffsetMs,
     fault: shop.fault ?? null,
   };

@@ -23,7 +23,8 @@ export const invalidRequest = (description: string, parameter?: string) =>
 
 export const notFound = (description: string) => new FakeApiError(404, 'not_found', description);
 
-export const invalidCredentials = (description: string) => new FakeApiError(401, 'invalid_credentials', description);
+export const invalidCredentials = (description: string) =>
+  new FakeApiError(401, 'invalid_credentials', description, 'Authorization');
 
 export const internalServerError = () =>
   new FakeApiError(500, 'internal_server_error', 'Internal server error, the outcome of the request is unknown');

@@ -2,7 +2,7 @@
  * A fake YooKassa speaking API v3 (https://yookassa.ru/developers/api), in memory, every shop on its own:
  *
  * - /v3/payments, /v3/payments/:id, /v3/payments/:id/capture, /v3/payments/:id/cancel, /v3/refunds, /v3/refunds/:id
- *   with Basic auth (a shop id is registered with the secret key of its first request), an Idempotence-Key on every
+ *   with Basic auth (only shops opened with `PUT /_fake/shops/:shopId` and their secret key), an Idempotence-Key on every
  *   POST (answers kept 24 hours on the shop's clock), YooKassa's validation and error bodies.
  * - /payer/:paymentId, the confirmation_url: the payer pays with a test card (TEST_CARDS).
  * - Notifications to the shop's webhook (else the default one) on waiting_for_capture, succeeded, canceled and refund

@@ -20,6 +20,54 @@ export interface RefundRequest {
 type Fields = Record<string, unknown>;
 
 const MAX_METADATA_KEYS = 16;
+/** The receipt's `customer.phone`: ITU-T E.164, digits only with the country code, at most 15 (`79000000000`). */
+const PHONE = /^[1-9]\d{6,14}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The values YooKassa documents for an item's `payment_subject` (tag 1212) and `payment_mode` (tag 1214). */
+const PAYMENT_SUBJECTS = [
+  'commodity',
+  'excise',
+  'job',
+  'service',
+  'gambling_bet',
+  'gambling_prize',
+  'lottery',
+  'lottery_prize',
+  'intellectual_activity',
+  'payment',
+  'agent_commission',
+  'property_right',
+  'non_operating_gain',
+  'insurance_premium',
+  'sales_tax',
+  'resort_fee',
+  'composite',
+  'another',
+  'fine',
+  'tax',
+  'lien',
+  'cost',
+  'pension_insurance_without_payouts',
+  'pension_insurance_with_payouts',
+  'health_insurance_without_payouts',
+  'health_insurance_with_payouts',
+  'health_insurance',
+  'casino',
+  'agent_withdrawals',
+  'non_marked_excise',
+  'marked_excise',
+  'marked',
+  'non_marked',
+];
+const PAYMENT_MODES = [
+  'full_prepayment',
+  'partial_prepayment',
+  'advance',
+  'full_payment',
+  'partial_payment',
+  'credit',
+  'credit_payment',
+];
 const MAX_RECEIPT_ITEMS = 100;
 const QUANTITY = /^\d{1,9}(\.\d{1,3})?$/;
 
@@ -34,6 +82,9 @@ export function parsePaymentRequest(input: unknown): PaymentRequest {
     throw invalidRequest('Only redirect confirmation is supported', 'confirmation.type');
   const returnUrl = text(confirmation, 'return_url', 2048, 'confirmation.return_url');
   if (returnUrl === undefined) throw invalidRequest('return_url is required', 'confirmation.return_url');
+  if (!/^https?:$/.test(URL.parse(returnUrl)?.protocol ?? '')) {
+    throw invalidRequest('return_url must be an absolute http or https URL', 'confirmation.return_url');
+  }
   checkReceipt(body.receipt, amount);
   return {
     amount,
@@ -80,7 +131,13 @@ function checkReceipt(input: unknown, total: Money): void {
   const receipt = fields(input, 'receipt');
   const customer = fields(receipt.customer, 'receipt.customer');
   const email = text(customer, 'email', 256, 'receipt.customer.email');
+  if (email !== undefined && !EMAIL.test(email)) {
+    throw invalidRequest('Invalid email: an e-mail address is expected', 'receipt.customer.email');
+  }
   const phone = text(customer, 'phone', 15, 'receipt.customer.phone');
+  if (phone !== undefined && !PHONE.test(phone)) {
+    throw invalidRequest('Invalid phone: ITU-T E.164 digits without "+" are expected', 'receipt.customer.phone');
+  }
   if (email === undefined && phone === undefined) {
     throw invalidRequest('The receipt needs the customer email or phone', 'receipt.customer');
   }
@@ -114,8 +171,8 @@ function itemTotal(input: unknown, index: number, total: Money): number {
   if (!Number.isInteger(item.vat_code) || (item.vat_code as number) < 1 || (item.vat_code as number) > 12) {
     throw invalidRequest('vat_code must be an integer from 1 to 12', `${at}.vat_code`);
   }
-  text(item, 'payment_subject', 64, `${at}.payment_subject`);
-  text(item, 'payment_mode', 64, `${at}.payment_mode`);
+  oneOf(item, 'payment_subject', PAYMENT_SUBJECTS, `${at}.payment_subject`);
+  oneOf(item, 'payment_mode', PAYMENT_MODES, `${at}.payment_mode`);
   const milliUnits = Math.round(Number(quantity) * 1000);
   return Math.round((price.minor * milliUnits) / 1000);
 }
@@ -134,6 +191,13 @@ function text(body: Fields, key: string, maxLength: number, parameter = key): st
     throw invalidRequest(`${key} must be a string of 1 to ${maxLength} characters`, parameter);
   }
   return value;
+}
+
+function oneOf(body: Fields, key: string, values: string[], parameter: string): void {
+  const value = body[key];
+  if (value !== undefined && !values.includes(value as string)) {
+    throw invalidRequest(`${key} must be one of the values YooKassa documents`, parameter);
+  }
 }
 
 function metadata(input: unknown): Record<string, string> {

@@ -15,6 +15,8 @@ export interface FakeYooKassaOptions {
   host?: string;
   /** Where shops without a webhook of their own (PUT /_fake/shops/:shopId) are notified. */
   defaultWebhookUrl?: string;
+  /** Shops open from the start (others are opened with PUT /_fake/shops/:shopId). */
+  shops?: { shopId: string; secretKey: string }[];
 }
 
 export interface FakeYooKassa {
@@ -33,8 +35,10 @@ export async function startFakeYooKassa({
   port = 0,
   host = '127.0.0.1',
   defaultWebhookUrl,
+  shops = [],
 }: FakeYooKassaOptions = {}): Promise<FakeYooKassa> {
   const state = new FakeState();
+  for (const { shopId, secretKey } of shops) state.shop(shopId).secretKey = secretKey;
   const notifier = createNotifier();
   let url = '';
   const webhookOf = (shop: Shop) => (shop.webhookUrl === undefined ? defaultWebhookUrl : shop.webhookUrl);

@@ -21,7 +21,7 @@ export interface PaymentRecord {
 /** Everything one shop id owns: nothing is shared between shops, so parallel tests never meet. */
 export interface Shop {
   id: string;
-  /** Set by the shop's first authenticated request. */
+  /** Set when the shop is provisioned (PUT /_fake/shops/:shopId); until then its API requests are refused. */
   secretKey?: string;
   /** Unset: the server's default webhook; null: no notifications at all. */
   webhookUrl?: string | null;
@@ -40,7 +40,7 @@ export class FakeState {
   /** Payment id -> its shop: the payer page knows only the payment. */
   private readonly paymentShops = new Map<string, Shop>();
 
-  /** The shop with this id, registered on first use. */
+  /** The shop with this id for the test controls, registered on first use (its API needs a secret key, see Shop). */
   shop(id: string): Shop {
     let shop = this.shops.get(id);
     if (!shop) {
