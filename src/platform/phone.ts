@@ -29,6 +29,15 @@ export function normalizePhone(
 }
 
 /**
+ * The digits a search for `typed` looks for among phones kept as typed: a whole number's national digits, which every
+ * way of typing it contains (`+7 900…`, `8 900…`, `900…`), else the digits as typed (a part of a number).
+ */
+export function phoneSearchDigits(typed: string, region: CountryCode = HOTEL_PHONE_REGION): string {
+  const parsed = parsePhoneNumberFromString(typed, { defaultCountry: region, extract: false });
+  return parsed?.isPossible() ? parsed.nationalNumber : typed.replace(/\D/g, '');
+}
+
+/**
  * The ITU-T E.164 digits without `+` (`79005550011`, at most 15): YooKassa's receipt `customer.phone`. Null when the
  * typed phone has no normal form.
  */

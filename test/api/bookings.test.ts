@@ -406,6 +406,13 @@ describe('calendar and availability', () => {
       .set(as(owner.accessToken))
       .expect(200);
     expect(byPhone.body.map((b: { id: string }) => b.id)).toEqual([stay.id]);
+    // The whole number typed another way (the domestic 8 prefix) finds the same stay.
+    const byNumber = await t.http
+      .get(api(owner, '/bookings'))
+      .query({ q: '8 (999) 111-22-33', room_id: room.id })
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(byNumber.body.map((b: { id: string }) => b.id)).toEqual([stay.id]);
   });
 
   it('availability counts free rooms per category and night', async () => {

@@ -166,6 +166,11 @@ describe('guests: search', () => {
     const plainDigits = (await guestsRepository.find(t.db, owner.hotelId, plain.id))!.phone_normalized!.slice(1);
     const asFormatted = `+${plainDigits[0]} (${plainDigits.slice(1, 4)}) ${plainDigits.slice(4, 7)}-${plainDigits.slice(7)}`;
     expect(await search({ q: asFormatted })).toEqual([plain.id]);
+
+    // Text that is no phone number is never matched, but staff still find it by its digits.
+    const odd = `${randomInt(10, 99)}-${randomInt(100, 999)}`;
+    const unparsed = await createGuestVia({ last_name: `Странный${token()}`, first_name: 'Ян', phone: odd });
+    expect(await search({ q: odd.replace('-', '') })).toContain(unparsed.id);
   });
 
   it('matches the e-mail in any case', async () => {

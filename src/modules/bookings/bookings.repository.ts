@@ -1,5 +1,6 @@
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { phoneSearchDigits } from '../../platform/phone';
 import {
   BLOCKING_STATUSES,
   type Booking,
@@ -75,7 +76,7 @@ export const bookingsRepository = {
     if (filter.room_id) query.where({ room_id: filter.room_id });
     if (filter.q) {
       const like = `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`;
-      const digits = filter.q.replace(/\D/g, '');
+      const digits = phoneSearchDigits(filter.q);
       query.where((search) => {
         search
           .whereILike('guest_last_name', like)

@@ -38,7 +38,8 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       path: '/api/hotels/:slug/bookings',
       summary: 'List bookings (the calendar)',
       description:
-        '`from`/`to`: hotel-local days the stays overlap; `q` searches guest names, e-mail and phone digits.',
+        '`from`/`to`: hotel-local days the stays overlap; `q` searches guest names, e-mail and the phone (a whole ' +
+        'number however it is typed, or digits of it).',
       tags,
       access: { kind: 'hotel', roles: BOOKING_READERS },
       request: { params: slugParams, query: bookingListQuery },

@@ -27,7 +27,7 @@ export type DocumentColumns = Pick<
 export interface GuestSearch {
   /** Lower-cased words; each matches part of the name or of the e-mail. */
   words?: string[];
-  /** Digits matched anywhere in the phone's normal form. */
+  /** Digits matched anywhere in the phone's normal form (in the typed digits of a phone without one). */
   phoneDigits?: string;
   blacklisted?: boolean;
 }
@@ -38,7 +38,19 @@ export const guestsRepository = {
   async list(db: DbOrTrx, hotelId: string, search: GuestSearch, page: PageRequest): Promise<Page<GuestRow>> {
     const query = db('guests').select('*').where({ hotel_id: hotelId });
     if (search.blacklisted !== undefined) query.where({ is_blacklisted: search.blacklisted });
-    if (search.phoneDigits !== undefined) query.whereLike('phone_normalized', `%${likeEscape(search.phoneDigits)}%`);
+    if (search.phoneDigits !== undefined) {
+      const like = `%${likeEscape(search.phoneDigits)}%`;
+      // A phone with no normal form is still found by the digits it was typed with.
+      query.where((phone) =>
+        phone
+          .whereLike('phone_normalized', like)
+          .orWhere((typed) =>
+            typed
+              .whereNull('phone_normalized')
+              .whereRaw("regexp_replace(coalesce(phone, ''), '\\D', '', 'g') LIKE ?", [like]),
+          ),
+      );
+    }
     for (const word of search.words ?? []) {
       const pattern = `%${likeEscape(word)}%`;
       query.where((inner) => inner.whereLike('search_name', pattern).orWhereLike('email', pattern));
