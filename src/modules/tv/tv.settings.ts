@@ -33,7 +33,7 @@ const CLASS_SIZES = [10, 26, 26, 32];
  * (32 hex digits: 165 bits), and nothing for a token of a few characters repeated. A vendor's token of 128 random bits
  * in any usual spelling passes; a word with a year does not.
  */
-export function tokenBits(token: string): number {
+function tokenBits(token: string): number {
   if (new Set(token).size < MIN_DISTINCT_CHARACTERS) return 0;
   const alphabet = CHARACTER_CLASSES.reduce(
     (sum, pattern, index) => sum + (pattern.test(token) ? CLASS_SIZES[index] : 0),
