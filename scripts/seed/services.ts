@@ -8,6 +8,7 @@
  *   MAIL_CATCHER_URL      the mail catcher (default http://localhost:1080), where the review invitation is read
  *   APP_URL               the front end the API's e-mailed links point at (default http://localhost:5173)
  */
+import { randomBytes } from 'node:crypto';
 import { DEV_PORTS } from '../stack/ports';
 import { API_URL, ApiError, dayAt, hotelTime, request, SeedError, type Member, type Team } from './support';
 
@@ -283,7 +284,6 @@ async function pairDemoDesk(owner: Member) {
   const { pair_code } = await owner.api<{ pair_code: string }>('POST', `/workstations/${workstation.id}/pair-code`);
   const paired = await request<{ credential: string }>('POST', '/api/agents/pair', {
     pair_code,
-    agent_version: '1.0.0',
     machine_name: 'RECEPTION-PC',
   });
   return { id: workstation.id, name, credential: paired.credential };
@@ -570,7 +570,7 @@ async function issueTvToken(owner: Member): Promise<string> {
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;
   }
-  const token = `siyanie-tv-${Buffer.from(owner.hotelSlug).toString('hex').slice(0, 24)}`;
+  const token = randomBytes(32).toString('base64url');
   const settings = await owner.api<{ tl_token_hint: string }>('PATCH', '/tv-integration/settings', {
     tl_token: token,
   });
