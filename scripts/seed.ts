@@ -3,32 +3,41 @@
  * its people would make it, so every rule of the API applies. The owner sets up rooms and prices and hires the staff;
  * the manager sets up checklists and the minibar; the front desk keeps guest profiles and books eight weeks around
  * today (checking guests in and out, taking payments); housekeepers clean after the check-outs, the technician
- * repairs, security reports a leak. A seeded generator makes the same hotel on every run (relative to today).
- * The accounts have fixed e-mails, so it refuses to run twice on one database (delete `.data/` to start over).
+ * repairs, security reports a leak. Around them the hotel's services run (scripts/seed/services.ts): payments on the
+ * dev YooKassa sandbox, deposits, the booking widget, rentals, a paired desk, Wi-Fi, TV, the staff chat, room
+ * service, reviews, loyalty, and the staff's pushes to the dev push service. A seeded generator makes the same hotel
+ * on every run (relative to today). The accounts have fixed e-mails, so it refuses to run twice on one database
+ * (delete `.data/` to start over).
  *
  *   API_URL       the API (default http://localhost:3000)
  *   DATABASE_URL  its database, read only for the e-mail confirmation token (default: the dev stack's)
+ *   and the addresses of the dev stack's sandboxes, see scripts/seed/services.ts
  */
 import { slugify } from '../src/modules/hotels/hotels.slug';
 import { createDb, type Db } from '../src/platform/db/knex';
+import {
+  API_URL,
+  ApiError,
+  assertApiReachable,
+  date,
+  DAY_MS,
+  dayAt,
+  hotelTime,
+  PASSWORD,
+  request,
+  SeedError,
+  signIn,
+  thisYear,
+  today,
+  upcomingYear,
+  type Member,
+  type Team,
+} from './seed/support';
+import { runServicesDay, servicesSummary, setUpServices, type InHouseStay } from './seed/services';
 
-const API_URL = (process.env.API_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/hotel';
-/** Every demo account, the owner's and the staff's, signs in with it. */
-const PASSWORD = 'demo-password-1';
 const EMAIL_DOMAIN = 'siyanie.demo';
 const OWNER = { name: 'Анна Демидова', email: `owner@${EMAIL_DOMAIN}` };
-
-class SeedError extends Error {}
-
-class ApiError extends SeedError {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
 
 // ---- deterministic randomness ----
 
@@ -53,72 +62,6 @@ function seededRandom(seed: number) {
 
 // A seed whose plan shows every case on the day: guests gone and still due out, arrived and still expected.
 const random = seededRandom(24);
-
-// ---- dates on the hotel's calendar (Europe/Moscow, UTC+3 all year since 2014) ----
-
-const HOTEL_UTC_OFFSET = '+03:00';
-const HOTEL_OFFSET_MS = 3 * 3_600_000;
-const DAY_MS = 86_400_000;
-
-const today = new Date(Date.now() + HOTEL_OFFSET_MS).toISOString().slice(0, 10);
-const thisYear = Number(today.slice(0, 4));
-const date = (year: number, month: number, day: number) =>
-  `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-/** The year in which month/day is today or still ahead. */
-const upcomingYear = (month: number, day: number) => (date(thisYear, month, day) >= today ? thisYear : thisYear + 1);
-/** The date `offset` days from today (the plan counts in such offsets). */
-const dayAt = (offset: number) => new Date(Date.parse(today) + offset * DAY_MS).toISOString().slice(0, 10);
-/** An instant at a hotel-local time of the day `offset` days from today. */
-const hotelTime = (offset: number, time: string) => `${dayAt(offset)}T${time}:00${HOTEL_UTC_OFFSET}`;
-
-// ---- HTTP ----
-
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT';
-/** Calls of the hotel's routes (`path` below /api/hotels/{slug}) as one signed-in member. */
-type Api = <T = unknown>(method: Method, path: string, body?: unknown) => Promise<T>;
-
-/** One call of the API; anything but 2xx throws with the answer's body. */
-async function request<T>(method: Method, path: string, body?: unknown, accessToken?: string): Promise<T> {
-  const response = await fetch(`${API_URL}${path}`, {
-    method,
-    headers: {
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...(accessToken && { authorization: `Bearer ${accessToken}` }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    redirect: 'manual',
-  });
-  const text = await response.text();
-  if (!response.ok) throw new ApiError(`${method} ${path} answered ${response.status}: ${text}`, response.status);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-async function assertApiReachable(): Promise<void> {
-  const healthy = await fetch(`${API_URL}/health`).then(
-    (response) => response.ok,
-    () => false,
-  );
-  if (!healthy) throw new SeedError(`the API at ${API_URL} is not reachable; start it with \`npm run dev\` first`);
-}
-
-interface Member {
-  hotelSlug: string;
-  id: string;
-  name: string;
-  role: string;
-  email: string;
-  api: Api;
-}
-
-async function signIn(email: string): Promise<Member> {
-  const { access_token, user } = await request<{
-    access_token: string;
-    user: { id: string; name: string; role: string; hotelSlug: string };
-  }>('POST', '/api/auth/login', { email, password: PASSWORD });
-  const api: Api = <T>(method: Method, path: string, body?: unknown) =>
-    request<T>(method, `/api/hotels/${user.hotelSlug}${path}`, body, access_token);
-  return { hotelSlug: user.hotelSlug, id: user.id, name: user.name, role: user.role, email, api };
-}
 
 // ---- account ----
 
@@ -188,18 +131,6 @@ const STAFF: { login: string; role: StaffRole; name: string; position: string }[
   { login: 'technician', role: 'technician', name: 'Виктор Кузнецов', position: 'Техник' },
   { login: 'security', role: 'security', name: 'Андрей Волков', position: 'Охранник' },
 ];
-
-interface Team {
-  owner: Member;
-  manager: Member;
-  desk: Member[];
-  accountant: Member;
-  housekeepers: Member[];
-  technician: Member;
-  security: Member;
-  /** Every member by user id, to act as a task's assignee. */
-  byId: Map<string, Member>;
-}
 
 async function hireStaff(owner: Member): Promise<Team> {
   const emailOf = (login: string) => `${login}@${EMAIL_DOMAIN}`;
@@ -1071,6 +1002,26 @@ async function runHousekeeping(
   return requests.length;
 }
 
+// ---- services (scripts/seed/services.ts) ----
+
+/** The nightly guests in the house once the front desk is done, for the day's services. */
+function inHouseStays(hotel: HotelContext, booked: { stay: Stay; booking: Booking }[]): InHouseStay[] {
+  const numberOf = new Map([...hotel.rooms].map(([number, id]) => [id, number]));
+  return booked
+    .filter(({ stay, booking }) => booking.status === 'checked_in' && stay.kind === 'nightly')
+    .map(({ stay, booking }) => ({
+      bookingId: booking.id,
+      roomNumber: numberOf.get(booking.room_id)!,
+      roomId: booking.room_id,
+      guestId: stay.guest.profileId,
+      lastName: stay.guest.last_name,
+      firstName: stay.guest.first_name,
+      email: stay.guest.email,
+      phone: stay.guest.phone,
+      balance: booking.balance,
+    }));
+}
+
 // ---- summary ----
 
 /** "3 a, 2 b" for the values of `key`, the most frequent first. */
@@ -1084,7 +1035,7 @@ function tally<T>(items: T[], key: (item: T) => string): string {
 }
 
 /** What the API now shows, as the manager reads it, with the sign-in details. */
-async function printSummary(team: Team, startedAt: number): Promise<void> {
+async function printSummary(team: Team, startedAt: number, services: string): Promise<void> {
   const { api } = team.manager;
   const [rooms, guests, bookings, tasks, consumptions] = await Promise.all([
     api<{ status: string }[]>('GET', '/rooms'),
@@ -1107,6 +1058,7 @@ ${count(paid, (booking) => cents(booking.balance) <= 0)} paid in full, ${count(p
   Tasks     ${tasks.length}: ${tally(tasks, (task) => task.status)}
             open: ${tally(openTasks, (task) => `${task.priority} ${task.category}`)}
   Minibar   ${MINIBAR.length} items in stock, ${consumptions.length} consumptions recorded
+${services}
 
 Sign in with POST ${API_URL}/api/auth/login (docs: ${API_URL}/api/docs), every account with the password ${PASSWORD}:
 ${[...team.byId.values()].map(({ email, role, name }) => `  ${email.padEnd(26)} ${role.padEnd(13)} ${name}`).join('\n')}`);
@@ -1139,6 +1091,9 @@ async function main(): Promise<void> {
   const minibarItems = await stockMinibar(team.manager, team.housekeepers[0]);
   await createGuestProfiles(team);
 
+  const services = { team, rooms };
+  const setup = await setUpServices(services);
+
   const hotel: HotelContext = { team, rooms, categories, tariffs, minibarItems };
   const { booked, todaysTurnovers } = await runFrontDesk(hotel, stays);
   // Closed now: the past check-outs above would have made the room dirty, then clean, again.
@@ -1149,7 +1104,8 @@ async function main(): Promise<void> {
   });
   booked.push(...(await bookByCategory(hotel)));
   await runHousekeeping(hotel, booked, todaysTurnovers);
-  await printSummary(team, startedAt);
+  const day = await runServicesDay(services, setup, inHouseStays(hotel, booked));
+  await printSummary(team, startedAt, servicesSummary(setup, day));
 }
 
 main().catch((error: unknown) => {
