@@ -22,12 +22,8 @@ const APP_URL = (process.env.APP_URL ?? 'http://localhost:5173').replace(/\/+$/,
 
 /** The demo hotel's shop at the sandbox (YooKassa shop ids are numbers). */
 const DEMO_SHOP = { shopId: '506070', secretKey: 'test_siyanie_demo_secret_key' };
-/**
- * The widget guest's phone goes on the YooKassa receipt, which takes digits only (`79995550101`); until the API
- * turns a typed number into them, this guest types it without spaces. Typed naturally (`+7 999 555-01-01`) like
- * every other phone of the demo once it does.
- */
-const WIDGET_GUEST_PHONE = '+79995550101';
+/** Typed as a guest types it; the API sends YooKassa's receipt its digits (`79995550101`). */
+const WIDGET_GUEST_PHONE = '+7 999 555-01-01';
 /** Where the widget and the deposit send the guest back after paying (the hotel's site). */
 const HOTEL_SITE = 'https://siyanie.demo';
 
