@@ -159,11 +159,24 @@ describe('rental objects', () => {
   it('an object with bookings, cancelled ones too, cannot be deleted (409): its history stays', async () => {
     const object = await objectIn();
     const booked = await book({ rental_object_id: object.id, ...hourly('2030-01-10', 10, 11) }).expect(201);
-    await patch(booked.body.id, { status: 'cancelled' }).expect(200);
+    const cancelled = await patch(booked.body.id, { status: 'cancelled' }).expect(200);
     await t.http
       .delete(api(owner, `/rental-objects/${object.id}`))
       .set(as(owner.accessToken))
       .expect(409);
+    // The history is there as it was: the object, and its cancelled booking, by id and in the calendar.
+    await t.http
+      .get(api(owner, `/rental-objects/${object.id}`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    const kept = await t.http.get(api(owner, `/rental-bookings/${booked.body.id}`)).set(as(owner.accessToken));
+    expect(kept.status).toBe(200);
+    expect(kept.body).toEqual(cancelled.body);
+    const calendar = await t.http
+      .get(api(owner, `/rental-bookings?rental_object_id=${object.id}&from=2030-01-10&to=2030-01-10&status=cancelled`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(calendar.body.map((booking: { id: string }) => booking.id)).toEqual([booked.body.id]);
   });
 });
 

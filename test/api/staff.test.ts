@@ -235,6 +235,14 @@ describe('PATCH and DELETE /api/hotels/{slug}/users/{id}', () => {
     await t.http.patch(path).set(as(manager.accessToken)).send({ active: false }).expect(422);
     await t.http.patch(path).set(as(manager.accessToken)).send({ phone: '+79995554433' }).expect(200);
     await t.http.delete(path).set(as(manager.accessToken)).expect(422);
+    // The refusals changed nothing: still an active manager, who still signs in; only the phone is new.
+    const members = await t.http.get(`/api/hotels/${owner.slug}/users`).set(as(owner.accessToken)).expect(200);
+    expect(members.body.find((member: { id: string }) => member.id === manager.id)).toMatchObject({
+      role: 'manager',
+      active: true,
+      phone: '+79995554433',
+    });
+    await t.http.post('/api/auth/login').send({ email: manager.email, password: manager.password }).expect(200);
   });
 
   it('400 for an empty body or a bad id, 404 for an unknown member', async () => {

@@ -1,10 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { as } from '../helpers/accounts';
-import { reportGate } from '../helpers/gates';
+import { compareCoverage, coverageProblems, operationKey, reportGate } from '../helpers/gates';
 import { startTestServer, type TestServer } from '../helpers/realtime';
-import { BODY_TEMPLATES, FIELD_KINDS, PATH_PARAM_KINDS, QUERY_TEMPLATES } from './cross-hotel-requests';
+import type Joi from 'joi';
+import {
+  BODY_TEMPLATES,
+  deriveMinimal,
+  FIELD_KINDS,
+  PATH_PARAM_KINDS,
+  QUERY_TEMPLATES,
+  validationError,
+} from './cross-hotel-requests';
 import { newCanary, registerCanaryHotel, seedHotel, type RecordKind, type SeededHotel } from './tenant-fixture';
 
 /**
@@ -16,7 +25,9 @@ import { newCanary, registerCanaryHotel, seedHotel, type RecordKind, type Seeded
  * pair gets a span from 1900 to 2200 (and from year 0 to 9999); a declared `Idempotency-Key` header gets 201 characters.
  * The server listens in this process, so its event loop is this one: `monitorEventLoopDelay` is reset before each
  * request and read after it. The gate fails on any 5xx, and on any request that stalls the loop over 100 ms twice
- * (it is retried once alone, as a loaded machine can stall a process on its own).
+ * (it is retried once alone, as a loaded machine can stall a process on its own). Each operation's unaltered request
+ * goes first and must be accepted (2xx, or the service's own 409 or 422), so each hostile value is the one thing that
+ * differs; every declared operation is covered by name, and a request that gets no answer (a reset socket) fails.
  */
 
 const RESOLUTION_MS = 10;
@@ -103,9 +114,60 @@ const SPANS: Record<'date' | 'instant', [string, string][]> = {
 
 const OVERSIZED_IDEMPOTENCY_KEY = 'k'.repeat(201);
 
+/**
+ * An unaltered request is accepted when the service answers it: 2xx, or its own refusal of a conflict (409) or a
+ * business rule (422). A 400 would mean every probe of the operation is refused for the baseline's fault.
+ */
+const acceptedBaseline = (status: number) => (status >= 200 && status < 300) || status === 409 || status === 422;
+
+const SECRET = 'a secret the gate does not hold';
+const needs = (status: number, what: string) => ({ status, reason: `needs ${what}, ${SECRET}` });
+const parentGone = { status: 404, reason: 'an earlier DELETE of the sweep removed the record it belongs to' };
+
+/**
+ * Operations whose unaltered request gets another answer, by `METHOD /path`, with the status and why: their probes
+ * prove only that the refusal holds. Each is a gap to close with a request template (the gate fails on a stale one).
+ */
+const BASELINE_EXCEPTIONS: Record<string, { status: number; reason: string }> = {
+  'POST /api/auth/login': needs(401, 'the password of an account'),
+  'GET /api/auth/confirm-email': needs(302, 'an e-mailed confirmation token'),
+  'POST /api/auth/reset-password': needs(400, 'an e-mailed reset token'),
+  'POST /api/auth/accept-invite': needs(400, 'an e-mailed invitation token'),
+  'POST /api/agents/pair': needs(400, "a desk's pair code"),
+  'GET /tvpms': needs(401, "the TV system's token"),
+  'POST /tvpms': needs(401, "the TV system's token"),
+  'PUT /tvpms': needs(401, "the TV system's token"),
+  'PATCH /tvpms': needs(401, "the TV system's token"),
+  'DELETE /tvpms': needs(401, "the TV system's token"),
+  'POST /api/wifi-auth/verify': needs(400, "the captive portal controller's authorization"),
+  'GET /api/review-links/:token': needs(400, 'an e-mailed review link'),
+  'POST /api/review-links/:token/review': needs(400, 'an e-mailed review link'),
+  'POST /api/review-links/:token/opt-out': needs(400, 'an e-mailed review link'),
+  'GET /api/hotels/:slug/room-service/guest/config': needs(400, "a stay's code"),
+  'POST /api/hotels/:slug/room-service/guest/orders': needs(400, "a stay's code"),
+  'GET /api/hotels/:slug/room-service/guest/orders': needs(400, "a stay's code"),
+  'GET /api/hotels/:slug/room-service/guest/orders/:id': needs(400, "an order's token"),
+  'POST /api/upload': { status: 400, reason: 'a multipart body, not JSON (the security gate sends files)' },
+  'DELETE /api/upload': {
+    status: 400,
+    reason: 'its url must name a file of the store; the document types it as any string',
+  },
+  'GET /api/widget/:slug/availability': { status: 400, reason: 'its dates are a pair the derivation does not order' },
+  'POST /api/widget/:slug/bookings': { status: 400, reason: 'no template yet for its required ids' },
+  'POST /api/widget/:slug/rental-bookings': { status: 400, reason: 'no template yet for its required ids' },
+  'DELETE /api/hotels/:slug/workstations/:id/devices/:deviceId': parentGone,
+  'DELETE /api/hotels/:slug/lockvendor/room-locks/by-mac/:mac': parentGone,
+  'DELETE /api/hotels/:slug/chat/rooms/:id/members/:userId': parentGone,
+  'DELETE /api/hotels/:slug/chat/messages/:id': parentGone,
+};
+
 interface Probe {
   operation: string;
+  /** `METHOD /path` as the routes declare it. */
+  key: string;
   label: string;
+  /** The operation's unaltered request, sent before its probes. */
+  baseline?: boolean;
   method: string;
   url: string;
   body?: unknown;
@@ -246,19 +308,35 @@ interface Baseline {
   body: Record<string, unknown> | undefined;
 }
 
+/**
+ * What the service itself would accept, where the document's minimal value is not: derived from the route's joi
+ * schema (a patch needs one field, a field its pattern), when that derivation passes it.
+ */
+function accepted(key: string, what: 'body' | 'query', value: Record<string, unknown>): Record<string, unknown> {
+  const schema = t.routes.find((route) => operationKey(route) === key)?.request?.[what] as Joi.ObjectSchema | undefined;
+  if (!schema || !validationError(schema, value)) return value;
+  const derived = deriveMinimal(schema, ++counter);
+  return derived && !validationError(schema, derived) ? derived : value;
+}
+
 function baseline(path: string, method: string, operation: OperationDoc): Baseline {
   const key = `${method.toUpperCase()} ${expressPath(path)}`;
   const params = operation.parameters ?? [];
   const pathValues = Object.fromEntries(Object.entries(pathIds(path)).map(([name, value]) => [name, encoded(value)]));
-  const queryTemplate = QUERY_TEMPLATES[key]?.base(owner.records, ++counter);
-  const query = queryTemplate
-    ? Object.fromEntries(Object.entries(queryTemplate).map(([name, value]) => [name, encoded(value)]))
-    : Object.fromEntries(
-        params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, encoded(minimal(p.schema, p.name))]),
-      );
+  const queryValues =
+    QUERY_TEMPLATES[key]?.base(owner.records, ++counter) ??
+    accepted(
+      key,
+      'query',
+      Object.fromEntries(
+        params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, minimal(p.schema, p.name)]),
+      ),
+    );
+  const query = Object.fromEntries(Object.entries(queryValues).map(([name, value]) => [name, encoded(value)]));
   const jsonBody = operation.requestBody?.content['application/json']?.schema;
   const body = jsonBody
-    ? (BODY_TEMPLATES[key]?.base(owner.records, ++counter) ?? (minimal(jsonBody, '') as Record<string, unknown>))
+    ? (BODY_TEMPLATES[key]?.base(owner.records, ++counter) ??
+      accepted(key, 'body', minimal(jsonBody, '') as Record<string, unknown>))
     : undefined;
   return { path: pathValues, query, body };
 }
@@ -292,6 +370,7 @@ function probesOf(path: string, method: string, operation: OperationDoc): Probe[
     const parts = { ...base, ...changes };
     probes.push({
       operation: name,
+      key: operationKey({ method, path }),
       label,
       method,
       url: fillPath(path, parts.path) + queryString(parts.query),
@@ -351,6 +430,12 @@ function probesOf(path: string, method: string, operation: OperationDoc): Probe[
   ) {
     probe('Idempotency-Key of 201 characters', { headers: { 'Idempotency-Key': OVERSIZED_IDEMPOTENCY_KEY } });
     probes[probes.length - 1].expectStatus = 400;
+  }
+  // The unaltered request goes first, where there is anything to alter (an operation without inputs, such as log
+  // out everywhere, gets no hostile value and no request).
+  if (probes.length > 0) {
+    probe('baseline', {});
+    probes.unshift({ ...probes.pop()!, baseline: true });
   }
   return probes;
 }
@@ -417,6 +502,8 @@ it('no hostile input gets a 5xx or stalls the event loop over 100 ms', async () 
   const idle = lag();
 
   const failures: string[] = [];
+  const exercised = new Set<string>();
+  let beyondHeaderLimit = 0;
   const retried: string[] = [];
   let maxLag = 0;
   const started = Date.now();
@@ -424,6 +511,7 @@ it('no hostile input gets a 5xx or stalls the event loop over 100 ms', async () 
   let requests = 0;
   for (const probe of allProbes(operations)) {
     requests += 1;
+    exercised.add(probe.key);
     const name = `${probe.operation} [${probe.label}]`;
     let outcome = await send(probe);
     if (lag() > LAG_BOUND_MS) {
@@ -441,6 +529,24 @@ it('no hostile input gets a 5xx or stalls the event loop over 100 ms', async () 
     }
     maxLag = Math.max(maxLag, lag());
     const brief = outcome.text.slice(0, 200);
+    if (probe.baseline) {
+      const exception = BASELINE_EXCEPTIONS[probe.key];
+      if (exception ? outcome.status !== exception.status : !acceptedBaseline(outcome.status)) {
+        failures.push(
+          `${name} → ${outcome.status}, expected ${exception ? exception.status : '2xx, 409 or 422'}: the unaltered ` +
+            `request is not accepted, so no hostile value of it reaches the service ${brief}`,
+        );
+      }
+    }
+    // No answer at all (a reset socket, a refused connection) is no proof that the server held; only a URL beyond
+    // Node's header limit may end so (Node answers 431 before the app reads it and closes the socket as it answers,
+    // so the client may see the close first), and it gets nothing but that.
+    if (Buffer.byteLength(probe.url) > maxHeaderSize) {
+      beyondHeaderLimit += 1;
+      if (outcome.status !== 431 && !(outcome.status === 0 && /ECONNRESET|EPIPE|socket hang up/.test(outcome.text))) {
+        failures.push(`${name} → ${outcome.status}, expected Node's 431 (a URL beyond its header limit) ${brief}`);
+      }
+    } else if (outcome.status === 0) failures.push(`${name} → no answer: ${brief}`);
     if (outcome.status >= 500) failures.push(`${name} → ${outcome.status} ${brief}`);
     if (probe.expectStatus && outcome.status !== probe.expectStatus) {
       failures.push(`${name} → ${outcome.status}, expected ${probe.expectStatus} ${brief}`);
@@ -452,10 +558,24 @@ it('no hostile input gets a 5xx or stalls the event loop over 100 ms', async () 
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
-  expect(failures).toEqual([]);
+  // Every declared operation by name, both ways (the registry checked against the module folders): the document
+  // the probes are built from is generated from the same routes.
+  // Those without inputs get no request: nothing of theirs can be hostile.
+  const inputless = operations
+    .map(({ path, method }) => operationKey({ method, path }))
+    .filter((key) => !exercised.has(key));
+  const coverage = compareCoverage(t.routes.map(operationKey), [...exercised, ...inputless]);
+  const stale = Object.keys(BASELINE_EXCEPTIONS).filter((key) => !exercised.has(key));
+  expect([
+    ...failures,
+    ...coverageProblems(coverage),
+    ...stale.map((key) => `${key}: an exception for no operation`),
+  ]).toEqual([]);
   reportGate(
     'hostile-inputs',
-    `${requests} requests on ${operations.length} operations, max event-loop lag ${maxLag.toFixed(0)} ms ` +
-      `(idle ${idle.toFixed(0)} ms, bound ${LAG_BOUND_MS} ms, ${retried.length} retried), 0 5xx, ${seconds} s`,
+    `${requests} requests on ${coverage.figure} (${inputless.length} without inputs; each other accepted ` +
+      `unaltered first), max event-loop lag ${maxLag.toFixed(0)} ms ` +
+      `(idle ${idle.toFixed(0)} ms, bound ${LAG_BOUND_MS} ms, ${retried.length} retried), 0 5xx, 0 unanswered ` +
+      `(${beyondHeaderLimit} URLs beyond the header limit refused by Node), ${seconds} s`,
   );
 });

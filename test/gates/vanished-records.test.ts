@@ -16,6 +16,7 @@ import type { BookingPaymentActivities, DepositActivities } from '../../workflow
 import type { PushActivities } from '../../workflows/contracts/push';
 import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import type { TvActivities } from '../../workflows/contracts/tv';
+import { registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
 
@@ -26,7 +27,8 @@ import { reportGate } from '../helpers/gates';
  * for the booking's after-stay step) and keeps its workflow from finishing. So each must come back with an answer
  * (skipped, not eligible, gone) or fail as a non-retryable ApplicationFailure, a decided refusal. The table is typed
  * by the workflow contracts, and the registered names are checked against it: a new activity is covered by adding
- * its line, or the gate fails.
+ * its line, or the gate fails. Each is called twice: for a hotel that is gone, and for a hotel that exists whose record
+ * is gone; the sweeps over every hotel are called too, and must answer.
  */
 
 type Contracts = AccountActivities &
@@ -46,10 +48,7 @@ type Contracts = AccountActivities &
   ReviewActivities &
   TvActivities;
 
-/**
- * The arguments naming gone records, or `sweep` for a job over every hotel (it names no record; calling it here would
- * also race the tests that run it).
- */
+/** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
 type Calls = {
   [Name in keyof Contracts]: Parameters<Contracts[Name]> extends []
     ? 'sweep'
@@ -117,6 +116,22 @@ afterAll(async () => {
   await t.close();
 });
 
+/** Calls every activity that names records with `gone`, by name: how each ended. */
+async function outcomesFor(gone: GoneIds): Promise<Record<string, string>> {
+  const outcomes: Record<string, string> = {};
+  for (const [name, call] of Object.entries(CALLS) as [string, 'sweep' | ((ids: GoneIds) => unknown[])][]) {
+    if (call !== 'sweep') outcomes[name] = await outcomeOf(name, call(gone));
+  }
+  return outcomes;
+}
+
+const retriedInVain = (outcomes: Record<string, string>) =>
+  Object.fromEntries(Object.entries(outcomes).filter(([, outcome]) => outcome.startsWith('retried in vain')));
+const counted = (outcomes: Record<string, string>, kind: string) =>
+  Object.values(outcomes).filter((outcome) => outcome.startsWith(kind)).length;
+
+const figures: string[] = [];
+
 /** How a call ended: an answer, a decided refusal, or a failure a workflow would retry in vain. */
 async function outcomeOf(name: string, args: unknown[]): Promise<string> {
   try {
@@ -133,19 +148,29 @@ describe('activities and records that are gone', () => {
     expect(Object.keys(registered).sort()).toEqual(Object.keys(CALLS).sort());
   });
 
-  it('answers, or refuses for good, for a hotel and records that do not exist', async () => {
-    const gone = { hotelId: randomUUID(), id: randomUUID() };
-    const outcomes: Record<string, string> = {};
-    for (const [name, call] of Object.entries(CALLS) as [string, 'sweep' | ((ids: GoneIds) => unknown[])][]) {
-      if (call !== 'sweep') outcomes[name] = await outcomeOf(name, call(gone));
-    }
-    const inVain = Object.entries(outcomes).filter(([, outcome]) => outcome.startsWith('retried in vain'));
-    reportGate(
-      'vanished-records',
-      `${Object.keys(outcomes).length} activities called for records that are gone: ` +
-        `${Object.values(outcomes).filter((o) => o === 'answered').length} answered, ` +
-        `${Object.values(outcomes).filter((o) => o.startsWith('refused')).length} refused for good, ${inVain.length} retried in vain`,
+  it.each([
+    ['a hotel and records that do not exist', async () => randomUUID()],
+    ['records gone from a hotel that exists', async () => (await registerHotel(t)).hotelId],
+  ])('answers, or refuses for good, for %s', async (what, hotelOf) => {
+    const outcomes = await outcomesFor({ hotelId: await hotelOf(), id: randomUUID() });
+    figures.push(
+      `${what}: ${counted(outcomes, 'answered')} answered, ${counted(outcomes, 'refused')} refused for good, ` +
+        `${counted(outcomes, 'retried in vain')} retried in vain`,
     );
-    expect(Object.fromEntries(inVain)).toEqual({});
+    expect(retriedInVain(outcomes)).toEqual({});
   });
+
+  it('the sweeps over every hotel answer', async () => {
+    const sweeps = Object.entries(CALLS).filter(([, call]) => call === 'sweep');
+    const outcomes: Record<string, string> = {};
+    for (const [name] of sweeps) outcomes[name] = await outcomeOf(name, []);
+    expect(sweeps.length).toBeGreaterThan(0);
+    expect(Object.entries(outcomes).filter(([, outcome]) => outcome !== 'answered')).toEqual([]);
+    figures.push(`${sweeps.length} sweeps answered`);
+  });
+});
+
+afterAll(() => {
+  const calls = Object.values(CALLS).filter((call) => call !== 'sweep').length;
+  if (figures.length === 3) reportGate('vanished-records', `${calls} activities; ${figures.join('; ')}`);
 });

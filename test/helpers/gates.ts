@@ -83,3 +83,35 @@ export function coverageProblems(coverage: Coverage, registered: readonly AnyMod
     ...coverage.undeclared.map((key) => `${key}: exercised, not declared`),
   ];
 }
+
+/**
+ * Names the declared operation a request reached, from its method and raw URL (`/api/hotels/x/rooms/1?a=b` ->
+ * `GET /api/hotels/:slug/rooms/:id`); where several match, the one with the most literal segments, as routing does.
+ * Undefined for a URL no route declares.
+ */
+export function operationMatcher(
+  routes: readonly { method: string; path: string }[],
+): (method: string, url: string) => string | undefined {
+  const patterns = routes.map((route) => {
+    const segments = route.path.split('/');
+    return {
+      key: operationKey(route),
+      method: route.method.toUpperCase(),
+      segments,
+      literals: segments.filter((segment) => !segment.startsWith(':')).length,
+    };
+  });
+  return (method, url) => {
+    const pathname = url.split('?')[0].replace(/(.)\/+$/, '$1');
+    const segments = pathname.split('/');
+    let best: (typeof patterns)[number] | undefined;
+    for (const pattern of patterns) {
+      if (pattern.method !== method.toUpperCase() || pattern.segments.length !== segments.length) continue;
+      const matches = pattern.segments.every((segment, index) =>
+        segment.startsWith(':') ? segments[index].length > 0 : segment === segments[index],
+      );
+      if (matches && (!best || pattern.literals > best.literals)) best = pattern;
+    }
+    return best?.key;
+  };
+}

@@ -148,15 +148,19 @@ describe('staff realtime channel: events', () => {
   it('never delivers the event of a rolled-back transaction', async () => {
     const client = await connect(t.wsUrl, hotelA.accessToken);
     await client.next(ofType('connected'));
-    await t.db
-      .transaction(async (trx) => {
+    // Only the rollback itself may end the transaction: a failed publish would prove nothing.
+    let published = false;
+    await expect(
+      t.db.transaction(async (trx) => {
         await publishHotelEvent(trx, hotelA.hotelId, {
           type: 'test_room_updated',
           payload: { room_id: 'rolled-back' },
         });
+        published = true;
         throw new Error('rollback');
-      })
-      .catch(() => undefined);
+      }),
+    ).rejects.toThrow('rollback');
+    expect(published).toBe(true);
     // A later committed event arrives; had the rolled-back one been sent, it would have come first.
     await publish(hotelA.hotelId, 'test_room_updated', { room_id: 'committed' });
     await client.next((m) => m.payload?.room_id === 'committed');

@@ -1,5 +1,5 @@
 import { MODULES } from '../../src/modules/registry';
-import { compareCoverage, coverageProblems, operationKey, registryGaps } from '../helpers/gates';
+import { compareCoverage, coverageProblems, operationKey, operationMatcher, registryGaps } from '../helpers/gates';
 
 /**
  * The gates' own teeth: the comparison every gate makes between the operations it must cover (the registry's routes)
@@ -48,5 +48,25 @@ describe('gate coverage', () => {
     expect(coverageProblems(compareCoverage(DECLARED, DECLARED), shrunken)).toEqual([
       'module chat (src/modules/chat) is not in the registry',
     ]);
+  });
+});
+
+describe('naming the operation a request reached', () => {
+  const match = operationMatcher([
+    { method: 'get', path: '/api/hotels/:slug/rooms/:id' },
+    { method: 'get', path: '/api/hotels/:slug/rooms/by-number' },
+    { method: 'post', path: '/api/hotels/:slug/rooms' },
+  ]);
+
+  it('by method and path, the query left aside, a literal segment before a parameter', () => {
+    expect(match('GET', '/api/hotels/h1/rooms/42?x=1')).toBe('GET /api/hotels/:slug/rooms/:id');
+    expect(match('GET', '/api/hotels/h1/rooms/by-number')).toBe('GET /api/hotels/:slug/rooms/by-number');
+    expect(match('POST', '/api/hotels/h1/rooms/')).toBe('POST /api/hotels/:slug/rooms');
+  });
+
+  it('names nothing for a URL or method no route declares', () => {
+    expect(match('DELETE', '/api/hotels/h1/rooms')).toBeUndefined();
+    expect(match('GET', '/api/hotels/h1/rooms/42/photos')).toBeUndefined();
+    expect(match('GET', '/api/hotels//rooms/42')).toBeUndefined();
   });
 });
