@@ -336,6 +336,9 @@ describe('reviews for staff', () => {
       .send({ email: 'guest.desk@example.test' })
       .expect(200);
     expect(again.body.id).toBe(added.body.id);
+    const optOuts = await t.http.get(owner.api('/review-opt-outs')).set(as(desk.accessToken)).expect(200);
+    // The answers carry what the ReviewOptOut schema documents, and no more (the hotel is the route's own).
+    for (const optOut of [added.body, again.body, ...optOuts.body]) expect(optOut).not.toHaveProperty('hotel_id');
     await t.http
       .delete(owner.api(`/review-opt-outs/${added.body.id}`))
       .set(as(desk.accessToken))

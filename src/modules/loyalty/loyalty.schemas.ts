@@ -73,12 +73,9 @@ export const entrySchema = Joi.object({
   created_at: Joi.date(),
 }).meta(openApiComponent('LoyaltyEntry'));
 
-const tierRef = Joi.alternatives().try(
-  Joi.object({ name: Joi.string(), threshold: decimalOut, earn_rate: decimalOut }).meta(
-    openApiComponent('LoyaltyTierRef'),
-  ),
-  Joi.valid(null),
-);
+const tierRef = Joi.object({ name: Joi.string(), threshold: decimalOut, earn_rate: decimalOut })
+  .allow(null)
+  .meta(openApiComponent('LoyaltyTierRef'));
 
 export const accountSchema = Joi.object({
   guest_id: Joi.string().uuid(),
@@ -94,10 +91,9 @@ export const accountSchema = Joi.object({
     since: Joi.date(),
     to_next_tier: Joi.number().allow(null).description('Nights or money still needed; null at the top tier'),
   }).meta(openApiComponent('LoyaltyQualifying')),
-  next_expiry: Joi.alternatives().try(
-    Joi.object({ points: Joi.number().integer(), expires_at: Joi.date() }).meta(openApiComponent('LoyaltyExpiry')),
-    Joi.valid(null),
-  ),
+  next_expiry: Joi.object({ points: Joi.number().integer(), expires_at: Joi.date() })
+    .allow(null)
+    .meta(openApiComponent('LoyaltyExpiry')),
 }).meta(openApiComponent('LoyaltyAccount'));
 
 export const adjustmentBody = Joi.object({

@@ -15,6 +15,7 @@ import {
   REVIEW_ASPECTS,
   type Averages,
   type ReviewFilter,
+  type OptOutRow,
   type ReviewInput,
   type ReviewRow,
   type ReviewSettingsChanges,
@@ -31,6 +32,11 @@ export interface ReviewsDependencies {
 /** A review as staff see it. */
 export function presentReview({ hotel_id: _hotel, invitation_id: _invitation, ...review }: ReviewRow) {
   return review;
+}
+
+/** An opt-out as staff see it: the hotel is the route's own. */
+function presentOptOut({ hotel_id: _hotel, ...optOut }: OptOutRow) {
+  return optOut;
 }
 
 function averagesOf(row: Averages): Averages {
@@ -135,16 +141,21 @@ export function createReviewsService(db: Db, deps: ReviewsDependencies) {
     },
 
     optOuts: {
-      list: (hotelId: string, { limit, cursor, email }: PageRequest & { email?: string }) =>
-        optOutsRepository.page(db, hotelId, email && normalizeEmail(email), { limit, cursor }),
+      list: async (hotelId: string, { limit, cursor, email }: PageRequest & { email?: string }) =>
+        mapPage(
+          await optOutsRepository.page(db, hotelId, email && normalizeEmail(email), { limit, cursor }),
+          presentOptOut,
+        ),
 
-      add: (hotelId: string, email: string, userId: string) =>
-        optOutsRepository.add(db, {
+      async add(hotelId: string, email: string, userId: string) {
+        const { optOut, created } = await optOutsRepository.add(db, {
           hotel_id: hotelId,
           email: normalizeEmail(email),
           source: 'staff',
           created_by: userId,
-        }),
+        });
+        return { optOut: presentOptOut(optOut), created };
+      },
 
       async remove(hotelId: string, id: string) {
         if (!(await optOutsRepository.remove(db, hotelId, id))) throw new NotFoundError(reviewMessages.optOutNotFound);
