@@ -36,11 +36,17 @@ function wordsOf(room: RoomRow, sender: string, message: MessageRow, messages: n
  */
 export function createChatNotices(notifications: ChatNotifications) {
   return {
-    /** Tells the room's other members of the message; the caller holds the room's post lock. */
-    async tell(trx: Knex.Transaction, hotelId: string, room: RoomRow, message: MessageRow): Promise<void> {
+    /** Tells the room's other `members` of the message; the caller holds the room's post lock. */
+    async tell(
+      trx: Knex.Transaction,
+      hotelId: string,
+      room: RoomRow,
+      members: readonly string[],
+      message: MessageRow,
+    ): Promise<void> {
       const author = message.sender_id;
       if (!author || room.type === 'notifications') return;
-      const others = (await repo.memberIds(trx, room.id)).filter((id) => id !== author);
+      const others = members.filter((id) => id !== author);
       const receivers = await notifications.receiversOf(trx, hotelId, 'chat_message', others);
       if (receivers.length === 0) return;
       const notices = await repo.lockNotices(trx, room.id, receivers);

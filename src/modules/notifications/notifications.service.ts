@@ -148,6 +148,7 @@ export async function notifyEach(
   items: readonly PersonalNotification[],
 ): Promise<Map<string, string>> {
   const made = new Map<string, string>();
+  if (items.length === 0) return made;
   const checked = items.map((item) => validate<PersonalNotification>(personalNotification, item, 'body'));
   const roles = await rolesReceiving(trx, hotelId, type);
   const receivers = new Set(
