@@ -4,10 +4,10 @@ import { chatRepository as repo } from './chat.repository';
 import { plural } from './chat.rules';
 import type { MessageRow, NoticeRow, RoomRow } from './chat.types';
 
-/** What the chat asks of the notifications module. */
+/** What the chat asks of the notifications module (`notify` for the unread-message job). */
 export type ChatNotifications = Pick<
   NotificationsService,
-  'notify' | 'receiversOf' | 'stillUnread' | 'revise' | 'markReadWithin'
+  'notify' | 'notifyEach' | 'receiversOf' | 'stillUnread' | 'revise' | 'markReadWithin'
 >;
 
 const TITLE_LENGTH = 200;
@@ -36,11 +36,17 @@ function wordsOf(room: RoomRow, sender: string, message: MessageRow, messages: n
  */
 export function createChatNotices(notifications: ChatNotifications) {
   return {
-    /** Tells the room's other members of the message; the caller holds the room's post lock. */
-    async tell(trx: Knex.Transaction, hotelId: string, room: RoomRow, message: MessageRow): Promise<void> {
+    /** Tells the room's other `members` of the message; the caller holds the room's post lock. */
+    async tell(
+      trx: Knex.Transaction,
+      hotelId: string,
+      room: RoomRow,
+      members: readonly string[],
+      message: MessageRow,
+    ): Promise<void> {
       const author = message.sender_id;
       if (!author || room.type === 'notifications') return;
-      const others = (await repo.memberIds(trx, room.id)).filter((id) => id !== author);
+      const others = members.filter((id) => id !== author);
       const receivers = await notifications.receiversOf(trx, hotelId, 'chat_message', others);
       if (receivers.length === 0) return;
       const notices = await repo.lockNotices(trx, room.id, receivers);
@@ -55,18 +61,7 @@ export function createChatNotices(notifications: ChatNotifications) {
       const sender = await repo.userName(trx, hotelId, author);
       const revisions: NotificationRevision[] = [];
       const told: NoticeRow[] = [];
-      for (const userId of receivers) {
-        const notice = running.get(userId);
-        const messages = notice ? notice.messages + 1 : 1;
-        const words = wordsOf(room, sender, message, messages);
-        let notificationId = notice?.notification_id;
-        if (notificationId) {
-          revisions.push({ id: notificationId, ...words });
-        } else {
-          const made = await notifications.notify(trx, hotelId, { type: 'chat_message', ...words, userIds: [userId] });
-          if (made.recipients === 0) continue;
-          notificationId = made.id;
-        }
+      const tell = (userId: string, notificationId: string, messages: number) =>
         told.push({
           hotel_id: hotelId,
           room_id: room.id,
@@ -75,7 +70,19 @@ export function createChatNotices(notifications: ChatNotifications) {
           messages,
           told_through: message.created_at,
         });
+      for (const [userId, notice] of running) {
+        const messages = notice.messages + 1;
+        revisions.push({ id: notice.notification_id, ...wordsOf(room, sender, message, messages) });
+        tell(userId, notice.notification_id, messages);
       }
+      const first = wordsOf(room, sender, message, 1);
+      const made = await notifications.notifyEach(
+        trx,
+        hotelId,
+        'chat_message',
+        receivers.filter((userId) => !running.has(userId)).map((userId) => ({ userId, ...first })),
+      );
+      for (const [userId, notificationId] of made) tell(userId, notificationId, 1);
       await notifications.revise(trx, hotelId, revisions);
       await repo.saveNotices(trx, told);
     },

@@ -289,8 +289,9 @@ export function createChatService(db: Db, deps: ChatDependencies) {
           text: input.text ?? null,
           attachment_url: input.attachment_url ?? null,
         });
-        await chatMessageCreated.publish(trx, hotelId, eventOf(message), await audienceOf(trx, room));
-        await notices.tell(trx, hotelId, room, message);
+        const to = await audienceOf(trx, room);
+        await chatMessageCreated.publish(trx, hotelId, eventOf(message), to);
+        await notices.tell(trx, hotelId, room, to.audience ?? [], message);
         return present(message);
       });
     },

@@ -8,4 +8,5 @@ export {
   type NotificationRevision,
   type NotificationType,
   type NotifyResult,
+  type PersonalNotification,
 } from './notifications.types';

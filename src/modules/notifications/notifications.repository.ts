@@ -51,6 +51,19 @@ export const notificationsRepository = {
     return row;
   },
 
+  /** Inserts notifications whose ids the caller chose: answered in the order given. */
+  async insertEach(
+    trx: Knex.Transaction,
+    hotelId: string,
+    rows: readonly (Pick<Notification, 'id' | 'type' | 'title' | 'body'> & { data: Record<string, unknown> })[],
+  ): Promise<Notification[]> {
+    const inserted = (await trx('notifications')
+      .insert(rows.map((row) => ({ ...row, hotel_id: hotelId })))
+      .returning('*')) as Notification[];
+    const byId = new Map(inserted.map((row) => [row.id, row]));
+    return rows.map((row) => byId.get(row.id)!);
+  },
+
   /** The hotel's slug, for the search attributes of the push workflow. */
   async hotelSlug(trx: Knex.Transaction, hotelId: string): Promise<string | undefined> {
     const row = await trx('hotels').where({ id: hotelId }).first('slug');
@@ -170,6 +183,22 @@ export const recipientsRepository = {
       .insert(audience)
       .returning('user_id');
     return rows.map((row) => row.user_id);
+  },
+
+  /** Delivers each notification to its one user. */
+  async insertEach(
+    trx: Knex.Transaction,
+    hotelId: string,
+    deliveries: readonly { notification: Pick<Notification, 'id' | 'created_at'>; userId: string }[],
+  ): Promise<void> {
+    await trx('notification_recipients').insert(
+      deliveries.map(({ notification, userId }) => ({
+        hotel_id: hotelId,
+        notification_id: notification.id,
+        user_id: userId,
+        created_at: notification.created_at,
+      })),
+    );
   },
 
   /** The user's notifications (not deleted by them), newest first. */

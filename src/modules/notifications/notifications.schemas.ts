@@ -29,6 +29,14 @@ export const notificationRevision = Joi.object({
   data: notificationInput.extract('data').required(),
 });
 
+/** What `notifyEach` accepts for each user. */
+export const personalNotification = Joi.object({
+  userId: Joi.string().uuid().required(),
+  title: notificationInput.extract('title'),
+  body: notificationInput.extract('body'),
+  data: notificationInput.extract('data').required(),
+});
+
 export const notificationListQuery = Joi.object({
   unread: Joi.boolean().description('true: only unread ones'),
   limit: Joi.number().integer().min(1).max(200).default(50),

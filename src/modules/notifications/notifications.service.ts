@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
@@ -10,7 +11,7 @@ import {
   recipientsRepository,
 } from './notifications.repository';
 import { EVENT_MAX_RECIPIENT_IDS, notificationCreated } from './notifications.events';
-import { notificationInput, notificationRevision } from './notifications.schemas';
+import { notificationInput, notificationRevision, personalNotification } from './notifications.schemas';
 import {
   NOTIFICATION_ROLES,
   NOTIFICATION_TYPES,
@@ -25,6 +26,7 @@ import {
   type NotificationType,
   type NotificationRevision,
   type NotifyResult,
+  type PersonalNotification,
   type RoleNotificationSettings,
 } from './notifications.types';
 
@@ -67,8 +69,13 @@ export async function rolesReceiving(conn: DbOrTrx, hotelId: string, type: Notif
  * The recipients' Web Push, after commit: the push module's `pushDelivery:<notificationId>` workflow sends it to their
  * subscriptions (ids only travel; a rollback sends nothing).
  */
-async function enqueuePush(trx: Knex.Transaction, hotelId: string, notificationId: string): Promise<void> {
-  const hotelSlug = await notificationsRepository.hotelSlug(trx, hotelId);
+async function enqueuePush(
+  trx: Knex.Transaction,
+  hotelId: string,
+  notificationId: string,
+  hotelSlug?: string,
+): Promise<void> {
+  hotelSlug ??= await notificationsRepository.hotelSlug(trx, hotelId);
   await enqueueOutbox(
     trx,
     startWorkflowMessage<PushDeliveryWorkflow>(
@@ -128,6 +135,57 @@ export async function notify(trx: Knex.Transaction, hotelId: string, input: Noti
   return { id: notification.id, recipients: recipientIds.length, created: true };
 }
 
+/**
+ * One notification of `type` for each user, theirs alone (e.g. a chat room's unread messages, which each member reads
+ * on their own), as `notify` would make it for `userIds: [userId]`, in a few statements however many users: those
+ * whose role receives the type get it, with `notification:new` to their sockets and their push. Answers the id made
+ * for each user who got one.
+ */
+export async function notifyEach(
+  trx: Knex.Transaction,
+  hotelId: string,
+  type: NotificationType,
+  items: readonly PersonalNotification[],
+): Promise<Map<string, string>> {
+  const made = new Map<string, string>();
+  if (items.length === 0) return made;
+  const checked = items.map((item) => validate<PersonalNotification>(personalNotification, item, 'body'));
+  const roles = await rolesReceiving(trx, hotelId, type);
+  const receivers = new Set(
+    await recipientsRepository.audience(
+      trx,
+      hotelId,
+      roles,
+      checked.map((item) => item.userId),
+    ),
+  );
+  const kept = checked.filter((item) => receivers.has(item.userId));
+  if (kept.length === 0) return made;
+  const rows = await notificationsRepository.insertEach(
+    trx,
+    hotelId,
+    kept.map(({ title, body, data }) => ({ id: randomUUID(), type, title, body, data })),
+  );
+  await recipientsRepository.insertEach(
+    trx,
+    hotelId,
+    rows.map((row, index) => ({ notification: row, userId: kept[index].userId })),
+  );
+  const hotelSlug = await notificationsRepository.hotelSlug(trx, hotelId);
+  for (const [index, row] of rows.entries()) {
+    const { userId, title } = kept[index];
+    await notificationCreated.publish(
+      trx,
+      hotelId,
+      { notification_id: row.id, type, title, recipient_ids: [userId], recipients_truncated: false },
+      { audience: [userId] },
+    );
+    await enqueuePush(trx, hotelId, row.id, hotelSlug);
+    made.set(userId, row.id);
+  }
+  return made;
+}
+
 /** Of `userIds`, those `notify` would deliver `type` to: active staff of the hotel whose role has it enabled. */
 export async function receiversOf(
   conn: DbOrTrx,
@@ -178,6 +236,7 @@ export function createNotificationsService(db: Db) {
   return {
     /** Records a notification of the hotel in the caller's transaction (see `notify`). */
     notify,
+    notifyEach,
     receiversOf,
     stillUnread,
     revise,

@@ -80,6 +80,14 @@ export interface NotificationRevision {
   data: Record<string, string | number | boolean | null>;
 }
 
+/** One user's own notification, for `notifyEach`. */
+export interface PersonalNotification {
+  userId: string;
+  title: string;
+  body: string;
+  data: Record<string, string | number | boolean | null>;
+}
+
 export interface NotifyResult {
   id: string;
   /** How many users it was delivered to (0: recorded, but nobody's role has the type enabled). */
