@@ -59,6 +59,12 @@ interface Connection {
   ended?: Promise<void>;
   /** Its replies are recorded one after another, in the order sent: the first reply to a command is the one kept. */
   replies: Promise<void>;
+  /**
+   * Commands sent on this connection and not answered yet, with the wait (task token) each was sent for. The sweep of
+   * pending commands at the welcome and an announcement can find the same command at once, and a socket loses
+   * nothing: it is sent again only for a later attempt that took over the wait (a reply the desk lost).
+   */
+  sent: Map<string, string | null>;
 }
 
 function credentialOf(req: IncomingMessage): string | undefined {
@@ -104,8 +110,12 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
 
   async function send(connection: Connection, rows: AgentCommandRow[]): Promise<void> {
     if (connection.ws.readyState !== connection.ws.OPEN) return;
-    for (const row of rows) connection.ws.send(commandFrame(row));
-    await agents.commands.markDelivered(rows.map((row) => row.id));
+    const unsent = rows.filter((row) => connection.sent.get(row.id) !== row.task_token);
+    for (const row of unsent) {
+      connection.sent.set(row.id, row.task_token);
+      connection.ws.send(commandFrame(row));
+    }
+    await agents.commands.markDelivered(unsent.map((row) => row.id));
   }
 
   async function sendPending(connection: Connection): Promise<void> {
@@ -178,6 +188,7 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
       if (!connection.welcomed) close(connection, AGENT_CLOSE.protocolError, 'hello expected first');
       else {
         const { id, ...outcome } = frame;
+        connection.sent.delete(id);
         connection.replies = connection.replies
           .then(() => agents.commands.reply(connection.identity.workstationId, id, outcome))
           .then(() => undefined, logFailure(connection, 'agent reply not recorded'));
@@ -209,6 +220,7 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
       welcomed: false,
       lastFrameAt: Date.now(),
       replies: Promise.resolve(),
+      sent: new Map(),
     };
     connections.add(connection);
     connection.helloTimer = setTimeout(
