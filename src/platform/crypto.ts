@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** A random token written as hex: 32 bytes give the spec's 64 characters, 40 bytes its 80. */
 export function randomHexToken(bytes: number): string {
@@ -7,6 +15,25 @@ export function randomHexToken(bytes: number): string {
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/**
+ * Tokens that need no storing: an HMAC of the record's ids under a key derived (HKDF, `salt` and `info` naming the
+ * use) from the server's secret, so the same record always has the same token, also when it is made again by a retry.
+ */
+export function keyedTokens(secret: string, salt: string, info: string) {
+  const key = Buffer.from(hkdfSync('sha256', secret, salt, info, 32));
+  const of = (...ids: string[]) => createHmac('sha256', key).update(ids.join(':')).digest('hex');
+  return {
+    /** 64 hex characters. */
+    of,
+    /** Whether `token` is the one of `ids`, compared in constant time. */
+    matches(token: string, ...ids: string[]): boolean {
+      const given = Buffer.from(token, 'hex');
+      const expected = Buffer.from(of(...ids), 'hex');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+  };
 }
 
 export interface EncryptionKeys {

@@ -4,9 +4,9 @@ import { createMailer, type Mailer } from '../../src/platform/mail';
 import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import { as } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
-import { linkIn, messagesTo } from '../helpers/mail';
+import { linkIn, messagesTo, tokenOf } from '../helpers/mail';
 import { connectStaff, startTestServer, type TestServer } from '../helpers/realtime';
-import { invitationTo, OPT_OUT_LINK, reviewingHotel } from '../helpers/reviews';
+import { invitationTo, OPT_OUT_LINK, REVIEW_LINK, reviewingHotel } from '../helpers/reviews';
 import { readStackInfo } from '../helpers/stack-env';
 import { outboxWorkflowsAtRest } from '../helpers/workflows';
 
@@ -140,6 +140,33 @@ describe('review invitation after the stay', () => {
     // Open again, the same stay would be invited: the hotel's closing alone stopped it.
     await setActive(true);
     expect(await activities.reviewInvitationDelay(closed.hotel.hotelId, stay.id)).toEqual(expect.any(Number));
+  });
+
+  it('sent again after the mail server took it without a reply, carries the same working link', async () => {
+    const owner = await reviewingHotel(t);
+    const setActive = (active: boolean) =>
+      t.db('hotels').where({ id: owner.hotel.hotelId }).update({ is_active: active });
+    // The workflow's own step finds the hotel closed and sends nothing; the sends below are the step's attempts.
+    await setActive(false);
+    const stay = await owner.checkedOut();
+    expect(await finalStatus(stay.id)).toBe('checked_out');
+    await setActive(true);
+
+    const replyLost: Mailer = {
+      send: async (message) => {
+        await mailer.send(message);
+        throw new Error('the mail server closed the connection before its reply');
+      },
+      close: () => undefined,
+    };
+    const firstAttempt = createActivities({ db: t.db, config: t.config, mailer: replyLost }) as ReviewActivities;
+    await expect(firstAttempt.sendReviewInvitation(owner.hotel.hotelId, stay.id)).rejects.toThrow('before its reply');
+    expect(await activities.sendReviewInvitation(owner.hotel.hotelId, stay.id)).toBe('sent');
+
+    const links = (await messagesTo(stay.email!)).map((message) => tokenOf(linkIn(message, REVIEW_LINK)));
+    expect(links).toHaveLength(2);
+    expect(links[1]).toBe(links[0]);
+    await t.http.get(`/api/review-links/${links[0]}`).expect(200);
   });
 
   it("the e-mail's opt-out link stops the next invitation to that address", async () => {

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../config';
-import { randomHexToken, sha256Hex } from '../../platform/crypto';
+import { keyedTokens, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mail';
@@ -15,10 +15,13 @@ const DAY_MS = 86_400_000;
 /** What the booking workflow does after a check-out; every step is safe to run twice. */
 export function createInvitationJobs(
   db: Db,
-  config: Pick<Config, 'appUrl' | 'reviewInvitationDelayMs'>,
+  config: Pick<Config, 'appUrl' | 'reviewInvitationDelayMs' | 'jwtSecret'>,
   mailer: Mailer,
   deps: Pick<ReviewsDependencies, 'hotels' | 'bookings'>,
 ) {
+  /** A stay's one link: a send retried after a reply the mail server never gave sends the same working link. */
+  const links = keyedTokens(config.jwtSecret, 'reviews', 'invitation link');
+
   /**
    * The stay, its hotel and the hotel's settings, when its guest is to be invited (checked again right before
    * sending). A closed hotel invites nobody, as with reviews off: its links would answer 404.
@@ -51,7 +54,7 @@ export function createInvitationJobs(
 
     /**
      * Sent at most once, like the booking's guest e-mails: the row (with the link's digest) is claimed and committed
-     * before the e-mail goes; a failed send gives the claim back (a retry makes a new link), a claim found unsent is
+     * before the e-mail goes; a failed send gives the claim back (a retry sends the same link), a claim found unsent is
      * another attempt's (retry later) or, after IN_DOUBT_AFTER, a vanished one's (`in_doubt`, never sent again).
      */
     async send(hotelId: string, bookingId: string): Promise<ReviewInvitationOutcome> {
@@ -59,7 +62,7 @@ export function createInvitationJobs(
       if (!stay) return 'not_invited';
       const { booking, hotel } = stay;
       const hotelSettings = await deps.hotels.settingsOf(hotelId);
-      const token = randomHexToken(32);
+      const token = links.of(hotelId, bookingId);
       const days = stayDays(booking, hotel.timezone);
       const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * DAY_MS);
       const claimed = await invitationsRepository.claim(db, {
