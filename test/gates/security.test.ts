@@ -2,9 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import dns from 'node:dns';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { Writable } from 'node:stream';
 import { Client } from 'minio';
-import { ValidationError } from '../../src/platform/errors';
+import { ValidationError, type AppError } from '../../src/platform/errors';
+import type { RouteDefinition } from '../../src/platform/http/route';
 import { credentialHeaderNames, declaredHeaders } from '../../src/platform/http/credential-headers';
 import { createLogger } from '../../src/platform/logger';
 import { assertPublicDestination } from '../../src/platform/outbound';
@@ -451,6 +453,213 @@ describe('credential headers in logs', () => {
       checked();
     }
     expect(leaks).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// One answer on public device and guest routes: a malformed credential or slug (too long, another alphabet, a NUL
+// byte, empty, missing) gets the very refusal a wrong one gets, never a 400 that tells the two apart
+
+/** Public routes that carry no guest's or device's credential, with why; every other one declares its `oneAnswer`. */
+const PUBLIC_WITHOUT_ONE_ANSWER: Record<string, string> = {
+  'POST /api/auth/login': 'staff accounts: the spec’s own answers',
+  'POST /api/auth/register': 'staff accounts',
+  'GET /api/auth/confirm-email': 'staff accounts',
+  'POST /api/auth/resend-confirmation': 'staff accounts',
+  'POST /api/auth/refresh': 'staff accounts',
+  'POST /api/auth/logout': 'staff accounts',
+  'POST /api/auth/forgot-password': 'staff accounts',
+  'POST /api/auth/reset-password': 'staff accounts',
+  'POST /api/auth/accept-invite': 'staff accounts',
+  'POST /api/payments/yookassa/notifications': 'no credential: what a notification names is re-read at YooKassa',
+  'GET /api/agents/latest-release': 'no credential: release information for every agent',
+};
+
+interface WellFormed {
+  /** Where its credentials are (as `oneAnswer.inputs` names them): each is made malformed in turn. */
+  credentials: readonly string[];
+  params?: Record<string, string>;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+/** A stay's proof of the right shape for a room no guest is in (each its own: wrong proofs are counted per room). */
+const stayProof = () => ({ 'x-room': `R${randomBytes(3).toString('hex')}`, 'x-stay-code': '12345678' });
+
+/** A widget request for a hotel no one has. */
+const unknownHotel = (rest: Omit<WellFormed, 'credentials'>): WellFormed => ({
+  credentials: ['params'],
+  params: { slug: `nobody-${randomBytes(4).toString('hex')}` },
+  ...rest,
+});
+
+/** A review link's request with a token no link has. */
+const unknownLink = (rest: Omit<WellFormed, 'credentials'>): WellFormed => ({
+  credentials: ['params'],
+  params: { token: randomBytes(32).toString('hex') },
+  ...rest,
+});
+
+/** A well-formed but wrong request of each route with one answer: its refusal, whatever is malformed in it next. */
+const WELL_FORMED: Record<string, () => WellFormed> = {
+  'GET /api/hotels/:slug/room-service/guest/config': () => ({
+    credentials: ['params', 'headers'],
+    headers: stayProof(),
+  }),
+  'POST /api/hotels/:slug/room-service/guest/orders': () => ({
+    credentials: ['params', 'headers'],
+    headers: stayProof(),
+    body: { items: [{ item_id: randomUUID(), quantity: 1 }] },
+  }),
+  'GET /api/hotels/:slug/room-service/guest/orders': () => ({
+    credentials: ['params', 'headers'],
+    headers: stayProof(),
+  }),
+  'GET /api/hotels/:slug/room-service/guest/orders/:id': () => ({
+    credentials: ['params', 'headers'],
+    params: { id: randomUUID() },
+    headers: { 'x-order-token': randomBytes(32).toString('hex') },
+  }),
+  'POST /api/wifi-auth/verify': () => ({
+    credentials: ['headers', 'body.hotel'],
+    headers: { authorization: `Bearer ${randomBytes(32).toString('hex')}` },
+    body: { hotel: owner.slug, room: '101', last_name: 'Иванов' },
+  }),
+  ...Object.fromEntries(
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => [
+      `${method} /tvpms`,
+      () => ({ credentials: ['query.token'], query: { token: randomBytes(16).toString('hex') } }),
+    ]),
+  ),
+  'POST /api/agents/pair': () => ({ credentials: ['body.pair_code'], body: { pair_code: 'ZZZZ2345' } }),
+  'GET /api/widget/:slug/config': () => unknownHotel({}),
+  'GET /api/widget/:slug/availability': () =>
+    unknownHotel({ query: { from: '2031-01-10', to: '2031-01-12', guests: '2' } }),
+  'POST /api/widget/:slug/bookings': () =>
+    unknownHotel({
+      body: {
+        category_id: randomUUID(),
+        check_in: '2031-01-10',
+        check_out: '2031-01-12',
+        guest_last_name: 'Орлова',
+        guest_first_name: 'Вера',
+        guest_phone: '+79990000000',
+      },
+    }),
+  'POST /api/widget/:slug/rental-bookings': () =>
+    unknownHotel({
+      body: {
+        rental_object_id: randomUUID(),
+        kind: 'daily',
+        date_from: '2031-01-10',
+        date_to: '2031-01-11',
+        guest_name: 'Вера Орлова',
+        guest_phone: '+79990000000',
+      },
+    }),
+  'GET /api/widget/:slug/guests/lookup': () => unknownHotel({ query: { phone: '+79990000000' } }),
+  'GET /api/review-links/:token': () => unknownLink({}),
+  'POST /api/review-links/:token/review': () => unknownLink({ body: { overall: 5 } }),
+  'POST /api/review-links/:token/opt-out': () => unknownLink({}),
+};
+
+/** Malformed values of a credential as each place carries it (a header can hold no NUL byte: HTTP refuses it). */
+const MALFORMED = {
+  params: ['x'.repeat(3000), 'ОТЕЛЬ', 'UPPER_case!', '%00', 'a%00b', '%2F..%2F'],
+  headers: ['x'.repeat(3000), '??-ascii', '!!!@@@', '', ' '],
+  values: ['x'.repeat(3000), 'ОТЕЛЬ ‼', '\u0000', 'a\u0000b', '', 42, null],
+};
+
+describe('one answer on public device and guest routes', () => {
+  const publicRoutes = () => t.routes.filter((route) => route.access.kind === 'public');
+  const key = (route: RouteDefinition) => `${route.method.toUpperCase()} ${route.path}`;
+
+  it('every public route declares its one answer, or takes no credential of a guest or a device', () => {
+    const gaps = publicRoutes().flatMap((route) => {
+      if (PUBLIC_WITHOUT_ONE_ANSWER[key(route)]) return route.oneAnswer ? [`${key(route)}: listed as without`] : [];
+      if (!route.oneAnswer) return [`${key(route)}: declares no oneAnswer`];
+      return WELL_FORMED[key(route)] ? [] : [`${key(route)}: add a well-formed request to WELL_FORMED`];
+    });
+    expect(gaps).toEqual([]);
+    checked();
+  });
+
+  type Variant = { label: string; request: WellFormed; omit?: { place: 'headers' | 'body' | 'query'; name: string } };
+
+  /** Every malformed variant of each credential the route's oneAnswer names, the rest of the request well formed. */
+  function variants(route: RouteDefinition, base: WellFormed): Variant[] {
+    const inputs = base.credentials;
+    const found: Variant[] = [];
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+    if (inputs.includes('params'))
+      for (const name of pathParams)
+        for (const value of MALFORMED.params)
+          found.push({
+            label: `:${name} = ${value.slice(0, 20)}`,
+            request: { ...base, params: { ...base.params, [name]: value } },
+          });
+    const headerNames = inputs.includes('headers') ? declaredHeaders(route).map((header) => header.name) : [];
+    for (const name of headerNames) {
+      const values = name === 'authorization' ? MALFORMED.headers.map((value) => `Bearer ${value}`) : MALFORMED.headers;
+      for (const value of [...values, ...(name === 'authorization' ? ['Basic abc', ''] : [])])
+        found.push({
+          label: `${name}: ${value.slice(0, 20)}`,
+          request: { ...base, headers: { ...base.headers, [name]: value } },
+        });
+      found.push({ label: `no ${name}`, request: base, omit: { place: 'headers', name } });
+    }
+    for (const input of inputs.filter((name) => name.startsWith('body.') || name.startsWith('query.'))) {
+      const [place, name] = input.split('.') as ['body' | 'query', string];
+      const values =
+        place === 'query' ? MALFORMED.values.filter((value) => typeof value === 'string') : MALFORMED.values;
+      for (const value of values)
+        found.push({
+          label: `${input} = ${JSON.stringify(value)?.slice(0, 20)}`,
+          request: { ...base, [place]: { ...base[place], [name]: value } },
+        });
+      found.push({ label: `no ${input}`, request: base, omit: { place, name } });
+    }
+    return found;
+  }
+
+  function send(route: RouteDefinition, { request, omit }: Pick<Variant, 'request' | 'omit'>) {
+    const params: Record<string, string> = { slug: owner.slug, ...request.params };
+    // A value with `%` goes as it is (an escape the sweep wants on the wire, `%00`); any other is encoded.
+    const path = route.path.replace(/:(\w+)/g, (_match, name: string) =>
+      params[name].includes('%') ? params[name] : encodeURIComponent(params[name]),
+    );
+    const without = <T extends Record<string, unknown>>(record: T | undefined, place: string) =>
+      Object.fromEntries(
+        Object.entries(record ?? {}).filter(([name]) => !(omit?.place === place && omit.name === name)),
+      );
+    const query = without(request.query, 'query') as Record<string, string>;
+    const call = t.http[route.method](path)
+      .query(query)
+      .set(without(request.headers, 'headers') as Record<string, string>);
+    return route.method === 'get' ? call : call.send(without(request.body, 'body'));
+  }
+
+  it('a malformed credential or slug gets the route’s one answer, exactly as a wrong one does', async () => {
+    const differing: string[] = [];
+    for (const route of publicRoutes().filter((candidate) => WELL_FORMED[key(candidate)])) {
+      const base = WELL_FORMED[key(route)]();
+      const wrong = await send(route, { request: base });
+      const expected = { status: wrong.status, body: wrong.body as unknown };
+      const refusal = route.oneAnswer?.refusal() as AppError | undefined;
+      if (!refusal || !isDeepStrictEqual(expected, { status: refusal.status, body: refusal.toBody() }))
+        differing.push(`${key(route)}: a wrong credential gets ${wrong.status}, not the declared one answer`);
+      for (const variant of variants(route, base)) {
+        const response = await send(route, variant);
+        const answer = { status: response.status, body: response.body as unknown };
+        if (!isDeepStrictEqual(answer, expected))
+          differing.push(
+            `${key(route)} ${variant.label}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 120)}`,
+          );
+        checked();
+      }
+    }
+    expect(differing).toEqual([]);
   });
 });
 

@@ -67,6 +67,14 @@ export interface MultipartSpec {
   description: string;
 }
 
+/** A public route's one refusal of a caller it does not accept: see `RouteDefinition.oneAnswer`. */
+export interface OneAnswer {
+  /** What a wrong credential gets, and so a malformed one too. */
+  refusal: () => Error;
+  /** Where the credentials are: `params`, `headers`, or one field (`body.hotel`, `query.token`). */
+  inputs: readonly string[];
+}
+
 export interface RouteDefinition<Body = unknown, Query = unknown, Params = unknown> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express path, e.g. `/api/hotels/:slug/users/:id`. */
@@ -82,6 +90,12 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
    */
   concurrency?: 'if-match';
   rateLimit?: RateLimitPolicy;
+  /**
+   * A public route's one answer to a caller it does not accept (a guest's or a device's credential, a hotel's slug): a
+   * malformed value in its `inputs` (too long, another alphabet, a NUL byte, empty or missing) gets the same refusal
+   * as a wrong one, never a 400 that tells the two apart, and is looked up nowhere.
+   */
+  oneAnswer?: OneAnswer;
   request?: {
     body?: Joi.ObjectSchema;
     query?: Joi.ObjectSchema;
