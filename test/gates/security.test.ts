@@ -504,25 +504,25 @@ const unknownLink = (rest: Omit<WellFormed, 'credentials'>): WellFormed => ({
 /** A well-formed but wrong request of each route with one answer: its refusal, whatever is malformed in it next. */
 const WELL_FORMED: Record<string, () => WellFormed> = {
   'GET /api/hotels/:slug/room-service/guest/config': () => ({
-    credentials: ['params', 'headers'],
+    credentials: ['params', 'headers.x-room', 'headers.x-stay-code'],
     headers: stayProof(),
   }),
   'POST /api/hotels/:slug/room-service/guest/orders': () => ({
-    credentials: ['params', 'headers'],
+    credentials: ['params', 'headers.x-room', 'headers.x-stay-code'],
     headers: stayProof(),
     body: { items: [{ item_id: randomUUID(), quantity: 1 }] },
   }),
   'GET /api/hotels/:slug/room-service/guest/orders': () => ({
-    credentials: ['params', 'headers'],
+    credentials: ['params', 'headers.x-room', 'headers.x-stay-code'],
     headers: stayProof(),
   }),
   'GET /api/hotels/:slug/room-service/guest/orders/:id': () => ({
-    credentials: ['params', 'headers'],
+    credentials: ['params', 'headers.x-order-token'],
     params: { id: randomUUID() },
     headers: { 'x-order-token': randomBytes(32).toString('hex') },
   }),
   'POST /api/wifi-auth/verify': () => ({
-    credentials: ['headers', 'body.hotel'],
+    credentials: ['headers.authorization', 'body.hotel'],
     headers: { authorization: `Bearer ${randomBytes(32).toString('hex')}` },
     body: { hotel: owner.slug, room: '101', last_name: 'Иванов' },
   }),
@@ -599,7 +599,9 @@ describe('one answer on public device and guest routes', () => {
             label: `:${name} = ${value.slice(0, 20)}`,
             request: { ...base, params: { ...base.params, [name]: value } },
           });
-    const headerNames = inputs.includes('headers') ? declaredHeaders(route).map((header) => header.name) : [];
+    const headerNames = declaredHeaders(route)
+      .map((header) => header.name)
+      .filter((name) => inputs.includes('headers') || inputs.includes(`headers.${name}`));
     for (const name of headerNames) {
       const values = name === 'authorization' ? MALFORMED.headers.map((value) => `Bearer ${value}`) : MALFORMED.headers;
       for (const value of [...values, ...(name === 'authorization' ? ['Basic abc', ''] : [])])

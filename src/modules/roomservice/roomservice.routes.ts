@@ -69,7 +69,7 @@ const refusedProof = {
 };
 
 /** A malformed slug, room or code is refused as a wrong one is. */
-const proofRefusal: OneAnswer = { refusal: notAuthorized, inputs: ['params', 'headers'] };
+const proofRefusal: OneAnswer = { refusal: notAuthorized, inputs: ['params', 'headers.x-room', 'headers.x-stay-code'] };
 
 /** The stay proof of a guest's request (its headers validated: both present). */
 const proofIn = (headers: Record<string, string | undefined>): StayProof => ({
@@ -316,7 +316,10 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       tags,
       access: { kind: 'public' },
       rateLimit: GUEST_LIMITS.status,
-      oneAnswer: { refusal: () => new NotFoundError(roomServiceMessages.orderNotFound), inputs: ['params', 'headers'] },
+      oneAnswer: {
+        refusal: () => new NotFoundError(roomServiceMessages.orderNotFound),
+        inputs: ['params', 'headers.x-order-token'],
+      },
       request: { params: publicOrderParams, headers: orderTokenHeaders },
       responses: {
         200: { description: 'The order', schema: orderSchema },

@@ -63,7 +63,7 @@ export function wifiRoutes(wifi: WifiService): RouteDefinition[] {
         "caller's address) in 15 minutes, then 429 even for a right one; right answers are not counted.",
       tags,
       access: { kind: 'public' },
-      oneAnswer: { refusal: portalUnauthorized, inputs: ['headers', 'body.hotel'] },
+      oneAnswer: { refusal: portalUnauthorized, inputs: ['headers.authorization', 'body.hotel'] },
       request: { body: verifyBody, headers: portalHeaders },
       responses: {
         200: { description: 'Let in', schema: authorizationSchema },
