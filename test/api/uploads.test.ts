@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, superAdminToken, type RegisteredHotel } from '../helpers/accounts';
 import { problem } from '../helpers/problem';
@@ -140,7 +141,17 @@ describe('POST /api/upload', () => {
   it('413 over UPLOAD_MAX_BYTES with nothing stored; a file of exactly the limit is accepted', async () => {
     const small = createTestApp({ UPLOAD_MAX_BYTES: '2048' });
     try {
-      const pngPrefixed = (size: number) => Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(size - 8, 0x41)]);
+      // A whole PNG of exactly `size` bytes: the 1x1 image with a text chunk of filler before its IEND.
+      const pngPrefixed = (size: number) => {
+        const iendAt = PNG.length - 12;
+        const text = Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(size - PNG.length - 12 - 8, 0x41)]);
+        const head = Buffer.alloc(8);
+        head.writeUInt32BE(text.length, 0);
+        head.write('tEXt', 4, 'latin1');
+        const crc = Buffer.alloc(4);
+        crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), text])), 0);
+        return Buffer.concat([PNG.subarray(0, iendAt), head, text, crc, PNG.subarray(iendAt)]);
+      };
       const before = (await rowsOf(hotelA.hotelId)).length;
       const tooBig = await upload(small, hotelA.accessToken, pngPrefixed(4096)).expect(413);
       expect(tooBig.body).toEqual(problem(413, 'payload_too_large', 'Файл слишком большой: допустимо не более 2 КБ'));

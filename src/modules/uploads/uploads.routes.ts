@@ -14,7 +14,8 @@ export function uploadsRoutes(uploads: UploadsService): RouteDefinition[] {
       summary: 'Upload a photo',
       description:
         'A `multipart/form-data` body with exactly one file in the field `file`. The type is decided by the ' +
-        'content alone (JPEG, PNG, GIF or WebP; the file name and the declared Content-Type are ignored). The file ' +
+        'content alone (JPEG, PNG, GIF or WebP; the file name and the declared Content-Type are ignored), and the ' +
+        'whole file must be that image: bytes after its end, a broken chunk or markup in its text are a 415. The file ' +
         'is stored as `<folder>/<uuid>.<ext>` under a new random name and served at `{cdn_url}/<folder>/<uuid>.<ext>`. ' +
         `Files are capped at UPLOAD_MAX_BYTES (default 10 МБ). Any member of a hotel's staff may upload; the file ` +
         "belongs to the caller's hotel; super_admin, who belongs to no hotel, is refused (403).",

@@ -13,6 +13,7 @@ import { ALL_STAFF } from '../../platform/http/roles';
 import type { Storage } from '../../platform/storage';
 import { uploadsRepository } from './uploads.repository';
 import { IMAGE_TYPES, sniffImageType } from './uploads.sniff';
+import { isWholeImage } from './uploads.structure';
 
 export const UPLOAD_FOLDERS = ['categories', 'rooms', 'hotels', 'guests', 'tasks', 'chat'] as const;
 export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
@@ -115,7 +116,9 @@ export function createUploadsService(db: Db, config: Config, storage: Storage) {
     async upload(hotelId: string, userId: string, folder: UploadFolder, content: Buffer): Promise<UploadedFile> {
       if (content.length > config.uploadMaxBytes) throw tooLarge();
       const type = sniffImageType(content);
-      if (!type) throw new UnsupportedMediaTypeError(uploadMessages.unsupportedType);
+      // The whole file must be that image and nothing more: a polyglot (a GIF followed by a page) is refused.
+      if (!type || !isWholeImage(content, type.ext))
+        throw new UnsupportedMediaTypeError(uploadMessages.unsupportedType);
       const key = `${folder}/${randomUUID()}.${type.ext}`;
       await storage.put(key, content, type.contentType);
       try {
