@@ -131,7 +131,8 @@ function refused(message: string): CommandFailure {
 
 /**
  * The values the ATOL driver's JSON task documentation lists (tax rates with 5, 7 and 22 % since 2025–2026, tags 1199,
- * 1214, 1212, 1055 and the payment types); the register refuses a task with any other.
+ * 1214, 1212, 1055 and the payment types); the register refuses a task with any other. Written from the documentation
+ * apart from the service's own lists (src/integrations/atol), so a mistake there is refused here, not shared.
  */
 const TAX_TYPES = new Set([
   'none',
