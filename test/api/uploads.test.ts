@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, superAdminToken, type RegisteredHotel } from '../helpers/accounts';
+import { getFile } from '../helpers/files';
 import { problem } from '../helpers/problem';
 
 /** A valid 1x1 PNG (RGBA). */
@@ -61,12 +62,14 @@ function upload(app: TestApp, token: string, content: Buffer, options: FileOptio
   });
 }
 
+/** A file at its {cdn_url} address, which is the API's own (`/api/files/…`) in tests. */
 async function download(url: string) {
-  const response = await fetch(url);
+  const response = await getFile(t.http, url);
   return {
     status: response.status,
-    contentType: response.headers.get('content-type'),
-    body: Buffer.from(await response.arrayBuffer()),
+    contentType: response.headers['content-type'] as string | undefined,
+    nosniff: response.headers['x-content-type-options'] as string | undefined,
+    body: response.body as Buffer,
   };
 }
 
@@ -87,6 +90,7 @@ describe('POST /api/upload', () => {
     const file = await download(response.body.url);
     expect(file.status).toBe(200);
     expect(file.contentType).toBe('image/png');
+    expect(file.nosniff).toBe('nosniff');
     expect(file.body.equals(PNG)).toBe(true);
 
     const row = await t.db('uploads').where({ key: response.body.key }).first();

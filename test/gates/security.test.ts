@@ -12,6 +12,7 @@ import { createLogger } from '../../src/platform/logger';
 import { assertPublicDestination } from '../../src/platform/outbound';
 import { as, registerHotel, registrationBody, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { getFile } from '../helpers/files';
 import { reportGate } from '../helpers/gates';
 import { problem } from '../helpers/problem';
 
@@ -271,12 +272,14 @@ describe('upload corpus', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// The object store behind {cdn_url}: anyone reads a photo, only the service lists, writes or deletes
+// {cdn_url}: the API serves a photo to anyone, as an image only (nosniff, a sandboxing CSP); the object store behind it
+// grants anonymous callers nothing, reading included; only the service reads, lists, writes or deletes
 
 describe('object store', () => {
   let photoUrl: string;
   let photoKey: string;
   const bucketUrl = () => `${t.config.storage.endpoint}/${t.config.storage.bucket}`;
+  const storeUrl = () => `${bucketUrl()}/${photoKey}`;
   const storageClient = (secretKey = t.config.storage.secretKey) => {
     const { hostname, port } = new URL(t.config.storage.endpoint);
     const { accessKey, region } = t.config.storage;
@@ -290,23 +293,41 @@ describe('object store', () => {
       region,
     });
   };
+  /** The photo as a browser gets it at its {cdn_url} address (the API's own in tests). */
+  const servedPhoto = () => getFile(t.http, photoUrl);
   async function expectPhotoIntact() {
-    const response = await fetch(photoUrl);
+    const response = await servedPhoto();
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await response.arrayBuffer())).toEqual(PNG);
+    expect(response.headers['content-type']).toBe('image/png');
+    expect(response.body).toEqual(PNG);
   }
 
   beforeAll(async () => {
     ({ url: photoUrl, key: photoKey } = (await upload(t, PNG, 'photo.png', 'image/png').expect(201)).body);
   });
 
-  it('serves an uploaded photo to an anonymous GET, with its bytes and type', async () => {
+  it('serves an uploaded photo to an anonymous GET at {cdn_url}, with its bytes and type, never sniffed', async () => {
     await expectPhotoIntact();
+    const response = await servedPhoto();
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     checked();
   });
 
+  it.each(['rooms/../hotels/x.png', `rooms/${randomUUID()}.png`, `rooms/${randomUUID()}.html`, 'secrets/a.png'])(
+    'answers 404 for %s at {cdn_url}, never another file',
+    async (key) => {
+      const response = await t.http.get(`${new URL(photoUrl).pathname.replace(photoKey, '')}${key}`);
+      expect([400, 404]).toContain(response.status);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      checked();
+    },
+  );
+
   it.each([
+    ['read a photo from the store', () => fetch(storeUrl())],
     ['list the bucket', () => fetch(bucketUrl())],
     ['list the bucket (ListObjectsV2)', () => fetch(`${bucketUrl()}?list-type=2&prefix=rooms/`)],
     ['list the buckets', () => fetch(`${t.config.storage.endpoint}/`)],
@@ -314,13 +335,13 @@ describe('object store', () => {
     ['replace the bucket policy', () => fetch(`${bucketUrl()}?policy`, { method: 'PUT', body: '{}' })],
     [
       'overwrite a photo',
-      () => fetch(photoUrl, { method: 'PUT', body: 'GIF89a', headers: { 'Content-Type': 'image/gif' } }),
+      () => fetch(storeUrl(), { method: 'PUT', body: 'GIF89a', headers: { 'Content-Type': 'image/gif' } }),
     ],
     [
       'add an object',
       () => fetch(`${bucketUrl()}/rooms/planted.html`, { method: 'PUT', body: '<script>alert(1)</script>' }),
     ],
-    ['delete a photo', () => fetch(photoUrl, { method: 'DELETE' })],
+    ['delete a photo', () => fetch(storeUrl(), { method: 'DELETE' })],
     ['delete the bucket', () => fetch(bucketUrl(), { method: 'DELETE' })],
   ])('refuses an anonymous request to %s (403), and the photo stays as it was', async (_name, send) => {
     expect((await send()).status).toBe(403);
@@ -456,6 +477,7 @@ const PUBLIC_WITHOUT_ONE_ANSWER: Record<string, string> = {
   'POST /api/auth/accept-invite': 'staff accounts',
   'POST /api/payments/yookassa/notifications': 'no credential: what a notification names is re-read at YooKassa',
   'GET /api/agents/latest-release': 'no credential: release information for every agent',
+  'GET /api/files/:folder/:name': 'no credential: the photos {cdn_url} serves to anyone',
 };
 
 interface WellFormed {
