@@ -286,7 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const currentKeyId: string = value.ENCRYPTION_KEY_ID ?? Object.keys(keys)[0];
   if (!keys[currentKeyId])
     throw new ConfigError(`Invalid configuration:\n  ENCRYPTION_KEY_ID: "${currentKeyId}" is not in ENCRYPTION_KEYS`);
-  const endpoint: string = value.S3_ENDPOINT.replace(/\/$/, '');
+  const baseUrl: string = (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     env: value.NODE_ENV,
     port,
@@ -317,7 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: value.REFRESH_TOKEN_TTL_DAYS,
     invitationTtlSeconds: value.INVITATION_TTL_SECONDS,
-    baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    baseUrl,
     appUrl: value.APP_URL.replace(/\/$/, ''),
     smtpUrl: value.SMTP_URL,
     mailFrom: value.MAIL_FROM,
@@ -336,13 +336,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerIp: value.RATE_LIMIT_MAX_PER_IP,
     },
     storage: {
-      endpoint,
+      endpoint: value.S3_ENDPOINT.replace(/\/$/, ''),
       region: value.S3_REGION,
       bucket: value.S3_BUCKET,
       accessKey: value.S3_ACCESS_KEY,
       secretKey: value.S3_SECRET_KEY,
     },
-    cdnUrl: (value.CDN_URL ?? `${endpoint}/${value.S3_BUCKET}`).replace(/\/$/, ''),
+    // Served by the API (`GET /api/files/…`, with nosniff) unless a CDN in front of it is named.
+    cdnUrl: (value.CDN_URL ?? `${baseUrl}/api/files`).replace(/\/$/, ''),
     uploadMaxBytes: value.UPLOAD_MAX_BYTES,
     encryption: { keys, currentKeyId },
     allowPrivateOutbound: value.ALLOW_PRIVATE_OUTBOUND,

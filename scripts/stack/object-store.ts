@@ -17,19 +17,9 @@ export interface RunningObjectStore {
 const DEFAULT_BINARY = path.resolve(__dirname, '../../.tools/bin/versitygw');
 
 /**
- * Anyone may read an object (the `{cdn_url}` links browsers follow); nothing else is granted to anonymous callers,
- * so listing the bucket, writing and deleting need the credentials, as on a real S3 bucket behind a CDN.
- */
-function publicReadPolicy(bucket: string): string {
-  return JSON.stringify({
-    Version: '2012-10-17',
-    Statement: [{ Effect: 'Allow', Principal: '*', Action: ['s3:GetObject'], Resource: [`arn:aws:s3:::${bucket}/*`] }],
-  });
-}
-
-/**
  * versitygw (a maintained S3 server) on a local directory, with its own root credentials and the media bucket
- * created and publicly readable. Metadata (content types, the bucket policy) goes to sidecar files rather than
+ * created. Nothing is granted to anonymous callers, reading included: the API serves the files at `{cdn_url}`
+ * (with nosniff), so only the service reads, lists, writes or deletes, with its credentials. Metadata (content types, the bucket policy) goes to sidecar files rather than
  * extended attributes, so any filesystem will do.
  */
 export async function startObjectStore(options: {
@@ -92,7 +82,6 @@ export async function startObjectStore(options: {
   };
   try {
     if (!(await bucketExistsOnceReady())) await client.makeBucket(options.bucket, 'us-east-1');
-    await client.setBucketPolicy(options.bucket, publicReadPolicy(options.bucket));
   } catch (error) {
     await stop();
     throw error;

@@ -105,7 +105,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
             S3_BUCKET: store.bucket,
             S3_ACCESS_KEY: store.accessKey,
             S3_SECRET_KEY: store.secretKey,
-            CDN_URL: `${store.endpoint}/${store.bucket}`,
           });
           addresses.push(['Object store (S3)', `${store.endpoint}/${store.bucket}`]);
         }),

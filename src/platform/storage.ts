@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 import type { Config } from '../config';
 
@@ -7,6 +8,8 @@ export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** Removes the object; removing a missing object succeeds (idempotent). */
   remove(key: string): Promise<void>;
+  /** The object's bytes as a stream; undefined when there is no such object. */
+  read(key: string): Promise<Readable | undefined>;
 }
 
 /** `http://host:port` -> the minio client's connection options; an endpoint with a path is refused. */
@@ -40,6 +43,14 @@ export function createStorage(config: Config['storage']): Storage {
     },
     async remove(key) {
       await client.removeObject(config.bucket, key);
+    },
+    async read(key) {
+      try {
+        return await client.getObject(config.bucket, key);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'NoSuchKey') return undefined;
+        throw error;
+      }
     },
   };
 }

@@ -400,13 +400,19 @@ describe('pairing', () => {
     await t.http.get('/api/auth/me').set(as(credential)).expect(401);
   });
 
-  it.each([
-    {},
-    { pair_code: 'SHORT' },
-    { pair_code: 'ABCDEFG!' },
-    { pair_code: 'ABCDEFGH', agent_version: 'v'.repeat(51) },
-  ])('400 pairing with %j', async (body) => {
-    await t.http.post('/api/agents/pair').send(body).expect(400);
+  it.each([{}, { pair_code: 'SHORT' }, { pair_code: 'ABCDEFG!' }])(
+    'a missing or malformed code is the one 401 of a wrong one: %j',
+    async (body) => {
+      const refused = await t.http.post('/api/agents/pair').send(body).expect(401);
+      expect(refused.body.code).toBe('invalid_pair_code');
+    },
+  );
+
+  it('400 pairing with a well-formed code and a bad agent_version', async () => {
+    await t.http
+      .post('/api/agents/pair')
+      .send({ pair_code: 'ABCDEFGH', agent_version: 'v'.repeat(51) })
+      .expect(400);
   });
 });
 

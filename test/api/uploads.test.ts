@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, superAdminToken, type RegisteredHotel } from '../helpers/accounts';
+import { getFile } from '../helpers/files';
 import { problem } from '../helpers/problem';
 
 /** A valid 1x1 PNG (RGBA). */
@@ -60,12 +62,14 @@ function upload(app: TestApp, token: string, content: Buffer, options: FileOptio
   });
 }
 
+/** A file at its {cdn_url} address, which is the API's own (`/api/files/…`) in tests. */
 async function download(url: string) {
-  const response = await fetch(url);
+  const response = await getFile(t.http, url);
   return {
     status: response.status,
-    contentType: response.headers.get('content-type'),
-    body: Buffer.from(await response.arrayBuffer()),
+    contentType: response.headers['content-type'] as string | undefined,
+    nosniff: response.headers['x-content-type-options'] as string | undefined,
+    body: response.body as Buffer,
   };
 }
 
@@ -86,6 +90,7 @@ describe('POST /api/upload', () => {
     const file = await download(response.body.url);
     expect(file.status).toBe(200);
     expect(file.contentType).toBe('image/png');
+    expect(file.nosniff).toBe('nosniff');
     expect(file.body.equals(PNG)).toBe(true);
 
     const row = await t.db('uploads').where({ key: response.body.key }).first();
@@ -140,7 +145,17 @@ describe('POST /api/upload', () => {
   it('413 over UPLOAD_MAX_BYTES with nothing stored; a file of exactly the limit is accepted', async () => {
     const small = createTestApp({ UPLOAD_MAX_BYTES: '2048' });
     try {
-      const pngPrefixed = (size: number) => Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(size - 8, 0x41)]);
+      // A whole PNG of exactly `size` bytes: the 1x1 image with a text chunk of filler before its IEND.
+      const pngPrefixed = (size: number) => {
+        const iendAt = PNG.length - 12;
+        const text = Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(size - PNG.length - 12 - 8, 0x41)]);
+        const head = Buffer.alloc(8);
+        head.writeUInt32BE(text.length, 0);
+        head.write('tEXt', 4, 'latin1');
+        const crc = Buffer.alloc(4);
+        crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), text])), 0);
+        return Buffer.concat([PNG.subarray(0, iendAt), head, text, crc, PNG.subarray(iendAt)]);
+      };
       const before = (await rowsOf(hotelA.hotelId)).length;
       const tooBig = await upload(small, hotelA.accessToken, pngPrefixed(4096)).expect(413);
       expect(tooBig.body).toEqual(problem(413, 'payload_too_large', 'Файл слишком большой: допустимо не более 2 КБ'));

@@ -304,6 +304,29 @@ describe('widget from a browser', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('a slug of a shape no hotel has is the one 404 for every route, a browser’s preflight too, looked up nowhere', async () => {
+    const { hotel } = await hotelSelling(1, { allowed_origins: ['https://hotel.example'] });
+    const notFound = (await t.http.get('/api/widget/no-such-hotel-slug/config').expect(404)).body;
+    for (const slug of [`${hotel.slug}%00`, 'x'.repeat(3000), 'ОТЕЛЬ', 'UPPER']) {
+      const path = `/api/widget/${slug.includes('%') ? slug : encodeURIComponent(slug)}`;
+      for (const route of [
+        '/config',
+        '/availability?from=2031-01-10&to=2031-01-12',
+        '/guests/lookup?phone=%2B79990000000',
+      ]) {
+        const answer = await t.http.get(`${path}${route}`).set('Origin', 'https://hotel.example');
+        expect({ status: answer.status, body: answer.body }).toEqual({ status: 404, body: notFound });
+        expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+      }
+      const preflight = await t.http
+        .options(`${path}/bookings`)
+        .set('Origin', 'https://hotel.example')
+        .set('Access-Control-Request-Method', 'POST');
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    }
+  });
+
   it('refuses a body larger than a form (413), before any work', async () => {
     const { hotel, category } = await hotelSelling(1);
     const bloated = await t.http

@@ -225,10 +225,20 @@ describe('the portal proves itself with its hotel secret', () => {
       { room: room.number, birth_date: '1990-02-30' },
       { room: room.number, birth_date: '04.03.1985' },
       { room: room.number, client_mac: 'not-a-mac' },
-      { room: room.number, hotel: 'UPPER CASE' },
       { room: 101 },
     ])
       await verify(owner, body).expect(400);
+  });
+
+  it('a malformed secret or hotel is the one 401 of a wrong one, not a 400', async () => {
+    const { room } = await stay(owner);
+    const unauthorized = problem(401, 'wifi_portal_unauthorized', expect.any(String));
+    for (const secret of ['x'.repeat(301), '', 'not base64 !!']) {
+      expect((await verify(owner, { room: room.number }, secret).expect(401)).body).toEqual(unauthorized);
+    }
+    for (const hotel of ['UPPER CASE', 'x'.repeat(300), 'отель', 'a\u0000b', '']) {
+      expect((await verify(owner, { room: room.number, hotel }).expect(401)).body).toEqual(unauthorized);
+    }
   });
 });
 

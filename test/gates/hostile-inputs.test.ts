@@ -113,6 +113,8 @@ const SPANS: Record<'date' | 'instant', [string, string][]> = {
 };
 
 const OVERSIZED_IDEMPOTENCY_KEY = 'k'.repeat(201);
+/** Well-formed values of the credential headers routes require besides the key (a stay's proof, wrong). */
+const WELL_FORMED_HEADERS: Record<string, string> = { 'x-room': '101', 'x-stay-code': '12345678' };
 
 /**
  * An unaltered request is accepted when the service answers it: 2xx, or its own refusal of a conflict (409) or a
@@ -428,7 +430,17 @@ function probesOf(path: string, method: string, operation: OperationDoc): Probe[
   if (
     operation.parameters?.some((parameter) => parameter.in === 'header' && /^idempotency-key$/i.test(parameter.name))
   ) {
-    probe('Idempotency-Key of 201 characters', { headers: { 'Idempotency-Key': OVERSIZED_IDEMPOTENCY_KEY } });
+    // The route's other required headers well formed (a guest's stay proof): a malformed one would get the route's
+    // one answer (403) before the key is looked at.
+    const required = params.filter((param) => param.in === 'header' && param.required);
+    const wellFormed = Object.fromEntries(
+      required.flatMap((param) =>
+        WELL_FORMED_HEADERS[param.name] ? [[param.name, WELL_FORMED_HEADERS[param.name]]] : [],
+      ),
+    );
+    probe('Idempotency-Key of 201 characters', {
+      headers: { ...wellFormed, 'Idempotency-Key': OVERSIZED_IDEMPOTENCY_KEY },
+    });
     probes[probes.length - 1].expectStatus = 400;
   }
   // The unaltered request goes first, where there is anything to alter (an operation without inputs, such as log

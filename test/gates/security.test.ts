@@ -2,14 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import dns from 'node:dns';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { Writable } from 'node:stream';
 import { Client } from 'minio';
-import { ValidationError } from '../../src/platform/errors';
+import { ValidationError, type AppError } from '../../src/platform/errors';
+import type { RouteDefinition } from '../../src/platform/http/route';
 import { credentialHeaderNames, declaredHeaders } from '../../src/platform/http/credential-headers';
 import { createLogger } from '../../src/platform/logger';
 import { assertPublicDestination } from '../../src/platform/outbound';
 import { as, registerHotel, registrationBody, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { getFile } from '../helpers/files';
 import { reportGate } from '../helpers/gates';
 import { problem } from '../helpers/problem';
 
@@ -156,7 +159,6 @@ const PNG = Buffer.from(
   'base64',
 );
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function upload(app: TestApp, content: Buffer, filename: string, contentType: string, folder?: string) {
   const request = app.http.post('/api/upload').set(as(owner.accessToken));
@@ -165,11 +167,6 @@ function upload(app: TestApp, content: Buffer, filename: string, contentType: st
 }
 
 const uploadCount = async () => Number((await t.db('uploads').where({ hotel_id: owner.hotelId }).count())[0].count);
-
-async function served(url: string) {
-  const response = await fetch(url);
-  return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
-}
 
 describe('upload corpus', () => {
   it.each([
@@ -254,44 +251,35 @@ describe('upload corpus', () => {
   });
 
   /*
-   * Polyglots. The sniffer decides by the first bytes only, so `GIF89a` followed by script IS a GIF to it, and a
-   * PNG signature followed by HTML is a PNG: accepted, deliberately. They cannot run as script or page, because
-   * everything that would decide that is ours, not the uploader's: the stored name is `<folder>/<uuid>.gif` (no
-   * uploader-chosen name or extension), the object's Content-Type is the sniffed `image/gif` / `image/png`, and
-   * the object is served from the CDN origin, not the API's. A browser renders such a file as an (invalid) image.
+   * Polyglots: an image followed by a page, or carrying one in its text, would be a page to whatever sniffs it. The
+   * whole file must be the image its first bytes claim and nothing more, so they are refused like any non-image.
    */
   it.each([
+    ['GIF89a then script', 'GIF89a/*\x00\x00*/=1;alert(document.domain)//<script>alert(1)</script>'],
+    ['a PNG signature then HTML', '\x89PNG\r\n\x1a\n<html><script>alert(1)</script></html>'],
+    ['a whole PNG then HTML', `${PNG.toString('latin1')}<html><script>alert(1)</script></html>`],
     [
-      'GIF89a then script',
-      'GIF89a/*\x00\x00*/=1;alert(document.domain)//<script>alert(1)</script>',
-      'gif',
-      'image/gif',
+      'a whole GIF then HTML',
+      'GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02L\x01\x00;' +
+        '<html><script>alert(1)</script></html>',
     ],
-    ['a PNG signature then HTML', '\x89PNG\r\n\x1a\n<html><script>alert(1)</script></html>', 'png', 'image/png'],
-  ])('a polyglot (%s) is stored and served as an image under our name', async (_name, content, ext, type) => {
-    const bytes = Buffer.from(content, 'latin1');
-    const response = await upload(t, bytes, 'payload.html', 'text/html').expect(201);
-    expect(response.body).toEqual({
-      url: expect.stringMatching(new RegExp(`^${escapeRegExp(t.config.cdnUrl)}/rooms/${UUID}\\.${ext}$`)),
-      key: expect.stringMatching(new RegExp(`^rooms/${UUID}\\.${ext}$`)),
-      folder: 'rooms',
-      content_type: type,
-      size: bytes.length,
-    });
-    const file = await served(response.body.url);
-    expect(file.status).toBe(200);
-    expect(file.contentType).toBe(type);
+  ])('a polyglot (%s) is refused with 415, and nothing is stored', async (_name, content) => {
+    const before = await uploadCount();
+    await upload(t, Buffer.from(content, 'latin1'), 'payload.gif', 'image/gif').expect(415);
+    expect(await uploadCount()).toBe(before);
     checked();
   });
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// The object store behind {cdn_url}: anyone reads a photo, only the service lists, writes or deletes
+// {cdn_url}: the API serves a photo to anyone, as an image only (nosniff, a sandboxing CSP); the object store behind it
+// grants anonymous callers nothing, reading included; only the service reads, lists, writes or deletes
 
 describe('object store', () => {
   let photoUrl: string;
   let photoKey: string;
   const bucketUrl = () => `${t.config.storage.endpoint}/${t.config.storage.bucket}`;
+  const storeUrl = () => `${bucketUrl()}/${photoKey}`;
   const storageClient = (secretKey = t.config.storage.secretKey) => {
     const { hostname, port } = new URL(t.config.storage.endpoint);
     const { accessKey, region } = t.config.storage;
@@ -305,23 +293,41 @@ describe('object store', () => {
       region,
     });
   };
+  /** The photo as a browser gets it at its {cdn_url} address (the API's own in tests). */
+  const servedPhoto = () => getFile(t.http, photoUrl);
   async function expectPhotoIntact() {
-    const response = await fetch(photoUrl);
+    const response = await servedPhoto();
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await response.arrayBuffer())).toEqual(PNG);
+    expect(response.headers['content-type']).toBe('image/png');
+    expect(response.body).toEqual(PNG);
   }
 
   beforeAll(async () => {
     ({ url: photoUrl, key: photoKey } = (await upload(t, PNG, 'photo.png', 'image/png').expect(201)).body);
   });
 
-  it('serves an uploaded photo to an anonymous GET, with its bytes and type', async () => {
+  it('serves an uploaded photo to an anonymous GET at {cdn_url}, with its bytes and type, never sniffed', async () => {
     await expectPhotoIntact();
+    const response = await servedPhoto();
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     checked();
   });
 
+  it.each(['rooms/../hotels/x.png', `rooms/${randomUUID()}.png`, `rooms/${randomUUID()}.html`, 'secrets/a.png'])(
+    'answers 404 for %s at {cdn_url}, never another file',
+    async (key) => {
+      const response = await t.http.get(`${new URL(photoUrl).pathname.replace(photoKey, '')}${key}`);
+      expect([400, 404]).toContain(response.status);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      checked();
+    },
+  );
+
   it.each([
+    ['read a photo from the store', () => fetch(storeUrl())],
     ['list the bucket', () => fetch(bucketUrl())],
     ['list the bucket (ListObjectsV2)', () => fetch(`${bucketUrl()}?list-type=2&prefix=rooms/`)],
     ['list the buckets', () => fetch(`${t.config.storage.endpoint}/`)],
@@ -329,13 +335,13 @@ describe('object store', () => {
     ['replace the bucket policy', () => fetch(`${bucketUrl()}?policy`, { method: 'PUT', body: '{}' })],
     [
       'overwrite a photo',
-      () => fetch(photoUrl, { method: 'PUT', body: 'GIF89a', headers: { 'Content-Type': 'image/gif' } }),
+      () => fetch(storeUrl(), { method: 'PUT', body: 'GIF89a', headers: { 'Content-Type': 'image/gif' } }),
     ],
     [
       'add an object',
       () => fetch(`${bucketUrl()}/rooms/planted.html`, { method: 'PUT', body: '<script>alert(1)</script>' }),
     ],
-    ['delete a photo', () => fetch(photoUrl, { method: 'DELETE' })],
+    ['delete a photo', () => fetch(storeUrl(), { method: 'DELETE' })],
     ['delete the bucket', () => fetch(bucketUrl(), { method: 'DELETE' })],
   ])('refuses an anonymous request to %s (403), and the photo stays as it was', async (_name, send) => {
     expect((await send()).status).toBe(403);
@@ -451,6 +457,216 @@ describe('credential headers in logs', () => {
       checked();
     }
     expect(leaks).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// One answer on public device and guest routes: a malformed credential or slug (too long, another alphabet, a NUL
+// byte, empty, missing) gets the very refusal a wrong one gets, never a 400 that tells the two apart
+
+/** Public routes that carry no guest's or device's credential, with why; every other one declares its `oneAnswer`. */
+const PUBLIC_WITHOUT_ONE_ANSWER: Record<string, string> = {
+  'POST /api/auth/login': 'staff accounts: the spec’s own answers',
+  'POST /api/auth/register': 'staff accounts',
+  'GET /api/auth/confirm-email': 'staff accounts',
+  'POST /api/auth/resend-confirmation': 'staff accounts',
+  'POST /api/auth/refresh': 'staff accounts',
+  'POST /api/auth/logout': 'staff accounts',
+  'POST /api/auth/forgot-password': 'staff accounts',
+  'POST /api/auth/reset-password': 'staff accounts',
+  'POST /api/auth/accept-invite': 'staff accounts',
+  'POST /api/payments/yookassa/notifications': 'no credential: what a notification names is re-read at YooKassa',
+  'GET /api/agents/latest-release': 'no credential: release information for every agent',
+  'GET /api/files/:folder/:name': 'no credential: the photos {cdn_url} serves to anyone',
+};
+
+interface WellFormed {
+  /** Where its credentials are (as `oneAnswer.inputs` names them): each is made malformed in turn. */
+  credentials: readonly string[];
+  params?: Record<string, string>;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+/** A stay's proof of the right shape for a room no guest is in (each its own: wrong proofs are counted per room). */
+const stayProof = () => ({ 'x-room': `R${randomBytes(3).toString('hex')}`, 'x-stay-code': '12345678' });
+
+/** A widget request for a hotel no one has. */
+const unknownHotel = (rest: Omit<WellFormed, 'credentials'>): WellFormed => ({
+  credentials: ['params'],
+  params: { slug: `nobody-${randomBytes(4).toString('hex')}` },
+  ...rest,
+});
+
+/** A review link's request with a token no link has. */
+const unknownLink = (rest: Omit<WellFormed, 'credentials'>): WellFormed => ({
+  credentials: ['params'],
+  params: { token: randomBytes(32).toString('hex') },
+  ...rest,
+});
+
+/** A well-formed but wrong request of each route with one answer: its refusal, whatever is malformed in it next. */
+const WELL_FORMED: Record<string, () => WellFormed> = {
+  'GET /api/hotels/:slug/room-service/guest/config': () => ({
+    credentials: ['params', 'headers.x-room', 'headers.x-stay-code'],
+    headers: stayProof(),
+  }),
+  'POST /api/hotels/:slug/room-service/guest/orders': () => ({
+    credentials: ['params', 'headers.x-room', 'headers.x-stay-code'],
+    headers: stayProof(),
+    body: { items: [{ item_id: randomUUID(), quantity: 1 }] },
+  }),
+  'GET /api/hotels/:slug/room-service/guest/orders': () => ({
+    credentials: ['params', 'headers.x-room', 'headers.x-stay-code'],
+    headers: stayProof(),
+  }),
+  'GET /api/hotels/:slug/room-service/guest/orders/:id': () => ({
+    credentials: ['params', 'headers.x-order-token'],
+    params: { id: randomUUID() },
+    headers: { 'x-order-token': randomBytes(32).toString('hex') },
+  }),
+  'POST /api/wifi-auth/verify': () => ({
+    credentials: ['headers.authorization', 'body.hotel'],
+    headers: { authorization: `Bearer ${randomBytes(32).toString('hex')}` },
+    body: { hotel: owner.slug, room: '101', last_name: 'Иванов' },
+  }),
+  ...Object.fromEntries(
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => [
+      `${method} /tvpms`,
+      () => ({ credentials: ['query.token'], query: { token: randomBytes(16).toString('hex') } }),
+    ]),
+  ),
+  'POST /api/agents/pair': () => ({ credentials: ['body.pair_code'], body: { pair_code: 'ZZZZ2345' } }),
+  'GET /api/widget/:slug/config': () => unknownHotel({}),
+  'GET /api/widget/:slug/availability': () =>
+    unknownHotel({ query: { from: '2031-01-10', to: '2031-01-12', guests: '2' } }),
+  'POST /api/widget/:slug/bookings': () =>
+    unknownHotel({
+      body: {
+        category_id: randomUUID(),
+        check_in: '2031-01-10',
+        check_out: '2031-01-12',
+        guest_last_name: 'Орлова',
+        guest_first_name: 'Вера',
+        guest_phone: '+79990000000',
+      },
+    }),
+  'POST /api/widget/:slug/rental-bookings': () =>
+    unknownHotel({
+      body: {
+        rental_object_id: randomUUID(),
+        kind: 'daily',
+        date_from: '2031-01-10',
+        date_to: '2031-01-11',
+        guest_name: 'Вера Орлова',
+        guest_phone: '+79990000000',
+      },
+    }),
+  'GET /api/widget/:slug/guests/lookup': () => unknownHotel({ query: { phone: '+79990000000' } }),
+  'GET /api/review-links/:token': () => unknownLink({}),
+  'POST /api/review-links/:token/review': () => unknownLink({ body: { overall: 5 } }),
+  'POST /api/review-links/:token/opt-out': () => unknownLink({}),
+};
+
+/** Malformed values of a credential as each place carries it (a header can hold no NUL byte: HTTP refuses it). */
+const MALFORMED = {
+  params: ['x'.repeat(3000), 'ОТЕЛЬ', 'UPPER_case!', '%00', 'a%00b', '%2F..%2F'],
+  headers: ['x'.repeat(3000), '??-ascii', '!!!@@@', '', ' '],
+  values: ['x'.repeat(3000), 'ОТЕЛЬ ‼', '\u0000', 'a\u0000b', '', 42, null],
+};
+
+describe('one answer on public device and guest routes', () => {
+  const publicRoutes = () => t.routes.filter((route) => route.access.kind === 'public');
+  const key = (route: RouteDefinition) => `${route.method.toUpperCase()} ${route.path}`;
+
+  it('every public route declares its one answer, or takes no credential of a guest or a device', () => {
+    const gaps = publicRoutes().flatMap((route) => {
+      if (PUBLIC_WITHOUT_ONE_ANSWER[key(route)]) return route.oneAnswer ? [`${key(route)}: listed as without`] : [];
+      if (!route.oneAnswer) return [`${key(route)}: declares no oneAnswer`];
+      return WELL_FORMED[key(route)] ? [] : [`${key(route)}: add a well-formed request to WELL_FORMED`];
+    });
+    expect(gaps).toEqual([]);
+    checked();
+  });
+
+  type Variant = { label: string; request: WellFormed; omit?: { place: 'headers' | 'body' | 'query'; name: string } };
+
+  /** Every malformed variant of each credential the route's oneAnswer names, the rest of the request well formed. */
+  function variants(route: RouteDefinition, base: WellFormed): Variant[] {
+    const inputs = base.credentials;
+    const found: Variant[] = [];
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+    if (inputs.includes('params'))
+      for (const name of pathParams)
+        for (const value of MALFORMED.params)
+          found.push({
+            label: `:${name} = ${value.slice(0, 20)}`,
+            request: { ...base, params: { ...base.params, [name]: value } },
+          });
+    const headerNames = declaredHeaders(route)
+      .map((header) => header.name)
+      .filter((name) => inputs.includes('headers') || inputs.includes(`headers.${name}`));
+    for (const name of headerNames) {
+      const values = name === 'authorization' ? MALFORMED.headers.map((value) => `Bearer ${value}`) : MALFORMED.headers;
+      for (const value of [...values, ...(name === 'authorization' ? ['Basic abc', ''] : [])])
+        found.push({
+          label: `${name}: ${value.slice(0, 20)}`,
+          request: { ...base, headers: { ...base.headers, [name]: value } },
+        });
+      found.push({ label: `no ${name}`, request: base, omit: { place: 'headers', name } });
+    }
+    for (const input of inputs.filter((name) => name.startsWith('body.') || name.startsWith('query.'))) {
+      const [place, name] = input.split('.') as ['body' | 'query', string];
+      const values =
+        place === 'query' ? MALFORMED.values.filter((value) => typeof value === 'string') : MALFORMED.values;
+      for (const value of values)
+        found.push({
+          label: `${input} = ${JSON.stringify(value)?.slice(0, 20)}`,
+          request: { ...base, [place]: { ...base[place], [name]: value } },
+        });
+      found.push({ label: `no ${input}`, request: base, omit: { place, name } });
+    }
+    return found;
+  }
+
+  function send(route: RouteDefinition, { request, omit }: Pick<Variant, 'request' | 'omit'>) {
+    const params: Record<string, string> = { slug: owner.slug, ...request.params };
+    // A value with `%` goes as it is (an escape the sweep wants on the wire, `%00`); any other is encoded.
+    const path = route.path.replace(/:(\w+)/g, (_match, name: string) =>
+      params[name].includes('%') ? params[name] : encodeURIComponent(params[name]),
+    );
+    const without = <T extends Record<string, unknown>>(record: T | undefined, place: string) =>
+      Object.fromEntries(
+        Object.entries(record ?? {}).filter(([name]) => !(omit?.place === place && omit.name === name)),
+      );
+    const query = without(request.query, 'query') as Record<string, string>;
+    const call = t.http[route.method](path)
+      .query(query)
+      .set(without(request.headers, 'headers') as Record<string, string>);
+    return route.method === 'get' ? call : call.send(without(request.body, 'body'));
+  }
+
+  it('a malformed credential or slug gets the route’s one answer, exactly as a wrong one does', async () => {
+    const differing: string[] = [];
+    for (const route of publicRoutes().filter((candidate) => WELL_FORMED[key(candidate)])) {
+      const base = WELL_FORMED[key(route)]();
+      const wrong = await send(route, { request: base });
+      const expected = { status: wrong.status, body: wrong.body as unknown };
+      const refusal = route.oneAnswer?.refusal() as AppError | undefined;
+      if (!refusal || !isDeepStrictEqual(expected, { status: refusal.status, body: refusal.toBody() }))
+        differing.push(`${key(route)}: a wrong credential gets ${wrong.status}, not the declared one answer`);
+      for (const variant of variants(route, base)) {
+        const response = await send(route, variant);
+        const answer = { status: response.status, body: response.body as unknown };
+        if (!isDeepStrictEqual(answer, expected))
+          differing.push(
+            `${key(route)} ${variant.label}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 120)}`,
+          );
+        checked();
+      }
+    }
+    expect(differing).toEqual([]);
   });
 });
 

@@ -19,7 +19,7 @@ describe('loadConfig', () => {
     expect(config.refreshTokenTtlDays).toBe(30);
     expect(config.invitationTtlSeconds).toBe(7 * 24 * 3600);
     expect(config.baseUrl).toBe('http://localhost:3000');
-    expect(config.cdnUrl).toBe('http://localhost:4569/hotel-media');
+    expect(config.cdnUrl).toBe('http://localhost:3000/api/files');
     expect(config.encryption.currentKeyId).toBe('k1');
     expect(config.databaseLimits.api).toEqual({
       statementTimeoutMs: 5000,

@@ -1,9 +1,8 @@
 import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
-import { UnauthorizedError } from '../../platform/errors';
 import type { HotelsService } from '../hotels';
 import { workstationOffline, workstationOnline } from './agents.events';
-import { agentMessages } from './agents.messages';
+import { invalidPairCode } from './agents.messages';
 import { workstationsRepository, type PresenceChange } from './agents.repository';
 import { replaceCredential } from './agents.workstations';
 import type { AgentIdentity, PairRequest } from './agents.types';
@@ -37,7 +36,7 @@ export function createAgentChannel(db: Db, hotels: Pick<HotelsService, 'find'>) 
     pair: (request: PairRequest) =>
       db.transaction(async (trx) => {
         const locked = await workstationsRepository.lockByPairCode(trx, sha256Hex(request.pair_code));
-        if (!locked) throw new UnauthorizedError(agentMessages.invalidPairCode, 'invalid_pair_code');
+        if (!locked) throw invalidPairCode();
         const credential = randomHexToken(CREDENTIAL_BYTES);
         await replaceCredential(trx, locked, {
           credential_hash: sha256Hex(credential),

@@ -1,3 +1,5 @@
+import { UnauthorizedError } from '../../platform/errors';
+
 export const agentMessages = {
   workstationNotFound: 'Рабочее место не найдено',
   deviceNotFound: 'Устройство не найдено',
@@ -11,6 +13,9 @@ export const agentMessages = {
   agentBadAnswer: 'Агент рабочего места ответил не по протоколу',
   noRelease: 'Сборка агента ещё не опубликована: обновлять не на что',
 };
+
+/** An unknown, used, expired or malformed pair code: one answer. */
+export const invalidPairCode = () => new UnauthorizedError(agentMessages.invalidPairCode, 'invalid_pair_code');
 
 /** The protocol's error codes in words the desk understands; the agent's own words follow. */
 const AGENT_ERROR_TEXTS: Record<string, string> = {

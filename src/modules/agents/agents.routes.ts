@@ -4,7 +4,7 @@ import { crudRoutes } from '../../platform/http/crud';
 import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { idParams, okResponse } from '../../platform/http/schemas';
-import { agentMessages, PAIR_CODE_TTL_MINUTES } from './agents.messages';
+import { agentMessages, invalidPairCode, PAIR_CODE_TTL_MINUTES } from './agents.messages';
 import {
   createDeviceBody,
   createWorkstationBody,
@@ -165,6 +165,7 @@ function agentRoutes(agents: AgentsService): RouteDefinition[] {
         'Exchanges a pair code (once, before it expires) for the credential the agent connects with; the ' +
         "workstation's previous credential stops working. An unknown, used or expired code is a 401 with one message.",
       rateLimit: { scope: 'agents.pair' },
+      oneAnswer: { refusal: invalidPairCode, inputs: ['body.pair_code'] },
       request: { body: pairBody },
       responses: {
         201: { description: 'Paired', schema: pairingSchema },

@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/errors';
+import { AppError, NotFoundError } from '../../platform/errors';
 
 export const reviewMessages = {
   notFound: 'Отзыв не найден',
@@ -18,3 +18,6 @@ export class ReviewLinkExpired extends AppError {
     super(410, 'review_link_expired', reviewMessages.linkExpired);
   }
 }
+
+/** No such link, or its hotel is closed (or a token of a shape no link has): one answer. */
+export const linkNotFound = () => new NotFoundError(reviewMessages.linkNotFound, 'review_link_not_found');

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { settingsRoutes } from '../../platform/http/settings-routes';
-import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, defineRoute, type OneAnswer, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
 import type { PageRequest } from '../../platform/db/keyset';
@@ -24,6 +24,7 @@ import {
   summarySchema,
   tokenParams,
 } from './reviews.schemas';
+import { linkNotFound } from './reviews.messages';
 import type { ReviewsService } from './reviews.service';
 import type { ReviewFilter, ReviewInput, ReviewSettingsChanges, SummaryQuery } from './reviews.types';
 
@@ -36,6 +37,9 @@ type IdParams = { slug: string; id: string };
 type TokenParams = { token: string };
 
 const notFound = { description: 'No such review' };
+/** A token of a shape no link has is the unknown link's 404. */
+const unknownLink: OneAnswer = { refusal: linkNotFound, inputs: ['params'] };
+
 const linkRefusals = {
   404: { description: 'No such link, or its hotel is closed (`review_link_not_found`)' },
   410: { description: 'The link has expired (`review_link_expired`)' },
@@ -191,6 +195,7 @@ export function reviewsRoutes(reviews: ReviewsService): RouteDefinition[] {
       tags,
       access: { kind: 'public' },
       rateLimit: { scope: 'reviews.link', store: 'local' },
+      oneAnswer: unknownLink,
       request: { params: tokenParams },
       responses: { 200: { description: 'The link', schema: linkSchema }, ...linkRefusals },
       async handler({ params, res }) {
@@ -207,6 +212,7 @@ export function reviewsRoutes(reviews: ReviewsService): RouteDefinition[] {
       tags,
       access: { kind: 'public' },
       rateLimit: { scope: 'reviews.submit' },
+      oneAnswer: unknownLink,
       request: { params: tokenParams, body: submitBody },
       responses: {
         201: { description: 'Received', schema: submittedSchema },
@@ -227,6 +233,7 @@ export function reviewsRoutes(reviews: ReviewsService): RouteDefinition[] {
       tags,
       access: { kind: 'public' },
       rateLimit: { scope: 'reviews.opt-out' },
+      oneAnswer: unknownLink,
       request: { params: tokenParams },
       responses: {
         200: { description: 'Opted out', schema: optedOutSchema },

@@ -8,7 +8,7 @@ import type { BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
 import { reviewCreated, reviewUpdated } from './reviews.events';
-import { ReviewLinkExpired, reviewMessages } from './reviews.messages';
+import { linkNotFound, ReviewLinkExpired, reviewMessages } from './reviews.messages';
 import { invitationsRepository, optOutsRepository, reviewsRepository, settingsRepository } from './reviews.repository';
 import { arrivalStatus, normalizeEmail } from './reviews.rules';
 import {
@@ -86,7 +86,7 @@ export function createReviewsService(db: Db, deps: ReviewsDependencies) {
   async function invitationOf(token: string) {
     const invitation = await invitationsRepository.byTokenDigest(db, sha256Hex(token));
     const hotel = invitation && (await deps.hotels.find(invitation.hotel_id));
-    if (!invitation || !hotel?.is_active) throw new NotFoundError(reviewMessages.linkNotFound, 'review_link_not_found');
+    if (!invitation || !hotel?.is_active) throw linkNotFound();
     return { invitation, hotel };
   }
 

@@ -5,10 +5,11 @@ import { crudRoutes } from '../../platform/http/crud';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { settingsRoutes } from '../../platform/http/settings-routes';
-import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineHotelRoute, defineRoute, type OneAnswer, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
-import { roomServiceMessages } from './roomservice.messages';
+import { NotFoundError } from '../../platform/errors';
+import { notAuthorized, roomServiceMessages } from './roomservice.messages';
 import {
   categorySchema,
   createCategoryBody,
@@ -66,6 +67,9 @@ const refusedProof = {
   403: { description: 'Stay not proven (`room_service_not_authorized`): one answer for every reason' },
   429: { description: 'Too many wrong proofs for the room or from the address, or too many requests (`Retry-After`)' },
 };
+
+/** A malformed slug, room or code is refused as a wrong one is. */
+const proofRefusal: OneAnswer = { refusal: notAuthorized, inputs: ['params', 'headers.x-room', 'headers.x-stay-code'] };
 
 /** The stay proof of a guest's request (its headers validated: both present). */
 const proofIn = (headers: Record<string, string | undefined>): StayProof => ({
@@ -251,6 +255,7 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       tags,
       access: { kind: 'public' },
       rateLimit: GUEST_LIMITS.config,
+      oneAnswer: proofRefusal,
       request: { params: publicParams, headers: proofHeaders },
       responses: { 200: { description: 'Room service for the room', schema: guestConfigSchema }, ...refusedProof },
       async handler({ params, headers, req, res }) {
@@ -273,6 +278,7 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       tags,
       access: { kind: 'public' },
       rateLimit: GUEST_LIMITS.place,
+      oneAnswer: proofRefusal,
       request: { params: publicParams, headers: proofHeaders.concat(idempotencyKeyHeader), body: orderBody },
       responses: {
         201: { description: 'Placed', schema: placedOrderSchema },
@@ -293,6 +299,7 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       tags,
       access: { kind: 'public' },
       rateLimit: GUEST_LIMITS.config,
+      oneAnswer: proofRefusal,
       request: { params: publicParams, headers: proofHeaders },
       responses: { 200: { description: 'Orders', schema: Joi.array().items(orderSchema) }, ...refusedProof },
       async handler({ params, headers, req, res }) {
@@ -309,6 +316,10 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       tags,
       access: { kind: 'public' },
       rateLimit: GUEST_LIMITS.status,
+      oneAnswer: {
+        refusal: () => new NotFoundError(roomServiceMessages.orderNotFound),
+        inputs: ['params', 'headers.x-order-token'],
+      },
       request: { params: publicOrderParams, headers: orderTokenHeaders },
       responses: {
         200: { description: 'The order', schema: orderSchema },

@@ -1,3 +1,5 @@
+import { UnauthorizedError } from '../../platform/errors';
+
 export const tvMessages = {
   workstationRequired: 'Для подключения через рабочее место укажите agent_workstation_id',
   serverRequired: 'Для включения интеграции укажите server_url',
@@ -11,6 +13,9 @@ export const tvMessages = {
     'Токен ТВ-системы слишком прост: нужно не меньше 128 бит случайности (например, 32 шестнадцатеричных символа). ' +
     'Лучше выпустите токен здесь',
 };
+
+/** A poll without the token of a hotel: one answer for a missing, malformed or wrong token. */
+export const tokenInvalid = () => new UnauthorizedError(tvMessages.tokenInvalid, 'tv_token_invalid');
 
 /** Why a push was not sent or failed, as the log shows it to staff. */
 export const pushDetails = {

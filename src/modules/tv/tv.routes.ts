@@ -7,7 +7,7 @@ import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platf
 import type { Role } from '../../platform/http/roles';
 import { slugParams } from '../../platform/http/schemas';
 import type { PageRequest } from '../../platform/db/keyset';
-import { tvMessages } from './tv.messages';
+import { tokenInvalid, tvMessages } from './tv.messages';
 import {
   issuedTokenSchema,
   logQuery,
@@ -56,6 +56,7 @@ export function tvRoutes(tv: TvService): RouteDefinition[] {
       tags,
       access: { kind: 'public' },
       rateLimit: { scope: 'tv.poll', perAddress: { quota: POLLS_PER_MINUTE, windowSeconds: 60 }, store: 'local' },
+      oneAnswer: { refusal: tokenInvalid, inputs: ['query.token', 'query.hotel'] },
       request: { query: pollQuery },
       responses: {
         200: { description: 'The stays in house', schema: pollAnswerSchema },

@@ -3,12 +3,12 @@ import type { Config } from '../../config';
 import type { TvStay } from '../../integrations/tv';
 import type { PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../platform/errors';
+import { NotFoundError, ValidationError } from '../../platform/errors';
 import type { AgentsService } from '../agents';
 import type { BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { RoomsService } from '../rooms';
-import { pushDetails, tvMessages } from './tv.messages';
+import { pushDetails, tokenInvalid, tvMessages } from './tv.messages';
 import { createPollLog } from './tv.poll-log';
 import { reservationsOf } from './tv.polls';
 import {
@@ -145,7 +145,7 @@ export function createTvService(db: Db, config: Pick<Config, 'allowPrivateOutbou
     ): Promise<TvReservation[]> {
       const { hotel: slug, ...logged } = request;
       const row = await pollingHotel(token, slug);
-      if (!row) throw new UnauthorizedError(tvMessages.tokenInvalid, 'tv_token_invalid');
+      if (!row) throw tokenInvalid();
       // Switched off: the TV system is told nobody is in house rather than refused (its token is still good).
       const reservations = row.enabled ? await reservationsOf(deps.bookings, row) : [];
       polls.add(row.hotel_id, {

@@ -1,9 +1,13 @@
+import { pipeline } from 'node:stream/promises';
 import { readSingleFile } from '../../platform/http/multipart';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
-import { deleteUploadQuery, okSchema, uploadedFileSchema, uploadQuery } from './uploads.schemas';
+import { deleteUploadQuery, fileParams, okSchema, uploadedFileSchema, uploadQuery } from './uploads.schemas';
+import { IMAGE_TYPES } from './uploads.sniff';
 import { uploadMessages, type UploadFolder, type UploadsService } from './uploads.service';
 
 const FILE_FIELD = 'file';
+/** Photo reads per address a minute, per API process (a page of a hotel's widget shows dozens). */
+const FILE_READS_PER_MINUTE = 3000;
 
 export function uploadsRoutes(uploads: UploadsService): RouteDefinition[] {
   const tags = ['Uploads'];
@@ -14,7 +18,8 @@ export function uploadsRoutes(uploads: UploadsService): RouteDefinition[] {
       summary: 'Upload a photo',
       description:
         'A `multipart/form-data` body with exactly one file in the field `file`. The type is decided by the ' +
-        'content alone (JPEG, PNG, GIF or WebP; the file name and the declared Content-Type are ignored). The file ' +
+        'content alone (JPEG, PNG, GIF or WebP; the file name and the declared Content-Type are ignored), and the ' +
+        'whole file must be that image: bytes after its end, a broken chunk or markup in its text are a 415. The file ' +
         'is stored as `<folder>/<uuid>.<ext>` under a new random name and served at `{cdn_url}/<folder>/<uuid>.<ext>`. ' +
         `Files are capped at UPLOAD_MAX_BYTES (default 10 МБ). Any member of a hotel's staff may upload; the file ` +
         "belongs to the caller's hotel; super_admin, who belongs to no hotel, is refused (403).",
@@ -40,6 +45,40 @@ export function uploadsRoutes(uploads: UploadsService): RouteDefinition[] {
           messages: uploadMessages,
         });
         res.status(201).json(await uploads.upload(hotelId, auth!.sub, query.folder, content));
+      },
+    }),
+    defineRoute<unknown, unknown, { folder: UploadFolder; name: string }>({
+      method: 'get',
+      path: '/api/files/:folder/:name',
+      summary: 'An uploaded file',
+      description:
+        'The default `{cdn_url}` (`CDN_URL` unset): a stored image with the type it was sniffed as, ' +
+        '`X-Content-Type-Options: nosniff`, a sandboxing `Content-Security-Policy` (it is never a page, whatever its ' +
+        'bytes), `Cross-Origin-Resource-Policy: cross-origin` (hotel sites show the photos) and a year of caching ' +
+        '(names are never reused). Public, like the photos it serves.',
+      tags,
+      access: { kind: 'public' },
+      rateLimit: {
+        scope: 'uploads.read',
+        perAddress: { quota: FILE_READS_PER_MINUTE, windowSeconds: 60 },
+        store: 'local',
+      },
+      request: { params: fileParams },
+      responses: {
+        200: { description: 'The image', media: Object.values(IMAGE_TYPES) },
+        404: { description: uploadMessages.notFound },
+        429: { description: 'Too many requests from this address (`Retry-After`)' },
+      },
+      async handler({ params, res }) {
+        const file = await uploads.open(params.folder, params.name);
+        res.set({
+          'Content-Type': file.contentType,
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "default-src 'none'; sandbox",
+          'Cross-Origin-Resource-Policy': 'cross-origin',
+          'Cache-Control': 'public, max-age=31536000, immutable',
+        });
+        await pipeline(file.body, res);
       },
     }),
     defineRoute<unknown, { url: string }>({

@@ -26,3 +26,13 @@ export const uploadedFileSchema = Joi.object({
 }).meta(openApiComponent('UploadedFile'));
 
 export const okSchema = Joi.object({ ok: Joi.boolean().valid(true).required() });
+
+/** A stored file's address under `{cdn_url}`: its folder and the name it was stored under. */
+export const fileParams = Joi.object({
+  folder: Joi.string()
+    .valid(...UPLOAD_FOLDERS)
+    .required(),
+  name: Joi.string()
+    .pattern(new RegExp(`^[0-9a-f-]{36}\\.(${Object.keys(IMAGE_TYPES).join('|')})$`), 'stored name')
+    .required(),
+});

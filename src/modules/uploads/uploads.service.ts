@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
@@ -12,7 +13,8 @@ import type { AccessTokenPayload } from '../../platform/http/access-token';
 import { ALL_STAFF } from '../../platform/http/roles';
 import type { Storage } from '../../platform/storage';
 import { uploadsRepository } from './uploads.repository';
-import { IMAGE_TYPES, sniffImageType } from './uploads.sniff';
+import { IMAGE_TYPES, sniffImageType, type ImageExtension } from './uploads.sniff';
+import { isWholeImage } from './uploads.structure';
 
 export const UPLOAD_FOLDERS = ['categories', 'rooms', 'hotels', 'guests', 'tasks', 'chat'] as const;
 export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
@@ -115,7 +117,9 @@ export function createUploadsService(db: Db, config: Config, storage: Storage) {
     async upload(hotelId: string, userId: string, folder: UploadFolder, content: Buffer): Promise<UploadedFile> {
       if (content.length > config.uploadMaxBytes) throw tooLarge();
       const type = sniffImageType(content);
-      if (!type) throw new UnsupportedMediaTypeError(uploadMessages.unsupportedType);
+      // The whole file must be that image and nothing more: a polyglot (a GIF followed by a page) is refused.
+      if (!type || !isWholeImage(content, type.ext))
+        throw new UnsupportedMediaTypeError(uploadMessages.unsupportedType);
       const key = `${folder}/${randomUUID()}.${type.ext}`;
       await storage.put(key, content, type.contentType);
       try {
@@ -132,6 +136,17 @@ export function createUploadsService(db: Db, config: Config, storage: Storage) {
         throw error;
       }
       return { url: `${config.cdnUrl}/${key}`, key, folder, content_type: type.contentType, size: content.length };
+    },
+
+    /**
+     * A stored file to serve at `{cdn_url}`: its bytes and the type its name says (the type it was sniffed as when it
+     * was stored); 404 for any other name.
+     */
+    async open(folder: UploadFolder, name: string): Promise<{ body: Readable; contentType: string }> {
+      const ext = name.slice(name.lastIndexOf('.') + 1) as ImageExtension;
+      const body = IMAGE_TYPES[ext] && (await storage.read(`${folder}/${name}`));
+      if (!body) throw new NotFoundError(uploadMessages.notFound);
+      return { body, contentType: IMAGE_TYPES[ext] };
     },
 
     /**

@@ -2,7 +2,7 @@ import type { Config } from '../../config';
 import { offersQuery, type OffersQuery } from '../bookings';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { settingsRoutes } from '../../platform/http/settings-routes';
-import { defineRoute, type RateLimitPolicy, type RouteDefinition } from '../../platform/http/route';
+import { defineRoute, type OneAnswer, type RateLimitPolicy, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
 import { slugParams } from '../../platform/http/schemas';
 import {
@@ -17,7 +17,7 @@ import {
   widgetSettingsChanges,
   widgetSettingsSchema,
 } from './widget.schemas';
-import type { WidgetServiceApi } from './widget.service';
+import { hotelNotFound, type WidgetServiceApi } from './widget.service';
 import type { RentalBookingInput } from '../rentals';
 import type { WidgetBookingInput, WidgetSettingsChanges } from './widget.types';
 
@@ -39,6 +39,9 @@ function widgetLimits({ widgetLimits: limits }: Config) {
     lookup: policy('widget.lookup', limits.lookups, 900, 'shared'),
   };
 }
+
+/** A slug of a shape no hotel has is the unknown hotel's 404, as is every hotel the widget does not serve. */
+const unknownHotel: OneAnswer = { refusal: hotelNotFound, inputs: ['params'] };
 
 export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDefinition[] {
   const tags = ['Widget'];
@@ -69,6 +72,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
         'active `rental_objects`, and `widgetSettings` with `services`. Public data only; cached up to 5 s.',
       tags,
       access: { kind: 'public' },
+      oneAnswer: unknownHotel,
       rateLimit: limits.read('widget.config'),
       request: { params: slugParams },
       responses: { 200: { description: 'Configuration', schema: widgetConfigAnswer }, 404: notFound, 429: limited },
@@ -86,6 +90,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
         'the stay and per night from the quote engine, and the hourly price where the category sells hours.',
       tags,
       access: { kind: 'public' },
+      oneAnswer: unknownHotel,
       rateLimit: limits.read('widget.availability'),
       request: { params: slugParams, query: offersQuery },
       responses: { 200: { description: 'Offers', schema: offersAnswer }, 404: notFound, 429: limited },
@@ -106,6 +111,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
         'with one generic message whenever the hotel does not take the booking from this person.',
       tags,
       access: { kind: 'public' },
+      oneAnswer: unknownHotel,
       rateLimit: limits.submit,
       request: { params: slugParams, body: widgetBookingBody, headers: idempotencyKeyHeader },
       responses: {
@@ -132,6 +138,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
         'bookings.',
       tags,
       access: { kind: 'public' },
+      oneAnswer: unknownHotel,
       rateLimit: limits.submit,
       request: { params: slugParams, body: widgetRentalBookingBody, headers: idempotencyKeyHeader },
       responses: {
@@ -156,6 +163,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDef
         'most a first name. Limited hard per address (`WIDGET_LOOKUPS_PER_15_MINUTES`, default 10 per 15 minutes).',
       tags,
       access: { kind: 'public' },
+      oneAnswer: unknownHotel,
       rateLimit: limits.lookup,
       request: { params: slugParams, query: lookupQuery },
       responses: { 200: { description: 'Lookup', schema: lookupAnswer }, 404: notFound, 429: limited },

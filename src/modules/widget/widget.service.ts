@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/knex';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
+import { HOTEL_SLUG_PATTERN } from '../../platform/http/schemas';
 import type { BookingsService, OffersQuery } from '../bookings';
 import type { OnlinePayments } from '../deposits';
 import type { GuestsService } from '../guests';
@@ -34,6 +35,9 @@ export const widgetMessages = {
   unknownService: (code: string) => `Услуга «${code}» не предлагается`,
 };
 
+/** The one answer for a hotel the widget does not serve: unknown, inactive, its widget off, or a malformed slug. */
+export const hotelNotFound = () => new NotFoundError(widgetMessages.hotelNotFound);
+
 /** How long the widget's answer waits for the provider's payment page before telling the guest to come back. */
 const PAYMENT_PAGE_WAIT_MS = 3000;
 const PAYMENT_PAGE_POLL_MS = 50;
@@ -48,15 +52,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createWidgetService(db: Db, deps: WidgetDependencies) {
   const cache = createPublicCache();
 
-  /** The hotel behind a public slug (cached briefly: every widget request starts here). */
+  /**
+   * The hotel behind a public slug (cached briefly: every widget request starts here). A slug of a shape no hotel has
+   * is looked up nowhere (a browser's CORS preflight asks before any route validates it).
+   */
   async function publicHotel(slug: string) {
+    if (!HOTEL_SLUG_PATTERN.test(slug)) throw hotelNotFound();
     const hotel = await cache.hotel(slug, async () => {
       const ref = await deps.hotels.findBySlug(slug);
       const found = ref && (await deps.hotels.find(ref.id));
       const settings = found && (await widgetSettingsRepository.get(db, found.id));
       return found?.is_active && settings?.is_enabled ? { hotel: found, settings } : undefined;
     });
-    if (!hotel) throw new NotFoundError(widgetMessages.hotelNotFound);
+    if (!hotel) throw hotelNotFound();
     return hotel;
   }
 

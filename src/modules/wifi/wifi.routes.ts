@@ -10,6 +10,7 @@ import {
   settingsSchema,
   verifyBody,
 } from './wifi.schemas';
+import { portalUnauthorized } from './wifi.messages';
 import type { WifiService } from './wifi.service';
 import type { VerifyInput, WifiSettingsChanges } from './wifi.types';
 
@@ -63,6 +64,7 @@ export function wifiRoutes(wifi: WifiService): RouteDefinition[] {
         'right one; right answers are not counted.',
       tags,
       access: { kind: 'public' },
+      oneAnswer: { refusal: portalUnauthorized, inputs: ['headers.authorization', 'body.hotel'] },
       request: { body: verifyBody, headers: portalHeaders },
       responses: {
         200: { description: 'Let in', schema: authorizationSchema },

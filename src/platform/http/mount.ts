@@ -1,12 +1,13 @@
 import type { Request, Router } from 'express';
-import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../errors';
+import type Joi from 'joi';
+import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from '../errors';
 import { bindToRequest } from '../observability/request-context';
 import type { AccessGuard } from './access-guard';
 import { parseIfMatch, tagAnswerWithVersion, type ExpectedVersion } from './concurrency';
 import type { HotelBulkhead } from './hotel-bulkhead';
 import { verifyAccessToken, type AccessTokenPayload } from './access-token';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit';
-import type { Access, HotelRef, RouteDefinition } from './route';
+import type { Access, HotelRef, OneAnswer, RouteDefinition } from './route';
 import { HOTEL_SLUG_PATTERN } from './schemas';
 import { foreignHotelMessage, mayAccessHotel } from './tenancy';
 import { validate } from './validate';
@@ -53,6 +54,19 @@ async function resolveHotel(req: Request, auth: AccessTokenPayload, deps: MountD
   return hotel;
 }
 
+/** A validation that fails on a credential of a route with one answer gets that answer instead of the 400. */
+function validateCredentials<T>(oneAnswer: OneAnswer | undefined, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    const onCredential = (path: string) =>
+      oneAnswer?.inputs.some((input) => path === input || path.startsWith(`${input}.`));
+    if (error instanceof ValidationError && error.details.some((detail) => onCredential(detail.path)))
+      throw oneAnswer!.refusal();
+    throw error;
+  }
+}
+
 export function mountRoutes(router: Router, routes: RouteDefinition[], deps: MountDependencies): void {
   for (const route of routes) {
     router[route.method](route.path, async (req, res) => {
@@ -75,14 +89,16 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         if (decision.retryAfterSeconds !== undefined) throw new RateLimitedError(decision.retryAfterSeconds);
       }
       const schemas = route.request ?? {};
-      const params = schemas.params ? validate(schemas.params, req.params, 'params') : req.params;
-      const query = schemas.query ? validate(schemas.query, req.query, 'query') : req.query;
-      const headers = schemas.headers ? validate<Record<string, string>>(schemas.headers, req.headers, 'headers') : {};
+      const checked = <T>(schema: Joi.Schema, value: unknown, location: Parameters<typeof validate>[2]) =>
+        validateCredentials<T>(route.oneAnswer, () => validate<T>(schema, value, location));
+      const params = schemas.params ? checked(schemas.params, req.params, 'params') : req.params;
+      const query = schemas.query ? checked(schemas.query, req.query, 'query') : req.query;
+      const headers = schemas.headers ? checked<Record<string, string>>(schemas.headers, req.headers, 'headers') : {};
       // A multipart body is still unread here: the handler streams it.
       const body = schemas.multipart
         ? undefined
         : schemas.body
-          ? validate<Record<string, unknown>>(schemas.body, req.body, 'body')
+          ? checked<Record<string, unknown>>(schemas.body, req.body, 'body')
           : req.body;
       let expectedVersion: ExpectedVersion | undefined;
       if (route.concurrency) {

@@ -170,7 +170,11 @@ function operation(route: RouteDefinition, path: string, converter: SchemaConver
     const content =
       Number(status) >= 400
         ? problemContent
-        : response.schema && { 'application/json': { schema: converter.toSchema(response.schema, { answer: true }) } };
+        : response.media
+          ? Object.fromEntries(response.media.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+          : response.schema && {
+              'application/json': { schema: converter.toSchema(response.schema, { answer: true }) },
+            };
     const headers =
       response.headers &&
       Object.fromEntries(

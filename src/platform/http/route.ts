@@ -27,6 +27,8 @@ export interface ResponseSpec {
   schema?: Joi.Schema;
   /** Headers the answer carries, by name, with what they hold (a redirect's `Location`, a page's `Link`). */
   headers?: Record<string, string>;
+  /** A body that is not JSON: the media types it may have (an image). */
+  media?: string[];
 }
 
 export interface RouteContext<Body, Query, Params> {
@@ -67,6 +69,14 @@ export interface MultipartSpec {
   description: string;
 }
 
+/** A public route's one refusal of a caller it does not accept: see `RouteDefinition.oneAnswer`. */
+export interface OneAnswer {
+  /** What a wrong credential gets, and so a malformed one too. */
+  refusal: () => Error;
+  /** Where the credentials are: `params`, `headers`, or one field (`body.hotel`, `query.token`). */
+  inputs: readonly string[];
+}
+
 export interface RouteDefinition<Body = unknown, Query = unknown, Params = unknown> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express path, e.g. `/api/hotels/:slug/users/:id`. */
@@ -82,6 +92,12 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
    */
   concurrency?: 'if-match';
   rateLimit?: RateLimitPolicy;
+  /**
+   * A public route's one answer to a caller it does not accept (a guest's or a device's credential, a hotel's slug): a
+   * malformed value in its `inputs` (too long, another alphabet, a NUL byte, empty or missing) gets the same refusal
+   * as a wrong one, never a 400 that tells the two apart, and is looked up nowhere.
+   */
+  oneAnswer?: OneAnswer;
   request?: {
     body?: Joi.ObjectSchema;
     query?: Joi.ObjectSchema;

@@ -8,6 +8,7 @@ function sellTask(amounts: number[], paid: number, type = 'sell') {
     device: { id: 'fr-1', type: 'fiscal_register' },
     task: {
       type,
+      taxationType: 'osn',
       operator: { name: 'Reception' },
       items: amounts.map((amount, index) => ({
         type: 'position',
@@ -16,8 +17,25 @@ function sellTask(amounts: number[], paid: number, type = 'sell') {
         quantity: 1,
         amount,
         tax: { type: 'vat20' },
+        paymentMethod: 'fullPayment',
+        paymentObject: 'service',
       })),
       payments: [{ type: 'electronically', sum: paid }],
+      total: amounts.reduce((sum, amount) => sum + amount, 0),
+    },
+  };
+}
+
+/** The one-item sell task with `change` made to its item, its task or its payment. */
+function changedTask(change: { item?: Record<string, unknown>; task?: Record<string, unknown>; payment?: object }) {
+  const base = sellTask([1500], 1500);
+  return {
+    ...base,
+    task: {
+      ...base.task,
+      ...change.task,
+      items: [{ ...base.task.items[0], ...change.item }],
+      payments: [{ ...base.task.payments[0], ...change.payment }],
     },
   };
 }
@@ -99,6 +117,14 @@ describe('card encoder', () => {
     ['valid_until before valid_from', { valid_until: '2026-11-24T13:00:00Z' }],
     ['valid_until equal to valid_from', { valid_until: card.valid_from }],
     ['no floor', { floor_no: undefined }],
+    ['a lock MAC of another form', { lock_macs: ['AABBCCDDEE01'] }],
+    ['a lock MAC that is not hex', { lock_macs: ['GG:BB:CC:DD:EE:01'] }],
+    ['a lock MAC too short', { lock_macs: ['AA:BB:CC:DD:EE'] }],
+    ['a lock named twice', { lock_macs: ['AA:BB:CC:DD:EE:01', 'aa:bb:cc:dd:ee:01'] }],
+    ['a lock that is not a string', { lock_macs: [42] }],
+    ['a building above one byte', { build_no: 256 }],
+    ['a negative floor', { floor_no: -1 }],
+    ['a port that is not a COM port', { com_port: '/dev/ttyS0' }],
   ])('refuses to write a card with %s', async (_, change) => {
     const { agent, connection } = await onlineAgent();
 
@@ -175,6 +201,41 @@ describe('fiscal register', () => {
       expect.objectContaining({ ok: false, error: { code: 'fiscal_refused', message: expect.stringMatching(/3000/) } }),
     );
     expect(agent.receipts).toHaveLength(0);
+  });
+
+  it.each([
+    [
+      'an amount that is not price × quantity',
+      { item: { price: 1500, quantity: 2, amount: 1500 } },
+      /цене × количество/,
+    ],
+    ['a price with a fraction of a kopeck', { item: { price: 1500.005, amount: 1500.005 } }, /двух знаков/],
+    ['a quantity of zero', { item: { quantity: 0, amount: 0 } }, /количество/],
+    ['an unknown tax rate', { item: { tax: { type: 'vat18' } } }, /НДС/],
+    ['no tax rate', { item: { tax: undefined } }, /НДС/],
+    ['an unknown settlement method', { item: { paymentMethod: 'full_payment' } }, /способа расчёта/],
+    ['an unknown settlement object', { item: { paymentObject: 'room' } }, /предмета расчёта/],
+    ['an empty name', { item: { name: '' } }, /наименование/],
+    ['an unknown payment type', { payment: { type: 'card' } }, /тип оплаты/],
+    ['a total that is not the sum of the positions', { task: { total: 1400 } }, /Итог чека/],
+    ['an unknown taxation system', { task: { taxationType: 'usn' } }, /налогообложения/],
+  ])('refuses a receipt with %s, as the driver does', async (_name, change, words) => {
+    const { agent, connection } = await onlineAgent();
+
+    const reply = await connection.command('fiscal_receipt', changedTask(change));
+    expect(reply).toEqual(
+      expect.objectContaining({ ok: false, error: { code: 'fiscal_refused', message: expect.stringMatching(words) } }),
+    );
+    expect(agent.receipts).toHaveLength(0);
+  });
+
+  it('prints a position of a fractional quantity whose amount is rounded to the kopeck', async () => {
+    const { agent, connection } = await onlineAgent();
+
+    const task = changedTask({ item: { price: 99.99, quantity: 1.5, amount: 149.99 }, payment: { sum: 149.99 } });
+    const reply = await connection.command('fiscal_receipt', { ...task, task: { ...task.task, total: 149.99 } });
+    expect(errorCode(reply)).toBeUndefined();
+    expect(agent.receipts).toHaveLength(1);
   });
 
   it('refuses everything with the register words while refusing, and shift_expired after 24 hours', async () => {

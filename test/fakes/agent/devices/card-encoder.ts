@@ -98,14 +98,27 @@ function encoderNotFound(comPort: string): CommandFailure {
   return new CommandFailure('encoder_not_found', `No card encoder on ${comPort}`);
 }
 
+/** A lock's Bluetooth MAC as the TTLock SDK gives it: six hex pairs separated by colons. */
+const LOCK_MAC = /^[0-9A-F]{2}(:[0-9A-F]{2}){5}$/i;
+/** A Windows serial port. */
+const COM_PORT = /^COM[1-9]\d{0,2}$/;
+/** Building and floor are one byte each on a TTLock hotel card. */
+const MAX_CARD_BYTE = 255;
+
 function validateCardPayload(payload: Payload): void {
-  stringField(payload, 'com_port');
+  if (!COM_PORT.test(stringField(payload, 'com_port'))) throw invalidPayload('com_port must be a port such as COM3');
   stringField(payload, 'hotel_info');
-  integerField(payload, 'build_no');
-  integerField(payload, 'floor_no');
+  for (const field of ['build_no', 'floor_no']) {
+    const value = integerField(payload, field);
+    if (value < 0 || value > MAX_CARD_BYTE) throw invalidPayload(`${field} must be from 0 to ${MAX_CARD_BYTE}`);
+  }
   const lockMacs = payload.lock_macs;
-  if (!Array.isArray(lockMacs) || lockMacs.length === 0 || !lockMacs.every((mac) => typeof mac === 'string')) {
-    throw invalidPayload('lock_macs must be a non-empty list of lock MAC addresses');
+  const isMac = (mac: unknown) => typeof mac === 'string' && LOCK_MAC.test(mac);
+  if (!Array.isArray(lockMacs) || lockMacs.length === 0 || !lockMacs.every(isMac)) {
+    throw invalidPayload('lock_macs must be a non-empty list of lock MAC addresses such as AA:BB:CC:DD:EE:FF');
+  }
+  if (new Set(lockMacs.map((mac: string) => mac.toUpperCase())).size !== lockMacs.length) {
+    throw invalidPayload('lock_macs must not name a lock twice');
   }
   const sectors = payload.sectors;
   const isSector = (sector: unknown) => Number.isInteger(sector) && (sector as number) >= 1 && (sector as number) <= 16;

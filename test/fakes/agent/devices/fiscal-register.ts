@@ -129,16 +129,131 @@ function refused(message: string): CommandFailure {
   return new CommandFailure('fiscal_refused', message);
 }
 
-/** The sum of the items' amounts, which the payments must match to the kopeck. */
+/**
+ * The values the ATOL driver's JSON task documentation lists (tax rates with 5, 7 and 22 % since 2025–2026, tags 1199,
+ * 1214, 1212, 1055 and the payment types); the register refuses a task with any other. Written from the documentation
+ * apart from the service's own lists (src/integrations/atol), so a mistake there is refused here, not shared.
+ */
+const TAX_TYPES = new Set([
+  'none',
+  'vat0',
+  'vat5',
+  'vat7',
+  'vat10',
+  'vat20',
+  'vat22',
+  'vat105',
+  'vat107',
+  'vat110',
+  'vat120',
+  'vat122',
+]);
+const PAYMENT_METHODS = new Set([
+  'fullPrepayment',
+  'prepayment',
+  'advance',
+  'fullPayment',
+  'partialPayment',
+  'credit',
+  'creditPayment',
+]);
+const PAYMENT_OBJECTS = new Set([
+  'commodity',
+  'excise',
+  'job',
+  'service',
+  'gamblingBet',
+  'gamblingPrize',
+  'lottery',
+  'lotteryPrize',
+  'intellectualActivity',
+  'payment',
+  'agentCommission',
+  'composite',
+  'another',
+  'proprietaryLaw',
+  'nonOperatingIncome',
+  'otherContributions',
+  'merchantTax',
+  'resortFee',
+  'deposit',
+  'consumption',
+  'soleProprietorCPIContributions',
+  'cpiContributions',
+  'soleProprietorCMIContributions',
+  'cmiContributions',
+  'csiContributions',
+  'casinoPayment',
+  'fundsIssuance',
+]);
+const PAYMENT_TYPES = new Set(['cash', 'electronically', 'prepaid', 'credit', 'other']);
+const TAXATION_TYPES = new Set(['osn', 'usnIncome', 'usnIncomeOutcome', 'envd', 'esn', 'patent']);
+/** The longest position name the register prints (tag 1030). */
+const MAX_NAME_LENGTH = 128;
+
+/**
+ * The receipt checked as the driver checks it: each position's amount is its price times its quantity to the kopeck,
+ * with a known tax rate, settlement method and object; payments of known types; `total` the sum of the positions and
+ * the payments that sum exactly. Answers the total in kopecks.
+ */
 function receiptTotalKopecks(task: Payload): number {
+  const taxation = task.taxationType;
+  if (taxation !== undefined && !TAXATION_TYPES.has(taxation as string)) {
+    throw refused(`Неверная система налогообложения: ${String(taxation)}`);
+  }
   const items = listOf(task, 'items').filter((item) => item.type === undefined || item.type === 'position');
   if (items.length === 0) throw refused('Чек не содержит позиций');
+  items.forEach(checkPosition);
   const total = sumKopecks(items, 'amount');
-  const paid = sumKopecks(listOf(task, 'payments'), 'sum');
+  const payments = listOf(task, 'payments');
+  for (const payment of payments) {
+    if (!PAYMENT_TYPES.has(payment.type as string)) throw refused(`Неверный тип оплаты: ${String(payment.type)}`);
+  }
+  if (task.total !== undefined && kopecks(task.total, 'total') !== total) {
+    throw refused(`Итог чека (${String(task.total)}) не равен сумме позиций (${total / 100})`);
+  }
+  const paid = sumKopecks(payments, 'sum');
   if (paid !== total) {
     throw refused(`Сумма оплат (${paid / 100}) не равна сумме чека (${total / 100})`);
   }
   return total;
+}
+
+function checkPosition(item: Payload): void {
+  if (typeof item.name !== 'string' || item.name === '' || item.name.length > MAX_NAME_LENGTH) {
+    throw refused(`Неверное наименование позиции (от 1 до ${MAX_NAME_LENGTH} символов)`);
+  }
+  const price = kopecks(item.price, 'price');
+  const quantity = item.quantity;
+  if (
+    typeof quantity !== 'number' ||
+    !(quantity > 0) ||
+    Math.abs(Math.round(quantity * 1000) - quantity * 1000) > 1e-6
+  ) {
+    throw refused(`Неверное количество позиции «${item.name}»`);
+  }
+  const amount = kopecks(item.amount, 'amount');
+  if (price < 0 || amount !== Math.round(price * quantity)) {
+    throw refused(
+      `Сумма позиции «${item.name}» (${amount / 100}) не равна цене × количество (${price / 100} × ${quantity})`,
+    );
+  }
+  const tax = item.tax as Payload | undefined;
+  if (!TAX_TYPES.has(tax?.type as string)) throw refused(`Неверная ставка НДС позиции «${item.name}»`);
+  if (item.paymentMethod !== undefined && !PAYMENT_METHODS.has(item.paymentMethod as string)) {
+    throw refused(`Неверный признак способа расчёта позиции «${item.name}»`);
+  }
+  if (item.paymentObject !== undefined && !PAYMENT_OBJECTS.has(item.paymentObject as string)) {
+    throw refused(`Неверный признак предмета расчёта позиции «${item.name}»`);
+  }
+}
+
+/** A money value in kopecks: a finite number with at most two decimals. */
+function kopecks(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw refused(`Некорректное значение ${field}`);
+  const result = Math.round(value * 100);
+  if (Math.abs(result - value * 100) > 1e-6) throw refused(`Некорректное значение ${field}: больше двух знаков`);
+  return result;
 }
 
 function listOf(task: Payload, field: string): Payload[] {
@@ -148,11 +263,7 @@ function listOf(task: Payload, field: string): Payload[] {
 }
 
 function sumKopecks(entries: Payload[], field: string): number {
-  return entries.reduce((sum, entry) => {
-    const value = entry[field];
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw refused(`Некорректное значение ${field}`);
-    return sum + Math.round(value * 100);
-  }, 0);
+  return entries.reduce((sum, entry) => sum + kopecks(entry[field], field), 0);
 }
 
 /** The fiscal sign is a number the fiscal storage derives from the document; any stable digits will do here. */

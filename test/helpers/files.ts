@@ -1,0 +1,13 @@
+import type supertest from 'supertest';
+
+/** A file the API serves at its `{cdn_url}` address (`/api/files/…` in tests), its body as bytes. */
+export function getFile(http: ReturnType<typeof supertest>, url: string) {
+  return http
+    .get(new URL(url).pathname)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+}
