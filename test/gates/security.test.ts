@@ -647,6 +647,12 @@ describe('one answer on public device and guest routes', () => {
     return route.method === 'get' ? call : call.send(without(request.body, 'body'));
   }
 
+  /**
+   * The hotel's budgets of wrong guesses start afresh for each variant: a room name of a shape no room has shares the
+   * hotel's budget of unknown rooms, and its 429 (tested where the budgets are) is not what this sweep looks at.
+   */
+  const forgetWrongGuesses = () => t.db('rate_limit_counters').whereLike('key', `%${owner.hotelId}%`).delete();
+
   it('a malformed credential or slug gets the route’s one answer, exactly as a wrong one does', async () => {
     const differing: string[] = [];
     for (const route of publicRoutes().filter((candidate) => WELL_FORMED[key(candidate)])) {
@@ -657,6 +663,7 @@ describe('one answer on public device and guest routes', () => {
       if (!refusal || !isDeepStrictEqual(expected, { status: refusal.status, body: refusal.toBody() }))
         differing.push(`${key(route)}: a wrong credential gets ${wrong.status}, not the declared one answer`);
       for (const variant of variants(route, base)) {
+        await forgetWrongGuesses();
         const response = await send(route, variant);
         const answer = { status: response.status, body: response.body as unknown };
         if (!isDeepStrictEqual(answer, expected))
