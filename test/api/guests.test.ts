@@ -171,6 +171,10 @@ describe('guests: search', () => {
     const odd = `${randomInt(10, 99)}-${randomInt(100, 999)}`;
     const unparsed = await createGuestVia({ last_name: `Странный${token()}`, first_name: 'Ян', phone: odd });
     expect(await search({ q: odd.replace('-', '') })).toContain(unparsed.id);
+    // A number typed with digits too many has no normal form: the whole number typed any way still finds it.
+    const longer = subscriber();
+    const extra = await createGuestVia({ last_name: `Лишний${token()}`, first_name: 'Ян', phone: `8 ${longer} 44` });
+    expect(await search({ q: `+7 ${longer}` })).toEqual([extra.id]);
   });
 
   it('matches the e-mail in any case', async () => {

@@ -6,7 +6,7 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { assertVersion, missingOrStale, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { Role } from '../../platform/http/roles';
-import { normalizePhone } from '../../platform/phone';
+import { normalizePhone, phoneSearchDigits } from '../../platform/phone';
 import { validate } from '../../platform/http/validate';
 import { guestsRepository, type DocumentColumns, type GuestColumns, type GuestSearch } from './guests.repository';
 import { createGuestBody } from './guests.schemas';
@@ -147,10 +147,11 @@ export function presentGuest(row: GuestRow, role: Role, encryption: EncryptionKe
 }
 
 /**
- * `q` as a search: text made only of phone characters with at least 3 digits searches the digits of the phones' normal
- * form, a whole number by its own normal form (so `+7 (999) 123-45-67`, `8 999 123-45-67` and `79991234567` find the
- * same guest), a part by its digits; anything else is split into words, each of which must
- * match part of the name (last, first, middle) or of the e-mail, case-insensitively.
+ * `q` as a search: text made only of phone characters with at least 3 digits searches the phones by the digits of
+ * platform/phone's search rule, the one the bookings' search uses too: a whole number by its national digits (so
+ * `+7 (999) 123-45-67`, `8 999 123-45-67` and `79991234567` find the same guest, whose normal form holds them, as do
+ * the typed digits of a phone with no normal form), a part by its digits; anything else is split into words, each of
+ * which must match part of the name (last, first, middle) or of the e-mail, case-insensitively.
  */
 export function searchOf(filter: GuestFilter): GuestSearch {
   const search: GuestSearch = { blacklisted: filter.blacklisted };
@@ -158,7 +159,7 @@ export function searchOf(filter: GuestFilter): GuestSearch {
   if (!q) return search;
   const digits = q.replace(/\D/g, '');
   if (/^[\d\s()+.-]+$/.test(q) && digits.length >= 3) {
-    return { ...search, phoneDigits: normalizePhone(q)?.slice(1) ?? digits };
+    return { ...search, phoneDigits: phoneSearchDigits(q) };
   }
   return { ...search, words: foldName(q).split(' ') };
 }
