@@ -1,6 +1,5 @@
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
-import { phoneSearchDigits } from '../../platform/phone';
 import {
   BLOCKING_STATUSES,
   type Booking,
@@ -64,7 +63,7 @@ export const bookingsRepository = {
   async list(
     db: DbOrTrx,
     hotelId: string,
-    filter: BookingFilter & { timeZone: string },
+    filter: BookingFilter & { timeZone: string; phoneDigits?: string },
     page: PageRequest,
   ): Promise<Page<Booking>> {
     const query = db('bookings').select('*').where({ hotel_id: hotelId });
@@ -76,7 +75,7 @@ export const bookingsRepository = {
     if (filter.room_id) query.where({ room_id: filter.room_id });
     if (filter.q) {
       const like = `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`;
-      const digits = phoneSearchDigits(filter.q);
+      const digits = filter.phoneDigits ?? '';
       query.where((search) => {
         search
           .whereILike('guest_last_name', like)

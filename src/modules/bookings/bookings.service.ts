@@ -7,6 +7,7 @@ import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
 import { daysBetween, MAX_STAY_NIGHTS } from '../../platform/http/schemas';
+import { phoneSearchDigits } from '../../platform/phone';
 import type { BookingStatusChange } from '../../../workflows/contracts/bookings';
 import type { GuestsService } from '../guests';
 import type { Hotel, HotelsService } from '../hotels';
@@ -438,7 +439,8 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
       const page = await bookingsRepository.list(
         db,
         hotelId,
-        { ...filter, timeZone: hotel.timezone },
+        // `q` is read as a phone by platform/phone's search rule too (a whole number typed any way, or digits of it).
+        { ...filter, timeZone: hotel.timezone, phoneDigits: filter.q && phoneSearchDigits(filter.q) },
         { limit, cursor },
       );
       return mapPage(page, (booking) => presentBooking(booking));
