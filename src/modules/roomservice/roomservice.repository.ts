@@ -83,16 +83,17 @@ export const stayCodesRepository = {
 
   /**
    * A guest's proof in one query, whatever it matches: the hotel's room guests know by `roomKey` (null when there is
-   * none) and the checked-in stay in it holding `code` (null when none does). An unknown room, a code of no stay and a
-   * code of a stay in another room cost the same work: the code is only ever looked for in the room named.
+   * none) and the checked-in stay in it holding `code` (null when none does), with the hours it is judged on. An
+   * unknown room, a code of no stay and a code of a stay in another room cost the same work: the code is only ever
+   * looked for in the room named.
    */
   async proof(db: DbOrTrx, hotelId: string, roomKey: string, code: string): Promise<StayCodeProof> {
     const { rows } = await db.raw<{ rows: StayCodeProof[] }>(
-      `SELECT r.id AS room_id, c.booking_id
+      `SELECT r.id AS room_id, c.booking_id, c.status, c.start_at, c.end_at, c.checked_in_at
          FROM (SELECT 1) AS one
          LEFT JOIN rooms r ON r.hotel_id = :hotelId AND lower(btrim(r.number)) = :roomKey
          LEFT JOIN LATERAL (
-           SELECT sc.booking_id
+           SELECT sc.booking_id, b.status, b.start_at, b.end_at, b.checked_in_at
              FROM room_service_stay_codes sc
              JOIN bookings b ON b.hotel_id = sc.hotel_id AND b.id = sc.booking_id
             WHERE sc.hotel_id = :hotelId AND sc.code = :code AND b.room_id = r.id AND b.status = 'checked_in'
@@ -105,10 +106,17 @@ export const stayCodesRepository = {
   },
 };
 
-export interface StayCodeProof {
-  room_id: string | null;
-  booking_id: string | null;
-}
+/** No checked-in stay of the room holds the code (or no such room), or the one that does, with its hours. */
+export type StayCodeProof =
+  | { room_id: string | null; booking_id: null }
+  | {
+      room_id: string;
+      booking_id: string;
+      status: 'checked_in';
+      start_at: Date;
+      end_at: Date;
+      checked_in_at: Date | null;
+    };
 
 /** The rooms of the hotel among `ids` (the rooms module offers them one by one only). */
 export const hotelRoomsRepository = {

@@ -90,13 +90,12 @@ export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDepend
         [GUESSES.address, `${hotelId}:${caller.address}`],
         [GUESSES.room, `${hotelId}:${found.room_id ?? UNKNOWN_ROOMS}`],
       ]);
-      if (found.booking_id === null) throw notAuthorized();
-      // Past here the guest holds a checked-in stay's code and its room: only the stay's own hours can still refuse.
-      const booking = await deps.bookings.get(hotelId, found.booking_id);
-      const room = await deps.rooms.findRoom(hotelId, booking.room_id);
-      if (!room || !inHouse(booking, new Date())) throw notAuthorized();
+      // The stay's own hours are judged on what the one query read: no refusal reads more.
+      if (found.booking_id === null || !inHouse(found, new Date())) throw notAuthorized();
+      const room = await deps.rooms.findRoom(hotelId, found.room_id);
+      if (!room) throw notAuthorized();
       await giveBack();
-      return { booking, room };
+      return { booking: { id: found.booking_id, room_id: found.room_id }, room };
     },
   };
 }
