@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../platform/db/knex';
 import { NotFoundError, RateLimitedError } from '../../platform/errors';
-import { createGuessThrottle, type GuessBudget } from '../../platform/http/guess-throttle';
+import { createGuessThrottle, roomGuessKey, type GuessBudget } from '../../platform/http/guess-throttle';
 import type { SharedRateLimiter } from '../../platform/http/rate-limit';
 import { inHouse, type Booking, type BookingsService } from '../bookings';
 import type { Room, RoomsService } from '../rooms';
@@ -37,9 +37,6 @@ const GUESSES = {
   room: { scope: 'room_service.room', quota: 5, windowSeconds: 3600 },
   address: { scope: 'room_service.address', quota: 100, windowSeconds: 900 },
 } satisfies Record<string, GuessBudget>;
-
-/** The one budget key every room name the hotel does not have shares. */
-const UNKNOWN_ROOMS = 'unknown-rooms';
 
 const newCode = () => String(randomInt(0, 100_000_000)).padStart(8, '0');
 
@@ -88,7 +85,7 @@ export function createStays(db: Db, limiter: SharedRateLimiter, deps: StayDepend
       // The address first: one over its budget is refused before the room's counter is touched.
       const giveBack = await throttle.attempt([
         [GUESSES.address, `${hotelId}:${caller.address}`],
-        [GUESSES.room, `${hotelId}:${found.room_id ?? UNKNOWN_ROOMS}`],
+        [GUESSES.room, roomGuessKey(hotelId, found.room_id)],
       ]);
       // The stay's own hours are judged on what the one query read: no refusal reads more.
       if (found.booking_id === null || !inHouse(found, new Date())) throw notAuthorized();

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { Db } from '../../platform/db/knex';
-import { createGuessThrottle, type CountedGuess } from '../../platform/http/guess-throttle';
+import { createGuessThrottle, roomGuessKey, type CountedGuess } from '../../platform/http/guess-throttle';
 import { createRateLimiter } from '../../platform/http/rate-limit';
 import type { HotelsService } from '../hotels';
 import { portalUnauthorized, WifiRefusal, wifiMessages, WifiThrottled } from './wifi.messages';
@@ -14,9 +14,6 @@ import type { VerifyInput, WifiAuthorization, WifiSettingsRow } from './wifi.typ
 export interface WifiDependencies {
   hotels: Pick<HotelsService, 'findBySlug' | 'find'>;
 }
-
-/** The one budget key every room name the hotel does not have shares. */
-const UNKNOWN_ROOMS = 'unknown-rooms';
 
 /** Who is asking: the `Authorization` header the portal controller sent, and the address it called from. */
 export interface PortalCaller {
@@ -78,8 +75,7 @@ export function createWifiService(db: Db, config: Pick<Config, 'rateLimit'>, dep
       // Every refusal takes this one path: one query, both budgets counted, then the one 403.
       const evidence = await staysRepository.evidence(db, hotel.id, roomKey(input.room));
       const counted: CountedGuess[] = [
-        // Room names the hotel does not have share one budget: inventing names buys no fresh guesses.
-        [WIFI_BUDGETS.room, `${hotel.id}:${evidence[0].room_id ?? UNKNOWN_ROOMS}`],
+        [WIFI_BUDGETS.room, roomGuessKey(hotel.id, evidence[0].room_id)],
         [WIFI_BUDGETS.device, `${hotel.id}:${input.client_mac ?? caller.address}`],
       ];
       const giveBack = await throttle.attempt(counted);

@@ -8,6 +8,12 @@ export interface GuessBudget extends AddressQuota {
 export type CountedGuess = [budget: GuessBudget, key: string];
 
 /**
+ * The key of a room's budget of guesses at its guests' secrets: the hotel's real room's own, and one shared by every
+ * room name the hotel does not have (a guess there can never be right, and inventing names buys no fresh budget).
+ */
+export const roomGuessKey = (hotelId: string, roomId: string | null) => `${hotelId}:${roomId ?? 'unknown-rooms'}`;
+
+/**
  * Budgets spent by wrong guesses only. Each attempt is counted against every budget before it is judged (so a burst
  * of parallel guesses cannot all get in under a quota none of them has spent yet), and given back once it proves
  * right, so a guest asking again and again with the right secret is never stopped.
