@@ -6,7 +6,7 @@ import { as } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
 import { linkIn, messagesTo, tokenOf } from '../helpers/mail';
 import { connectStaff, startTestServer, type TestServer } from '../helpers/realtime';
-import { invitationTo, OPT_OUT_LINK, REVIEW_LINK, reviewingHotel } from '../helpers/reviews';
+import { invitationTo, OPT_OUT_LINK, REVIEW_LINK, reviewingHotel, type ReviewingHotel } from '../helpers/reviews';
 import { readStackInfo } from '../helpers/stack-env';
 import { outboxWorkflowsAtRest } from '../helpers/workflows';
 
@@ -43,6 +43,9 @@ async function finalStatus(bookingId: string) {
   });
   return client.workflow.getHandle(workflowId).result();
 }
+/** Closes or opens the hotel (`is_active`). */
+const setHotelActive = (owner: ReviewingHotel, active: boolean) =>
+  t.db('hotels').where({ id: owner.hotel.hotelId }).update({ is_active: active });
 const invitationRows = (bookingId: string) => t.db('review_invitations').where({ booking_id: bookingId });
 
 describe('review invitation after the stay', () => {
@@ -127,8 +130,7 @@ describe('review invitation after the stay', () => {
 
   it('is sent by no closed hotel: no delay asked, and nothing sent once a delay is over', async () => {
     const closed = await reviewingHotel(t);
-    const setActive = (active: boolean) =>
-      t.db('hotels').where({ id: closed.hotel.hotelId }).update({ is_active: active });
+    const setActive = (active: boolean) => setHotelActive(closed, active);
     await setActive(false);
     const stay = await closed.checkedOut();
     expect(await finalStatus(stay.id)).toBe('checked_out');
@@ -144,13 +146,11 @@ describe('review invitation after the stay', () => {
 
   it('sent again after the mail server took it without a reply, carries the same working link', async () => {
     const owner = await reviewingHotel(t);
-    const setActive = (active: boolean) =>
-      t.db('hotels').where({ id: owner.hotel.hotelId }).update({ is_active: active });
     // The workflow's own step finds the hotel closed and sends nothing; the sends below are the step's attempts.
-    await setActive(false);
+    await setHotelActive(owner, false);
     const stay = await owner.checkedOut();
     expect(await finalStatus(stay.id)).toBe('checked_out');
-    await setActive(true);
+    await setHotelActive(owner, true);
 
     const replyLost: Mailer = {
       send: async (message) => {
