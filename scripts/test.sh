@@ -22,6 +22,11 @@ if [ -s "$gates" ]; then echo; sort "$gates"; rm -f "$gates"; fi
 if [ -s "$results" ]; then
   node -e '
     const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+    // Time per suite, slowest first: where the run'"'"'s minutes go.
+    const root = process.cwd() + "/";
+    const suites = r.testResults.map((s) => [(s.endTime - s.startTime) / 1000, s.name.replace(root, "")]);
+    console.log("\nTime per suite (s):");
+    for (const [seconds, name] of suites.sort((a, b) => b[0] - a[0])) console.log(`${seconds.toFixed(1).padStart(7)}  ${name}`);
     const skipped = r.numPendingTests + r.numTodoTests;
     console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
     process.exit(skipped > 0 ? 1 : 0);
