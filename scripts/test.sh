@@ -22,7 +22,7 @@ if [ -s "$gates" ]; then echo; sort "$gates"; rm -f "$gates"; fi
 if [ -s "$results" ]; then
   node -e '
     const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
-    // Time per suite, slowest first: where the run'"'"'s minutes go.
+    // Time per suite, slowest first: where the minutes of the run go.
     const root = process.cwd() + "/";
     const suites = r.testResults.map((s) => [(s.endTime - s.startTime) / 1000, s.name.replace(root, "")]);
     console.log("\nTime per suite (s):");
