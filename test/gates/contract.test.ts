@@ -178,6 +178,7 @@ export async function roomNumbers(baseUrl: string, slug: string, token: string):
 const CREATING_WITHOUT_KEY = [
   'post /api/agents/pair', // answers the agent's credential
   'post /api/auth/register', // a second registration of the e-mail is refused
+  'post /api/hotels/{slug}/payment-gateways', // its body carries the gateway's secret key
   'post /api/hotels/{slug}/room-service/stays/{bookingId}/code', // answers a new secret
   'post /api/hotels/{slug}/tv-integration/tl-token', // answers a new secret
   'post /api/hotels/{slug}/users', // its body may carry a password
