@@ -111,3 +111,14 @@ it('a refused request keeps no key: the retry after a fix runs', async () => {
   expect(refused.status).toBeLessThan(500);
   await postKeyed(owner, '/housekeeping', key, { ...task, room_id: roomId }).expect(201);
 });
+
+it('the same request sent twice at once creates one record: the other gets the first answer or 409, never a second', async () => {
+  const key = randomUUID();
+  const sent = { last_name: 'Сидоров', first_name: `Пётр${key.slice(0, 6)}` };
+  const before = Number((await rows('guests'))!.count);
+  const answers = await Promise.all([1, 2].map(() => postKeyed(owner, '/guests', key, sent)));
+  expect(answers.map((answer) => answer.status).sort()).toEqual(
+    answers.some((answer) => answer.status === 409) ? [201, 409] : [201, 201],
+  );
+  expect(Number((await rows('guests'))!.count)).toBe(before + 1);
+});
