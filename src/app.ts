@@ -135,6 +135,7 @@ export function buildApi(deps: AppDependencies): Api {
       windowSeconds: config.rateLimit.windowSeconds,
     }),
     hotelBulkhead: createHotelBulkhead(config.hotelBulkhead),
+    db,
     findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });
   app.use(api);

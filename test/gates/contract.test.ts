@@ -23,7 +23,13 @@ type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; r
 interface OpenApiDocument {
   paths: Record<
     string,
-    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+    Record<
+      string,
+      {
+        parameters?: { in: string; name: string }[];
+        responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+      }
+    >
   >;
   components: { schemas: Record<string, Schema> };
 }
@@ -45,7 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   await t?.close();
-  if (figures.length === 3) reportGate('contract', figures.join('; '));
+  if (figures.length === 4) reportGate('contract', figures.join('; '));
 });
 
 /** Every object schema an answer can contain, once each, with where it was first met. */
@@ -163,4 +169,38 @@ export async function roomNumbers(baseUrl: string, slug: string, token: string):
     .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
   expect(diagnostics).toEqual([]);
   figures.push('openapi-typescript client compiled (a typed GET /api/hotels/{slug}/rooms)');
+});
+
+/**
+ * The creating operations that take no `Idempotency-Key`, each with its `idempotency: { none }` beside the route: a
+ * new opt-out is a decision to review here, not a silent default.
+ */
+const CREATING_WITHOUT_KEY = [
+  'post /api/agents/pair', // answers the agent's credential
+  'post /api/auth/register', // a second registration of the e-mail is refused
+  'post /api/hotels/{slug}/payment-gateways', // its body carries the gateway's secret key
+  'post /api/hotels/{slug}/room-service/stays/{bookingId}/code', // answers a new secret
+  'post /api/hotels/{slug}/tv-integration/tl-token', // answers a new secret
+  'post /api/hotels/{slug}/users', // its body may carry a password
+  'post /api/hotels/{slug}/wifi-settings/portal-secret', // answers a new secret
+  'post /api/hotels/{slug}/workstations/{id}/pair-code', // answers a new secret
+  'post /api/review-links/{token}/review', // a link takes one review
+  'post /api/upload', // a streamed body
+];
+
+it('every creating operation (POST answering 201) declares Idempotency-Key, but the reviewed opt-outs', () => {
+  const creating = Object.entries(document.paths).flatMap(([route, operations]) =>
+    Object.entries(operations)
+      .filter(([method, operation]) => method === 'post' && operation.responses['201'])
+      .map(([method, operation]) => ({ name: `${method} ${route}`, operation })),
+  );
+  const declares = ({ operation }: (typeof creating)[number]) =>
+    (operation.parameters ?? []).some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+  expect(
+    creating
+      .filter((op) => !declares(op))
+      .map(({ name }) => name)
+      .sort(),
+  ).toEqual(CREATING_WITHOUT_KEY);
+  figures.push(`${creating.filter(declares).length} of ${creating.length} creating operations declare Idempotency-Key`);
 });

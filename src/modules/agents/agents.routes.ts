@@ -34,6 +34,7 @@ import {
   type WorkstationParams,
 } from './agents.route-kit';
 import type { DeviceInput, PairRequest } from './agents.types';
+import { answersNewSecret } from '../../platform/http/idempotency-key';
 
 function workstationRoutes({ workstations }: AgentsService): RouteDefinition[] {
   return [
@@ -54,6 +55,7 @@ function workstationRoutes({ workstations }: AgentsService): RouteDefinition[] {
     workstationRoute<unknown, unknown, WorkstationParams>({
       method: 'post',
       path: `${WORKSTATIONS}/:id/pair-code`,
+      idempotency: answersNewSecret,
       summary: 'Issue a pair code for the workstation’s agent',
       description:
         `A code of 8 characters, valid ${PAIR_CODE_TTL_MINUTES} minutes and once, that the agent exchanges for its ` +
@@ -160,6 +162,7 @@ function agentRoutes(agents: AgentsService): RouteDefinition[] {
     agentRoute<PairRequest>({
       method: 'post',
       path: '/api/agents/pair',
+      idempotency: answersNewSecret,
       summary: 'Pair an agent with its workstation',
       description:
         'Exchanges a pair code (once, before it expires) for the credential the agent connects with; the ' +

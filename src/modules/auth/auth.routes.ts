@@ -69,6 +69,8 @@ export function authRoutes(auth: AuthService, config: Config): RouteDefinition[]
     defineRoute<RegisterInput>({
       method: 'post',
       path: '/api/auth/register',
+      // A retry is refused (409: the e-mail is taken), so nothing is created twice; there is no hotel yet to keep a key under.
+      idempotency: { none: 'a second registration of the e-mail is refused (409)' },
       summary: 'Register a hotel and its owner',
       description:
         'Creates the hotel, its owner (hotel_admin, unconfirmed) and three draft rental objects in one transaction, ' +

@@ -89,6 +89,8 @@ export function paymentsRoutes(payments: PaymentsService): RouteDefinition[] {
         update: 'A `secret_key` given replaces the stored one.',
       },
       refusals: { create: { 409: { description: gatewayMessages.providerTaken } } },
+      // A kept key stores a digest of its body, and this body carries the gateway's secret key.
+      createWithoutKey: { none: 'a second gateway of the provider is refused (409)' },
     }),
   ];
 }

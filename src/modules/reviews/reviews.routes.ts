@@ -205,6 +205,7 @@ export function reviewsRoutes(reviews: ReviewsService): RouteDefinition[] {
     defineRoute<ReviewInput, unknown, TokenParams>({
       method: 'post',
       path: '/api/review-links/:token/review',
+      idempotency: { none: 'a link takes one review: a second submission is refused (409)' },
       summary: 'Leave the review of the stay (guest)',
       description:
         '`overall` (1 to 5) and, each optional, `cleanliness`, `staff`, `comfort`, `value` (1 to 5), `comment` (up to ' +

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { crudRoutes } from '../../platform/http/crud';
-import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
+import { answersNewSecret, idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { settingsRoutes } from '../../platform/http/settings-routes';
 import { defineHotelRoute, defineRoute, type OneAnswer, type RouteDefinition } from '../../platform/http/route';
@@ -155,6 +155,7 @@ export function roomServiceRoutes(service: RoomServiceService): RouteDefinition[
       method: 'post',
       path: `${base}/stays/:bookingId/code`,
       summary: "Replace a stay's room-service code",
+      idempotency: answersNewSecret,
       description: 'A new code for the stay (a lost sleeve): the one before stops working at once.',
       tags,
       access: { kind: 'hotel', roles: DESK },

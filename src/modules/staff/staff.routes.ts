@@ -33,6 +33,8 @@ export function staffRoutes(staff: StaffService): RouteDefinition[] {
       method: 'post',
       path: '/api/hotels/:slug/users',
       summary: 'Add a staff member',
+      // A kept key stores a digest of its body, and this body may carry a password.
+      idempotency: { none: 'a second account with the e-mail is refused (409)' },
       description:
         'With `password` (8+ characters with a letter) the account is active and confirmed at once. Without it the ' +
         'account is inactive and an invitation link valid 7 days is e-mailed; an invitation not accepted in time ' +

@@ -23,6 +23,7 @@ import {
 } from './tv.schemas';
 import type { TvService } from './tv.service';
 import type { TvSettingsInput } from './tv.types';
+import { answersNewSecret } from '../../platform/http/idempotency-key';
 
 const READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
 const WRITERS: readonly Role[] = ['hotel_admin', 'manager'];
@@ -92,6 +93,7 @@ export function tvRoutes(tv: TvService): RouteDefinition[] {
     defineHotelRoute({
       method: 'post',
       path: `${base}/tl-token`,
+      idempotency: answersNewSecret,
       summary: "Issue the TV system's poll token",
       description:
         'A new random token (256 bits), answered this once (only its digest is kept); the one before, issued or a ' +

@@ -16,6 +16,8 @@ export function uploadsRoutes(uploads: UploadsService): RouteDefinition[] {
       method: 'post',
       path: '/api/upload',
       summary: 'Upload a photo',
+      // Mount never reads a streamed body, so there is nothing to compare a retry with; a duplicate is an unlinked file.
+      idempotency: { none: 'a streamed body mount cannot compare; a duplicate upload is an unreferenced file' },
       description:
         'A `multipart/form-data` body with exactly one file in the field `file`. The type is decided by the ' +
         'content alone (JPEG, PNG, GIF or WebP; the file name and the declared Content-Type are ignored), and the ' +

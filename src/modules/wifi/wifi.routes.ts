@@ -13,6 +13,7 @@ import {
 import { portalUnauthorized } from './wifi.messages';
 import type { WifiService } from './wifi.service';
 import type { VerifyInput, WifiSettingsChanges } from './wifi.types';
+import { answersNewSecret } from '../../platform/http/idempotency-key';
 
 /** The desk answers guests' Wi-Fi questions: it sees the settings (never the secret) and changes nothing. */
 const SETTINGS_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
@@ -39,6 +40,7 @@ export function wifiRoutes(wifi: WifiService): RouteDefinition[] {
     defineHotelRoute({
       method: 'post',
       path: `${path}/portal-secret`,
+      idempotency: answersNewSecret,
       summary: "Issue the captive-portal controller's secret",
       description:
         'A new random secret, answered this once (only its digest is kept); the one before stops working at once. ' +

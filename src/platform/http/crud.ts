@@ -34,6 +34,8 @@ export interface CrudOptions<Item, Query, Create, Update> {
     update?: Record<number, ResponseSpec>;
     remove?: Record<number, ResponseSpec>;
   };
+  /** Why create takes no `Idempotency-Key`, when it does not (route.ts `idempotency`). */
+  createWithoutKey?: { none: string };
 }
 
 /** List, read, create, update and delete routes of a hotel-scoped resource, declared the one way. */
@@ -67,6 +69,7 @@ export function crudRoutes<Item, Query, Create, Update>(
       path: basePath,
       summary: `Create a ${noun}`,
       description: descriptions.create,
+      idempotency: options.createWithoutKey,
       tags,
       access: { kind: 'hotel', roles: writeRoles },
       request: { params: slugParams, body: schemas.create },

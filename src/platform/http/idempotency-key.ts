@@ -22,3 +22,16 @@ export const idempotencyKeyHeader = Joi.object({
         `refused (422). 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`,
     ),
 }).unknown(true);
+
+/** Whether a route's request headers declare `Idempotency-Key` (read by the route itself or kept by mount). */
+export function declaresIdempotencyKey(headers: Joi.ObjectSchema | undefined): boolean {
+  return Boolean((headers?.describe() as { keys?: Record<string, unknown> } | undefined)?.keys?.['idempotency-key']);
+}
+
+/**
+ * The opt-out of a creating route whose answer is a new secret shown once (only its digest is kept): a kept answer
+ * would store the secret in clear beside its key, and a second call only replaces the first, so nothing accumulates.
+ */
+export const answersNewSecret = {
+  none: 'answers a new secret shown once, which a kept answer would store in clear; a second call replaces the first',
+};

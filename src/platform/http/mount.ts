@@ -1,5 +1,7 @@
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type Joi from 'joi';
+import type { Knex } from 'knex';
+import { idempotentOutside } from '../db/idempotency';
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from '../errors';
 import { bindToRequest } from '../observability/request-context';
 import type { AccessGuard } from './access-guard';
@@ -19,6 +21,8 @@ export interface MountDependencies {
   /** Counts in this process only, for routes whose policy says `store: 'local'`. */
   localRateLimiter: RateLimiter;
   hotelBulkhead: HotelBulkhead;
+  /** Where mount keeps the `Idempotency-Key` of the creating routes that leave it to mount. */
+  db: Knex;
   findHotelBySlug(slug: string): Promise<HotelRef | undefined>;
 }
 
@@ -67,6 +71,35 @@ function validateCredentials<T>(oneAnswer: OneAnswer | undefined, run: () => T):
   }
 }
 
+/**
+ * Runs a creating route's handler once per `Idempotency-Key`: its JSON answer of a success is held back, kept with
+ * the key, then sent; a retry with the key and the same params and body gets that answer again without running the
+ * handler, one with another body a 422.
+ */
+async function oncePerKey(
+  db: Knex,
+  request: { hotelId: string; scope: string; key: string; body: unknown },
+  res: Response,
+  handle: () => Promise<void>,
+): Promise<void> {
+  const send = res.json.bind(res);
+  const kept = await idempotentOutside(db, request, async () => {
+    let answer: { status: number; body: unknown } | undefined;
+    res.json = (body: unknown) => {
+      if (res.statusCode >= 300) return send(body);
+      answer = { status: res.statusCode, body };
+      return res;
+    };
+    try {
+      await handle();
+    } finally {
+      res.json = send;
+    }
+    return answer;
+  });
+  if (kept) res.status(kept.status).json(kept.body);
+}
+
 export function mountRoutes(router: Router, routes: RouteDefinition[], deps: MountDependencies): void {
   for (const route of routes) {
     router[route.method](route.path, async (req, res) => {
@@ -105,7 +138,13 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         if (route.method !== 'get') expectedVersion = parseIfMatch(req.get('if-match'));
         tagAnswerWithVersion(res);
       }
-      const handle = () => route.handler({ body, query, params, headers, auth, hotel, expectedVersion, req, res });
+      const run = () => route.handler({ body, query, params, headers, auth, hotel, expectedVersion, req, res });
+      const key = route.idempotency === 'mount' ? headers['idempotency-key'] : undefined;
+      const scope = `${route.method} ${route.path}`;
+      const handle =
+        hotel && key
+          ? () => oncePerKey(deps.db, { hotelId: hotel.id, scope, key, body: { params, body } }, res, run)
+          : run;
       await (hotel ? deps.hotelBulkhead.run(hotel.id, handle) : handle());
     });
   }

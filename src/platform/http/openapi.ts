@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_PREFIX } from '../errors';
 import { openApiComponent } from './components';
+import { declaresIdempotencyKey } from './idempotency-key';
 import { createSchemaConverter, type JsonSchema, type SchemaConverter } from './json-schema';
 import type { MultipartSpec, RouteDefinition } from './route';
 
@@ -77,6 +78,10 @@ function platformErrors(route: RouteDefinition): Record<number, JsonSchema> {
   if (acceptsIfMatch(route)) {
     errors[412] = errorResponse('`If-Match` names a version the record no longer has: nothing was changed.');
   }
+  if (declaresIdempotencyKey(request.headers)) {
+    errors[409] = errorResponse('A request with this `Idempotency-Key` is still being answered: send it again later.');
+    errors[422] = errorResponse('This `Idempotency-Key` was used with another body (code `idempotency_mismatch`).');
+  }
   if (route.rateLimit) {
     errors[429] = errorResponse('Too many attempts; see the Retry-After header.', {
       'Retry-After': headerRef('Retry-After'),
@@ -94,6 +99,16 @@ function describeAccess(route: RouteDefinition): string {
   if (access.kind === 'public') return 'Access: public.';
   if (access.kind === 'authenticated') return 'Access: any signed-in user.';
   return `Access: staff of the hotel with role ${access.roles.join(', ')} (and super_admin).`;
+}
+
+/** A creating route's retries: kept by its `Idempotency-Key` header, or why it takes none. */
+function describeIdempotency(route: RouteDefinition): string | undefined {
+  if (typeof route.idempotency === 'object') return `No \`Idempotency-Key\`: ${route.idempotency.none}.`;
+  if (!declaresIdempotencyKey(route.request?.headers)) return undefined;
+  return (
+    'Safe to retry with `Idempotency-Key` (kept a day per hotel and operation): the same key with the same ' +
+    'parameters and body answers the first answer again (status and body) without doing it twice.'
+  );
 }
 
 /** The writes of a route with `concurrency` read `If-Match` (mount.ts, concurrency.ts). */
@@ -206,7 +221,7 @@ function operation(route: RouteDefinition, path: string, converter: SchemaConver
   return {
     operationId: operationId(route.method, path),
     summary: route.summary,
-    description: [route.description, describeAccess(route)].filter(Boolean).join('\n\n'),
+    description: [route.description, describeAccess(route), describeIdempotency(route)].filter(Boolean).join('\n\n'),
     tags: route.tags,
     'x-access': route.access,
     security: route.access.kind === 'public' ? [] : [{ bearerAuth: [] }],

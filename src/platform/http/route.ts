@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type Joi from 'joi';
 import type { AccessTokenPayload } from './access-token';
 import type { ExpectedVersion } from './concurrency';
+import { declaresIdempotencyKey, idempotencyKeyHeader } from './idempotency-key';
 import type { AddressQuota } from './rate-limit';
 import type { Role } from './roles';
 
@@ -98,6 +99,14 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
    * as a wrong one, never a 400 that tells the two apart, and is looked up nowhere.
    */
   oneAnswer?: OneAnswer;
+  /**
+   * A POST that answers 201 creates something, so a retry over a flaky network must not create it twice: it accepts
+   * `Idempotency-Key` (`idempotency-key.ts`). A hotel route that does not declare the header itself gets it from
+   * `defineRoute` with `'mount'`: mount keeps the key (per hotel and route) and answers a retry with the first answer.
+   * A route that declares the header passes it to its service, which claims it in the transaction of its work.
+   * `{ none }` opts out, saying why a replay makes no sense there; the contract gate lists the routes that do.
+   */
+  idempotency?: 'mount' | { none: string };
   request?: {
     body?: Joi.ObjectSchema;
     query?: Joi.ObjectSchema;
@@ -110,11 +119,23 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
   handler(ctx: RouteContext<Body, Query, Params>): Promise<void>;
 }
 
+/** A creating POST's default: the `Idempotency-Key` header, kept by mount unless the route reads it or opts out. */
+function withIdempotencyKey(route: RouteDefinition): RouteDefinition {
+  const creating = route.method === 'post' && route.responses[201] !== undefined;
+  if (!creating || route.idempotency || declaresIdempotencyKey(route.request?.headers)) return route;
+  if (route.access.kind !== 'hotel' || route.request?.multipart)
+    throw new Error(
+      `${route.path}: a creating POST outside a hotel or with a streamed body reads or opts out of its key`,
+    );
+  const headers = route.request?.headers?.concat(idempotencyKeyHeader) ?? idempotencyKeyHeader;
+  return { ...route, idempotency: 'mount', request: { ...route.request, headers } };
+}
+
 /** Keeps the handler's context typed while the route list stays homogeneous. */
 export function defineRoute<Body = unknown, Query = unknown, Params = unknown>(
   route: RouteDefinition<Body, Query, Params>,
 ): RouteDefinition {
-  return route as unknown as RouteDefinition;
+  return withIdempotencyKey(route as unknown as RouteDefinition);
 }
 
 /** The context of a hotel route: mount has resolved the caller and the hotel before the handler runs. */
@@ -135,5 +156,5 @@ export interface HotelRouteDefinition<Body, Query, Params> extends Omit<
 export function defineHotelRoute<Body = unknown, Query = unknown, Params = unknown>(
   route: HotelRouteDefinition<Body, Query, Params>,
 ): RouteDefinition {
-  return route as unknown as RouteDefinition;
+  return defineRoute(route as unknown as RouteDefinition);
 }
