@@ -4,6 +4,7 @@ import type { ReferenceAgent } from '../fakes/agent';
 import { fakeYooKassaControl } from '../fakes/yookassa';
 import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
+import { blacklistedGuest } from '../helpers/guests';
 import { deskWithAgent } from '../helpers/desks';
 import { reportGate } from '../helpers/gates';
 import { startTestServer, type TestServer } from '../helpers/realtime';
@@ -62,19 +63,7 @@ async function hotelWithRoom() {
   return { hotel, category, room };
 }
 
-async function blacklisted(hotel: RegisteredHotel, phone: string) {
-  const guest = await t.http
-    .post(api(hotel, '/guests'))
-    .set(as(hotel.accessToken))
-    .send({ last_name: 'Нарушитель', first_name: 'Иван', phone })
-    .expect(201);
-  await t.http
-    .post(api(hotel, `/guests/${guest.body.id}/blacklist`))
-    .set(as(hotel.accessToken))
-    .send({ is_blacklisted: true, reason: 'Порча имущества' })
-    .expect(200);
-  return guest.body.id as string;
-}
+const blacklisted = (hotel: RegisteredHotel, phone: string) => blacklistedGuest(t, hotel, phone);
 
 async function staffBooking(hotel: RegisteredHotel, roomId: string, body: Record<string, unknown>) {
   const { body: booking } = await t.http

@@ -5,6 +5,7 @@ import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
 import { localDay } from '../helpers/dates';
+import { blacklistedGuest } from '../helpers/guests';
 
 let t: TestServer;
 let connection: Connection;
@@ -86,16 +87,7 @@ describe('booking workflow', () => {
 
   it('flags a blacklisted guest to staff: the booking carries a warning and a notification follows', async () => {
     const { hotel, room } = await hotelWithRoom();
-    const guest = await t.http
-      .post(api(hotel, '/guests'))
-      .set(as(hotel.accessToken))
-      .send({ last_name: 'Нарушитель', first_name: 'Иван', phone: '+79995550000' })
-      .expect(201);
-    await t.http
-      .post(api(hotel, `/guests/${guest.body.id}/blacklist`))
-      .set(as(hotel.accessToken))
-      .send({ is_blacklisted: true, reason: 'Порча имущества' })
-      .expect(200);
+    const guestId = await blacklistedGuest(t, hotel, '+79995550000');
     const booking = await book(hotel, {
       room_id: room.id,
       check_in: localDay(5),
@@ -109,7 +101,7 @@ describe('booking workflow', () => {
       .get(api(hotel, `/bookings/${booking.id}`))
       .set(as(hotel.accessToken))
       .expect(200);
-    expect(detail.body.guests).toEqual([{ guest_id: guest.body.id, is_primary: true }]);
+    expect(detail.body.guests).toEqual([{ guest_id: guestId, is_primary: true }]);
     expect(await notificationsOf(hotel, 'booking_blacklisted_guest')).toHaveLength(1);
   });
 });
