@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Db } from './db/knex';
+import type { ModuleFixtures } from './fixtures';
 import type { PgListener } from './db/pg-listener';
 import type { RouteDefinition } from './http/route';
 import type { Mailer } from './mail';
@@ -43,6 +44,8 @@ export interface ModuleDefinition<Name extends string, Service, Deps> {
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
   events?: readonly HotelEventKind<never>[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
+  /** For the quality gates: how to seed one of each of its records, and where requests name them. */
+  fixtures?: NoInfer<ModuleFixtures<Service>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,12 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import Joi from 'joi';
 import { MODULES } from '../../src/modules/registry';
 import type { HotelsService } from '../../src/modules/hotels';
+import { NotFoundError } from '../../src/platform/errors';
 import { defineHotelRoute } from '../../src/platform/http/route';
 import { slugParams } from '../../src/platform/http/schemas';
 import { defineModule } from '../../src/platform/modules';
 import { defineHotelEvent } from '../../src/platform/realtime/events';
 import { addStaff, as, registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { crossHotelGate } from '../gates/cross-hotel-gate';
+import { roleMatrixGate } from '../gates/role-matrix-gate';
+import { sessionsGate } from '../gates/sessions-gate';
 
 /**
  * A new business area plugs in as one more entry of the registry's list: its service (built from the services it
@@ -79,4 +84,72 @@ it('appears in the OpenAPI and AsyncAPI documents', async () => {
   });
   const asyncApi = (await t.http.get('/api/asyncapi.json').expect(200)).body;
   expect(Object.keys(asyncApi.channels.staff.messages)).toContain('test_greeting_sent');
+});
+
+// ---- the gates cover a new area's records by construction -----------------------------------------------------
+
+/**
+ * A second dummy area, with records: postcards a hotel keeps (in memory), one made and one read by id. Its module
+ * declares how the gates seed one (`fixtures`) and which path parameter names one; the cross-hotel, role and session
+ * gates then sweep its routes with no gate file edited: another hotel's postcard answers 404, another hotel's slug
+ * 403, a role outside the declared ones 403, a revoked token 401.
+ */
+const postcards = new Map<string, { id: string; hotelId: string; text: string }>();
+const postcardSchema = Joi.object({ id: Joi.string().uuid().required(), text: Joi.string().required() });
+const ROLES = ['hotel_admin', 'receptionist'] as const;
+
+const postcardsModule = defineModule({
+  name: 'postcards',
+  uses: [],
+  create: () => ({
+    write(hotelId: string, text: string) {
+      const postcard = { id: randomUUID(), hotelId, text };
+      postcards.set(postcard.id, postcard);
+      return { id: postcard.id, text };
+    },
+    read(hotelId: string, id: string) {
+      const postcard = postcards.get(id);
+      if (postcard?.hotelId !== hotelId) throw new NotFoundError('Открытка не найдена');
+      return { id, text: postcard.text };
+    },
+  }),
+  routes: (service) => [
+    defineHotelRoute<{ text: string }>({
+      method: 'post',
+      path: '/api/hotels/:slug/postcards',
+      summary: 'Write a postcard (test module)',
+      tags: ['Postcards'],
+      access: { kind: 'hotel', roles: ROLES },
+      request: { params: slugParams, body: Joi.object({ text: Joi.string().max(200).required() }) },
+      responses: { 201: { description: 'The postcard', schema: postcardSchema } },
+      async handler({ hotel, body, res }) {
+        res.status(201).json(service.write(hotel.id, body.text));
+      },
+    }),
+    defineHotelRoute<unknown, unknown, { postcardId: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/postcards/:postcardId',
+      summary: 'A postcard (test module)',
+      tags: ['Postcards'],
+      access: { kind: 'hotel', roles: ROLES },
+      request: { params: slugParams.keys({ postcardId: Joi.string().uuid().required() }) },
+      responses: { 200: { description: 'The postcard', schema: postcardSchema } },
+      async handler({ hotel, params, res }) {
+        res.json(service.read(hotel.id, params.postcardId));
+      },
+    }),
+  ],
+  fixtures: {
+    records: { postcard: { paths: ['/api/hotels/:slug/postcards/:postcardId'] } },
+    async seed({ request, canary }) {
+      return { postcard: (await request<{ id: string }>('/postcards', { body: { text: `Postcard ${canary}` } })).id };
+    },
+  },
+});
+
+describe('the gates, on an area plugged in with records', () => {
+  const scope = { modules: [...MODULES, postcardsModule], only: [postcardsModule] };
+  describe('cross-hotel', () => crossHotelGate(scope));
+  describe('role matrix', () => roleMatrixGate(scope));
+  describe('sessions', () => sessionsGate(scope));
 });

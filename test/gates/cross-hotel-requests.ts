@@ -1,92 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type Joi from 'joi';
 import type { RouteDefinition } from '../../src/platform/http/route';
-import { day, SEED_DATES, type RecordKind } from './tenant-fixture';
+import { SEED_DATES } from '../../src/modules/pricing/pricing.fixtures';
+import { day } from '../../src/platform/fixtures';
+import { recordAddresses, type RecordAddresses, type RecordKind } from './tenant-fixture';
 
 /**
- * How the cross-hotel sweep fills a hotel route: which record kind each path parameter names, which kind each id
- * field of a body or query names, and a minimal valid body or query where one cannot be derived from the route's
- * joi schema. A route the sweep cannot fill fails the gate, naming the table to extend.
+ * How the cross-hotel sweep fills a hotel route: which record kind each path parameter and each id field of a body or
+ * query names (declared by the modules, beside their seeds), and a minimal valid body or query where one cannot be
+ * derived from the route's joi schema. A route the sweep cannot fill fails the gate, naming what to declare.
  */
 
-/** Record kinds by path prefix up to and including the parameter (`/.../rooms/:id` also covers `/.../rooms/:id/status`). */
-export const PATH_PARAM_KINDS: Record<string, RecordKind | readonly RecordKind[]> = {
-  '/api/hotels/:slug/users/:id': ['staff', 'owner'],
-  '/api/hotels/:slug/room-categories/:id': 'category',
-  '/api/hotels/:slug/rooms/:id': 'room',
-  '/api/hotels/:slug/tariffs/:id': 'tariff',
-  '/api/hotels/:slug/rate-periods/:id': 'ratePeriod',
-  '/api/hotels/:slug/rate-overrides/:id': 'override',
-  '/api/hotels/:slug/housekeeping/:id': 'task',
-  '/api/hotels/:slug/housekeeping/:id/checklist/:itemId': 'checklistItem',
-  '/api/hotels/:slug/checklist-templates/:id': 'checklistTemplate',
-  '/api/hotels/:slug/bookings/:id': 'booking',
-  '/api/hotels/:slug/bookings/:id/guests/:guestId': 'guest',
-  '/api/hotels/:slug/bookings/:id/payments/:paymentId': 'payment',
-  '/api/hotels/:slug/minibar-items/:id': 'minibarItem',
-  '/api/hotels/:slug/guests/:id': 'guest',
-  '/api/hotels/:slug/notifications/:id': 'notification',
-  '/api/hotels/:slug/payment-methods/:id': 'paymentMethod',
-  '/api/hotels/:slug/payment-gateways/:id': 'gateway',
-  '/api/hotels/:slug/rental-objects/:id': 'rentalObject',
-  '/api/hotels/:slug/rental-bookings/:id': 'rentalBooking',
-  '/api/hotels/:slug/workstations/:id': 'workstation',
-  '/api/hotels/:slug/workstations/:id/devices/:deviceId': 'device',
-  '/api/hotels/:slug/lockvendor/room-locks/:id': 'roomLock',
-  '/api/hotels/:slug/lockvendor/room-locks/by-mac/:mac': 'roomLockMac',
-  '/api/hotels/:slug/fiscal-receipts/:id': 'fiscalReceipt',
-  '/api/hotels/:slug/lockvendor/cards/:id': 'cardIssuance',
-  '/api/hotels/:slug/chat/rooms/:id': 'chatRoom',
-  '/api/hotels/:slug/chat/rooms/:id/members/:userId': 'staff',
-  '/api/hotels/:slug/chat/messages/:id': 'chatMessage',
-  '/api/hotels/:slug/bookings/:id/loyalty-redemptions/:entryId': 'loyaltyRedemption',
-  '/api/hotels/:slug/room-service/menu/categories/:id': 'menuCategory',
-  '/api/hotels/:slug/room-service/menu/items/:id': 'menuItem',
-  '/api/hotels/:slug/room-service/orders/:id': 'roomServiceOrder',
-  '/api/hotels/:slug/room-service/stays/:bookingId': 'booking',
-  '/api/hotels/:slug/reviews/:id': 'review',
-  '/api/hotels/:slug/review-opt-outs/:id': 'reviewOptOut',
-};
-
-/**
- * Record kinds of id fields in bodies and queries, by field name (the last segment of `prices[].category_id`);
- * `METHOD /path field` entries take precedence where a name means something else on one route.
- */
-export const FIELD_KINDS: Record<string, RecordKind> = {
-  room_id: 'room',
-  category_id: 'category',
-  room_category_id: 'category',
-  guest_id: 'guest',
-  assignee_id: 'staff',
-  item_id: 'minibarItem',
-  tariff_id: 'tariff',
-  booking_id: 'booking',
-  task_id: 'task',
-  before_id: 'notification',
-  photos: 'upload',
-  resolution_photos: 'upload',
-  rental_object_id: 'rentalObject',
-  workstation_id: 'workstation',
-  agent_workstation_id: 'workstation',
-  device_id: 'device',
-  room_ids: 'room',
-  member_ids: 'staff',
-  user_ids: 'staff',
-  'POST /api/hotels/:slug/chat/rooms/:id/messages attachment_url': 'upload',
-  'POST /api/hotels/:slug/chat/rooms/:id/read message_id': 'chatMessage',
-  'POST /api/hotels/:slug/chat/typing room_id': 'chatRoom',
-  'GET /api/hotels/:slug/chat/search room_id': 'chatRoom',
-  'GET /api/hotels/:slug/chat/rooms/:id/messages before_id': 'chatMessage',
-  photo_url: 'upload',
-  'POST /api/hotels/:slug/room-service/menu/items category_id': 'menuCategory',
-  'PATCH /api/hotels/:slug/room-service/menu/items/:id category_id': 'menuCategory',
-  'GET /api/hotels/:slug/room-service/menu/items category_id': 'menuCategory',
-  // The rooms served and the stays ordered for are the seed's in-house ones, so A's own orders stay possible.
-  'PATCH /api/hotels/:slug/room-service/settings room_ids[]': 'roomServiceRoom',
-  'POST /api/hotels/:slug/room-service/orders booking_id': 'roomServiceStay',
-  'POST /api/hotels/:slug/room-service/orders items[].item_id': 'menuItem',
-  'POST /api/hotels/:slug/lockvendor/room-locks room_id': 'roomServiceRoom',
-};
+/** Where the registry's modules say requests name their records (`fixtures.records` of each). */
+export const { paths: PATH_PARAM_KINDS, fields: FIELD_KINDS } = recordAddresses();
 
 export type Records = Record<RecordKind, string>;
 export type Builder = (own: Records, n: number) => Record<string, unknown>;
@@ -416,9 +342,13 @@ export function idFieldsOf(schema: Joi.Schema | undefined): string[] {
   return [...new Set(found)];
 }
 
-export function fieldKind(route: RouteDefinition, field: string): RecordKind | undefined {
+export function fieldKind(
+  route: RouteDefinition,
+  field: string,
+  fields: RecordAddresses['fields'] = FIELD_KINDS,
+): RecordKind | undefined {
   const name = field.split('.').pop()!.replace(/\[\]$/, '');
-  return FIELD_KINDS[`${route.method.toUpperCase()} ${route.path} ${field}`] ?? FIELD_KINDS[name];
+  return fields[`${route.method.toUpperCase()} ${route.path} ${field}`] ?? fields[name];
 }
 
 /**

@@ -2,7 +2,8 @@ import { appendFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MODULES } from '../../src/modules/registry';
-import type { AnyModule } from '../../src/platform/modules';
+import type { AnyModule, ModuleContext } from '../../src/platform/modules';
+import type { TestApp } from './app';
 
 /** Where the quality gates leave their one-line summaries for `npm test` to print after Jest. */
 export function gatesFile(): string {
@@ -114,4 +115,31 @@ export function operationMatcher(
     }
     return best?.key;
   };
+}
+
+/** What a gate runs on: the application of `modules`, and of its routes those of `only` (default: all). */
+export interface GateScope {
+  /** The modules the application is built from (default: the registry's). */
+  modules?: readonly AnyModule[];
+  /** Sweep only these modules' routes, e.g. the one a test plugs in (the figures are then not reported). */
+  only?: readonly AnyModule[];
+}
+
+/** Whether `scope` sweeps a route of `t`: every route, or those the `only` modules declare, by name. */
+export function inScope(
+  t: Pick<TestApp, 'services' | 'db' | 'config' | 'listener'>,
+  scope: GateScope,
+): (route: { method: string; path: string }) => boolean {
+  if (!scope.only) return () => true;
+  const services = t.services as unknown as Record<string, unknown>;
+  const context: ModuleContext = {
+    db: t.db,
+    config: t.config,
+    listener: t.listener,
+    hotelCreated: () => Promise.reject(new Error('a gate reading routes creates no hotel')),
+  };
+  const keys = new Set(
+    scope.only.flatMap((module) => module.routes?.(services[module.name], context) ?? []).map(operationKey),
+  );
+  return (route) => keys.has(operationKey(route));
 }

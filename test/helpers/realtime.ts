@@ -8,7 +8,7 @@ import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from '..
 import { createAgentHub, type AgentHub, type AgentHubOptions } from '../../src/modules/agents';
 import { MODULES } from '../../src/modules/registry';
 import { realtimeMessageSchemas } from '../../src/platform/realtime/asyncapi';
-import { createTestApp, type TestApp } from './app';
+import { createTestApp, type TestApp, type TestAppOptions } from './app';
 
 export interface TestServer extends TestApp {
   server: Server;
@@ -31,11 +31,13 @@ export async function startTestServer(
   overrides: Record<string, string> = {},
   hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs'>> & {
     listenRetryMs?: PgListenerOptions['retryMs'];
+    /** The business modules (default: the registry's). */
+    modules?: TestAppOptions['modules'];
     agentHub?: Partial<Pick<AgentHubOptions, 'heartbeatSeconds' | 'helloTimeoutMs'>>;
   } = {},
 ): Promise<TestServer> {
-  const { listenRetryMs, agentHub: agentHubSettings, ...hubSettings } = hubOptions;
-  const t = createTestApp(overrides, { listenerRetryMs: listenRetryMs });
+  const { listenRetryMs, modules, agentHub: agentHubSettings, ...hubSettings } = hubOptions;
+  const t = createTestApp(overrides, { listenerRetryMs: listenRetryMs, modules });
   const hub = createRealtimeHub({
     db: t.db,
     listener: t.listener,

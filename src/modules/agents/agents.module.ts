@@ -1,3 +1,4 @@
+import { agentsFixtures } from './agents.fixtures';
 import { defineModule } from '../../platform/modules';
 import { agentActivities } from './agents.activities';
 import { workstationOffline, workstationOnline } from './agents.events';
@@ -7,6 +8,7 @@ import { createAgentsService, type AgentsDependencies } from './agents.service';
 /** Workstations of the hotel's desks, the devices attached to them, and the pairing of their agents. */
 export const agentsModule = defineModule({
   name: 'agents',
+  fixtures: agentsFixtures,
   uses: ['hotels'],
   create: ({ db, listener, config }, deps: AgentsDependencies) =>
     createAgentsService(db, listener, config.agentRelease, deps),

@@ -1,3 +1,4 @@
+import { bookingsFixtures } from './bookings.fixtures';
 import { defineModule } from '../../platform/modules';
 import { sendingOnce } from '../../platform/temporal/mail-failures';
 import { bookingCreated, bookingUpdated } from './bookings.events';
@@ -9,6 +10,7 @@ import { createBookingsService, type BookingsDependencies } from './bookings.ser
 
 export const bookingsModule = defineModule({
   name: 'bookings',
+  fixtures: bookingsFixtures,
   uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications', 'fiscal', 'users'],
   create: ({ db }, deps: BookingsDependencies & { notifications: Pick<NotificationsService, 'notify'> }) =>
     createBookingsService(db, deps),

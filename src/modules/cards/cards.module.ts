@@ -1,3 +1,4 @@
+import { cardsFixtures } from './cards.fixtures';
 import { defineModule } from '../../platform/modules';
 import type { CardIssuanceActivities } from '../../../workflows/contracts/cards';
 import { cardIssuanceUpdated } from './cards.events';
@@ -7,6 +8,7 @@ import { createCardsService, type CardsDependencies } from './cards.service';
 /** Door-lock cards written at the desk's encoder for a booking's rooms, and voided there. */
 export const cardsModule = defineModule({
   name: 'cards',
+  fixtures: cardsFixtures,
   uses: ['bookings', 'agents', 'lockvendor', 'hotels'],
   create: ({ db }, deps: CardsDependencies) => createCardsService(db, deps),
   routes: (cards) => cardsRoutes(cards),

@@ -1,3 +1,4 @@
+import { chatFixtures } from './chat.fixtures';
 import { defineModule } from '../../platform/modules';
 import type { ChatActivities } from '../../../workflows/contracts/chat';
 import { CHAT_EVENTS } from './chat.events';
@@ -7,6 +8,7 @@ import { createUnreadSummaries } from './chat.unread';
 
 export const chatModule = defineModule({
   name: 'chat',
+  fixtures: chatFixtures,
   uses: ['uploads', 'notifications'],
   create: ({ db }, deps: ChatDependencies) => createChatService(db, deps),
   events: CHAT_EVENTS,

@@ -1,3 +1,4 @@
+import { depositsFixtures } from './deposits.fixtures';
 import type { BookingPaymentActivities, DepositActivities } from '../../../workflows/contracts/payments';
 import { defineModule } from '../../platform/modules';
 import { depositUpdated } from './deposits.events';
@@ -10,6 +11,7 @@ import { createProviderNotifications } from './provider-notifications';
 /** Money through the payment provider: security deposits, online payments of bookings, and the provider's notices. */
 export const depositsModule = defineModule({
   name: 'deposits',
+  fixtures: depositsFixtures,
   uses: ['hotels', 'bookings', 'payments', 'minibar', 'notifications'],
   create({ db, config }, deps: DepositsDependencies) {
     const deposits = createDepositsService(db, config, deps);

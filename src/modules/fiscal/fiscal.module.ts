@@ -1,3 +1,4 @@
+import { fiscalFixtures } from './fiscal.fixtures';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   FISCAL_RECEIPT_UNAVAILABLE,
@@ -28,6 +29,7 @@ async function orGone<T>(work: () => Promise<T>): Promise<T> {
 /** 54-FZ receipts printed at the desks' fiscal registers for money taken there. */
 export const fiscalModule = defineModule({
   name: 'fiscal',
+  fixtures: fiscalFixtures,
   uses: ['agents'],
   create: ({ db }, deps: FiscalDependencies) => createFiscalService(db, deps),
   routes: (fiscal) => fiscalRoutes(fiscal),

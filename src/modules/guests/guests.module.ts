@@ -1,9 +1,11 @@
+import { guestsFixtures } from './guests.fixtures';
 import { defineModule } from '../../platform/modules';
 import { guestsRoutes } from './guests.routes';
 import { createGuestsService } from './guests.service';
 
 export const guestsModule = defineModule({
   name: 'guests',
+  fixtures: guestsFixtures,
   uses: [],
   create: ({ db, config }) => createGuestsService(db, config),
   routes: (guests) => guestsRoutes(guests),

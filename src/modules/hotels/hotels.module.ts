@@ -1,3 +1,4 @@
+import { hotelsFixtures } from './hotels.fixtures';
 import { defineModule } from '../../platform/modules';
 import { hotelsRoutes } from './hotels.routes';
 import { createHotelsService } from './hotels.service';
@@ -5,6 +6,7 @@ import { settingsRepository } from './hotels.settings';
 
 export const hotelsModule = defineModule({
   name: 'hotels',
+  fixtures: hotelsFixtures,
   uses: [],
   create: ({ db, config }) => createHotelsService(db, config),
   routes: (hotels) => hotelsRoutes(hotels),

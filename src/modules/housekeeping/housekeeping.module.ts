@@ -1,3 +1,4 @@
+import { housekeepingFixtures } from './housekeeping.fixtures';
 import { defineModule } from '../../platform/modules';
 import { taskCreated, taskDone, taskUpdated } from './housekeeping.events';
 import { housekeepingSettingsRepository } from './housekeeping.repository';
@@ -7,6 +8,7 @@ import { createChecklistTemplates } from './housekeeping.templates';
 
 export const housekeepingModule = defineModule({
   name: 'housekeeping',
+  fixtures: housekeepingFixtures,
   uses: ['hotels', 'rooms', 'uploads', 'minibar'],
   create: ({ db }, deps: HousekeepingDependencies) => ({
     ...createHousekeepingService(db, deps),

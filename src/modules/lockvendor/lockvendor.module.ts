@@ -1,3 +1,4 @@
+import { lockvendorFixtures } from './lockvendor.fixtures';
 import { defineModule } from '../../platform/modules';
 import { configRepository } from './lockvendor.repository';
 import { lockvendorRoutes } from './lockvendor.routes';
@@ -6,6 +7,7 @@ import { createLockvendorService, type LockvendorDependencies } from './lockvend
 /** The hotel's door-lock cloud (TTLock): its account, its locks, and which lock is on which room's door. */
 export const lockvendorModule = defineModule({
   name: 'lockvendor',
+  fixtures: lockvendorFixtures,
   uses: ['rooms'],
   create: ({ db, config }, deps: LockvendorDependencies) => createLockvendorService(db, config, deps),
   routes: (lockvendor) => lockvendorRoutes(lockvendor),

@@ -1,3 +1,4 @@
+import { loyaltyFixtures } from './loyalty.fixtures';
 import type { LoyaltyActivities } from '../../../workflows/contracts/loyalty';
 import type { LoyaltyExpiryActivities } from '../../../workflows/contracts/loyalty-expiry';
 import { defineModule } from '../../platform/modules';
@@ -7,6 +8,7 @@ import { createLoyaltyService, type LoyaltyDependencies } from './loyalty.servic
 /** Loyalty: the hotel's programme, its tiers and every guest's ledger of points. */
 export const loyaltyModule = defineModule({
   name: 'loyalty',
+  fixtures: loyaltyFixtures,
   uses: ['guests', 'bookings'],
   create: ({ db }, deps: LoyaltyDependencies) => createLoyaltyService(db, deps),
   routes: (loyalty) => loyaltyRoutes(loyalty),

@@ -1,3 +1,4 @@
+import { notificationsFixtures } from './notifications.fixtures';
 import { defineModule } from '../../platform/modules';
 import { notificationCreated } from './notifications.events';
 import { notificationsRoutes } from './notifications.routes';
@@ -5,6 +6,7 @@ import { createNotificationsService } from './notifications.service';
 
 export const notificationsModule = defineModule({
   name: 'notifications',
+  fixtures: notificationsFixtures,
   uses: [],
   create: ({ db }) => createNotificationsService(db),
   events: [notificationCreated],

@@ -1,3 +1,4 @@
+import { paymentsFixtures } from './payments.fixtures';
 import { defineModule } from '../../platform/modules';
 import { paymentsRoutes } from './payments.routes';
 import { paymentSettingsRepository } from './payments.repository';
@@ -5,6 +6,7 @@ import { createPaymentsService } from './payments.service';
 
 export const paymentsModule = defineModule({
   name: 'payments',
+  fixtures: paymentsFixtures,
   uses: [],
   create: ({ db, config }) => createPaymentsService(db, config),
   routes: (payments) => paymentsRoutes(payments),

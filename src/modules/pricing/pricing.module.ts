@@ -1,3 +1,4 @@
+import { pricingFixtures } from './pricing.fixtures';
 import { defineModule } from '../../platform/modules';
 import { createQuoteService, type QuoteDependencies } from './pricing.quote';
 import { pricingRoutes } from './pricing.routes';
@@ -5,6 +6,7 @@ import { createPricingService } from './pricing.service';
 
 export const pricingModule = defineModule({
   name: 'pricing',
+  fixtures: pricingFixtures,
   uses: ['hotels', 'rooms'],
   create: ({ db }, deps: QuoteDependencies) => ({ ...createPricingService(db), quotes: createQuoteService(db, deps) }),
   routes: (pricing) => pricingRoutes(pricing, pricing.quotes),

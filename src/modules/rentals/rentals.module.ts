@@ -1,3 +1,4 @@
+import { rentalsFixtures } from './rentals.fixtures';
 import { defineModule } from '../../platform/modules';
 import { rentalBookingCreated, rentalBookingUpdated } from './rentals.events';
 import { rentalObjectsRepository } from './rentals.repository';
@@ -7,6 +8,7 @@ import { createRentalsService, type RentalsDependencies } from './rentals.servic
 /** Rental objects (tennis court, sauna, conference hall...) and their bookings by the hour or by the day. */
 export const rentalsModule = defineModule({
   name: 'rentals',
+  fixtures: rentalsFixtures,
   uses: ['hotels'],
   create: ({ db }, deps: RentalsDependencies) => createRentalsService(db, deps),
   events: [rentalBookingCreated, rentalBookingUpdated],

@@ -1,3 +1,4 @@
+import { reviewsFixtures } from './reviews.fixtures';
 import { defineModule } from '../../platform/modules';
 import { sendingOnce } from '../../platform/temporal/mail-failures';
 import type { ReviewActivities } from '../../../workflows/contracts/reviews';
@@ -9,6 +10,7 @@ import { createReviewsService, type ReviewsDependencies } from './reviews.servic
 /** Reviews: the guest's rating of a stay after check-out, and the staff's answers to it. */
 export const reviewsModule = defineModule({
   name: 'reviews',
+  fixtures: reviewsFixtures,
   uses: ['hotels', 'bookings', 'notifications'],
   create: ({ db }, deps: ReviewsDependencies) => createReviewsService(db, deps),
   routes: (reviews) => reviewsRoutes(reviews),

@@ -1,3 +1,4 @@
+import { roomsFixtures } from './rooms.fixtures';
 import { defineModule } from '../../platform/modules';
 import { roomUpdated } from './rooms.events';
 import type { UploadsService } from '../uploads';
@@ -6,6 +7,7 @@ import { createRoomsService } from './rooms.service';
 
 export const roomsModule = defineModule({
   name: 'rooms',
+  fixtures: roomsFixtures,
   uses: ['uploads'],
   create: ({ db }, deps: { uploads: Pick<UploadsService, 'assertOwnUploads'> }) => createRoomsService(db, deps),
   events: [roomUpdated],

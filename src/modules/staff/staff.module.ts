@@ -1,3 +1,4 @@
+import { staffFixtures } from './staff.fixtures';
 import { defineModule } from '../../platform/modules';
 import { sendingOnce } from '../../platform/temporal/mail-failures';
 import type { StaffActivities } from '../../../workflows/contracts/accounts';
@@ -8,6 +9,7 @@ import { createStaffService, type StaffDependencies } from './staff.service';
 
 export const staffModule = defineModule({
   name: 'staff',
+  fixtures: staffFixtures,
   uses: ['auth', 'users', 'hotels'],
   create: ({ db, config }, deps: StaffDependencies & { hotels: Pick<HotelsService, 'find'> }) =>
     createStaffService(db, config, deps),

@@ -1,3 +1,4 @@
+import { tvFixtures } from './tv.fixtures';
 import { defineModule } from '../../platform/modules';
 import { tvActivities } from './tv.activities';
 import { settingsRepository } from './tv.repository';
@@ -7,6 +8,7 @@ import { createTvService, type TvDependencies } from './tv.service';
 /** The hotel TV system: it greets guests by name, told of check-ins and check-outs, and polls the stays in house. */
 export const tvModule = defineModule({
   name: 'tv',
+  fixtures: tvFixtures,
   uses: ['hotels', 'rooms', 'agents', 'bookings'],
   create: ({ db, config }, deps: TvDependencies) => createTvService(db, config, deps),
   routes: (tv) => tvRoutes(tv),

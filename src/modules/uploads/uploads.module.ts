@@ -1,3 +1,4 @@
+import { uploadsFixtures } from './uploads.fixtures';
 import { defineModule } from '../../platform/modules';
 import { createStorage } from '../../platform/storage';
 import { uploadsRoutes } from './uploads.routes';
@@ -5,6 +6,7 @@ import { createUploadsService } from './uploads.service';
 
 export const uploadsModule = defineModule({
   name: 'uploads',
+  fixtures: uploadsFixtures,
   uses: [],
   create: ({ db, config }) => createUploadsService(db, config, createStorage(config.storage)),
   routes: (uploads) => uploadsRoutes(uploads),
