@@ -13,6 +13,29 @@ export interface ModuleFixtures<Service = unknown> {
   records: Readonly<Record<string, RecordAddress>>;
   /** Makes one of each of its records in a fresh hotel, every text field carrying the canary; their ids by kind. */
   seed?(hotel: FixtureHotel, service: Service): Promise<Record<string, string>>;
+  /**
+   * Requests of its routes that the cross-hotel sweep cannot derive from their joi schemas, by `METHOD /path`: every
+   * body with an id field, and queries where `{}` plus one id field is not valid.
+   */
+  requests?: { body?: Readonly<Record<string, RequestTemplate>>; query?: Readonly<Record<string, RequestTemplate>> };
+}
+
+/** A request of the calling hotel built from its own records (by kind); `n` makes each call unique. */
+export type RequestBuilder = (own: Readonly<Record<string, string>>, n: number) => Record<string, unknown>;
+
+/** A variant whose request with the caller's own ids cannot succeed (it collides with the caller's own seed). */
+export interface UncontrolledVariant {
+  build: RequestBuilder;
+  uncontrolled: string;
+}
+
+export interface RequestTemplate {
+  /** A minimal valid request. */
+  base: RequestBuilder;
+  /** Requests to carry one id field (its own value is then replaced by the other hotel's), when `base` is not it. */
+  variants?: Record<string, RequestBuilder | UncontrolledVariant | (RequestBuilder | UncontrolledVariant)[]>;
+  /** The request with the caller's own ids succeeds (2xx): checked once per variant, after the cross-hotel ones. */
+  control?: boolean;
 }
 
 export interface RecordAddress {

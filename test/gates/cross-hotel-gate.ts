@@ -23,11 +23,10 @@ import {
 } from '../helpers/realtime';
 import { until } from '../helpers/wait';
 import {
-  BODY_TEMPLATES,
   deriveMinimal,
   fieldKind,
   idFieldsOf,
-  QUERY_TEMPLATES,
+  requestTemplates,
   setPath,
   validationError,
   type Builder,
@@ -54,8 +53,8 @@ import {
  * `/api/hotels/:slug`, hotel A's owner calls it on hotel B's slug (403, always), on A's own slug with B's ids in the
  * path (404), and with B's ids in the body or the query (4xx, or for a filter an answer without B's data). B's rows
  * must not change, no answer may carry B's canary text (nor, when 2xx, B's ids), and A's staff socket must never
- * receive B's events. A route the sweep cannot fill fails the gate, naming the table in cross-hotel-requests.ts to
- * extend. `crossHotelGate(scope)` declares the gate's tests (once per test file): cross-hotel.test.ts runs it on the
+ * receive B's events. A route the sweep cannot fill fails the gate, naming what its module's `fixtures` should
+ * declare. `crossHotelGate(scope)` declares the gate's tests (once per test file): cross-hotel.test.ts runs it on the
  * registry, test/api/modules.test.ts on the routes of a module it plugs in.
  */
 
@@ -136,6 +135,8 @@ interface Operation {
 let scope: GateScope = {};
 /** Where the modules say requests name their records. */
 let addresses: RecordAddresses;
+/** The modules' bodies and queries of their routes, where the schemas do not give them. */
+let templates: ReturnType<typeof requestTemplates>;
 let t: TestServer;
 let a: SeededHotel;
 let b: SeededHotel;
@@ -234,10 +235,13 @@ function plan(routes: RouteDefinition[]): Operation[] {
       });
     const bodyIdFields = idFields(request.body);
     const queryIdFields = idFields(request.query);
-    const bodyTemplate = BODY_TEMPLATES[key];
-    const queryTemplate = QUERY_TEMPLATES[key];
+    const bodyTemplate = templates.body[key];
+    const queryTemplate = templates.query[key];
     if (request.body && bodyIdFields.length > 0 && !bodyTemplate) {
-      gap(route, `its body has id fields (${bodyIdFields.map((f) => f.field).join(', ')}); add a BODY_TEMPLATES entry`);
+      gap(
+        route,
+        `its body has id fields (${bodyIdFields.map((f) => f.field).join(', ')}); declare a body template in its module's fixtures.requests`,
+      );
       usable = false;
     }
     const operation: Operation = { route, key, params, bodyTemplate, queryTemplate, bodyIdFields, queryIdFields };
@@ -252,7 +256,10 @@ function plan(routes: RouteDefinition[]): Operation[] {
       if (!usable) continue;
       const base = buildRequest(operation, what, a.records);
       if (!base) {
-        gap(route, `no valid ${what} can be derived from its schema; add a ${what.toUpperCase()}_TEMPLATES entry`);
+        gap(
+          route,
+          `no valid ${what} can be derived from its schema; declare a ${what} template in its module's fixtures.requests`,
+        );
         usable = false;
         continue;
       }
@@ -289,7 +296,7 @@ function plan(routes: RouteDefinition[]): Operation[] {
     if (usable) planned.push(operation);
   }
   const declared = new Set(t.routes.map(opKey));
-  for (const key of [...Object.keys(BODY_TEMPLATES), ...Object.keys(QUERY_TEMPLATES)]) {
+  for (const key of [...Object.keys(templates.body), ...Object.keys(templates.query)]) {
     if (!declared.has(key)) failures.coverage.push(`${key}: a template for a route that no longer exists`);
   }
   return planned;
@@ -614,6 +621,7 @@ export function crossHotelGate(gateScope: GateScope = {}): void {
   beforeAll(async () => {
     t = await startTestServer({}, { modules: scope.modules });
     addresses = recordAddresses(scope.modules);
+    templates = requestTemplates(scope.modules);
     const [canaryA, canaryB] = [newCanary(), newCanary()];
     const [hotelA, hotelB] = await Promise.all([registerCanaryHotel(t, canaryA), registerCanaryHotel(t, canaryB)]);
     [socketA, socketB] = await Promise.all([

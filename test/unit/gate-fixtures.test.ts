@@ -1,6 +1,7 @@
 import { MODULES } from '../../src/modules/registry';
 import type { ModuleFixtures } from '../../src/platform/fixtures';
 import { defineModule, type AnyModule } from '../../src/platform/modules';
+import { requestTemplates } from '../gates/cross-hotel-requests';
 import { recordAddresses, seedOrder } from '../gates/tenant-fixture';
 
 /**
@@ -62,5 +63,14 @@ describe('a module plugged in', () => {
     expect(() => seedOrder([hen, egg])).toThrow('fixtures need each other: hen → egg → hen');
     const twin = dummy('twin', { records: { twin: { fields: ['room_id'] } } });
     expect(() => recordAddresses([...MODULES, twin])).toThrow('field room_id names both room and twin');
+  });
+
+  it('brings the bodies of its routes the sweep cannot derive; a route given two is refused', () => {
+    const key = 'POST /api/hotels/:slug/postcards';
+    const template = { base: (own: Readonly<Record<string, string>>) => ({ room_id: own.room }) };
+    const postcards = dummy('postcards', { records: {}, requests: { body: { [key]: template } } });
+    expect(requestTemplates([...MODULES, postcards]).body[key]).toBe(template);
+    expect(requestTemplates().body['POST /api/hotels/:slug/bookings']).toBeDefined();
+    expect(() => requestTemplates([postcards, postcards])).toThrow(`two body templates for ${key}`);
   });
 });

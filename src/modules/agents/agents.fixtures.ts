@@ -9,6 +9,13 @@ export const agentsFixtures: ModuleFixtures = {
     },
     device: { paths: ['/api/hotels/:slug/workstations/:id/devices/:deviceId'], fields: ['device_id'] },
   },
+  requests: {
+    body: {
+      'POST /api/hotels/:slug/workstations/:id/ping': { base: () => ({ host: '192.0.2.10' }) },
+      // Desk commands: the calling hotel's desk has the reference agent connected (the cross-hotel gate connects it).
+      'POST /api/hotels/:slug/workstations/:id/test-device': { base: (r) => ({ device_id: r.device }), control: true },
+    },
+  },
   async seed({ request, canary }) {
     const workstation = await request<{ id: string }>('/workstations', {
       body: { name: `Desk ${canary}`, ttlock_com_port: 'COM3' },

@@ -1,5 +1,9 @@
 import { day, type ModuleFixtures } from '../../platform/fixtures';
 
+/** A stay of the sweep's own, one per call, far after the seeded one. */
+const stay = (n: number) => ({ check_in: day(90 + 3 * n), check_out: day(91 + 3 * n) });
+const bookingGuest = (n: number) => ({ guest_last_name: 'Gate', guest_first_name: `Sweep ${n}` });
+
 /** A booking of the seeded room and tariff, the seeded guest added (then blacklisted), and a payment on it. */
 export const bookingsFixtures: ModuleFixtures = {
   needs: ['room', 'tariff', 'guest'],
@@ -7,6 +11,40 @@ export const bookingsFixtures: ModuleFixtures = {
     booking: { paths: ['/api/hotels/:slug/bookings/:id'], fields: ['booking_id'] },
     guest: { paths: ['/api/hotels/:slug/bookings/:id/guests/:guestId'] },
     payment: { paths: ['/api/hotels/:slug/bookings/:id/payments/:paymentId'] },
+  },
+  requests: {
+    body: {
+      'POST /api/hotels/:slug/bookings': {
+        base: (r, n) => ({ room_id: r.room, ...stay(n), ...bookingGuest(n), guest_id: r.guest, tariff_id: r.tariff }),
+        variants: {
+          category_id: (r, n) => ({ category_id: r.category, ...stay(n), ...bookingGuest(n) }),
+          // With a price given the stay is not quoted, so the tariff is not read by the pricing service.
+          tariff_id: [
+            (r, n) => ({ room_id: r.room, ...stay(n), ...bookingGuest(n), tariff_id: r.tariff }),
+            (r, n) => ({ room_id: r.room, ...stay(n), ...bookingGuest(n), tariff_id: r.tariff, price: 1000 }),
+          ],
+        },
+        control: true,
+      },
+      'PATCH /api/hotels/:slug/bookings/:id': {
+        base: (r) => ({ room_id: r.room, tariff_id: r.tariff }),
+        variants: {
+          room_id: (r) => ({ room_id: r.room }),
+          tariff_id: [(r) => ({ tariff_id: r.tariff }), (r) => ({ tariff_id: r.tariff, price: 1000 })],
+        },
+        control: true,
+      },
+      'POST /api/hotels/:slug/bookings/:id/guests': { base: (r) => ({ guest_id: r.guest }), control: true },
+      // Taken at A's desk, whose register gets the receipt (it waits there for an agent).
+      'POST /api/hotels/:slug/bookings/:id/payments': {
+        base: () => ({ amount: '10', method: 'cash' }),
+        variants: { workstation_id: (r) => ({ amount: '10', method: 'cash', workstation_id: r.workstation }) },
+        control: true,
+      },
+    },
+    query: {
+      'GET /api/hotels/:slug/availability': { base: () => ({ from: day(0), to: day(3) }), control: true },
+    },
   },
   async seed({ request, canary, records }) {
     const booking = await request<{ id: string }>('/bookings', {

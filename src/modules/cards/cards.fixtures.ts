@@ -4,6 +4,26 @@ import type { ModuleFixtures } from '../../platform/fixtures';
 export const cardsFixtures: ModuleFixtures = {
   needs: ['booking', 'workstation', 'room', 'owner'],
   records: { cardIssuance: { paths: ['/api/hotels/:slug/lockvendor/cards/:id'] } },
+  requests: {
+    body: {
+      'POST /api/hotels/:slug/lockvendor/cards/:id/cancel': {
+        base: (r) => ({ workstation_id: r.workstation }),
+        control: true,
+      },
+      // Recorded (202), then written by the desk's agent.
+      'POST /api/hotels/:slug/lockvendor/issue-card': {
+        base: (r) => ({ booking_id: r.booking, workstation_id: r.workstation, sectors: [1] }),
+        variants: {
+          room_ids: (r) => ({ booking_id: r.booking, workstation_id: r.workstation, sectors: [1], room_ids: [r.room] }),
+        },
+        control: true,
+      },
+    },
+    query: {
+      'GET /api/hotels/:slug/lockvendor/cards': { base: (r) => ({ booking_id: r.booking }), control: true },
+      'GET /api/hotels/:slug/lockvendor/dll-info': { base: (r) => ({ workstation_id: r.workstation }), control: true },
+    },
+  },
   async seed({ db, hotelId, canary, records }) {
     const [card] = (await db('card_issuances')
       .insert({

@@ -3,6 +3,11 @@ import type { ModuleFixtures } from '../../platform/fixtures';
 /** A guest with passport data (the bookings seed adds it to the booking, then blacklists it). */
 export const guestsFixtures: ModuleFixtures = {
   records: { guest: { paths: ['/api/hotels/:slug/guests/:id'], fields: ['guest_id'] } },
+  requests: {
+    body: {
+      'POST /api/hotels/:slug/guests/:id/blacklist': { base: () => ({ is_blacklisted: true, reason: 'Gate reason' }) },
+    },
+  },
   async seed({ request, canary }) {
     const guest = await request<{ id: string }>('/guests', {
       body: {

@@ -12,6 +12,35 @@ export const housekeepingFixtures: ModuleFixtures = {
     checklistItem: { paths: ['/api/hotels/:slug/housekeeping/:id/checklist/:itemId'] },
     consumption: {},
   },
+  requests: {
+    body: {
+      'POST /api/hotels/:slug/housekeeping': {
+        base: (r) => ({ room_id: r.room, category: 'housekeeping', assignee_id: r.staff, photos: [r.upload] }),
+        control: true,
+      },
+      'PATCH /api/hotels/:slug/housekeeping/:id': {
+        base: (r) => ({ assignee_id: r.staff, photos: [r.upload], resolution_photos: [r.upload] }),
+        control: true,
+      },
+      'PUT /api/hotels/:slug/housekeeping/:id/minibar': {
+        base: (r) => ({ items: [{ item_id: r.minibarItem, quantity: 1 }] }),
+        control: true,
+      },
+      'POST /api/hotels/:slug/checklist-templates': {
+        base: (r, n) => ({
+          name: `Gate checklist ${n}`,
+          task_category: 'maintenance',
+          room_category_id: r.category,
+          items: ['Gate item'],
+        }),
+        control: true,
+      },
+      'PATCH /api/hotels/:slug/checklist-templates/:id': {
+        base: (r) => ({ room_category_id: r.category }),
+        control: true,
+      },
+    },
+  },
   async seed({ request, canary, records }) {
     const template = await request<{ id: string }>('/checklist-templates', {
       body: {

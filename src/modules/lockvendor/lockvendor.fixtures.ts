@@ -10,6 +10,22 @@ export const lockvendorFixtures: ModuleFixtures = {
     roomLock: { paths: ['/api/hotels/:slug/lockvendor/room-locks/:id'] },
     roomLockMac: { paths: ['/api/hotels/:slug/lockvendor/room-locks/by-mac/:mac'] },
   },
+  requests: {
+    body: {
+      // The seed's room with no lock (its own lock's room is taken), and a MAC per call, none of the seed's.
+      'POST /api/hotels/:slug/lockvendor/room-locks': {
+        base: (r, n) => ({
+          lock_mac: `0A0B0C0D${(n & 0xffff).toString(16).padStart(4, '0')}`,
+          room_id: r.roomServiceRoom,
+          build_no: 1,
+          floor_no: 1,
+        }),
+        control: true,
+      },
+      // Any other change would sign A's hotel out of its lock account, which later calls of the sweep use.
+      'PATCH /api/hotels/:slug/lockvendor/config': { base: () => ({ enabled: true }) },
+    },
+  },
   async seed({ request, outside, canary, records }) {
     const account = {
       client_id: `${canary}-app`,

@@ -6,6 +6,14 @@ export const minibarFixtures: ModuleFixtures = {
     minibarItem: { paths: ['/api/hotels/:slug/minibar-items/:id'], fields: ['item_id'] },
     movement: {},
   },
+  requests: {
+    body: {
+      'POST /api/hotels/:slug/minibar/stock': {
+        base: (r) => ({ item_id: r.minibarItem, kind: 'receipt', quantity: 1 }),
+        control: true,
+      },
+    },
+  },
   async seed({ request, canary }) {
     const item = await request<{ id: string }>('/minibar-items', {
       body: { name: `Cola ${canary}`, category: `Drinks ${canary}`, price: 150 },

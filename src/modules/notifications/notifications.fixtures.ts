@@ -5,6 +5,17 @@ import type { NotificationsService } from './notifications.service';
 export const notificationsFixtures: ModuleFixtures<NotificationsService> = {
   needs: ['task'],
   records: { notification: { paths: ['/api/hotels/:slug/notifications/:id'], fields: ['before_id'] } },
+  requests: {
+    query: {
+      'GET /api/hotels/:slug/notifications': {
+        base: () => ({}),
+        variants: {
+          before_id: (r) => ({ before: new Date(Date.now() + 60_000).toISOString(), before_id: r.notification }),
+        },
+        control: true,
+      },
+    },
+  },
   async seed({ db, hotelId, canary, records }, notifications) {
     const notification = await db.transaction((trx) =>
       notifications.notify(trx, hotelId, {

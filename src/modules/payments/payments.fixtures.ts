@@ -6,6 +6,14 @@ export const paymentsFixtures: ModuleFixtures = {
     paymentMethod: { paths: ['/api/hotels/:slug/payment-methods/:id'] },
     gateway: { paths: ['/api/hotels/:slug/payment-gateways/:id'] },
   },
+  requests: {
+    body: {
+      // Shop ids are digits, which no probe value of the derivation is.
+      'POST /api/hotels/:slug/payment-gateways': {
+        base: (_r, n) => ({ provider: 'yookassa', shop_id: String(100 + n), secret_key: `gate-secret-${n}` }),
+      },
+    },
+  },
   async seed({ request, canary }) {
     await request('/payment-settings', {
       method: 'patch',

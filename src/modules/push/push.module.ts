@@ -1,3 +1,4 @@
+import { pushFixtures } from './push.fixtures';
 import { defineModule } from '../../platform/modules';
 import { pushActivities } from './push.activities';
 import { pushRoutes } from './push.routes';
@@ -9,6 +10,7 @@ import { createPushService, type PushDependencies } from './push.service';
  */
 export const pushModule = defineModule({
   name: 'push',
+  fixtures: pushFixtures,
   uses: ['notifications'],
   create: ({ db, config }, deps: PushDependencies) => createPushService(db, config, deps),
   routes: (push) => pushRoutes(push),

@@ -29,6 +29,26 @@ export const roomServiceFixtures: ModuleFixtures = {
     },
     booking: { paths: ['/api/hotels/:slug/room-service/stays/:bookingId'] },
   },
+  requests: {
+    body: {
+      'PATCH /api/hotels/:slug/room-service/settings': {
+        base: (r) => ({ room_ids: [r.roomServiceRoom] }),
+        control: true,
+      },
+      'POST /api/hotels/:slug/room-service/orders': {
+        base: (r) => ({ booking_id: r.roomServiceStay, items: [{ item_id: r.menuItem, quantity: 1 }] }),
+        control: true,
+      },
+      'POST /api/hotels/:slug/room-service/menu/items': {
+        base: (r, n) => ({ category_id: r.menuCategory, name: `Gate dish ${n}`, price: 100, photo_url: r.upload }),
+        control: true,
+      },
+      'PATCH /api/hotels/:slug/room-service/menu/items/:id': {
+        base: (r) => ({ category_id: r.menuCategory, photo_url: r.upload }),
+        control: true,
+      },
+    },
+  },
   async seed({ request, canary, records, localDay }) {
     await request('/room-service/settings', { method: 'patch', body: { enabled: true, delivery_fee: 100 } });
     const menuCategory = await request<{ id: string }>('/room-service/menu/categories', {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ModuleFixtures } from '../../platform/fixtures';
 
 /** The owner (registration made it) and a housekeeper with a password, named after the canary. */
@@ -5,6 +6,17 @@ export const staffFixtures: ModuleFixtures = {
   records: {
     staff: { paths: ['/api/hotels/:slug/users/:id'], fields: ['assignee_id'] },
     owner: { paths: ['/api/hotels/:slug/users/:id'] },
+  },
+  requests: {
+    body: {
+      'POST /api/hotels/:slug/users': {
+        base: (_r, n) => ({
+          name: `Gate member ${n}`,
+          email: `gate-${n}-${randomUUID()}@example.test`,
+          role: 'technician',
+        }),
+      },
+    },
   },
   async seed({ request, canary, ownerId }) {
     const staff = await request<{ id: string }>('/users', {

@@ -4,6 +4,16 @@ import type { ModuleFixtures } from '../../platform/fixtures';
 export const tvFixtures: ModuleFixtures = {
   needs: ['workstation', 'room', 'booking'],
   records: {},
+  requests: {
+    body: {
+      'PATCH /api/hotels/:slug/tv-integration/settings': {
+        base: (r) => ({ agent_workstation_id: r.workstation }),
+        control: true,
+      },
+      // The seed maps its room to a TV room, reached through its desk.
+      'POST /api/hotels/:slug/tv-integration/test-checkin': { base: (r) => ({ room_id: r.room }), control: true },
+    },
+  },
   async seed({ request, db, hotelId, canary, records }) {
     await request('/tv-integration/settings', {
       method: 'patch',
