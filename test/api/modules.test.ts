@@ -89,10 +89,11 @@ it('appears in the OpenAPI and AsyncAPI documents', async () => {
 // ---- the gates cover a new area's records by construction -----------------------------------------------------
 
 /**
- * A second dummy area, with records: postcards a hotel keeps (in memory), one made and one read by id. Its module
- * declares how the gates seed one (`fixtures`) and which path parameter names one; the cross-hotel, role and session
- * gates then sweep its routes with no gate file edited: another hotel's postcard answers 404, another hotel's slug
- * 403, a role outside the declared ones 403, a revoked token 401.
+ * A second dummy area, with records: postcards a hotel keeps (in memory), written (perhaps in reply to another) and
+ * read by id. Its module declares how the gates seed one, which path parameter and body field name one, and the body
+ * of its write (`fixtures`); the cross-hotel, role and session gates then sweep its routes with no gate file edited:
+ * another hotel's postcard answers 404 in the path and 4xx in the body (and the caller's own 2xx), another hotel's
+ * slug 403, a role outside the declared ones 403, a revoked token 401.
  */
 const postcards = new Map<string, { id: string; hotelId: string; text: string }>();
 const postcardSchema = Joi.object({ id: Joi.string().uuid().required(), text: Joi.string().required() });
@@ -102,7 +103,8 @@ const postcardsModule = defineModule({
   name: 'postcards',
   uses: [],
   create: () => ({
-    write(hotelId: string, text: string) {
+    write(hotelId: string, text: string, replyTo?: string) {
+      if (replyTo) this.read(hotelId, replyTo);
       const postcard = { id: randomUUID(), hotelId, text };
       postcards.set(postcard.id, postcard);
       return { id: postcard.id, text };
@@ -114,16 +116,19 @@ const postcardsModule = defineModule({
     },
   }),
   routes: (service) => [
-    defineHotelRoute<{ text: string }>({
+    defineHotelRoute<{ text: string; reply_to_id?: string }>({
       method: 'post',
       path: '/api/hotels/:slug/postcards',
       summary: 'Write a postcard (test module)',
       tags: ['Postcards'],
       access: { kind: 'hotel', roles: ROLES },
-      request: { params: slugParams, body: Joi.object({ text: Joi.string().max(200).required() }) },
+      request: {
+        params: slugParams,
+        body: Joi.object({ text: Joi.string().max(200).required(), reply_to_id: Joi.string().uuid() }),
+      },
       responses: { 201: { description: 'The postcard', schema: postcardSchema } },
       async handler({ hotel, body, res }) {
-        res.status(201).json(service.write(hotel.id, body.text));
+        res.status(201).json(service.write(hotel.id, body.text, body.reply_to_id));
       },
     }),
     defineHotelRoute<unknown, unknown, { postcardId: string }>({
@@ -140,7 +145,15 @@ const postcardsModule = defineModule({
     }),
   ],
   fixtures: {
-    records: { postcard: { paths: ['/api/hotels/:slug/postcards/:postcardId'] } },
+    records: { postcard: { paths: ['/api/hotels/:slug/postcards/:postcardId'], fields: ['reply_to_id'] } },
+    requests: {
+      body: {
+        'POST /api/hotels/:slug/postcards': {
+          base: (own, n) => ({ text: `Gate ${n}`, reply_to_id: own.postcard }),
+          control: true,
+        },
+      },
+    },
     async seed({ request, canary }) {
       return { postcard: (await request<{ id: string }>('/postcards', { body: { text: `Postcard ${canary}` } })).id };
     },
