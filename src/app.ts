@@ -5,7 +5,7 @@ import { corsPolicy } from './platform/http/cors-policy';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
-import type { Config } from './config';
+import type { PlatformConfig } from './platform/config';
 import type { Db } from './platform/db/knex';
 import type { PgListener } from './platform/db/pg-listener';
 import { createAccessGuard, type AccessGuard } from './platform/http/access-guard';
@@ -27,10 +27,8 @@ import { runWithRequestBindings } from './platform/observability/request-context
 import { MODULES, type Services } from './modules/registry';
 import { buildModules, type AnyModule } from './platform/modules';
 
-/** A widget submission is a short form: names, contacts, dates, a comment of at most 2000 characters. */
-const WIDGET_BODY_LIMIT = '16kb';
 export interface AppDependencies {
-  config: Config;
+  config: PlatformConfig;
   db: Db;
   logger: Logger;
   /** The process's LISTEN connection (access revocations reach the access guard through it). */
@@ -85,16 +83,9 @@ export function buildApi(deps: AppDependencies): Api {
   if (config.tracing.enabled) app.use(traceRequests);
   app.use(metrics.timeRequests);
   app.use(helmet());
-  app.use(
-    cors(
-      corsPolicy(config.appUrl, {
-        prefix: '/api/widget/',
-        originsOf: (slug) => services.widget.allowedOrigins(slug),
-      }),
-    ),
-  );
-  // Anonymous callers on the open internet send a form, never more: their bodies get a much smaller limit (413).
-  app.use('/api/widget', express.json({ limit: WIDGET_BODY_LIMIT }));
+  app.use(cors(corsPolicy(config.appUrl, modules.hotelOrigins())));
+  // A module's public routes may declare a smaller body limit than the platform's (413 above it).
+  for (const { prefix, limit } of modules.bodyLimits()) app.use(prefix, express.json({ limit }));
   app.use(express.json({ limit: config.bodyLimit }));
   app.use(cookieParser());
   app.use(healthRouter({ database: () => db.raw('select 1'), ...readinessChecks }, deps.stopping));

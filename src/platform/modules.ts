@@ -1,17 +1,21 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config';
+import { SHARED_SETTINGS, type ConfigSection, type SharedSettings } from './config';
 import type { Db } from './db/knex';
 import type { ModuleFixtures } from './fixtures';
 import type { PgListener } from './db/pg-listener';
+import type { HotelOrigins } from './http/cors-policy';
 import type { RouteDefinition } from './http/route';
 import type { Mailer } from './mail';
 import type { HotelEventKind } from './realtime/events';
 import type { ScheduleDefinition } from './temporal/schedules';
 
+/** What a module reads of the configuration: the platform's shared settings and its own section, nothing else. */
+export type ModuleConfig<Settings = unknown> = SharedSettings & Settings;
+
 /** What every module is built from. */
-export interface ModuleContext {
+export interface ModuleContext<Settings = unknown> {
   db: Db;
-  config: Config;
+  config: ModuleConfig<Settings>;
   /** The API process's LISTEN connection (the worker has none): for services that wait on other replicas. */
   listener?: PgListener;
   /** Runs every module's `onHotelCreated` in the registration transaction (the rows a new hotel starts with). */
@@ -19,7 +23,7 @@ export interface ModuleContext {
 }
 
 /** What activities need besides the module's service: the worker's connections to the outside. */
-export interface WorkerContext extends ModuleContext {
+export interface WorkerContext<Settings = unknown> extends ModuleContext<Settings> {
   mailer: Mailer;
 }
 
@@ -32,30 +36,47 @@ export type Activities = object;
  * registry (`src/modules/registry.ts`) lists the modules; the app, the worker, the activities and hotel creation are
  * built from it.
  */
-export interface ModuleDefinition<Name extends string, Service, Deps> {
+export interface ModuleDefinition<Name extends string, Service, Deps, Settings = unknown> {
   name: Name;
   /** The other modules whose services `create` receives, by name (they are built first). */
   uses: readonly (keyof Deps & string)[];
-  create(context: ModuleContext, deps: Deps): Service;
-  routes?(service: Service, context: ModuleContext): RouteDefinition[];
+  create(context: ModuleContext<Settings>, deps: Deps): Service;
+  routes?(service: Service, context: ModuleContext<Settings>): RouteDefinition[];
   /** The worker's activities: thin calls into the service (and the services it uses). */
-  activities?(service: Service, context: WorkerContext, deps: Deps): Activities;
+  activities?(service: Service, context: WorkerContext<Settings>, deps: Deps): Activities;
   schedules?: readonly ScheduleDefinition[];
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
   events?: readonly HotelEventKind<never>[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
   /** For the quality gates: how to seed one of each of its records, and where requests name them. */
   fixtures?: NoInfer<ModuleFixtures<Service>>;
+  /**
+   * Its configuration section: the environment variables it reads, validated at start with the platform's
+   * (src/config.ts assembles them); `create`, `routes` and `activities` get these settings in `context.config`.
+   */
+  config?: ConfigSection<Settings>;
+  /** Its public routes under `prefix`, if they differ from the platform's defaults (the app applies this). */
+  http?: ModuleHttpPolicy<Service>;
+}
+
+/**
+ * The HTTP policy of a module's public routes under `prefix` (e.g. the widget on hotels' own sites): a smaller JSON
+ * body limit (413 above), and the browser origins each hotel allows on `<prefix>/<slug>/…` (CORS, no credentials).
+ */
+export interface ModuleHttpPolicy<Service> {
+  prefix: string;
+  bodyLimit?: string;
+  hotelOrigins?(service: Service, slug: string): Promise<string[]>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyModule = ModuleDefinition<string, any, any>;
+export type AnyModule = ModuleDefinition<string, any, any, any>;
 
 // Deps defaults to no dependencies: a module that names none gets `{}`.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export function defineModule<const Name extends string, Service, Deps = {}>(
-  module: ModuleDefinition<Name, Service, Deps>,
-): ModuleDefinition<Name, Service, Deps> {
+export function defineModule<const Name extends string, Service, Deps = {}, Settings = {}>(
+  module: ModuleDefinition<Name, Service, Deps, Settings>,
+): ModuleDefinition<Name, Service, Deps, Settings> {
   return module;
 }
 
@@ -65,6 +86,13 @@ export type ServicesOf<Modules extends readonly AnyModule[]> = {
 };
 
 type DepsOf<M> = M extends ModuleDefinition<string, unknown, infer Deps> ? Deps : never;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type SettingsOf<M> = M extends ModuleDefinition<string, any, any, infer Settings> ? Settings : never;
+type Intersection<U> = (U extends unknown ? (all: U) => void : never) extends (all: infer I) => void ? I : never;
+
+/** Every module's settings, as the configuration holds them (src/config.ts). */
+export type ModuleSettings<Modules extends readonly AnyModule[]> = Intersection<SettingsOf<Modules[number]>>;
 
 /**
  * `true` for each module whose declared dependencies are what the registry builds under those names (a module that
@@ -82,27 +110,44 @@ export type DependenciesSatisfied<Modules extends readonly AnyModule[]> = {
 /** The modules of the registry, built: their services, and what the app and the worker collect from them. */
 export interface ModuleRuntime<Modules extends readonly AnyModule[]> {
   services: ServicesOf<Modules>;
-  context: ModuleContext;
   routes(): RouteDefinition[];
   /** Every module's activities, for the worker (two modules registering one name is a start-up error). */
   activities(mailer: Mailer): Activities;
   schedules(): ScheduleDefinition[];
   events(): HotelEventKind<never>[];
+  /** The modules' public prefixes with their own JSON body limits, and those whose origins hotels configure. */
+  bodyLimits(): { prefix: string; limit: string }[];
+  hotelOrigins(): HotelOrigins[];
+}
+
+/** A module's `context.config`: the shared settings and the settings its section declares, picked from `config`. */
+function configOf(module: AnyModule, config: SharedSettings): ModuleConfig {
+  const all = config as unknown as Record<string, unknown>;
+  return Object.fromEntries(
+    [...SHARED_SETTINGS, ...Object.keys(module.config ?? {})].map((name) => {
+      if (!(name in all)) throw new Error(`module ${module.name}: the configuration has no setting ${name}`);
+      return [name, all[name]];
+    }),
+  ) as unknown as ModuleConfig;
 }
 
 /** Builds every module's service in list order, each from the services it names; refuses names not built yet. */
 export function buildModules<Modules extends readonly AnyModule[]>(
   modules: Modules,
-  base: Pick<ModuleContext, 'db' | 'config' | 'listener'>,
+  base: { db: Db; config: SharedSettings; listener?: PgListener },
 ): ModuleRuntime<Modules> {
   const built = new Map<string, unknown>();
   const depsOf = new Map<string, Record<string, unknown>>();
-  const context: ModuleContext = {
+  const shared = {
     ...base,
-    async hotelCreated(trx, hotelId) {
+    async hotelCreated(trx: Knex.Transaction, hotelId: string) {
       for (const module of modules) await module.onHotelCreated?.(built.get(module.name), trx, hotelId);
     },
   };
+  const contexts = new Map(
+    modules.map((module) => [module.name, { ...shared, config: configOf(module, base.config) }]),
+  );
+  const context = (module: AnyModule): ModuleContext => contexts.get(module.name)!;
   for (const module of modules) {
     if (built.has(module.name)) throw new Error(`module ${module.name} is listed twice`);
     const deps = Object.fromEntries(
@@ -112,16 +157,16 @@ export function buildModules<Modules extends readonly AnyModule[]>(
       }),
     );
     depsOf.set(module.name, deps);
-    built.set(module.name, module.create(context, deps));
+    built.set(module.name, module.create(context(module), deps));
   }
   return {
     services: Object.fromEntries(built) as ServicesOf<Modules>,
-    context,
-    routes: () => modules.flatMap((module) => module.routes?.(built.get(module.name), context) ?? []),
+    routes: () => modules.flatMap((module) => module.routes?.(built.get(module.name), context(module)) ?? []),
     activities(mailer) {
       const all: Record<string, unknown> = {};
       for (const module of modules) {
-        const own = module.activities?.(built.get(module.name), { ...context, mailer }, depsOf.get(module.name)) ?? {};
+        const worker = { ...context(module), mailer };
+        const own = module.activities?.(built.get(module.name), worker, depsOf.get(module.name)) ?? {};
         for (const [name, activity] of Object.entries(own) as [string, unknown][]) {
           if (name in all) throw new Error(`activity ${name} is registered by two modules`);
           all[name] = activity;
@@ -131,5 +176,13 @@ export function buildModules<Modules extends readonly AnyModule[]>(
     },
     schedules: () => modules.flatMap((module) => module.schedules ?? []),
     events: () => modules.flatMap((module) => module.events ?? []),
+    bodyLimits: () =>
+      modules.flatMap(({ http }) => (http?.bodyLimit ? [{ prefix: http.prefix, limit: http.bodyLimit }] : [])),
+    hotelOrigins: () =>
+      modules.flatMap(({ name, http }) => {
+        const originsOf = http?.hotelOrigins;
+        if (!originsOf) return [];
+        return [{ prefix: `${http.prefix}/`, originsOf: (slug: string) => originsOf(built.get(name), slug) }];
+      }),
   };
 }

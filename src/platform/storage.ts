@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import type { Config } from '../config';
+import type { SharedSettings } from './config';
 
 /** The object store (S3 protocol: MinIO or S3 in production, s3rver in dev and tests), one bucket. */
 export interface Storage {
@@ -25,7 +25,7 @@ function connectionOf(endpoint: string): { endPoint: string; port?: number; useS
   };
 }
 
-export function createStorage(config: Config['storage']): Storage {
+export function createStorage(config: SharedSettings['storage']): Storage {
   const client = new Client({
     ...connectionOf(config.endpoint),
     accessKey: config.accessKey,

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import Joi from 'joi';
 import { MODULES } from '../../src/modules/registry';
 import type { HotelsService } from '../../src/modules/hotels';
+import { ConfigError } from '../../src/config';
+import { envSetting, SHARED_SETTINGS } from '../../src/platform/config';
 import { NotFoundError } from '../../src/platform/errors';
-import { defineHotelRoute } from '../../src/platform/http/route';
+import { defineHotelRoute, defineRoute } from '../../src/platform/http/route';
 import { slugParams } from '../../src/platform/http/schemas';
-import { defineModule } from '../../src/platform/modules';
+import { defineModule, type ModuleConfig } from '../../src/platform/modules';
 import { defineHotelEvent } from '../../src/platform/realtime/events';
 import { addStaff, as, registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
@@ -20,6 +22,8 @@ import { sessionsGate } from '../gates/sessions-gate';
  */
 
 const welcomed = new Set<string>();
+const configsReceived: ModuleConfig[] = [];
+const greetingText = Joi.object({ text: Joi.string().max(2000).required() });
 const greetingSent = defineHotelEvent<{ text: string }>(
   'test_greeting_sent',
   'A greeting (test module).',
@@ -29,11 +33,21 @@ const greetingSent = defineHotelEvent<{ text: string }>(
 const greetingsModule = defineModule({
   name: 'greetings',
   uses: ['hotels'],
-  create: (_context, deps: { hotels: Pick<HotelsService, 'getHotel'> }) => ({
-    async greet(hotelId: string) {
-      return { text: `Добро пожаловать в «${(await deps.hotels.getHotel(hotelId)).name}»` };
-    },
-  }),
+  config: {
+    greetingWords: envSetting(
+      Joi.object({ GREETING_WORDS: Joi.string().max(40).default('Добро пожаловать') }),
+      (values): string => values.GREETING_WORDS,
+    ),
+  },
+  create: ({ config }, deps: { hotels: Pick<HotelsService, 'getHotel'> }) => {
+    configsReceived.push(config);
+    return {
+      async greet(hotelId: string) {
+        return { text: `${config.greetingWords} в «${(await deps.hotels.getHotel(hotelId)).name}»` };
+      },
+      allowedOrigins: (slug: string) => Promise.resolve([`https://${slug}.example`]),
+    };
+  },
   routes: (greetings) => [
     defineHotelRoute({
       method: 'get',
@@ -47,7 +61,24 @@ const greetingsModule = defineModule({
         res.json(await greetings.greet(hotel.id));
       },
     }),
+    defineRoute<{ text: string }>({
+      method: 'post',
+      path: '/api/greetings/:slug/echo',
+      summary: "A visitor's greeting sent back (test module)",
+      tags: ['Greetings'],
+      access: { kind: 'public' },
+      request: { params: slugParams, body: greetingText },
+      responses: { 200: { description: 'The greeting', schema: greetingText } },
+      async handler({ body, res }) {
+        res.json(body);
+      },
+    }),
   ],
+  http: {
+    prefix: '/api/greetings',
+    bodyLimit: '1kb',
+    hotelOrigins: (greetings, slug) => greetings.allowedOrigins(slug),
+  },
   events: [greetingSent],
   onHotelCreated: async (_greetings, _trx, hotelId) => {
     welcomed.add(hotelId);
@@ -84,6 +115,52 @@ it('appears in the OpenAPI and AsyncAPI documents', async () => {
   });
   const asyncApi = (await t.http.get('/api/asyncapi.json').expect(200)).body;
   expect(Object.keys(asyncApi.channels.staff.messages)).toContain('test_greeting_sent');
+});
+
+describe('its configuration section and the HTTP policy of its public routes', () => {
+  const modules = [...MODULES, greetingsModule];
+
+  it('reads its own variables from the environment, validated at start, and receives only them', async () => {
+    const configured = createTestApp({ GREETING_WORDS: 'Здравствуйте' }, { modules });
+    try {
+      const owner = await registerHotel(configured);
+      const greeting = await configured.http.get(`/api/hotels/${owner.slug}/greeting`).set(as(owner.accessToken));
+      expect(greeting.body.text).toMatch(/^Здравствуйте в «Тестовый отель/);
+      expect(configured.config).toMatchObject({ greetingWords: 'Здравствуйте' });
+      expect(Object.keys(configsReceived.at(-1)!).sort()).toEqual([...SHARED_SETTINGS, 'greetingWords'].sort());
+    } finally {
+      await configured.close();
+    }
+    expect(() => createTestApp({ GREETING_WORDS: 'x'.repeat(41) }, { modules })).toThrow(ConfigError);
+    expect(() => createTestApp({ GREETING_WORDS: 'x'.repeat(41) }, { modules })).toThrow(
+      /GREETING_WORDS: "GREETING_WORDS" length must be less than or equal to 40/,
+    );
+  });
+
+  it("applies its smaller body limit to its public routes only (413), the platform's elsewhere", async () => {
+    const owner = await registerHotel(t);
+    const echo = `/api/greetings/${owner.slug}/echo`;
+    expect((await t.http.post(echo).send({ text: 'Привет' }).expect(200)).body).toEqual({ text: 'Привет' });
+    const bloated = await t.http.post(echo).send({ text: 'x'.repeat(1500) });
+    expect(bloated.status).toBe(413);
+    expect(bloated.body.code).toBe('payload_too_large');
+    // The same body on another route is within the platform's limit: refused by that route's schema instead.
+    const elsewhere = await t.http.post('/api/auth/login').send({ email: 'x'.repeat(1500) });
+    expect(elsewhere.status).toBe(400);
+  });
+
+  it('lets the origins each hotel allows call its public routes, and keeps the staff policy elsewhere', async () => {
+    const owner = await registerHotel(t);
+    const echo = `/api/greetings/${owner.slug}/echo`;
+    const allowed = await t.http.post(echo).set('Origin', `https://${owner.slug}.example`).send({ text: 'Привет' });
+    expect(allowed.headers['access-control-allow-origin']).toBe(`https://${owner.slug}.example`);
+    expect(allowed.headers['access-control-allow-credentials']).toBeUndefined();
+    const app = await t.http.post(echo).set('Origin', t.config.appUrl).send({ text: 'Привет' });
+    expect(app.headers['access-control-allow-origin']).toBeUndefined();
+    const staff = await t.http.get(`/api/hotels/${owner.slug}/greeting`).set('Origin', t.config.appUrl);
+    expect(staff.headers['access-control-allow-origin']).toBe(t.config.appUrl);
+    expect(staff.headers['access-control-allow-credentials']).toBe('true');
+  });
 });
 
 // ---- the gates cover a new area's records by construction -----------------------------------------------------

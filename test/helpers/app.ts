@@ -17,8 +17,8 @@ export interface TestApp extends Api {
   close(): Promise<void>;
 }
 
-export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ ...TEST_APP_ENV, ...readStackInfo().env, ...overrides });
+export function testConfig(overrides: Record<string, string> = {}, modules?: readonly AnyModule[]): Config {
+  return loadConfig({ ...TEST_APP_ENV, ...readStackInfo().env, ...overrides }, modules);
 }
 
 export interface TestAppOptions {
@@ -33,7 +33,7 @@ export interface TestAppOptions {
 /** The real application in this process, on the shared test database; `overrides` are environment variables. */
 export function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
   const { listenerRetryMs, modules } = options;
-  const config = testConfig(overrides);
+  const config = testConfig(overrides, modules);
   const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
   const db = createProcessDb(config, 'api', logger);
   const listener = createPgListener({ connectionString: config.databaseUrl, logger, retryMs: listenerRetryMs });

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { configVariables } from '../../src/config';
 import { MODULES } from '../../src/modules/registry';
 
 /**
@@ -13,6 +14,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const README = 'README.md';
 const ARCHITECTURE = 'docs/architecture.md';
+const OPERATIONS = 'docs/operations.md';
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir)).flatMap((entry) => {
@@ -99,6 +101,17 @@ function brokenLinks(file: string, text: string, readFile: (file: string) => str
     .map((link) => `${file}: ${link}`);
 }
 
+/** The variables the first column of the environment reference (docs/operations.md, Configuration) names. */
+function documentedVariables(text: string): string[] {
+  return section(text, 'Configuration')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((row) => [...row.split('|')[1].matchAll(/`([A-Z0-9_]+)`/g)].map((match) => match[1]));
+}
+
+const undocumented = (text: string, variables: readonly string[]) =>
+  variables.filter((name) => !documentedVariables(text).includes(name));
+
 const readIfExists = (file: string) => (existsSync(path.join(ROOT, file)) ? read(file) : undefined);
 
 describe('the README', () => {
@@ -150,6 +163,18 @@ describe('docs/architecture.md, the map', () => {
     expect(architectureProblems(text, [], ['workflows/spa.workflow.ts'])).toEqual([
       'workflow file workflows/spa.workflow.ts is not named',
     ]);
+  });
+});
+
+describe('docs/operations.md, the environment reference', () => {
+  it("names every variable the configuration reads, the platform's and every module section's", () => {
+    expect(configVariables()).toEqual(expect.arrayContaining(['DATABASE_URL', 'WIDGET_READS_PER_MINUTE']));
+    expect(undocumented(read(OPERATIONS), configVariables())).toEqual([]);
+  });
+
+  it('fails a variable left out', () => {
+    const text = read(OPERATIONS).replace('| `WIDGET_LOOKUPS_PER_15_MINUTES`', '| `WIDGET_LOOKUPS`');
+    expect(undocumented(text, configVariables())).toEqual(['WIDGET_LOOKUPS_PER_15_MINUTES']);
   });
 });
 

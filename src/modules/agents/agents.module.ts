@@ -4,12 +4,14 @@ import { agentActivities } from './agents.activities';
 import { workstationOffline, workstationOnline } from './agents.events';
 import { agentsRoutes } from './agents.routes';
 import { createAgentsService, type AgentsDependencies } from './agents.service';
+import { agentsEnv } from './agents.env';
 
 /** Workstations of the hotel's desks, the devices attached to them, and the pairing of their agents. */
 export const agentsModule = defineModule({
   name: 'agents',
   fixtures: agentsFixtures,
   uses: ['hotels'],
+  config: agentsEnv,
   create: ({ db, listener, config }, deps: AgentsDependencies) =>
     createAgentsService(db, listener, config.agentRelease, deps),
   events: [workstationOnline, workstationOffline],

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { PublishedRelease } from './agents.env';
 import type { Db } from '../../platform/db/knex';
 import type { PgListener } from '../../platform/db/pg-listener';
 import { createAgentCommands } from './agents.commands';
@@ -17,7 +17,7 @@ export interface AgentsDependencies {
 export function createAgentsService(
   db: Db,
   listener: PgListener | undefined,
-  published: Config['agentRelease'],
+  published: PublishedRelease | undefined,
   deps: AgentsDependencies,
 ) {
   const commands = createAgentCommands(db, listener);

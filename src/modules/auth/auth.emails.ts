@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { AuthConfig } from './auth.env';
 import { escapeHtml, type MailMessage, type Mailer } from '../../platform/mail';
 import type { AccountEmailPurpose } from '../../../workflows/contracts/accounts';
 import type { HotelsService } from '../hotels';
@@ -23,7 +23,7 @@ function resetEmail(user: User, link: string): MailMessage {
 }
 
 /** The link still to be sent for this purpose, or undefined when there is nothing left to send. */
-function pendingLink(user: User, purpose: AccountEmailPurpose, config: Config): string | undefined {
+function pendingLink(user: User, purpose: AccountEmailPurpose, config: AuthConfig): string | undefined {
   if (purpose === 'confirmation') {
     if (user.email_confirmed || !user.confirmation_token) return undefined;
     return `${config.baseUrl}/api/auth/confirm-email?token=${user.confirmation_token}`;
@@ -34,7 +34,7 @@ function pendingLink(user: User, purpose: AccountEmailPurpose, config: Config): 
 }
 
 export function createAccountEmails(
-  config: Config,
+  config: AuthConfig,
   mailer: Mailer,
   { users, hotels }: { users: Pick<UsersService, 'findById'>; hotels: Pick<HotelsService, 'find'> },
 ) {

@@ -1,5 +1,5 @@
 import type { CookieOptions, Response } from 'express';
-import type { Config } from '../../config';
+import type { AuthConfig } from './auth.env';
 import { defineRoute, type RouteDefinition } from '../../platform/http/route';
 import {
   acceptInviteBody,
@@ -23,7 +23,7 @@ interface Credentials {
   password: string;
 }
 
-export function authRoutes(auth: AuthService, config: Config): RouteDefinition[] {
+export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefinition[] {
   const cookieOptions: CookieOptions = {
     httpOnly: true,
     sameSite: 'strict',

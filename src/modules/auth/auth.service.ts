@@ -1,6 +1,7 @@
 import { uniqueViolation } from '../../platform/db/base-model';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { ModuleContext } from '../../platform/modules';
+import type { AuthSettings } from './auth.env';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { initials } from '../../platform/temporal/memo';
 import { randomHexToken, sha256Hex } from '../../platform/crypto';
@@ -70,7 +71,10 @@ export interface AuthDependencies {
   hotels: Pick<HotelsService, 'find' | 'create'>;
 }
 
-export function createAuthService({ db, config, hotelCreated }: ModuleContext, { users, hotels }: AuthDependencies) {
+export function createAuthService(
+  { db, config, hotelCreated }: ModuleContext<AuthSettings>,
+  { users, hotels }: AuthDependencies,
+) {
   async function tokenPayload(conn: DbOrTrx, user: User): Promise<AccessTokenPayload> {
     const hotel = user.hotel_id ? await hotels.find(user.hotel_id, conn) : undefined;
     return {

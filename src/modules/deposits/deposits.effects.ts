@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { PaymentTimers } from './deposits.env';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import {
   enqueueCoalescedSignal,
@@ -48,7 +48,7 @@ function moneyWorkflowStart(
   };
 }
 
-function depositStart(deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers']) {
+function depositStart(deposit: Deposit, hotelSlug: string, timers: PaymentTimers) {
   const { confirmationTimeoutMs, pollIntervalMs, holdSettleAfterMs } = timers;
   const args: Parameters<DepositWorkflow> = [
     {
@@ -61,7 +61,7 @@ function depositStart(deposit: Deposit, hotelSlug: string, timers: Config['payme
   return moneyWorkflowStart('deposit', paymentWorkflowIds.deposit(deposit.id), args, hotelSlug, deposit);
 }
 
-function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: Config['paymentTimers'], ttlMs: number) {
+function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: PaymentTimers, ttlMs: number) {
   const args: Parameters<BookingPaymentWorkflow> = [
     {
       hotelId: payment.hotel_id,
@@ -82,32 +82,26 @@ function signalWithStart(start: Start, signal: string, signalArgs: unknown[]): S
 const providerChangedSignal = (start: Start) => signalWithStart(start, providerPaymentChangedSignal.name, []);
 
 export const depositWorkflows = {
-  start: (trx: DbOrTrx, deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers']) =>
+  start: (trx: DbOrTrx, deposit: Deposit, hotelSlug: string, timers: PaymentTimers) =>
     enqueueOutbox(trx, { kind: 'startWorkflow', ...depositStart(deposit, hotelSlug, timers) }),
 
-  command: (
-    trx: DbOrTrx,
-    deposit: Deposit,
-    hotelSlug: string,
-    timers: Config['paymentTimers'],
-    command: DepositCommand,
-  ) =>
+  command: (trx: DbOrTrx, deposit: Deposit, hotelSlug: string, timers: PaymentTimers, command: DepositCommand) =>
     enqueueOutbox(trx, signalWithStart(depositStart(deposit, hotelSlug, timers), depositCommandSignal.name, [command])),
 
   /** The provider says the payment changed: one re-read for every notification of the window (see coalesced). */
-  providerChanged: (db: Db, deposit: Deposit, hotelSlug: string, timers: Config['paymentTimers'], windowMs: number) =>
+  providerChanged: (db: Db, deposit: Deposit, hotelSlug: string, timers: PaymentTimers, windowMs: number) =>
     enqueueCoalescedSignal(db, providerChangedSignal(depositStart(deposit, hotelSlug, timers)), windowMs),
 };
 
 export const onlinePaymentWorkflows = {
-  start: (trx: DbOrTrx, payment: OnlinePayment, hotelSlug: string, timers: Config['paymentTimers'], ttlMs: number) =>
+  start: (trx: DbOrTrx, payment: OnlinePayment, hotelSlug: string, timers: PaymentTimers, ttlMs: number) =>
     enqueueOutbox(trx, { kind: 'startWorkflow', ...onlinePaymentStart(payment, hotelSlug, timers, ttlMs) }),
 
   providerChanged: (
     db: Db,
     payment: OnlinePayment,
     hotelSlug: string,
-    timers: Config['paymentTimers'],
+    timers: PaymentTimers,
     ttlMs: number,
     windowMs: number,
   ) =>

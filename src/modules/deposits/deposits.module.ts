@@ -7,12 +7,14 @@ import { depositsRoutes } from './deposits.routes';
 import { createDepositsService, type DepositsDependencies } from './deposits.service';
 import { createOnlinePayments } from './online-payments';
 import { createProviderNotifications } from './provider-notifications';
+import { depositsEnv } from './deposits.env';
 
 /** Money through the payment provider: security deposits, online payments of bookings, and the provider's notices. */
 export const depositsModule = defineModule({
   name: 'deposits',
   fixtures: depositsFixtures,
   uses: ['hotels', 'bookings', 'payments', 'minibar', 'notifications'],
+  config: depositsEnv,
   create({ db, config }, deps: DepositsDependencies) {
     const deposits = createDepositsService(db, config, deps);
     const onlinePayments = createOnlinePayments(db, config, deposits.provider, deps);

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Config } from '../../config';
+import type { DepositsConfig } from './deposits.env';
 import {
   createYooKassaClient,
   YooKassaRequestError,
@@ -20,7 +20,7 @@ export type Gateways = Pick<PaymentsService, 'gateways'>['gateways'];
  * The hotel's YooKassa shop as the money workflows' steps use it: the client, and the hotel's credentials read at the
  * moment of the call (a gateway whose secret was replaced keeps working).
  */
-export function createProvider(config: Config, gateways: Gateways) {
+export function createProvider(config: DepositsConfig, gateways: Gateways) {
   const client = createYooKassaClient({ baseUrl: config.yookassa.apiUrl });
 
   /** The hotel's credentials; without an active gateway the step fails and is retried (the hotel may restore it). */

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { DepositsConfig } from './deposits.env';
 import { refusalsAs } from '../../platform/db/base-model';
 import { idempotent } from '../../platform/db/idempotency';
 import type { PageRequest } from '../../platform/db/keyset';
@@ -46,7 +46,7 @@ function nightsOf(booking: StayDates): number {
 }
 
 /** The deposits staff take, release and refund at the desk; the provider is reached only by the workflow. */
-export function createDepositsService(db: Db, config: Config, deps: DepositsDependencies) {
+export function createDepositsService(db: Db, config: DepositsConfig, deps: DepositsDependencies) {
   const provider = createProvider(config, deps.payments.gateways);
   const timers = config.paymentTimers;
 

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Config } from '../../config';
+import type { DepositsConfig } from './deposits.env';
 import { idempotent } from '../../platform/db/idempotency';
 import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
@@ -28,7 +28,7 @@ export interface OnlinePaymentInput {
  * Online payment of a booking: created at the provider by its workflow, followed until paid, and then a row of the
  * booking's payment ledger, recorded exactly once (the row and the link to it are written in one transaction).
  */
-export function createOnlinePayments(db: Db, config: Config, provider: Provider, deps: DepositsDependencies) {
+export function createOnlinePayments(db: Db, config: DepositsConfig, provider: Provider, deps: DepositsDependencies) {
   const timers = config.paymentTimers;
 
   async function ttlMs(hotelId: string): Promise<number> {

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import type { Config } from '../../config';
+import type { DepositsConfig } from './deposits.env';
 import type { Db } from '../../platform/db/knex';
 import { ForbiddenError } from '../../platform/errors';
 import { depositWorkflows, onlinePaymentWorkflows } from './deposits.effects';
@@ -33,7 +33,7 @@ function allowList(sources: string[]): BlockList | undefined {
  */
 export function createProviderNotifications(
   db: Db,
-  config: Config,
+  config: DepositsConfig,
   deps: Pick<DepositsDependencies, 'hotels'>,
   onlinePayments: Pick<OnlinePayments, 'ttlMs'>,
 ) {

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
 import { refusalsAs } from '../../platform/db/base-model';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
@@ -254,7 +254,7 @@ export async function reencryptGuestDocuments(
   }
 }
 
-export function createGuestsService(db: Db, config: Pick<Config, 'encryption'>) {
+export function createGuestsService(db: Db, config: Pick<SharedSettings, 'encryption'>) {
   const { encryption } = config;
   const present = (row: GuestRow, viewer: Viewer) => presentGuest(row, viewer.role, encryption);
 

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import { encryptSecret } from '../../platform/crypto';
 import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
@@ -18,7 +18,7 @@ const notFound = 'Отель не найден';
 
 const MAX_REMEMBERED_SLUGS = 10_000;
 
-export function createHotelsService(db: Db, config: Config) {
+export function createHotelsService(db: Db, config: SharedSettings) {
   const hotelsBySlug = new Map<string, HotelRef>();
   async function getHotel(hotelId: string) {
     const hotel = await hotelsRepository.findById(db, hotelId);

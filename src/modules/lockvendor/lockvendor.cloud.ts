@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { LockvendorConfig } from './lockvendor.env';
 import {
   createTTLockClient,
   TTLockError,
@@ -45,7 +45,7 @@ async function fromCloud<T>(call: () => Promise<T>): Promise<T> {
  * keeps the tokens encrypted, refreshes them a day before they expire (signing in again when the refresh token is
  * refused), and signs in again once when TTLock stops taking a token it gave.
  */
-export function createLockCloud(db: Db, config: Pick<Config, 'encryption' | 'ttlock'>) {
+export function createLockCloud(db: Db, config: Pick<LockvendorConfig, 'encryption' | 'ttlock'>) {
   const { encryption } = config;
   const client = createTTLockClient({ baseUrlFor: (apiServer) => config.ttlock.apiUrls[apiServer] });
   const open = (envelope: string) => decryptSecret(envelope, encryption);

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { LockvendorConfig } from './lockvendor.env';
 import type { TTLockCredentials, TTLockHotelInfo, TTLockLock } from '../../integrations/ttlock';
 import type { Db } from '../../platform/db/knex';
 import { BusinessRuleError } from '../../platform/errors';
@@ -32,7 +32,7 @@ function withMapping(lock: TTLockLock, mapping: RoomLock | undefined): CloudLock
 /** The hotel's door-lock cloud (TTLock): its settings, the session with it, and which lock is on which door. */
 export function createLockvendorService(
   db: Db,
-  config: Pick<Config, 'encryption' | 'ttlock'>,
+  config: Pick<LockvendorConfig, 'encryption' | 'ttlock'>,
   deps: LockvendorDependencies,
 ) {
   const cloud = createLockCloud(db, config);

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
 import { refusalsAs } from '../../platform/db/base-model';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
@@ -68,7 +68,7 @@ export async function reencryptGatewaySecrets(
  * A hotel's online payment gateways (one per provider). The secret key goes in encrypted under the current key and
  * never comes out to staff: answers say only that one is set and show its last characters.
  */
-export function createGatewaysService(db: Db, config: Pick<Config, 'encryption' | 'allowPrivateOutbound'>) {
+export function createGatewaysService(db: Db, config: Pick<SharedSettings, 'encryption' | 'allowPrivateOutbound'>) {
   const { encryption } = config;
 
   function present(row: PaymentGatewayRow): PaymentGateway {

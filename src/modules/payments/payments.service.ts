@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ValidationError } from '../../platform/errors';
@@ -20,7 +20,7 @@ export const paymentMessages = {
   methodNotFound: 'Способ оплаты не найден',
 };
 
-export function createPaymentsService(db: Db, config: Pick<Config, 'encryption' | 'allowPrivateOutbound'>) {
+export function createPaymentsService(db: Db, config: Pick<SharedSettings, 'encryption' | 'allowPrivateOutbound'>) {
   const methodRecords = hotelRecords(db, methodsRepository, paymentMessages.methodNotFound);
 
   return {

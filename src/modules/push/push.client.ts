@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
 import { sendNotification, WebPushError } from 'web-push';
-import type { Config } from '../../config';
+import type { VapidKeys } from './push.env';
 import type { PushResponse, PushSubscriptionRow } from './push.types';
 
 /** How long a push service keeps a push for an offline device: a notification older than this is stale. */
@@ -32,7 +32,7 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
  * Sends one encrypted push (aes128gcm, RFC 8291) signed with the installation's VAPID key through the `web-push`
  * package. With `caFile`, that certificate is trusted besides the usual ones (the tests' fake push service).
  */
-export function createPushClient(vapid: NonNullable<Config['push']['vapid']>, caFile?: string): PushClient {
+export function createPushClient(vapid: VapidKeys, caFile?: string): PushClient {
   const agent = caFile
     ? new https.Agent({ keepAlive: true, ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')] })
     : new https.Agent({ keepAlive: true });

@@ -3,6 +3,7 @@ import { defineModule } from '../../platform/modules';
 import { pushActivities } from './push.activities';
 import { pushRoutes } from './push.routes';
 import { createPushService, type PushDependencies } from './push.service';
+import { pushEnv } from './push.env';
 
 /**
  * Web Push: the staff's browser subscriptions, and the push of every notification to its recipients' devices (the
@@ -12,6 +13,7 @@ export const pushModule = defineModule({
   name: 'push',
   fixtures: pushFixtures,
   uses: ['notifications'],
+  config: pushEnv,
   create: ({ db, config }, deps: PushDependencies) => createPushService(db, config, deps),
   routes: (push) => pushRoutes(push),
   activities: (push) => pushActivities(push),

@@ -1,5 +1,5 @@
 import { createECDH } from 'node:crypto';
-import type { Config } from '../../config';
+import type { PushConfig } from './push.env';
 import type { Db } from '../../platform/db/knex';
 import { ServiceUnavailableError, ValidationError } from '../../platform/errors';
 import { assertPublicDestination } from '../../platform/outbound';
@@ -40,7 +40,7 @@ function checkKeys(keys: SubscribeInput['keys']): { p256dh: string; auth: string
 
 export function createPushService(
   db: Db,
-  config: Pick<Config, 'push' | 'allowPrivateOutbound'>,
+  config: Pick<PushConfig, 'push' | 'allowPrivateOutbound'>,
   deps: PushDependencies,
   client?: PushClient,
 ) {

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Config } from '../../config';
+import type { ReviewsConfig } from './reviews.env';
 import { keyedTokens, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
@@ -15,7 +15,7 @@ const DAY_MS = 86_400_000;
 /** What the booking workflow does after a check-out; every step is safe to run twice. */
 export function createInvitationJobs(
   db: Db,
-  config: Pick<Config, 'appUrl' | 'reviewInvitationDelayMs' | 'jwtSecret'>,
+  config: Pick<ReviewsConfig, 'appUrl' | 'reviewInvitationDelayMs' | 'jwtSecret'>,
   mailer: Mailer,
   deps: Pick<ReviewsDependencies, 'hotels' | 'bookings'>,
 ) {

@@ -6,12 +6,14 @@ import { REVIEW_EVENTS } from './reviews.events';
 import { createInvitationJobs } from './reviews.invitations';
 import { reviewsRoutes } from './reviews.routes';
 import { createReviewsService, type ReviewsDependencies } from './reviews.service';
+import { reviewsEnv } from './reviews.env';
 
 /** Reviews: the guest's rating of a stay after check-out, and the staff's answers to it. */
 export const reviewsModule = defineModule({
   name: 'reviews',
   fixtures: reviewsFixtures,
   uses: ['hotels', 'bookings', 'notifications'],
+  config: reviewsEnv,
   create: ({ db }, deps: ReviewsDependencies) => createReviewsService(db, deps),
   routes: (reviews) => reviewsRoutes(reviews),
   events: REVIEW_EVENTS,

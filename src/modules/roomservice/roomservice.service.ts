@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import { createRateLimiter } from '../../platform/http/rate-limit';
@@ -28,7 +28,7 @@ const GUEST_ORDERS = 50;
 /** Room service: the hotel's settings and menu, stays' codes, and the orders guests place to their rooms. */
 export function createRoomServiceService(
   db: Db,
-  config: Pick<Config, 'rateLimit' | 'jwtSecret'>,
+  config: Pick<SharedSettings, 'rateLimit' | 'jwtSecret'>,
   deps: RoomServiceDependencies,
 ) {
   const menu = createMenu(db, deps);

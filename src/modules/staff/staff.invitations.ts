@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { StaffConfig } from './staff.env';
 import { escapeHtml, type Mailer } from '../../platform/mail';
 import type { HotelsService } from '../hotels';
 import type { UsersService } from '../users';
@@ -7,7 +7,7 @@ const dateFormat = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeSty
 
 /** The invitation workflow's steps: the e-mail, and recording that nobody accepted it in time. */
 export function createStaffInvitations(
-  config: Config,
+  config: StaffConfig,
   mailer: Mailer,
   {
     users,

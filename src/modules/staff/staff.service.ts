@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { StaffConfig } from './staff.env';
 import { refusalsAs } from '../../platform/db/base-model';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
@@ -62,7 +62,7 @@ export interface StaffDependencies {
   users: UsersService;
 }
 
-export function createStaffService(db: Db, config: Config, deps: StaffDependencies) {
+export function createStaffService(db: Db, config: StaffConfig, deps: StaffDependencies) {
   async function findTarget(hotelId: string, userId: string, actor: AccessTokenPayload): Promise<User> {
     const target = await deps.users.findInHotel(hotelId, userId);
     if (!target) throw new NotFoundError(staffMessages.notFound);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import {
   buildRequest,
   createTvClient,
@@ -76,7 +76,7 @@ export function askingDesk(agents: Pick<AgentsService, 'commands'>): DeskSender 
 }
 
 /** Sends pushes (directly or through a desk) and logs every attempt, whatever became of it. */
-export function createPusher(db: Db, config: Pick<Config, 'allowPrivateOutbound'>) {
+export function createPusher(db: Db, config: Pick<SharedSettings, 'allowPrivateOutbound'>) {
   const guard = (url: string) => assertPublicDestination(url, { allowPrivate: config.allowPrivateOutbound });
 
   const log = (

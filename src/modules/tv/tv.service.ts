@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import type { TvStay } from '../../integrations/tv';
 import type { PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
@@ -48,7 +48,7 @@ function obstacle(settings: TvSettingsRow, roomId: string | undefined, needsEnab
 }
 
 /** The hotel's TV system: its settings, pushes of check-ins and check-outs, and its polls of `/tvpms`. */
-export function createTvService(db: Db, config: Pick<Config, 'allowPrivateOutbound'>, deps: TvDependencies) {
+export function createTvService(db: Db, config: Pick<SharedSettings, 'allowPrivateOutbound'>, deps: TvDependencies) {
   const settings = createTvSettings(db, config, deps);
   const pusher = createPusher(db, config);
   const polls = createPollLog();

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import { sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import { NotFoundError, ValidationError } from '../../platform/errors';
@@ -59,7 +59,11 @@ function present(row: TvSettingsRow): TvSettings {
 /** Rooms are checked a few at a time: a full mapping is a couple of thousand look-ups by primary key. */
 const ROOM_CHECKS_AT_ONCE = 20;
 
-export function createTvSettings(db: Db, config: Pick<Config, 'allowPrivateOutbound'>, deps: TvSettingsDependencies) {
+export function createTvSettings(
+  db: Db,
+  config: Pick<SharedSettings, 'allowPrivateOutbound'>,
+  deps: TvSettingsDependencies,
+) {
   async function assertOwnRooms(hotelId: string, mapping: RoomNumberMap): Promise<void> {
     const ids = Object.keys(mapping);
     for (let start = 0; start < ids.length; start += ROOM_CHECKS_AT_ONCE) {

@@ -3,11 +3,13 @@ import { defineModule } from '../../platform/modules';
 import { createStorage } from '../../platform/storage';
 import { uploadsRoutes } from './uploads.routes';
 import { createUploadsService } from './uploads.service';
+import { uploadsEnv } from './uploads.env';
 
 export const uploadsModule = defineModule({
   name: 'uploads',
   fixtures: uploadsFixtures,
   uses: [],
+  config: uploadsEnv,
   create: ({ db, config }) => createUploadsService(db, config, createStorage(config.storage)),
   routes: (uploads) => uploadsRoutes(uploads),
 });

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../config';
+import type { UploadsConfig } from './uploads.env';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import {
   ForbiddenError,
@@ -76,7 +76,7 @@ export interface UploadedFile {
 
 export const foreignMediaMessage = 'Фотографии должны быть загружены этим отелем через /api/upload';
 
-export function createUploadsService(db: Db, config: Config, storage: Storage) {
+export function createUploadsService(db: Db, config: UploadsConfig, storage: Storage) {
   const tooLarge = () => new PayloadTooLargeError(uploadMessages.tooLarge(config.uploadMaxBytes));
 
   return {

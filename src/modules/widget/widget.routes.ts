@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { WidgetConfig } from './widget.env';
 import { offersQuery, type OffersQuery } from '../bookings';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { settingsRoutes } from '../../platform/http/settings-routes';
@@ -27,7 +27,7 @@ const SETTINGS_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptioni
 const SETTINGS_WRITERS: readonly Role[] = ['hotel_admin', 'manager'];
 
 /** Per client address: reads counted in this process, submissions and lookups in the shared store. */
-function widgetLimits({ widgetLimits: limits }: Config) {
+function widgetLimits({ widgetLimits: limits }: WidgetConfig) {
   const policy = (scope: string, quota: number, windowSeconds: number, store: RateLimitPolicy['store']) => ({
     scope,
     perAddress: { quota, windowSeconds },
@@ -43,7 +43,7 @@ function widgetLimits({ widgetLimits: limits }: Config) {
 /** A slug of a shape no hotel has is the unknown hotel's 404, as is every hotel the widget does not serve. */
 const unknownHotel: OneAnswer = { refusal: hotelNotFound, inputs: ['params'] };
 
-export function widgetRoutes(widget: WidgetServiceApi, config: Config): RouteDefinition[] {
+export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): RouteDefinition[] {
   const tags = ['Widget'];
   const limits = widgetLimits(config);
   const notFound = { description: 'No such hotel, or it is inactive, or its widget is off (one answer for all)' };

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { SharedSettings } from '../../platform/config';
 import type { Db } from '../../platform/db/knex';
 import { createGuessThrottle, roomGuessKey, type CountedGuess } from '../../platform/http/guess-throttle';
 import { createRateLimiter } from '../../platform/http/rate-limit';
@@ -22,7 +22,7 @@ export interface PortalCaller {
 }
 
 /** The hotel's Wi-Fi captive portal: its settings, and whether a guest may get online. */
-export function createWifiService(db: Db, config: Pick<Config, 'rateLimit'>, deps: WifiDependencies) {
+export function createWifiService(db: Db, config: Pick<SharedSettings, 'rateLimit'>, deps: WifiDependencies) {
   const settings = createWifiSettings(db);
   const throttle = createGuessThrottle(
     createRateLimiter(db, config.rateLimit),

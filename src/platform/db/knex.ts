@@ -1,7 +1,7 @@
 import knex, { type Knex } from 'knex';
 import path from 'node:path';
 import pg from 'pg';
-import type { Config, DbLimits } from '../../config';
+import type { DbLimits, PlatformConfig } from '../config';
 import type { Logger } from '../logger';
 
 // Calendar dates stay `YYYY-MM-DD` strings: parsing them into Date objects would shift them by the process time zone.
@@ -59,7 +59,7 @@ export function createDb(databaseUrl: string, role: DbRole): Db {
 }
 
 /** The pool of the API or the worker process, sized and limited as configured. */
-export function createProcessDb(config: Config, role: 'api' | 'worker', logger?: Logger): Db {
+export function createProcessDb(config: PlatformConfig, role: 'api' | 'worker', logger?: Logger): Db {
   return createDb(config.databaseUrl, {
     role,
     poolMax: config.databasePoolMax,

@@ -13,7 +13,7 @@ const EXPOSED_HEADERS = [
   'RateLimit-Policy',
 ];
 
-/** Public routes under `<prefix><slug>/` whose allowed origins each hotel configures (the widget on its site). */
+/** Public routes under `<prefix><slug>/` whose allowed origins each hotel configures (e.g. the widget on its site). */
 export interface HotelOrigins {
   prefix: string;
   originsOf(slug: string): Promise<string[]>;
@@ -24,18 +24,19 @@ export interface HotelOrigins {
  * routes the origins that hotel configured (without credentials: those routes use none). Lists, not strings: cors
  * answers a string origin to every caller, a list only to a matching `Origin`.
  */
-export function corsPolicy(appUrl: string, hotelOrigins: HotelOrigins): CorsOptionsDelegate<Request> {
+export function corsPolicy(appUrl: string, hotelOrigins: readonly HotelOrigins[]): CorsOptionsDelegate<Request> {
   const staff: CorsOptions = { origin: [appUrl], credentials: true, exposedHeaders: EXPOSED_HEADERS };
   return (req, callback) => {
     const path = req.path;
-    if (!path.startsWith(hotelOrigins.prefix)) return callback(null, staff);
+    const route = hotelOrigins.find(({ prefix }) => path.startsWith(prefix));
+    if (!route) return callback(null, staff);
     let slug: string;
     try {
-      slug = decodeURIComponent(path.slice(hotelOrigins.prefix.length).split('/')[0]);
+      slug = decodeURIComponent(path.slice(route.prefix.length).split('/')[0]);
     } catch {
       return callback(null, { origin: false });
     }
-    hotelOrigins.originsOf(slug).then(
+    route.originsOf(slug).then(
       (origins) => callback(null, { origin: origins, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }),
       (error: Error) => callback(error, { origin: false }),
     );

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Config } from '../../config';
+import type { PlatformConfig } from '../config';
 import type { Logger } from '../logger';
 
 export interface HttpServer {
@@ -20,7 +20,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * Node checks the header and request deadlines of open connections on a timer; checking four times per shortest
  * deadline cuts a slow client at most a quarter late.
  */
-function checkingIntervalMs(limits: Config['http']): number {
+function checkingIntervalMs(limits: PlatformConfig['http']): number {
   return Math.max(50, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4));
 }
 
@@ -52,7 +52,7 @@ function capConnectionsPerAddress(server: Server, max: number, logger: Logger): 
 }
 
 /** The API's HTTP server with its connection limits, and its graceful drain for shutdown. */
-export function createHttpServer(app: RequestListener, limits: Config['http'], logger: Logger): HttpServer {
+export function createHttpServer(app: RequestListener, limits: PlatformConfig['http'], logger: Logger): HttpServer {
   // Once draining, every response closes its connection: keep-alive clients cannot hold the server open until the
   // shutdown deadline (which would cut requests in flight), and they learn from the response not to reuse it.
   let draining = false;
