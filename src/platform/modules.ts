@@ -5,6 +5,7 @@ import type { PgListener } from './db/pg-listener';
 import type { RouteDefinition } from './http/route';
 import type { Mailer } from './mail';
 import type { HotelEventKind } from './realtime/events';
+import { activityBoundary, type RefusalFailure } from './temporal/activity-boundary';
 import type { ScheduleDefinition } from './temporal/schedules';
 
 /** What every module is built from. */
@@ -39,10 +40,22 @@ export interface ModuleDefinition<Name extends string, Service, Deps> {
   routes?(service: Service, context: ModuleContext): RouteDefinition[];
   /** The worker's activities: thin calls into the service (and the services it uses). */
   activities?(service: Service, context: WorkerContext, deps: Deps): Activities;
+  /** The failure its activities' refusals (an AppError below 500) become, for its workflows to tell them apart. */
+  refusals?: RefusalFailure;
   schedules?: readonly ScheduleDefinition[];
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
   events?: readonly HotelEventKind<never>[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
+}
+
+/** A module's activities as the worker registers them: each behind the activity boundary, refusals translated. */
+export function moduleActivities<Service, Deps>(
+  module: Pick<ModuleDefinition<string, Service, Deps>, 'activities' | 'refusals'>,
+  service: Service,
+  context: WorkerContext,
+  deps: Deps,
+): Activities {
+  return activityBoundary(module.activities?.(service, context, deps) ?? {}, module.refusals);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -118,7 +131,7 @@ export function buildModules<Modules extends readonly AnyModule[]>(
     activities(mailer) {
       const all: Record<string, unknown> = {};
       for (const module of modules) {
-        const own = module.activities?.(built.get(module.name), { ...context, mailer }, depsOf.get(module.name)) ?? {};
+        const own = moduleActivities(module, built.get(module.name), { ...context, mailer }, depsOf.get(module.name));
         for (const [name, activity] of Object.entries(own) as [string, unknown][]) {
           if (name in all) throw new Error(`activity ${name} is registered by two modules`);
           all[name] = activity;

@@ -1,3 +1,4 @@
+import { PUSH_REFUSED } from '../../../workflows/contracts/push';
 import { defineModule } from '../../platform/modules';
 import { pushActivities } from './push.activities';
 import { pushRoutes } from './push.routes';
@@ -12,5 +13,6 @@ export const pushModule = defineModule({
   uses: ['notifications'],
   create: ({ db, config }, deps: PushDependencies) => createPushService(db, config, deps),
   routes: (push) => pushRoutes(push),
-  activities: (push) => pushActivities(push),
+  activities: pushActivities,
+  refusals: { type: PUSH_REFUSED },
 });
