@@ -40,7 +40,7 @@ export interface ModuleDefinition<Name extends string, Service, Deps> {
   routes?(service: Service, context: ModuleContext): RouteDefinition[];
   /** The worker's activities: thin calls into the service (and the services it uses). */
   activities?(service: Service, context: WorkerContext, deps: Deps): Activities;
-  /** The failure its activities' refusals (an AppError below 500) become, for its workflows to tell them apart. */
+  /** The failure its activities' refusals become at the activity boundary, for its workflows to tell them apart. */
   refusals?: RefusalFailure;
   schedules?: readonly ScheduleDefinition[];
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */

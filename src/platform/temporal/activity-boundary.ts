@@ -21,7 +21,7 @@ const isRefusal = (error: unknown): error is AppError =>
  * refusal's words. Anything else (a failure Temporal already understands, an outage, a bug) goes on as it is, to be
  * retried.
  */
-export function asActivityFailure(error: unknown, refusal: RefusalFailure = {}): unknown {
+function asActivityFailure(error: unknown, refusal: RefusalFailure = {}): unknown {
   if (!isRefusal(error)) return error;
   const details = refusal.withCode ? [{ code: error.code, message: error.message }] : [];
   return ApplicationFailure.nonRetryable(error.message, refusal.type ?? error.name, ...details);
