@@ -6,6 +6,7 @@ import type { HotelOrigins } from './http/cors-policy';
 import type { RouteDefinition } from './http/route';
 import type { Mailer } from './mail';
 import type { HotelEventKind } from './realtime/events';
+import { activityBoundary, type RefusalFailure } from './temporal/activity-boundary';
 import type { ScheduleDefinition } from './temporal/schedules';
 
 /** What a module reads of the configuration: the platform's shared settings and its own section, nothing else. */
@@ -42,7 +43,9 @@ export interface ModuleDefinition<Name extends string, Service, Deps, Settings =
   create(context: ModuleContext<Settings>, deps: Deps): Service;
   routes?(service: Service, context: ModuleContext<Settings>): RouteDefinition[];
   /** The worker's activities: thin calls into the service (and the services it uses). */
-  activities?(service: Service, context: WorkerContext<Settings>, deps: Deps): Activities;
+  activities?(service: Service, context: WorkerContext<NoInfer<Settings>>, deps: Deps): Activities;
+  /** The failure its activities' refusals become at the activity boundary, for its workflows to tell them apart. */
+  refusals?: RefusalFailure;
   schedules?: readonly ScheduleDefinition[];
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
   events?: readonly HotelEventKind<never>[];
@@ -64,6 +67,16 @@ export interface ModuleHttpPolicy<Service> {
   prefix: string;
   bodyLimit?: string;
   hotelOrigins?(service: Service, slug: string): Promise<string[]>;
+}
+
+/** A module's activities as the worker registers them: each behind the activity boundary, refusals translated. */
+export function moduleActivities<Service, Deps, Settings>(
+  module: Pick<ModuleDefinition<string, Service, Deps, Settings>, 'activities' | 'refusals'>,
+  service: Service,
+  context: WorkerContext<Settings>,
+  deps: Deps,
+): Activities {
+  return activityBoundary(module.activities?.(service, context, deps) ?? {}, module.refusals);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -162,8 +175,12 @@ export function buildModules<Modules extends readonly AnyModule[]>(
     activities(mailer) {
       const all: Record<string, unknown> = {};
       for (const module of modules) {
-        const worker = { ...context(module), mailer };
-        const own = module.activities?.(built.get(module.name), worker, depsOf.get(module.name)) ?? {};
+        const own = moduleActivities(
+          module,
+          built.get(module.name),
+          { ...context(module), mailer },
+          depsOf.get(module.name),
+        );
         for (const [name, activity] of Object.entries(own) as [string, unknown][]) {
           if (name in all) throw new Error(`activity ${name} is registered by two modules`);
           all[name] = activity;

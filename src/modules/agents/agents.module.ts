@@ -14,5 +14,5 @@ export const agentsModule = defineModule({
     createAgentsService(db, listener, config.agentRelease, deps),
   events: [workstationOnline, workstationOffline],
   routes: (agents) => agentsRoutes(agents),
-  activities: (agents) => agentActivities(agents),
+  activities: agentActivities,
 });

@@ -1,3 +1,4 @@
+import { PUSH_REFUSED } from '../../../workflows/contracts/push';
 import { defineModule } from '../../platform/modules';
 import { pushActivities } from './push.activities';
 import { pushRoutes } from './push.routes';
@@ -14,5 +15,6 @@ export const pushModule = defineModule({
   config: pushEnv,
   create: ({ db, config }, deps: PushDependencies) => createPushService(db, config, deps),
   routes: (push) => pushRoutes(push),
-  activities: (push) => pushActivities(push),
+  activities: pushActivities,
+  refusals: { type: PUSH_REFUSED },
 });
