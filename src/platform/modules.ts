@@ -3,8 +3,10 @@ import type { Config } from '../config';
 import type { Db } from './db/knex';
 import type { PgListener } from './db/pg-listener';
 import type { RouteDefinition } from './http/route';
+import type { Logger } from './logger';
 import type { Mailer } from './mail';
 import type { HotelEventKind } from './realtime/events';
+import type { SocketEndpoint } from './realtime/socket-endpoint';
 import type { ScheduleDefinition } from './temporal/schedules';
 
 /** What every module is built from. */
@@ -20,6 +22,19 @@ export interface ModuleContext {
 /** What activities need besides the module's service: the worker's connections to the outside. */
 export interface WorkerContext extends ModuleContext {
   mailer: Mailer;
+}
+
+/** What a module's WebSocket endpoints are built with: the API process's LISTEN connection and logger. */
+export interface SocketContext extends ModuleContext {
+  listener: PgListener;
+  logger: Logger;
+  /** Shorter heartbeats and hello deadlines than the protocol's (tests). */
+  timings: SocketTimings;
+}
+
+export interface SocketTimings {
+  heartbeatSeconds?: number;
+  helloTimeoutMs?: number;
 }
 
 /** The activities a module registers (an object of async functions, e.g. a workflow contract's interface). */
@@ -43,6 +58,8 @@ export interface ModuleDefinition<Name extends string, Service, Deps> {
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
   events?: readonly HotelEventKind<never>[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
+  /** Its WebSocket endpoints (each on its own path): the API process mounts them and closes them at shutdown. */
+  sockets?(service: Service, context: SocketContext): SocketEndpoint[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -85,6 +102,8 @@ export interface ModuleRuntime<Modules extends readonly AnyModule[]> {
   activities(mailer: Mailer): Activities;
   schedules(): ScheduleDefinition[];
   events(): HotelEventKind<never>[];
+  /** Every module's WebSocket endpoints, built (the API process only: it has the LISTEN connection). */
+  sockets(context: Pick<SocketContext, 'logger' | 'timings'>): SocketEndpoint[];
 }
 
 /** Builds every module's service in list order, each from the services it names; refuses names not built yet. */
@@ -128,5 +147,12 @@ export function buildModules<Modules extends readonly AnyModule[]>(
     },
     schedules: () => modules.flatMap((module) => module.schedules ?? []),
     events: () => modules.flatMap((module) => module.events ?? []),
+    sockets({ logger, timings }) {
+      const { listener } = context;
+      if (!listener)
+        throw new Error('WebSocket endpoints are served by the API process, which has a LISTEN connection');
+      const socketContext = { ...context, listener, logger, timings };
+      return modules.flatMap((module) => module.sockets?.(built.get(module.name), socketContext) ?? []);
+    },
   };
 }

@@ -138,3 +138,15 @@ describe('the module boundary lint rule', () => {
     ]);
   });
 });
+
+it('the processes reach the modules only through the registry (routes, sockets, activities, schedules)', () => {
+  const entryPoints = ['src/main.ts', 'src/app.ts', 'workers/main.ts', 'activities/index.ts'];
+  const moduleImports = entryPoints.flatMap((file) => {
+    const graph = importGraph([path.join(ROOT, file)]);
+    return (graph.get(path.join(ROOT, file)) ?? [])
+      .map((target) => path.relative(ROOT, target))
+      .filter((target) => target.startsWith('src/modules/') && target !== 'src/modules/registry.ts')
+      .map((target) => `${file} imports ${target}`);
+  });
+  expect(moduleImports).toEqual([]);
+});

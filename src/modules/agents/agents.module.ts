@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/modules';
 import { agentActivities } from './agents.activities';
 import { workstationOffline, workstationOnline } from './agents.events';
+import { createAgentHub } from './agents.hub';
 import { agentsRoutes } from './agents.routes';
 import { createAgentsService, type AgentsDependencies } from './agents.service';
 
@@ -13,4 +14,5 @@ export const agentsModule = defineModule({
   events: [workstationOnline, workstationOffline],
   routes: (agents) => agentsRoutes(agents),
   activities: (agents) => agentActivities(agents),
+  sockets: (agents, { listener, logger, timings }) => [createAgentHub({ agents, listener, logger, ...timings })],
 });
