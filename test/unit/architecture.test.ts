@@ -150,3 +150,10 @@ it('the processes reach the modules only through the registry (routes, sockets, 
   });
   expect(moduleImports).toEqual([]);
 });
+
+it('every WebSocket endpoint is built on the one socket foundation', () => {
+  const servers = sourceFiles(path.join(ROOT, 'src'))
+    .filter((file) => /new WebSocketServer\(/.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(ROOT, file));
+  expect(servers).toEqual(['src/platform/realtime/socket-endpoint.ts']);
+});
