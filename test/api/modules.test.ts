@@ -5,7 +5,6 @@ import { MODULES } from '../../src/modules/registry';
 import type { HotelsService } from '../../src/modules/hotels';
 import { defineHotelRoute } from '../../src/platform/http/route';
 import { slugParams } from '../../src/platform/http/schemas';
-import { ServiceUnavailableError } from '../../src/platform/errors';
 import { defineModule, type SocketContext } from '../../src/platform/modules';
 import { defineHotelEvent } from '../../src/platform/realtime/events';
 import { createSocketEndpoint } from '../../src/platform/realtime/socket-endpoint';
@@ -101,8 +100,6 @@ function greetingsSocket(greetings: { greet(hotelId: string): Promise<{ text: st
         void greetings.greet(hotelId).then((greeting) => ws.send(JSON.stringify(greeting)));
       });
     },
-    unavailable: () => new ServiceUnavailableError('greetings_unavailable', 'Сервис временно недоступен'),
-    goingAway: 1001,
     ready: () => context.listener.ready(),
   });
 }
@@ -114,7 +111,7 @@ describe('a WebSocket endpoint it declares', () => {
   });
   afterAll(() => s.close());
 
-  it('is served on its path by the real server, answering through its service', async () => {
+  it('is served on its path by the real server, answering through its service, and closed at shutdown', async () => {
     const owner = await registerHotel(s);
     const ws = new WebSocket(`${s.baseUrl.replace(/^http/, 'ws')}/greetings/ws`);
     await once(ws, 'open');
@@ -123,7 +120,8 @@ describe('a WebSocket endpoint it declares', () => {
     expect(JSON.parse(reply.toString())).toEqual({
       text: expect.stringMatching(/^Добро пожаловать в «Тестовый отель/),
     });
-    ws.close();
-    await once(ws, 'close');
+    const closed = once(ws, 'close');
+    await s.close();
+    expect((await closed)[0]).toBe(1001);
   });
 });

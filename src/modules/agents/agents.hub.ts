@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
 import type { PgListener } from '../../platform/db/pg-listener';
-import { ServiceUnavailableError, UnauthorizedError } from '../../platform/errors';
+import { UnauthorizedError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { createSocketEndpoint, type SocketEndpoint } from '../../platform/realtime/socket-endpoint';
 import {
@@ -84,12 +84,11 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
 
   const endpoint = createSocketEndpoint({
     path: AGENT_CHANNEL_PATH,
-    name: 'agent',
+    name: 'agents',
     logger,
     maxPayload: AGENT_MAX_FRAME_BYTES,
     authorize,
     onConnection,
-    unavailable: () => new ServiceUnavailableError('agents_unavailable', 'Сервис временно недоступен'),
     goingAway: AGENT_CLOSE.goingAway,
     ready: () => listener.ready(),
   });

@@ -21,7 +21,7 @@ export interface SocketEndpoint {
 
 export interface SocketEndpointOptions<Accepted> {
   path: string;
-  /** Starts its log lines ("realtime", "agent"). */
+  /** Starts its log lines and names the 503 answered when `authorize` fails (`<name>_unavailable`). */
   name: string;
   logger: Logger;
   /** A larger incoming message closes the socket (1009). */
@@ -30,10 +30,8 @@ export interface SocketEndpointOptions<Accepted> {
   /** What the connection is opened with, or the refusal answered instead of the upgrade. */
   authorize(req: IncomingMessage): Promise<Accepted | AppError>;
   onConnection(ws: WebSocket, accepted: Accepted): void;
-  /** The 503 answered when `authorize` fails unexpectedly (a database outage). */
-  unavailable: () => ServiceUnavailableError;
-  /** The code its sockets are closed with at shutdown. */
-  goingAway: number;
+  /** The code its sockets are closed with at shutdown (default 1001, going away). */
+  goingAway?: number;
   /** Protocol pings at this interval; a socket that did not answer the previous one is terminated. */
   pingEveryMs?: number;
   /** A client that lets this much pile up unread is dropped by `send` (it will reconnect). */
@@ -66,7 +64,7 @@ export interface SocketFoundation extends SocketEndpoint {
 }
 
 export function createSocketEndpoint<Accepted>(options: SocketEndpointOptions<Accepted>): SocketFoundation {
-  const { path, name, logger, authorize, onConnection, unavailable, describe = () => ({}) } = options;
+  const { path, name, logger, authorize, onConnection, goingAway = 1001, describe = () => ({}) } = options;
   const sockets = new Set<WebSocket>();
   /** Sockets that did not answer the last ping yet. */
   const silent = new WeakSet<WebSocket>();
@@ -104,8 +102,9 @@ export function createSocketEndpoint<Accepted>(options: SocketEndpointOptions<Ac
         wss.handleUpgrade(req, socket, head, (ws) => accept(ws, result));
       },
       (error: unknown) => {
+        // The check itself failed (a database outage): the client tries again later.
         logger.warn({ err: error }, `${name} handshake failed`);
-        refuseUpgrade(socket, unavailable());
+        refuseUpgrade(socket, new ServiceUnavailableError(`${name}_unavailable`, 'Сервис временно недоступен'));
       },
     );
   }
@@ -169,7 +168,7 @@ export function createSocketEndpoint<Accepted>(options: SocketEndpointOptions<Ac
       if (closing) return;
       closing = true;
       for (const stop of stops) stop();
-      await closeSockets([...sockets], options.goingAway, 'server going away', CLOSE_GRACE_MS);
+      await closeSockets([...sockets], goingAway, 'server going away', CLOSE_GRACE_MS);
       await drained?.();
       // The route stays registered: later upgrades are answered 503 while the HTTP server winds down.
       await new Promise<void>((resolve) => wss.close(() => resolve()));

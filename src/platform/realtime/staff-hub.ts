@@ -1,6 +1,5 @@
 import { WebSocket, type RawData } from 'ws';
 import type { Db } from '../db/knex';
-import { ServiceUnavailableError } from '../errors';
 import type { PgListener } from '../db/pg-listener';
 import type { Logger } from '../logger';
 import {
@@ -75,7 +74,6 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     handleProtocols: chooseBearer,
     authorize: staffHandshake(options),
     onConnection,
-    unavailable: () => new ServiceUnavailableError('realtime_unavailable', 'Сервис временно недоступен'),
     goingAway: CLOSE_GOING_AWAY,
     pingEveryMs: heartbeatMs,
     maxBufferedBytes: MAX_BUFFERED_BYTES,
