@@ -312,10 +312,5 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
   // Whatever was committed while nobody listened (before the first LISTEN, or during an outage) is replayed.
   endpoint.own(listener.subscribe(HOTEL_EVENTS_CHANNEL, { onNotification: deliver, onListening: catchUpAll }));
 
-  return {
-    attach: endpoint.attach,
-    close: () => endpoint.close(),
-    connectionCount: endpoint.connectionCount,
-    ready: endpoint.ready,
-  };
+  return endpoint;
 }
