@@ -4,9 +4,11 @@ import type { Db } from './db/knex';
 import type { PgListener } from './db/pg-listener';
 import type { HotelOrigins } from './http/cors-policy';
 import type { RouteDefinition } from './http/route';
+import type { Logger } from './logger';
 import type { Mailer } from './mail';
 import type { HotelEventKind } from './realtime/events';
 import { activityBoundary, type RefusalFailure } from './temporal/activity-boundary';
+import type { SocketEndpoint } from './realtime/socket-endpoint';
 import type { ScheduleDefinition } from './temporal/schedules';
 
 /** What a module reads of the configuration: the platform's shared settings and its own section, nothing else. */
@@ -25,6 +27,19 @@ export interface ModuleContext<Settings = unknown> {
 /** What activities need besides the module's service: the worker's connections to the outside. */
 export interface WorkerContext<Settings = unknown> extends ModuleContext<Settings> {
   mailer: Mailer;
+}
+
+/** What a module's WebSocket endpoints are built with: the API process's LISTEN connection and logger. */
+export interface SocketContext<Settings = unknown> extends ModuleContext<Settings> {
+  listener: PgListener;
+  logger: Logger;
+  /** Shorter heartbeats and hello deadlines than the protocol's (tests). */
+  timings: SocketTimings;
+}
+
+export interface SocketTimings {
+  heartbeatSeconds?: number;
+  helloTimeoutMs?: number;
 }
 
 /** The activities a module registers (an object of async functions, e.g. a workflow contract's interface). */
@@ -50,6 +65,8 @@ export interface ModuleDefinition<Name extends string, Service, Deps, Settings =
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
   events?: readonly HotelEventKind<never>[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
+  /** Its WebSocket endpoints (each on its own path): the API process mounts them and closes them at shutdown. */
+  sockets?(service: Service, context: SocketContext<NoInfer<Settings>>): SocketEndpoint[];
   /**
    * Its configuration section: the environment variables it reads, validated at start with the platform's
    * (src/config.ts assembles them); `create`, `routes` and `activities` get these settings in `context.config`.
@@ -125,6 +142,8 @@ export interface ModuleRuntime<Modules extends readonly AnyModule[]> {
   activities(mailer: Mailer): Activities;
   schedules(): ScheduleDefinition[];
   events(): HotelEventKind<never>[];
+  /** Every module's WebSocket endpoints, built (the API process only: it has the LISTEN connection). */
+  sockets(context: Pick<SocketContext, 'logger' | 'timings'>): SocketEndpoint[];
   /** The modules' public prefixes with their own JSON body limits, and those whose origins hotels configure. */
   bodyLimits(): { prefix: string; limit: string }[];
   hotelOrigins(): HotelOrigins[];
@@ -198,5 +217,13 @@ export function buildModules<Modules extends readonly AnyModule[]>(
         if (!originsOf) return [];
         return [{ prefix: `${http.prefix}/`, originsOf: (slug: string) => originsOf(built.get(name), slug) }];
       }),
+    sockets({ logger, timings }) {
+      const { listener } = base;
+      if (!listener)
+        throw new Error('WebSocket endpoints are served by the API process, which has a LISTEN connection');
+      return modules.flatMap(
+        (module) => module.sockets?.(built.get(module.name), { ...context(module), listener, logger, timings }) ?? [],
+      );
+    },
   };
 }

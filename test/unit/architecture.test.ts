@@ -252,3 +252,22 @@ describe("the worker's side of a module", () => {
     expect(activitiesFileProblems('fiscal', oneLine)).toEqual([]);
   });
 });
+
+it('the processes reach the modules only through the registry (routes, sockets, activities, schedules)', () => {
+  const entryPoints = ['src/main.ts', 'src/app.ts', 'workers/main.ts', 'activities/index.ts'];
+  const moduleImports = entryPoints.flatMap((file) => {
+    const graph = importGraph([path.join(ROOT, file)]);
+    return (graph.get(path.join(ROOT, file)) ?? [])
+      .map((target) => path.relative(ROOT, target))
+      .filter((target) => target.startsWith('src/modules/') && target !== 'src/modules/registry.ts')
+      .map((target) => `${file} imports ${target}`);
+  });
+  expect(moduleImports).toEqual([]);
+});
+
+it('every WebSocket endpoint is built on the one socket foundation', () => {
+  const servers = sourceFiles(path.join(ROOT, 'src'))
+    .filter((file) => /new WebSocketServer\(/.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(ROOT, file));
+  expect(servers).toEqual(['src/platform/realtime/socket-endpoint.ts']);
+});

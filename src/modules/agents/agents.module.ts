@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/modules';
 import { agentActivities } from './agents.activities';
 import { workstationOffline, workstationOnline } from './agents.events';
+import { createAgentHub } from './agents.hub';
 import { agentsRoutes } from './agents.routes';
 import { createAgentsService, type AgentsDependencies } from './agents.service';
 import { agentsEnv } from './agents.env';
@@ -15,4 +16,5 @@ export const agentsModule = defineModule({
   events: [workstationOnline, workstationOffline],
   routes: (agents) => agentsRoutes(agents),
   activities: agentActivities,
+  sockets: (agents, { listener, logger, timings }) => [createAgentHub({ agents, listener, logger, ...timings })],
 });
