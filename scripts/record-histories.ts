@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { buildApi } from '../src/app';
-import { createAgentHub, type AgentHub } from '../src/modules/agents';
+import type { SocketEndpoint } from '../src/platform/realtime/socket-endpoint';
 import { notify } from '../src/modules/notifications/notifications.service';
 import { loadConfig } from '../src/config';
 import { createPgListener, type PgListener } from '../src/platform/db/pg-listener';
@@ -93,7 +93,7 @@ class Api {
     readonly db: Db,
     private readonly server: Server,
     private readonly listener: PgListener,
-    private readonly agentHub: AgentHub,
+    private readonly sockets: SocketEndpoint[],
   ) {}
 
   /** The agent channel of this API (`ws://…/agents/ws`). */
@@ -106,12 +106,13 @@ class Api {
     const db = createProcessDb(config, 'api');
     const logger = createLogger('silent', 'record-histories');
     const listener = createPgListener({ connectionString: config.databaseUrl, logger });
-    const { app, services } = buildApi({ config, db, logger, listener });
+    const { app, sockets } = buildApi({ config, db, logger, listener });
     const server = createServer(app);
-    const agentHub = createAgentHub({ agents: services.agents, listener, logger });
-    agentHub.attach(server);
+    // The agent channel and any other WebSocket endpoint the modules declare.
+    const endpoints = sockets();
+    for (const endpoint of endpoints) endpoint.attach(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new Api(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, db, server, listener, agentHub);
+    return new Api(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, db, server, listener, endpoints);
   }
 
   /** One JSON call; any other status than `expected` throws with the answer. */
@@ -138,7 +139,7 @@ class Api {
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
-    await this.agentHub.close();
+    await Promise.all(this.sockets.map((endpoint) => endpoint.close()));
     await closed;
     await this.listener.close();
     await this.db.destroy();

@@ -25,7 +25,8 @@ import { createApiMetrics, type ApiMetrics } from './platform/observability/metr
 import { metricsRouter } from './platform/observability/metrics-route';
 import { runWithRequestBindings } from './platform/observability/request-context';
 import { MODULES, type Services } from './modules/registry';
-import { buildModules, type AnyModule } from './platform/modules';
+import { buildModules, type AnyModule, type SocketTimings } from './platform/modules';
+import type { SocketEndpoint } from './platform/realtime/socket-endpoint';
 
 export interface AppDependencies {
   config: PlatformConfig;
@@ -47,6 +48,8 @@ export interface Api {
   routes: RouteDefinition[];
   accessGuard: AccessGuard;
   metrics: ApiMetrics;
+  /** The WebSocket endpoints the modules declare (`sockets`), built: the listening process mounts them. */
+  sockets(timings?: SocketTimings): SocketEndpoint[];
 }
 
 const REQUEST_ID = /^[\w-]{1,100}$/;
@@ -134,5 +137,6 @@ export function buildApi(deps: AppDependencies): Api {
     throw new NotFoundError('Маршрут не найден');
   });
   app.use(errorHandler);
-  return { app, services, routes, accessGuard, metrics };
+  const sockets = (timings: SocketTimings = {}) => modules.sockets({ logger, timings });
+  return { app, services, routes, accessGuard, metrics, sockets };
 }

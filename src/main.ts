@@ -1,7 +1,6 @@
 import { Connection } from '@temporalio/client';
 import { buildApi } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { createAgentHub } from './modules/agents';
 import { createProcessDb } from './platform/db/knex';
 import { createPgListener } from './platform/db/pg-listener';
 import { outboxReadiness } from './platform/http/health';
@@ -30,7 +29,7 @@ async function main(): Promise<void> {
   const temporal = Connection.lazy({ address: config.temporal.address });
   const listener = createPgListener({ connectionString: config.databaseUrl, logger });
   let stopping = false;
-  const { app, services, accessGuard, metrics } = buildApi({
+  const { app, services, accessGuard, metrics, sockets } = buildApi({
     config,
     db,
     logger,
@@ -50,10 +49,10 @@ async function main(): Promise<void> {
     findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });
   metrics.countRealtimeConnections(() => hub.connectionCount());
-  const agentHub = createAgentHub({ agents: services.agents, listener, logger });
+  // The staff channel is the platform's; every other WebSocket endpoint is a module's, declared in the registry.
+  const endpoints = [hub, ...sockets()];
   const http = createHttpServer(app, config.http, logger);
-  hub.attach(http.server);
-  agentHub.attach(http.server);
+  for (const endpoint of endpoints) endpoint.attach(http.server);
   await http.listen(config.port, config.host);
   logger.info({ port: config.port }, 'api listening');
 
@@ -62,9 +61,9 @@ async function main(): Promise<void> {
     stopping = true;
     await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     // Stop accepting and let in-flight requests finish (their connections close after the response). WebSockets are
-    // upgraded connections the server waits for: the hub closes them (1001) meanwhile.
+    // upgraded connections the server waits for: the endpoints close them (1001) meanwhile.
     const drained = http.drain(config.shutdownTimeoutMs);
-    await Promise.all([hub.close(), agentHub.close()]);
+    await Promise.all(endpoints.map((endpoint) => endpoint.close()));
     await drained;
     accessGuard.close();
     await listener.close();

@@ -5,8 +5,11 @@ import type { ModuleFixtures } from './fixtures';
 import type { PgListener } from './db/pg-listener';
 import type { HotelOrigins } from './http/cors-policy';
 import type { RouteDefinition } from './http/route';
+import type { Logger } from './logger';
 import type { Mailer } from './mail';
 import type { HotelEventKind } from './realtime/events';
+import { activityBoundary, type RefusalFailure } from './temporal/activity-boundary';
+import type { SocketEndpoint } from './realtime/socket-endpoint';
 import type { ScheduleDefinition } from './temporal/schedules';
 
 /** What a module reads of the configuration: the platform's shared settings and its own section, nothing else. */
@@ -27,6 +30,19 @@ export interface WorkerContext<Settings = unknown> extends ModuleContext<Setting
   mailer: Mailer;
 }
 
+/** What a module's WebSocket endpoints are built with: the API process's LISTEN connection and logger. */
+export interface SocketContext<Settings = unknown> extends ModuleContext<Settings> {
+  listener: PgListener;
+  logger: Logger;
+  /** Shorter heartbeats and hello deadlines than the protocol's (tests). */
+  timings: SocketTimings;
+}
+
+export interface SocketTimings {
+  heartbeatSeconds?: number;
+  helloTimeoutMs?: number;
+}
+
 /** The activities a module registers (an object of async functions, e.g. a workflow contract's interface). */
 export type Activities = object;
 
@@ -43,13 +59,17 @@ export interface ModuleDefinition<Name extends string, Service, Deps, Settings =
   create(context: ModuleContext<Settings>, deps: Deps): Service;
   routes?(service: Service, context: ModuleContext<Settings>): RouteDefinition[];
   /** The worker's activities: thin calls into the service (and the services it uses). */
-  activities?(service: Service, context: WorkerContext<Settings>, deps: Deps): Activities;
+  activities?(service: Service, context: WorkerContext<NoInfer<Settings>>, deps: Deps): Activities;
+  /** The failure its activities' refusals become at the activity boundary, for its workflows to tell them apart. */
+  refusals?: RefusalFailure;
   schedules?: readonly ScheduleDefinition[];
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
   events?: readonly HotelEventKind<never>[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
   /** For the quality gates: how to seed one of each of its records, and where requests name them. */
   fixtures?: NoInfer<ModuleFixtures<Service>>;
+  /** Its WebSocket endpoints (each on its own path): the API process mounts them and closes them at shutdown. */
+  sockets?(service: Service, context: SocketContext<NoInfer<Settings>>): SocketEndpoint[];
   /**
    * Its configuration section: the environment variables it reads, validated at start with the platform's
    * (src/config.ts assembles them); `create`, `routes` and `activities` get these settings in `context.config`.
@@ -67,6 +87,16 @@ export interface ModuleHttpPolicy<Service> {
   prefix: string;
   bodyLimit?: string;
   hotelOrigins?(service: Service, slug: string): Promise<string[]>;
+}
+
+/** A module's activities as the worker registers them: each behind the activity boundary, refusals translated. */
+export function moduleActivities<Service, Deps, Settings>(
+  module: Pick<ModuleDefinition<string, Service, Deps, Settings>, 'activities' | 'refusals'>,
+  service: Service,
+  context: WorkerContext<Settings>,
+  deps: Deps,
+): Activities {
+  return activityBoundary(module.activities?.(service, context, deps) ?? {}, module.refusals);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -115,6 +145,8 @@ export interface ModuleRuntime<Modules extends readonly AnyModule[]> {
   activities(mailer: Mailer): Activities;
   schedules(): ScheduleDefinition[];
   events(): HotelEventKind<never>[];
+  /** Every module's WebSocket endpoints, built (the API process only: it has the LISTEN connection). */
+  sockets(context: Pick<SocketContext, 'logger' | 'timings'>): SocketEndpoint[];
   /** The modules' public prefixes with their own JSON body limits, and those whose origins hotels configure. */
   bodyLimits(): { prefix: string; limit: string }[];
   hotelOrigins(): HotelOrigins[];
@@ -165,8 +197,12 @@ export function buildModules<Modules extends readonly AnyModule[]>(
     activities(mailer) {
       const all: Record<string, unknown> = {};
       for (const module of modules) {
-        const worker = { ...context(module), mailer };
-        const own = module.activities?.(built.get(module.name), worker, depsOf.get(module.name)) ?? {};
+        const own = moduleActivities(
+          module,
+          built.get(module.name),
+          { ...context(module), mailer },
+          depsOf.get(module.name),
+        );
         for (const [name, activity] of Object.entries(own) as [string, unknown][]) {
           if (name in all) throw new Error(`activity ${name} is registered by two modules`);
           all[name] = activity;
@@ -184,5 +220,13 @@ export function buildModules<Modules extends readonly AnyModule[]>(
         if (!originsOf) return [];
         return [{ prefix: `${http.prefix}/`, originsOf: (slug: string) => originsOf(built.get(name), slug) }];
       }),
+    sockets({ logger, timings }) {
+      const { listener } = base;
+      if (!listener)
+        throw new Error('WebSocket endpoints are served by the API process, which has a LISTEN connection');
+      return modules.flatMap(
+        (module) => module.sockets?.(built.get(module.name), { ...context(module), listener, logger, timings }) ?? [],
+      );
+    },
   };
 }

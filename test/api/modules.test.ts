@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import Joi from 'joi';
+import { WebSocket } from 'ws';
 import { MODULES } from '../../src/modules/registry';
 import type { HotelsService } from '../../src/modules/hotels';
 import { ConfigError } from '../../src/config';
@@ -7,18 +9,20 @@ import { envSetting, SHARED_SETTINGS } from '../../src/platform/config';
 import { NotFoundError } from '../../src/platform/errors';
 import { defineHotelRoute, defineRoute } from '../../src/platform/http/route';
 import { slugParams } from '../../src/platform/http/schemas';
-import { defineModule, type ModuleConfig } from '../../src/platform/modules';
+import { defineModule, type ModuleConfig, type SocketContext } from '../../src/platform/modules';
 import { defineHotelEvent } from '../../src/platform/realtime/events';
+import { createSocketEndpoint } from '../../src/platform/realtime/socket-endpoint';
 import { addStaff, as, registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { crossHotelGate } from '../gates/cross-hotel-gate';
 import { roleMatrixGate } from '../gates/role-matrix-gate';
 import { sessionsGate } from '../gates/sessions-gate';
+import { startTestServer, type TestServer } from '../helpers/realtime';
 
 /**
  * A new business area plugs in as one more entry of the registry's list: its service (built from the services it
  * names), its routes (authenticated, tenant-resolved, role-checked and documented like every other), its realtime
- * events (in the AsyncAPI document) and the rows a new hotel starts with. Nothing else in the application changes.
+ * events (in the AsyncAPI document), its WebSocket endpoints and the rows a new hotel starts with. Nothing else in the application changes.
  */
 
 const welcomed = new Set<string>();
@@ -83,6 +87,7 @@ const greetingsModule = defineModule({
   onHotelCreated: async (_greetings, _trx, hotelId) => {
     welcomed.add(hotelId);
   },
+  sockets: (greetings, context) => [greetingsSocket(greetings, context)],
 });
 
 let t: TestApp;
@@ -160,6 +165,46 @@ describe('its configuration section and the HTTP policy of its public routes', (
     const staff = await t.http.get(`/api/hotels/${owner.slug}/greeting`).set('Origin', t.config.appUrl);
     expect(staff.headers['access-control-allow-origin']).toBe(t.config.appUrl);
     expect(staff.headers['access-control-allow-credentials']).toBe('true');
+  });
+});
+
+/** `/greetings/ws`: a message `{ hotel_id }` is answered with that hotel's greeting. */
+function greetingsSocket(greetings: { greet(hotelId: string): Promise<{ text: string }> }, context: SocketContext) {
+  return createSocketEndpoint({
+    path: '/greetings/ws',
+    name: 'greetings',
+    logger: context.logger,
+    maxPayload: 1024,
+    authorize: async () => ({}),
+    onConnection(ws) {
+      ws.on('message', (data) => {
+        const { hotel_id: hotelId } = JSON.parse(String(data)) as { hotel_id: string };
+        void greetings.greet(hotelId).then((greeting) => ws.send(JSON.stringify(greeting)));
+      });
+    },
+    ready: () => context.listener.ready(),
+  });
+}
+
+describe('a WebSocket endpoint it declares', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({}, { modules: [...MODULES, greetingsModule] });
+  });
+  afterAll(() => s.close());
+
+  it('is served on its path by the real server, answering through its service, and closed at shutdown', async () => {
+    const owner = await registerHotel(s);
+    const ws = new WebSocket(`${s.baseUrl.replace(/^http/, 'ws')}/greetings/ws`);
+    await once(ws, 'open');
+    ws.send(JSON.stringify({ hotel_id: owner.hotelId }));
+    const [reply] = (await once(ws, 'message')) as [Buffer];
+    expect(JSON.parse(reply.toString())).toEqual({
+      text: expect.stringMatching(/^Добро пожаловать в «Тестовый отель/),
+    });
+    const closed = once(ws, 'close');
+    await s.close();
+    expect((await closed)[0]).toBe(1001);
   });
 });
 

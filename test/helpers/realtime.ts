@@ -5,15 +5,14 @@ import { WebSocket, type ClientOptions, type RawData } from 'ws';
 import type { PgListenerOptions } from '../../src/platform/db/pg-listener';
 import { createLogger } from '../../src/platform/logger';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from '../../src/platform/realtime/staff-hub';
-import { createAgentHub, type AgentHub, type AgentHubOptions } from '../../src/modules/agents';
+import type { AnyModule, SocketTimings } from '../../src/platform/modules';
 import { MODULES } from '../../src/modules/registry';
 import { realtimeMessageSchemas } from '../../src/platform/realtime/asyncapi';
-import { createTestApp, type TestApp, type TestAppOptions } from './app';
+import { createTestApp, type TestApp } from './app';
 
 export interface TestServer extends TestApp {
   server: Server;
   hub: RealtimeHub;
-  agentHub: AgentHub;
   /** `ws://127.0.0.1:<port>/agents/ws` */
   agentsUrl: string;
   /** `http://127.0.0.1:<port>` */
@@ -31,12 +30,13 @@ export async function startTestServer(
   overrides: Record<string, string> = {},
   hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs'>> & {
     listenRetryMs?: PgListenerOptions['retryMs'];
-    /** The business modules (default: the registry's). */
-    modules?: TestAppOptions['modules'];
-    agentHub?: Partial<Pick<AgentHubOptions, 'heartbeatSeconds' | 'helloTimeoutMs'>>;
+    /** The timings of the modules' sockets (the agent channel's). */
+    agentHub?: SocketTimings;
+    /** The business modules, as the registry would list them (default: the registry's). */
+    modules?: readonly AnyModule[];
   } = {},
 ): Promise<TestServer> {
-  const { listenRetryMs, modules, agentHub: agentHubSettings, ...hubSettings } = hubOptions;
+  const { listenRetryMs, agentHub: timings, modules, ...hubSettings } = hubOptions;
   const t = createTestApp(overrides, { listenerRetryMs: listenRetryMs, modules });
   const hub = createRealtimeHub({
     db: t.db,
@@ -47,15 +47,10 @@ export async function startTestServer(
     findHotelBySlug: (slug) => t.services.hotels.findBySlug(slug),
     ...hubSettings,
   });
-  const agentHub = createAgentHub({
-    agents: t.services.agents,
-    listener: t.listener,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test-agents'),
-    ...agentHubSettings,
-  });
+  // The staff channel and every WebSocket endpoint the modules declare (the agent channel...), as main.ts mounts them.
+  const endpoints = [hub, ...t.sockets(timings)];
   const server = createServer(t.app);
-  hub.attach(server);
-  agentHub.attach(server);
+  for (const endpoint of endpoints) endpoint.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   await hub.ready();
   const { port } = server.address() as AddressInfo;
@@ -66,7 +61,6 @@ export async function startTestServer(
     http: supertest(baseUrl),
     server,
     hub,
-    agentHub,
     baseUrl,
     wsUrl: `ws://127.0.0.1:${port}/ws`,
     agentsUrl: `ws://127.0.0.1:${port}/agents/ws`,
@@ -74,7 +68,7 @@ export async function startTestServer(
       closed ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
-        await Promise.all([hub.close(), agentHub.close()]);
+        await Promise.all(endpoints.map((endpoint) => endpoint.close()));
         await stopped;
         await t.close();
       })();

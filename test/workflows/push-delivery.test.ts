@@ -3,10 +3,12 @@ import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
 import type { NotificationInput } from '../../src/modules/notifications';
 import { notify } from '../../src/modules/notifications/notifications.service';
 import { pushActivities } from '../../src/modules/push/push.activities';
 import { MAX_PAYLOAD_BYTES } from '../../src/modules/push/push.payload';
+import { createMailer } from '../../src/platform/mail';
 import {
   PUSH_RATE_LIMITED,
   PUSH_REFUSED,
@@ -225,6 +227,23 @@ describe('pushDelivery', () => {
       }),
     ).toBe('skipped');
     expect(fake.received().map((push) => push.endpoint)).toEqual([staffed.owner.endpoint]);
+  });
+
+  it('refuses for good a device at an address the worker may not call', async () => {
+    // The worker as deployed, which may not address private networks: the fake push service is on 127.0.0.1.
+    const config = { ...t.config, allowPrivateOutbound: false };
+    const mailer = createMailer(t.config.smtpUrl, t.config.mailFrom);
+    const worker = createActivities({ db: t.db, config, mailer }) as PushActivities;
+    const staffed = await staffedHotel();
+    const notification = await created(staffed.hotel, { type: 'widget_booking', title: 'Бронь', body: '' });
+    const [subscriptionId] = await t.db('push_subscriptions').where({ endpoint: staffed.owner.endpoint }).pluck('id');
+    const input = { hotelId: staffed.hotel.hotelId, notificationId: notification.id, subscriptionId };
+    const refused = await failureOf(new MockActivityEnvironment().run(worker.sendPush, input));
+    expect(refused.type).toBe(PUSH_REFUSED);
+    expect(refused.nonRetryable).toBe(true);
+    expect(refused.message).toMatch(/127\.0\.0\.1/);
+    expect(fake.received()).toEqual([]);
+    mailer.close();
   });
 
   it('keeps the payload within 2 KB, shortening a long body', async () => {

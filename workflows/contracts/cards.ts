@@ -18,6 +18,12 @@ export interface CardWriteCommand {
   payload: Record<string, unknown>;
 }
 
+/**
+ * A refusal of the cards module's activities (no encoder port, a room without a lock, the lock cloud's), as a
+ * non-retryable failure of this type carrying its `{ code, message }` (an AgentRefusal), recorded as it is.
+ */
+export const CARD_ISSUANCE_REFUSED = 'CardIssuanceRefused';
+
 export type CardIssuanceOutcome = 'written' | 'failed';
 
 export interface CardIssuanceActivities {

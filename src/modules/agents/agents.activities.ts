@@ -1,5 +1,4 @@
-import { CompleteAsyncError, Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CompleteAsyncError, Context } from '@temporalio/activity';
 import {
   AGENT_COMMAND_REFUSED,
   AGENT_UNREACHABLE,

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { IncomingMessage } from 'node:http';
+import type { RawData, WebSocket } from 'ws';
 import type { PgListener } from '../../platform/db/pg-listener';
-import { ServiceUnavailableError, UnauthorizedError } from '../../platform/errors';
+import { UnauthorizedError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
-import { closeSockets } from '../../platform/realtime/close-sockets';
-import { refuseUpgrade, upgradeRoutes } from '../../platform/realtime/upgrade-router';
+import { createSocketEndpoint, type SocketEndpoint } from '../../platform/realtime/socket-endpoint';
 import {
   AGENT_COMMANDS_CHANNEL,
   AGENT_CONNECTIONS_CHANNEL,
@@ -26,7 +24,6 @@ import {
 import type { AgentsService } from './agents.service';
 import type { AgentCommandRow, AgentIdentity } from './agents.types';
 
-const CLOSE_GRACE_MS = 2000;
 const MAX_CREDENTIAL_LENGTH = 200;
 
 export interface AgentHubOptions {
@@ -38,13 +35,8 @@ export interface AgentHubOptions {
   helloTimeoutMs?: number;
 }
 
-export interface AgentHub {
-  attach(server: Server): void;
-  close(): Promise<void>;
-  /** Connections that said hello (online agents on this replica). */
-  connectionCount(): number;
-  ready(): Promise<void>;
-}
+/** Its `connectionCount` counts the connections that said hello (online agents on this replica). */
+export type AgentHub = SocketEndpoint;
 
 interface Connection {
   ws: WebSocket;
@@ -54,7 +46,8 @@ interface Connection {
   connectionId: string;
   welcomed: boolean;
   lastFrameAt: number;
-  helloTimer?: NodeJS.Timeout;
+  /** Cancels the close for a missing hello. */
+  helloReceived: () => void;
   /** Settles once this connection's presence is recorded as ended. */
   ended?: Promise<void>;
   /** Its replies are recorded one after another, in the order sent: the first reply to a command is the one kept. */
@@ -88,14 +81,16 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
   const connections = new Set<Connection>();
   /** The welcomed connection of each workstation on this replica. */
   const byWorkstation = new Map<string, Connection>();
-  const servers = new Set<Server>();
-  let closing = false;
 
-  const wss = new WebSocketServer({
-    noServer: true,
-    clientTracking: false,
+  const endpoint = createSocketEndpoint({
+    path: AGENT_CHANNEL_PATH,
+    name: 'agents',
+    logger,
     maxPayload: AGENT_MAX_FRAME_BYTES,
-    perMessageDeflate: false,
+    authorize,
+    onConnection,
+    goingAway: AGENT_CLOSE.goingAway,
+    ready: () => listener.ready(),
   });
 
   const logFailure = (connection: Connection, what: string) => (error: unknown) =>
@@ -113,7 +108,7 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     const unsent = rows.filter((row) => connection.sent.get(row.id) !== row.task_token);
     for (const row of unsent) {
       connection.sent.set(row.id, row.task_token);
-      connection.ws.send(commandFrame(row));
+      endpoint.send(connection.ws, commandFrame(row));
     }
     await agents.commands.markDelivered(unsent.map((row) => row.id));
   }
@@ -157,7 +152,8 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     const previous = byWorkstation.get(workstationId);
     if (previous && previous !== connection) close(previous, AGENT_CLOSE.replaced, 'replaced by a newer connection');
     byWorkstation.set(workstationId, connection);
-    connection.ws.send(
+    endpoint.send(
+      connection.ws,
       JSON.stringify({
         type: 'welcome',
         protocol: AGENT_PROTOCOL_VERSION,
@@ -200,7 +196,7 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
         close(connection, AGENT_CLOSE.protocolError, `protocol ${AGENT_PROTOCOL_VERSION} hello expected once`);
         return;
       }
-      clearTimeout(connection.helloTimer);
+      connection.helloReceived();
       void welcome(connection, frame).catch((error: unknown) => {
         logFailure(connection, 'agent welcome failed')(error);
         close(connection, 1011, 'try again');
@@ -211,7 +207,7 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     else void stillCurrent(connection).catch(logFailure(connection, 'agent heartbeat not recorded'));
   }
 
-  function onConnection(ws: WebSocket, identity: AgentIdentity, credential: string): void {
+  function onConnection(ws: WebSocket, { identity, credential }: { identity: AgentIdentity; credential: string }) {
     const connection: Connection = {
       ws,
       identity,
@@ -219,18 +215,14 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
       connectionId: randomUUID(),
       welcomed: false,
       lastFrameAt: Date.now(),
+      helloReceived: endpoint.closeAfter(ws, helloTimeoutMs, AGENT_CLOSE.protocolError, 'hello expected'),
       replies: Promise.resolve(),
       sent: new Map(),
     };
     connections.add(connection);
-    connection.helloTimer = setTimeout(
-      () => close(connection, AGENT_CLOSE.protocolError, 'hello expected'),
-      helloTimeoutMs,
-    );
     ws.on('message', (data, isBinary) => onFrame(connection, data, isBinary));
     ws.on('error', () => ws.terminate());
     ws.once('close', () => {
-      clearTimeout(connection.helloTimer);
       connections.delete(connection);
       if (byWorkstation.get(identity.workstationId) === connection) byWorkstation.delete(identity.workstationId);
       if (connection.welcomed) {
@@ -241,37 +233,19 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     });
   }
 
-  async function authorize(req: IncomingMessage): Promise<{ identity: AgentIdentity; credential: string }> {
+  async function authorize(req: IncomingMessage) {
     const credential = credentialOf(req);
     const identity = credential && (await agents.authenticate(credential));
     if (!credential || !identity)
-      throw new UnauthorizedError('Недействительные учётные данные агента', 'invalid_agent_credential');
+      return new UnauthorizedError('Недействительные учётные данные агента', 'invalid_agent_credential');
     return { identity, credential };
-  }
-
-  const shuttingDown = () => new ServiceUnavailableError('shutting_down', 'Сервер останавливается');
-
-  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (closing) return refuseUpgrade(socket, shuttingDown());
-    authorize(req).then(
-      ({ identity, credential }) => {
-        if (closing) return refuseUpgrade(socket, shuttingDown());
-        if (socket.destroyed) return;
-        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, identity, credential));
-      },
-      (error: unknown) => {
-        if (error instanceof UnauthorizedError) return refuseUpgrade(socket, error);
-        logger.warn({ err: error }, 'agent handshake failed');
-        refuseUpgrade(socket, new ServiceUnavailableError('agents_unavailable', 'Сервис временно недоступен'));
-      },
-    );
   }
 
   const each = (workstationId: string, act: (connection: Connection) => void) => {
     for (const connection of connections) if (connection.identity.workstationId === workstationId) act(connection);
   };
 
-  const unsubscribers = [
+  for (const unsubscribe of [
     listener.subscribe(AGENT_COMMANDS_CHANNEL, {
       onNotification(payload) {
         const [workstationId, commandId] = payload.split(':');
@@ -298,43 +272,25 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
         });
       },
     }),
-  ];
+  ])
+    endpoint.own(unsubscribe);
 
-  const silenceCheck = setInterval(() => {
+  endpoint.every(heartbeatMs / 2, () => {
     const silentSince = Date.now() - 2 * heartbeatMs;
     for (const connection of connections) {
       if (connection.welcomed && connection.lastFrameAt < silentSince)
         close(connection, AGENT_CLOSE.silent, 'silent too long');
     }
-  }, heartbeatMs / 2);
-  silenceCheck.unref();
+  });
 
   return {
-    attach(server) {
-      if (servers.has(server)) return;
-      upgradeRoutes(server).add(AGENT_CHANNEL_PATH, handleUpgrade);
-      servers.add(server);
-    },
-
+    attach: endpoint.attach,
     connectionCount: () => byWorkstation.size,
-
-    ready: () => listener.ready(),
-
-    async close() {
-      if (closing) return;
-      closing = true;
-      clearInterval(silenceCheck);
-      for (const unsubscribe of unsubscribers) unsubscribe();
+    ready: endpoint.ready,
+    close() {
       const open = [...connections];
-      await closeSockets(
-        open.map((connection) => connection.ws),
-        AGENT_CLOSE.goingAway,
-        'server going away',
-        CLOSE_GRACE_MS,
-      );
       // Their presence ends here rather than at the next replica's welcome: staff see the desk go offline meanwhile.
-      await Promise.all(open.map((connection) => connection.ended ?? Promise.resolve()));
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      return endpoint.close(() => Promise.all(open.map((connection) => connection.ended ?? Promise.resolve())));
     },
   };
 }

@@ -2,6 +2,7 @@ import { agentsFixtures } from './agents.fixtures';
 import { defineModule } from '../../platform/modules';
 import { agentActivities } from './agents.activities';
 import { workstationOffline, workstationOnline } from './agents.events';
+import { createAgentHub } from './agents.hub';
 import { agentsRoutes } from './agents.routes';
 import { createAgentsService, type AgentsDependencies } from './agents.service';
 import { agentsEnv } from './agents.env';
@@ -16,5 +17,6 @@ export const agentsModule = defineModule({
     createAgentsService(db, listener, config.agentRelease, deps),
   events: [workstationOnline, workstationOffline],
   routes: (agents) => agentsRoutes(agents),
-  activities: (agents) => agentActivities(agents),
+  activities: agentActivities,
+  sockets: (agents, { listener, logger, timings }) => [createAgentHub({ agents, listener, logger, ...timings })],
 });

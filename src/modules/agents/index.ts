@@ -1,5 +1,4 @@
 export type { AgentsService } from './agents.service';
 export type { AgentIdentity, Workstation, WorkstationDevice } from './agents.types';
-export { createAgentHub, type AgentHub, type AgentHubOptions } from './agents.hub';
 export { awaitAgentReply } from './agents.activities';
 export { dllInfoResult } from './agents.desk-schemas';

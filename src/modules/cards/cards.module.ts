@@ -1,6 +1,7 @@
 import { cardsFixtures } from './cards.fixtures';
 import { defineModule } from '../../platform/modules';
-import type { CardIssuanceActivities } from '../../../workflows/contracts/cards';
+import { CARD_ISSUANCE_REFUSED } from '../../../workflows/contracts/cards';
+import { cardsActivities } from './cards.activities';
 import { cardIssuanceUpdated } from './cards.events';
 import { cardsRoutes } from './cards.routes';
 import { createCardsService, type CardsDependencies } from './cards.service';
@@ -13,9 +14,6 @@ export const cardsModule = defineModule({
   create: ({ db }, deps: CardsDependencies) => createCardsService(db, deps),
   routes: (cards) => cardsRoutes(cards),
   events: [cardIssuanceUpdated],
-  activities: (cards): CardIssuanceActivities => ({
-    prepareCardWrite: (hotelId, issuanceId) => cards.prepareWrite(hotelId, issuanceId),
-    recordCardWritten: (hotelId, issuanceId, cardNumber) => cards.recordWritten(hotelId, issuanceId, cardNumber),
-    recordCardFailed: (hotelId, issuanceId, refusal) => cards.recordFailed(hotelId, issuanceId, refusal),
-  }),
+  activities: cardsActivities,
+  refusals: { type: CARD_ISSUANCE_REFUSED, withCode: true },
 });

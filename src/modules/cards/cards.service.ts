@@ -1,7 +1,6 @@
-import { ApplicationFailure } from '@temporalio/common';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox } from '../../platform/db/outbox';
-import { AppError, BusinessRuleError, ConflictError, NotFoundError } from '../../platform/errors';
+import { BusinessRuleError, ConflictError, NotFoundError } from '../../platform/errors';
 import type { AgentRefusal } from '../../../workflows/contracts/agents';
 import type { CardIssuanceWorkflow, CardWriteCommand } from '../../../workflows/contracts/cards';
 import type { AgentsService } from '../agents';
@@ -38,15 +37,6 @@ function announce(trx: DbOrTrx, card: CardIssuance) {
     card_number: card.card_number,
     error_code: card.error_code,
   });
-}
-
-/** A refusal the workflow records as it is (not retried): the lock cloud's or this service's rules, in words. */
-function asRefusal(error: unknown): never {
-  if (error instanceof AppError && error.status < 500) {
-    const refusal: AgentRefusal = { code: error.code, message: error.message };
-    throw ApplicationFailure.nonRetryable(error.message, 'CardIssuanceRefused', refusal);
-  }
-  throw error;
 }
 
 /**
@@ -126,31 +116,30 @@ export function createCardsService(db: Db, deps: CardsDependencies) {
 
     forBooking: (hotelId: string, bookingId: string) => cardsRepository.forBooking(db, hotelId, bookingId),
 
-    /** What the desk's agent writes: fetched when the workflow runs, so the lock cloud's hotel info is fresh. */
+    /**
+     * What the desk's agent writes: fetched when the workflow runs, so the lock cloud's hotel info is fresh. Its
+     * refusals (no encoder port, a room without a lock, the lock cloud's) are what the issuance records.
+     */
     async prepareWrite(hotelId: string, id: string): Promise<CardWriteCommand | undefined> {
       // An issuance gone with its hotel has nothing to write; throwing would retry its workflow in vain.
       const card = await cardsRepository.find(db, hotelId, id);
       if (card?.status !== 'pending' || !card.workstation_id) return undefined;
-      try {
-        const comPort = await encoderPort(hotelId, card.workstation_id);
-        const locks = await doorLocks(hotelId, card.room_ids);
-        const { hotelInfo } = await lockvendor.hotelInfo(hotelId);
-        return {
-          workstationId: card.workstation_id,
-          payload: {
-            com_port: comPort,
-            hotel_info: hotelInfo,
-            build_no: locks[0].build_no,
-            floor_no: locks[0].floor_no,
-            lock_macs: locks.map((lock) => lock.lock_mac),
-            sectors: card.sectors,
-            valid_from: card.valid_from.toISOString(),
-            valid_until: card.valid_until.toISOString(),
-          },
-        };
-      } catch (error) {
-        return asRefusal(error);
-      }
+      const comPort = await encoderPort(hotelId, card.workstation_id);
+      const locks = await doorLocks(hotelId, card.room_ids);
+      const { hotelInfo } = await lockvendor.hotelInfo(hotelId);
+      return {
+        workstationId: card.workstation_id,
+        payload: {
+          com_port: comPort,
+          hotel_info: hotelInfo,
+          build_no: locks[0].build_no,
+          floor_no: locks[0].floor_no,
+          lock_macs: locks.map((lock) => lock.lock_mac),
+          sectors: card.sectors,
+          valid_from: card.valid_from.toISOString(),
+          valid_until: card.valid_until.toISOString(),
+        },
+      };
     },
 
     recordWritten: (hotelId: string, id: string, cardNumber: string) =>

@@ -1,10 +1,9 @@
 import { chatFixtures } from './chat.fixtures';
 import { defineModule } from '../../platform/modules';
-import type { ChatActivities } from '../../../workflows/contracts/chat';
+import { chatActivities } from './chat.activities';
 import { CHAT_EVENTS } from './chat.events';
 import { chatRoutes } from './chat.routes';
 import { createChatService, type ChatDependencies } from './chat.service';
-import { createUnreadSummaries } from './chat.unread';
 
 export const chatModule = defineModule({
   name: 'chat',
@@ -14,8 +13,6 @@ export const chatModule = defineModule({
   events: CHAT_EVENTS,
   routes: (chat) => chatRoutes(chat),
   onHotelCreated: (chat, trx, hotelId) => chat.onHotelCreated(trx, hotelId),
-  activities: (_chat, { db }, { notifications }): ChatActivities => ({
-    pushUnreadChat: createUnreadSummaries(db, notifications),
-  }),
+  activities: chatActivities,
   schedules: [{ scheduleId: 'unread-chat-push', workflowType: 'unreadChatPush', every: '15 minutes' }],
 });

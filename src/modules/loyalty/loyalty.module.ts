@@ -1,7 +1,6 @@
 import { loyaltyFixtures } from './loyalty.fixtures';
-import type { LoyaltyActivities } from '../../../workflows/contracts/loyalty';
-import type { LoyaltyExpiryActivities } from '../../../workflows/contracts/loyalty-expiry';
 import { defineModule } from '../../platform/modules';
+import { loyaltyActivities } from './loyalty.activities';
 import { loyaltyRoutes } from './loyalty.routes';
 import { createLoyaltyService, type LoyaltyDependencies } from './loyalty.service';
 
@@ -13,9 +12,6 @@ export const loyaltyModule = defineModule({
   create: ({ db }, deps: LoyaltyDependencies) => createLoyaltyService(db, deps),
   routes: (loyalty) => loyaltyRoutes(loyalty),
   onHotelCreated: (loyalty, trx, hotelId) => loyalty.settings.onHotelCreated(trx, hotelId),
-  activities: (loyalty): LoyaltyActivities & LoyaltyExpiryActivities => ({
-    accrueStayPoints: (hotelId, bookingId) => loyalty.accrueStayPoints(hotelId, bookingId),
-    expireLoyaltyPoints: () => loyalty.expirePoints(),
-  }),
+  activities: loyaltyActivities,
   schedules: [{ scheduleId: 'loyalty-expiry', workflowType: 'loyaltyExpiry', every: '1 day' }],
 });

@@ -1,23 +1,18 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { ValidationError } from '../../platform/errors';
+import { ApplicationFailure } from '@temporalio/activity';
 import { PUSH_RATE_LIMITED, PUSH_REFUSED, type PushActivities } from '../../../workflows/contracts/push';
 import { pushMessages } from './push.messages';
 import type { PushService } from './push.service';
 
-/** The push delivery's activities: the failures carry words and a status only, never the payload. */
+/**
+ * The push delivery's activities: the failures carry words and a status only, never the payload. An endpoint that is
+ * (now) an address this service may not call is refused (`PUSH_REFUSED`, the module's): the same next time.
+ */
 export function pushActivities(push: PushService): PushActivities {
   return {
     pushTargets: ({ hotelId, notificationId }) => push.targets(hotelId, notificationId),
 
     async sendPush({ hotelId, notificationId, subscriptionId }) {
-      let result;
-      try {
-        result = await push.sendOne(hotelId, notificationId, subscriptionId);
-      } catch (error) {
-        // The endpoint is (now) an address this service may not call: the same next time.
-        if (error instanceof ValidationError) throw ApplicationFailure.nonRetryable(error.message, PUSH_REFUSED);
-        throw error;
-      }
+      const result = await push.sendOne(hotelId, notificationId, subscriptionId);
       switch (result.kind) {
         case 'sent':
         case 'gone':

@@ -1,4 +1,5 @@
 import { pushFixtures } from './push.fixtures';
+import { PUSH_REFUSED } from '../../../workflows/contracts/push';
 import { defineModule } from '../../platform/modules';
 import { pushActivities } from './push.activities';
 import { pushRoutes } from './push.routes';
@@ -16,5 +17,6 @@ export const pushModule = defineModule({
   config: pushEnv,
   create: ({ db, config }, deps: PushDependencies) => createPushService(db, config, deps),
   routes: (push) => pushRoutes(push),
-  activities: (push) => pushActivities(push),
+  activities: pushActivities,
+  refusals: { type: PUSH_REFUSED },
 });

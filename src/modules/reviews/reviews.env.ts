@@ -10,4 +10,5 @@ export const reviewsEnv = {
   ),
 };
 
-export type ReviewsConfig = ModuleConfig<SectionSettings<typeof reviewsEnv>>;
+export type ReviewsSettings = SectionSettings<typeof reviewsEnv>;
+export type ReviewsConfig = ModuleConfig<ReviewsSettings>;

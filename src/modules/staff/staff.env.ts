@@ -15,4 +15,5 @@ export const staffEnv = {
   ),
 };
 
-export type StaffConfig = ModuleConfig<SectionSettings<typeof staffEnv>>;
+export type StaffSettings = SectionSettings<typeof staffEnv>;
+export type StaffConfig = ModuleConfig<StaffSettings>;

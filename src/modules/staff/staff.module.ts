@@ -1,9 +1,7 @@
 import { staffFixtures } from './staff.fixtures';
 import { defineModule } from '../../platform/modules';
-import { sendingOnce } from '../../platform/temporal/mail-failures';
-import type { StaffActivities } from '../../../workflows/contracts/accounts';
 import type { HotelsService } from '../hotels';
-import { createStaffInvitations } from './staff.invitations';
+import { staffActivities } from './staff.activities';
 import { staffRoutes } from './staff.routes';
 import { createStaffService, type StaffDependencies } from './staff.service';
 import { staffEnv } from './staff.env';
@@ -16,11 +14,5 @@ export const staffModule = defineModule({
   create: ({ db, config }, deps: StaffDependencies & { hotels: Pick<HotelsService, 'find'> }) =>
     createStaffService(db, config, deps),
   routes: (staff) => staffRoutes(staff),
-  activities(_staff, { config, mailer }, deps): StaffActivities {
-    const invitations = createStaffInvitations(config, mailer, deps);
-    return {
-      sendInvitationEmail: (userId) => sendingOnce(() => invitations.sendInvitationEmail(userId)),
-      expireInvitation: (userId) => invitations.expireInvitation(userId),
-    };
-  },
+  activities: staffActivities,
 });

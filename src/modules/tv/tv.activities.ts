@@ -1,5 +1,4 @@
-import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TV_PUSH_REFUSED, type TvActivities } from '../../../workflows/contracts/tv';
 import type { AgentsService } from '../agents';

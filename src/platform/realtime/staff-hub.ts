@@ -1,14 +1,6 @@
-import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import jwt from 'jsonwebtoken';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { WebSocket, type RawData } from 'ws';
 import type { Db } from '../db/knex';
-import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../errors';
 import type { PgListener } from '../db/pg-listener';
-import type { AccessGuard } from '../http/access-guard';
-import { verifyAccessToken, type AccessTokenPayload } from '../http/access-token';
-import type { HotelRef } from '../http/route';
-import { foreignHotelMessage, mayAccessHotel } from '../http/tenancy';
 import type { Logger } from '../logger';
 import {
   HOTEL_EVENTS_CHANNEL,
@@ -19,8 +11,8 @@ import {
   type StoredHotelEvent,
 } from './events';
 import { createBacklogReader, planReplay, type Backlog } from './replay';
-import { closeSockets } from './close-sockets';
-import { refuseUpgrade, upgradeRoutes } from './upgrade-router';
+import { createSocketEndpoint, type SocketEndpoint } from './socket-endpoint';
+import { chooseBearer, staffHandshake, type StaffHandshake, type StaffHandshakeOptions } from './staff-handshake';
 
 export const REALTIME_PATH = '/ws';
 /** Close code sent when the access token used for the handshake expires: reconnect with a fresh one. */
@@ -34,38 +26,21 @@ export const CLOSE_TRY_AGAIN_LATER = 1013;
 const MAX_INCOMING_BYTES = 4 * 1024;
 /** A client that lets this much pile up unread is too slow to be useful: it is dropped (and will reconnect). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
-const MAX_TIMER_MS = 2 ** 31 - 1;
-const CLOSE_GRACE_MS = 2000;
 /** Live events held for a socket while its replay is read; beyond this the client is told to reload. */
 const MAX_PENDING_EVENTS = REALTIME_REPLAY_MAX;
 
-export interface RealtimeHubOptions {
+export interface RealtimeHubOptions extends StaffHandshakeOptions {
   db: Db;
   listener: PgListener;
-  accessGuard: AccessGuard;
-  jwtSecret: string;
   logger: Logger;
   /** Interval of server pings; a socket that did not answer the previous one is terminated. Default 30 s. */
   heartbeatMs?: number;
-  /** How a `?hotel=<slug>` is resolved (the hotels module's look-up). */
-  findHotelBySlug: (slug: string) => Promise<HotelRef | undefined>;
 }
 
-export interface RealtimeHub {
-  attach(server: Server): void;
-  close(): Promise<void>;
-  connectionCount(): number;
-  /** Settles once the LISTEN connection is first established (events published before may not be delivered). */
-  ready(): Promise<void>;
-}
+/** `ready` settles once the LISTEN connection is first established. */
+export type RealtimeHub = SocketEndpoint;
 
-interface Session {
-  hotelId: string;
-  token: AccessTokenPayload;
-  alive: boolean;
-  expiryTimer?: NodeJS.Timeout;
-  /** `?since=`: the id of the last event the client has, when it reconnects. */
-  since?: number;
+interface Session extends StaffHandshake {
   /** The id of the last event sent to this socket (or the position it started from): its replay cursor. */
   cursor: number;
   /** While the events it missed are being read, live events wait in `pending`. */
@@ -77,123 +52,37 @@ interface Session {
   catchUpAgain: boolean;
 }
 
-function tokenOf(req: IncomingMessage, url: URL): string | undefined {
-  const fromQuery = url.searchParams.get('token');
-  if (fromQuery) return fromQuery;
-  const header = req.headers['sec-websocket-protocol'];
-  if (typeof header !== 'string') return undefined;
-  const protocols = header.split(',').map((protocol) => protocol.trim());
-  const index = protocols.indexOf('bearer');
-  return index >= 0 ? protocols[index + 1] || undefined : undefined;
-}
-
-function expiresAtMs(token: string): number | undefined {
-  const decoded = jwt.decode(token);
-  return decoded && typeof decoded === 'object' && typeof decoded.exp === 'number' ? decoded.exp * 1000 : undefined;
-}
-
-const shuttingDown = () => new ServiceUnavailableError('shutting_down', 'Сервер останавливается');
-
 function eventMessage(event: StoredHotelEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, payload: event.payload ?? {} });
 }
 
 /** The staff realtime channel (`/ws`): a hotel's committed events, in order, replayable after a reconnection. */
 export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
-  const { db, listener, accessGuard, jwtSecret, logger, findHotelBySlug } = options;
+  const { db, listener, accessGuard, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const readBacklog = createBacklogReader(db);
 
   const socketsByHotel = new Map<string, Set<WebSocket>>();
   const socketsByUser = new Map<string, Set<WebSocket>>();
   const sessions = new WeakMap<WebSocket, Session>();
-  const servers = new Set<Server>();
-  let count = 0;
-  let closing = false;
 
-  const wss = new WebSocketServer({
-    noServer: true,
-    clientTracking: false,
+  const endpoint = createSocketEndpoint({
+    path: REALTIME_PATH,
+    name: 'realtime',
+    logger,
     maxPayload: MAX_INCOMING_BYTES,
-    perMessageDeflate: false,
-    // The only subprotocol is the token carrier; choosing it tells the browser the handshake was understood.
-    handleProtocols: (protocols) => (protocols.has('bearer') ? 'bearer' : false),
+    handleProtocols: chooseBearer,
+    authorize: staffHandshake(options),
+    onConnection,
+    goingAway: CLOSE_GOING_AWAY,
+    pingEveryMs: heartbeatMs,
+    maxBufferedBytes: MAX_BUFFERED_BYTES,
+    describe: (ws) => ({ hotelId: sessions.get(ws)?.hotelId, userId: sessions.get(ws)?.token.sub }),
+    ready: () => listener.ready(),
   });
-
-  /* ---------------------------------------------- handshake ---------------------------------------------- */
-
-  async function authorize(req: IncomingMessage): Promise<AppError | { session: Session; expiresAt?: number }> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const token = tokenOf(req, url);
-    const auth = token ? verifyAccessToken(token, jwtSecret) : undefined;
-    if (!token || !auth || (await accessGuard.verdict(auth)) !== 'ok') {
-      return new UnauthorizedError();
-    }
-    const slug = url.searchParams.get('hotel');
-    let hotelId = auth.hotelId;
-    if (slug) {
-      const hotel = await findHotelBySlug(slug);
-      if (!mayAccessHotel(auth, hotel)) return new ForbiddenError(foreignHotelMessage, 'foreign_hotel');
-      hotelId = hotel.id;
-    }
-    if (!hotelId) return new ValidationError('Укажите отель: ?hotel=<slug>');
-    const sinceParam = url.searchParams.get('since');
-    if (sinceParam !== null && !/^\d{1,15}$/.test(sinceParam)) {
-      return new ValidationError('since — номер последнего полученного события');
-    }
-    return {
-      session: {
-        hotelId,
-        token: auth,
-        alive: true,
-        since: sinceParam === null ? undefined : Number(sinceParam),
-        cursor: sinceParam === null ? 0 : Number(sinceParam),
-        replaying: true,
-        pending: [],
-        overflowedThrough: 0,
-        catchUpAgain: false,
-      },
-      expiresAt: expiresAtMs(token),
-    };
-  }
-
-  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (closing) {
-      refuseUpgrade(socket, shuttingDown());
-      return;
-    }
-    authorize(req).then(
-      (result) => {
-        if (result instanceof AppError) {
-          logger.debug({ status: result.status }, 'realtime handshake refused');
-          refuseUpgrade(socket, result);
-          return;
-        }
-        if (closing) {
-          refuseUpgrade(socket, shuttingDown());
-          return;
-        }
-        if (socket.destroyed) return;
-        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, result.session, result.expiresAt));
-      },
-      (error: unknown) => {
-        logger.warn({ err: error }, 'realtime handshake failed');
-        refuseUpgrade(socket, new ServiceUnavailableError('realtime_unavailable', 'Сервис временно недоступен'));
-      },
-    );
-  }
+  const send = endpoint.send;
 
   /* ---------------------------------------------- sockets ------------------------------------------------ */
-
-  function send(ws: WebSocket, data: string): void {
-    if (ws.readyState !== WebSocket.OPEN) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      logger.warn({ hotelId: sessions.get(ws)?.hotelId }, 'realtime client too slow; dropped');
-      ws.terminate();
-      return;
-    }
-    ws.send(data);
-  }
 
   function track<K>(index: Map<K, Set<WebSocket>>, key: K, ws: WebSocket): void {
     let set = index.get(key);
@@ -201,31 +90,31 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     set.add(ws);
   }
 
-  function untrack<K>(index: Map<K, Set<WebSocket>>, key: K, ws: WebSocket): boolean {
+  function untrack<K>(index: Map<K, Set<WebSocket>>, key: K, ws: WebSocket): void {
     const set = index.get(key);
-    const removed = set?.delete(ws) ?? false;
+    set?.delete(ws);
     if (set?.size === 0) index.delete(key);
-    return removed;
   }
 
-  function onConnection(ws: WebSocket, session: Session, expiresAt: number | undefined): void {
-    const { hotelId, token } = session;
+  function onConnection(ws: WebSocket, handshake: StaffHandshake): void {
+    const { hotelId, token, expiresAt, since } = handshake;
+    const session: Session = {
+      ...handshake,
+      cursor: since ?? 0,
+      replaying: true,
+      pending: [],
+      overflowedThrough: 0,
+      catchUpAgain: false,
+    };
     sessions.set(ws, session);
     track(socketsByHotel, hotelId, ws);
     track(socketsByUser, token.sub, ws);
-    count++;
     logger.debug({ hotelId, userId: token.sub }, 'realtime connection opened');
 
     if (expiresAt !== undefined) {
-      session.expiryTimer = setTimeout(
-        () => ws.close(CLOSE_TOKEN_EXPIRED, 'token expired'),
-        Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now())),
-      );
+      endpoint.closeAfter(ws, expiresAt - Date.now(), CLOSE_TOKEN_EXPIRED, 'token expired');
     }
 
-    ws.on('pong', () => {
-      session.alive = true;
-    });
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) return;
       let message: unknown;
@@ -240,9 +129,8 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     });
     ws.on('error', (error) => logger.warn({ err: error, hotelId }, 'realtime socket error'));
     ws.on('close', (code: number) => {
-      clearTimeout(session.expiryTimer);
       untrack(socketsByUser, token.sub, ws);
-      if (untrack(socketsByHotel, hotelId, ws)) count--;
+      untrack(socketsByHotel, hotelId, ws);
       logger.debug({ hotelId, userId: token.sub, code }, 'realtime connection closed');
     });
 
@@ -260,12 +148,14 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     }
   }
 
-  const stopWatchingAccess = accessGuard.onChange((userId) => {
-    if (!socketsByUser.has(userId)) return;
-    recheckUser(userId).catch((error: unknown) =>
-      logger.warn({ err: error, userId }, 'realtime access recheck failed'),
-    );
-  });
+  endpoint.own(
+    accessGuard.onChange((userId) => {
+      if (!socketsByUser.has(userId)) return;
+      recheckUser(userId).catch((error: unknown) =>
+        logger.warn({ err: error, userId }, 'realtime access recheck failed'),
+      );
+    }),
+  );
 
   /* ----------------------------------------- replay (`?since=`) ----------------------------------------- */
 
@@ -329,32 +219,13 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
 
   /** After the LISTEN connection (re)starts: every socket is replayed what was committed while nobody listened. */
   function catchUpAll(): void {
-    for (const sockets of socketsByHotel.values()) {
-      for (const ws of sockets) {
-        const session = sessions.get(ws);
-        if (!session || ws.readyState !== WebSocket.OPEN) continue;
-        if (session.replaying) session.catchUpAgain = true;
-        else void catchUp(ws, session, false);
-      }
+    for (const ws of endpoint.sockets) {
+      const session = sessions.get(ws);
+      if (!session || ws.readyState !== WebSocket.OPEN) continue;
+      if (session.replaying) session.catchUpAgain = true;
+      else void catchUp(ws, session, false);
     }
   }
-
-  const heartbeat = setInterval(() => {
-    for (const sockets of socketsByHotel.values()) {
-      for (const ws of sockets) {
-        const session = sessions.get(ws);
-        if (!session || ws.readyState !== WebSocket.OPEN) continue;
-        if (!session.alive) {
-          logger.debug({ hotelId: session.hotelId, userId: session.token.sub }, 'realtime client missed a ping');
-          ws.terminate();
-          continue;
-        }
-        session.alive = false;
-        ws.ping();
-      }
-    }
-  }, heartbeatMs);
-  heartbeat.unref();
 
   /* ------------------------------------------- fan-out (LISTEN) ------------------------------------------ */
 
@@ -439,31 +310,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
   }
 
   // Whatever was committed while nobody listened (before the first LISTEN, or during an outage) is replayed.
-  const unsubscribe = listener.subscribe(HOTEL_EVENTS_CHANNEL, { onNotification: deliver, onListening: catchUpAll });
+  endpoint.own(listener.subscribe(HOTEL_EVENTS_CHANNEL, { onNotification: deliver, onListening: catchUpAll }));
 
-  /* ------------------------------------------------ API -------------------------------------------------- */
-
-  return {
-    attach(server) {
-      if (servers.has(server)) return;
-      upgradeRoutes(server).add(REALTIME_PATH, handleUpgrade);
-      servers.add(server);
-    },
-
-    connectionCount: () => count,
-
-    ready: () => listener.ready(),
-
-    async close() {
-      if (closing) return;
-      closing = true;
-      clearInterval(heartbeat);
-      unsubscribe();
-      stopWatchingAccess();
-      const open = [...socketsByHotel.values()].flatMap((sockets) => [...sockets]);
-      await closeSockets(open, CLOSE_GOING_AWAY, 'server going away', CLOSE_GRACE_MS);
-      // The route stays registered: later upgrades to /ws are answered 503 while the HTTP server winds down.
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-    },
-  };
+  return endpoint;
 }

@@ -1,19 +1,22 @@
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { ReviewsConfig } from './reviews.env';
 import { keyedTokens, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mail';
-import type { ReviewInvitationOutcome } from '../../../workflows/contracts/reviews';
+import type { WorkerContext } from '../../platform/modules';
+import type { ReviewsSettings } from './reviews.env';
+import { sendingOnce } from '../../platform/temporal/mail-failures';
+import type { ReviewActivities, ReviewInvitationOutcome } from '../../../workflows/contracts/reviews';
 import { invitationEmail } from './reviews.emails';
 import { invitationsRepository, optOutsRepository, settingsRepository } from './reviews.repository';
 import { INVITATION_TTL_DAYS, invites, normalizeEmail, remainingDelayMs, stayDays } from './reviews.rules';
-import type { ReviewsDependencies } from './reviews.service';
+import type { ReviewsDependencies, ReviewsService } from './reviews.service';
 
 const DAY_MS = 86_400_000;
 
 /** What the booking workflow does after a check-out; every step is safe to run twice. */
-export function createInvitationJobs(
+function createInvitationJobs(
   db: Db,
   config: Pick<ReviewsConfig, 'appUrl' | 'reviewInvitationDelayMs' | 'jwtSecret'>,
   mailer: Mailer,
@@ -100,5 +103,18 @@ export function createInvitationJobs(
       await invitationsRepository.markSent(db, hotelId, bookingId);
       return 'sent';
     },
+  };
+}
+
+/** The booking workflow's review invitation: how long to wait after check-out, then the e-mail (at most once). */
+export function reviewsActivities(
+  _reviews: ReviewsService,
+  { db, config, mailer }: WorkerContext<ReviewsSettings>,
+  deps: ReviewsDependencies,
+): ReviewActivities {
+  const jobs = createInvitationJobs(db, config, mailer, deps);
+  return {
+    reviewInvitationDelay: (hotelId, bookingId) => jobs.delay(hotelId, bookingId),
+    sendReviewInvitation: (hotelId, bookingId) => sendingOnce(() => jobs.send(hotelId, bookingId)),
   };
 }

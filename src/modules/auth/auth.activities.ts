@@ -1,0 +1,19 @@
+import type { AccountActivities } from '../../../workflows/contracts/accounts';
+import type { WorkerContext } from '../../platform/modules';
+import type { AuthSettings } from './auth.env';
+import { sendingOnce } from '../../platform/temporal/mail-failures';
+import { createAccountEmails } from './auth.emails';
+import type { AuthService } from './auth.service';
+
+/** The account workflows' activities: a resend or reset request handled, its e-mail sent (a refused address once). */
+export function authActivities(
+  auth: AuthService,
+  { config, mailer }: WorkerContext<AuthSettings>,
+  deps: Parameters<typeof createAccountEmails>[2],
+): AccountActivities {
+  const emails = createAccountEmails(config, mailer, deps);
+  return {
+    handleAccountRequest: (requestId) => auth.handleAccountRequest(requestId),
+    sendAccountEmail: (purpose, userId) => sendingOnce(() => emails.sendAccountEmail(purpose, userId)),
+  };
+}
