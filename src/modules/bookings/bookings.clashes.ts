@@ -91,5 +91,3 @@ export function createRoomWrites(repository: {
     },
   };
 }
-
-export type RoomWrites = ReturnType<typeof createRoomWrites>;

@@ -151,5 +151,3 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
     },
   };
 }
-
-export type BookingLifecycle = ReturnType<typeof createBookingLifecycle>;

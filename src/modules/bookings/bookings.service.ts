@@ -23,7 +23,6 @@ import { assertKindAllowed, bodyError, createStays, type StayServices } from './
 import type { Booking, BookingFilter, BookingInput } from './bookings.types';
 
 export { bookingMessages, presentBooking, type PresentedBooking } from './bookings.present';
-export type { Actor, UpdateOptions } from './bookings.lifecycle';
 
 export interface BookingsDependencies extends StayServices {
   guests: Pick<GuestsService, 'find' | 'forBooking'>;
@@ -78,7 +77,7 @@ export function createBookingsService({ repository, effects, ...deps }: Bookings
   const rooms = createRoomWrites(repository);
   const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited });
   const bookingPayments = createBookingPayments(db, deps);
-  const inventory = createInventory(db, deps.hotels);
+  const inventory = createInventory({ repository, hotels: deps.hotels });
 
   /** The stay's guest profile: the one named, or found by phone or e-mail, or created. */
   async function guestOf(trx: Knex.Transaction, hotelId: string, input: BookingInput) {
@@ -188,7 +187,7 @@ export function createBookingsService({ repository, effects, ...deps }: Bookings
     availability: createAvailability(inventory),
 
     /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
-    offers: createOffers(db, inventory, deps.pricing.quotes),
+    offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes }),
 
     guests: {
       /** Adds a guest profile to the stay (companions); the primary guest is linked at creation. */

@@ -23,7 +23,7 @@ interface PricedStay {
 }
 
 /** The rows a stay is checked against and priced from, each read once. */
-export interface StayRows {
+interface StayRows {
   hotel: Hotel;
   room: Room;
   category: RoomCategory;
@@ -182,5 +182,3 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
 
   return { hotelOf, spanOf, roomsFor, tariffOf, quotedPrice, edited };
 }
-
-export type Stays = ReturnType<typeof createStays>;
