@@ -178,9 +178,6 @@ export function createBookingsService({ repository, effects, ...deps }: Bookings
       return mapPage(page, (booking) => presentBooking(booking));
     },
 
-    /** A change of a booking by staff (its data, its status, or both): the lifecycle's. */
-    update: lifecycle.change,
-
     /** Every status move and its consequences, for the routes, the sweeps and the other areas. */
     lifecycle,
 
