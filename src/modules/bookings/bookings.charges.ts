@@ -1,9 +1,9 @@
-import type { Db, DbOrTrx } from '../../platform/db/knex';
+import type { DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
-import { announceBooking } from './bookings.effects';
+import type { BookingEffects } from './bookings.effects';
 import { amountDue, bookingMessages } from './bookings.present';
-import { bookingsRepository } from './bookings.repository';
+import type { BookingsRepository } from './bookings.repository';
 import type { Booking, BookingCharge, BookingChargeInput } from './bookings.types';
 
 export interface AddedCharge {
@@ -17,7 +17,13 @@ export interface AddedCharge {
  * The lines of a stay's bill beside its price, added by other areas in their own transactions: room service delivered
  * to the room, loyalty points taken off. `charges_amount` is kept in step with the lines under the booking's lock.
  */
-export function createBookingCharges(db: Db) {
+export function createBookingCharges({
+  repository: { db, bookings },
+  effects,
+}: {
+  repository: Pick<BookingsRepository, 'db' | 'bookings'>;
+  effects: Pick<BookingEffects, 'announce'>;
+}) {
   function refuseUnfit(booking: Booking, line: BookingChargeInput): void {
     if (booking.status === 'cancelled')
       throw new BusinessRuleError(bookingMessages.bookingClosed, [], 'booking_closed');
@@ -35,28 +41,28 @@ export function createBookingCharges(db: Db) {
      * refused (422).
      */
     async addWithin(trx: DbOrTrx, hotelId: string, bookingId: string, line: BookingChargeInput): Promise<AddedCharge> {
-      const booking = await bookingsRepository.find(trx, hotelId, bookingId, { forUpdate: true });
+      const booking = await bookings.find(trx, hotelId, bookingId, { forUpdate: true });
       if (!booking) throw new NotFoundError(bookingMessages.notFound);
-      const earlier = await bookingsRepository.findCharge(trx, hotelId, line.kind, line.source_id);
+      const earlier = await bookings.findCharge(trx, hotelId, line.kind, line.source_id);
       if (earlier) return { charge: earlier, booking, created: false };
       refuseUnfit(booking, line);
       const amount = formatMoney(parseMoney(line.amount));
-      const charge = await bookingsRepository.insertCharge(trx, hotelId, bookingId, { ...line, amount });
+      const charge = await bookings.insertCharge(trx, hotelId, bookingId, { ...line, amount });
       // The booking's lock serializes lines of one booking; a source billed on another booking meanwhile loses here.
       if (!charge)
         return {
-          charge: (await bookingsRepository.findCharge(trx, hotelId, line.kind, line.source_id))!,
+          charge: (await bookings.findCharge(trx, hotelId, line.kind, line.source_id))!,
           booking,
           created: false,
         };
-      const updated = await bookingsRepository.addToCharges(trx, hotelId, bookingId, amount);
-      await announceBooking(trx, updated, 'booking_updated', { charges_amount: updated.charges_amount });
+      const updated = await bookings.addToCharges(trx, hotelId, bookingId, amount);
+      await effects.announce(trx, updated, 'booking_updated', { charges_amount: updated.charges_amount });
       return { charge, booking: updated, created: true };
     },
 
     async list(hotelId: string, bookingId: string): Promise<BookingCharge[]> {
-      if (!(await bookingsRepository.find(db, hotelId, bookingId))) throw new NotFoundError(bookingMessages.notFound);
-      return bookingsRepository.listCharges(db, hotelId, bookingId);
+      if (!(await bookings.find(db, hotelId, bookingId))) throw new NotFoundError(bookingMessages.notFound);
+      return bookings.listCharges(db, hotelId, bookingId);
     },
   };
 }

@@ -67,3 +67,12 @@ export function signalBookingStatus(trx: DbOrTrx, booking: Booking, change: Book
     memo: bookingMemo(booking, hotelSlug),
   });
 }
+
+/** What a booking's change tells others, as one object the services receive (a unit test hands them a double). */
+export const bookingEffects = {
+  announce: announceBooking,
+  startWorkflow: startBookingWorkflow,
+  signalStatus: signalBookingStatus,
+};
+
+export type BookingEffects = typeof bookingEffects;

@@ -1,5 +1,4 @@
-import type { Db } from '../../platform/db/knex';
-import { bookingsRepository } from './bookings.repository';
+import type { BookingsRepository } from './bookings.repository';
 
 /**
  * What one hotel's state may keep, per kind of value (a 200-room block is 6.4 kB, a staff answer for 93 nights about
@@ -46,14 +45,17 @@ export class HotelState {
  * sent (it is sent once the event loop has run what is ready now), so the version it gets is never older than the
  * request itself. Under load most requests share a read instead of each paying a round trip.
  */
-export function batchedVersionReads(db: Db): (hotelId: string) => Promise<number> {
+export function batchedVersionReads({
+  db,
+  bookings,
+}: Pick<BookingsRepository, 'db' | 'bookings'>): (hotelId: string) => Promise<number> {
   let next: { hotelIds: Set<string>; versions: Promise<Map<string, number>> } | undefined;
   return async (hotelId) => {
     if (!next) {
       const hotelIds = new Set<string>();
       const versions = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
         next = undefined;
-        return bookingsRepository.inventoryVersions(db, [...hotelIds]);
+        return bookings.inventoryVersions(db, [...hotelIds]);
       });
       next = { hotelIds, versions };
     }

@@ -1,9 +1,8 @@
-import type { Db } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
 import type { Hotel, HotelsService } from '../hotels';
 import type { RoomCategory } from '../rooms';
 import { batchedVersionReads, HotelState } from './bookings.inventory-cache';
-import { bookingsRepository, type InventoryRoom } from './bookings.repository';
+import type { BookingsRepository, InventoryRoom } from './bookings.repository';
 
 const DAY_MS = 86_400_000;
 /** Nights are read in blocks this long, aligned on the calendar, so that overlapping windows share what was read. */
@@ -40,9 +39,15 @@ const byRoomNumber = new Intl.Collator('ru', { numeric: true });
  * whose answer is known costs a share of one primary-key lookup. After a change, nights are read again per 32-night
  * block, once; a stay is still checked at write time by the room's exclusion constraint.
  */
-export function createInventory(db: Db, hotels: Pick<HotelsService, 'find'>) {
+export function createInventory({
+  repository: { db, bookings },
+  hotels,
+}: {
+  repository: Pick<BookingsRepository, 'db' | 'bookings'>;
+  hotels: Pick<HotelsService, 'find'>;
+}) {
   const states = new Map<string, HotelState>();
-  const versionOf = batchedVersionReads(db);
+  const versionOf = batchedVersionReads({ db, bookings });
 
   async function stateOf(hotelId: string): Promise<HotelState> {
     const version = await versionOf(hotelId);
@@ -59,7 +64,7 @@ export function createInventory(db: Db, hotels: Pick<HotelsService, 'find'>) {
   function snapshotOf(hotelId: string, state: HotelState) {
     const rooms = () =>
       state.derive('base', 'rooms', async () =>
-        (await bookingsRepository.inventoryRooms(db, hotelId)).sort((a, b) => byRoomNumber.compare(a.number, b.number)),
+        (await bookings.inventoryRooms(db, hotelId)).sort((a, b) => byRoomNumber.compare(a.number, b.number)),
       );
 
     /**
@@ -70,7 +75,7 @@ export function createInventory(db: Db, hotels: Pick<HotelsService, 'find'>) {
       state.derive('block', String(index), async () => {
         const [list, rows] = await Promise.all([
           rooms(),
-          bookingsRepository.freeNights(db, hotelId, {
+          bookings.freeNights(db, hotelId, {
             from: calendarDate(index * BLOCK_NIGHTS),
             last: calendarDate((index + 1) * BLOCK_NIGHTS - 1),
           }),
@@ -97,9 +102,7 @@ export function createInventory(db: Db, hotels: Pick<HotelsService, 'find'>) {
 
       /** The categories on sale, in the hotel's order. */
       categories: () =>
-        state.derive('base', 'categories', (): Promise<RoomCategory[]> =>
-          bookingsRepository.activeCategories(db, hotelId),
-        ),
+        state.derive('base', 'categories', (): Promise<RoomCategory[]> => bookings.activeCategories(db, hotelId)),
 
       /** Every room in number order, with whether it can be sold on each of `count` nights from `from`. */
       async nights(from: string, count: number): Promise<RoomNights[]> {

@@ -1,10 +1,10 @@
 import { bookingsFixtures } from './bookings.fixtures';
 import { defineModule } from '../../platform/modules';
-import { sendingOnce } from '../../platform/temporal/mail-failures';
-import { bookingCreated, bookingUpdated } from './bookings.events';
-import type { BookingActivities } from '../../../workflows/contracts/bookings';
 import type { NotificationsService } from '../notifications';
-import { createBookingJobs } from './bookings.jobs';
+import { bookingActivities } from './bookings.activities';
+import { bookingEffects } from './bookings.effects';
+import { bookingCreated, bookingUpdated } from './bookings.events';
+import { createBookingsRepository } from './bookings.repository';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService, type BookingsDependencies } from './bookings.service';
 
@@ -13,21 +13,10 @@ export const bookingsModule = defineModule({
   fixtures: bookingsFixtures,
   uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications', 'fiscal', 'users'],
   create: ({ db }, deps: BookingsDependencies & { notifications: Pick<NotificationsService, 'notify'> }) =>
-    createBookingsService(db, deps),
+    createBookingsService({ ...deps, repository: createBookingsRepository(db), effects: bookingEffects }),
   events: [bookingCreated, bookingUpdated],
   routes: (bookings) => bookingsRoutes(bookings),
-  activities(bookings, { db, mailer }, deps): BookingActivities {
-    const jobs = createBookingJobs(db, bookings, mailer, deps);
-    return {
-      announceBooking: (hotelId, bookingId, announcement) => jobs.announce(hotelId, bookingId, announcement),
-      sendGuestBookingEmail: (hotelId, bookingId, kind) =>
-        sendingOnce(() => jobs.sendGuestEmail(hotelId, bookingId, kind)),
-      findNoShows: () => jobs.dueNoShows(),
-      cancelNoShow: (due) => jobs.cancelNoShow(due),
-      findOverdueStays: () => jobs.dueCheckouts(),
-      autoCheckOut: (due) => jobs.autoCheckOut(due),
-    };
-  },
+  activities: (bookings, context, deps) => bookingActivities(bookings, context, deps),
   schedules: [
     { scheduleId: 'no-show-sweep', workflowType: 'noShowSweep', every: '10 minutes' },
     { scheduleId: 'auto-checkout-sweep', workflowType: 'autoCheckoutSweep', every: '10 minutes' },

@@ -1,5 +1,4 @@
 import Joi from 'joi';
-import type { Db } from '../../platform/db/knex';
 import { BusinessRuleError, ValidationError } from '../../platform/errors';
 import { calendarDate, dateSpan, daysBetween } from '../../platform/http/schemas';
 import { validate } from '../../platform/http/validate';
@@ -7,7 +6,7 @@ import type { Hotel } from '../hotels';
 import { formatMoney, parseMoney, type QuoteService } from '../pricing';
 import type { RoomCategory } from '../rooms';
 import { nightsFrom, type Inventory, type InventorySnapshot, type RoomNights } from './bookings.inventory';
-import { bookingsRepository } from './bookings.repository';
+import type { BookingsRepository } from './bookings.repository';
 
 const MAX_OFFER_NIGHTS = 31;
 const MAX_OFFER_GUESTS = 20;
@@ -77,7 +76,15 @@ function queryError(field: keyof OffersQuery, message: string): ValidationError 
  * Served from the inventory's memory like staff availability; quotes are computed once per inventory version, which
  * moves with every change of rates, periods, overrides and categories as well as stays.
  */
-export function createOffers(db: Db, inventory: Inventory, quotes: Pick<QuoteService, 'quote'>) {
+export function createOffers({
+  repository: { db, bookings },
+  inventory,
+  quotes,
+}: {
+  repository: Pick<BookingsRepository, 'db' | 'bookings'>;
+  inventory: Inventory;
+  quotes: Pick<QuoteService, 'quote'>;
+}) {
   type Priced = Pick<Parameters<QuoteService['quote']>[1], 'check_in' | 'check_out' | 'start_at' | 'end_at'>;
   const quoted = async (hotel: Hotel, category: RoomCategory, stay: Priced) => {
     const request = { ...stay, category_id: category.id, early_checkin: false, late_checkout: false };
@@ -93,7 +100,7 @@ export function createOffers(db: Db, inventory: Inventory, quotes: Pick<QuoteSer
   /** The first hour from check-in time on the first day, as an hourly stay would be quoted; null when none is priced. */
   const hourPrice = (snapshot: InventorySnapshot, hotel: Hotel, category: RoomCategory, stay: OffersQuery) =>
     snapshot.derive(`hour:${category.id}:${stay.from}`, async () => {
-      const { start } = await bookingsRepository.nightlySpan(db, hotel, stay.from, stay.to);
+      const { start } = await bookings.nightlySpan(db, hotel, stay.from, stay.to);
       try {
         return await quoted(hotel, category, { start_at: start, end_at: new Date(start.getTime() + HOUR_MS) });
       } catch (error) {

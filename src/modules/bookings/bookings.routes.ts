@@ -131,7 +131,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       },
       async handler({ hotel, params, body, auth, expectedVersion, res }) {
         const actor = { userId: auth.sub, hotelSlug: hotel.slug };
-        res.json(await bookings.update(hotel.id, params.id, body, actor, { expected: expectedVersion }));
+        res.json(await bookings.lifecycle.change(hotel.id, params.id, body, actor, { expected: expectedVersion }));
       },
     }),
     defineHotelRoute<{ guest_id: string }, unknown, { id: string }>({

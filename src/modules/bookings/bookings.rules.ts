@@ -30,6 +30,34 @@ export function canMoveBooking(from: BookingStatus, to: BookingStatus): boolean 
   return from === to || MOVES[from].includes(to);
 }
 
+/** Why a booking may not move from its status to `to`, or undefined when it may (final bookings never change). */
+export function refusedMove(from: BookingStatus, to: BookingStatus): 'illegal' | 'final' | undefined {
+  if (!canMoveBooking(from, to)) return 'illegal';
+  if (from === 'checked_out' || from === 'cancelled') return 'final';
+  return undefined;
+}
+
+/**
+ * The fields a status move sets at `now`: when the guest came in, left (leaving early frees the room for sale from
+ * now on) or was cancelled, and why (the reason given, else the one it had).
+ */
+export function movedFields(
+  booking: Pick<Booking, 'start_at' | 'end_at' | 'cancel_reason'>,
+  to: BookingStatus,
+  now: Date,
+  cancelReason: string | undefined,
+): Partial<Booking> {
+  if (to === 'checked_in') return { checked_in_at: now };
+  if (to === 'checked_out') {
+    const leftEarly = booking.end_at > now;
+    return leftEarly
+      ? { checked_out_at: now, end_at: now > booking.start_at ? now : booking.end_at }
+      : { checked_out_at: now };
+  }
+  if (to === 'cancelled') return { cancelled_at: now, cancel_reason: cancelReason ?? booking.cancel_reason };
+  return {};
+}
+
 export function allowedMoves(from: BookingStatus): readonly BookingStatus[] {
   return MOVES[from];
 }

@@ -21,7 +21,7 @@ import type { Deduction, Deposit } from './deposits.types';
 
 export interface DepositsDependencies {
   hotels: Pick<HotelsService, 'find'>;
-  bookings: Pick<BookingsService, 'get' | 'update' | 'payments'>;
+  bookings: Pick<BookingsService, 'get' | 'lifecycle' | 'payments'>;
   payments: Pick<PaymentsService, 'settingsOf' | 'gateways'>;
   minibar: Pick<MinibarService, 'consumptionsForBooking'>;
   notifications: Pick<NotificationsService, 'notify'>;

@@ -69,13 +69,7 @@ export function createOnlinePayments(db: Db, config: DepositsConfig, provider: P
     const gateway = await deps.payments.gateways.activeYooKassa(payment.hotel_id);
     const booking = await deps.bookings.get(payment.hotel_id, payment.booking_id);
     if (gateway?.autoConfirmOnPayment && booking.source === 'online' && booking.status === 'inquiry')
-      await deps.bookings.update(
-        payment.hotel_id,
-        booking.id,
-        { status: 'confirmed' },
-        { userId: null, hotelSlug: slug },
-        { reason: 'online_payment' },
-      );
+      await deps.bookings.lifecycle.confirm(payment.hotel_id, booking.id, slug, 'online_payment');
   }
 
   async function slugOf(hotelId: string): Promise<string> {
@@ -187,12 +181,12 @@ export function createOnlinePayments(db: Db, config: DepositsConfig, provider: P
         await onlinePaymentsRepository.update(db, hotelId, id, { status: 'canceled', cancel_reason: 'not_paid' });
         const booking = await deps.bookings.get(hotelId, payment.booking_id);
         if (booking.source === 'online' && booking.status === 'inquiry' && parseMoney(booking.paid_amount) === 0n)
-          await deps.bookings.update(
+          await deps.bookings.lifecycle.cancel(
             hotelId,
             booking.id,
-            { status: 'cancelled', cancel_reason: 'not_paid_online' },
-            { userId: null, hotelSlug: await slugOf(hotelId) },
-            { reason: 'payment_timeout' },
+            await slugOf(hotelId),
+            'payment_timeout',
+            'not_paid_online',
           );
         return 'failed';
       },

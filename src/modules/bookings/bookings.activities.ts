@@ -1,0 +1,39 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { WorkerContext } from '../../platform/modules';
+import { sendingOnce } from '../../platform/temporal/mail-failures';
+import type { BookingActivities } from '../../../workflows/contracts/bookings';
+import type { NotificationsService } from '../notifications';
+import { createBookingNotices } from './bookings.notices';
+import { createBookingsRepository } from './bookings.repository';
+import type { BookingsDependencies, BookingsService } from './bookings.service';
+
+/**
+ * The booking workflows' activities, thin calls: the sweeps' moves into the lifecycle (the service's, the one owner
+ * of every status move), the announcements and the guest's e-mails into the notices.
+ */
+export function bookingActivities(
+  bookings: BookingsService,
+  { db, mailer }: WorkerContext,
+  deps: Pick<BookingsDependencies, 'hotels' | 'rooms'> & { notifications: Pick<NotificationsService, 'notify'> },
+): BookingActivities {
+  const notices = createBookingNotices({ ...deps, repository: createBookingsRepository(db), mailer });
+  const { sweeps } = bookings.lifecycle;
+  return {
+    announceBooking: (hotelId, bookingId, announcement) => notices.announce(hotelId, bookingId, announcement),
+    async sendGuestBookingEmail(hotelId, bookingId, kind) {
+      const outcome = await sendingOnce(() => notices.sendGuestEmail(hotelId, bookingId, kind));
+      // Another attempt holds the e-mail and may still be talking to the relay: look again on a retry.
+      if (outcome === 'busy') {
+        throw ApplicationFailure.retryable(
+          `the ${kind} e-mail of booking ${bookingId} is being sent`,
+          'GuestEmailBusy',
+        );
+      }
+      return outcome;
+    },
+    findNoShows: () => sweeps.noShows(),
+    cancelNoShow: (due) => sweeps.cancelNoShow(due),
+    findOverdueStays: () => sweeps.overdueStays(),
+    autoCheckOut: (due) => sweeps.autoCheckOut(due),
+  };
+}

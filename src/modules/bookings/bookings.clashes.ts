@@ -1,0 +1,93 @@
+import type { Knex } from 'knex';
+import { databaseError, PG_ERRORS } from '../../platform/db/base-model';
+import type { DbOrTrx } from '../../platform/db/knex';
+import { ConflictError } from '../../platform/errors';
+import type { Room } from '../rooms';
+import { bookingMessages } from './bookings.present';
+import type { BookingsRepository, Span } from './bookings.repository';
+import type { Booking } from './bookings.types';
+
+/**
+ * The room is held by another booking in the span: raised inside the transaction (which the exclusion violation
+ * has aborted), named with the clashing booking once it is rolled back.
+ */
+class RoomTaken extends Error {
+  constructor(
+    readonly hotelId: string,
+    readonly roomId: string,
+    readonly span: Span,
+    readonly exceptId?: string,
+  ) {
+    super('room taken');
+  }
+}
+
+function exclusionViolation(error: unknown): boolean {
+  return databaseError(error).code === PG_ERRORS.exclusionViolation;
+}
+
+/** Writing a stay into a room the exclusion constraint may find taken, and the 409 that names the other booking. */
+export function createRoomWrites(repository: {
+  db: DbOrTrx;
+  bookings: Pick<BookingsRepository['bookings'], 'insert' | 'update' | 'clashes'>;
+}) {
+  const { bookings } = repository;
+
+  return {
+    /** One room: the stay is written or the room is taken (RoomTaken, after which the transaction is unusable). */
+    async insertInto(trx: Knex.Transaction, hotelId: string, row: Partial<Booking>, span: Span) {
+      try {
+        return await bookings.insert(trx, hotelId, row);
+      } catch (error) {
+        if (exclusionViolation(error)) throw new RoomTaken(hotelId, row.room_id!, span);
+        throw error;
+      }
+    },
+
+    /** One of several rooms: each try in a savepoint, so a room taken meanwhile moves on to the next candidate. */
+    async insertIntoAny(trx: Knex.Transaction, hotelId: string, row: Partial<Booking>, candidates: Room[]) {
+      for (const room of candidates) {
+        try {
+          const created = await trx.transaction((savepoint) =>
+            bookings.insert(savepoint, hotelId, { ...row, room_id: room.id }),
+          );
+          return { created, room };
+        } catch (error) {
+          if (!exclusionViolation(error)) throw error;
+        }
+      }
+      throw new ConflictError(bookingMessages.noFreeRoom, 'no_free_room');
+    },
+
+    /** The booking changed as `fields` say, or RoomTaken when its room or span now clashes with another booking. */
+    async updateIn(trx: Knex.Transaction, booking: Booking, fields: Partial<Booking>) {
+      try {
+        return await bookings.update(trx, booking.hotel_id, booking.id, fields);
+      } catch (error) {
+        if (!exclusionViolation(error)) throw error;
+        const span = { start: fields.start_at ?? booking.start_at, end: fields.end_at ?? booking.end_at };
+        throw new RoomTaken(booking.hotel_id, fields.room_id ?? booking.room_id, span, booking.id);
+      }
+    },
+
+    /** A room taken by another booking is a 409 that names it (read once the refused transaction is rolled back). */
+    async namingClashes<T>(work: () => Promise<T>): Promise<T> {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof RoomTaken) {
+          const [clash] = await bookings.clashes(
+            repository.db,
+            error.hotelId,
+            error.roomId,
+            error.span,
+            error.exceptId,
+          );
+          throw new ConflictError(clash ? bookingMessages.clash(clash) : bookingMessages.roomTaken, 'room_taken');
+        }
+        if (exclusionViolation(error)) throw new ConflictError(bookingMessages.roomTaken, 'room_taken');
+        throw error;
+      }
+    },
+  };
+}

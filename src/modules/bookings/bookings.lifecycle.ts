@@ -1,0 +1,165 @@
+import type { Knex } from 'knex';
+import { BusinessRuleError, NotFoundError } from '../../platform/errors';
+import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
+import type { BookingStatusChange } from '../../../workflows/contracts/bookings';
+import type { HousekeepingService } from '../housekeeping';
+import type { PaymentsService } from '../payments';
+import { formatMoney } from '../pricing';
+import { createRoomWrites } from './bookings.clashes';
+import type { BookingEffects } from './bookings.effects';
+import { balanceOf, bookingMessages, presentBooking } from './bookings.present';
+import type { BookingsRepository, DueBooking } from './bookings.repository';
+import { movedFields, refusedMove } from './bookings.rules';
+import type { Booking, BookingChanges, BookingStatus } from './bookings.types';
+
+export interface Actor {
+  userId: string | null;
+  hotelSlug: string;
+}
+
+/** Why a change is made when a job makes it, and the version of the booking a client's change is for. */
+export interface UpdateOptions {
+  reason?: BookingStatusChange['reason'];
+  expected?: ExpectedVersion;
+}
+
+type Reason = BookingStatusChange['reason'];
+
+/** What a change was, for its consequences: why, by whom, and the fields it was given. */
+interface Consequence {
+  reason: Reason | undefined;
+  actor: Actor;
+  changes: BookingChanges;
+}
+
+/** The data access a booking's life needs: the booking under its lock, its write, and the sweeps' due lists. */
+export type LifecycleRepository = Pick<BookingsRepository, 'db' | 'transaction' | 'due'> & {
+  bookings: Pick<BookingsRepository['bookings'], 'find' | 'insert' | 'update' | 'clashes'>;
+};
+
+export interface LifecycleDependencies {
+  repository: LifecycleRepository;
+  effects: BookingEffects;
+  housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
+  payments: Pick<PaymentsService, 'settingsOf'>;
+  /** The fields a change of the booking's own data writes (its stay checked and priced again). */
+  edited(trx: Knex.Transaction, booking: Booking, changes: BookingChanges): Promise<Partial<Booking>>;
+}
+
+/**
+ * A booking's life: every status move (confirm, check in, check out, cancel, the no-show and the auto check-out of
+ * the sweeps, the expiry of an unpaid online booking) and every change of a booking goes through `change`, which
+ * takes the booking's lock, applies the status machine (`bookings.rules.ts`) and, in the same transaction, its
+ * consequences: the turnover clean of a check-out, the workflow's signal (outbox) and the staff screens (realtime).
+ */
+export function createBookingLifecycle({ repository, effects, housekeeping, payments, edited }: LifecycleDependencies) {
+  const rooms = createRoomWrites(repository);
+
+  async function locked(trx: Knex.Transaction, hotelId: string, id: string, expected?: ExpectedVersion) {
+    const booking = await repository.bookings.find(trx, hotelId, id, { forUpdate: true });
+    if (!booking) throw new NotFoundError(bookingMessages.notFound);
+    assertVersion(expected, booking.updated_at);
+    return booking;
+  }
+
+  function assertMove(booking: Booking, to: BookingStatus): void {
+    const refused = refusedMove(booking.status, to);
+    if (refused === 'illegal') throw new BusinessRuleError(bookingMessages.move(booking.status, to));
+    if (refused === 'final') throw new BusinessRuleError(bookingMessages.finalBooking);
+  }
+
+  /** A check-in honours the hotel's `require_payment_checkin`: `hard` refuses a balance due, `soft` warns of it. */
+  async function checkInWarnings(trx: Knex.Transaction, booking: Booking): Promise<string[]> {
+    const level = (await payments.settingsOf(booking.hotel_id, trx)).require_payment_checkin;
+    const balance = balanceOf(booking);
+    if (balance > 0n && level === 'hard')
+      throw new BusinessRuleError(bookingMessages.unpaid(formatMoney(balance)), [], 'payment_required');
+    return balance > 0n && level === 'soft' ? [bookingMessages.unpaidWarning(formatMoney(balance))] : [];
+  }
+
+  /** What the move writes to the booking itself, and the warnings its answer carries. */
+  async function moveOf(trx: Knex.Transaction, booking: Booking, to: BookingStatus, cancelReason?: string) {
+    if (to === booking.status) return { fields: {}, warnings: [] };
+    const warnings = to === 'checked_in' ? await checkInWarnings(trx, booking) : [];
+    return { fields: movedFields(booking, to, new Date(), cancelReason), warnings };
+  }
+
+  /** What follows in the same transaction: a check-out's turnover clean, the workflow's signal, the staff screens. */
+  async function consequences(trx: Knex.Transaction, from: BookingStatus, updated: Booking, change: Consequence) {
+    const { hotel_id: hotelId, status } = updated;
+    if (status !== from && status === 'checked_out')
+      await housekeeping.createTurnoverTask(trx, hotelId, updated.room_id, updated.id);
+    if (status !== from)
+      await effects.signalStatus(trx, updated, { status, reason: change.reason ?? 'manual' }, change.actor.hotelSlug);
+    await effects.announce(trx, updated, 'booking_updated', change.changes);
+  }
+
+  /** Changes a booking (its data, its status, or both), under its lock, in one transaction with its consequences. */
+  async function change(
+    hotelId: string,
+    id: string,
+    changes: BookingChanges,
+    actor: Actor,
+    { reason, expected }: UpdateOptions = {},
+  ) {
+    return rooms.namingClashes(() =>
+      repository.transaction(async (trx) => {
+        const booking = await locked(trx, hotelId, id, expected);
+        const to = changes.status ?? booking.status;
+        assertMove(booking, to);
+        const fields = await edited(trx, booking, changes);
+        const move = await moveOf(trx, booking, to, changes.cancel_reason ?? reason);
+        const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
+        await consequences(trx, booking.status, updated, { reason, actor, changes });
+        return presentBooking(updated, move.warnings);
+      }),
+    );
+  }
+
+  const system = (hotelSlug: string): Actor => ({ userId: null, hotelSlug });
+
+  const isDue = async (due: DueBooking, reason: 'no_show' | 'auto_checkout') => {
+    const found =
+      reason === 'no_show'
+        ? await repository.due.noShows(repository.db, due.bookingId)
+        : await repository.due.overdueStays(repository.db, due.bookingId);
+    return found.length > 0;
+  };
+
+  /**
+   * A sweep's move of a booking it found due, if the booking is due still (else `skipped`). Staff may move it between
+   * the look and the lock: a move refused then is a booking no longer due, skipped rather than failing the sweep.
+   */
+  async function sweep(due: DueBooking, reason: 'no_show' | 'auto_checkout'): Promise<'done' | 'skipped'> {
+    if (!(await isDue(due, reason))) return 'skipped';
+    const status = reason === 'no_show' ? 'cancelled' : 'checked_out';
+    try {
+      await change(due.hotelId, due.bookingId, { status }, system(due.hotelSlug), { reason });
+    } catch (error) {
+      if (await isDue(due, reason)) throw error;
+      return 'skipped';
+    }
+    return 'done';
+  }
+
+  return {
+    /** A booking just written: its workflow starts and staff screens show it, in the transaction that wrote it. */
+    async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
+      await effects.startWorkflow(trx, booking, hotelSlug);
+      await effects.announce(trx, booking, 'booking_created');
+    },
+    change,
+    /** An inquiry confirmed by something other than staff (its online payment arrived). */
+    confirm: (hotelId: string, id: string, hotelSlug: string, reason: Reason) =>
+      change(hotelId, id, { status: 'confirmed' }, system(hotelSlug), { reason }),
+    /** A booking cancelled by something other than staff (an unpaid online booking whose time is up). */
+    cancel: (hotelId: string, id: string, hotelSlug: string, reason: Reason, cancelReason: string) =>
+      change(hotelId, id, { status: 'cancelled', cancel_reason: cancelReason }, system(hotelSlug), { reason }),
+    sweeps: {
+      noShows: () => repository.due.noShows(repository.db),
+      cancelNoShow: (due: DueBooking) => sweep(due, 'no_show'),
+      overdueStays: () => repository.due.overdueStays(repository.db),
+      autoCheckOut: (due: DueBooking) => sweep(due, 'auto_checkout'),
+    },
+  };
+}

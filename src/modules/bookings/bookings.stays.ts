@@ -1,0 +1,184 @@
+import type { Knex } from 'knex';
+import type { DbOrTrx } from '../../platform/db/knex';
+import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { daysBetween, MAX_STAY_NIGHTS } from '../../platform/http/schemas';
+import type { Hotel, HotelsService } from '../hotels';
+import { fitsMoneyColumn, parseMoney, type PricingService, type QuoteService, type Tariff } from '../pricing';
+import type { Room, RoomCategory, RoomsService } from '../rooms';
+import { bookingMessages } from './bookings.present';
+import type { BookingsRepository, Span } from './bookings.repository';
+import { orderCandidates } from './bookings.rules';
+import type { Booking, BookingChanges, BookingInput } from './bookings.types';
+
+/** What the price of a stay depends on. */
+interface PricedStay {
+  check_in?: string | null;
+  check_out?: string | null;
+  start_at?: Date;
+  end_at?: Date;
+  tariff_id?: string | null;
+  discount?: string;
+  early_checkin?: boolean;
+  late_checkout?: boolean;
+}
+
+/** The rows a stay is checked against and priced from, each read once. */
+interface StayRows {
+  hotel: Hotel;
+  room: Room;
+  category: RoomCategory;
+  tariff?: Tariff;
+}
+
+export function bodyError(field: string, message: string): ValidationError {
+  return new ValidationError(message, [{ path: `body.${field}`, message }]);
+}
+
+function assertRoomUsable(room: Room, span: Span, guestCount: number): void {
+  const underMaintenance =
+    room.maintenance_from &&
+    room.maintenance_to &&
+    room.maintenance_from < span.end &&
+    room.maintenance_to > span.start;
+  if (room.status === 'closed' || underMaintenance) throw new BusinessRuleError(bookingMessages.roomClosed);
+  if (guestCount > room.max_guests) throw new BusinessRuleError(bookingMessages.tooManyGuests(room.max_guests));
+}
+
+export function assertKindAllowed(category: RoomCategory, kind: Booking['kind']): void {
+  if (kind === 'hourly' && !category.allow_hourly) throw new BusinessRuleError(bookingMessages.hourlyNotAllowed);
+}
+
+const STAY_FIELDS = ['room_id', 'check_in', 'check_out', 'start_at', 'end_at', 'guests_count'] as const;
+const PRICE_FIELDS = [...STAY_FIELDS, 'tariff_id', 'discount', 'early_checkin', 'late_checkout'] as const;
+
+/** The services of other modules a stay is checked and priced with. */
+export interface StayServices {
+  hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
+  rooms: Pick<RoomsService, 'findRoom' | 'findCategory'>;
+  pricing: Pick<PricingService, 'findTariff'> & { quotes: Pick<QuoteService, 'quote'> };
+}
+
+type StayDependencies = StayServices & { repository: Pick<BookingsRepository, 'bookings'> };
+
+/** A stay's span, room, category and tariff, checked against the hotel's rules, and its price. */
+export function createStays({ hotels, rooms, pricing, repository }: StayDependencies) {
+  async function hotelOf(conn: DbOrTrx, hotelId: string): Promise<Hotel> {
+    const hotel = await hotels.find(hotelId, conn);
+    if (!hotel) throw new NotFoundError('Отель не найден');
+    return hotel;
+  }
+
+  async function spanOf(
+    conn: DbOrTrx,
+    hotel: Hotel,
+    stay: { check_in?: string | null; check_out?: string | null; start_at?: Date; end_at?: Date },
+  ): Promise<Span> {
+    // The schema bounds both ends given together; a change of one end alone is bounded here, against the stored one.
+    if (stay.check_in && stay.check_out) {
+      if (stay.check_out <= stay.check_in) throw new ValidationError('Дата выезда должна быть позже даты заезда');
+      if (daysBetween(stay.check_in, stay.check_out) > MAX_STAY_NIGHTS)
+        throw new ValidationError(bookingMessages.stayTooLong);
+      return repository.bookings.nightlySpan(conn, hotel, stay.check_in, stay.check_out);
+    }
+    if (!stay.start_at || !stay.end_at || stay.end_at <= stay.start_at) {
+      throw new ValidationError('Окончание почасового проживания должно быть позже начала');
+    }
+    if (daysBetween(stay.start_at, stay.end_at) > MAX_STAY_NIGHTS)
+      throw new ValidationError(bookingMessages.stayTooLong);
+    return { start: stay.start_at, end: stay.end_at };
+  }
+
+  async function roomOf(conn: DbOrTrx, hotelId: string, roomId: string): Promise<Room> {
+    const room = await rooms.findRoom(hotelId, roomId, conn);
+    if (!room) throw bodyError('room_id', bookingMessages.roomNotFound);
+    return room;
+  }
+
+  async function categoryOf(conn: DbOrTrx, hotelId: string, categoryId: string): Promise<RoomCategory> {
+    const category = await rooms.findCategory(hotelId, categoryId, conn);
+    if (!category) throw bodyError('category_id', bookingMessages.categoryNotFound);
+    return category;
+  }
+
+  /**
+   * A tariff of this hotel. Checked here, not only by the quote: with a price set by hand the stay is not quoted,
+   * and another hotel's tariff would otherwise reach the database (its foreign key refuses it, as a 500).
+   */
+  async function tariffOf(conn: DbOrTrx, hotelId: string, tariffId: string | null | undefined) {
+    if (!tariffId) return undefined;
+    const tariff = await pricing.findTariff(hotelId, tariffId, conn);
+    if (!tariff) throw bodyError('tariff_id', bookingMessages.tariffNotFound);
+    return tariff;
+  }
+
+  /** The price from the pricing service for exactly this stay, from the rows already read. */
+  async function quotedPrice(conn: DbOrTrx, stay: PricedStay, rows: StayRows): Promise<string> {
+    const quote = await pricing.quotes.quote(
+      rows.hotel.id,
+      {
+        room_id: rows.room.id,
+        check_in: stay.check_in ?? undefined,
+        check_out: stay.check_out ?? undefined,
+        start_at: stay.check_in ? undefined : stay.start_at,
+        end_at: stay.check_in ? undefined : stay.end_at,
+        tariff_id: stay.tariff_id ?? undefined,
+        discount: stay.discount,
+        early_checkin: stay.early_checkin ?? false,
+        late_checkout: stay.late_checkout ?? false,
+      },
+      conn,
+      rows,
+    );
+    if (!fitsMoneyColumn(parseMoney(quote.total)))
+      throw new BusinessRuleError(bookingMessages.priceTooHigh, [], 'amount_limit');
+    return quote.total;
+  }
+
+  /** The room the stay goes to: the one named, or the free rooms of a category in the hotel's assignment order. */
+  async function roomsFor(trx: DbOrTrx, hotel: Hotel, input: BookingInput, span: Span, guestCount: number) {
+    if (input.room_id) {
+      const room = await roomOf(trx, hotel.id, input.room_id);
+      assertRoomUsable(room, span, guestCount);
+      return { category: await categoryOf(trx, hotel.id, room.category_id), candidates: [room] };
+    }
+    const category = await categoryOf(trx, hotel.id, input.category_id!);
+    const configured = (await hotels.settingsOf(hotel.id, trx))?.room_assignment_strategy ?? 'manual';
+    const strategy = configured === 'manual' ? (input.unattended_strategy ?? configured) : configured;
+    if (strategy === 'manual') throw new BusinessRuleError(bookingMessages.manualAssignment);
+    const free = await repository.bookings.candidates(trx, hotel.id, category.id, span, guestCount);
+    if (free.length === 0) throw new ConflictError(bookingMessages.noFreeRoom, 'no_free_room');
+    return { category, candidates: orderCandidates(strategy, free) as Room[] };
+  }
+
+  /**
+   * The fields a change of a booking writes: its own, the span and category of a new room or dates (checked), and a
+   * new price when what it depends on changed, unless the price was set by hand.
+   */
+  async function edited(trx: Knex.Transaction, booking: Booking, changes: BookingChanges): Promise<Partial<Booking>> {
+    const { hotel_id: hotelId } = booking;
+    const merged = { ...booking, ...changes };
+    const staysChanged = STAY_FIELDS.some((field) => field in changes);
+    const reprice = changes.price === undefined && !booking.price_manual && PRICE_FIELDS.some((f) => f in changes);
+    const fields: Partial<Booking> = { ...changes };
+    const tariff = await tariffOf(trx, hotelId, 'tariff_id' in changes ? changes.tariff_id : undefined);
+    if (staysChanged || reprice) {
+      const hotel = await hotelOf(trx, hotelId);
+      const room = await roomOf(trx, hotelId, merged.room_id);
+      const category = await categoryOf(trx, hotelId, room.category_id);
+      if (staysChanged) {
+        const span = await spanOf(trx, hotel, merged);
+        assertRoomUsable(room, span, merged.guests_count);
+        assertKindAllowed(category, booking.kind);
+        Object.assign(fields, { start_at: span.start, end_at: span.end, category_id: room.category_id });
+      }
+      if (reprice) {
+        const stayTariff = tariff ?? (await tariffOf(trx, hotelId, merged.tariff_id));
+        fields.price = await quotedPrice(trx, merged, { hotel, room, category, tariff: stayTariff });
+      }
+    }
+    if (changes.price !== undefined) fields.price_manual = true;
+    return fields;
+  }
+
+  return { hotelOf, spanOf, roomsFor, tariffOf, quotedPrice, edited };
+}
