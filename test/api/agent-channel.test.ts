@@ -234,6 +234,20 @@ describe('the agent channel handshake', () => {
       .expect(200);
     expect((await orphan.closed).code).toBe(4003);
   });
+
+  it("a revocation noticed late closes only connections of the revoked credential, never the desk's new one", async () => {
+    const { id, credential } = await pairedWorkstation();
+    const agent = await onlineAgent(credential);
+    answering(agent, 'list_ports', () => ({ ok: true, result: { ports: [{ name: 'COM5' }] } }));
+    // The notice pairing again sends for the old credential, arriving after the new credential connected.
+    await t.db.raw('select pg_notify(?, ?)', ['agent_revocations', id]);
+    const ports = await t.http
+      .get(workstations(owner, `/${id}/list-ports`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(ports.body.ports).toEqual([{ name: 'COM5' }]);
+    expect(agent.ws.readyState).toBe(WebSocket.OPEN);
+  });
 });
 
 describe('several API replicas', () => {

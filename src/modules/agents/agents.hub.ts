@@ -128,13 +128,19 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     if (row) await send(connection, [row]);
   }
 
+  /**
+   * Closes the connection if its own credential no longer opens the channel. A revocation is announced per
+   * workstation, and pairing again revokes the old credential: the desk's new connection must outlive that notice.
+   */
+  async function closedIfRevoked(connection: Connection): Promise<boolean> {
+    if (await agents.authenticate(connection.credential)) return false;
+    close(connection, AGENT_CLOSE.revoked, 'credential revoked');
+    return true;
+  }
+
   /** After the LISTEN connection came back: a revocation or a command announced meanwhile was missed. */
   async function catchUp(connection: Connection): Promise<void> {
-    if (!(await agents.authenticate(connection.credential))) {
-      close(connection, AGENT_CLOSE.revoked, 'credential revoked');
-      return;
-    }
-    if (connection.welcomed) await sendPending(connection);
+    if (!(await closedIfRevoked(connection)) && connection.welcomed) await sendPending(connection);
   }
 
   async function welcome(connection: Connection, hello: Hello): Promise<void> {
@@ -260,7 +266,9 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     }),
     listener.subscribe(AGENT_REVOCATIONS_CHANNEL, {
       onNotification: (workstationId) =>
-        each(workstationId, (connection) => close(connection, AGENT_CLOSE.revoked, 'credential revoked')),
+        each(workstationId, (connection) => {
+          void closedIfRevoked(connection).catch(logFailure(connection, 'agent revocation check failed'));
+        }),
     }),
     listener.subscribe(AGENT_CONNECTIONS_CHANNEL, {
       onNotification(payload) {
