@@ -1,6 +1,6 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
-import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import { announceBooking } from './bookings.effects';
 import { amountDue, bookingMessages } from './bookings.present';
 import { bookingsRepository } from './bookings.repository';

@@ -7,7 +7,7 @@ import type { FiscalService } from '../fiscal';
 import type { BookingPayment, PaymentInput, PaymentsService } from '../payments';
 import type { UsersService } from '../users';
 import { paymentReceipt, RECEIPT_METHODS } from './bookings.receipts';
-import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import { announceBooking } from './bookings.effects';
 import { bookingMessages, presentBooking } from './bookings.present';
 import { bookingsRepository } from './bookings.repository';

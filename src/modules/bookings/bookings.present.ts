@@ -1,4 +1,4 @@
-import { formatMoney, MAX_STORED_CENTS, parseMoney } from '../pricing';
+import { formatMoney, MAX_STORED_CENTS, parseMoney } from '../../platform/money';
 import { MAX_STAY_NIGHTS } from '../../platform/http/schemas';
 import type { Booking } from './bookings.types';
 

@@ -1,7 +1,7 @@
 import type { ReceiptInput, SettlementMethod, VatRate } from '../../integrations/atol';
 import type { PaymentInput, PaymentSettings } from '../payments';
 import { normalizePhone } from '../../platform/phone';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import { amountDue } from './bookings.present';
 import type { Booking } from './bookings.types';
 

@@ -13,14 +13,8 @@ import type { GuestsService } from '../guests';
 import type { Hotel, HotelsService } from '../hotels';
 import type { HousekeepingService } from '../housekeeping';
 import type { PaymentsService } from '../payments';
-import {
-  fitsMoneyColumn,
-  formatMoney,
-  parseMoney,
-  type PricingService,
-  type QuoteService,
-  type Tariff,
-} from '../pricing';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
+import type { PricingService, QuoteService, Tariff } from '../pricing';
 import type { Room, RoomCategory, RoomsService } from '../rooms';
 import { createAvailability } from './bookings.availability';
 import { announceBooking, signalBookingStatus, startBookingWorkflow } from './bookings.effects';

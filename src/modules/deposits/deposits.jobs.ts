@@ -3,7 +3,7 @@ import type { YooKassaPayment } from '../../integrations/yookassa';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import type { Mailer } from '../../platform/mail';
 import type { DepositCommand, DepositStanding, ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
-import { parseMoney } from '../pricing';
+import { parseMoney } from '../../platform/money';
 import { amountOf, isRefusal, receiptFor } from './deposits.provider';
 import { depositsRepository, refundsRepository } from './deposits.repository';
 import { afterRefund, CLOSED_STATUSES, readProviderPayment, releaseSplit } from './deposits.rules';

@@ -12,7 +12,7 @@ import {
 import type { DbOrTrx } from '../../platform/db/knex';
 import { phoneDigits } from '../../platform/phone';
 import type { PaymentsService } from '../payments';
-import { formatMoney } from '../pricing';
+import { formatMoney } from '../../platform/money';
 
 export type Gateways = Pick<PaymentsService, 'gateways'>['gateways'];
 

@@ -1,6 +1,6 @@
 import type { YooKassaPayment } from '../../integrations/yookassa';
 import type { DepositKind, ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import type { Deduction, Deposit, DepositStatus } from './deposits.types';
 
 /** The rules of a deposit's life, without I/O: what staff may ask in each status, and what a provider read means. */

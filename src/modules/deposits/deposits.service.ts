@@ -12,7 +12,7 @@ import type { HotelsService } from '../hotels';
 import type { MinibarService } from '../minibar';
 import type { NotificationsService } from '../notifications';
 import type { PaymentsService } from '../payments';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import { announceDeposit, depositWorkflows } from './deposits.effects';
 import { createProvider } from './deposits.provider';
 import { depositsRepository, refundsRepository } from './deposits.repository';

@@ -5,7 +5,7 @@ import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import { onlinePaymentWorkflows } from './deposits.effects';
 import { amountOf, receiptFor, type Provider } from './deposits.provider';
 import { onlinePaymentsRepository } from './deposits.repository';

@@ -3,7 +3,7 @@ import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ValidationError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
-import { parseMoney } from '../pricing';
+import { parseMoney } from '../../platform/money';
 import { createGatewaysService } from './payments.gateways';
 import { hotelRecords } from './payments.records';
 import { ledgerRepository, methodsRepository, paymentSettingsRepository } from './payments.repository';

@@ -8,7 +8,7 @@ import type { GuestsService } from '../guests';
 import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
 import type { PaymentsService } from '../payments';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import type { RentalBookingInput, RentalsService } from '../rentals';
 import type { RoomsService } from '../rooms';
 import { createPublicCache } from './widget.cache';
