@@ -6,14 +6,14 @@ import {
   type OutboxMessage,
   type SignalMessage,
 } from '../../platform/db/outbox';
+import { bookingPaymentWorkflowId, type BookingPaymentWorkflow } from '../../../workflows/contracts/booking-payments';
 import {
   depositCommandSignal,
-  paymentWorkflowIds,
-  providerPaymentChangedSignal,
-  type BookingPaymentWorkflow,
+  depositWorkflowId,
   type DepositCommand,
   type DepositWorkflow,
-} from '../../../workflows/contracts/payments';
+} from '../../../workflows/contracts/deposits';
+import { providerPaymentChangedSignal } from '../../../workflows/contracts/payments';
 import { depositUpdated } from './deposits.events';
 import type { Deposit, OnlinePayment } from './deposits.types';
 
@@ -58,7 +58,7 @@ function depositStart(deposit: Deposit, hotelSlug: string, timers: Config['payme
       timings: { confirmationTimeoutMs, pollIntervalMs, holdSettleAfterMs },
     },
   ];
-  return moneyWorkflowStart('deposit', paymentWorkflowIds.deposit(deposit.id), args, hotelSlug, deposit);
+  return moneyWorkflowStart('deposit', depositWorkflowId(deposit.id), args, hotelSlug, deposit);
 }
 
 function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: Config['paymentTimers'], ttlMs: number) {
@@ -69,7 +69,7 @@ function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: C
       timings: { confirmationTimeoutMs: ttlMs, pollIntervalMs: timers.pollIntervalMs },
     },
   ];
-  const workflowId = paymentWorkflowIds.bookingPayment(payment.id);
+  const workflowId = bookingPaymentWorkflowId(payment.id);
   return moneyWorkflowStart('bookingPayment', workflowId, args, hotelSlug, payment);
 }
 

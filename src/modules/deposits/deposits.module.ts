@@ -1,4 +1,5 @@
-import type { BookingPaymentActivities, DepositActivities } from '../../../workflows/contracts/payments';
+import type { BookingPaymentActivities } from '../../../workflows/contracts/booking-payments';
+import type { DepositActivities } from '../../../workflows/contracts/deposits';
 import { defineModule } from '../../platform/modules';
 import { depositUpdated } from './deposits.events';
 import { createDepositJobs } from './deposits.jobs';

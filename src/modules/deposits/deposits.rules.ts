@@ -1,5 +1,6 @@
 import type { YooKassaPayment } from '../../integrations/yookassa';
-import type { DepositKind, ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
+import type { DepositKind } from '../../../workflows/contracts/deposits';
+import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { Deduction, Deposit, DepositStatus } from './deposits.types';
 

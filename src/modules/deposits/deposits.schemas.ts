@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { DEPOSIT_KINDS } from '../../../workflows/contracts/payments';
+import { DEPOSIT_KINDS } from '../../../workflows/contracts/deposits';
 import { openApiComponent } from '../../platform/http/components';
 import { moneyOut, positiveMoney } from '../../platform/http/schemas';
 import { consumptionSchema } from '../minibar';

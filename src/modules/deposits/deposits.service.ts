@@ -6,7 +6,7 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
-import type { DepositKind } from '../../../workflows/contracts/payments';
+import type { DepositKind } from '../../../workflows/contracts/deposits';
 import type { BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { MinibarService } from '../minibar';

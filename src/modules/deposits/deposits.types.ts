@@ -1,4 +1,4 @@
-import type { DepositKind, DepositOperation } from '../../../workflows/contracts/payments';
+import type { DepositKind, DepositOperation } from '../../../workflows/contracts/deposits';
 
 export const DEPOSIT_STATUSES = [
   'hold_created',
