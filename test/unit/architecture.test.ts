@@ -120,6 +120,16 @@ it('keeps money arithmetic in one place, platform/money, which everything that c
   expect([...elsewhere, ...definitions]).toEqual([]);
 });
 
+it('lets no module but payments talk to the payment provider (YooKassa); the others go through its service', () => {
+  const files = SOURCE_DIRS.flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
+  const talking = [...importGraph(files)]
+    .filter(([, targets]) => targets.some((target) => target.startsWith(path.join(ROOT, 'src/integrations/yookassa/'))))
+    .map(([file]) => path.relative(ROOT, file))
+    .filter((file) => !file.startsWith('src/integrations/yookassa/'));
+  expect(talking.length).toBeGreaterThan(0);
+  expect(talking.filter((file) => !file.startsWith('src/modules/payments/'))).toEqual([]);
+});
+
 it("a module's index shows its service and types, never a repository", () => {
   const modulesDir = path.join(ROOT, 'src/modules');
   const leaks = readdirSync(modulesDir)

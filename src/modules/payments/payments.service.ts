@@ -5,6 +5,7 @@ import { ValidationError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import { parseMoney } from '../../platform/money';
 import { createGatewaysService } from './payments.gateways';
+import { createProvider } from './payments.provider';
 import { hotelRecords } from './payments.records';
 import { ledgerRepository, methodsRepository, paymentSettingsRepository } from './payments.repository';
 import type {
@@ -20,8 +21,12 @@ export const paymentMessages = {
   methodNotFound: 'Способ оплаты не найден',
 };
 
-export function createPaymentsService(db: Db, config: Pick<Config, 'encryption' | 'allowPrivateOutbound'>) {
+export function createPaymentsService(
+  db: Db,
+  config: Pick<Config, 'encryption' | 'allowPrivateOutbound' | 'yookassa'>,
+) {
   const methodRecords = hotelRecords(db, methodsRepository, paymentMessages.methodNotFound);
+  const gateways = createGatewaysService(db, config);
 
   return {
     getSettings: (hotelId: string) => paymentSettingsRepository.get(db, hotelId),
@@ -40,7 +45,10 @@ export function createPaymentsService(db: Db, config: Pick<Config, 'encryption' 
       create: (hotelId: string, input: PaymentMethodInput) => methodsRepository.insert(db, hotelId, input),
     },
 
-    gateways: createGatewaysService(db, config),
+    gateways,
+
+    /** The payment provider (YooKassa) with the hotel's credentials: every call to it goes through this. */
+    provider: createProvider(config, gateways),
 
     /**
      * The payment ledger of bookings: rows of money received (or returned, as negative amounts). The bookings

@@ -1,0 +1,22 @@
+import { defineModule } from '../../platform/modules';
+import { onlinePaymentActivities } from './billing.activities';
+import { createProviderNotifications, type ProviderPaymentFollowers } from './billing.notifications';
+import { onlinePaymentsRoutes } from './billing.routes';
+import { createOnlinePayments, type OnlinePaymentsDependencies } from './billing.online';
+
+/**
+ * What the guest is billed and pays beyond the desk: online payment of bookings through the payments module's provider,
+ * and the provider's notifications, which wake the workflow following the payment they name (an online payment's or
+ * a deposit's). Built after bookings and deposits, which it acts on (see docs/decisions/payments.md for the folio and
+ * invoices to come).
+ */
+export const billingModule = defineModule({
+  name: 'billing',
+  uses: ['hotels', 'bookings', 'payments', 'notifications', 'deposits'],
+  create({ db, config }, deps: OnlinePaymentsDependencies & ProviderPaymentFollowers) {
+    const onlinePayments = createOnlinePayments(db, config, deps);
+    return { onlinePayments, providerNotifications: createProviderNotifications(db, config, deps, onlinePayments) };
+  },
+  routes: ({ onlinePayments, providerNotifications }) => onlinePaymentsRoutes(onlinePayments, providerNotifications),
+  activities: ({ onlinePayments }) => onlinePaymentActivities(onlinePayments),
+});
