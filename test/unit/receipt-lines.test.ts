@@ -1,5 +1,5 @@
 import type { Booking } from '../../src/modules/bookings';
-import { paymentReceipt, paymentShares } from '../../src/modules/bookings/bookings.receipts';
+import { paymentReceipt, paymentShares } from '../../src/modules/billing/billing.receipts';
 import { parseMoney } from '../../src/platform/money';
 
 /** A stay of 10,000.00 with 1,500.00 of room service delivered, as a payment of `paid` (after it) leaves it. */

@@ -2,9 +2,19 @@ import Joi from 'joi';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
 import { idParams, okResponse } from '../../platform/http/schemas';
+import { bookingSchema } from '../bookings';
+import { receiptSchema } from '../fiscal';
 import { MONEY_DESK, MONEY_READERS } from '../payments';
+import type { DeskPaymentInput, DeskPayments } from './billing.desk-payments';
 import type { ProviderNotification, ProviderNotifications } from './billing.notifications';
-import { onlinePaymentBody, onlinePaymentSchema, providerNotificationBody } from './billing.schemas';
+import {
+  createPaymentBody,
+  onlinePaymentBody,
+  onlinePaymentSchema,
+  paymentParams,
+  paymentSchema,
+  providerNotificationBody,
+} from './billing.schemas';
 import type { OnlinePaymentInput, OnlinePayments } from './billing.online';
 
 type Params = { id: string };
@@ -76,6 +86,74 @@ export function onlinePaymentsRoutes(
       async handler({ body, req, res }) {
         await notifications.receive(body, req.ip);
         res.json({ ok: true });
+      },
+    }),
+  ];
+}
+
+/** The payments of a booking staff record at the desk, documented with the bookings as before. */
+export function deskPaymentsRoutes(deskPayments: DeskPayments): RouteDefinition[] {
+  const bookingTags = ['Bookings'];
+  return [
+    defineHotelRoute<unknown, unknown, { id: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/bookings/:id/payments',
+      summary: 'Payments of a booking',
+      tags: bookingTags,
+      access: { kind: 'hotel', roles: MONEY_DESK },
+      request: { params: idParams },
+      responses: { 200: { description: 'Payments', schema: Joi.array().items(paymentSchema) } },
+      async handler({ hotel, params, res }) {
+        res.json(await deskPayments.list(hotel.id, params.id));
+      },
+    }),
+    defineHotelRoute<DeskPaymentInput, unknown, { id: string }>({
+      method: 'post',
+      path: '/api/hotels/:slug/bookings/:id/payments',
+      summary: 'Record a payment (a negative amount is a refund)',
+      description:
+        'Changes `paid_amount` in the same transaction. Accepts `Idempotency-Key` like booking creation. With ' +
+        '`workstation_id` (cash or card), the desk’s fiscal register prints its 54-FZ receipt (a return for a ' +
+        'negative amount): `fiscal_receipt` is answered `pending` and followed at `GET /fiscal-receipts/{id}`; 422 ' +
+        '`no_fiscal_register` or `receipt_method`, and nothing is recorded.',
+      tags: bookingTags,
+      access: { kind: 'hotel', roles: MONEY_DESK },
+      request: { params: idParams, body: createPaymentBody, headers: idempotencyKeyHeader },
+      responses: {
+        201: {
+          description: 'The payment, the booking after it, and the receipt being printed (or null)',
+          schema: Joi.object({
+            payment: paymentSchema,
+            booking: bookingSchema,
+            fiscal_receipt: Joi.alternatives().try(receiptSchema, Joi.valid(null)),
+          }),
+        },
+        404: { description: 'No such booking' },
+        422: {
+          description:
+            'The sum of the payments would leave what its column holds, or the key was used with another body',
+        },
+      },
+      async handler({ hotel, params, body, auth, headers, res }) {
+        const result = await deskPayments.create(hotel, params.id, body, auth.sub, headers['idempotency-key']);
+        res.status(result.status).json(result.body);
+      },
+    }),
+    defineHotelRoute<unknown, unknown, { id: string; paymentId: string }>({
+      method: 'delete',
+      path: '/api/hotels/:slug/bookings/:id/payments/:paymentId',
+      summary: 'Delete a payment',
+      description: 'Changes `paid_amount` back in the same transaction; answers the booking after it.',
+      tags: bookingTags,
+      access: { kind: 'hotel', roles: MONEY_DESK },
+      request: { params: paymentParams },
+      responses: {
+        200: { description: 'The booking', schema: bookingSchema },
+        404: { description: 'No such payment' },
+        422: { description: 'The sum of the payments would leave what its column holds' },
+      },
+      async handler({ hotel, params, res }) {
+        res.json(await deskPayments.remove(hotel.id, params.id, params.paymentId));
       },
     }),
   ];

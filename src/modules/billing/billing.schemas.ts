@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
-import { moneyOut, positiveMoney } from '../../platform/http/schemas';
-import { returnUrl } from '../payments';
+import { hotelSlug, instant, moneyOut, positiveMoney, signedDecimal } from '../../platform/http/schemas';
+import { PAYMENT_METHODS, returnUrl } from '../payments';
 
 export const onlinePaymentSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -30,3 +30,33 @@ export const providerNotificationBody = Joi.object({
     .unknown(true)
     .required(),
 }).unknown(true);
+
+export const createPaymentBody = Joi.object({
+  amount: signedDecimal.required(),
+  method: Joi.string()
+    .valid(...PAYMENT_METHODS)
+    .default('cash'),
+  note: Joi.string().trim().max(500).allow(''),
+  paid_at: instant,
+  workstation_id: Joi.string()
+    .uuid()
+    .description('The desk where it was taken: its fiscal register prints the receipt (cash or card only)'),
+});
+
+export const paymentParams = Joi.object({
+  slug: hotelSlug.required(),
+  id: Joi.string().uuid().required(),
+  paymentId: Joi.string().uuid().required(),
+});
+
+export const paymentSchema = Joi.object({
+  id: Joi.string().uuid(),
+  hotel_id: Joi.string().uuid(),
+  booking_id: Joi.string().uuid(),
+  amount: moneyOut,
+  method: Joi.string().valid(...PAYMENT_METHODS),
+  note: Joi.string().allow(''),
+  paid_at: Joi.date(),
+  created_by: Joi.string().uuid().allow(null),
+  created_at: Joi.date(),
+}).meta(openApiComponent('BookingPayment'));

@@ -4,7 +4,7 @@ import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import { announceBooking } from './bookings.effects';
 import { amountDue, bookingMessages } from './bookings.present';
 import { bookingsRepository } from './bookings.repository';
-import type { Booking, BookingCharge, BookingChargeInput } from './bookings.types';
+import type { Booking, BookingCharge, BookingChargeInput, BookingChargeKind } from './bookings.types';
 
 export interface AddedCharge {
   charge: BookingCharge;
@@ -58,5 +58,9 @@ export function createBookingCharges(db: Db) {
       if (!(await bookingsRepository.find(db, hotelId, bookingId))) throw new NotFoundError(bookingMessages.notFound);
       return bookingsRepository.listCharges(db, hotelId, bookingId);
     },
+
+    /** The sum of the stay's lines of one kind (room service, for the receipt of a payment), in the caller's transaction. */
+    sum: (trx: DbOrTrx, hotelId: string, bookingId: string, kind: BookingChargeKind) =>
+      bookingsRepository.sumCharges(trx, hotelId, bookingId, kind),
   };
 }

@@ -9,7 +9,7 @@ import { createBookingsService, type BookingsDependencies } from './bookings.ser
 
 export const bookingsModule = defineModule({
   name: 'bookings',
-  uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications', 'fiscal', 'users'],
+  uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications'],
   create: ({ db }, deps: BookingsDependencies & { notifications: Pick<NotificationsService, 'notify'> }) =>
     createBookingsService(db, deps),
   events: [bookingCreated, bookingUpdated],

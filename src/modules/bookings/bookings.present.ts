@@ -9,7 +9,6 @@ export const bookingMessages = {
   guestNotFound: 'Гость не найден',
   tariffNotFound: 'Тариф не найден',
   paymentNotFound: 'Платёж не найден',
-  receiptMethod: 'Чек на кассе печатается только для оплаты наличными или картой',
   roomClosed: 'Номер закрыт на обслуживание в эти даты',
   tooManyGuests: (max: number) => `В номере не больше ${max} гостей`,
   noFreeRoom: 'Нет свободных номеров этой категории на эти даты',

@@ -21,7 +21,7 @@ import { announceBooking, signalBookingStatus, startBookingWorkflow } from './bo
 import { createInventory } from './bookings.inventory';
 import { createOffers } from './bookings.offers';
 import { createBookingCharges } from './bookings.charges';
-import { createBookingPayments, type DeskPaymentInput, type ReceiptDependencies } from './bookings.payments';
+import { createBookingPayments } from './bookings.payments';
 import { balanceOf, bookingMessages, presentBooking } from './bookings.present';
 import { bookingsRepository, type Span } from './bookings.repository';
 import { canMoveBooking, orderCandidates } from './bookings.rules';
@@ -36,8 +36,6 @@ export interface BookingsDependencies {
   guests: Pick<GuestsService, 'find' | 'forBooking'>;
   payments: Pick<PaymentsService, 'settingsOf' | 'ledger'>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
-  fiscal: ReceiptDependencies['fiscal'];
-  users: ReceiptDependencies['users'];
 }
 
 /** What the price of a stay depends on. */
@@ -466,15 +464,8 @@ export function createBookingsService(db: Db, deps: BookingsDependencies) {
       },
     },
 
+    /** The booking's side of its payments: `paid_amount` kept in step with the ledger rows (the desk's flow is billing's). */
     payments: {
-      list: bookingPayments.list,
-      create: (
-        hotel: { id: string; slug: string },
-        bookingId: string,
-        payment: DeskPaymentInput,
-        actor: Actor,
-        idempotencyKey?: string,
-      ) => bookingPayments.create(hotel, bookingId, payment, actor.userId, idempotencyKey),
       remove: bookingPayments.remove,
       recordWithin: bookingPayments.recordWithin,
     },
