@@ -32,7 +32,8 @@ import { startFakePushService } from '../test/fakes/push';
 import { fakeTTLockControl } from '../test/fakes/ttlock';
 import { fakeYooKassaControl } from '../test/fakes/yookassa';
 import { fiscalWorkflowIds } from '../workflows/contracts/fiscal';
-import { paymentWorkflowIds } from '../workflows/contracts/payments';
+import { bookingPaymentWorkflowId } from '../workflows/contracts/booking-payments';
+import { depositWorkflowId } from '../workflows/contracts/deposits';
 import { pushWorkflowIds } from '../workflows/contracts/push';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
 import { startEphemeralStack, type RunningStack } from './stack/stack';
@@ -327,7 +328,7 @@ async function hotelWithShop(r: Recorder, label: string) {
     /** Takes a deposit and returns the id of its workflow, whose first run is the one to save. */
     async openDeposit(bookingId: string, body: Record<string, unknown>): Promise<string> {
       const created = await depositCall('POST', bookingId, '', body, 201);
-      const workflowId = paymentWorkflowIds.deposit(created.id);
+      const workflowId = depositWorkflowId(created.id);
       await started(r.client, workflowId);
       return workflowId;
     },
@@ -673,7 +674,7 @@ const CASES: Case[] = [
         expected: 201,
         body: {},
       });
-      const paymentId = paymentWorkflowIds.bookingPayment(created.id);
+      const paymentId = bookingPaymentWorkflowId(created.id);
       await started(r.client, paymentId);
       const confirmationUrl = await until('online payment page', async () => {
         const [payment] = await r.api.call<{ confirmation_url: string | null }[]>('GET', paymentsPath, {

@@ -1,10 +1,6 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
-import {
-  providerPaymentChangedSignal,
-  type BookingPaymentActivities,
-  type BookingPaymentWorkflowInput,
-  type ProviderPaymentOutcome,
-} from './contracts/payments';
+import type { BookingPaymentActivities, BookingPaymentWorkflowInput } from './contracts/booking-payments';
+import { providerPaymentChangedSignal, type ProviderPaymentOutcome } from './contracts/payments';
 import { MONEY_ACTIVITY_OPTIONS } from './money-activities';
 
 const activities = proxyActivities<BookingPaymentActivities>(MONEY_ACTIVITY_OPTIONS);

@@ -1,11 +1,11 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import {
   depositCommandSignal,
-  providerPaymentChangedSignal,
   type DepositActivities,
   type DepositCommand,
   type DepositWorkflowInput,
-} from './contracts/payments';
+} from './contracts/deposits';
+import { providerPaymentChangedSignal } from './contracts/payments';
 import { MONEY_ACTIVITY_OPTIONS } from './money-activities';
 
 const activities = proxyActivities<DepositActivities>(MONEY_ACTIVITY_OPTIONS);

@@ -1,7 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Db } from '../../src/platform/db/knex';
 import { fakeYooKassaControl, type FakeYooKassaControl } from '../../test/fakes/yookassa';
-import { paymentWorkflowIds, providerPaymentChangedSignal } from '../../workflows/contracts/payments';
+import { depositWorkflowId } from '../../workflows/contracts/deposits';
+import { providerPaymentChangedSignal } from '../../workflows/contracts/payments';
 import { call, registerConfirmedOwners, signIn } from './fixtures';
 import { percentile } from './stats';
 
@@ -96,8 +97,7 @@ async function holdLifecycle(baseUrl: string, desks: Desk[], fake: FakeYooKassaC
   return { lines, held };
 }
 
-const workflowOf = (client: Client, depositId: string) =>
-  client.workflow.getHandle(paymentWorkflowIds.deposit(depositId));
+const workflowOf = (client: Client, depositId: string) => client.workflow.getHandle(depositWorkflowId(depositId));
 
 /** The wake-ups the workflow was sent and the provider re-reads it made, from its history. */
 async function wakeUpsAndReads(client: Client, depositId: string) {

@@ -1,6 +1,7 @@
 import type { DependenciesSatisfied, ServicesOf } from '../platform/modules';
 import { agentsModule } from './agents/agents.module';
 import { authModule } from './auth/auth.module';
+import { billingModule } from './billing/billing.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { depositsModule } from './deposits/deposits.module';
 import { cardsModule } from './cards/cards.module';
@@ -52,6 +53,7 @@ export const MODULES = [
   fiscalModule,
   bookingsModule,
   depositsModule,
+  billingModule,
   widgetModule,
   tvModule,
   maintenanceModule,

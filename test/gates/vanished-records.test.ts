@@ -12,7 +12,8 @@ import type { FiscalActivities, FiscalPrintActivities } from '../../workflows/co
 import type { LoyaltyActivities } from '../../workflows/contracts/loyalty';
 import type { LoyaltyExpiryActivities } from '../../workflows/contracts/loyalty-expiry';
 import type { MaintenanceActivities } from '../../workflows/contracts/maintenance';
-import type { BookingPaymentActivities, DepositActivities } from '../../workflows/contracts/payments';
+import type { BookingPaymentActivities } from '../../workflows/contracts/booking-payments';
+import type { DepositActivities } from '../../workflows/contracts/deposits';
 import type { PushActivities } from '../../workflows/contracts/push';
 import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import type { TvActivities } from '../../workflows/contracts/tv';

@@ -83,6 +83,53 @@ it('has no import circles in src, workflows, activities or workers', () => {
   expect(circles(importGraph(files))).toEqual([]);
 });
 
+/** Every named import of the source files: what it names and the file it resolves to (relative imports only). */
+function namedImports(files: string[]) {
+  return files.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/g)].map((match) => ({
+      file: path.relative(ROOT, file),
+      names: match[1].split(',').map((name) => name.trim().replace(/^type\s+/, '')),
+      target: path.relative(ROOT, resolveImport(file, match[2]) ?? match[2]),
+    })),
+  );
+}
+
+const MONEY_ARITHMETIC = [
+  'parseMoney',
+  'formatMoney',
+  'fitsMoneyColumn',
+  'MAX_STORED_CENTS',
+  'parsePercent',
+  'applyPercent',
+];
+
+it('keeps money arithmetic in one place, platform/money, which everything that counts money imports', () => {
+  const files = SOURCE_DIRS.flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
+  const elsewhere = namedImports(files)
+    .filter(
+      ({ names, target }) =>
+        names.some((name) => MONEY_ARITHMETIC.includes(name)) && target !== 'src/platform/money.ts',
+    )
+    .map(({ file, target }) => `${file} takes money arithmetic from ${target}`);
+  const definitions = files
+    .filter((file) => path.relative(ROOT, file) !== 'src/platform/money.ts')
+    .filter((file) =>
+      new RegExp(`(?:function|const)\\s+(?:${MONEY_ARITHMETIC.join('|')})\\b`).test(readFileSync(file, 'utf8')),
+    )
+    .map((file) => `${path.relative(ROOT, file)} defines money arithmetic`);
+  expect([...elsewhere, ...definitions]).toEqual([]);
+});
+
+it('lets no module but payments talk to the payment provider (YooKassa); the others go through its service', () => {
+  const files = SOURCE_DIRS.flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
+  const talking = [...importGraph(files)]
+    .filter(([, targets]) => targets.some((target) => target.startsWith(path.join(ROOT, 'src/integrations/yookassa/'))))
+    .map(([file]) => path.relative(ROOT, file))
+    .filter((file) => !file.startsWith('src/integrations/yookassa/'));
+  expect(talking.length).toBeGreaterThan(0);
+  expect(talking.filter((file) => !file.startsWith('src/modules/payments/'))).toEqual([]);
+});
+
 it("a module's index shows its service and types, never a repository", () => {
   const modulesDir = path.join(ROOT, 'src/modules');
   const leaks = readdirSync(modulesDir)

@@ -12,7 +12,7 @@ import {
   type Quote,
   type TariffRule,
 } from '../../src/modules/pricing/pricing.engine';
-import { formatMoney, formatPercent, parseMoney } from '../../src/modules/pricing/pricing.money';
+import { formatMoney, formatPercent, parseMoney } from '../../src/platform/money';
 
 const summer: PeriodPrice = {
   periodId: 'summer',

@@ -17,7 +17,7 @@ import {
 import { ROOM_STATUSES, type RoomStatus } from '../../src/modules/rooms';
 
 /**
- * Properties of the pure rules (money arithmetic has its own in test/unit/pricing-*.test.ts). Each property runs
+ * Properties of the pure rules (money arithmetic has its own in test/unit/money.test.ts, pricing in test/unit/pricing-engine.test.ts). Each property runs
  * fast-check's default 100 cases unless it says otherwise; a failure prints the shrunk counterexample.
  */
 

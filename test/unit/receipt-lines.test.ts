@@ -1,6 +1,6 @@
 import type { Booking } from '../../src/modules/bookings';
-import { paymentReceipt, paymentShares } from '../../src/modules/bookings/bookings.receipts';
-import { parseMoney } from '../../src/modules/pricing';
+import { paymentReceipt, paymentShares } from '../../src/modules/billing/billing.receipts';
+import { parseMoney } from '../../src/platform/money';
 
 /** A stay of 10,000.00 with 1,500.00 of room service delivered, as a payment of `paid` (after it) leaves it. */
 const stay = (paid: string, charges = '1500.00') =>

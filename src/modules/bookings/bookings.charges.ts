@@ -1,10 +1,10 @@
 import type { DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
-import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import type { BookingEffects } from './bookings.effects';
 import { amountDue, bookingMessages } from './bookings.present';
 import type { BookingsRepository } from './bookings.repository';
-import type { Booking, BookingCharge, BookingChargeInput } from './bookings.types';
+import type { Booking, BookingCharge, BookingChargeInput, BookingChargeKind } from './bookings.types';
 
 export interface AddedCharge {
   charge: BookingCharge;
@@ -64,5 +64,9 @@ export function createBookingCharges({
       if (!(await bookings.find(db, hotelId, bookingId))) throw new NotFoundError(bookingMessages.notFound);
       return bookings.listCharges(db, hotelId, bookingId);
     },
+
+    /** The sum of the stay's lines of one kind (room service, for the receipt of a payment), in the caller's transaction. */
+    sum: (trx: DbOrTrx, hotelId: string, bookingId: string, kind: BookingChargeKind) =>
+      bookings.sumCharges(trx, hotelId, bookingId, kind),
   };
 }

@@ -4,7 +4,7 @@ import { assertVersion, type ExpectedVersion } from '../../platform/http/concurr
 import type { BookingStatusChange } from '../../../workflows/contracts/bookings';
 import type { HousekeepingService } from '../housekeeping';
 import type { PaymentsService } from '../payments';
-import { formatMoney } from '../pricing';
+import { formatMoney } from '../../platform/money';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
 import { balanceOf, bookingMessages, presentBooking } from './bookings.present';

@@ -11,7 +11,7 @@ import { createBookingsService, type BookingsDependencies } from './bookings.ser
 export const bookingsModule = defineModule({
   name: 'bookings',
   fixtures: bookingsFixtures,
-  uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications', 'fiscal', 'users'],
+  uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications'],
   create: ({ db }, deps: BookingsDependencies & { notifications: Pick<NotificationsService, 'notify'> }) =>
     createBookingsService({ ...deps, repository: createBookingsRepository(db), effects: bookingEffects }),
   events: [bookingCreated, bookingUpdated],

@@ -1,13 +1,8 @@
-import { idempotent } from '../../platform/db/idempotency';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
-import type { WorkstationDevice } from '../agents';
-import type { FiscalService } from '../fiscal';
-import type { BookingPayment, PaymentInput, PaymentsService } from '../payments';
-import type { UsersService } from '../users';
-import { paymentReceipt, RECEIPT_METHODS } from './bookings.receipts';
-import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
+import type { PaymentInput, PaymentsService } from '../payments';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import { announceBooking } from './bookings.effects';
 import { bookingMessages, presentBooking } from './bookings.present';
 import { bookingsRepository } from './bookings.repository';
@@ -21,18 +16,10 @@ function assertPaidFits(booking: Booking, changeCents: bigint): void {
 
 /**
  * A booking's payments: rows of the payments module's ledger, with the booking's `paid_amount` kept in step in the
- * same transaction (the booking row locked meanwhile) and the change shown to staff.
+ * same transaction (the booking row locked meanwhile) and the change shown to staff. The desk's flow around them (the
+ * fiscal receipt a payment triggers) is the billing module's.
  */
-export interface ReceiptDependencies {
-  payments: Pick<PaymentsService, 'ledger' | 'settingsOf'>;
-  fiscal: Pick<FiscalService, 'issue' | 'registerAt'>;
-  users: Pick<UsersService, 'findInHotel'>;
-}
-
-/** A payment as the desk records it: `workstation_id` names the desk whose fiscal register prints its receipt. */
-export type DeskPaymentInput = PaymentInput & { workstation_id?: string };
-
-export function createBookingPayments(db: Db, { payments, fiscal, users }: ReceiptDependencies) {
+export function createBookingPayments(db: Db, { payments }: { payments: Pick<PaymentsService, 'ledger'> }) {
   async function lockBooking(trx: DbOrTrx, hotelId: string, id: string) {
     const booking = await bookingsRepository.find(trx, hotelId, id, { forUpdate: true });
     if (!booking) throw new NotFoundError(bookingMessages.notFound);
@@ -61,81 +48,9 @@ export function createBookingPayments(db: Db, { payments, fiscal, users }: Recei
     return recorded;
   }
 
-  async function deskRegister(hotelId: string, workstationId: string, payment: PaymentInput) {
-    if (!(payment.method in RECEIPT_METHODS)) {
-      throw new BusinessRuleError(bookingMessages.receiptMethod, [], 'receipt_method');
-    }
-    return fiscal.registerAt(hotelId, workstationId);
-  }
-
-  async function receiptFor(
-    trx: DbOrTrx,
-    recorded: { payment: BookingPayment; booking: Booking },
-    payment: PaymentInput,
-    register: WorkstationDevice,
-    createdBy: string | null,
-  ) {
-    const { hotel_id: hotelId } = recorded.booking;
-    const settings = await payments.settingsOf(hotelId, trx);
-    const operator = createdBy ? await users.findInHotel(hotelId, createdBy) : undefined;
-    const method = payment.method as keyof typeof RECEIPT_METHODS;
-    const { id: bookingId } = recorded.booking;
-    const roomService = await bookingsRepository.sumCharges(trx, hotelId, bookingId, 'room_service');
-    const described = paymentReceipt(
-      recorded.booking,
-      { ...payment, method },
-      settings,
-      operator?.name ?? 'Кассир',
-      parseMoney(roomService),
-    );
-    return {
-      ...described,
-      source_id: recorded.payment.id,
-      workstation_id: register.workstation_id,
-      device_id: register.id,
-    };
-  }
-
   return {
     record,
     recordWithin,
-
-    async list(hotelId: string, bookingId: string) {
-      if (!(await bookingsRepository.find(db, hotelId, bookingId))) throw new NotFoundError(bookingMessages.notFound);
-      return payments.ledger.list(hotelId, bookingId);
-    },
-
-    /**
-     * Idempotent with `Idempotency-Key`, like booking creation. Taken at a desk (`workstation_id`), its receipt is
-     * recorded and sent to that desk's register in the same transaction: no register there, or money that does not pass
-     * it (a transfer), is a 422 and nothing is recorded.
-     */
-    async create(
-      hotel: { id: string; slug: string },
-      bookingId: string,
-      { workstation_id: desk, ...payment }: DeskPaymentInput,
-      createdBy: string | null,
-      idempotencyKey?: string,
-    ) {
-      const body = { ...payment, workstation_id: desk };
-      return transactionWithRetry(db, (trx) =>
-        idempotent(
-          trx,
-          { hotelId: hotel.id, scope: `payments.create:${bookingId}`, key: idempotencyKey, body },
-          async () => {
-            const register = desk && (await deskRegister(hotel.id, desk, payment));
-            const recorded = await recordWithin(trx, hotel.id, bookingId, payment, createdBy);
-            const receipt = register
-              ? await fiscal.issue(trx, hotel, await receiptFor(trx, recorded, payment, register, createdBy), bookingId)
-              : null;
-            return {
-              status: 201,
-              body: { payment: recorded.payment, booking: presentBooking(recorded.booking), fiscal_receipt: receipt },
-            };
-          },
-        ),
-      );
-    },
 
     async remove(hotelId: string, bookingId: string, paymentId: string) {
       return transactionWithRetry(db, async (trx) => {

@@ -1,4 +1,4 @@
-import { formatMoney, MAX_STORED_CENTS, parseMoney } from '../pricing';
+import { formatMoney, MAX_STORED_CENTS, parseMoney } from '../../platform/money';
 import { MAX_STAY_NIGHTS } from '../../platform/http/schemas';
 import type { Booking } from './bookings.types';
 
@@ -9,7 +9,6 @@ export const bookingMessages = {
   guestNotFound: 'Гость не найден',
   tariffNotFound: 'Тариф не найден',
   paymentNotFound: 'Платёж не найден',
-  receiptMethod: 'Чек на кассе печатается только для оплаты наличными или картой',
   roomClosed: 'Номер закрыт на обслуживание в эти даты',
   tooManyGuests: (max: number) => `В номере не больше ${max} гостей`,
   noFreeRoom: 'Нет свободных номеров этой категории на эти даты',

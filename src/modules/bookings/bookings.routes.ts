@@ -12,16 +12,11 @@ import {
   bookingGuestsSchema,
   bookingSchema,
   createBookingBody,
-  createPaymentBody,
   bookingGuestParams,
-  paymentParams,
   chargeSchema,
-  paymentSchema,
   updateBookingBody,
 } from './bookings.schemas';
 import type { BookingsService } from './bookings.service';
-import { receiptSchema } from '../fiscal';
-import type { DeskPaymentInput } from './bookings.payments';
 import type { BookingChanges, BookingFilter, BookingInput } from './bookings.types';
 
 /** The front desk and management book; accountants and security read the calendar too. */
@@ -166,18 +161,6 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
     }),
     defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'get',
-      path: '/api/hotels/:slug/bookings/:id/payments',
-      summary: 'Payments of a booking',
-      tags,
-      access: { kind: 'hotel', roles: PAYMENT_WRITERS },
-      request: { params: idParams },
-      responses: { 200: { description: 'Payments', schema: Joi.array().items(paymentSchema) } },
-      async handler({ hotel, params, res }) {
-        res.json(await bookings.payments.list(hotel.id, params.id));
-      },
-    }),
-    defineHotelRoute<unknown, unknown, { id: string }>({
-      method: 'get',
       path: '/api/hotels/:slug/bookings/:id/charges',
       summary: "Lines of a stay's bill beside its price",
       description:
@@ -192,56 +175,6 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       },
       async handler({ hotel, params, res }) {
         res.json(await bookings.charges.list(hotel.id, params.id));
-      },
-    }),
-    defineHotelRoute<DeskPaymentInput, unknown, { id: string }>({
-      method: 'post',
-      path: '/api/hotels/:slug/bookings/:id/payments',
-      summary: 'Record a payment (a negative amount is a refund)',
-      description:
-        'Changes `paid_amount` in the same transaction. Accepts `Idempotency-Key` like booking creation. With ' +
-        '`workstation_id` (cash or card), the desk’s fiscal register prints its 54-FZ receipt (a return for a ' +
-        'negative amount): `fiscal_receipt` is answered `pending` and followed at `GET /fiscal-receipts/{id}`; 422 ' +
-        '`no_fiscal_register` or `receipt_method`, and nothing is recorded.',
-      tags,
-      access: { kind: 'hotel', roles: PAYMENT_WRITERS },
-      request: { params: idParams, body: createPaymentBody, headers: idempotencyKeyHeader },
-      responses: {
-        201: {
-          description: 'The payment, the booking after it, and the receipt being printed (or null)',
-          schema: Joi.object({
-            payment: paymentSchema,
-            booking: bookingSchema,
-            fiscal_receipt: Joi.alternatives().try(receiptSchema, Joi.valid(null)),
-          }),
-        },
-        404: { description: 'No such booking' },
-        422: {
-          description:
-            'The sum of the payments would leave what its column holds, or the key was used with another body',
-        },
-      },
-      async handler({ hotel, params, body, auth, headers, res }) {
-        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
-        const result = await bookings.payments.create(hotel, params.id, body, actor, headers['idempotency-key']);
-        res.status(result.status).json(result.body);
-      },
-    }),
-    defineHotelRoute<unknown, unknown, { id: string; paymentId: string }>({
-      method: 'delete',
-      path: '/api/hotels/:slug/bookings/:id/payments/:paymentId',
-      summary: 'Delete a payment',
-      description: 'Changes `paid_amount` back in the same transaction; answers the booking after it.',
-      tags,
-      access: { kind: 'hotel', roles: PAYMENT_WRITERS },
-      request: { params: paymentParams },
-      responses: {
-        200: { description: 'The booking', schema: bookingSchema },
-        404: { description: 'No such payment' },
-        422: { description: 'The sum of the payments would leave what its column holds' },
-      },
-      async handler({ hotel, params, res }) {
-        res.json(await bookings.payments.remove(hotel.id, params.id, params.paymentId));
       },
     }),
   ];

@@ -9,10 +9,8 @@ import {
   money,
   moneyOut,
   percent,
-  signedDecimal,
 } from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
-import { PAYMENT_METHODS } from '../payments';
 import { BOOKING_CHARGE_KINDS, BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
@@ -95,24 +93,6 @@ export const availabilityQuery = Joi.object({
   category_id: Joi.string().uuid(),
 }).custom(dateSpan('from', 'to', windowLimit));
 
-export const createPaymentBody = Joi.object({
-  amount: signedDecimal.required(),
-  method: Joi.string()
-    .valid(...PAYMENT_METHODS)
-    .default('cash'),
-  note: Joi.string().trim().max(500).allow(''),
-  paid_at: instant,
-  workstation_id: Joi.string()
-    .uuid()
-    .description('The desk where it was taken: its fiscal register prints the receipt (cash or card only)'),
-});
-
-export const paymentParams = Joi.object({
-  slug: hotelSlug.required(),
-  id: Joi.string().uuid().required(),
-  paymentId: Joi.string().uuid().required(),
-});
-
 const bookingGuestSchema = Joi.object({ guest_id: Joi.string().uuid(), is_primary: Joi.boolean() }).meta(
   openApiComponent('BookingGuest'),
 );
@@ -156,18 +136,6 @@ export const bookingSchema = Joi.object({
   warnings: Joi.array().items(Joi.string()),
   guests: Joi.array().items(bookingGuestSchema).optional().description('Only when one booking is read'),
 }).meta(openApiComponent('Booking'));
-
-export const paymentSchema = Joi.object({
-  id: Joi.string().uuid(),
-  hotel_id: Joi.string().uuid(),
-  booking_id: Joi.string().uuid(),
-  amount: moneyOut,
-  method: Joi.string().valid(...PAYMENT_METHODS),
-  note: Joi.string().allow(''),
-  paid_at: Joi.date(),
-  created_by: Joi.string().uuid().allow(null),
-  created_at: Joi.date(),
-}).meta(openApiComponent('BookingPayment'));
 
 export const chargeSchema = Joi.object({
   id: Joi.string().uuid(),

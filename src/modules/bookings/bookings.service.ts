@@ -7,7 +7,7 @@ import { phoneSearchDigits } from '../../platform/phone';
 import type { GuestsService } from '../guests';
 import type { HousekeepingService } from '../housekeeping';
 import type { PaymentsService } from '../payments';
-import { parseMoney } from '../pricing';
+import { parseMoney } from '../../platform/money';
 import type { Room, RoomCategory } from '../rooms';
 import { createAvailability } from './bookings.availability';
 import { createBookingCharges } from './bookings.charges';
@@ -16,7 +16,7 @@ import type { BookingEffects } from './bookings.effects';
 import { createInventory } from './bookings.inventory';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
 import { createOffers } from './bookings.offers';
-import { createBookingPayments, type DeskPaymentInput, type ReceiptDependencies } from './bookings.payments';
+import { createBookingPayments } from './bookings.payments';
 import { bookingMessages, presentBooking } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
 import { assertKindAllowed, bodyError, createStays, type StayServices } from './bookings.stays';
@@ -28,8 +28,6 @@ export interface BookingsDependencies extends StayServices {
   guests: Pick<GuestsService, 'find' | 'forBooking'>;
   payments: Pick<PaymentsService, 'settingsOf' | 'ledger'>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
-  fiscal: ReceiptDependencies['fiscal'];
-  users: ReceiptDependencies['users'];
 }
 
 /** The module's data access and effects (built in its `create`), beside the services of the modules it uses. */
@@ -204,15 +202,8 @@ export function createBookingsService({ repository, effects, ...deps }: Bookings
       },
     },
 
+    /** The booking's side of its payments: `paid_amount` kept in step with the ledger rows (the desk's flow is billing's). */
     payments: {
-      list: bookingPayments.list,
-      create: (
-        hotel: { id: string; slug: string },
-        bookingId: string,
-        payment: DeskPaymentInput,
-        actor: Actor,
-        idempotencyKey?: string,
-      ) => bookingPayments.create(hotel, bookingId, payment, actor.userId, idempotencyKey),
       remove: bookingPayments.remove,
       recordWithin: bookingPayments.recordWithin,
     },

@@ -1,23 +1,16 @@
-import type { PaymentTimers } from './deposits.env';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
-import {
-  enqueueCoalescedSignal,
-  enqueueOutbox,
-  type OutboxMessage,
-  type SignalMessage,
-} from '../../platform/db/outbox';
+import { enqueueCoalescedSignal, enqueueOutbox } from '../../platform/db/outbox';
 import {
   depositCommandSignal,
-  paymentWorkflowIds,
-  providerPaymentChangedSignal,
-  type BookingPaymentWorkflow,
+  depositWorkflowId,
   type DepositCommand,
   type DepositWorkflow,
-} from '../../../workflows/contracts/payments';
+} from '../../../workflows/contracts/deposits';
+import { moneyWorkflowStart, providerChangedSignal, signalWithStart, type PaymentTimers } from '../payments';
 import { depositUpdated } from './deposits.events';
-import type { Deposit, OnlinePayment } from './deposits.types';
+import type { Deposit } from './deposits.types';
 
-/** What a deposit's or online payment's change tells others, in the transaction that makes it. */
+/** What a deposit's change tells others, in the transaction that makes it. */
 
 export function announceDeposit(trx: DbOrTrx, deposit: Deposit) {
   return depositUpdated.publish(trx, deposit.hotel_id, {
@@ -27,25 +20,6 @@ export function announceDeposit(trx: DbOrTrx, deposit: Deposit) {
     status: deposit.status,
     pending_operation: deposit.pending_operation,
   });
-}
-
-type Start = Omit<Extract<OutboxMessage, { kind: 'startWorkflow' }>, 'kind'>;
-
-/** A money workflow is found in Temporal by its hotel and booking; its memo names the record it follows. */
-function moneyWorkflowStart(
-  workflowType: string,
-  workflowId: string,
-  args: unknown[],
-  hotelSlug: string,
-  record: { id: string; booking_id: string },
-): Start {
-  return {
-    workflowType,
-    workflowId,
-    args,
-    searchAttributes: { HotelSlug: hotelSlug, BookingId: record.booking_id },
-    memo: { hotel: hotelSlug, booking: record.booking_id, [workflowType]: record.id },
-  };
 }
 
 function depositStart(deposit: Deposit, hotelSlug: string, timers: PaymentTimers) {
@@ -58,28 +32,8 @@ function depositStart(deposit: Deposit, hotelSlug: string, timers: PaymentTimers
       timings: { confirmationTimeoutMs, pollIntervalMs, holdSettleAfterMs },
     },
   ];
-  return moneyWorkflowStart('deposit', paymentWorkflowIds.deposit(deposit.id), args, hotelSlug, deposit);
+  return moneyWorkflowStart('deposit', depositWorkflowId(deposit.id), args, hotelSlug, deposit);
 }
-
-function onlinePaymentStart(payment: OnlinePayment, hotelSlug: string, timers: PaymentTimers, ttlMs: number) {
-  const args: Parameters<BookingPaymentWorkflow> = [
-    {
-      hotelId: payment.hotel_id,
-      onlinePaymentId: payment.id,
-      timings: { confirmationTimeoutMs: ttlMs, pollIntervalMs: timers.pollIntervalMs },
-    },
-  ];
-  const workflowId = paymentWorkflowIds.bookingPayment(payment.id);
-  return moneyWorkflowStart('bookingPayment', workflowId, args, hotelSlug, payment);
-}
-
-/** Signals the workflow, starting it again if it has finished (a late payment still gets handled, never lost). */
-function signalWithStart(start: Start, signal: string, signalArgs: unknown[]): SignalMessage {
-  return { kind: 'signalWithStart', ...start, signal, signalArgs, reviveFinished: true };
-}
-
-/** The wake-up a provider's notification asks for: the workflow re-reads the payment. */
-const providerChangedSignal = (start: Start) => signalWithStart(start, providerPaymentChangedSignal.name, []);
 
 export const depositWorkflows = {
   start: (trx: DbOrTrx, deposit: Deposit, hotelSlug: string, timers: PaymentTimers) =>
@@ -91,19 +45,4 @@ export const depositWorkflows = {
   /** The provider says the payment changed: one re-read for every notification of the window (see coalesced). */
   providerChanged: (db: Db, deposit: Deposit, hotelSlug: string, timers: PaymentTimers, windowMs: number) =>
     enqueueCoalescedSignal(db, providerChangedSignal(depositStart(deposit, hotelSlug, timers)), windowMs),
-};
-
-export const onlinePaymentWorkflows = {
-  start: (trx: DbOrTrx, payment: OnlinePayment, hotelSlug: string, timers: PaymentTimers, ttlMs: number) =>
-    enqueueOutbox(trx, { kind: 'startWorkflow', ...onlinePaymentStart(payment, hotelSlug, timers, ttlMs) }),
-
-  providerChanged: (
-    db: Db,
-    payment: OnlinePayment,
-    hotelSlug: string,
-    timers: PaymentTimers,
-    ttlMs: number,
-    windowMs: number,
-  ) =>
-    enqueueCoalescedSignal(db, providerChangedSignal(onlinePaymentStart(payment, hotelSlug, timers, ttlMs)), windowMs),
 };

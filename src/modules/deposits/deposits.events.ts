@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { DEPOSIT_KINDS } from '../../../workflows/contracts/payments';
+import { DEPOSIT_KINDS } from '../../../workflows/contracts/deposits';
 import { defineHotelEvent } from '../../platform/realtime/events';
 import { DEPOSIT_STATUSES, type Deposit } from './deposits.types';
 

@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { YooKassaPayment } from '../../integrations/yookassa';
+import { amountOf, isRefusal, receiptFor, type YooKassaPayment } from '../payments';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import type { Mailer } from '../../platform/mail';
-import type { DepositCommand, DepositStanding, ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
-import { parseMoney } from '../pricing';
-import { amountOf, isRefusal, receiptFor } from './deposits.provider';
+import type { DepositCommand, DepositStanding } from '../../../workflows/contracts/deposits';
+import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
+import { parseMoney } from '../../platform/money';
 import { depositsRepository, refundsRepository } from './deposits.repository';
 import { afterRefund, CLOSED_STATUSES, readProviderPayment, releaseSplit } from './deposits.rules';
 import type { DepositsDependencies, DepositsService } from './deposits.service';
@@ -17,7 +17,7 @@ import type { Deposit } from './deposits.types';
  * recorded yet.
  */
 export function createDepositJobs(db: Db, deposits: DepositsService, deps: DepositsDependencies, mailer?: Mailer) {
-  const { provider } = deposits;
+  const { provider } = deps.payments;
   const keys = {
     create: (id: string) => `deposit:${id}:create`,
     capture: (id: string) => `deposit:${id}:capture`,

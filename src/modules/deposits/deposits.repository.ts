@@ -1,7 +1,7 @@
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import { hotelTable } from '../../platform/db/hotel-table';
 import type { DbOrTrx } from '../../platform/db/knex';
-import type { Deduction, Deposit, DepositHistoryRow, DepositRefund, OnlinePayment } from './deposits.types';
+import type { Deduction, Deposit, DepositHistoryRow, DepositRefund } from './deposits.types';
 
 const HISTORY_ORDER: readonly SortKey[] = [
   { sql: 'd.created_at', type: 'timestamptz', desc: true },
@@ -10,7 +10,7 @@ const HISTORY_ORDER: readonly SortKey[] = [
 
 type Lock = { forUpdate?: boolean };
 
-/** A row of a money table by its hotel and id, optionally locked for the rest of the transaction. */
+/** A row of a deposits table by its hotel and id, optionally locked for the rest of the transaction. */
 function byId<Row>(table: string) {
   return (db: DbOrTrx, hotelId: string, id: string, { forUpdate }: Lock = {}): Promise<Row | undefined> => {
     const query = db(table).where({ hotel_id: hotelId, id }).first();
@@ -21,16 +21,6 @@ function byId<Row>(table: string) {
 // The shared record factory writes them; the callers hold the row locked, so an update always finds it.
 const depositRows = hotelTable<Deposit, Partial<Deposit>>('deposits');
 const refundRows = hotelTable<DepositRefund, Partial<DepositRefund>>('deposit_refunds');
-const onlinePaymentRows = hotelTable<OnlinePayment, Partial<OnlinePayment>>('online_payments');
-
-/**
- * The record (of whichever hotel) that follows a provider payment: the provider's notification names only the
- * payment, so this is the one lookup not scoped by a hotel; what it finds is then acted on within that hotel.
- */
-function byProviderPayment<Row>(table: string) {
-  return (db: DbOrTrx, providerPaymentId: string): Promise<Row | undefined> =>
-    db(table).where({ provider_payment_id: providerPaymentId }).first();
-}
 
 export const depositsRepository = {
   find: byId<Deposit>('deposits'),
@@ -43,7 +33,12 @@ export const depositsRepository = {
       ...(deductions && { deductions: JSON.stringify(deductions) as unknown as Deduction[] }),
     }) as Promise<Deposit>,
 
-  byProviderPayment: byProviderPayment<Deposit>('deposits'),
+  /**
+   * The deposit (of whichever hotel) that follows a provider payment: the provider's notification names only the
+   * payment, so this lookup is not scoped by a hotel; what it finds is then acted on within that hotel.
+   */
+  byProviderPayment: (db: DbOrTrx, providerPaymentId: string): Promise<Deposit | undefined> =>
+    db<Deposit>('deposits').where({ provider_payment_id: providerPaymentId }).first(),
 
   /** The booking's latest deposit (the one its routes act on). */
   async latestForBooking(db: DbOrTrx, hotelId: string, bookingId: string, { forUpdate }: Lock = {}) {
@@ -95,17 +90,5 @@ export const refundsRepository = {
       .where({ hotel_id: hotelId, deposit_id: depositId, status: 'pending' })
       .first<{ cents: string }>(db.raw('coalesce(sum(amount * 100), 0)::bigint::text AS cents'));
     return BigInt(row.cents);
-  },
-};
-
-export const onlinePaymentsRepository = {
-  find: byId<OnlinePayment>('online_payments'),
-  insert: onlinePaymentRows.insert,
-  update: (db: DbOrTrx, hotelId: string, id: string, changes: Partial<OnlinePayment>) =>
-    onlinePaymentRows.update(db, hotelId, id, changes) as Promise<OnlinePayment>,
-  byProviderPayment: byProviderPayment<OnlinePayment>('online_payments'),
-
-  async forBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<OnlinePayment[]> {
-    return db('online_payments').where({ hotel_id: hotelId, booking_id: bookingId }).orderBy(['created_at', 'id']);
   },
 };

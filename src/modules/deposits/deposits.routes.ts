@@ -2,40 +2,23 @@ import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
 import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagination';
-import type { AddressQuota } from '../../platform/http/rate-limit';
-import type { Role } from '../../platform/http/roles';
-import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
-import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
+import { idParams, slugParams } from '../../platform/http/schemas';
 import {
   createDepositBody,
   depositHistorySchema,
   depositSchema,
   minibarSchema,
-  onlinePaymentBody,
-  onlinePaymentSchema,
-  providerNotificationBody,
   refundBody,
   releaseBody,
 } from './deposits.schemas';
+import { MONEY_DESK, MONEY_READERS } from '../payments';
 import type { DepositInput, DepositsService } from './deposits.service';
 import type { Deduction } from './deposits.types';
-import type { OnlinePaymentInput, OnlinePayments } from './online-payments';
-import type { ProviderNotification } from './provider-notifications';
-
-/** The desk and the accountant take and settle deposits; security may look (a guest leaving with a held card). */
-const MONEY_DESK: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant'];
-const MONEY_READERS: readonly Role[] = [...MONEY_DESK, 'security'];
 
 type Params = { id: string };
 
-export function depositsRoutes(
-  deposits: DepositsService,
-  onlinePayments: OnlinePayments,
-  notifications: {
-    limit: AddressQuota;
-    receive(notification: ProviderNotification, source: string | undefined): Promise<unknown>;
-  },
-): RouteDefinition[] {
+export function depositsRoutes(deposits: DepositsService): RouteDefinition[] {
   const tags = ['Deposits'];
   const depositPath = '/api/hotels/:slug/bookings/:id/deposit';
   const noDeposit = { description: 'No such booking, or it has no deposit' };
@@ -178,68 +161,6 @@ export function depositsRoutes(
       },
       async handler({ hotel, params, res }) {
         res.json(await deposits.minibar(hotel.id, params.id));
-      },
-    }),
-    defineHotelRoute<OnlinePaymentInput, unknown, Params>({
-      method: 'post',
-      path: '/api/hotels/:slug/bookings/:id/online-payments',
-      summary: 'Start an online payment of a booking',
-      description:
-        'For `amount` (default: the balance) through YooKassa. Its `confirmation_url` appears within seconds; once ' +
-        "paid it becomes a row of the booking's payments (exactly once) and, for an `online` booking still an " +
-        "`inquiry`, confirms it when the gateway has `auto_confirm_on_payment`. Unpaid after the hotel's " +
-        '`online_payment_ttl_minutes`, it is given up and such an unpaid online booking is cancelled. Accepts ' +
-        '`Idempotency-Key`.',
-      tags,
-      access: { kind: 'hotel', roles: MONEY_DESK },
-      request: { params: idParams, body: onlinePaymentBody, headers: idempotencyKeyHeader },
-      responses: {
-        201: { description: 'The online payment', schema: onlinePaymentSchema },
-        404: { description: 'No such booking' },
-        422: { description: 'Nothing to pay, the booking is closed, or online payment is not configured' },
-      },
-      async handler({ hotel, params, body, auth, headers, res }) {
-        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
-        const key = headers['idempotency-key'];
-        const result = await onlinePayments.create(hotel.id, params.id, body, actor, key);
-        res.status(result.status).json(result.body);
-      },
-    }),
-    defineHotelRoute<unknown, unknown, Params>({
-      method: 'get',
-      path: '/api/hotels/:slug/bookings/:id/online-payments',
-      summary: "A booking's online payments",
-      tags,
-      access: { kind: 'hotel', roles: MONEY_READERS },
-      request: { params: idParams },
-      responses: { 200: { description: 'Online payments', schema: Joi.array().items(onlinePaymentSchema) } },
-      async handler({ hotel, params, res }) {
-        res.json(await onlinePayments.list(hotel.id, params.id));
-      },
-    }),
-    defineRoute<ProviderNotification>({
-      method: 'post',
-      path: '/api/payments/yookassa/notifications',
-      summary: 'YooKassa notification',
-      description:
-        'Set this address as the HTTP notification URL of the shop. A notification is never believed: it only makes ' +
-        "the service re-read the payment it names from YooKassa with the hotel's credentials, so duplicates, " +
-        'out-of-order and forged notifications change nothing twice or at all. Always 200 for a well-formed body ' +
-        '(YooKassa repeats a notification until it gets 200); 403 from an address outside ' +
-        '`YOOKASSA_NOTIFICATION_SOURCES` when that is set; 429 past `YOOKASSA_NOTIFICATIONS_PER_MINUTE` from one ' +
-        'address. The notifications of one payment within `YOOKASSA_NOTIFICATION_COALESCE_MS` make one re-read.',
-      tags,
-      access: { kind: 'public' },
-      rateLimit: { scope: 'yookassa.notifications', perAddress: notifications.limit, store: 'local' },
-      request: { body: providerNotificationBody },
-      responses: {
-        200: { description: 'Received', schema: okResponse },
-        403: { description: 'Not from YooKassa' },
-        429: { description: 'Too many notifications from this address' },
-      },
-      async handler({ body, req, res }) {
-        await notifications.receive(body, req.ip);
-        res.json({ ok: true });
       },
     }),
   ];

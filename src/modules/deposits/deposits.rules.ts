@@ -1,6 +1,7 @@
-import type { YooKassaPayment } from '../../integrations/yookassa';
-import type { DepositKind, ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
-import { formatMoney, parseMoney } from '../pricing';
+import { gatewayMessages, type YooKassaPayment } from '../payments';
+import type { DepositKind } from '../../../workflows/contracts/deposits';
+import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
+import { formatMoney, parseMoney } from '../../platform/money';
 import type { Deduction, Deposit, DepositStatus } from './deposits.types';
 
 /** The rules of a deposit's life, without I/O: what staff may ask in each status, and what a provider read means. */
@@ -10,7 +11,7 @@ export const depositMessages = {
   bookingNotFound: 'Бронирование не найдено',
   bookingClosed: 'Нельзя принять депозит по отменённой или завершённой брони',
   alreadyOpen: 'У брони уже есть незакрытый депозит',
-  noGateway: 'Онлайн-оплата не настроена: добавьте активный платёжный шлюз YooKassa',
+  noGateway: gatewayMessages.noneActive,
   operationPending: 'По депозиту уже выполняется операция, дождитесь её завершения',
   cannotCancel: (status: DepositStatus) => `Депозит в статусе «${status}» нельзя отменить`,
   cannotRelease: (status: DepositStatus) => `Депозит в статусе «${status}» нельзя вернуть`,

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { DEPOSIT_KINDS } from '../../../workflows/contracts/payments';
+import { DEPOSIT_KINDS } from '../../../workflows/contracts/deposits';
 import { openApiComponent } from '../../platform/http/components';
 import { moneyOut, positiveMoney } from '../../platform/http/schemas';
 import { consumptionSchema } from '../minibar';
@@ -82,31 +82,3 @@ export const minibarSchema = Joi.object({
   items: Joi.array().items(consumptionSchema),
   total: moneyOut,
 });
-
-export const onlinePaymentSchema = Joi.object({
-  id: uuid,
-  hotel_id: uuid,
-  booking_id: uuid,
-  amount: moneyOut,
-  currency: Joi.string(),
-  status: Joi.string().valid('pending', 'succeeded', 'canceled'),
-  provider_payment_id: nullableText,
-  confirmation_url: nullableText,
-  return_url: nullableText,
-  cancel_reason: nullableText,
-  ledger_payment_id: uuid.allow(null),
-  created_by: uuid.allow(null),
-  created_at: Joi.date(),
-  updated_at: Joi.date(),
-}).meta(openApiComponent('OnlinePayment'));
-
-export const onlinePaymentBody = Joi.object({ amount: positiveMoney, return_url: returnUrl });
-
-/** The provider's notification: only which payment it is about matters, since it is re-read, never believed. */
-export const providerNotificationBody = Joi.object({
-  type: Joi.string().valid('notification').required(),
-  event: Joi.string().max(64).required(),
-  object: Joi.object({ id: Joi.string().max(64).required(), payment_id: Joi.string().max(64) })
-    .unknown(true)
-    .required(),
-}).unknown(true);

@@ -1,4 +1,3 @@
-import type { DepositsConfig } from './deposits.env';
 import { refusalsAs } from '../../platform/db/base-model';
 import { idempotent } from '../../platform/db/idempotency';
 import type { PageRequest } from '../../platform/db/keyset';
@@ -6,23 +5,22 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
-import type { DepositKind } from '../../../workflows/contracts/payments';
+import type { DepositKind } from '../../../workflows/contracts/deposits';
 import type { BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { MinibarService } from '../minibar';
 import type { NotificationsService } from '../notifications';
-import type { PaymentsService } from '../payments';
-import { formatMoney, parseMoney } from '../pricing';
+import type { PaymentsConfig, PaymentsService } from '../payments';
+import { formatMoney, parseMoney } from '../../platform/money';
 import { announceDeposit, depositWorkflows } from './deposits.effects';
-import { createProvider } from './deposits.provider';
 import { depositsRepository, refundsRepository } from './deposits.repository';
 import { canCancel, canRelease, depositKindFor, depositMessages, refundable, releaseSplit } from './deposits.rules';
 import type { Deduction, Deposit } from './deposits.types';
 
 export interface DepositsDependencies {
   hotels: Pick<HotelsService, 'find'>;
-  bookings: Pick<BookingsService, 'get' | 'lifecycle' | 'payments'>;
-  payments: Pick<PaymentsService, 'settingsOf' | 'gateways'>;
+  bookings: Pick<BookingsService, 'get'>;
+  payments: Pick<PaymentsService, 'settingsOf' | 'gateways' | 'provider' | 'moneyConfig'>;
   minibar: Pick<MinibarService, 'consumptionsForBooking'>;
   notifications: Pick<NotificationsService, 'notify'>;
 }
@@ -46,8 +44,8 @@ function nightsOf(booking: StayDates): number {
 }
 
 /** The deposits staff take, release and refund at the desk; the provider is reached only by the workflow. */
-export function createDepositsService(db: Db, config: DepositsConfig, deps: DepositsDependencies) {
-  const provider = createProvider(config, deps.payments.gateways);
+export function createDepositsService(db: Db, config: PaymentsConfig, deps: DepositsDependencies) {
+  const { provider } = deps.payments;
   const timers = config.paymentTimers;
 
   async function lockLatest(trx: DbOrTrx, hotelId: string, bookingId: string): Promise<Deposit> {
@@ -76,7 +74,6 @@ export function createDepositsService(db: Db, config: DepositsConfig, deps: Depo
   }
 
   return {
-    provider,
     change,
     present,
 
@@ -190,6 +187,18 @@ export function createDepositsService(db: Db, config: DepositsConfig, deps: Depo
           return { status: 202, body: await present(trx, refunding) };
         }),
       );
+    },
+
+    /**
+     * The provider says a payment changed (its notification, never believed): wakes the workflow of the deposit that
+     * follows it, which re-reads it; one re-read for the notifications of a window. False when no deposit follows it.
+     */
+    async providerPaymentChanged(providerPaymentId: string): Promise<boolean> {
+      const deposit = await depositsRepository.byProviderPayment(db, providerPaymentId);
+      if (!deposit) return false;
+      const slug = (await deps.hotels.find(deposit.hotel_id))!.slug;
+      await depositWorkflows.providerChanged(db, deposit, slug, timers, config.yookassa.notificationCoalesceMs);
+      return true;
     },
 
     /** What the stay took from the minibar: the desk turns it into deductions at release. */

@@ -1,7 +1,7 @@
 import { escapeHtml, type MailMessage } from '../../platform/mail';
 import type { Hotel } from '../hotels';
 import type { NotificationInput } from '../notifications';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import type { Deposit } from './deposits.types';
 
 /** The texts a deposit sends: the guest's itemized statement after a release, and staff's notice of a settled hold. */

@@ -1,4 +1,4 @@
-import type { DepositKind, DepositOperation } from '../../../workflows/contracts/payments';
+import type { DepositKind, DepositOperation } from '../../../workflows/contracts/deposits';
 
 export const DEPOSIT_STATUSES = [
   'hold_created',
@@ -65,21 +65,4 @@ export interface DepositHistoryRow extends Deposit {
   guest_name: string;
   room_id: string;
   room_number: string;
-}
-
-export interface OnlinePayment {
-  id: string;
-  hotel_id: string;
-  booking_id: string;
-  amount: string;
-  currency: string;
-  status: 'pending' | 'succeeded' | 'canceled';
-  provider_payment_id: string | null;
-  confirmation_url: string | null;
-  return_url: string | null;
-  cancel_reason: string | null;
-  ledger_payment_id: string | null;
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date;
 }

@@ -7,7 +7,7 @@ import { BusinessRuleError, ConflictError, NotFoundError } from '../../platform/
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { Booking, BookingsService, BookingStatus } from '../bookings';
 import type { GuestsService } from '../guests';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import { loyaltyMessages } from './loyalty.messages';
 import { entriesRepository, settingsRepository, tiersRepository } from './loyalty.repository';
 import {

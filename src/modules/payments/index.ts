@@ -1,5 +1,11 @@
 export type { PaymentsService } from './payments.service';
+export type { PaymentsConfig, PaymentTimers } from './payments.env';
 export { returnUrl } from './payments.schemas';
+export { gatewayMessages } from './payments.gateways';
+export { amountOf, isRefusal, receiptFor } from './payments.provider';
+export { moneyWorkflowStart, providerChangedSignal, signalWithStart } from './payments.effects';
+export { MONEY_DESK, MONEY_READERS } from './payments.routes';
+export type { YooKassaPayment } from '../../integrations/yookassa';
 export {
   HOLD_EXPIRY_ACTIONS,
   PAYMENT_METHODS,

@@ -20,6 +20,7 @@ import type {
 export const gatewayMessages = {
   notFound: 'Платёжный шлюз не найден',
   providerTaken: 'Шлюз ЮKassa для этого отеля уже подключён: измените или удалите его',
+  noneActive: 'Онлайн-оплата не настроена: добавьте активный платёжный шлюз YooKassa',
 };
 
 const HINT_LENGTH = 4;
@@ -138,3 +139,5 @@ export function createGatewaysService(db: Db, config: Pick<SharedSettings, 'encr
     assertPublicReturnUrl,
   };
 }
+
+export type GatewaysService = ReturnType<typeof createGatewaysService>;

@@ -17,6 +17,10 @@ import {
 import type { PaymentsService } from './payments.service';
 import type { PaymentSettingsChanges } from './payments.types';
 
+/** The desk and the accountant take money (deposits, online payments); security may look (a guest leaving). */
+export const MONEY_DESK: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant'];
+export const MONEY_READERS: readonly Role[] = [...MONEY_DESK, 'security'];
+
 /** Who configures how the hotel is paid: its owner, managers and the accountant. */
 const PAYMENT_CONFIGURERS: readonly Role[] = ['hotel_admin', 'manager', 'accountant'];
 

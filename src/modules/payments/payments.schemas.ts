@@ -2,7 +2,7 @@ import { TAXATION_SYSTEMS, VAT_RATES } from '../../integrations/atol';
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
 import { money, moneyOut } from '../../platform/http/schemas';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import {
   CHECKIN_PAYMENT_LEVELS,
   GATEWAY_PROVIDERS,

@@ -1,10 +1,11 @@
-import type { SharedSettings } from '../../platform/config';
 import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ValidationError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
-import { parseMoney } from '../pricing';
+import { parseMoney } from '../../platform/money';
 import { createGatewaysService } from './payments.gateways';
+import type { PaymentsConfig } from './payments.env';
+import { createProvider } from './payments.provider';
 import { hotelRecords } from './payments.records';
 import { ledgerRepository, methodsRepository, paymentSettingsRepository } from './payments.repository';
 import type {
@@ -20,8 +21,9 @@ export const paymentMessages = {
   methodNotFound: 'Способ оплаты не найден',
 };
 
-export function createPaymentsService(db: Db, config: Pick<SharedSettings, 'encryption' | 'allowPrivateOutbound'>) {
+export function createPaymentsService(db: Db, config: PaymentsConfig) {
   const methodRecords = hotelRecords(db, methodsRepository, paymentMessages.methodNotFound);
+  const gateways = createGatewaysService(db, config);
 
   return {
     getSettings: (hotelId: string) => paymentSettingsRepository.get(db, hotelId),
@@ -40,7 +42,12 @@ export function createPaymentsService(db: Db, config: Pick<SharedSettings, 'encr
       create: (hotelId: string, input: PaymentMethodInput) => methodsRepository.insert(db, hotelId, input),
     },
 
-    gateways: createGatewaysService(db, config),
+    gateways,
+
+    /** The payment provider (YooKassa) with the hotel's credentials: every call to it goes through this. */
+    provider: createProvider(config, gateways),
+    /** The provider's and the money workflows' settings, for the areas that take money through it. */
+    moneyConfig: config,
 
     /**
      * The payment ledger of bookings: rows of money received (or returned, as negative amounts). The bookings

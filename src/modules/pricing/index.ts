@@ -1,4 +1,3 @@
 export type { PricingService } from './pricing.service';
 export type { QuoteService } from './pricing.quote';
 export type { Tariff } from './pricing.types';
-export { fitsMoneyColumn, formatMoney, MAX_STORED_CENTS, parseMoney } from './pricing.money';

@@ -12,18 +12,37 @@
  * Then the discount percent applies to the subtotal of the units, and the fees are added last, undiscounted.
  * All arithmetic is in integer cents; amounts come in and go out as decimal strings.
  */
+import { BusinessRuleError } from '../../platform/errors';
 import {
-  PricingError,
   applyPercent,
   atLeastZero,
   formatMoney,
   formatPercent,
+  MalformedAmountError,
   parseMoney,
   parsePercent,
   sumMoney,
-} from './pricing.money';
+} from '../../platform/money';
 
-export { PricingError } from './pricing.money';
+/**
+ * Every refusal of the pricing engine, malformed amounts included, so a caller catches one class;
+ * a BusinessRuleError so that one escaping to the HTTP layer answers 422 rather than 500.
+ */
+export class PricingError extends BusinessRuleError {
+  constructor(message: string) {
+    super(message, [message], 'pricing');
+  }
+}
+
+/** A quote whose sources hold a malformed amount is refused like any other quote: as a PricingError. */
+function refusedAsPricing<T>(compute: () => T): T {
+  try {
+    return compute();
+  } catch (error) {
+    if (error instanceof MalformedAmountError) throw new PricingError(error.message);
+    throw error;
+  }
+}
 
 /** Dates YYYY-MM-DD, inclusive at both ends; at most one period covers a date (the database guarantees it). */
 export interface PeriodPrice {
@@ -142,6 +161,14 @@ interface PricedLine {
 type LinePlace = Pick<QuoteLine, 'date' | 'hour' | 'startsAt'>;
 
 export function quoteNights(request: NightsRequest): Quote {
+  return refusedAsPricing(() => nightlyQuote(request));
+}
+
+export function quoteHours(request: HoursRequest): Quote {
+  return refusedAsPricing(() => hourlyQuote(request));
+}
+
+function nightlyQuote(request: NightsRequest): Quote {
   const firstNight = parseCalendarDate(request.checkIn, 'Некорректная дата заезда');
   const nights = (parseCalendarDate(request.checkOut, 'Некорректная дата выезда') - firstNight) / DAY_MS;
   if (nights <= 0) throw new PricingError('Дата выезда должна быть позже даты заезда');
@@ -156,7 +183,7 @@ export function quoteNights(request: NightsRequest): Quote {
   return summarize('nightly', lines, request);
 }
 
-export function quoteHours(request: HoursRequest): Quote {
+function hourlyQuote(request: HoursRequest): Quote {
   const start = request.startAt.getTime();
   const duration = request.endAt.getTime() - start;
   if (Number.isNaN(duration)) throw new PricingError('Некорректное время заезда или выезда');

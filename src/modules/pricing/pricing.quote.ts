@@ -3,7 +3,7 @@ import { BusinessRuleError, NotFoundError, ValidationError } from '../../platfor
 import type { Hotel, HotelSettingsRow, HotelsService } from '../hotels';
 import type { Room, RoomCategory, RoomsService } from '../rooms';
 import { quoteHours, quoteNights, type Fee, type PriceSources, type Quote, type TariffRule } from './pricing.engine';
-import { parseMoney } from './pricing.money';
+import { parseMoney } from '../../platform/money';
 import { categoryPriceRows, tariffsRepository } from './pricing.repository';
 import type { Tariff } from './pricing.types';
 

@@ -1,4 +1,4 @@
-import { formatMoney, MAX_STORED_CENTS } from '../pricing';
+import { formatMoney, MAX_STORED_CENTS } from '../../platform/money';
 import type { OpeningHours, RentalBooking } from './rentals.types';
 
 /** The longest daily rental, in days: a season of events, not a lease. */

@@ -2,7 +2,7 @@ import type { DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
 import type { HotelsService } from '../hotels';
-import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import { MAX_RENTAL_DAYS, rentalMessages } from './rentals.messages';
 import { rentalBookingsRepository } from './rentals.repository';
 import type { RentalBooking, RentalObject, RentalSchedule, Span } from './rentals.types';

@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError } from '../../platform/errors';
 import { inHouse, type BookingChargeInput, type BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
-import { fitsMoneyColumn, formatMoney, parseMoney } from '../pricing';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import type { RoomsService } from '../rooms';
 import { orderCreated, orderUpdated } from './roomservice.events';
 import { bodyError, notAuthorized, refused, roomServiceMessages as messages } from './roomservice.messages';

@@ -3,12 +3,12 @@ import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from 
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import { HOTEL_SLUG_PATTERN } from '../../platform/http/schemas';
 import type { BookingsService, OffersQuery } from '../bookings';
-import type { OnlinePayments } from '../deposits';
 import type { GuestsService } from '../guests';
 import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
+import type { OnlinePayments } from '../billing';
 import type { PaymentsService } from '../payments';
-import { formatMoney, parseMoney } from '../pricing';
+import { formatMoney, parseMoney } from '../../platform/money';
 import type { RentalBookingInput, RentalsService } from '../rentals';
 import type { RoomsService } from '../rooms';
 import { createPublicCache } from './widget.cache';
@@ -23,7 +23,7 @@ export interface WidgetDependencies {
   bookings: Pick<BookingsService, 'create' | 'offers'>;
   payments: Pick<PaymentsService, 'gateways'>;
   notifications: Pick<NotificationsService, 'notify'>;
-  deposits: { onlinePayments: Pick<OnlinePayments, 'create' | 'find'> };
+  billing: { onlinePayments: Pick<OnlinePayments, 'create' | 'find'> };
 }
 
 export const widgetMessages = {
@@ -87,7 +87,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
   async function paymentPage(hotelId: string, paymentId: string) {
     const deadline = Date.now() + PAYMENT_PAGE_WAIT_MS;
     for (;;) {
-      const payment = await deps.deposits.onlinePayments.find(hotelId, paymentId);
+      const payment = await deps.billing.onlinePayments.find(hotelId, paymentId);
       if (payment.confirmation_url || payment.status !== 'pending' || Date.now() > deadline) return payment;
       await sleep(PAYMENT_PAGE_POLL_MS);
     }
@@ -221,7 +221,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
       );
       const payment =
         (await deps.payments.gateways.activeYooKassa(hotel.id)) && parseMoney(booking.price) > 0n
-          ? await deps.deposits.onlinePayments
+          ? await deps.billing.onlinePayments
               .create(hotel.id, booking.id, { return_url: input.return_url }, actor, idempotencyKey)
               .then((started) => paymentPage(hotel.id, started.body.id))
           : undefined;

@@ -59,6 +59,8 @@ const paymentTimers = envSetting(
   }),
 );
 
-export const depositsEnv = { yookassa, paymentTimers };
+export const paymentsEnv = { yookassa, paymentTimers };
 
-export type DepositsConfig = ModuleConfig<SectionSettings<typeof depositsEnv>>;
+export type PaymentsSettings = SectionSettings<typeof paymentsEnv>;
+/** What the money areas (payments, deposits, billing) read: the shared settings and the provider's and timers'. */
+export type PaymentsConfig = ModuleConfig<PaymentsSettings>;

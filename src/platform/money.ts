@@ -1,10 +1,15 @@
-import { BusinessRuleError } from '../../platform/errors';
+import { BusinessRuleError } from './errors';
 
 /**
- * Every refusal of the pricing engine, malformed amounts included, so a caller catches one class;
- * a BusinessRuleError so that one escaping to the HTTP layer answers 422 rather than 500.
+ * Money for everything that counts it: integer minor units (cents, as bigint), its one spelling with two decimals,
+ * percents in hundredths, and the cashier's rounding. Amounts come in and go out as decimal strings.
  */
-export class PricingError extends BusinessRuleError {
+
+/**
+ * A malformed amount or percent: a BusinessRuleError, so one escaping to the HTTP layer answers 422 rather than 500,
+ * with the code `pricing` its answers carried when this arithmetic was the pricing engine's.
+ */
+export class MalformedAmountError extends BusinessRuleError {
   constructor(message: string) {
     super(message, [message], 'pricing');
   }
@@ -15,7 +20,7 @@ const HUNDREDTHS_PATTERN = /^(-?)(\d+)(?:\.(\d{1,2}))?$/;
 
 function parseHundredths(value: string, refusal: string): bigint {
   const match = HUNDREDTHS_PATTERN.exec(value);
-  if (!match) throw new PricingError(`${refusal}: "${value}"`);
+  if (!match) throw new MalformedAmountError(`${refusal}: "${value}"`);
   const [, sign, whole, fraction = ''] = match;
   const magnitude = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
   return sign ? -magnitude : magnitude;

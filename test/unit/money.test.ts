@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {
-  PricingError,
+  MalformedAmountError,
   applyPercent,
   atLeastZero,
   formatMoney,
@@ -8,7 +8,7 @@ import {
   parseMoney,
   parsePercent,
   sumMoney,
-} from '../../src/modules/pricing/pricing.money';
+} from '../../src/platform/money';
 
 describe('parseMoney', () => {
   it.each([
@@ -29,7 +29,7 @@ describe('parseMoney', () => {
   it.each(['', ' 1', '1 ', '1.234', '1.', '.5', '+1', '--1', '1,50', '1e3', 'abc', 'NaN', '12.3.4', '١٢'])(
     'refuses %j',
     (value) => {
-      expect(() => parseMoney(value)).toThrow(PricingError);
+      expect(() => parseMoney(value)).toThrow(MalformedAmountError);
       expect(() => parseMoney(value)).toThrow('Некорректная сумма');
     },
   );

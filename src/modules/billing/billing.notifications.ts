@@ -1,11 +1,12 @@
 import { BlockList, isIP } from 'node:net';
-import type { DepositsConfig } from './deposits.env';
+import type { PaymentsConfig } from '../payments';
 import type { Db } from '../../platform/db/knex';
 import { ForbiddenError } from '../../platform/errors';
-import { depositWorkflows, onlinePaymentWorkflows } from './deposits.effects';
-import { depositsRepository, onlinePaymentsRepository } from './deposits.repository';
-import type { DepositsDependencies } from './deposits.service';
-import type { OnlinePayments } from './online-payments';
+import type { DepositsService } from '../deposits';
+import type { HotelsService } from '../hotels';
+import { onlinePaymentWorkflows } from './billing.effects';
+import { onlinePaymentsRepository } from './billing.repository';
+import type { OnlinePayments } from './billing.online';
 
 export interface ProviderNotification {
   event: string;
@@ -13,6 +14,11 @@ export interface ProviderNotification {
 }
 
 export type NotificationHandling = 'deposit' | 'online_payment' | 'unknown';
+
+/** The other records that follow payments at the provider: each wakes its own workflow; false when none follows it. */
+export interface ProviderPaymentFollowers {
+  deposits: Pick<DepositsService, 'providerPaymentChanged'>;
+}
 
 function allowList(sources: string[]): BlockList | undefined {
   if (sources.length === 0) return undefined;
@@ -33,8 +39,8 @@ function allowList(sources: string[]): BlockList | undefined {
  */
 export function createProviderNotifications(
   db: Db,
-  config: DepositsConfig,
-  deps: Pick<DepositsDependencies, 'hotels'>,
+  config: PaymentsConfig,
+  deps: { hotels: Pick<HotelsService, 'find'> } & ProviderPaymentFollowers,
   onlinePayments: Pick<OnlinePayments, 'ttlMs'>,
 ) {
   const allowed = allowList(config.yookassa.notificationSources);
@@ -60,11 +66,7 @@ export function createProviderNotifications(
         ? notification.object.payment_id
         : notification.object.id;
       if (!paymentId) return 'unknown';
-      const deposit = await depositsRepository.byProviderPayment(db, paymentId);
-      if (deposit) {
-        await depositWorkflows.providerChanged(db, deposit, await slugOf(deposit.hotel_id), timers, coalesceMs);
-        return 'deposit';
-      }
+      if (await deps.deposits.providerPaymentChanged(paymentId)) return 'deposit';
       const payment = await onlinePaymentsRepository.byProviderPayment(db, paymentId);
       if (!payment) return 'unknown';
       const ttl = await onlinePayments.ttlMs(payment.hotel_id);
@@ -74,3 +76,5 @@ export function createProviderNotifications(
     },
   };
 }
+
+export type ProviderNotifications = ReturnType<typeof createProviderNotifications>;

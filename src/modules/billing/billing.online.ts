@@ -1,23 +1,36 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { DepositsConfig } from './deposits.env';
 import { idempotent } from '../../platform/db/idempotency';
 import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
-import { formatMoney, parseMoney } from '../pricing';
-import { onlinePaymentWorkflows } from './deposits.effects';
-import { amountOf, receiptFor, type Provider } from './deposits.provider';
-import { onlinePaymentsRepository } from './deposits.repository';
-import { depositMessages } from './deposits.rules';
-import type { Actor, DepositsDependencies } from './deposits.service';
-import type { OnlinePayment } from './deposits.types';
+import { formatMoney, parseMoney } from '../../platform/money';
+import type { BookingsService } from '../bookings';
+import type { HotelsService } from '../hotels';
+import type { NotificationsService } from '../notifications';
+import { amountOf, gatewayMessages, receiptFor, type PaymentsService, type PaymentsConfig } from '../payments';
+import { onlinePaymentWorkflows } from './billing.effects';
+import { onlinePaymentsRepository } from './billing.repository';
+import type { OnlinePayment } from './billing.types';
 
 export const onlinePaymentMessages = {
   notFound: 'Онлайн-платёж не найден',
   nothingDue: 'По бронированию нечего оплачивать',
   bookingClosed: 'Нельзя оплатить отменённое или завершённое бронирование',
 };
+
+/** Who asked: staff (their id) or the service itself (null), on the hotel of that slug. */
+export interface Actor {
+  userId: string | null;
+  hotelSlug: string;
+}
+
+export interface OnlinePaymentsDependencies {
+  hotels: Pick<HotelsService, 'find'>;
+  bookings: Pick<BookingsService, 'get' | 'lifecycle' | 'payments'>;
+  payments: Pick<PaymentsService, 'settingsOf' | 'gateways' | 'provider' | 'moneyConfig'>;
+  notifications: Pick<NotificationsService, 'notify'>;
+}
 
 export interface OnlinePaymentInput {
   amount?: string;
@@ -28,7 +41,8 @@ export interface OnlinePaymentInput {
  * Online payment of a booking: created at the provider by its workflow, followed until paid, and then a row of the
  * booking's payment ledger, recorded exactly once (the row and the link to it are written in one transaction).
  */
-export function createOnlinePayments(db: Db, config: DepositsConfig, provider: Provider, deps: DepositsDependencies) {
+export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: OnlinePaymentsDependencies) {
+  const { provider } = deps.payments;
   const timers = config.paymentTimers;
 
   async function ttlMs(hotelId: string): Promise<number> {
@@ -120,7 +134,7 @@ export function createOnlinePayments(db: Db, config: DepositsConfig, provider: P
       if (cents <= 0n) throw new BusinessRuleError(onlinePaymentMessages.nothingDue, [], 'nothing_due');
       await deps.payments.gateways.assertPublicReturnUrl(input.return_url);
       const gateway = await provider.gatewayOf(hotelId);
-      if (!gateway) throw new BusinessRuleError(depositMessages.noGateway, [], 'no_gateway');
+      if (!gateway) throw new BusinessRuleError(gatewayMessages.noneActive, [], 'no_gateway');
       const hotel = await deps.hotels.find(hotelId);
       const ttl = await ttlMs(hotelId);
       return transactionWithRetry(db, (trx) =>

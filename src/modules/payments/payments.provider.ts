@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { DepositsConfig } from './deposits.env';
+import type { PaymentsConfig } from './payments.env';
 import {
   createYooKassaClient,
   YooKassaRequestError,
@@ -11,16 +11,15 @@ import {
 } from '../../integrations/yookassa';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { phoneDigits } from '../../platform/phone';
-import type { PaymentsService } from '../payments';
-import { formatMoney } from '../pricing';
-
-export type Gateways = Pick<PaymentsService, 'gateways'>['gateways'];
+import { formatMoney } from '../../platform/money';
+import type { GatewaysService } from './payments.gateways';
 
 /**
  * The hotel's YooKassa shop as the money workflows' steps use it: the client, and the hotel's credentials read at the
- * moment of the call (a gateway whose secret was replaced keeps working).
+ * moment of the call (a gateway whose secret was replaced keeps working). The one place that talks to the provider:
+ * the online payments here and the deposits module reach it through this.
  */
-export function createProvider(config: DepositsConfig, gateways: Gateways) {
+export function createProvider(config: Pick<PaymentsConfig, 'yookassa'>, gateways: GatewaysService) {
   const client = createYooKassaClient({ baseUrl: config.yookassa.apiUrl });
 
   /** The hotel's credentials; without an active gateway the step fails and is retried (the hotel may restore it). */

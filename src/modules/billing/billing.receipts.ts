@@ -1,9 +1,8 @@
 import type { ReceiptInput, SettlementMethod, VatRate } from '../../integrations/atol';
+import { amountDue, type Booking } from '../bookings';
 import type { PaymentInput, PaymentSettings } from '../payments';
 import { normalizePhone } from '../../platform/phone';
-import { formatMoney, parseMoney } from '../pricing';
-import { amountDue } from './bookings.present';
-import type { Booking } from './bookings.types';
+import { formatMoney, parseMoney } from '../../platform/money';
 
 /** Only money that passes the desk's register gets its receipt there; transfers and online payments get theirs elsewhere. */
 export const RECEIPT_METHODS = { cash: 'cash', card: 'card' } as const;

@@ -1,0 +1,2 @@
+export type { OnlinePayments } from './billing.online';
+export type { OnlinePayment } from './billing.types';
