@@ -9,6 +9,7 @@ import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './f
 import { benchAgents } from './agents';
 import { benchBookings } from './bookings';
 import { benchChat } from './chat';
+import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
 import { benchGuestServices } from './guest-services';
 import { benchHeldLock } from './held-lock';
@@ -22,7 +23,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, held-lock, outbox, deposits.
+ * guest-services, public-refusals, held-lock, connections, outbox, deposits.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -85,6 +86,8 @@ async function main(): Promise<void> {
     // One hotel's settings row held by a transaction: how fast another hotel's 50 clients are answered meanwhile.
     if (runs('held-lock'))
       console.log(`\n${(await benchHeldLock(processEnv, db, [users[9], users[10]], DURATION_MS)).join('\n')}`);
+    // 500 slow connections from ten addresses: how fast a normal client is answered meanwhile.
+    if (runs('connections')) console.log(`\n${(await benchConnections(processEnv, users[11])).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
