@@ -2,9 +2,9 @@ const os = require('node:os');
 
 /**
  * `npm test`'s Jest run: one private stack (global setup), test files in parallel workers on it. Most suites spend
- * their time waiting (HTTP, Temporal, timers), not computing, so more workers than cores pays: 3 on 2 cores (150%)
- * measured fastest (docs/operations.md, "Testing"). `-w N` or JEST_WORKERS=N overrides it. (Jest reads a
- * percentage over 100% as a count, hence the arithmetic.)
+ * their time waiting (HTTP, Temporal, timers), not computing, so more workers than cores pay: 3 on 2 cores (docs/
+ * operations.md, "Testing"). `-w N` or JEST_WORKERS=N overrides it. (Jest reads a percentage over 100% as a count,
+ * hence the arithmetic.)
  * @type {import('jest').Config}
  */
 module.exports = {
