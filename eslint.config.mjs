@@ -17,6 +17,7 @@ export default tseslint.config(
       'eslint.boundaries.cjs',
       'jest.config.js',
       'jest.unit.config.js',
+      'jest.sequencer.js',
     ],
   },
   js.configs.recommended,

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# npm test: static checks, then every test against a private stack (its own ports and data, nothing shared with dev).
+# npm test: static checks and every test against a private stack (its own ports and data, nothing shared with dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+started=$SECONDS
 source scripts/lib.sh
 ensure_node_modules
 ensure_temporal_cli
 ensure_versitygw
 
-echo "== tsc --noEmit" && tsc --noEmit -p .
-echo "== eslint" && eslint . --max-warnings 0
-echo "== prettier --check" && prettier --check . --log-level warn
+# The static checks run beside Jest at a lower priority: they take the CPU the tests leave idle while they wait (the
+# stack's start-up, HTTP, Temporal, timers) and yield it whenever a test needs it. Their output follows Jest's.
+static_log="$(mktemp)"
+(
+  failed=0
+  for check in "tsc --noEmit -p ." "eslint . --max-warnings 0" "prettier --check . --log-level warn"; do
+    echo "== $check"
+    # shellcheck disable=SC2086 # each check is a command line
+    nice -n 10 $check || failed=1
+  done
+  echo "static checks: $((SECONDS - started)) s"
+  exit "$failed"
+) >"$static_log" 2>&1 &
+static_pid=$!
 
 export HOTEL_PMS_TEST_RUN="$$"
 results="$(mktemp)"
@@ -17,6 +29,7 @@ gates="${TMPDIR:-/tmp}/hotel-pms-gates-$HOTEL_PMS_TEST_RUN.txt"
 rm -f "$gates"
 status=0
 jest --json --outputFile="$results" "$@" || status=$?
+jest_seconds=$((SECONDS - started))
 if [ -s "$gates" ]; then echo; sort "$gates"; rm -f "$gates"; fi
 # A skipped or todo test fails the run: it would otherwise leave it green with a check unrun.
 if [ -s "$results" ]; then
@@ -33,4 +46,9 @@ if [ -s "$results" ]; then
   ' "$results" || { [ "$status" -ne 0 ] || status=1; }
 fi
 rm -f "$results"
+echo
+wait "$static_pid" || status=1
+cat "$static_log"
+rm -f "$static_log"
+echo "jest: ${jest_seconds} s; total wall time: $((SECONDS - started)) s"
 exit "$status"

@@ -9,8 +9,10 @@ import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './f
 import { benchAgents } from './agents';
 import { benchBookings } from './bookings';
 import { benchChat } from './chat';
+import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
 import { benchGuestServices } from './guest-services';
+import { benchHeldLock } from './held-lock';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
 import { benchRealtime, formatRealtime } from './realtime';
@@ -21,7 +23,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, outbox, deposits.
+ * guest-services, public-refusals, held-lock, connections, outbox, deposits.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -81,6 +83,11 @@ async function main(): Promise<void> {
     }
     // Wrong room-service proofs, the captive portal's wrong guesses, an unknown TV token: timings by kind of refusal.
     if (runs('public-refusals')) console.log(`\n${(await benchPublicRefusals(baseUrl, db, users[8])).join('\n')}`);
+    // One hotel's settings row held by a transaction: how fast another hotel's 50 clients are answered meanwhile.
+    if (runs('held-lock'))
+      console.log(`\n${(await benchHeldLock(processEnv, db, [users[9], users[10]], DURATION_MS)).join('\n')}`);
+    // 500 slow connections from ten addresses: how fast a normal client is answered meanwhile.
+    if (runs('connections')) console.log(`\n${(await benchConnections(processEnv, users[11])).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');

@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { percentile } from '../../scripts/bench/stats';
 import { waitForApi } from '../../scripts/stack/app-processes';
 import { freePort } from '../../scripts/stack/ports';
 import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
@@ -12,8 +11,9 @@ import { pace, until } from '../helpers/wait';
 /**
  * A transaction opened directly on the database holds hotel A's settings row for 30 s. Meanwhile hotel A's clients
  * keep trying to change those settings and hotel B's 50 clients work as usual, all over HTTP against the real API
- * process with its default pool and limits. Hotel B must not notice (p99 < 500 ms, no error); hotel A is told to
- * come back later (503 with Retry-After), never 500; `/ready` stays 200.
+ * process with its default pool and limits. Hotel B must not notice (no error); hotel A is told to come back later
+ * (503 with Retry-After), never 500; `/ready` stays 200. How fast hotel B's answers stay meanwhile is a figure of
+ * `npm run bench` (`BENCH=held-lock`), measured on a quiet stack rather than beside the other suites.
  */
 
 jest.setTimeout(180_000);
@@ -24,7 +24,6 @@ const OTHER_CLIENTS = 50;
 const BLOCKED_CLIENTS = 20;
 /** A member of staff does not fire requests back to back: each of hotel B's clients pauses this long on average. */
 const OTHER_THINK_MS = 500;
-const OTHER_P99_BOUND_MS = 500;
 
 let t: TestApp;
 let api: ManagedProcess | undefined;
@@ -32,14 +31,12 @@ let apiUrl: string;
 
 interface Outcome {
   status: number;
-  ms: number;
   retryAfter: string | null;
   /** The problem's `code` of a refusal. */
   code?: string;
 }
 
 async function send(method: string, path: string, token: string, body?: unknown): Promise<Outcome> {
-  const started = performance.now();
   try {
     const response = await fetch(`${apiUrl}${path}`, {
       method,
@@ -50,13 +47,12 @@ async function send(method: string, path: string, token: string, body?: unknown)
     const text = await response.text();
     return {
       status: response.status,
-      ms: performance.now() - started,
       retryAfter: response.headers.get('retry-after'),
       code: response.ok ? undefined : (JSON.parse(text) as { code?: string }).code,
     };
   } catch {
     // No answer at all (the client gave up): recorded as status 0.
-    return { status: 0, ms: performance.now() - started, retryAfter: null };
+    return { status: 0, retryAfter: null };
   }
 }
 
@@ -183,9 +179,6 @@ describe('a lock held on one hotel', () => {
       const [otherOutcomes, blockedOutcomes, readyOutcomes] = await Promise.all([otherWork, blockedWork, readiness]);
       await released;
 
-      const latencies = otherOutcomes.map((o) => o.ms).sort((a, b) => a - b);
-      const p50 = percentile(latencies, 50);
-      const p99 = percentile(latencies, 99);
       const otherErrors = otherOutcomes.filter((o) => o.status < 200 || o.status >= 300);
       const count = (outcomes: Outcome[], status: number) => outcomes.filter((o) => o.status === status).length;
       const blockedWithoutRetryAfter = blockedOutcomes.filter((o) => o.status === 503 && !o.retryAfter).length;
@@ -197,16 +190,12 @@ describe('a lock held on one hotel', () => {
       reportGate(
         'held-lock',
         `hotel A's settings row locked ${HOLD_MS / 1000} s: hotel B (${OTHER_CLIENTS} clients) ` +
-          `${otherOutcomes.length} requests, p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ` +
-          `${otherErrors.length} errors; hotel A (${BLOCKED_CLIENTS} clients) ${blockedOutcomes.length} requests: ` +
+          `${otherOutcomes.length} requests, ${otherErrors.length} errors; hotel A (${BLOCKED_CLIENTS} clients) ${blockedOutcomes.length} requests: ` +
           `${count(blockedOutcomes, 503)} × 503 (${refusalCodes}; ${blockedWithoutRetryAfter} without Retry-After), ` +
           `${count(blockedOutcomes, 500)} × 500, statuses ${blockedStatuses}; /ready ${notReady} of ` +
           `${readyOutcomes.length} not 200`,
       );
-      expect({ p99Within: p99 < OTHER_P99_BOUND_MS, otherErrors: otherErrors.length }).toEqual({
-        p99Within: true,
-        otherErrors: 0,
-      });
+      expect(otherErrors).toEqual([]);
       expect(answeredWhileHeld.length).toBeGreaterThan(BLOCKED_CLIENTS);
       expect(answeredWhileHeld.filter((o) => o.status !== 503)).toEqual([]);
       expect(blockedOutcomes.filter((o) => o.status !== 503 && o.status !== 200)).toEqual([]);
