@@ -176,8 +176,7 @@ it('the bookings services receive their repository: only the module and its acti
   const importers = readdirSync(dir).filter((file) =>
     /^import \{[^}]*\} from '\.\/bookings\.repository'/m.test(readFileSync(path.join(dir, file), 'utf8')),
   );
-  // bookings.payments.ts moves to the payments module on its own branch (issue 24): the lead removes it at merge.
-  expect(importers).toEqual(['bookings.activities.ts', 'bookings.module.ts', 'bookings.payments.ts']);
+  expect(importers).toEqual(['bookings.activities.ts', 'bookings.module.ts']);
 });
 
 describe('the module boundary lint rule', () => {
