@@ -215,13 +215,6 @@ describe('the module boundary lint rule', () => {
   });
 });
 
-/**
- * Modules whose activities are still being moved into `<area>.activities.ts` by other branches (issue 24: lifecycle
- * for bookings; money for payments, deposits and its new billing module): their current files may import Temporal
- * until they are converted. The lead empties this list at merge; never added to.
- */
-const ACTIVITIES_NOT_YET_MOVED = ['payments', 'deposits', 'billing'];
-
 const TEMPORAL_IMPORT = /(?:import|export)\s[^'"]*?from\s+'(@temporalio\/[^']+)'|import\s+'(@temporalio\/[^']+)'/g;
 
 /**
@@ -274,24 +267,23 @@ describe("the worker's side of a module", () => {
   const areas = readdirSync(path.join(ROOT, 'src/modules')).filter((entry) =>
     statSync(path.join(ROOT, 'src/modules', entry)).isDirectory(),
   );
-  const moved = areas.filter((area) => !ACTIVITIES_NOT_YET_MOVED.includes(area));
 
   it('no module file imports Temporal but its activities file, and that only @temporalio/activity', () => {
-    const problems = moved.flatMap((area) =>
+    const problems = areas.flatMap((area) =>
       Object.entries(moduleFiles(area)).flatMap(([name, text]) =>
         temporalImportProblems(`src/modules/${area}/${name}`, text),
       ),
     );
-    expect(moved.length).toBeGreaterThan(20);
+    expect(areas.length).toBeGreaterThan(20);
     expect(problems).toEqual([]);
   });
 
   it("each module's activities are its <area>.activities.ts, named by one line of its definition", () => {
-    const withActivities = moved.filter((area) =>
+    const withActivities = areas.filter((area) =>
       /^\s*activities[:(]/m.test(moduleFiles(area)[`${area}.module.ts`] ?? ''),
     );
     expect(withActivities.length).toBeGreaterThan(10);
-    expect(moved.flatMap((area) => activitiesFileProblems(area, moduleFiles(area)))).toEqual([]);
+    expect(areas.flatMap((area) => activitiesFileProblems(area, moduleFiles(area)))).toEqual([]);
   });
 
   it('the checks fail planted defects', () => {

@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { idempotent } from '../../platform/db/idempotency';
 import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
@@ -49,9 +48,10 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
     return timers.onlinePaymentTtlMs ?? (await deps.payments.settingsOf(hotelId)).online_payment_ttl_minutes * 60_000;
   }
 
+  /** The online payment; one that is gone is a NotFoundError (for its workflow's steps, a failure not retried). */
   async function load(hotelId: string, id: string): Promise<OnlinePayment> {
     const payment = await onlinePaymentsRepository.find(db, hotelId, id);
-    if (!payment) throw ApplicationFailure.nonRetryable(`no online payment ${id}`, 'OnlinePaymentNotFound');
+    if (!payment) throw new NotFoundError(onlinePaymentMessages.notFound);
     return payment;
   }
 
@@ -114,11 +114,7 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
     ttlMs,
 
     /** One online payment, as its workflow has recorded it so far. */
-    async find(hotelId: string, id: string): Promise<OnlinePayment> {
-      const payment = await onlinePaymentsRepository.find(db, hotelId, id);
-      if (!payment) throw new NotFoundError(onlinePaymentMessages.notFound);
-      return payment;
-    },
+    find: load,
 
     async list(hotelId: string, bookingId: string) {
       await deps.bookings.get(hotelId, bookingId);
