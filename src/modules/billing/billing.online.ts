@@ -55,6 +55,20 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
     return payment;
   }
 
+  /**
+   * Moves the booking behind the payment (confirms or cancels it) unless staff moved it first: a move refused because
+   * the booking is no longer an inquiry (confirmed, cancelled or moved on meanwhile) is not the payment's error, which
+   * is recorded either way.
+   */
+  async function moveInquiry(hotelId: string, bookingId: string, move: () => Promise<unknown>): Promise<void> {
+    try {
+      await move();
+    } catch (error) {
+      if (!(error instanceof BusinessRuleError)) throw error;
+      if ((await deps.bookings.get(hotelId, bookingId)).status === 'inquiry') throw error;
+    }
+  }
+
   async function settle(payment: OnlinePayment, paidCents: bigint, slug: string): Promise<void> {
     const recorded = await db.transaction(async (trx) => {
       const current = await onlinePaymentsRepository.find(trx, payment.hotel_id, payment.id, { forUpdate: true });
@@ -83,7 +97,9 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
     const gateway = await deps.payments.gateways.activeYooKassa(payment.hotel_id);
     const booking = await deps.bookings.get(payment.hotel_id, payment.booking_id);
     if (gateway?.autoConfirmOnPayment && booking.source === 'online' && booking.status === 'inquiry')
-      await deps.bookings.lifecycle.confirm(payment.hotel_id, booking.id, slug, 'online_payment');
+      await moveInquiry(payment.hotel_id, booking.id, () =>
+        deps.bookings.lifecycle.confirm(payment.hotel_id, booking.id, slug, 'online_payment'),
+      );
   }
 
   async function slugOf(hotelId: string): Promise<string> {
@@ -191,12 +207,14 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
         await onlinePaymentsRepository.update(db, hotelId, id, { status: 'canceled', cancel_reason: 'not_paid' });
         const booking = await deps.bookings.get(hotelId, payment.booking_id);
         if (booking.source === 'online' && booking.status === 'inquiry' && parseMoney(booking.paid_amount) === 0n)
-          await deps.bookings.lifecycle.cancel(
-            hotelId,
-            booking.id,
-            await slugOf(hotelId),
-            'payment_timeout',
-            'not_paid_online',
+          await moveInquiry(hotelId, booking.id, async () =>
+            deps.bookings.lifecycle.cancel(
+              hotelId,
+              booking.id,
+              await slugOf(hotelId),
+              'payment_timeout',
+              'not_paid_online',
+            ),
           );
         return 'failed';
       },
