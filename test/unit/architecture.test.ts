@@ -176,8 +176,7 @@ it('the bookings services receive their repository: only the module and its acti
   const importers = readdirSync(dir).filter((file) =>
     /^import \{[^}]*\} from '\.\/bookings\.repository'/m.test(readFileSync(path.join(dir, file), 'utf8')),
   );
-  // bookings.payments.ts moves to the payments module on its own branch (issue 24): the lead removes it at merge.
-  expect(importers).toEqual(['bookings.activities.ts', 'bookings.module.ts', 'bookings.payments.ts']);
+  expect(importers).toEqual(['bookings.activities.ts', 'bookings.module.ts']);
 });
 
 describe('the module boundary lint rule', () => {
@@ -215,13 +214,6 @@ describe('the module boundary lint rule', () => {
     ]);
   });
 });
-
-/**
- * Modules whose activities are still being moved into `<area>.activities.ts` by other branches (issue 24: lifecycle
- * for bookings; money for payments, deposits and its new billing module): their current files may import Temporal
- * until they are converted. The lead empties this list at merge; never added to.
- */
-const ACTIVITIES_NOT_YET_MOVED = ['payments', 'deposits', 'billing'];
 
 const TEMPORAL_IMPORT = /(?:import|export)\s[^'"]*?from\s+'(@temporalio\/[^']+)'|import\s+'(@temporalio\/[^']+)'/g;
 
@@ -275,24 +267,23 @@ describe("the worker's side of a module", () => {
   const areas = readdirSync(path.join(ROOT, 'src/modules')).filter((entry) =>
     statSync(path.join(ROOT, 'src/modules', entry)).isDirectory(),
   );
-  const moved = areas.filter((area) => !ACTIVITIES_NOT_YET_MOVED.includes(area));
 
   it('no module file imports Temporal but its activities file, and that only @temporalio/activity', () => {
-    const problems = moved.flatMap((area) =>
+    const problems = areas.flatMap((area) =>
       Object.entries(moduleFiles(area)).flatMap(([name, text]) =>
         temporalImportProblems(`src/modules/${area}/${name}`, text),
       ),
     );
-    expect(moved.length).toBeGreaterThan(20);
+    expect(areas.length).toBeGreaterThan(20);
     expect(problems).toEqual([]);
   });
 
   it("each module's activities are its <area>.activities.ts, named by one line of its definition", () => {
-    const withActivities = moved.filter((area) =>
+    const withActivities = areas.filter((area) =>
       /^\s*activities[:(]/m.test(moduleFiles(area)[`${area}.module.ts`] ?? ''),
     );
     expect(withActivities.length).toBeGreaterThan(10);
-    expect(moved.flatMap((area) => activitiesFileProblems(area, moduleFiles(area)))).toEqual([]);
+    expect(areas.flatMap((area) => activitiesFileProblems(area, moduleFiles(area)))).toEqual([]);
   });
 
   it('the checks fail planted defects', () => {

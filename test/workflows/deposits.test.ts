@@ -1,3 +1,6 @@
+import { billingModule } from '../../src/modules/billing/billing.module';
+import { moduleActivities } from '../../src/platform/modules';
+import type { BookingPaymentActivities } from '../../workflows/contracts/booking-payments';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { waitForMessages } from '../helpers/mail';
@@ -465,6 +468,80 @@ describe('online payment of a booking', () => {
       { what: 'the booking expired', intervalMs: 200 },
     );
     expect(booking.cancel_reason).toBe('not_paid_online');
+    const { body } = await t.http.get(path).set(as(s.hotel.accessToken)).expect(200);
+    expect(body[0]).toMatchObject({ status: 'canceled', cancel_reason: 'not_paid' });
+  });
+});
+
+describe('online payment of a booking that staff move meanwhile', () => {
+  /** Re-reads the provider every 10 minutes only: with a shop that notifies no one, its steps are run by the test. */
+  let still: TestApp;
+  beforeAll(() => {
+    still = createTestApp({ PAYMENT_POLL_INTERVAL_MS: '600000' });
+  });
+  afterAll(() => still.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  // As the worker registers them: behind the activity boundary, where a refusal fails the workflow for good.
+  const steps = () =>
+    moduleActivities(billingModule, still.services.billing, {} as never, {} as never) as BookingPaymentActivities;
+
+  /** An online inquiry and its online payment at a shop that notifies no one, created at the provider. */
+  async function onlinePayment() {
+    const s = await stay({ auto_confirm_on_payment: true }, { source: 'online', status: 'inquiry' });
+    await fake.setWebhook(s.shopId, null);
+    const path = api(s.hotel, `/bookings/${s.booking.id}/online-payments`);
+    await still.http.post(path).set(as(s.hotel.accessToken)).send({}).expect(201);
+    const pending = await until(
+      async () => {
+        const { body } = await t.http.get(path).set(as(s.hotel.accessToken)).expect(200);
+        return body[0].confirmation_url && body[0];
+      },
+      { what: 'the payment page', intervalMs: 100 },
+    );
+    return { s, path, pending };
+  }
+
+  /** Staff cancel the booking after the payment's look at it, before its own move takes the booking's lock. */
+  function staffCancelFirst(s: Stay, move: 'confirm' | 'cancel') {
+    const { lifecycle } = still.services.bookings;
+    const original = lifecycle[move] as (...args: unknown[]) => Promise<unknown>;
+    jest.spyOn(lifecycle, move).mockImplementationOnce(async (...args: unknown[]) => {
+      await setStatus(s, 'cancelled');
+      return original(...args) as never;
+    });
+  }
+
+  const bookingOf = async (s: Stay) =>
+    (
+      await t.http
+        .get(api(s.hotel, `/bookings/${s.booking.id}`))
+        .set(as(s.hotel.accessToken))
+        .expect(200)
+    ).body;
+
+  it('paid while staff cancel the inquiry: the payment is recorded and paid, the booking stays cancelled', async () => {
+    const { s, path, pending } = await onlinePayment();
+    await fake.pay(pending.confirmation_url, 'success');
+    staffCancelFirst(s, 'confirm');
+    expect(await steps().syncBookingPayment(s.hotel.hotelId, pending.id)).toBe('paid');
+    expect(await bookingOf(s)).toMatchObject({ status: 'cancelled', paid_amount: s.booking.price });
+    const payments = await t.http
+      .get(api(s.hotel, `/bookings/${s.booking.id}/payments`))
+      .set(as(s.hotel.accessToken))
+      .expect(200);
+    expect(payments.body).toEqual([expect.objectContaining({ method: 'online', amount: s.booking.price })]);
+    const { body } = await t.http.get(path).set(as(s.hotel.accessToken)).expect(200);
+    expect(body[0]).toMatchObject({ status: 'succeeded' });
+  });
+
+  it("given up while staff cancel the inquiry: the payment fails, the booking keeps the staff's cancel", async () => {
+    const { s, path, pending } = await onlinePayment();
+    staffCancelFirst(s, 'cancel');
+    expect(await steps().expireBookingPayment(s.hotel.hotelId, pending.id)).toBe('failed');
+    const booking = await bookingOf(s);
+    expect(booking.status).toBe('cancelled');
+    expect(booking.cancel_reason).not.toBe('not_paid_online');
     const { body } = await t.http.get(path).set(as(s.hotel.accessToken)).expect(200);
     expect(body[0]).toMatchObject({ status: 'canceled', cancel_reason: 'not_paid' });
   });

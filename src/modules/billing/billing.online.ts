@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { idempotent } from '../../platform/db/idempotency';
 import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
@@ -49,10 +48,25 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
     return timers.onlinePaymentTtlMs ?? (await deps.payments.settingsOf(hotelId)).online_payment_ttl_minutes * 60_000;
   }
 
+  /** The online payment; one that is gone is a NotFoundError (for its workflow's steps, a failure not retried). */
   async function load(hotelId: string, id: string): Promise<OnlinePayment> {
     const payment = await onlinePaymentsRepository.find(db, hotelId, id);
-    if (!payment) throw ApplicationFailure.nonRetryable(`no online payment ${id}`, 'OnlinePaymentNotFound');
+    if (!payment) throw new NotFoundError(onlinePaymentMessages.notFound);
     return payment;
+  }
+
+  /**
+   * Moves the booking behind the payment (confirms or cancels it) unless staff moved it first: a move refused because
+   * the booking is no longer an inquiry (confirmed, cancelled or moved on meanwhile) is not the payment's error, which
+   * is recorded either way.
+   */
+  async function moveInquiry(hotelId: string, bookingId: string, move: () => Promise<unknown>): Promise<void> {
+    try {
+      await move();
+    } catch (error) {
+      if (!(error instanceof BusinessRuleError)) throw error;
+      if ((await deps.bookings.get(hotelId, bookingId)).status === 'inquiry') throw error;
+    }
   }
 
   async function settle(payment: OnlinePayment, paidCents: bigint, slug: string): Promise<void> {
@@ -83,7 +97,9 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
     const gateway = await deps.payments.gateways.activeYooKassa(payment.hotel_id);
     const booking = await deps.bookings.get(payment.hotel_id, payment.booking_id);
     if (gateway?.autoConfirmOnPayment && booking.source === 'online' && booking.status === 'inquiry')
-      await deps.bookings.lifecycle.confirm(payment.hotel_id, booking.id, slug, 'online_payment');
+      await moveInquiry(payment.hotel_id, booking.id, () =>
+        deps.bookings.lifecycle.confirm(payment.hotel_id, booking.id, slug, 'online_payment'),
+      );
   }
 
   async function slugOf(hotelId: string): Promise<string> {
@@ -114,11 +130,7 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
     ttlMs,
 
     /** One online payment, as its workflow has recorded it so far. */
-    async find(hotelId: string, id: string): Promise<OnlinePayment> {
-      const payment = await onlinePaymentsRepository.find(db, hotelId, id);
-      if (!payment) throw new NotFoundError(onlinePaymentMessages.notFound);
-      return payment;
-    },
+    find: load,
 
     async list(hotelId: string, bookingId: string) {
       await deps.bookings.get(hotelId, bookingId);
@@ -195,12 +207,14 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
         await onlinePaymentsRepository.update(db, hotelId, id, { status: 'canceled', cancel_reason: 'not_paid' });
         const booking = await deps.bookings.get(hotelId, payment.booking_id);
         if (booking.source === 'online' && booking.status === 'inquiry' && parseMoney(booking.paid_amount) === 0n)
-          await deps.bookings.lifecycle.cancel(
-            hotelId,
-            booking.id,
-            await slugOf(hotelId),
-            'payment_timeout',
-            'not_paid_online',
+          await moveInquiry(hotelId, booking.id, async () =>
+            deps.bookings.lifecycle.cancel(
+              hotelId,
+              booking.id,
+              await slugOf(hotelId),
+              'payment_timeout',
+              'not_paid_online',
+            ),
           );
         return 'failed';
       },

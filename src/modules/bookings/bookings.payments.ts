@@ -1,11 +1,10 @@
-import type { Db, DbOrTrx } from '../../platform/db/knex';
-import { transactionWithRetry } from '../../platform/db/retry';
+import type { DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import type { PaymentInput, PaymentsService } from '../payments';
 import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
-import { announceBooking } from './bookings.effects';
+import type { BookingEffects } from './bookings.effects';
 import { bookingMessages, presentBooking } from './bookings.present';
-import { bookingsRepository } from './bookings.repository';
+import type { BookingsRepository } from './bookings.repository';
 import type { Booking } from './bookings.types';
 
 /** Payments add up in `paid_amount`: a sum its column cannot hold is refused, whichever way it grows. */
@@ -19,9 +18,17 @@ function assertPaidFits(booking: Booking, changeCents: bigint): void {
  * same transaction (the booking row locked meanwhile) and the change shown to staff. The desk's flow around them (the
  * fiscal receipt a payment triggers) is the billing module's.
  */
-export function createBookingPayments(db: Db, { payments }: { payments: Pick<PaymentsService, 'ledger'> }) {
+export function createBookingPayments({
+  repository: { transaction, bookings },
+  effects,
+  payments,
+}: {
+  repository: Pick<BookingsRepository, 'transaction' | 'bookings'>;
+  effects: Pick<BookingEffects, 'announce'>;
+  payments: Pick<PaymentsService, 'ledger'>;
+}) {
   async function lockBooking(trx: DbOrTrx, hotelId: string, id: string) {
-    const booking = await bookingsRepository.find(trx, hotelId, id, { forUpdate: true });
+    const booking = await bookings.find(trx, hotelId, id, { forUpdate: true });
     if (!booking) throw new NotFoundError(bookingMessages.notFound);
     return booking;
   }
@@ -30,7 +37,7 @@ export function createBookingPayments(db: Db, { payments }: { payments: Pick<Pay
   async function record(trx: DbOrTrx, booking: Booking, payment: PaymentInput, createdBy: string | null) {
     assertPaidFits(booking, parseMoney(payment.amount));
     const row = await payments.ledger.record(trx, booking.hotel_id, booking.id, payment, createdBy);
-    const updated = await bookingsRepository.addToPaid(trx, booking.hotel_id, booking.id, payment.amount);
+    const updated = await bookings.addToPaid(trx, booking.hotel_id, booking.id, payment.amount);
     return { payment: row, booking: updated };
   }
 
@@ -44,7 +51,7 @@ export function createBookingPayments(db: Db, { payments }: { payments: Pick<Pay
   ) {
     const booking = await lockBooking(trx, hotelId, bookingId);
     const recorded = await record(trx, booking, payment, createdBy);
-    await announceBooking(trx, recorded.booking, 'booking_updated', { paid_amount: recorded.booking.paid_amount });
+    await effects.announce(trx, recorded.booking, 'booking_updated', { paid_amount: recorded.booking.paid_amount });
     return recorded;
   }
 
@@ -53,14 +60,14 @@ export function createBookingPayments(db: Db, { payments }: { payments: Pick<Pay
     recordWithin,
 
     async remove(hotelId: string, bookingId: string, paymentId: string) {
-      return transactionWithRetry(db, async (trx) => {
+      return transaction(async (trx) => {
         const booking = await lockBooking(trx, hotelId, bookingId);
         const removed = await payments.ledger.remove(trx, hotelId, bookingId, paymentId);
         if (!removed) throw new NotFoundError(bookingMessages.paymentNotFound);
         const refund = -parseMoney(removed.amount);
         assertPaidFits(booking, refund);
-        const updated = await bookingsRepository.addToPaid(trx, hotelId, bookingId, formatMoney(refund));
-        await announceBooking(trx, updated, 'booking_updated', { paid_amount: updated.paid_amount });
+        const updated = await bookings.addToPaid(trx, hotelId, bookingId, formatMoney(refund));
+        await effects.announce(trx, updated, 'booking_updated', { paid_amount: updated.paid_amount });
         return presentBooking(updated);
       });
     },

@@ -74,7 +74,7 @@ export function createBookingsService({ repository, effects, ...deps }: Bookings
   const stays = createStays({ ...deps, repository });
   const rooms = createRoomWrites(repository);
   const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited });
-  const bookingPayments = createBookingPayments(db, deps);
+  const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments });
   const inventory = createInventory({ repository, hotels: deps.hotels });
 
   /** The stay's guest profile: the one named, or found by phone or e-mail, or created. */

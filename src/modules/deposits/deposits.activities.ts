@@ -1,7 +1,7 @@
 import type { DepositActivities } from '../../../workflows/contracts/deposits';
 import type { Db } from '../../platform/db/knex';
 import type { Mailer } from '../../platform/mail';
-import { createDepositJobs } from './deposits.jobs';
+import { createDepositSteps } from './deposits.steps';
 import type { DepositsDependencies, DepositsService } from './deposits.service';
 
 /** The deposit workflow's activities: thin calls into the deposit's steps. */
@@ -11,13 +11,13 @@ export function depositActivities(
   deps: DepositsDependencies,
   mailer: Mailer,
 ): DepositActivities {
-  const jobs = createDepositJobs(db, deposits, deps, mailer);
+  const steps = createDepositSteps(db, deposits, deps, mailer);
   return {
-    createDepositPayment: (hotelId, depositId) => jobs.createPayment(hotelId, depositId),
-    syncDepositPayment: (hotelId, depositId) => jobs.sync(hotelId, depositId),
-    expireDepositPayment: (hotelId, depositId) => jobs.expire(hotelId, depositId),
-    performDepositOperation: (hotelId, depositId, command) => jobs.perform(hotelId, depositId, command),
-    settleLapsingHold: (hotelId, depositId) => jobs.settleLapsingHold(hotelId, depositId),
-    sendDepositStatement: (hotelId, depositId) => jobs.sendStatement(hotelId, depositId),
+    createDepositPayment: (hotelId, depositId) => steps.createPayment(hotelId, depositId),
+    syncDepositPayment: (hotelId, depositId) => steps.sync(hotelId, depositId),
+    expireDepositPayment: (hotelId, depositId) => steps.expire(hotelId, depositId),
+    performDepositOperation: (hotelId, depositId, command) => steps.perform(hotelId, depositId, command),
+    settleLapsingHold: (hotelId, depositId) => steps.settleLapsingHold(hotelId, depositId),
+    sendDepositStatement: (hotelId, depositId) => steps.sendStatement(hotelId, depositId),
   };
 }

@@ -8,6 +8,7 @@ import type { Deduction, Deposit, DepositStatus } from './deposits.types';
 
 export const depositMessages = {
   notFound: 'Депозит не найден',
+  refundNotFound: 'Возврат по депозиту не найден',
   bookingNotFound: 'Бронирование не найдено',
   bookingClosed: 'Нельзя принять депозит по отменённой или завершённой брони',
   alreadyOpen: 'У брони уже есть незакрытый депозит',

@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/common';
 import type { PaymentsConfig } from './payments.env';
 import {
   createYooKassaClient,
@@ -10,9 +9,10 @@ import {
   type YooKassaPayment,
 } from '../../integrations/yookassa';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { ServiceUnavailableError } from '../../platform/errors';
 import { phoneDigits } from '../../platform/phone';
 import { formatMoney } from '../../platform/money';
-import type { GatewaysService } from './payments.gateways';
+import { gatewayMessages, type GatewaysService } from './payments.gateways';
 
 /**
  * The hotel's YooKassa shop as the money workflows' steps use it: the client, and the hotel's credentials read at the
@@ -22,10 +22,13 @@ import type { GatewaysService } from './payments.gateways';
 export function createProvider(config: Pick<PaymentsConfig, 'yookassa'>, gateways: GatewaysService) {
   const client = createYooKassaClient({ baseUrl: config.yookassa.apiUrl });
 
-  /** The hotel's credentials; without an active gateway the step fails and is retried (the hotel may restore it). */
+  /**
+   * The hotel's credentials; without an active gateway the step fails and is retried (the hotel may restore it): not a
+   * refusal, so the activity boundary lets it be retried.
+   */
   async function credentials(hotelId: string): Promise<YooKassaCredentials> {
     const gateway = await gateways.activeYooKassa(hotelId);
-    if (!gateway) throw ApplicationFailure.retryable('the hotel has no active YooKassa gateway', 'NoGateway');
+    if (!gateway) throw new ServiceUnavailableError('no_gateway', gatewayMessages.noneActive);
     return { shopId: gateway.shopId, secretKey: gateway.secretKey };
   }
 

@@ -1,12 +1,12 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { amountOf, isRefusal, receiptFor, type YooKassaPayment } from '../payments';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { NotFoundError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mail';
 import type { DepositCommand, DepositStanding } from '../../../workflows/contracts/deposits';
 import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
 import { parseMoney } from '../../platform/money';
 import { depositsRepository, refundsRepository } from './deposits.repository';
-import { afterRefund, CLOSED_STATUSES, readProviderPayment, releaseSplit } from './deposits.rules';
+import { afterRefund, CLOSED_STATUSES, depositMessages, readProviderPayment, releaseSplit } from './deposits.rules';
 import type { DepositsDependencies, DepositsService } from './deposits.service';
 import { depositStatement, settledNotice } from './deposits.statement';
 import type { Deposit } from './deposits.types';
@@ -14,9 +14,10 @@ import type { Deposit } from './deposits.types';
 /**
  * The deposit workflow's steps. Each is safe to run again: provider calls carry idempotence keys made of the deposit's
  * own ids (a retried step never holds, captures or refunds twice), and each records its result only if it is not
- * recorded yet.
+ * recorded yet. A deposit or refund that is gone is a NotFoundError, which fails the step for good (the activity
+ * boundary); anything else (the provider, the database) is retried.
  */
-export function createDepositJobs(db: Db, deposits: DepositsService, deps: DepositsDependencies, mailer?: Mailer) {
+export function createDepositSteps(db: Db, deposits: DepositsService, deps: DepositsDependencies, mailer?: Mailer) {
   const { provider } = deps.payments;
   const keys = {
     create: (id: string) => `deposit:${id}:create`,
@@ -29,7 +30,7 @@ export function createDepositJobs(db: Db, deposits: DepositsService, deps: Depos
 
   async function load(hotelId: string, depositId: string, conn: DbOrTrx = db, forUpdate = false): Promise<Deposit> {
     const deposit = await depositsRepository.find(conn, hotelId, depositId, { forUpdate });
-    if (!deposit) throw ApplicationFailure.nonRetryable(`no deposit ${depositId}`, 'DepositNotFound');
+    if (!deposit) throw new NotFoundError(depositMessages.notFound);
     return deposit;
   }
 
@@ -113,7 +114,7 @@ export function createDepositJobs(db: Db, deposits: DepositsService, deps: Depos
 
   async function refund(deposit: Deposit, refundId: string): Promise<Deposit> {
     const row = await refundsRepository.find(db, deposit.hotel_id, refundId);
-    if (!row) throw ApplicationFailure.nonRetryable(`no refund ${refundId}`, 'RefundNotFound');
+    if (!row) throw new NotFoundError(depositMessages.refundNotFound);
     if (row.status !== 'pending') return record(deposit, () => ({ pending_operation: null }));
     const result = await provider.client.createRefund(
       await provider.credentials(deposit.hotel_id),
