@@ -18,7 +18,7 @@ static_log="$(mktemp)"
     # shellcheck disable=SC2086 # each check is a command line
     nice -n 10 $check || failed=1
   done
-  echo "static checks: $((SECONDS - started)) s"
+  echo "static checks done after $((SECONDS - started)) s"
   exit "$failed"
 ) >"$static_log" 2>&1 &
 static_pid=$!
@@ -29,7 +29,7 @@ gates="${TMPDIR:-/tmp}/hotel-pms-gates-$HOTEL_PMS_TEST_RUN.txt"
 rm -f "$gates"
 status=0
 jest --json --outputFile="$results" "$@" || status=$?
-jest_seconds=$((SECONDS - started))
+jest_done=$((SECONDS - started))
 if [ -s "$gates" ]; then echo; sort "$gates"; rm -f "$gates"; fi
 # A skipped or todo test fails the run: it would otherwise leave it green with a check unrun.
 if [ -s "$results" ]; then
@@ -50,5 +50,5 @@ echo
 wait "$static_pid" || status=1
 cat "$static_log"
 rm -f "$static_log"
-echo "jest: ${jest_seconds} s; total wall time: $((SECONDS - started)) s"
+echo "Jest done after ${jest_done} s; total wall time: $((SECONDS - started)) s"
 exit "$status"
