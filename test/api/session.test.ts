@@ -203,6 +203,24 @@ describe('GET /api/auth/me', () => {
     expect(response.body).toBeNull();
   });
 
+  it('401 for a token revoked by a deactivation, once the account is active again, even before the notice arrives', async () => {
+    const owner = await registerHotel(t);
+    const member = await addStaff(t, owner, 'technician');
+    await t.http
+      .patch(`/api/hotels/${owner.slug}/users/${member.id}`)
+      .set('Authorization', `Bearer ${owner.accessToken}`)
+      .send({ active: false })
+      .expect(200);
+    const me = () => t.http.get('/api/auth/me').set('Authorization', `Bearer ${member.accessToken}`);
+    expect((await me().expect(200)).body).toBeNull();
+    // Reactivated without the account's notice: this process still holds it as inactive.
+    await t.db.transaction(async (trx) => {
+      await trx.raw('set local session_replication_role = replica');
+      await trx('users').where({ id: member.id }).update({ active: true });
+    });
+    await me().expect(401);
+  });
+
   it.each([
     ['no header', undefined],
     ['a malformed token', 'Bearer not-a-jwt'],

@@ -226,7 +226,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
         200: { description: 'The account, or null when it no longer exists or is inactive', schema: meResponse },
       },
       async handler({ auth: token, res }) {
-        res.json(await auth.me(token!.sub));
+        res.json(await auth.me(token!));
       },
     }),
   ];

@@ -336,9 +336,15 @@ export function createAuthService(
       return access && { active: access.active, sessionVersion: access.session_version };
     },
 
-    async me(userId: string) {
+    /**
+     * The token's account, or null when it is gone or inactive. An active account whose sessions were revoked after
+     * the token was signed is a 401: the guard may have let the token in on a cached "inactive" that a reactivation
+     * has just ended, and reactivation never revives a token.
+     */
+    async me({ sub: userId, sv: sessionVersion }: Pick<AccessTokenPayload, 'sub' | 'sv'>) {
       const user = await users.findById(userId);
       if (!user || !user.active) return null;
+      if (user.session_version !== sessionVersion) throw new UnauthorizedError();
       return {
         id: user.id,
         email: user.email,
