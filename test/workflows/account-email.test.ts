@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createMailer } from '../../src/platform/mail';
@@ -7,6 +8,7 @@ import { startMailCatcher } from '../../scripts/stack/mail-catcher';
 import { freePort } from '../../scripts/stack/ports';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { registrationBody } from '../helpers/accounts';
+import { messagesTo, waitForMessages } from '../helpers/mail';
 import { readStackInfo } from '../helpers/stack-env';
 import { until } from '../helpers/wait';
 
@@ -65,6 +67,46 @@ describe('accountEmail workflow', () => {
       await catcher?.stop();
       await connection.close();
       await workerConnection.close();
+    }
+  });
+});
+
+describe('sendAccountEmail, as the worker registers it', () => {
+  it('sends once per workflow: a retry after the relay took it sends nothing; a claim held elsewhere is waited for', async () => {
+    const body = registrationBody();
+    await t.http.post('/api/auth/register').send(body).expect(201);
+    const user = await t.db('users').where({ email: body.email }).first();
+    await waitForMessages(body.email, 1); // the registration's own e-mail
+    const mailer = createMailer(t.config.smtpUrl, t.config.mailFrom);
+    const { sendAccountEmail } = createActivities({ db: t.db, config: t.config, mailer }) as {
+      sendAccountEmail(purpose: string, userId: string): Promise<string>;
+    };
+    const attempt = (workflowId: string) =>
+      new MockActivityEnvironment({ workflowExecution: { workflowId, runId: randomUUID() } }).run(
+        sendAccountEmail,
+        'confirmation',
+        user.id,
+      );
+    try {
+      const workflowId = `email:confirmation:${user.id}:test-${randomUUID()}`;
+      expect(await attempt(workflowId)).toBe('sent');
+      // The attempt's worker died after the relay took the e-mail: the retry finds it sent.
+      expect(await attempt(workflowId)).toBe('already_sent');
+      expect(await waitForMessages(body.email, 2)).toHaveLength(2);
+
+      // Another attempt took this one on and may still be talking to the relay: fail, to look again on a retry.
+      const heldElsewhere = `email:confirmation:${user.id}:test-${randomUUID()}`;
+      await t.db('mail_claims').insert({ key: `account-email:${heldElsewhere}` });
+      await expect(attempt(heldElsewhere)).rejects.toMatchObject({ type: 'AccountEmailBusy' });
+      // That attempt died long ago between the relay and the record: its fate unknown, the e-mail is not sent again.
+      await t
+        .db('mail_claims')
+        .where({ key: `account-email:${heldElsewhere}` })
+        .update({ claimed_at: t.db.raw("now() - interval '2 minutes'") });
+      expect(await attempt(heldElsewhere)).toBe('in_doubt');
+      expect(await messagesTo(body.email)).toHaveLength(2);
+    } finally {
+      mailer.close();
     }
   });
 });

@@ -1,4 +1,6 @@
 import type { AuthConfig } from './auth.env';
+import type { Db } from '../../platform/db/knex';
+import { sendClaimed, type ClaimedSend } from '../../platform/db/mail-claims';
 import { escapeHtml, type MailMessage, type Mailer } from '../../platform/mail';
 import type { AccountEmailPurpose } from '../../../workflows/contracts/accounts';
 import type { HotelsService } from '../hotels';
@@ -34,24 +36,29 @@ function pendingLink(user: User, purpose: AccountEmailPurpose, config: AuthConfi
 }
 
 export function createAccountEmails(
+  db: Db,
   config: AuthConfig,
   mailer: Mailer,
   { users, hotels }: { users: Pick<UsersService, 'findById'>; hotels: Pick<HotelsService, 'find'> },
 ) {
   return {
     /**
-     * Sends the current link for the purpose. A link already used or superseded is not sent: the e-mail always
-     * carries the token that is valid now, so a retried or late delivery cannot hand out a stale one.
+     * Sends the current link for the purpose, once under `key` (the e-mail's workflow). A link already used or
+     * superseded is not sent: the e-mail always carries the token that is valid now, so a retried or late delivery
+     * cannot hand out a stale one.
      */
-    async sendAccountEmail(purpose: AccountEmailPurpose, userId: string): Promise<'sent' | 'nothing_to_send'> {
+    async sendAccountEmail(
+      purpose: AccountEmailPurpose,
+      userId: string,
+      key: string,
+    ): Promise<ClaimedSend | 'nothing_to_send'> {
       const user = await users.findById(userId);
       const link = user && pendingLink(user, purpose, config);
       if (!user || !link) return 'nothing_to_send';
       const hotel = user.hotel_id ? await hotels.find(user.hotel_id) : undefined;
       const message =
         purpose === 'confirmation' ? confirmationEmail(user, hotel?.name ?? '', link) : resetEmail(user, link);
-      await mailer.send(message);
-      return 'sent';
+      return sendClaimed(db, `account-email:${key}`, () => mailer.send(message));
     },
   };
 }
