@@ -4,11 +4,14 @@ import { registerHotel, registrationBody, uniqueEmail } from '../helpers/account
 
 /**
  * resend-confirmation and forgot-password must not tell, by how long they take, whether an address has an account
- * (they answered in 18 ms for a known address and 10 ms for an unknown one): the medians must be within 2 ms.
+ * (they answered in 18 ms for a known address and 10 ms for an unknown one): the median gap must be within 2 ms, or
+ * within a tenth of the answer's time when other suites load the machine (the run's parallel workers stretch every
+ * answer alike, to 40 ms and more, and the noise with them; the defect was a gap of 80 %).
  */
 
 const TRIES = 200;
 const MAX_MEDIAN_GAP_MS = 2;
+const MAX_MEDIAN_GAP_SHARE = 0.1;
 
 let t: TestApp;
 beforeAll(() => {
@@ -70,5 +73,6 @@ it.each([
     `${path}: median ${result.known.toFixed(2)} ms known, ${result.unknown.toFixed(2)} ms unknown, ` +
       `median gap ${result.gap.toFixed(2)} ms (${TRIES} tries)\n`,
   );
-  expect(Math.abs(result.gap)).toBeLessThan(MAX_MEDIAN_GAP_MS);
+  const bound = Math.max(MAX_MEDIAN_GAP_MS, MAX_MEDIAN_GAP_SHARE * Math.min(result.known, result.unknown));
+  expect(Math.abs(result.gap)).toBeLessThan(bound);
 });
