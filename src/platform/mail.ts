@@ -12,11 +12,16 @@ export interface Mailer {
   close(): void;
 }
 
+/** Milliseconds: to connect, for the server's greeting, and of silence on the connection at any later step. */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
 /** The mail server refused the message for good (an SMTP 5xx): sending it again cannot succeed. */
 export class PermanentMailError extends Error {}
 
 export function createMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // Bounded waits, so a relay that hangs fails the attempt (to be retried) well within the time an e-mail's claim
+  // stays "being sent" (src/platform/db/mail-claims.ts); nodemailer's own defaults let one attempt hang for minutes.
+  const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
   return {
     async send(message) {
       try {

@@ -62,10 +62,10 @@ function booking(id: string, status: BookingStatus, fields: Partial<Booking> = {
 function memoryRepository(rows: Booking[], due: { noShows?: string[]; overdue?: string[] } = {}) {
   const table = new Map(rows.map((row) => [row.id, { ...row }]));
   const trx = {} as Knex.Transaction;
-  const dueOf = (ids: string[] = [], only?: string): DueBooking[] =>
+  const dueOf = (ids: string[] = [], only?: { hotelId: string; bookingId: string }): DueBooking[] =>
     ids
-      .filter((id) => only === undefined || id === only)
-      .map((id) => ({ hotelId: table.get(id)!.hotel_id, hotelSlug: SLUG, bookingId: id }));
+      .map((id) => ({ hotelId: table.get(id)!.hotel_id, hotelSlug: SLUG, bookingId: id }))
+      .filter((due) => only === undefined || (due.bookingId === only.bookingId && due.hotelId === only.hotelId));
   const repository: LifecycleRepository = {
     db: {} as Db,
     async transaction(work) {

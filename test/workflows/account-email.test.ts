@@ -102,7 +102,7 @@ describe('sendAccountEmail, as the worker registers it', () => {
       await t
         .db('mail_claims')
         .where({ key: `account-email:${heldElsewhere}` })
-        .update({ claimed_at: t.db.raw("now() - interval '2 minutes'") });
+        .update({ claimed_at: t.db.raw("now() - interval '3 minutes'") });
       expect(await attempt(heldElsewhere)).toBe('in_doubt');
       expect(await messagesTo(body.email)).toHaveLength(2);
     } finally {

@@ -42,6 +42,18 @@ describe('maintenance-sweep schedule', () => {
       hits: 5,
     });
 
+    // E-mail claims: one sent long ago goes; a recent one, and one whose fate is unknown, stay.
+    const claim = (name: string) => `test:${name}-${owner.userId}`;
+    await t.db('mail_claims').insert([
+      {
+        key: claim('old'),
+        claimed_at: t.db.raw("now() - interval '40 days'"),
+        sent_at: t.db.raw("now() - interval '40 days'"),
+      },
+      { key: claim('recent'), sent_at: t.db.fn.now() },
+      { key: claim('in-doubt'), claimed_at: t.db.raw("now() - interval '40 days'") },
+    ]);
+
     const client = new Client({ connection });
     const { spec } = await client.schedule.getHandle('maintenance-sweep').describe();
     expect(spec.intervals?.[0]?.every).toBe(3_600_000);
@@ -49,6 +61,8 @@ describe('maintenance-sweep schedule', () => {
     expect(await t.db('sessions').where({ token_hash: expiredHash }).first()).toBeUndefined();
     expect(await t.db('rate_limit_counters').where({ key: staleKey }).first()).toBeUndefined();
     expect(await t.db('rate_limit_counters').where({ key: hourKey }).first()).toMatchObject({ hits: 5 });
+    const claims = await t.db('mail_claims').whereIn('key', [claim('old'), claim('recent'), claim('in-doubt')]);
+    expect(claims.map((row: { key: string }) => row.key).sort()).toEqual([claim('in-doubt'), claim('recent')]);
     // The owner's live session survives and still refreshes.
     await t.http.post('/api/auth/refresh').set('Cookie', owner.refreshCookie).expect(200);
   });

@@ -8,6 +8,8 @@ export interface PurgeReport {
   agentCommands: number;
   /** TV push attempts older than 30 days. */
   tvLog: number;
+  /** Claims of e-mails sent more than 30 days ago (src/platform/db/mail-claims.ts). */
+  mailClaims: number;
 }
 
 export interface MaintenanceActivities {

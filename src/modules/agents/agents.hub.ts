@@ -267,7 +267,11 @@ export function createAgentHub(options: AgentHubOptions): AgentHub {
     listener.subscribe(AGENT_REVOCATIONS_CHANNEL, {
       onNotification: (workstationId) =>
         each(workstationId, (connection) => {
-          void closedIfRevoked(connection).catch(logFailure(connection, 'agent revocation check failed'));
+          // A revocation is never left unenforced: a connection whose credential could not be checked is closed too.
+          void closedIfRevoked(connection).catch((error: unknown) => {
+            logFailure(connection, 'agent revocation check failed')(error);
+            close(connection, AGENT_CLOSE.checkFailed, 'credential check failed');
+          });
         }),
     }),
     listener.subscribe(AGENT_CONNECTIONS_CHANNEL, {

@@ -16,6 +16,8 @@ export const AGENT_CLOSE = {
   silent: 4408,
   replaced: 4409,
   goingAway: 1001,
+  /** The server could not tell whether the credential still opens the channel: reconnect, and be asked again. */
+  checkFailed: 1011,
 } as const;
 
 export interface Hello {

@@ -121,8 +121,8 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
   const isDue = async (due: DueBooking, reason: 'no_show' | 'auto_checkout') => {
     const found =
       reason === 'no_show'
-        ? await repository.due.noShows(repository.db, due.bookingId)
-        : await repository.due.overdueStays(repository.db, due.bookingId);
+        ? await repository.due.noShows(repository.db, due)
+        : await repository.due.overdueStays(repository.db, due);
     return found.length > 0;
   };
 

@@ -297,7 +297,7 @@ export interface DueBooking {
 
 /** Bookings the background jobs must act on now, across hotels whose toggle is on, by the hotel's own hours. */
 export const dueBookingsRepository = {
-  async noShows(db: DbOrTrx, onlyBookingId?: string): Promise<DueBooking[]> {
+  async noShows(db: DbOrTrx, only?: { hotelId: string; bookingId: string }): Promise<DueBooking[]> {
     const query = db('bookings as b')
       .join('hotel_settings as s', 's.hotel_id', 'b.hotel_id')
       .join('hotels as h', 'h.id', 'b.hotel_id')
@@ -307,11 +307,11 @@ export const dueBookingsRepository = {
       .select('b.hotel_id as hotelId', 'h.slug as hotelSlug', 'b.id as bookingId')
       .orderBy('b.start_at')
       .limit(1000);
-    if (onlyBookingId) query.where('b.id', onlyBookingId);
+    if (only) query.where({ 'b.hotel_id': only.hotelId, 'b.id': only.bookingId });
     return query;
   },
 
-  async overdueStays(db: DbOrTrx, onlyBookingId?: string): Promise<DueBooking[]> {
+  async overdueStays(db: DbOrTrx, only?: { hotelId: string; bookingId: string }): Promise<DueBooking[]> {
     const query = db('bookings as b')
       .join('hotel_settings as s', 's.hotel_id', 'b.hotel_id')
       .join('hotels as h', 'h.id', 'b.hotel_id')
@@ -321,7 +321,7 @@ export const dueBookingsRepository = {
       .select('b.hotel_id as hotelId', 'h.slug as hotelSlug', 'b.id as bookingId')
       .orderBy('b.end_at')
       .limit(1000);
-    if (onlyBookingId) query.where('b.id', onlyBookingId);
+    if (only) query.where({ 'b.hotel_id': only.hotelId, 'b.id': only.bookingId });
     return query;
   },
 };
@@ -348,16 +348,21 @@ export const guestEmailsRepository = {
     kind: GuestEmailKind,
   ): Promise<{ sent: boolean; in_doubt: boolean } | undefined> {
     return db('booking_guest_emails')
-      .where({ booking_id: booking.id, kind })
+      .where({ hotel_id: booking.hotel_id, booking_id: booking.id, kind })
       .first(
         db.raw('sent_at IS NOT NULL AS sent'),
         db.raw(`claimed_at < now() - interval '${GUEST_EMAIL_IN_DOUBT_AFTER}' AS in_doubt`),
       );
   },
   release: (db: DbOrTrx, booking: Booking, kind: GuestEmailKind) =>
-    db('booking_guest_emails').where({ booking_id: booking.id, kind }).whereNull('sent_at').delete(),
+    db('booking_guest_emails')
+      .where({ hotel_id: booking.hotel_id, booking_id: booking.id, kind })
+      .whereNull('sent_at')
+      .delete(),
   markSent: (db: DbOrTrx, booking: Booking, kind: GuestEmailKind) =>
-    db('booking_guest_emails').where({ booking_id: booking.id, kind }).update({ sent_at: db.fn.now() }),
+    db('booking_guest_emails')
+      .where({ hotel_id: booking.hotel_id, booking_id: booking.id, kind })
+      .update({ sent_at: db.fn.now() }),
 };
 
 /**

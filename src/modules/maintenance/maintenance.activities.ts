@@ -1,4 +1,5 @@
 import { purgeIdempotencyKeys } from '../../platform/db/idempotency';
+import { purgeSentMailClaims } from '../../platform/db/mail-claims';
 import { purgeDeliveredOutbox } from '../../platform/db/outbox';
 import { purgeClosedRateLimitWindows } from '../../platform/http/rate-limit';
 import type { WorkerContext } from '../../platform/modules';
@@ -31,6 +32,7 @@ export function maintenanceActivities(
         idempotencyKeys: await purgeIdempotencyKeys(db),
         agentCommands: await agents.purgeFinishedCommands(),
         tvLog: await tv.purgeOldLog(),
+        mailClaims: await purgeSentMailClaims(db),
       };
     },
   };

@@ -1,10 +1,11 @@
 import type { Db } from './knex';
 
 /**
- * An attempt that took an e-mail on may still be talking to the relay while this long has not passed (the activity's
- * start-to-close timeout, 20 s, bounds the attempts Temporal waits for; the relay's own timeouts the rest).
+ * An attempt that took an e-mail on may still be talking to the relay while this long has not passed: the mailer's
+ * timeouts (SMTP_TIMEOUTS in src/platform/mail.ts: 10 s to connect, 10 s for the greeting, 30 s of silence at any
+ * later step) fail a hanging attempt well before, so a claim older than this is an attempt that died.
  */
-const IN_DOUBT_AFTER = '1 minute';
+const IN_DOUBT_AFTER = '2 minutes';
 
 /** `busy`: another attempt holds the e-mail and may still send it; look again later. */
 export type ClaimedSend = 'sent' | 'already_sent' | 'in_doubt' | 'busy';
@@ -36,4 +37,12 @@ export async function sendClaimed(db: Db, key: string, send: () => Promise<unkno
   }
   await db('mail_claims').where({ key }).update({ sent_at: db.fn.now() });
   return 'sent';
+}
+
+/**
+ * Claims of e-mails sent more than 30 days ago: their workflows ended long before (an account e-mail gives up after a
+ * day), so no attempt will ask for them again. Claims never sent stay: they are the record of an e-mail in doubt.
+ */
+export async function purgeSentMailClaims(db: Db): Promise<number> {
+  return db('mail_claims').where('sent_at', '<', db.raw("now() - interval '30 days'")).delete();
 }
