@@ -81,8 +81,9 @@ describe('sendAccountEmail, as the worker registers it', () => {
     const { sendAccountEmail } = createActivities({ db: t.db, config: t.config, mailer }) as {
       sendAccountEmail(purpose: string, userId: string): Promise<string>;
     };
+    const runId = randomUUID();
     const attempt = (workflowId: string) =>
-      new MockActivityEnvironment({ workflowExecution: { workflowId, runId: randomUUID() } }).run(
+      new MockActivityEnvironment({ workflowExecution: { workflowId, runId } }).run(
         sendAccountEmail,
         'confirmation',
         user.id,
@@ -96,12 +97,12 @@ describe('sendAccountEmail, as the worker registers it', () => {
 
       // Another attempt took this one on and may still be talking to the relay: fail, to look again on a retry.
       const heldElsewhere = `email:confirmation:${user.id}:test-${randomUUID()}`;
-      await t.db('mail_claims').insert({ key: `account-email:${heldElsewhere}` });
+      await t.db('mail_claims').insert({ key: `account-email:${heldElsewhere}:${runId}` });
       await expect(attempt(heldElsewhere)).rejects.toMatchObject({ type: 'AccountEmailBusy' });
       // That attempt died long ago between the relay and the record: its fate unknown, the e-mail is not sent again.
       await t
         .db('mail_claims')
-        .where({ key: `account-email:${heldElsewhere}` })
+        .where({ key: `account-email:${heldElsewhere}:${runId}` })
         .update({ claimed_at: t.db.raw("now() - interval '3 minutes'") });
       expect(await attempt(heldElsewhere)).toBe('in_doubt');
       expect(await messagesTo(body.email)).toHaveLength(2);

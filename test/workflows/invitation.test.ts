@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createActivities } from '../../activities';
+import { createMailer } from '../../src/platform/mail';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
-import { linkIn, tokenOf, waitForMessages } from '../helpers/mail';
+import { linkIn, messagesTo, tokenOf, waitForMessages } from '../helpers/mail';
 import { readStackInfo } from '../helpers/stack-env';
 import { problem } from '../helpers/problem';
 
@@ -75,6 +79,30 @@ describe('staffInvitation workflow', () => {
       });
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('sendInvitationEmail, as the worker registers it', () => {
+  it('sends once per workflow run: a retry after the relay took the e-mail sends nothing more', async () => {
+    const email = uniqueEmail('once');
+    const userId = await invite(shortLived, email);
+    await waitForMessages(email, 1); // the invitation's own workflow
+    const mailer = createMailer(shortLived.config.smtpUrl, shortLived.config.mailFrom);
+    const { sendInvitationEmail } = createActivities({
+      db: shortLived.db,
+      config: shortLived.config,
+      mailer,
+    }) as { sendInvitationEmail(userId: string): Promise<string> };
+    const run = { workflowId: `invitation:${userId}`, runId: randomUUID() };
+    const attempt = () => new MockActivityEnvironment({ workflowExecution: run }).run(sendInvitationEmail, userId);
+    try {
+      expect(await attempt()).toBe('sent');
+      expect(await attempt()).toBe('already_sent');
+      expect(await waitForMessages(email, 2)).toHaveLength(2);
+      expect(await messagesTo(email)).toHaveLength(2);
+    } finally {
+      mailer.close();
     }
   });
 });

@@ -1,6 +1,5 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { WorkerContext } from '../../platform/modules';
-import { sendingOnce } from '../../platform/temporal/mail-failures';
+import { sendingClaimed } from '../../platform/temporal/mail-failures';
 import type { BookingActivities } from '../../../workflows/contracts/bookings';
 import type { NotificationsService } from '../notifications';
 import { createBookingNotices } from './bookings.notices';
@@ -20,17 +19,11 @@ export function bookingActivities(
   const { sweeps } = bookings.lifecycle;
   return {
     announceBooking: (hotelId, bookingId, announcement) => notices.announce(hotelId, bookingId, announcement),
-    async sendGuestBookingEmail(hotelId, bookingId, kind) {
-      const outcome = await sendingOnce(() => notices.sendGuestEmail(hotelId, bookingId, kind));
-      // Another attempt holds the e-mail and may still be talking to the relay: look again on a retry.
-      if (outcome === 'busy') {
-        throw ApplicationFailure.retryable(
-          `the ${kind} e-mail of booking ${bookingId} is being sent`,
-          'GuestEmailBusy',
-        );
-      }
-      return outcome;
-    },
+    sendGuestBookingEmail: (hotelId, bookingId, kind) =>
+      sendingClaimed(() => notices.sendGuestEmail(hotelId, bookingId, kind), {
+        type: 'GuestEmailBusy',
+        message: `the ${kind} e-mail of booking ${bookingId} is being sent`,
+      }),
     findNoShows: () => sweeps.noShows(),
     cancelNoShow: (due) => sweeps.cancelNoShow(due),
     findOverdueStays: () => sweeps.overdueStays(),

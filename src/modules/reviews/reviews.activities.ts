@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { ReviewsConfig } from './reviews.env';
 import { keyedTokens, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
@@ -6,7 +5,7 @@ import { NotFoundError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mail';
 import type { WorkerContext } from '../../platform/modules';
 import type { ReviewsSettings } from './reviews.env';
-import { sendingOnce } from '../../platform/temporal/mail-failures';
+import { sendingClaimed } from '../../platform/temporal/mail-failures';
 import type { ReviewActivities, ReviewInvitationOutcome } from '../../../workflows/contracts/reviews';
 import { invitationEmail } from './reviews.emails';
 import { invitationsRepository, optOutsRepository, settingsRepository } from './reviews.repository';
@@ -60,7 +59,7 @@ function createInvitationJobs(
      * before the e-mail goes; a failed send gives the claim back (a retry sends the same link), a claim found unsent is
      * another attempt's (retry later) or, after IN_DOUBT_AFTER, a vanished one's (`in_doubt`, never sent again).
      */
-    async send(hotelId: string, bookingId: string): Promise<ReviewInvitationOutcome> {
+    async send(hotelId: string, bookingId: string): Promise<ReviewInvitationOutcome | 'busy'> {
       const stay = await invited(hotelId, bookingId);
       if (!stay) return 'not_invited';
       const { booking, hotel } = stay;
@@ -81,7 +80,7 @@ function createInvitationJobs(
         const standing = await invitationsRepository.standing(db, hotelId, bookingId);
         if (standing?.sent) return 'already_sent';
         if (standing?.in_doubt) return 'in_doubt';
-        throw ApplicationFailure.retryable(`the review invitation of booking ${bookingId} is being sent`, 'ReviewBusy');
+        return 'busy';
       }
       const message = invitationEmail({
         to: booking.guest_email.trim(),
@@ -115,6 +114,10 @@ export function reviewsActivities(
   const jobs = createInvitationJobs(db, config, mailer, deps);
   return {
     reviewInvitationDelay: (hotelId, bookingId) => jobs.delay(hotelId, bookingId),
-    sendReviewInvitation: (hotelId, bookingId) => sendingOnce(() => jobs.send(hotelId, bookingId)),
+    sendReviewInvitation: (hotelId, bookingId) =>
+      sendingClaimed(() => jobs.send(hotelId, bookingId), {
+        type: 'ReviewBusy',
+        message: `the review invitation of booking ${bookingId} is being sent`,
+      }),
   };
 }

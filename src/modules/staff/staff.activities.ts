@@ -1,19 +1,23 @@
 import type { StaffActivities } from '../../../workflows/contracts/accounts';
 import type { WorkerContext } from '../../platform/modules';
 import type { StaffSettings } from './staff.env';
-import { sendingOnce } from '../../platform/temporal/mail-failures';
+import { sendingClaimed, workflowRunKey } from '../../platform/temporal/mail-failures';
 import { createStaffInvitations } from './staff.invitations';
 import type { StaffDependencies, StaffService } from './staff.service';
 
-/** The staff invitation workflow's activities: the invitation e-mail (a refused address once), and its expiry. */
+/** The staff invitation workflow's activities: the invitation e-mail (at most once; a refused address once), and its expiry. */
 export function staffActivities(
   _staff: StaffService,
-  { config, mailer }: WorkerContext<StaffSettings>,
-  deps: StaffDependencies & Parameters<typeof createStaffInvitations>[2],
+  { db, config, mailer }: WorkerContext<StaffSettings>,
+  deps: StaffDependencies & Parameters<typeof createStaffInvitations>[3],
 ): StaffActivities {
-  const invitations = createStaffInvitations(config, mailer, deps);
+  const invitations = createStaffInvitations(db, config, mailer, deps);
   return {
-    sendInvitationEmail: (userId) => sendingOnce(() => invitations.sendInvitationEmail(userId)),
+    sendInvitationEmail: (userId) =>
+      sendingClaimed(() => invitations.sendInvitationEmail(userId, workflowRunKey()), {
+        type: 'InvitationEmailBusy',
+        message: 'the invitation e-mail is being sent',
+      }),
     expireInvitation: (userId) => invitations.expireInvitation(userId),
   };
 }
