@@ -545,4 +545,29 @@ describe('online payment of a booking that staff move meanwhile', () => {
     const { body } = await t.http.get(path).set(as(s.hotel.accessToken)).expect(200);
     expect(body[0]).toMatchObject({ status: 'canceled', cancel_reason: 'not_paid' });
   });
+
+  it('paid when the booking can record no more: the step fails for good and staff are told to record it', async () => {
+    const { s, path, pending } = await onlinePayment();
+    await fake.pay(pending.confirmation_url, 'success');
+    // What the booking's payments add up to is at the column's limit: one more payment does not fit.
+    await t.db('bookings').where({ id: s.booking.id }).update({ paid_amount: '9999999999.99' });
+    await expect(steps().syncBookingPayment(s.hotel.hotelId, pending.id)).rejects.toMatchObject({
+      nonRetryable: true,
+    });
+    const { body } = await t.http.get(path).set(as(s.hotel.accessToken)).expect(200);
+    expect(body[0]).toMatchObject({ status: 'pending' });
+    const notices = await t.http
+      .get(`/api/hotels/${s.hotel.slug}/notifications`)
+      .set(as(s.hotel.accessToken))
+      .expect(200);
+    const unrecorded = notices.body.items.filter((n: { title: string }) =>
+      n.title.includes('получена, но не записана'),
+    );
+    expect(unrecorded).toEqual([
+      expect.objectContaining({
+        type: 'payment_received',
+        data: expect.objectContaining({ online_payment_id: pending.id }),
+      }),
+    ]);
+  });
 });

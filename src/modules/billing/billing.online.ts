@@ -1,7 +1,7 @@
 import { idempotent } from '../../platform/db/idempotency';
 import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
-import { BusinessRuleError, NotFoundError } from '../../platform/errors';
+import { AppError, BusinessRuleError, NotFoundError } from '../../platform/errors';
 import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { BookingsService } from '../bookings';
@@ -69,8 +69,41 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
     }
   }
 
+  /**
+   * The provider took the money but the booking refuses its payment row (the sum of its payments would leave what the
+   * column holds): retrying cannot change that, so the step fails for good, and staff are told to record it by hand.
+   */
+  async function refusedAfterPaid(payment: OnlinePayment, paidCents: bigint, refusal: AppError): Promise<never> {
+    await db.transaction((trx) =>
+      deps.notifications.notify(trx, payment.hotel_id, {
+        type: 'payment_received',
+        title: `Онлайн-оплата ${formatMoney(paidCents)} ${payment.currency} получена, но не записана`,
+        body: `${refusal.message}. Запишите оплату в бронирование вручную (YooKassa ${payment.provider_payment_id}).`,
+        dedupeKey: `online-payment-unrecorded:${payment.id}`,
+        data: { booking_id: payment.booking_id, online_payment_id: payment.id },
+      }),
+    );
+    throw refusal;
+  }
+
   async function settle(payment: OnlinePayment, paidCents: bigint, slug: string): Promise<void> {
-    const recorded = await db.transaction(async (trx) => {
+    const recorded = await recordPaid(payment, paidCents).catch((error: unknown) =>
+      error instanceof AppError && error.status < 500
+        ? refusedAfterPaid(payment, paidCents, error)
+        : Promise.reject(error),
+    );
+    if (!recorded) return;
+    const gateway = await deps.payments.gateways.activeYooKassa(payment.hotel_id);
+    const booking = await deps.bookings.get(payment.hotel_id, payment.booking_id);
+    if (gateway?.autoConfirmOnPayment && booking.source === 'online' && booking.status === 'inquiry')
+      await moveInquiry(payment.hotel_id, booking.id, () =>
+        deps.bookings.lifecycle.confirm(payment.hotel_id, booking.id, slug, 'online_payment'),
+      );
+  }
+
+  /** The ledger row of a paid online payment, once; false when it was recorded before. */
+  function recordPaid(payment: OnlinePayment, paidCents: bigint): Promise<boolean> {
+    return db.transaction(async (trx) => {
       const current = await onlinePaymentsRepository.find(trx, payment.hotel_id, payment.id, { forUpdate: true });
       if (current!.ledger_payment_id) return false;
       const { payment: row } = await deps.bookings.payments.recordWithin(
@@ -93,13 +126,6 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
       });
       return true;
     });
-    if (!recorded) return;
-    const gateway = await deps.payments.gateways.activeYooKassa(payment.hotel_id);
-    const booking = await deps.bookings.get(payment.hotel_id, payment.booking_id);
-    if (gateway?.autoConfirmOnPayment && booking.source === 'online' && booking.status === 'inquiry')
-      await moveInquiry(payment.hotel_id, booking.id, () =>
-        deps.bookings.lifecycle.confirm(payment.hotel_id, booking.id, slug, 'online_payment'),
-      );
   }
 
   async function slugOf(hotelId: string): Promise<string> {
