@@ -148,7 +148,7 @@ describe('guest e-mails of online bookings', () => {
     expect(await finalStatus(desk.id)).toBe('cancelled');
     expect(await finalStatus(silent.id)).toBe('cancelled');
     expect(await messagesTo(guest)).toEqual([]);
-    expect(await t.db('booking_guest_emails').where({ hotel_id: hotel.hotelId })).toEqual([]);
+    expect(await t.db('mail_claims').where('key', 'like', `guest-email:${hotel.hotelId}:%`)).toEqual([]);
   });
 });
 
@@ -180,22 +180,19 @@ describe('the sending activity', () => {
     } finally {
       down.close();
     }
-    expect(await t.db('booking_guest_emails').where({ booking_id: bookingId, kind: 'cancelled' })).toEqual([]);
+    expect(await t.db('mail_claims').where({ key: `guest-email:${hotelId}:${bookingId}:cancelled` })).toEqual([]);
     expect(await activities.sendGuestBookingEmail(hotelId, bookingId, 'cancelled')).toBe('sent');
     expect(await messagesTo(guest)).toHaveLength(2);
   });
 
   it('an e-mail another attempt took on is awaited while that attempt may live, and never sent after', async () => {
     const { guest, hotelId, bookingId } = await receivedBooking();
-    await t.db('booking_guest_emails').insert([
-      {
-        hotel_id: hotelId,
-        booking_id: bookingId,
-        kind: 'confirmed',
-        claimed_at: t.db.raw("now() - interval '1 hour'"),
-      },
-      { hotel_id: hotelId, booking_id: bookingId, kind: 'cancelled' },
-    ]);
+    await t
+      .db('mail_claims')
+      .insert([
+        { key: `guest-email:${hotelId}:${bookingId}:confirmed`, claimed_at: t.db.raw("now() - interval '1 hour'") },
+        { key: `guest-email:${hotelId}:${bookingId}:cancelled` },
+      ]);
     expect(await activities.sendGuestBookingEmail(hotelId, bookingId, 'confirmed')).toBe('in_doubt');
     await expect(activities.sendGuestBookingEmail(hotelId, bookingId, 'cancelled')).rejects.toMatchObject({
       type: 'GuestEmailBusy',

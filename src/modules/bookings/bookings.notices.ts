@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { sendClaimed } from '../../platform/db/mail-claims';
 import type { Mailer, MailMessage } from '../../platform/mail';
 import type { BookingAnnouncement, GuestEmailKind, GuestEmailOutcome } from '../../../workflows/contracts/bookings';
 import type { NotificationsService, NotificationType } from '../notifications';
@@ -39,19 +40,23 @@ function notificationFor(
  * who keyed the booking in, so a request staff copy from the hotel's website counts too; a desk, phone or OTA guest
  * hears from the desk or the OTA.
  */
+/** The claim of a guest's e-mail: one per booking and kind (migration 089 moved the older claims to this key). */
+const guestEmailClaim = (booking: Booking, kind: GuestEmailKind) =>
+  `guest-email:${booking.hotel_id}:${booking.id}:${kind}`;
+
 function writesToGuest(booking: Booking | undefined): booking is Booking & { guest_email: string } {
   return booking?.source === 'online' && Boolean(booking.guest_email);
 }
 
 export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels' | 'rooms'> {
-  repository: Pick<BookingsRepository, 'db' | 'bookings' | 'guestEmails'>;
+  repository: Pick<BookingsRepository, 'db' | 'bookings'>;
   mailer: Mailer;
   notifications: Pick<NotificationsService, 'notify'>;
 }
 
 /** What the booking's workflow tells people of its life: staff in the app, the guest by e-mail; safe to run twice. */
 export function createBookingNotices({ repository, mailer, notifications, hotels, rooms }: NoticesDependencies) {
-  const { db, bookings, guestEmails } = repository;
+  const { db, bookings } = repository;
 
   /** One notification per booking and type, however often an activity is retried. */
   async function notifyOnce(trx: Knex.Transaction, booking: Booking, type: NotificationType, title: string) {
@@ -80,15 +85,10 @@ export function createBookingNotices({ repository, mailer, notifications, hotels
   }
 
   /**
-   * A guest must never get an e-mail twice, so it is taken on (its row claimed and committed) before it is sent:
-   * - a send that fails (the relay down, a refusal) gives the claim back and throws, and Temporal retries while the
-   *   relay is down; what failed was not accepted by the relay, so trying again cannot make a second e-mail;
-   * - a claim found unsent belongs to another attempt. Within the repository's GUEST_EMAIL_IN_DOUBT_AFTER that
-   *   attempt may still be talking to the relay (Temporal gave up on it, it did not): this one answers `busy`, and
-   *   the activity fails, to look again on its retry. Later, that attempt died between the claim and the record (a crashed worker): the relay may have
-   *   taken the e-mail or not, nobody knows, and it is not sent again (`in_doubt`): losing one e-mail in a crash of
-   *   that instant is the price of never sending it twice, the reverse of the deposit statement's choice (at least
-   *   once).
+   * A guest must never get an e-mail twice: it is claimed under its booking and kind before it is sent
+   * (`sendClaimed`, src/platform/db/mail-claims.ts): a retry after the relay took it finds it sent, and a crash in the
+   * instant between the claim and the relay's answer loses that one e-mail (`in_doubt`) rather than risking a second,
+   * the reverse of the deposit statement's choice (at least once).
    */
   async function sendGuestEmail(
     hotelId: string,
@@ -98,20 +98,7 @@ export function createBookingNotices({ repository, mailer, notifications, hotels
     const booking = await bookings.find(db, hotelId, bookingId);
     if (!writesToGuest(booking)) return 'not_for_this_booking';
     const message = await guestEmail(booking, kind);
-    if (!(await guestEmails.claim(db, booking, kind))) {
-      const standing = await guestEmails.standing(db, booking, kind);
-      if (standing?.sent) return 'already_sent';
-      if (standing?.in_doubt) return 'in_doubt';
-      return 'busy';
-    }
-    try {
-      await mailer.send(message);
-    } catch (error) {
-      await guestEmails.release(db, booking, kind);
-      throw error;
-    }
-    await guestEmails.markSent(db, booking, kind);
-    return 'sent';
+    return sendClaimed(db, guestEmailClaim(booking, kind), () => mailer.send(message));
   }
 
   return {

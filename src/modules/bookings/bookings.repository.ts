@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
-import type { GuestEmailKind } from '../../../workflows/contracts/bookings';
 import {
   BLOCKING_STATUSES,
   type Booking,
@@ -330,41 +329,6 @@ export const dueBookingsRepository = {
  * Longer than one attempt can spend between taking a guest e-mail on and recording how it went (the mail transport
  * gives up on a silent server within 10 minutes): a row still unsent after this belongs to an attempt that is gone.
  */
-const GUEST_EMAIL_IN_DOUBT_AFTER = '15 minutes';
-
-/** The rows of booking_guest_emails: one per booking and kind, from taking the e-mail on (`sent_at` set once sent). */
-export const guestEmailsRepository = {
-  async claim(db: DbOrTrx, booking: Booking, kind: GuestEmailKind): Promise<boolean> {
-    const inserted = await db('booking_guest_emails')
-      .insert({ hotel_id: booking.hotel_id, booking_id: booking.id, kind })
-      .onConflict(['booking_id', 'kind'])
-      .ignore()
-      .returning('kind');
-    return inserted.length > 0;
-  },
-  standing(
-    db: DbOrTrx,
-    booking: Booking,
-    kind: GuestEmailKind,
-  ): Promise<{ sent: boolean; in_doubt: boolean } | undefined> {
-    return db('booking_guest_emails')
-      .where({ hotel_id: booking.hotel_id, booking_id: booking.id, kind })
-      .first(
-        db.raw('sent_at IS NOT NULL AS sent'),
-        db.raw(`claimed_at < now() - interval '${GUEST_EMAIL_IN_DOUBT_AFTER}' AS in_doubt`),
-      );
-  },
-  release: (db: DbOrTrx, booking: Booking, kind: GuestEmailKind) =>
-    db('booking_guest_emails')
-      .where({ hotel_id: booking.hotel_id, booking_id: booking.id, kind })
-      .whereNull('sent_at')
-      .delete(),
-  markSent: (db: DbOrTrx, booking: Booking, kind: GuestEmailKind) =>
-    db('booking_guest_emails')
-      .where({ hotel_id: booking.hotel_id, booking_id: booking.id, kind })
-      .update({ sent_at: db.fn.now() }),
-};
-
 /**
  * The bookings' data access, built from the database in the module's `create` and handed to its services, which
  * import no repository: a unit test hands them a double instead. Each query takes its connection first (`db`
@@ -377,7 +341,6 @@ export function createBookingsRepository(db: Db) {
     transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => transactionWithRetry(db, work),
     bookings: bookingsRepository,
     due: dueBookingsRepository,
-    guestEmails: guestEmailsRepository,
   };
 }
 
