@@ -13,6 +13,7 @@ import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
 import { benchGuestServices } from './guest-services';
 import { benchHeldLock } from './held-lock';
+import { benchLifecycleActions } from './lifecycle-actions';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
 import { benchRealtime, formatRealtime } from './realtime';
@@ -23,7 +24,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, held-lock, connections, outbox, deposits.
+ * guest-services, public-refusals, held-lock, connections, lifecycle-actions, outbox, deposits.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -88,6 +89,9 @@ async function main(): Promise<void> {
       console.log(`\n${(await benchHeldLock(processEnv, db, [users[9], users[10]], DURATION_MS)).join('\n')}`);
     // 500 slow connections from ten addresses: how fast a normal client is answered meanwhile.
     if (runs('connections')) console.log(`\n${(await benchConnections(processEnv, users[11])).join('\n')}`);
+    // Temporal actions per booking lifecycle, by hotel configuration, from real histories (its own API and worker).
+    if (runs('lifecycle-actions'))
+      console.log(`\n${(await benchLifecycleActions(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
