@@ -58,7 +58,7 @@ export function createAccountEmails(
       const hotel = user.hotel_id ? await hotels.find(user.hotel_id) : undefined;
       const message =
         purpose === 'confirmation' ? confirmationEmail(user, hotel?.name ?? '', link) : resetEmail(user, link);
-      return sendClaimed(db, `account-email:${key}`, () => mailer.send(message));
+      return sendClaimed(db, `account-email:${key}`, () => mailer.send(message), 'send');
     },
   };
 }

@@ -98,7 +98,7 @@ export function createBookingNotices({ repository, mailer, notifications, hotels
     const booking = await bookings.find(db, hotelId, bookingId);
     if (!writesToGuest(booking)) return 'not_for_this_booking';
     const message = await guestEmail(booking, kind);
-    return sendClaimed(db, guestEmailClaim(booking, kind), () => mailer.send(message));
+    return sendClaimed(db, guestEmailClaim(booking, kind), () => mailer.send(message), 'skip');
   }
 
   return {

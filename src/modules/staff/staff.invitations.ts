@@ -26,13 +26,17 @@ export function createStaffInvitations(
       const hotelName = hotel?.name ?? '';
       const link = `${config.appUrl}/accept-invite?token=${user.invite_token}`;
       const validUntil = `${dateFormat.format(user.invite_expires)} UTC`;
-      return sendClaimed(db, `staff-invitation:${key}`, () =>
-        mailer.send({
-          to: user.email,
-          subject: `Приглашение в команду отеля «${hotelName}»`,
-          text: `Здравствуйте, ${user.name}!\n\nВас пригласили в команду отеля «${hotelName}». Чтобы принять приглашение и задать пароль, перейдите по ссылке:\n${link}\n\nСсылка действительна до ${validUntil}.`,
-          html: `<p>Здравствуйте, ${escapeHtml(user.name)}!</p><p>Вас пригласили в команду отеля «${escapeHtml(hotelName)}». Чтобы принять приглашение и задать пароль, перейдите по ссылке:</p><p><a href="${escapeHtml(link)}">Принять приглашение</a></p><p>Ссылка действительна до ${validUntil}.</p>`,
-        }),
+      return sendClaimed(
+        db,
+        `staff-invitation:${key}`,
+        () =>
+          mailer.send({
+            to: user.email,
+            subject: `Приглашение в команду отеля «${hotelName}»`,
+            text: `Здравствуйте, ${user.name}!\n\nВас пригласили в команду отеля «${hotelName}». Чтобы принять приглашение и задать пароль, перейдите по ссылке:\n${link}\n\nСсылка действительна до ${validUntil}.`,
+            html: `<p>Здравствуйте, ${escapeHtml(user.name)}!</p><p>Вас пригласили в команду отеля «${escapeHtml(hotelName)}». Чтобы принять приглашение и задать пароль, перейдите по ссылке:</p><p><a href="${escapeHtml(link)}">Принять приглашение</a></p><p>Ссылка действительна до ${validUntil}.</p>`,
+          }),
+        'send',
       );
     },
 

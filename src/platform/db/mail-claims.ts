@@ -3,31 +3,51 @@ import type { Db } from './knex';
 /**
  * An attempt that took an e-mail on may still be talking to the relay while this long has not passed: the mailer's
  * timeouts (SMTP_TIMEOUTS in src/platform/mail.ts: 10 s to connect, 10 s for the greeting, 30 s of silence at any
- * later step) fail a hanging attempt well before, so a claim older than this is an attempt that died.
+ * later step) end a hanging attempt before, so a claim older than this is an attempt that died.
  */
-const IN_DOUBT_AFTER = '2 minutes';
+const LATE_AFTER = '1 minute';
 
 /** `busy`: another attempt holds the e-mail and may still send it; look again later. */
 export type ClaimedSend = 'sent' | 'already_sent' | 'in_doubt' | 'busy';
 
 /**
- * Sends an e-mail at most once under its key, across retries and crashed workers: the claim is committed before the
- * relay is reached. A send that fails gives the claim back (what failed was not accepted, so trying again cannot make
- * a second e-mail). A claim found unsent belongs to another attempt: `busy` while it may live, `in_doubt` after (a
- * worker died between the relay and the record; the e-mail is not sent again: losing one in a crash of that instant
- * is the price of never sending it twice).
+ * What to do with an e-mail whose claiming attempt died between the claim and the record, so nobody knows whether
+ * the relay took it: `skip` it (at most once: a guest never gets a booking e-mail twice, and may get none), or `send`
+ * it again (never lost: a link sent twice is harmless, a person locked out for want of one is not).
  */
-export async function sendClaimed(db: Db, key: string, send: () => Promise<unknown>): Promise<ClaimedSend> {
+export type WhenInDoubt = 'skip' | 'send';
+
+/**
+ * Sends an e-mail once under its key, across retries and crashed workers: the claim is committed before the relay is
+ * reached, and marked sent after. A send that fails gives the claim back (what failed was not accepted, so trying
+ * again cannot make a second e-mail). A claim found unsent belongs to another attempt: `busy` while it may live;
+ * after that, `whenInDoubt` decides.
+ */
+export async function sendClaimed(
+  db: Db,
+  key: string,
+  send: () => Promise<unknown>,
+  whenInDoubt: WhenInDoubt,
+): Promise<ClaimedSend> {
   const claimed = await db('mail_claims').insert({ key }).onConflict('key').ignore().returning('key');
   if (claimed.length === 0) {
     const standing = (await db('mail_claims')
       .where({ key })
       .first(
         db.raw('sent_at IS NOT NULL AS sent'),
-        db.raw(`claimed_at < now() - interval '${IN_DOUBT_AFTER}' AS late`),
+        db.raw(`claimed_at < now() - interval '${LATE_AFTER}' AS late`),
       )) as { sent: boolean; late: boolean } | undefined;
     if (standing?.sent) return 'already_sent';
-    return standing?.late ? 'in_doubt' : 'busy';
+    if (!standing?.late) return 'busy';
+    if (whenInDoubt === 'skip') return 'in_doubt';
+    // Taken over from the dead attempt; of two retries doing so at once, one wins and the other looks again later.
+    const taken = await db('mail_claims')
+      .where({ key })
+      .whereNull('sent_at')
+      .where('claimed_at', '<', db.raw(`now() - interval '${LATE_AFTER}'`))
+      .update({ claimed_at: db.fn.now() })
+      .returning('key');
+    if (taken.length === 0) return 'busy';
   }
   try {
     await send();
