@@ -46,7 +46,8 @@ export function selfSignedCertificate(commonName = 'fake-push.test'): SelfSigned
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const ecdsaWithSha256 = sequence(oid('1.2.840.10045.4.3.2'));
   const serial = randomBytes(16);
-  serial[0] &= 0x7f;
+  // A positive INTEGER in its shortest form (DER): no high bit, and no leading zero byte, which OpenSSL refuses.
+  serial[0] = serial[0] & 0x7f || 0x01;
   const now = Date.now();
   const subjectAltName = sequence(tlv(0x82, Buffer.from('localhost', 'ascii')), tlv(0x87, Buffer.from([127, 0, 0, 1])));
   const extensions = tlv(
