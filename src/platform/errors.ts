@@ -69,6 +69,13 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A refusal that repeating the call answers the same way: an AppError below 500, but 429 ("later"). The activity
+ * boundary fails such an activity for good; a step that must tell someone first asks the same question.
+ */
+export const refusesForGood = (error: unknown): error is AppError =>
+  error instanceof AppError && error.status < 500 && error.status !== 429;
+
 export class ValidationError extends AppError {
   constructor(
     message: string,

@@ -13,7 +13,7 @@ export interface Mailer {
 }
 
 /** Milliseconds: to connect, for the server's greeting, and of silence on the connection at any later step. */
-export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 /** The mail server refused the message for good (an SMTP 5xx): sending it again cannot succeed. */
 export class PermanentMailError extends Error {}

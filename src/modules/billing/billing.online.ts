@@ -1,7 +1,7 @@
 import { idempotent } from '../../platform/db/idempotency';
 import type { Db } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
-import { AppError, BusinessRuleError, NotFoundError } from '../../platform/errors';
+import { BusinessRuleError, NotFoundError, refusesForGood, type AppError } from '../../platform/errors';
 import type { ProviderPaymentOutcome } from '../../../workflows/contracts/payments';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { BookingsService } from '../bookings';
@@ -87,11 +87,13 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
   }
 
   async function settle(payment: OnlinePayment, paidCents: bigint, slug: string): Promise<void> {
-    const recorded = await recordPaid(payment, paidCents).catch((error: unknown) =>
-      error instanceof AppError && error.status < 500
-        ? refusedAfterPaid(payment, paidCents, error)
-        : Promise.reject(error),
-    );
+    let recorded: boolean;
+    try {
+      recorded = await recordPaid(payment, paidCents);
+    } catch (error) {
+      if (!refusesForGood(error)) throw error;
+      return refusedAfterPaid(payment, paidCents, error);
+    }
     if (!recorded) return;
     const gateway = await deps.payments.gateways.activeYooKassa(payment.hotel_id);
     const booking = await deps.bookings.get(payment.hotel_id, payment.booking_id);

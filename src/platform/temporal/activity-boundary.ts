@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { AppError } from '../errors';
+import { refusesForGood } from '../errors';
 
 /**
  * How a module's refusals reach its workflows. By default a refusal fails as the error's class name (`NotFoundError`),
@@ -12,17 +12,13 @@ export interface RefusalFailure {
   withCode?: boolean;
 }
 
-/** A refusal: an AppError below 500 but 429 ("later"), which repeating the call answers the same way. */
-const isRefusal = (error: unknown): error is AppError =>
-  error instanceof AppError && error.status < 500 && error.status !== 429;
-
 /**
  * A service's refusal (the record is gone, a rule refuses) as the workflow sees it: a non-retryable failure with the
  * refusal's words. Anything else (a failure Temporal already understands, an outage, a bug) goes on as it is, to be
  * retried.
  */
 function asActivityFailure(error: unknown, refusal: RefusalFailure = {}): unknown {
-  if (!isRefusal(error)) return error;
+  if (!refusesForGood(error)) return error;
   const details = refusal.withCode ? [{ code: error.code, message: error.message }] : [];
   return ApplicationFailure.nonRetryable(error.message, refusal.type ?? error.name, ...details);
 }
