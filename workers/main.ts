@@ -1,6 +1,7 @@
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities, moduleSchedules } from '../activities';
 import { ConfigError, loadConfig } from '../src/config';
+import type { TemporalWorkerSizing } from '../src/platform/config';
 import { createProcessDb } from '../src/platform/db/knex';
 import { createPgListener } from '../src/platform/db/pg-listener';
 import { createLogger } from '../src/platform/logger';
@@ -13,6 +14,19 @@ import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
 import { temporalLogger } from '../src/platform/temporal/runtime-logger';
 import { ensureSchedules } from '../src/platform/temporal/schedules';
 import { workflowSource } from './workflow-source';
+
+/** The configured sizing as the SDK's worker options. */
+function workerSizing(sizing: TemporalWorkerSizing) {
+  return {
+    maxConcurrentWorkflowTaskExecutions: sizing.workflowTaskSlots,
+    maxConcurrentActivityTaskExecutions: sizing.activitySlots,
+    maxCachedWorkflows: sizing.cachedWorkflows,
+    workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: sizing.workflowPollers },
+    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: sizing.activityPollers },
+    nonStickyToStickyPollRatio: sizing.nonStickyPollRatio,
+    stickyQueueScheduleToStartTimeout: `${sizing.stickyTimeoutMs} ms`,
+  } as const;
+}
 
 async function main(): Promise<void> {
   let config;
@@ -47,6 +61,7 @@ async function main(): Promise<void> {
     ...workflows,
     ...workerTracingOptions(tracing, workflows.workflowBundle !== undefined),
     activities: createActivities({ db, config, mailer }),
+    ...workerSizing(config.worker),
     shutdownGraceTime: `${config.shutdownTimeoutMs} ms`,
   });
   const listener = createPgListener({ connectionString: config.databaseUrl, logger });

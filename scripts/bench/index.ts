@@ -17,6 +17,7 @@ import { benchLifecycleActions } from './lifecycle-actions';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
 import { benchRealtime, formatRealtime } from './realtime';
+import { benchSteady } from './steady';
 import { benchWidget } from './widget';
 import { formatLoad, runLoad } from './stats';
 
@@ -24,7 +25,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, held-lock, connections, lifecycle-actions, outbox, deposits.
+ * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -92,6 +93,9 @@ async function main(): Promise<void> {
     // Temporal actions per booking lifecycle, by hotel configuration, from real histories (its own API and worker).
     if (runs('lifecycle-actions'))
       console.log(`\n${(await benchLifecycleActions(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
+    // One hotel at 100 bookings/s for 120 s (BENCH_STEADY_SECONDS) through its own API and worker: the worker's
+    // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
+    if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');

@@ -4,7 +4,7 @@ import type { Db } from '../../src/platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../src/platform/db/outbox';
 import { searchAttributeKeys } from '../../src/platform/temporal/client';
 import { bookingWorkflowIds, type BookingWorkflow } from '../../workflows/contracts/bookings';
-import { percentile, runLoad } from './stats';
+import { paced, percentiles, runLoad } from './stats';
 
 const TASK_QUEUE = 'hotel';
 const CEILING_CLIENTS = 50;
@@ -37,18 +37,6 @@ async function enqueueOne(db: Db, start: BookingStart, commits: Commits): Promis
   commits.set(start.workflowId, Date.now());
 }
 
-/** Sends `rate` messages a second for `durationMs`, each in its own transaction, on schedule even if some lag. */
-async function paced(rate: number, durationMs: number, send: () => Promise<void>): Promise<void> {
-  const started = Date.now();
-  const sent: Promise<void>[] = [];
-  for (let i = 0; i < (rate * durationMs) / 1000; i++) {
-    const wait = started + (i * 1000) / rate - Date.now();
-    if (wait > 0) await sleep(wait);
-    sent.push(send());
-  }
-  await Promise.all(sent);
-}
-
 async function untilDrained(db: Db, deadlineMs: number): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
@@ -73,10 +61,6 @@ async function startDelays(client: Client, hotelSlug: string, commits: Commits):
     await sleep(250);
   }
 }
-
-const ms = (value: number) => `${value.toFixed(0)} ms`;
-const summary = (delays: number[]) =>
-  `p50 ${ms(percentile(delays, 50))}, p99 ${ms(percentile(delays, 99))}, max ${ms(delays.at(-1) ?? NaN)}`;
 
 /**
  * The Temporal ceiling (direct starts by 50 clients) and the outbox relay in the same run: its drain rate, its
@@ -125,7 +109,7 @@ export async function benchOutbox(db: Db, temporalAddress: string, durationMs: n
     await untilDrained(db, 120_000);
     lines.push(
       `${steadyRate} msg/s for ${(steadyMs / 1000).toFixed(0)} s, commit -> start:          ` +
-        `${summary(await startDelays(client, 'bench-steady', steady))} (target p99 < 1 s)`,
+        `${percentiles(await startDelays(client, 'bench-steady', steady))} (target p99 < 1 s)`,
     );
 
     // Above it: hotel A floods at 200/s while hotel B sends 5/s.
@@ -140,8 +124,8 @@ export async function benchOutbox(db: Db, temporalAddress: string, durationMs: n
     await untilDrained(db, 600_000);
     lines.push(
       `hotel A at 200 msg/s for ${(floodMs / 1000).toFixed(0)} s (${leftBehind} waiting at its end): ` +
-        `hotel B (5 msg/s) commit -> start ${summary(await startDelays(client, 'bench-flood-b', other))} ` +
-        `(target p99 < 2 s); hotel A ${summary(await startDelays(client, 'bench-flood-a', flooding))}`,
+        `hotel B (5 msg/s) commit -> start ${percentiles(await startDelays(client, 'bench-flood-b', other))} ` +
+        `(target p99 < 2 s); hotel A ${percentiles(await startDelays(client, 'bench-flood-a', flooding))}`,
     );
     return lines;
   } finally {

@@ -3,6 +3,27 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+
+/** `p50 …, p99 …, max …` of durations in ms sorted ascending. */
+export const percentiles = (sorted: number[]) =>
+  `p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? NaN)}`;
+
+/**
+ * Calls `send` `rate` times a second for `durationMs` (open loop: each on its schedule even if earlier ones lag), and
+ * waits for them all.
+ */
+export async function paced(rate: number, durationMs: number, send: (index: number) => Promise<void>): Promise<void> {
+  const started = Date.now();
+  const sent: Promise<void>[] = [];
+  for (let i = 0; i < (rate * durationMs) / 1000; i++) {
+    const wait = started + (i * 1000) / rate - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    sent.push(send(i));
+  }
+  await Promise.all(sent);
+}
+
 export interface LoadResult {
   requests: number;
   errors: number;

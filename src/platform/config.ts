@@ -66,6 +66,8 @@ export interface PlatformConfig extends SharedSettings {
     maxConnectionsPerAddress: number;
   };
   temporal: { address: string; namespace: string; taskQueue: string };
+  /** The worker's share of Temporal's work: its task slots, pollers and workflow cache (see docs/operations.md). */
+  worker: TemporalWorkerSizing;
   /** `/ready` refuses once the oldest undelivered outbox message is older than this. */
   outboxMaxLagSeconds: number;
   smtpUrl: string;
@@ -79,6 +81,24 @@ export interface PlatformConfig extends SharedSettings {
   metrics: { token?: string; workerAddress?: string };
   /** On when an OTLP endpoint is configured (the exporter reads the standard `OTEL_EXPORTER_OTLP_*` variables). */
   tracing: { enabled: boolean; serviceName?: string };
+}
+
+/** How much Temporal work one worker process takes at once (the SDK's worker options of the same meaning). */
+export interface TemporalWorkerSizing {
+  /** Workflow tasks (activations) in progress at once; at most `cachedWorkflows`. */
+  workflowTaskSlots: number;
+  /** Activities running at once (mostly waiting on the database, SMTP and outside services). */
+  activitySlots: number;
+  /** Workflows kept in memory between their tasks (each costs memory; a miss replays the history). */
+  cachedWorkflows: number;
+  /** Long polls for workflow tasks at once, normal and sticky queue together. */
+  workflowPollers: number;
+  /** Long polls for activity tasks at once. */
+  activityPollers: number;
+  /** The share of the workflow pollers that poll the normal queue (new workflows, cache misses) rather than the sticky one. */
+  nonStickyPollRatio: number;
+  /** A task for a cached workflow waits this long on this worker's sticky queue before any worker may take it. */
+  stickyTimeoutMs: number;
 }
 
 type DbRoleName = 'API' | 'WORKER';
@@ -130,6 +150,13 @@ export const platformSchema = Joi.object({
     .default('localhost:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('hotel'),
+  WORKER_WORKFLOW_TASK_SLOTS: Joi.number().integer().min(2).max(1000).default(40),
+  WORKER_ACTIVITY_SLOTS: Joi.number().integer().min(1).max(1000).default(100),
+  WORKER_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(2000),
+  WORKER_WORKFLOW_POLLERS: Joi.number().integer().min(2).max(100).default(10),
+  WORKER_ACTIVITY_POLLERS: Joi.number().integer().min(1).max(100).default(10),
+  WORKER_NON_STICKY_POLL_RATIO: Joi.number().greater(0).max(1).default(0.2),
+  WORKER_STICKY_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   OUTBOX_MAX_LAG_SECONDS: Joi.number().integer().min(1).default(300),
   JWT_SECRET: Joi.string().min(32).required(),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
@@ -226,6 +253,15 @@ export function readPlatformConfig(value: EnvValues): PlatformConfig {
       address: value.TEMPORAL_ADDRESS,
       namespace: value.TEMPORAL_NAMESPACE,
       taskQueue: value.TEMPORAL_TASK_QUEUE,
+    },
+    worker: {
+      workflowTaskSlots: Math.min(value.WORKER_WORKFLOW_TASK_SLOTS, value.WORKER_CACHED_WORKFLOWS),
+      activitySlots: value.WORKER_ACTIVITY_SLOTS,
+      cachedWorkflows: value.WORKER_CACHED_WORKFLOWS,
+      workflowPollers: value.WORKER_WORKFLOW_POLLERS,
+      activityPollers: value.WORKER_ACTIVITY_POLLERS,
+      nonStickyPollRatio: value.WORKER_NON_STICKY_POLL_RATIO,
+      stickyTimeoutMs: value.WORKER_STICKY_TIMEOUT_MS,
     },
     outboxMaxLagSeconds: value.OUTBOX_MAX_LAG_SECONDS,
     jwtSecret: value.JWT_SECRET,

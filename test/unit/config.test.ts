@@ -41,6 +41,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...valid, DATABASE_POOL_MAX: '1' }).hotelBulkhead.maxConcurrent).toBe(1);
   });
 
+  it("sizes the worker for this machine's bench, its workflow task slots never above its cache", () => {
+    expect(loadConfig(valid).worker).toEqual({
+      workflowTaskSlots: 40,
+      activitySlots: 100,
+      cachedWorkflows: 2000,
+      workflowPollers: 10,
+      activityPollers: 10,
+      nonStickyPollRatio: 0.2,
+      stickyTimeoutMs: 10_000,
+    });
+    const small = loadConfig({ ...valid, WORKER_CACHED_WORKFLOWS: '10', WORKER_WORKFLOW_TASK_SLOTS: '50' }).worker;
+    expect(small).toMatchObject({ cachedWorkflows: 10, workflowTaskSlots: 10 });
+  });
+
   it.each([
     [{ DATABASE_URL: undefined }, 'DATABASE_URL'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
@@ -52,6 +66,8 @@ describe('loadConfig', () => {
     [{ S3_ENDPOINT: undefined }, 'S3_ENDPOINT'],
     [{ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }, 'HTTP_REQUEST_TIMEOUT_MS'],
     [{ DATABASE_API_LOCK_TIMEOUT_MS: '-1' }, 'DATABASE_API_LOCK_TIMEOUT_MS'],
+    [{ WORKER_NON_STICKY_POLL_RATIO: '1.5' }, 'WORKER_NON_STICKY_POLL_RATIO'],
+    [{ WORKER_WORKFLOW_POLLERS: '1' }, 'WORKER_WORKFLOW_POLLERS'],
   ])('refuses %j naming the variable', (override, name) => {
     expect(() => loadConfig({ ...valid, ...override })).toThrow(ConfigError);
     expect(() => loadConfig({ ...valid, ...override })).toThrow(name);
