@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { notify } from '../../src/modules/notifications/notifications.service';
 import { MAX_SUBSCRIPTIONS_PER_USER } from '../../src/modules/push';
 import { startFakePushService, type BrowserSubscription, type FakePushService } from '../fakes/push';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
@@ -211,7 +210,11 @@ describe('a notification’s push is enqueued with it', () => {
   it('starts pushDelivery:<notificationId> with ids only, on commit', async () => {
     const hotel = await registerHotel(t);
     const created = await t.db.transaction((trx) =>
-      notify(trx, hotel.hotelId, { type: 'widget_booking', title: 'Новая бронь', body: 'С сайта' }),
+      t.services.notifications.notify(trx, hotel.hotelId, {
+        type: 'widget_booking',
+        title: 'Новая бронь',
+        body: 'С сайта',
+      }),
     );
     expect(created.recipients).toBe(1);
     expect(await pushMessages(created.id)).toEqual([
@@ -229,7 +232,13 @@ describe('a notification’s push is enqueued with it', () => {
     let id = '';
     await expect(
       t.db.transaction(async (trx) => {
-        id = (await notify(trx, hotel.hotelId, { type: 'widget_booking', title: 'Откатится', body: '' })).id;
+        id = (
+          await t.services.notifications.notify(trx, hotel.hotelId, {
+            type: 'widget_booking',
+            title: 'Откатится',
+            body: '',
+          })
+        ).id;
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -242,7 +251,7 @@ describe('a notification’s push is enqueued with it', () => {
       .send({ hotel_admin: { review_created: false }, manager: { review_created: false } })
       .expect(200);
     const unheard = await t.db.transaction((trx) =>
-      notify(trx, hotel.hotelId, {
+      t.services.notifications.notify(trx, hotel.hotelId, {
         type: 'review_created',
         title: 'Отзыв',
         body: '',

@@ -1,13 +1,19 @@
+import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage, type WorkflowMemo } from '../../platform/db/outbox';
 import { initials } from '../../platform/temporal/memo';
 import {
   bookingStatusSignal,
   bookingWorkflowIds,
+  type BookingAnnouncement,
+  type BookingOutsideEffects,
   type BookingStatusChange,
   type BookingWorkflow,
 } from '../../../workflows/contracts/bookings';
+import type { NotificationsService } from '../notifications';
 import { bookingCreated, bookingUpdated } from './bookings.events';
+import { notifyStaff } from './bookings.notices';
+import type { StayFollowers } from './bookings.outside';
 import type { Booking } from './bookings.types';
 
 /** What a booking's change tells others, in the transaction that makes it: staff screens, and its workflow. */
@@ -37,28 +43,39 @@ function bookingMemo(booking: Booking, hotelSlug: string): WorkflowMemo {
   return { hotel: hotelSlug, booking: booking.id, guest: initials(booking.guest_first_name, booking.guest_last_name) };
 }
 
-/** The booking's workflow starts with the booking (searchable in Temporal by hotel and booking id). */
-export function startBookingWorkflow(trx: DbOrTrx, booking: Booking, hotelSlug: string) {
+/**
+ * The booking's workflow (`bookingLife`) starts with the booking, told what its creation must send (searchable in
+ * Temporal by hotel and booking id).
+ */
+export function startBookingWorkflow(
+  trx: DbOrTrx,
+  booking: Booking,
+  hotelSlug: string,
+  effects: BookingOutsideEffects,
+) {
   return enqueueOutbox(
     trx,
     startWorkflowMessage<BookingWorkflow>(
-      'booking',
+      'bookingLife',
       bookingWorkflowIds.booking(booking.id),
-      [{ hotelId: booking.hotel_id, bookingId: booking.id, status: booking.status }],
+      [{ hotelId: booking.hotel_id, bookingId: booking.id, status: booking.status, effects }],
       { HotelSlug: hotelSlug, BookingId: booking.id },
       bookingMemo(booking, hotelSlug),
     ),
   );
 }
 
-/** Every status change reaches the workflow, starting it first if needed (so no signal can outrun its start). */
+/**
+ * Every status change reaches the workflow with what it must send, starting it first if needed (so no signal can
+ * outrun its start; started so, it is told nothing at its start and everything by the signal).
+ */
 export function signalBookingStatus(trx: DbOrTrx, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
   const start: Parameters<BookingWorkflow> = [
-    { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status },
+    { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status, effects: {} },
   ];
   return enqueueOutbox(trx, {
     kind: 'signalWithStart',
-    workflowType: 'booking',
+    workflowType: 'bookingLife',
     workflowId: bookingWorkflowIds.booking(booking.id),
     args: start,
     signal: bookingStatusSignal.name,
@@ -68,11 +85,25 @@ export function signalBookingStatus(trx: DbOrTrx, booking: Booking, change: Book
   });
 }
 
-/** What a booking's change tells others, as one object the services receive (a unit test hands them a double). */
-export const bookingEffects = {
-  announce: announceBooking,
-  startWorkflow: startBookingWorkflow,
-  signalStatus: signalBookingStatus,
-};
+export interface BookingEffectsDependencies {
+  notifications: Pick<NotificationsService, 'notify'>;
+  followers: Pick<StayFollowers, 'effectsOf'>;
+}
 
-export type BookingEffects = typeof bookingEffects;
+/**
+ * What a booking's change tells others in its transaction, as one object the services receive (a unit test hands them
+ * a double): the staff screens, the staff's in-app notifications, and its workflow, told what the change must send.
+ */
+export function createBookingEffects({ notifications, followers }: BookingEffectsDependencies) {
+  return {
+    announce: announceBooking,
+    notifyStaff: (trx: Knex.Transaction, booking: Booking, announcement: BookingAnnouncement) =>
+      notifyStaff(notifications, trx, booking, announcement),
+    startWorkflow: async (trx: Knex.Transaction, booking: Booking, hotelSlug: string) =>
+      startBookingWorkflow(trx, booking, hotelSlug, await followers.effectsOf(trx, booking)),
+    signalStatus: async (trx: Knex.Transaction, booking: Booking, change: BookingStatusChange, hotelSlug: string) =>
+      signalBookingStatus(trx, booking, { ...change, effects: await followers.effectsOf(trx, booking) }, hotelSlug),
+  };
+}
+
+export type BookingEffects = ReturnType<typeof createBookingEffects>;

@@ -4,6 +4,7 @@ import type { Mailer, MailMessage } from '../../platform/mail';
 import type { BookingAnnouncement, GuestEmailKind, GuestEmailOutcome } from '../../../workflows/contracts/bookings';
 import type { NotificationsService, NotificationType } from '../notifications';
 import { guestBookingEmail } from './bookings.guest-emails';
+import { writesToGuest } from './bookings.outside';
 import type { BookingsRepository } from './bookings.repository';
 import type { BookingsDependencies } from './bookings.service';
 import type { Booking } from './bookings.types';
@@ -35,17 +36,33 @@ function notificationFor(
   return [];
 }
 
-/**
- * Only online bookings: their guests booked without talking to anyone and wait to hear back. The source decides, not
- * who keyed the booking in, so a request staff copy from the hotel's website counts too; a desk, phone or OTA guest
- * hears from the desk or the OTA.
- */
 /** The claim of a guest's e-mail: one per booking and kind (migration 089 moved the older claims to this key). */
 const guestEmailClaim = (booking: Booking, kind: GuestEmailKind) =>
   `guest-email:${booking.hotel_id}:${booking.id}:${kind}`;
 
-function writesToGuest(booking: Booking | undefined): booking is Booking & { guest_email: string } {
-  return booking?.source === 'online' && Boolean(booking.guest_email);
+/**
+ * The staff's in-app notifications of a booking's creation or status change, in the transaction that makes it (so
+ * they are there when its answer is): one per booking and type, whoever asks again (the first version of the booking
+ * workflow still announces by an activity, and finds them made).
+ */
+export async function notifyStaff(
+  notifications: Pick<NotificationsService, 'notify'>,
+  trx: Knex.Transaction,
+  booking: Booking,
+  announcement: BookingAnnouncement,
+): Promise<number> {
+  let made = 0;
+  for (const { type, title } of notificationFor(booking, announcement)) {
+    const result = await notifications.notify(trx, booking.hotel_id, {
+      type,
+      title,
+      body: describe(booking),
+      data: { booking_id: booking.id, room_id: booking.room_id },
+      dedupeKey: `${type}:${booking.id}`,
+    });
+    if (result.created) made += 1;
+  }
+  return made;
 }
 
 export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels' | 'rooms'> {
@@ -54,21 +71,9 @@ export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels'
   notifications: Pick<NotificationsService, 'notify'>;
 }
 
-/** What the booking's workflow tells people of its life: staff in the app, the guest by e-mail; safe to run twice. */
+/** What the booking's workflow tells people of its life: the guest by e-mail (and staff, in its first version). */
 export function createBookingNotices({ repository, mailer, notifications, hotels, rooms }: NoticesDependencies) {
   const { db, bookings } = repository;
-
-  /** One notification per booking and type, however often an activity is retried. */
-  async function notifyOnce(trx: Knex.Transaction, booking: Booking, type: NotificationType, title: string) {
-    const result = await notifications.notify(trx, booking.hotel_id, {
-      type,
-      title,
-      body: describe(booking),
-      data: { booking_id: booking.id, room_id: booking.room_id },
-      dedupeKey: `${type}:${booking.id}`,
-    });
-    return result.created;
-  }
 
   async function guestEmail(booking: Booking, kind: GuestEmailKind): Promise<MailMessage> {
     const [hotel, settings, category] = await Promise.all([
@@ -103,15 +108,11 @@ export function createBookingNotices({ repository, mailer, notifications, hotels
 
   return {
     sendGuestEmail,
+    /** The first version's announcement by an activity (the commit made its notifications: it finds them made). */
     async announce(hotelId: string, bookingId: string, announcement: BookingAnnouncement): Promise<number> {
       return db.transaction(async (trx) => {
         const booking = await bookings.find(trx, hotelId, bookingId);
-        if (!booking) return 0;
-        let sent = 0;
-        for (const { type, title } of notificationFor(booking, announcement)) {
-          if (await notifyOnce(trx, booking, type, title)) sent += 1;
-        }
-        return sent;
+        return booking ? notifyStaff(notifications, trx, booking, announcement) : 0;
       });
     },
   };
