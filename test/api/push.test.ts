@@ -207,24 +207,35 @@ describe('a notification’s push is enqueued with it', () => {
       .whereRaw("message->>'workflowId' = ?", [`pushDelivery:${notificationId}`])
       .pluck('message');
 
-  it('starts pushDelivery:<notificationId> with ids only, on commit', async () => {
-    const hotel = await registerHotel(t);
-    const created = await t.db.transaction((trx) =>
+  const notifyOwner = (hotel: RegisteredHotel) =>
+    t.db.transaction((trx) =>
       t.services.notifications.notify(trx, hotel.hotelId, {
         type: 'widget_booking',
         title: 'Новая бронь',
         body: 'С сайта',
       }),
     );
+
+  it('starts pushDelivery:<notificationId> on commit, with ids only: its recipients’ subscriptions', async () => {
+    const hotel = await registerHotel(t);
+    const subscribed = await subscribe(hotel, hotel.accessToken, fake.subscribe()).expect(200);
+    const created = await notifyOwner(hotel);
     expect(created.recipients).toBe(1);
     expect(await pushMessages(created.id)).toEqual([
       expect.objectContaining({
         kind: 'startWorkflow',
         workflowType: 'pushDelivery',
-        args: [{ hotelId: hotel.hotelId, notificationId: created.id }],
+        args: [{ hotelId: hotel.hotelId, notificationId: created.id, subscriptionIds: [subscribed.body.id] }],
         searchAttributes: { HotelSlug: hotel.slug },
       }),
     ]);
+  });
+
+  it('starts nothing when no recipient has a subscription (no workflow that would only find none)', async () => {
+    const hotel = await registerHotel(t);
+    const created = await notifyOwner(hotel);
+    expect(created.recipients).toBe(1);
+    expect(await pushMessages(created.id)).toEqual([]);
   });
 
   it('enqueues nothing when the transaction rolls back, or when nobody receives the type', async () => {

@@ -6,13 +6,12 @@ import {
   bookingStatusSignal,
   bookingWorkflowIds,
   type BookingAnnouncement,
-  type BookingOutsideEffects,
   type BookingStatusChange,
   type BookingWorkflow,
 } from '../../../workflows/contracts/bookings';
 import type { NotificationsService } from '../notifications';
 import { bookingCreated, bookingUpdated } from './bookings.events';
-import { notifyStaff } from './bookings.notices';
+import { notifyStaff } from './bookings.staff-notices';
 import type { StayFollowers } from './bookings.outside';
 import type { Booking } from './bookings.types';
 
@@ -43,48 +42,6 @@ function bookingMemo(booking: Booking, hotelSlug: string): WorkflowMemo {
   return { hotel: hotelSlug, booking: booking.id, guest: initials(booking.guest_first_name, booking.guest_last_name) };
 }
 
-/**
- * The booking's workflow (`bookingLife`) starts with the booking, told what its creation must send (searchable in
- * Temporal by hotel and booking id).
- */
-export function startBookingWorkflow(
-  trx: DbOrTrx,
-  booking: Booking,
-  hotelSlug: string,
-  effects: BookingOutsideEffects,
-) {
-  return enqueueOutbox(
-    trx,
-    startWorkflowMessage<BookingWorkflow>(
-      'bookingLife',
-      bookingWorkflowIds.booking(booking.id),
-      [{ hotelId: booking.hotel_id, bookingId: booking.id, status: booking.status, effects }],
-      { HotelSlug: hotelSlug, BookingId: booking.id },
-      bookingMemo(booking, hotelSlug),
-    ),
-  );
-}
-
-/**
- * Every status change reaches the workflow with what it must send, starting it first if needed (so no signal can
- * outrun its start; started so, it is told nothing at its start and everything by the signal).
- */
-export function signalBookingStatus(trx: DbOrTrx, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
-  const start: Parameters<BookingWorkflow> = [
-    { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status, effects: {} },
-  ];
-  return enqueueOutbox(trx, {
-    kind: 'signalWithStart',
-    workflowType: 'bookingLife',
-    workflowId: bookingWorkflowIds.booking(booking.id),
-    args: start,
-    signal: bookingStatusSignal.name,
-    signalArgs: [change],
-    searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
-    memo: bookingMemo(booking, hotelSlug),
-  });
-}
-
 export interface BookingEffectsDependencies {
   notifications: Pick<NotificationsService, 'notify'>;
   followers: Pick<StayFollowers, 'effectsOf'>;
@@ -99,10 +56,44 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
     announce: announceBooking,
     notifyStaff: (trx: Knex.Transaction, booking: Booking, announcement: BookingAnnouncement) =>
       notifyStaff(notifications, trx, booking, announcement),
-    startWorkflow: async (trx: Knex.Transaction, booking: Booking, hotelSlug: string) =>
-      startBookingWorkflow(trx, booking, hotelSlug, await followers.effectsOf(trx, booking)),
-    signalStatus: async (trx: Knex.Transaction, booking: Booking, change: BookingStatusChange, hotelSlug: string) =>
-      signalBookingStatus(trx, booking, { ...change, effects: await followers.effectsOf(trx, booking) }, hotelSlug),
+
+    /**
+     * The booking's workflow (`bookingLife`) starts with the booking, told what its creation must send (searchable
+     * in Temporal by hotel and booking id).
+     */
+    async startWorkflow(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
+      const effects = await followers.effectsOf(trx, booking);
+      return enqueueOutbox(
+        trx,
+        startWorkflowMessage<BookingWorkflow>(
+          'bookingLife',
+          bookingWorkflowIds.booking(booking.id),
+          [{ hotelId: booking.hotel_id, bookingId: booking.id, status: booking.status, effects }],
+          { HotelSlug: hotelSlug, BookingId: booking.id },
+          bookingMemo(booking, hotelSlug),
+        ),
+      );
+    },
+
+    /**
+     * Every status change reaches the workflow with what it must send, starting it first if needed (so no signal can
+     * outrun its start; started so, it is told nothing at its start and everything by the signal).
+     */
+    async signalStatus(trx: Knex.Transaction, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
+      const start: Parameters<BookingWorkflow> = [
+        { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status, effects: {} },
+      ];
+      return enqueueOutbox(trx, {
+        kind: 'signalWithStart',
+        workflowType: 'bookingLife',
+        workflowId: bookingWorkflowIds.booking(booking.id),
+        args: start,
+        signal: bookingStatusSignal.name,
+        signalArgs: [{ ...change, effects: await followers.effectsOf(trx, booking) }],
+        searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
+        memo: bookingMemo(booking, hotelSlug),
+      });
+    },
   };
 }
 

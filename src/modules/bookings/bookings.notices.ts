@@ -1,69 +1,17 @@
-import type { Knex } from 'knex';
 import { sendClaimed } from '../../platform/db/mail-claims';
 import type { Mailer, MailMessage } from '../../platform/mail';
 import type { BookingAnnouncement, GuestEmailKind, GuestEmailOutcome } from '../../../workflows/contracts/bookings';
-import type { NotificationsService, NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
 import { guestBookingEmail } from './bookings.guest-emails';
 import { writesToGuest } from './bookings.outside';
+import { notifyStaff } from './bookings.staff-notices';
 import type { BookingsRepository } from './bookings.repository';
 import type { BookingsDependencies } from './bookings.service';
 import type { Booking } from './bookings.types';
 
-function describe(booking: Booking): string {
-  const stay = booking.check_in ? `${booking.check_in} — ${booking.check_out}` : booking.start_at.toISOString();
-  return `${booking.guest_last_name} ${booking.guest_first_name}, ${stay}`;
-}
-
-/** The in-app notification an announcement makes, if any. */
-function notificationFor(
-  booking: Booking,
-  announcement: BookingAnnouncement,
-): { type: NotificationType; title: string }[] {
-  if (announcement.event === 'created') {
-    return [
-      { type: 'booking_created' as const, title: 'Новое бронирование' },
-      ...(booking.guest_blacklisted
-        ? [{ type: 'booking_blacklisted_guest' as const, title: 'Бронирование гостя из чёрного списка' }]
-        : []),
-    ];
-  }
-  if (announcement.status === 'cancelled' && announcement.reason === 'no_show') {
-    return [{ type: 'booking_cancelled_no_show', title: 'Бронирование отменено: гость не заехал' }];
-  }
-  if (announcement.status === 'checked_out' && announcement.reason === 'auto_checkout') {
-    return [{ type: 'booking_auto_checked_out', title: 'Автоматический выезд по истечении срока' }];
-  }
-  return [];
-}
-
 /** The claim of a guest's e-mail: one per booking and kind (migration 089 moved the older claims to this key). */
 const guestEmailClaim = (booking: Booking, kind: GuestEmailKind) =>
   `guest-email:${booking.hotel_id}:${booking.id}:${kind}`;
-
-/**
- * The staff's in-app notifications of a booking's creation or status change, in the transaction that makes it (so
- * they are there when its answer is): one per booking and type, whoever asks again (the first version of the booking
- * workflow still announces by an activity, and finds them made).
- */
-export async function notifyStaff(
-  notifications: Pick<NotificationsService, 'notify'>,
-  trx: Knex.Transaction,
-  booking: Booking,
-  announcement: BookingAnnouncement,
-): Promise<number> {
-  let made = 0;
-  for (const { type, title } of notificationFor(booking, announcement)) {
-    const result = await notifications.notify(trx, booking.hotel_id, {
-      type,
-      title,
-      body: describe(booking),
-      data: { booking_id: booking.id, room_id: booking.room_id },
-      dedupeKey: `${type}:${booking.id}`,
-    });
-    if (result.created) made += 1;
-  }
-  return made;
-}
 
 export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels' | 'rooms'> {
   repository: Pick<BookingsRepository, 'db' | 'bookings'>;
