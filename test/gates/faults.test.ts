@@ -96,7 +96,9 @@ describe('fault injection', () => {
       200,
       call('PATCH', `${hotelApi}/settings`, owner.token, { auto_checkout: true, auto_checkout_hours: 0 }),
     );
-    // Every stay earns points: the booking workflow's accrual after the check-out, besides the guest's e-mail.
+    // Every stay earns points and its guest is invited to review it: the booking workflow's steps after the
+    // check-out, besides the guest's confirmation e-mail.
+    await expectStatus(200, call('PATCH', `${hotelApi}/review-settings`, owner.token, { invitations_enabled: true }));
     await expectStatus(
       200,
       call('PATCH', `${hotelApi}/loyalty/settings`, owner.token, {
@@ -222,10 +224,12 @@ describe('fault injection', () => {
       .andWhere({ source: 'checkout' })
       .select('booking_id')) as { booking_id: string }[];
     const mails = await Promise.all(registered.map(async (account) => (await messagesTo(account.email)).length));
-    const guestMails = await Promise.all(bookingIds.map(async (_id, i) => (await messagesTo(guestEmail(i))).length));
+    const guestInboxes = await Promise.all(bookingIds.map((_id, i) => messagesTo(guestEmail(i))));
+    const countOf = (prefix: string) =>
+      guestInboxes.map((inbox) => inbox.filter((mail) => mail.subject.startsWith(prefix)).length);
     // A guest's e-mail is never sent twice: one whose attempt was killed between its claim and the relay's answer is
     // in doubt (claimed, never marked sent) and stays unsent by design; it is reported, not counted lost.
-    const inDoubt = new Set(
+    const confirmationsInDoubt = new Set(
       (await db!('mail_claims')
         .whereIn(
           'key',
@@ -234,8 +238,18 @@ describe('fault injection', () => {
         .whereNull('sent_at')
         .pluck('key')) as string[],
     );
-    const guestMailCounts = guestMails.map((n, i) =>
-      n === 0 && inDoubt.has(`guest-email:${owner.hotelId}:${bookingIds[i]}:confirmed`) ? 1 : n,
+    const invitationsInDoubt = new Set(
+      (await db!('review_invitations')
+        .whereIn('booking_id', bookingIds)
+        .whereNull('sent_at')
+        .pluck('booking_id')) as string[],
+    );
+    const inDoubt = confirmationsInDoubt.size + invitationsInDoubt.size;
+    const confirmations = countOf('Бронирование подтверждено').map((n, i) =>
+      n === 0 && confirmationsInDoubt.has(`guest-email:${owner.hotelId}:${bookingIds[i]}:confirmed`) ? 1 : n,
+    );
+    const invitations = countOf('Как прошло ваше проживание').map((n, i) =>
+      n === 0 && invitationsInDoubt.has(bookingIds[i]) ? 1 : n,
     );
     const accruals = (await db!('loyalty_entries')
       .whereIn('booking_id', bookingIds)
@@ -247,7 +261,14 @@ describe('fault injection', () => {
     const turnoverCounts = countBy(turnovers.map((row) => row.booking_id));
     const accrualCounts = countBy(accruals.map((row) => row.booking_id));
     const runCounts = bookingIds.map((id) => runs.get(`booking:${id}`) ?? 0);
-    const all = [...notificationCounts, ...turnoverCounts, ...mails, ...guestMailCounts, ...accrualCounts];
+    const all = [
+      ...notificationCounts,
+      ...turnoverCounts,
+      ...mails,
+      ...confirmations,
+      ...invitations,
+      ...accrualCounts,
+    ];
     const lost = all.filter((n) => n === 0).length + results.filter((r) => r !== 'checked_out').length;
     const duplicated = all.filter((n) => n > 1).length;
     const extraRuns = runCounts.filter((n) => n > 1).length;
@@ -256,15 +277,17 @@ describe('fault injection', () => {
       'faults',
       `${workerKills} worker kills, ${temporalRestarts} Temporal restarts, ${completed} flows completed, ` +
         `${lost} lost, ${duplicated} duplicated; all flows ended ${catchUpSeconds} s after the workload` +
-        ` (${FLOWS} bookings: notifications, turnover tasks, guest e-mails, loyalty accruals; ` +
-        `${mails.length} account e-mails; ${inDoubt.size} guest e-mails in doubt` +
+        ` (${FLOWS} bookings: notifications, turnover tasks, confirmation e-mails, loyalty accruals, review ` +
+        `invitations; ${mails.length} account e-mails; ${inDoubt} guest e-mails in doubt` +
         `${extraRuns ? `; ${extraRuns} workflows with extra runs` : ''})`,
     );
     expect(results).toEqual(Array(FLOWS).fill('checked_out'));
     expect(notificationCounts).toEqual(Array(FLOWS).fill(1));
     expect(turnoverCounts).toEqual(Array(FLOWS).fill(1));
     expect(mails).toEqual(Array(registered.length).fill(1));
-    expect(guestMailCounts).toEqual(Array(FLOWS).fill(1));
+    expect(confirmations).toEqual(Array(FLOWS).fill(1));
+    expect(invitations).toEqual(Array(FLOWS).fill(1));
+    expect(guestInboxes.map((inbox) => inbox.length).filter((n) => n > 2)).toEqual([]);
     expect(accrualCounts).toEqual(Array(FLOWS).fill(1));
     expect(runCounts).toEqual(Array(FLOWS).fill(1));
   });

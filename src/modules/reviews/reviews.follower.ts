@@ -11,8 +11,8 @@ export function reviewsStayFollower(config: Pick<ReviewsSettings, 'reviewInvitat
   return {
     statuses: ['checked_out'],
     async effectsOf(trx, booking) {
-      const settings = await settingsRepository.get(trx, booking.hotel_id);
-      if (!settings.invitations_enabled || !booking.guest_email) return {};
+      const settings = await settingsRepository.find(trx, booking.hotel_id);
+      if (!settings?.invitations_enabled || !booking.guest_email) return {};
       const optedOut = await optOutsRepository.has(trx, booking.hotel_id, normalizeEmail(booking.guest_email));
       if (!invites(booking, settings, optedOut)) return {};
       const delayMs = remainingDelayMs(
