@@ -7,6 +7,12 @@ export interface RunningTemporal {
   stop(): Promise<void>;
 }
 
+/**
+ * The dev server's one history shard caches 512 workflows' state and 512 KB of events by default: a task that waited
+ * behind a burst of thousands of workflows found its workflow evicted and reloaded it from SQLite.
+ */
+const serverThroughput = ['history.cacheMaxSize=16384', 'history.eventsCacheMaxSizeBytes=67108864'];
+
 /** `temporal server start-dev`, with our search attributes; waits until the frontend answers. */
 export async function startTemporal(options: {
   binary: string;
@@ -40,6 +46,8 @@ export async function startTemporal(options: {
     'matching.numTaskqueueReadPartitions=1',
     '--dynamic-config-value',
     'matching.numTaskqueueWritePartitions=1',
+    // The dev server has one history shard, so its per-shard caches are all there is (docs/operations.md, Worker sizing).
+    ...serverThroughput.flatMap((setting) => ['--dynamic-config-value', setting]),
     '--log-level',
     'error',
     ...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']),
