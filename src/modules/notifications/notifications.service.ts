@@ -96,8 +96,8 @@ function createNotifier(channels: readonly NotificationChannel[]) {
    * those of them listed), each with their own read state. When there are recipients, one `notification:new` event goes
    * to the hotel's sockets on commit (with `userIds`, to the recipients' sockets only):
    * `{ notification_id, type, title, recipient_ids, recipients_truncated }`, where `recipient_ids` lists at most
-   * EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed), and the recipients' Web Push is
-   * enqueued (sent after commit by the push module: the same recipients).
+   * EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed), and the channels are told who
+   * received it (Web Push enqueues a push for those of them with subscriptions, sent after commit).
    *
    * A type nobody receives is still recorded, with 0 recipients and no event (the record says it happened; nobody
    * is shown it, and enabling the type later does not deliver it retroactively).
