@@ -150,14 +150,14 @@ export const platformSchema = Joi.object({
     .default('localhost:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('hotel'),
-  // The SDK's defaults but the pollers: half of 16 on the normal queue, where every new workflow's first task waits
-  // (2 of 10 starved a burst's starts for minutes; BENCH=steady, docs/operations.md "Worker sizing").
+  // The SDK's defaults, measured by BENCH=steady on 2 cores (docs/operations.md, Worker sizing): more pollers on the
+  // normal queue halved a flooding hotel's first-task waits but let its tasks crowd the server, and another hotel's.
   WORKER_WORKFLOW_TASK_SLOTS: Joi.number().integer().min(2).max(1000).default(40),
   WORKER_ACTIVITY_SLOTS: Joi.number().integer().min(1).max(1000).default(100),
   WORKER_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(2000),
-  WORKER_WORKFLOW_POLLERS: Joi.number().integer().min(2).max(100).default(16),
+  WORKER_WORKFLOW_POLLERS: Joi.number().integer().min(2).max(100).default(10),
   WORKER_ACTIVITY_POLLERS: Joi.number().integer().min(1).max(100).default(10),
-  WORKER_NON_STICKY_POLL_RATIO: Joi.number().greater(0).max(1).default(0.5),
+  WORKER_NON_STICKY_POLL_RATIO: Joi.number().greater(0).max(1).default(0.2),
   WORKER_STICKY_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   OUTBOX_MAX_LAG_SECONDS: Joi.number().integer().min(1).default(300),
   JWT_SECRET: Joi.string().min(32).required(),

@@ -46,9 +46,9 @@ describe('loadConfig', () => {
       workflowTaskSlots: 40,
       activitySlots: 100,
       cachedWorkflows: 2000,
-      workflowPollers: 16,
+      workflowPollers: 10,
       activityPollers: 10,
-      nonStickyPollRatio: 0.5,
+      nonStickyPollRatio: 0.2,
       stickyTimeoutMs: 10_000,
     });
     const small = loadConfig({ ...valid, WORKER_CACHED_WORKFLOWS: '10', WORKER_WORKFLOW_TASK_SLOTS: '50' }).worker;
