@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     logger,
     listener,
     maxLagSeconds: config.outboxMaxLagSeconds,
+    concurrency: config.outboxRelayConcurrency,
     metricMeter: Runtime.instance().metricMeter,
   });
   const running = worker.run();

@@ -70,6 +70,8 @@ export interface PlatformConfig extends SharedSettings {
   worker: TemporalWorkerSizing;
   /** `/ready` refuses once the oldest undelivered outbox message is older than this. */
   outboxMaxLagSeconds: number;
+  /** Calls to Temporal one worker's outbox relay keeps in flight. */
+  outboxRelayConcurrency: number;
   smtpUrl: string;
   mailFrom: string;
   trustProxy: boolean;
@@ -159,6 +161,7 @@ export const platformSchema = Joi.object({
   WORKER_ACTIVITY_POLLERS: Joi.number().integer().min(1).max(100).default(10),
   WORKER_NON_STICKY_POLL_RATIO: Joi.number().greater(0).max(1).default(0.2),
   WORKER_STICKY_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  OUTBOX_RELAY_CONCURRENCY: Joi.number().integer().min(1).max(500).default(12),
   OUTBOX_MAX_LAG_SECONDS: Joi.number().integer().min(1).default(300),
   JWT_SECRET: Joi.string().min(32).required(),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
@@ -266,6 +269,7 @@ export function readPlatformConfig(value: EnvValues): PlatformConfig {
       stickyTimeoutMs: value.WORKER_STICKY_TIMEOUT_MS,
     },
     outboxMaxLagSeconds: value.OUTBOX_MAX_LAG_SECONDS,
+    outboxRelayConcurrency: value.OUTBOX_RELAY_CONCURRENCY,
     jwtSecret: value.JWT_SECRET,
     baseUrl,
     appUrl: value.APP_URL.replace(/\/$/, ''),
