@@ -161,7 +161,7 @@ export const platformSchema = Joi.object({
   WORKER_ACTIVITY_POLLERS: Joi.number().integer().min(1).max(100).default(10),
   WORKER_NON_STICKY_POLL_RATIO: Joi.number().greater(0).max(1).default(0.2),
   WORKER_STICKY_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
-  OUTBOX_RELAY_CONCURRENCY: Joi.number().integer().min(1).max(500).default(12),
+  OUTBOX_RELAY_CONCURRENCY: Joi.number().integer().min(1).max(500).default(50),
   OUTBOX_MAX_LAG_SECONDS: Joi.number().integer().min(1).default(300),
   JWT_SECRET: Joi.string().min(32).required(),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),

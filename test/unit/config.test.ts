@@ -51,7 +51,7 @@ describe('loadConfig', () => {
       nonStickyPollRatio: 0.2,
       stickyTimeoutMs: 10_000,
     });
-    expect(loadConfig(valid).outboxRelayConcurrency).toBe(12);
+    expect(loadConfig(valid).outboxRelayConcurrency).toBe(50);
     const small = loadConfig({ ...valid, WORKER_CACHED_WORKFLOWS: '10', WORKER_WORKFLOW_TASK_SLOTS: '50' }).worker;
     expect(small).toMatchObject({ cachedWorkflows: 10, workflowTaskSlots: 10 });
   });
