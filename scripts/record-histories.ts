@@ -22,7 +22,8 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { buildApi } from '../src/app';
 import type { SocketEndpoint } from '../src/platform/realtime/socket-endpoint';
-import { notify } from '../src/modules/notifications/notifications.service';
+import { createNotificationsService } from '../src/modules/notifications/notifications.service';
+import { pushChannel } from '../src/modules/push/push.channel';
 import { loadConfig } from '../src/config';
 import { createPgListener, type PgListener } from '../src/platform/db/pg-listener';
 import { createDb, createProcessDb, migrateToLatest, type Db } from '../src/platform/db/knex';
@@ -504,11 +505,11 @@ const CASES: Case[] = [
     },
   },
   {
-    workflowType: 'booking',
+    workflowType: 'bookingLife',
     name: 'checked_out + cancelled',
-    // The previous versions are kept (`-v1` before the TV pushes, `-v2` before the steps after the stay): they replay
-    // the workflows those versions started. Rename the current ones first (`-v3`) when recording again.
-    histories: ['booking-checked-out', 'booking-cancelled'],
+    // The first version's histories (`booking-*`, and `-v1`, `-v2` of its earlier patches) are kept: they replay the
+    // `booking` workflows still running. Rename the current ones (`-v2`) before recording a new version of these.
+    histories: ['bookingLife-checked-out', 'bookingLife-cancelled'],
     async run(r) {
       const { book, setStatus } = await hotelWithRoom(r, 'bookings');
       const stay = await book(-1, 2);
@@ -520,16 +521,20 @@ const CASES: Case[] = [
       const cancelledId = `booking:${cancelled.id}`;
       expectResult(await finished(r.client, stayId), 'checked_out');
       expectResult(await finished(r.client, cancelledId), 'cancelled');
-      return { 'booking-checked-out': stayId, 'booking-cancelled': cancelledId };
+      return { 'bookingLife-checked-out': stayId, 'bookingLife-cancelled': cancelledId };
     },
   },
   {
-    workflowType: 'booking',
-    name: 'online: confirmed and checked out + cancelled, with the guest e-mails and the review invitation',
-    histories: ['booking-online-confirmed', 'booking-online-cancelled'],
+    workflowType: 'bookingLife',
+    name: 'online: confirmed and checked out + cancelled, with the guest e-mails, loyalty and the review invitation',
+    histories: ['bookingLife-online-confirmed', 'bookingLife-online-cancelled'],
     async run(r) {
       const { hotel, api, book, setStatus } = await hotelWithRoom(r, 'online-bookings');
       await r.api.call('PATCH', api('/review-settings'), { token: hotel.token, body: { invitations_enabled: true } });
+      await r.api.call('PATCH', api('/loyalty/settings'), {
+        token: hotel.token,
+        body: { enabled: true, tiers: [{ name: 'Base', threshold: 0, earn_rate: 5 }] },
+      });
       const online = (checkIn: number, checkOut: number, guestEmail: string) =>
         book(checkIn, checkOut, { source: 'online', status: 'inquiry', guest_email: guestEmail });
       const stayGuest = FAKE.email('online-stay');
@@ -549,13 +554,13 @@ const CASES: Case[] = [
       // Received and cancelled: the workflow ends only once its e-mails are sent; the stay's also with its invitation.
       await mailTo(r.stackEnv, cancelledGuest, 2);
       await mailTo(r.stackEnv, stayGuest, 3);
-      return { 'booking-online-confirmed': stayId, 'booking-online-cancelled': cancelledId };
+      return { 'bookingLife-online-confirmed': stayId, 'bookingLife-online-cancelled': cancelledId };
     },
   },
   {
     workflowType: 'noShowSweep',
     name: 'one due booking',
-    histories: ['noShowSweep-one-due', 'booking-no-show'],
+    histories: ['noShowSweep-one-due', 'bookingLife-no-show'],
     async run(r) {
       const { book } = await hotelWithRoom(r, 'no-show', { no_show_auto_cancel: true, no_show_hours: 1 });
       const missed = await book(-2, 1);
@@ -570,13 +575,13 @@ const CASES: Case[] = [
       if (result.cancelled < 1) throw new Error(`noShowSweep cancelled nothing: ${JSON.stringify(result)}`);
       // The sweep's cancellation reaches the booking's own workflow as a signal (reason no_show).
       expectResult(await finished(r.client, `booking:${missed.id}`), 'cancelled');
-      return { 'noShowSweep-one-due': sweepId, 'booking-no-show': `booking:${missed.id}` };
+      return { 'noShowSweep-one-due': sweepId, 'bookingLife-no-show': `booking:${missed.id}` };
     },
   },
   {
     workflowType: 'autoCheckoutSweep',
     name: 'one overdue stay',
-    histories: ['autoCheckoutSweep-one-due', 'booking-auto-checkout'],
+    histories: ['autoCheckoutSweep-one-due', 'bookingLife-auto-checkout'],
     async run(r) {
       const { book, setStatus } = await hotelWithRoom(r, 'auto-checkout', {
         auto_checkout: true,
@@ -592,7 +597,7 @@ const CASES: Case[] = [
       })) as { checkedOut: number };
       if (result.checkedOut < 1) throw new Error(`autoCheckoutSweep checked out nothing: ${JSON.stringify(result)}`);
       expectResult(await finished(r.client, `booking:${overdue.id}`), 'checked_out');
-      return { 'autoCheckoutSweep-one-due': sweepId, 'booking-auto-checkout': `booking:${overdue.id}` };
+      return { 'autoCheckoutSweep-one-due': sweepId, 'bookingLife-auto-checkout': `booking:${overdue.id}` };
     },
   },
   {
@@ -743,6 +748,7 @@ const CASES: Case[] = [
   {
     workflowType: 'pushDelivery',
     name: 'one device, refused as a private address by the worker',
+    // `-v1` is kept: a delivery started before the subscriptions came in its input looks them up by an activity.
     histories: ['pushDelivery-refused'],
     async run(r) {
       // The device is the fake push service's (on 127.0.0.1): an API that may address it records the subscription,
@@ -755,8 +761,14 @@ const CASES: Case[] = [
           token: hotel.token,
           body: fake.subscribe(),
         });
+        const notifications = createNotificationsService(r.api.db);
+        notifications.deliverAlso(pushChannel);
         const notification = await r.api.db.transaction((trx) =>
-          notify(trx, hotel.hotelId, { type: 'widget_booking', title: 'Fixture booking', body: 'Fixture body' }),
+          notifications.notify(trx, hotel.hotelId, {
+            type: 'widget_booking',
+            title: 'Fixture booking',
+            body: 'Fixture body',
+          }),
         );
         const workflowId = pushWorkflowIds.pushDelivery(notification.id);
         const result = await finished(r.client, workflowId);

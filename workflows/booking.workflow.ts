@@ -1,154 +1,69 @@
-import { ActivityFailure, condition, log, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, log, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { AFTER_STAY_OPTIONS, GUEST_EMAIL_OPTIONS, loggedFailure, serially } from './booking-steps';
 import {
   bookingStatusSignal,
   type BookingActivities,
-  type BookingLifecycleStatus,
+  type BookingOutsideEffects,
   type BookingStatusChange,
   type BookingWorkflowInput,
   type GuestEmailKind,
 } from './contracts/bookings';
 import type { LoyaltyActivities } from './contracts/loyalty';
 import type { ReviewActivities } from './contracts/reviews';
-import { TV_PUSH_OPTIONS, type TvActivities, type TvPushInput } from './contracts/tv';
+import { TV_PUSH_OPTIONS, type TvActivities } from './contracts/tv';
 
-const { announceBooking } = proxyActivities<BookingActivities>({
-  // Short: an attempt lost with a crashed worker is retried after this, not a minute later.
-  startToCloseTimeout: '20 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
-});
-
-const { sendGuestBookingEmail } = proxyActivities<BookingActivities>({
-  startToCloseTimeout: '20 seconds',
-  // Retried while the relay is down; a day later the news is stale, and the booking goes on without it.
-  scheduleToCloseTimeout: '1 day',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
-});
-
+const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
 const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
-
-/** After the stay: retried while the database or the relay is down, given up after a day (the log shows it). */
-const AFTER_STAY_OPTIONS = {
-  startToCloseTimeout: '20 seconds',
-  scheduleToCloseTimeout: '1 day',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
-} as const;
-
 const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
-const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
+const { sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
 
 const FINAL = new Set(['checked_out', 'cancelled']);
 
-const TV_EVENT_FOR: Partial<Record<BookingLifecycleStatus, TvPushInput['event']>> = {
-  checked_in: 'check_in',
-  checked_out: 'check_out',
-};
-
-/** The guest's e-mail a status calls for: a booking made confirmed at once gets the confirmation alone. */
-const GUEST_EMAIL_FOR: Partial<Record<BookingLifecycleStatus, GuestEmailKind>> = {
-  inquiry: 'received',
-  confirmed: 'confirmed',
-  cancelled: 'cancelled',
-};
-
 /**
- * Side effects of the statuses, one after the other beside the status loop, so an outside system that is down delays
- * neither the staff notifications nor the next status; one given up is logged and the next goes on.
+ * One per booking (`booking:<id>`), from creation to its final status. The in-app notifications and the staff screens
+ * are written by the commits themselves; each commit also decides what of it must reach the outside
+ * (`BookingOutsideEffects`, in the input and in every status signal), and this workflow sends exactly that, with
+ * retries: the guest's e-mails and the TV system's greeting one after the other (each kind on its own, so a system
+ * that is down holds up neither the statuses nor the other kind), and after a check-out the loyalty points and the
+ * review invitation after the hotel's delay (a durable timer). A booking with nothing to send runs no activity.
  */
-function sideEffects(what: string, effectOf: (status: BookingLifecycleStatus) => (() => Promise<unknown>) | undefined) {
-  let queue = Promise.resolve();
-  return {
-    on(status: BookingLifecycleStatus) {
-      const effect = effectOf(status);
-      if (!effect) return;
-      queue = queue.then(effect).then(
-        () => undefined,
-        (failure: unknown) => {
-          const cause = failure instanceof ActivityFailure ? failure.cause?.message : String(failure);
-          log.warn(`${what} given up`, { status, cause });
-        },
-      );
-    },
-    /** Every effect asked for so far has been done or given up. */
-    settled: () => queue,
-  };
-}
-
-/** The guest's e-mails; the activity decides whether the booking writes to its guest at all. */
-const guestEmails = (hotelId: string, bookingId: string) =>
-  sideEffects('Guest e-mail', (status) => {
-    const kind = GUEST_EMAIL_FOR[status];
-    return (
-      kind &&
-      (async () => {
-        const outcome = await sendGuestBookingEmail(hotelId, bookingId, kind);
-        if (outcome === 'in_doubt') log.warn('Guest e-mail in doubt, not sent again', { bookingId, kind });
-      })
-    );
-  });
-
-/** The hotel's TV system greets the guest at check-in and forgets them at check-out (never blocking either). */
-const tvPushes = (hotelId: string, bookingId: string) =>
-  sideEffects('TV push', (status) => {
-    const event = TV_EVENT_FOR[status];
-    return event && (() => pushStayToTv({ hotelId, bookingId, event }));
-  });
-
-/** A step after the stay that failed for good is logged; the other goes on and the booking's workflow ends normally. */
-async function loggedFailure(what: string, bookingId: string, step: () => Promise<unknown>): Promise<void> {
-  try {
-    await step();
-  } catch (failure) {
-    const cause = failure instanceof ActivityFailure ? failure.cause?.message : String(failure);
-    log.warn(`${what} given up`, { bookingId, cause });
-  }
-}
-
-/**
- * After a check-out, side by side: the stay's loyalty points, and the review invitation after the hotel's delay (a
- * durable timer; the activities read the settings, so only ids and a duration pass through the history).
- */
-function afterTheStay(hotelId: string, bookingId: string): Promise<unknown> {
-  return Promise.all([
-    loggedFailure('Loyalty accrual', bookingId, () => accrueStayPoints(hotelId, bookingId)),
-    loggedFailure('Review invitation', bookingId, async () => {
-      const delayMs = await reviewInvitationDelay(hotelId, bookingId);
-      if (delayMs === null) return;
-      if (delayMs > 0) await sleep(delayMs);
-      const outcome = await sendReviewInvitation(hotelId, bookingId);
-      if (outcome === 'in_doubt') log.warn('Review invitation in doubt, not sent again', { bookingId });
-    }),
-  ]);
-}
-
-/**
- * One per booking, from creation to its final status: receives every status change and owns the side effects
- * outside the booking's own transaction (the in-app notifications, the guest's e-mails, the TV system's greeting) and,
- * once checked out, what follows the stay.
- */
-export async function booking(input: BookingWorkflowInput): Promise<string> {
+export async function bookingLife(input: BookingWorkflowInput): Promise<string> {
+  const { hotelId, bookingId } = input;
   const changes: BookingStatusChange[] = [];
   setHandler(bookingStatusSignal, (change) => {
     changes.push(change);
   });
-  // Decided once, at the start: a booking whose workflow began before the guest e-mails writes none, ever.
-  const emails = patched('guest-emails') ? guestEmails(input.hotelId, input.bookingId) : undefined;
-  // The same for the TV pushes: a booking whose workflow began before them tells the TV system nothing.
-  const tv = patched('tv-pushes') ? tvPushes(input.hotelId, input.bookingId) : undefined;
+  const emails = serially('Guest e-mail');
+  const tv = serially('TV push');
+  const afterStay: Promise<void>[] = [];
+
+  const guestEmail = async (kind: GuestEmailKind) => {
+    const outcome = await sendGuestBookingEmail(hotelId, bookingId, kind);
+    if (outcome === 'in_doubt') log.warn('Guest e-mail in doubt, not sent again', { bookingId, kind });
+  };
+  const reviewInvitation = async (delayMs: number) => {
+    if (delayMs > 0) await sleep(delayMs);
+    const outcome = await sendReviewInvitation(hotelId, bookingId);
+    if (outcome === 'in_doubt') log.warn('Review invitation in doubt, not sent again', { bookingId });
+  };
+
+  function send({ guestEmail: kind, tv: event, loyalty, reviewInvitationDelayMs }: BookingOutsideEffects = {}) {
+    if (kind) emails.add(() => guestEmail(kind), { kind });
+    if (event) tv.add(() => pushStayToTv({ hotelId, bookingId, event }), { event });
+    if (loyalty)
+      afterStay.push(loggedFailure('Loyalty accrual', bookingId, () => accrueStayPoints(hotelId, bookingId)));
+    if (reviewInvitationDelayMs !== undefined)
+      afterStay.push(loggedFailure('Review invitation', bookingId, () => reviewInvitation(reviewInvitationDelayMs)));
+  }
+
   let status: string = input.status;
-  emails?.on(input.status);
-  tv?.on(input.status);
-  await announceBooking(input.hotelId, input.bookingId, { event: 'created' });
+  send(input.effects);
   while (!FINAL.has(status)) {
     await condition(() => changes.length > 0);
     const change = changes.shift()!;
     status = change.status;
-    emails?.on(change.status);
-    tv?.on(change.status);
-    await announceBooking(input.hotelId, input.bookingId, { event: 'status', ...change });
+    send(change.effects);
   }
-  // The steps after the stay (loyalty points, the review invitation) are decided here, not at the start: a workflow
-  // already running at their deploy takes them at a check-out after it; histories finished before replay without them.
-  const afterStay = status === 'checked_out' && patched('after-stay');
-  await Promise.all([emails?.settled(), tv?.settled(), afterStay && afterTheStay(input.hotelId, input.bookingId)]);
+  await Promise.all([emails.settled(), tv.settled(), ...afterStay]);
   return status;
 }

@@ -199,6 +199,26 @@ describe('creating bookings', () => {
   });
 });
 
+describe("the staff's notifications", () => {
+  const inbox = async () =>
+    (await t.http.get(api(owner, '/notifications?limit=200')).set(as(owner.accessToken)).expect(200)).body.items as {
+      type: string;
+      title: string;
+      data: { booking_id?: string };
+    }[];
+
+  it('are written with the booking: there when its answer arrives, and not at all when it is refused', async () => {
+    const { room } = await roomIn();
+    const created = await book({ room_id: room.id, check_in: '2027-11-01', check_out: '2027-11-03' }).expect(201);
+    const made = (await inbox()).filter((item) => item.data.booking_id === created.body.id);
+    expect(made).toEqual([expect.objectContaining({ type: 'booking_created', title: 'Новое бронирование' })]);
+
+    const before = (await inbox()).length;
+    await book({ room_id: room.id, check_in: '2027-11-02', check_out: '2027-11-04' }).expect(409);
+    expect(await inbox()).toHaveLength(before);
+  });
+});
+
 describe('status moves', () => {
   it('inquiry → confirmed → checked_in → checked_out; illegal moves are 422', async () => {
     const { room } = await roomIn();

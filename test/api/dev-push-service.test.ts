@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { notify } from '../../src/modules/notifications/notifications.service';
 import { pushActivities } from '../../src/modules/push/push.activities';
 import { freePort } from '../../scripts/stack/ports';
 import { startFakePushService, startPushInbox, type BrowserSubscription, type InboxPush } from '../fakes/push';
@@ -63,7 +62,7 @@ async function pushOne(caFile: string, hotel: RegisteredHotel | undefined, brows
       .send(browser)
       .expect(200);
     const notification = await t.db.transaction((trx) =>
-      notify(trx, owner.hotelId, {
+      t.services.notifications.notify(trx, owner.hotelId, {
         type: 'widget_booking',
         title: 'Новая бронь с сайта',
         body: 'Номер 101, 2 ночи',

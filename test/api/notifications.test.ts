@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { notify } from '../../src/modules/notifications/notifications.service';
 import { NOTIFICATION_TYPES, type NotificationInput } from '../../src/modules/notifications';
 import { ValidationError } from '../../src/platform/errors';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
@@ -35,7 +34,7 @@ let lastSentAt = Date.now() - 3_600_000;
  */
 async function send(hotelId: string, input: Partial<NotificationInput> = {}) {
   return t.db.transaction(async (trx) => {
-    const result = await notify(trx, hotelId, {
+    const result = await t.services.notifications.notify(trx, hotelId, {
       type: 'booking_created',
       title: `Новое бронирование ${randomUUID().slice(0, 6)}`,
       body: 'Иванов И., номер 101, 1–3 декабря',
@@ -147,7 +146,11 @@ describe('notify: who receives a notification', () => {
     const { owner } = await team();
     await expect(
       t.db.transaction(async (trx) => {
-        await notify(trx, owner.hotelId, { type: 'booking_created', title: 'Откат', body: '' });
+        await t.services.notifications.notify(trx, owner.hotelId, {
+          type: 'booking_created',
+          title: 'Откат',
+          body: '',
+        });
         throw new Error('the booking failed');
       }),
     ).rejects.toThrow('the booking failed');

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { notify } from '../../src/modules/notifications/notifications.service';
 import { MAX_SUBSCRIPTIONS_PER_USER } from '../../src/modules/push';
 import { startFakePushService, type BrowserSubscription, type FakePushService } from '../fakes/push';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
@@ -208,20 +207,35 @@ describe('a notification’s push is enqueued with it', () => {
       .whereRaw("message->>'workflowId' = ?", [`pushDelivery:${notificationId}`])
       .pluck('message');
 
-  it('starts pushDelivery:<notificationId> with ids only, on commit', async () => {
-    const hotel = await registerHotel(t);
-    const created = await t.db.transaction((trx) =>
-      notify(trx, hotel.hotelId, { type: 'widget_booking', title: 'Новая бронь', body: 'С сайта' }),
+  const notifyOwner = (hotel: RegisteredHotel) =>
+    t.db.transaction((trx) =>
+      t.services.notifications.notify(trx, hotel.hotelId, {
+        type: 'widget_booking',
+        title: 'Новая бронь',
+        body: 'С сайта',
+      }),
     );
+
+  it('starts pushDelivery:<notificationId> on commit, with ids only: its recipients’ subscriptions', async () => {
+    const hotel = await registerHotel(t);
+    const subscribed = await subscribe(hotel, hotel.accessToken, fake.subscribe()).expect(200);
+    const created = await notifyOwner(hotel);
     expect(created.recipients).toBe(1);
     expect(await pushMessages(created.id)).toEqual([
       expect.objectContaining({
         kind: 'startWorkflow',
         workflowType: 'pushDelivery',
-        args: [{ hotelId: hotel.hotelId, notificationId: created.id }],
+        args: [{ hotelId: hotel.hotelId, notificationId: created.id, subscriptionIds: [subscribed.body.id] }],
         searchAttributes: { HotelSlug: hotel.slug },
       }),
     ]);
+  });
+
+  it('starts nothing when no recipient has a subscription (no workflow that would only find none)', async () => {
+    const hotel = await registerHotel(t);
+    const created = await notifyOwner(hotel);
+    expect(created.recipients).toBe(1);
+    expect(await pushMessages(created.id)).toEqual([]);
   });
 
   it('enqueues nothing when the transaction rolls back, or when nobody receives the type', async () => {
@@ -229,7 +243,13 @@ describe('a notification’s push is enqueued with it', () => {
     let id = '';
     await expect(
       t.db.transaction(async (trx) => {
-        id = (await notify(trx, hotel.hotelId, { type: 'widget_booking', title: 'Откатится', body: '' })).id;
+        id = (
+          await t.services.notifications.notify(trx, hotel.hotelId, {
+            type: 'widget_booking',
+            title: 'Откатится',
+            body: '',
+          })
+        ).id;
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -242,7 +262,7 @@ describe('a notification’s push is enqueued with it', () => {
       .send({ hotel_admin: { review_created: false }, manager: { review_created: false } })
       .expect(200);
     const unheard = await t.db.transaction((trx) =>
-      notify(trx, hotel.hotelId, {
+      t.services.notifications.notify(trx, hotel.hotelId, {
         type: 'review_created',
         title: 'Отзыв',
         body: '',

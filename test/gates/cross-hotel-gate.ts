@@ -640,7 +640,7 @@ export function crossHotelGate(gateScope: GateScope = {}): void {
     await waitFor(socketB, "B's booking event", event('booking_created', 'booking_id', b.records.booking));
     await waitFor(socketB, "B's notification", event('notification:new', 'notification_id', b.records.notification));
 
-    // The booking workflow notifies B's staff after commit; the snapshot is taken once that has happened.
+    // The snapshot is taken once the workflows B's records started are at rest (their e-mails and pushes done).
     const lanes = [a.hotel.slug, b.hotel.slug];
     before = await settledSnapshot(t.db, b.hotel.hotelId, lanes);
     bIds = uuidsOf(before);

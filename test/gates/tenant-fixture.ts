@@ -195,7 +195,7 @@ export function uuidsOf(snapshot: HotelSnapshot): Set<string> {
 
 /**
  * The hotel's rows once the work handed to workflows in `lanes` (hotel slugs) is done: every outbox message of those
- * hotels delivered and the workflow it addresses at rest (the booking workflow's notification written, e-mails sent).
+ * hotels delivered and the workflow it addresses at rest (its e-mails sent, its pushes done).
  */
 export async function settledSnapshot(db: Db, hotelId: string, lanes: string[]): Promise<HotelSnapshot> {
   await withTemporal((client) =>

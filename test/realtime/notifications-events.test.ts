@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_MAX_RECIPIENT_IDS } from '../../src/modules/notifications/notifications.events';
-import { notify } from '../../src/modules/notifications/notifications.service';
 import type { NotificationInput } from '../../src/modules/notifications';
 import { addStaff, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import {
@@ -39,7 +38,12 @@ const about = (id: string) => (message: RealtimeMessage) =>
 
 function send(hotelId: string, input: Partial<NotificationInput> = {}) {
   return t.db.transaction((trx) =>
-    notify(trx, hotelId, { type: 'booking_created', title: 'Новое бронирование', body: '', ...input }),
+    t.services.notifications.notify(trx, hotelId, {
+      type: 'booking_created',
+      title: 'Новое бронирование',
+      body: '',
+      ...input,
+    }),
   );
 }
 
@@ -68,7 +72,13 @@ describe('notification:new', () => {
     let rolledBack: string | undefined;
     await expect(
       t.db.transaction(async (trx) => {
-        rolledBack = (await notify(trx, owner.hotelId, { type: 'booking_created', title: 'Откат', body: '' })).id;
+        rolledBack = (
+          await t.services.notifications.notify(trx, owner.hotelId, {
+            type: 'booking_created',
+            title: 'Откат',
+            body: '',
+          })
+        ).id;
         throw new Error('the booking failed');
       }),
     ).rejects.toThrow('the booking failed');

@@ -110,6 +110,10 @@ function recordingDoubles(requirePaymentCheckin: PaymentSettings['require_paymen
   const done: string[] = [];
   const effects: BookingEffects = {
     announce: async (_trx, b, type) => void done.push(`realtime ${type} ${b.id} ${b.status}`),
+    notifyStaff: async (_trx, b, announcement) => {
+      done.push(`notify ${b.id} ${announcement.event === 'status' ? announcement.reason : announcement.event}`);
+      return 0;
+    },
     startWorkflow: async (_trx, b, slug) => void done.push(`outbox start ${b.id} ${slug}`),
     signalStatus: async (_trx, b, change, slug) =>
       void done.push(`outbox signal ${b.id} ${change.status} ${change.reason} ${slug}`),
@@ -152,6 +156,7 @@ describe('the booking lifecycle, without a database', () => {
     expect(done).toEqual([
       'turnover hotel-1 room-of-b1 b1',
       'outbox signal b1 checked_out manual hotel-one',
+      'notify b1 manual',
       'realtime booking_updated b1 checked_out',
     ]);
   });
@@ -178,6 +183,7 @@ describe('the booking lifecycle, without a database', () => {
     expect(soft.row('b1').checked_in_at).toBeInstanceOf(Date);
     expect(soft.done).toEqual([
       'outbox signal b1 checked_in manual hotel-one',
+      'notify b1 manual',
       'realtime booking_updated b1 checked_in',
     ]);
   });
@@ -200,9 +206,11 @@ describe('the booking lifecycle, without a database', () => {
     expect(row('b2').status).toBe('checked_out');
     expect(done).toEqual([
       'outbox signal b1 cancelled no_show hotel-one',
+      'notify b1 no_show',
       'realtime booking_updated b1 cancelled',
       'turnover hotel-1 room-of-b2 b2',
       'outbox signal b2 checked_out auto_checkout hotel-one',
+      'notify b2 auto_checkout',
       'realtime booking_updated b2 checked_out',
     ]);
   });

@@ -25,6 +25,7 @@ let running: Promise<void>;
 const taskQueue = `unit-${randomUUID()}`;
 
 const announced: { bookingId: string; announcement: BookingAnnouncement }[] = [];
+const guestEmails: { bookingId: string; kind: string }[] = [];
 const calls: string[] = [];
 const due: DueBookingRef[] = [
   { hotelId: 'h1', hotelSlug: 'hotel-one', bookingId: 'b-due-1' },
@@ -36,7 +37,10 @@ const bookingActivities: BookingActivities = {
     announced.push({ bookingId, announcement });
     return 1;
   },
-  sendGuestBookingEmail: async () => 'not_for_this_booking',
+  async sendGuestBookingEmail(_hotelId, bookingId, kind) {
+    guestEmails.push({ bookingId, kind });
+    return 'sent';
+  },
   findNoShows: async () => due,
   // The second one was dealt with meanwhile (the booking moved on): the step says so and is not counted.
   cancelNoShow: async (ref) => (ref.bookingId === 'b-due-1' ? 'done' : 'skipped'),
@@ -118,6 +122,56 @@ const start = <T extends unknown[]>(workflowType: string, args: T) =>
   env.client.workflow.start(workflowType, { taskQueue, workflowId: `${workflowType}-${randomUUID()}`, args });
 
 describe('booking workflow', () => {
+  const of = <T extends { bookingId: string }>(list: T[], bookingId: string) =>
+    list.filter((item) => item.bookingId === bookingId);
+
+  it('with nothing outside to send: a start, its signals and no activity, timer or marker', async () => {
+    const bookingId = randomUUID();
+    const handle = await start('bookingLife', [{ hotelId: 'h1', bookingId, status: 'inquiry', effects: {} }]);
+    for (const status of ['confirmed', 'checked_in', 'checked_out'] as const)
+      await handle.signal(bookingStatusSignal, { status, reason: 'manual', effects: {} });
+    expect(await handle.result()).toBe('checked_out');
+    const { events } = await handle.fetchHistory();
+    const billed = events!.filter(
+      (event) =>
+        event.activityTaskScheduledEventAttributes ||
+        event.timerStartedEventAttributes ||
+        event.markerRecordedEventAttributes,
+    );
+    expect(billed).toEqual([]);
+    expect(events!.filter((event) => event.workflowExecutionSignaledEventAttributes)).toHaveLength(3);
+    expect([...of(announced, bookingId), ...of(guestEmails, bookingId), ...of(tvPushes, bookingId)]).toEqual([]);
+  });
+
+  it('sends what each commit asked for: e-mails, the TV pushes, then the points and the delayed invitation', async () => {
+    const bookingId = randomUUID();
+    const handle = await start('bookingLife', [
+      { hotelId: 'h1', bookingId, status: 'inquiry', effects: { guestEmail: 'received' } },
+    ]);
+    await handle.signal(bookingStatusSignal, {
+      status: 'confirmed',
+      reason: 'online_payment',
+      effects: { guestEmail: 'confirmed' },
+    });
+    await handle.signal(bookingStatusSignal, { status: 'checked_in', reason: 'manual', effects: { tv: 'check_in' } });
+    await handle.signal(bookingStatusSignal, {
+      status: 'checked_out',
+      reason: 'manual',
+      effects: { tv: 'check_out', loyalty: true, reviewInvitationDelayMs: 1000 },
+    });
+    expect(await handle.result()).toBe('checked_out');
+    expect(of(guestEmails, bookingId).map((mail) => mail.kind)).toEqual(['received', 'confirmed']);
+    expect(of(tvPushes, bookingId).map((push) => push.event)).toEqual(['check_in', 'check_out']);
+    // No activity asks for the delay: the check-out's commit gave it, and the durable timer waits it out.
+    expect(stepsAfter(bookingId).sort()).toEqual(['invite', 'points']);
+    const { events } = await handle.fetchHistory();
+    const timers = events!.flatMap((event) => event.timerStartedEventAttributes ?? []);
+    expect(timers.map((timer) => Number(timer.startToFireTimeout?.seconds) * 1000)).toEqual([1000]);
+    expect(of(announced, bookingId)).toEqual([]);
+  });
+});
+
+describe('booking workflow, first version (`booking`, for the workflows it started)', () => {
   it('announces the creation, then each status change, and ends at a final status', async () => {
     const bookingId = randomUUID();
     const handle = await start('booking', [{ hotelId: 'h1', bookingId, status: 'confirmed' }]);

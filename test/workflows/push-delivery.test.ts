@@ -5,7 +5,6 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import type { NotificationInput } from '../../src/modules/notifications';
-import { notify } from '../../src/modules/notifications/notifications.service';
 import { pushActivities } from '../../src/modules/push/push.activities';
 import { MAX_PAYLOAD_BYTES } from '../../src/modules/push/push.payload';
 import { createMailer } from '../../src/platform/mail';
@@ -70,7 +69,7 @@ async function deliver(hotelId: string, notificationId: string): Promise<PushDel
 }
 
 const created = (hotel: RegisteredHotel, input: NotificationInput) =>
-  t.db.transaction((trx) => notify(trx, hotel.hotelId, input));
+  t.db.transaction((trx) => t.services.notifications.notify(trx, hotel.hotelId, input));
 
 async function device(hotel: RegisteredHotel, token: string): Promise<BrowserSubscription> {
   const browser = fake.subscribe();
@@ -266,7 +265,13 @@ describe('pushDelivery', () => {
     let id = '';
     await expect(
       t.db.transaction(async (trx) => {
-        id = (await notify(trx, staffed.hotel.hotelId, { type: 'widget_booking', title: 'Нет', body: '' })).id;
+        id = (
+          await t.services.notifications.notify(trx, staffed.hotel.hotelId, {
+            type: 'widget_booking',
+            title: 'Нет',
+            body: '',
+          })
+        ).id;
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');

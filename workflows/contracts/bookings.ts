@@ -4,16 +4,33 @@ import { defineSignal } from '@temporalio/workflow';
 
 export type BookingLifecycleStatus = 'inquiry' | 'confirmed' | 'checked_in' | 'checked_out' | 'cancelled';
 
+/**
+ * What of a status must reach systems outside the service, decided in the transaction that commits the status (by the
+ * bookings module and the modules that follow stays), so the workflow runs an activity only when there is something
+ * to send: the guest's e-mail of this kind, the TV system's greeting or farewell, the stay's loyalty points, the
+ * review invitation after this delay (ms). Flags and a duration only: what is sent is read by the activities.
+ */
+export interface BookingOutsideEffects {
+  guestEmail?: GuestEmailKind;
+  tv?: 'check_in' | 'check_out';
+  loyalty?: boolean;
+  reviewInvitationDelayMs?: number;
+}
+
 export interface BookingWorkflowInput {
   hotelId: string;
   bookingId: string;
   status: BookingLifecycleStatus;
+  /** What the booking's creation must send (`bookingLife`; the first version, `booking`, decided it by activities). */
+  effects?: BookingOutsideEffects;
 }
 
 /** Why a booking changed status: by staff, by one of the background jobs, or by its online payment (or its absence). */
 export interface BookingStatusChange {
   status: BookingLifecycleStatus;
   reason: 'manual' | 'no_show' | 'auto_checkout' | 'online_payment' | 'payment_timeout';
+  /** What the change must send (read by `bookingLife`; a `booking` workflow decides it by activities). */
+  effects?: BookingOutsideEffects;
 }
 
 /**

@@ -1,13 +1,15 @@
 import type { ActivityOptions } from '@temporalio/workflow';
 
 /**
- * Web Push for a notification (`pushDelivery:<notificationId>`): the notifications module starts it through the outbox
- * when a notification has recipients; the push module implements the activities. Ids only go in and words come out:
+ * Web Push for a notification (`pushDelivery:<notificationId>`): the push module's channel starts it through the outbox
+ * when a notification's recipients have subscriptions, and implements the activities. Ids only go in and words come out:
  * the title and body are read inside the activity, so they never enter a workflow history.
  */
 export interface PushDeliveryInput {
   hotelId: string;
   notificationId: string;
+  /** The subscriptions to push, read at the notification's commit (a delivery started before that reads them). */
+  subscriptionIds?: string[];
 }
 
 /** What one subscription's send came to: delivered, or gone (404/410: the subscription was deleted). */

@@ -1,13 +1,18 @@
+import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage, type WorkflowMemo } from '../../platform/db/outbox';
 import { initials } from '../../platform/temporal/memo';
 import {
   bookingStatusSignal,
   bookingWorkflowIds,
+  type BookingAnnouncement,
   type BookingStatusChange,
   type BookingWorkflow,
 } from '../../../workflows/contracts/bookings';
+import type { NotificationsService } from '../notifications';
 import { bookingCreated, bookingUpdated } from './bookings.events';
+import { notifyStaff } from './bookings.staff-notices';
+import type { StayFollowers } from './bookings.outside';
 import type { Booking } from './bookings.types';
 
 /** What a booking's change tells others, in the transaction that makes it: staff screens, and its workflow. */
@@ -37,42 +42,59 @@ function bookingMemo(booking: Booking, hotelSlug: string): WorkflowMemo {
   return { hotel: hotelSlug, booking: booking.id, guest: initials(booking.guest_first_name, booking.guest_last_name) };
 }
 
-/** The booking's workflow starts with the booking (searchable in Temporal by hotel and booking id). */
-export function startBookingWorkflow(trx: DbOrTrx, booking: Booking, hotelSlug: string) {
-  return enqueueOutbox(
-    trx,
-    startWorkflowMessage<BookingWorkflow>(
-      'booking',
-      bookingWorkflowIds.booking(booking.id),
-      [{ hotelId: booking.hotel_id, bookingId: booking.id, status: booking.status }],
-      { HotelSlug: hotelSlug, BookingId: booking.id },
-      bookingMemo(booking, hotelSlug),
-    ),
-  );
+export interface BookingEffectsDependencies {
+  notifications: Pick<NotificationsService, 'notify'>;
+  followers: Pick<StayFollowers, 'effectsOf'>;
 }
 
-/** Every status change reaches the workflow, starting it first if needed (so no signal can outrun its start). */
-export function signalBookingStatus(trx: DbOrTrx, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
-  const start: Parameters<BookingWorkflow> = [
-    { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status },
-  ];
-  return enqueueOutbox(trx, {
-    kind: 'signalWithStart',
-    workflowType: 'booking',
-    workflowId: bookingWorkflowIds.booking(booking.id),
-    args: start,
-    signal: bookingStatusSignal.name,
-    signalArgs: [change],
-    searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
-    memo: bookingMemo(booking, hotelSlug),
-  });
+/**
+ * What a booking's change tells others in its transaction, as one object the services receive (a unit test hands them
+ * a double): the staff screens, the staff's in-app notifications, and its workflow, told what the change must send.
+ */
+export function createBookingEffects({ notifications, followers }: BookingEffectsDependencies) {
+  return {
+    announce: announceBooking,
+    notifyStaff: (trx: Knex.Transaction, booking: Booking, announcement: BookingAnnouncement) =>
+      notifyStaff(notifications, trx, booking, announcement),
+
+    /**
+     * The booking's workflow (`bookingLife`) starts with the booking, told what its creation must send (searchable
+     * in Temporal by hotel and booking id).
+     */
+    async startWorkflow(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
+      const effects = await followers.effectsOf(trx, booking);
+      return enqueueOutbox(
+        trx,
+        startWorkflowMessage<BookingWorkflow>(
+          'bookingLife',
+          bookingWorkflowIds.booking(booking.id),
+          [{ hotelId: booking.hotel_id, bookingId: booking.id, status: booking.status, effects }],
+          { HotelSlug: hotelSlug, BookingId: booking.id },
+          bookingMemo(booking, hotelSlug),
+        ),
+      );
+    },
+
+    /**
+     * Every status change reaches the workflow with what it must send, starting it first if needed (so no signal can
+     * outrun its start; started so, it is told nothing at its start and everything by the signal).
+     */
+    async signalStatus(trx: Knex.Transaction, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
+      const start: Parameters<BookingWorkflow> = [
+        { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status, effects: {} },
+      ];
+      return enqueueOutbox(trx, {
+        kind: 'signalWithStart',
+        workflowType: 'bookingLife',
+        workflowId: bookingWorkflowIds.booking(booking.id),
+        args: start,
+        signal: bookingStatusSignal.name,
+        signalArgs: [{ ...change, effects: await followers.effectsOf(trx, booking) }],
+        searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
+        memo: bookingMemo(booking, hotelSlug),
+      });
+    },
+  };
 }
 
-/** What a booking's change tells others, as one object the services receive (a unit test hands them a double). */
-export const bookingEffects = {
-  announce: announceBooking,
-  startWorkflow: startBookingWorkflow,
-  signalStatus: signalBookingStatus,
-};
-
-export type BookingEffects = typeof bookingEffects;
+export type BookingEffects = ReturnType<typeof createBookingEffects>;

@@ -50,7 +50,8 @@ export interface LifecycleDependencies {
  * A booking's life: every status move (confirm, check in, check out, cancel, the no-show and the auto check-out of
  * the sweeps, the expiry of an unpaid online booking) and every change of a booking goes through `change`, which
  * takes the booking's lock, applies the status machine (`bookings.rules.ts`) and, in the same transaction, its
- * consequences: the turnover clean of a check-out, the workflow's signal (outbox) and the staff screens (realtime).
+ * consequences: the turnover clean of a check-out, the workflow's signal with what it must send outside (outbox), the
+ * staff's in-app notifications and their screens (realtime).
  */
 export function createBookingLifecycle({ repository, effects, housekeeping, payments, edited }: LifecycleDependencies) {
   const rooms = createRoomWrites(repository);
@@ -84,13 +85,16 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
     return { fields: movedFields(booking, to, new Date(), cancelReason), warnings };
   }
 
-  /** What follows in the same transaction: a check-out's turnover clean, the workflow's signal, the staff screens. */
+  /** What follows in the same transaction: a check-out's turnover clean, the signal, notifications, the screens. */
   async function consequences(trx: Knex.Transaction, from: BookingStatus, updated: Booking, change: Consequence) {
     const { hotel_id: hotelId, status } = updated;
     if (status !== from && status === 'checked_out')
       await housekeeping.createTurnoverTask(trx, hotelId, updated.room_id, updated.id);
-    if (status !== from)
-      await effects.signalStatus(trx, updated, { status, reason: change.reason ?? 'manual' }, change.actor.hotelSlug);
+    if (status !== from) {
+      const move = { status, reason: change.reason ?? 'manual' } as const;
+      await effects.signalStatus(trx, updated, move, change.actor.hotelSlug);
+      await effects.notifyStaff(trx, updated, { event: 'status', ...move });
+    }
     await effects.announce(trx, updated, 'booking_updated', change.changes);
   }
 
@@ -143,9 +147,10 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
   }
 
   return {
-    /** A booking just written: its workflow starts and staff screens show it, in the transaction that wrote it. */
+    /** A booking just written: its workflow starts, staff are notified and their screens show it, in its transaction. */
     async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
       await effects.startWorkflow(trx, booking, hotelSlug);
+      await effects.notifyStaff(trx, booking, { event: 'created' });
       await effects.announce(trx, booking, 'booking_created');
     },
     change,

@@ -1,8 +1,8 @@
 import { bookingsFixtures } from './bookings.fixtures';
 import { defineModule } from '../../platform/modules';
-import type { NotificationsService } from '../notifications';
 import { bookingActivities } from './bookings.activities';
-import { bookingEffects } from './bookings.effects';
+import { createBookingEffects } from './bookings.effects';
+import { createStayFollowers } from './bookings.outside';
 import { bookingCreated, bookingUpdated } from './bookings.events';
 import { createBookingsRepository } from './bookings.repository';
 import { bookingsRoutes } from './bookings.routes';
@@ -12,8 +12,11 @@ export const bookingsModule = defineModule({
   name: 'bookings',
   fixtures: bookingsFixtures,
   uses: ['hotels', 'rooms', 'pricing', 'guests', 'payments', 'housekeeping', 'notifications'],
-  create: ({ db }, deps: BookingsDependencies & { notifications: Pick<NotificationsService, 'notify'> }) =>
-    createBookingsService({ ...deps, repository: createBookingsRepository(db), effects: bookingEffects }),
+  create: ({ db }, deps: BookingsDependencies) => {
+    const followers = createStayFollowers();
+    const effects = createBookingEffects({ notifications: deps.notifications, followers });
+    return createBookingsService({ ...deps, repository: createBookingsRepository(db), effects, followers });
+  },
   events: [bookingCreated, bookingUpdated],
   routes: (bookings) => bookingsRoutes(bookings),
   activities: (bookings, context, deps) => bookingActivities(bookings, context, deps),

@@ -1,52 +1,17 @@
-import type { Knex } from 'knex';
 import { sendClaimed } from '../../platform/db/mail-claims';
 import type { Mailer, MailMessage } from '../../platform/mail';
 import type { BookingAnnouncement, GuestEmailKind, GuestEmailOutcome } from '../../../workflows/contracts/bookings';
-import type { NotificationsService, NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
 import { guestBookingEmail } from './bookings.guest-emails';
+import { writesToGuest } from './bookings.outside';
+import { notifyStaff } from './bookings.staff-notices';
 import type { BookingsRepository } from './bookings.repository';
 import type { BookingsDependencies } from './bookings.service';
 import type { Booking } from './bookings.types';
 
-function describe(booking: Booking): string {
-  const stay = booking.check_in ? `${booking.check_in} — ${booking.check_out}` : booking.start_at.toISOString();
-  return `${booking.guest_last_name} ${booking.guest_first_name}, ${stay}`;
-}
-
-/** The in-app notification an announcement makes, if any. */
-function notificationFor(
-  booking: Booking,
-  announcement: BookingAnnouncement,
-): { type: NotificationType; title: string }[] {
-  if (announcement.event === 'created') {
-    return [
-      { type: 'booking_created' as const, title: 'Новое бронирование' },
-      ...(booking.guest_blacklisted
-        ? [{ type: 'booking_blacklisted_guest' as const, title: 'Бронирование гостя из чёрного списка' }]
-        : []),
-    ];
-  }
-  if (announcement.status === 'cancelled' && announcement.reason === 'no_show') {
-    return [{ type: 'booking_cancelled_no_show', title: 'Бронирование отменено: гость не заехал' }];
-  }
-  if (announcement.status === 'checked_out' && announcement.reason === 'auto_checkout') {
-    return [{ type: 'booking_auto_checked_out', title: 'Автоматический выезд по истечении срока' }];
-  }
-  return [];
-}
-
-/**
- * Only online bookings: their guests booked without talking to anyone and wait to hear back. The source decides, not
- * who keyed the booking in, so a request staff copy from the hotel's website counts too; a desk, phone or OTA guest
- * hears from the desk or the OTA.
- */
 /** The claim of a guest's e-mail: one per booking and kind (migration 089 moved the older claims to this key). */
 const guestEmailClaim = (booking: Booking, kind: GuestEmailKind) =>
   `guest-email:${booking.hotel_id}:${booking.id}:${kind}`;
-
-function writesToGuest(booking: Booking | undefined): booking is Booking & { guest_email: string } {
-  return booking?.source === 'online' && Boolean(booking.guest_email);
-}
 
 export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels' | 'rooms'> {
   repository: Pick<BookingsRepository, 'db' | 'bookings'>;
@@ -54,21 +19,9 @@ export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels'
   notifications: Pick<NotificationsService, 'notify'>;
 }
 
-/** What the booking's workflow tells people of its life: staff in the app, the guest by e-mail; safe to run twice. */
+/** What the booking's workflow tells people of its life: the guest by e-mail (and staff, in its first version). */
 export function createBookingNotices({ repository, mailer, notifications, hotels, rooms }: NoticesDependencies) {
   const { db, bookings } = repository;
-
-  /** One notification per booking and type, however often an activity is retried. */
-  async function notifyOnce(trx: Knex.Transaction, booking: Booking, type: NotificationType, title: string) {
-    const result = await notifications.notify(trx, booking.hotel_id, {
-      type,
-      title,
-      body: describe(booking),
-      data: { booking_id: booking.id, room_id: booking.room_id },
-      dedupeKey: `${type}:${booking.id}`,
-    });
-    return result.created;
-  }
 
   async function guestEmail(booking: Booking, kind: GuestEmailKind): Promise<MailMessage> {
     const [hotel, settings, category] = await Promise.all([
@@ -103,15 +56,11 @@ export function createBookingNotices({ repository, mailer, notifications, hotels
 
   return {
     sendGuestEmail,
+    /** The first version's announcement by an activity (the commit made its notifications: it finds them made). */
     async announce(hotelId: string, bookingId: string, announcement: BookingAnnouncement): Promise<number> {
       return db.transaction(async (trx) => {
         const booking = await bookings.find(trx, hotelId, bookingId);
-        if (!booking) return 0;
-        let sent = 0;
-        for (const { type, title } of notificationFor(booking, announcement)) {
-          if (await notifyOnce(trx, booking, type, title)) sent += 1;
-        }
-        return sent;
+        return booking ? notifyStaff(notifications, trx, booking, announcement) : 0;
       });
     },
   };

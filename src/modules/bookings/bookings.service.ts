@@ -6,6 +6,7 @@ import { NotFoundError } from '../../platform/errors';
 import { phoneSearchDigits } from '../../platform/phone';
 import type { GuestsService } from '../guests';
 import type { HousekeepingService } from '../housekeeping';
+import type { NotificationsService } from '../notifications';
 import type { PaymentsService } from '../payments';
 import { parseMoney } from '../../platform/money';
 import type { Room, RoomCategory } from '../rooms';
@@ -16,6 +17,7 @@ import type { BookingEffects } from './bookings.effects';
 import { createInventory } from './bookings.inventory';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
 import { createOffers } from './bookings.offers';
+import type { StayFollower, StayFollowers } from './bookings.outside';
 import { createBookingPayments } from './bookings.payments';
 import { bookingMessages, presentBooking } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
@@ -26,6 +28,7 @@ export { bookingMessages, presentBooking, type PresentedBooking } from './bookin
 
 export interface BookingsDependencies extends StayServices {
   guests: Pick<GuestsService, 'find' | 'forBooking'>;
+  notifications: Pick<NotificationsService, 'notify'>;
   payments: Pick<PaymentsService, 'settingsOf' | 'ledger'>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
 }
@@ -34,6 +37,7 @@ export interface BookingsDependencies extends StayServices {
 export interface BookingsServiceInput extends BookingsDependencies {
   repository: BookingsRepository;
   effects: BookingEffects;
+  followers: Pick<StayFollowers, 'add'>;
 }
 
 /** The row of a new booking, before its room and price are settled. */
@@ -68,7 +72,7 @@ function newBookingRow(
   };
 }
 
-export function createBookingsService({ repository, effects, ...deps }: BookingsServiceInput) {
+export function createBookingsService({ repository, effects, followers, ...deps }: BookingsServiceInput) {
   const { db, bookings: rows } = repository;
   const { guests } = deps;
   const stays = createStays({ ...deps, repository });
@@ -177,6 +181,9 @@ export function createBookingsService({ repository, effects, ...deps }: Bookings
 
     /** Every status move and its consequences, for the routes, the sweeps and the other areas. */
     lifecycle,
+
+    /** For a module that acts on stays outside the service: it says at each commit what its workflow must send. */
+    followStays: (follower: StayFollower) => followers.add(follower),
 
     availability: createAvailability(inventory),
 

@@ -4,3 +4,4 @@ export { bookingSchema } from './bookings.schemas';
 export type { Booking, BookingCharge, BookingChargeInput, BookingChargeKind, BookingStatus } from './bookings.types';
 export { offersQuery, type CategoryOffer, type Offers, type OffersQuery } from './bookings.offers';
 export { inHouse } from './bookings.rules';
+export type { StayFollower } from './bookings.outside';

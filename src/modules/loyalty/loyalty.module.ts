@@ -1,6 +1,7 @@
 import { loyaltyFixtures } from './loyalty.fixtures';
 import { defineModule } from '../../platform/modules';
 import { loyaltyActivities } from './loyalty.activities';
+import { loyaltyStayFollower } from './loyalty.follower';
 import { loyaltyRoutes } from './loyalty.routes';
 import { createLoyaltyService, type LoyaltyDependencies } from './loyalty.service';
 
@@ -9,7 +10,10 @@ export const loyaltyModule = defineModule({
   name: 'loyalty',
   fixtures: loyaltyFixtures,
   uses: ['guests', 'bookings'],
-  create: ({ db }, deps: LoyaltyDependencies) => createLoyaltyService(db, deps),
+  create: ({ db }, deps: LoyaltyDependencies) => {
+    deps.bookings.followStays(loyaltyStayFollower);
+    return createLoyaltyService(db, deps);
+  },
   routes: (loyalty) => loyaltyRoutes(loyalty),
   onHotelCreated: (loyalty, trx, hotelId) => loyalty.settings.onHotelCreated(trx, hotelId),
   activities: loyaltyActivities,

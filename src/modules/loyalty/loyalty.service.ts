@@ -23,7 +23,7 @@ import {
 import type { EntryRow, LoyaltySettingsChanges, LoyaltySettingsRow, TierInput, TierRow } from './loyalty.types';
 
 export interface LoyaltyDependencies {
-  bookings: Pick<BookingsService, 'get' | 'getWithin' | 'charges'>;
+  bookings: Pick<BookingsService, 'get' | 'getWithin' | 'charges' | 'followStays'>;
   guests: Pick<GuestsService, 'find'>;
 }
 

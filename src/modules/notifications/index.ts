@@ -1,4 +1,5 @@
 export type { NotificationsService } from './notifications.service';
+export type { Delivery, NotificationChannel } from './notifications.service';
 export {
   NOTIFICATION_TYPES,
   type HotelRole,

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
-import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
-import { pushWorkflowIds, type PushDeliveryWorkflow } from '../../../workflows/contracts/push';
 import { NotFoundError } from '../../platform/errors';
 import { validate } from '../../platform/http/validate';
 import {
@@ -65,125 +63,143 @@ export async function rolesReceiving(conn: DbOrTrx, hotelId: string, type: Notif
   return NOTIFICATION_ROLES.filter((role) => settings[role][type]);
 }
 
-/**
- * The recipients' Web Push, after commit: the push module's `pushDelivery:<notificationId>` workflow sends it to their
- * subscriptions (ids only travel; a rollback sends nothing).
- */
-async function enqueuePush(
-  trx: Knex.Transaction,
-  hotelId: string,
-  notificationId: string,
-  hotelSlug?: string,
-): Promise<void> {
-  hotelSlug ??= await notificationsRepository.hotelSlug(trx, hotelId);
-  await enqueueOutbox(
-    trx,
-    startWorkflowMessage<PushDeliveryWorkflow>(
-      'pushDelivery',
-      pushWorkflowIds.pushDelivery(notificationId),
-      [{ hotelId, notificationId }],
-      { HotelSlug: hotelSlug },
-      { ...(hotelSlug && { hotel: hotelSlug }), notification: notificationId },
-    ),
-  );
+/** Who received one notification just made (a channel delivers it to them elsewhere). */
+export interface Delivery {
+  notificationId: string;
+  recipientIds: readonly string[];
 }
 
 /**
- * Creates an in-app notification inside the caller's transaction, so it commits (or rolls back) with the fact it
- * reports. It is delivered to the hotel's active staff whose role has `type` enabled (and, with `userIds`, only to
- * those of them listed), each with their own read state. When there are recipients, one `notification:new` event goes
- * to the hotel's sockets on commit (with `userIds`, to the recipients' sockets only):
- * `{ notification_id, type, title, recipient_ids, recipients_truncated }`, where `recipient_ids` lists at most
- * EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed), and the recipients' Web Push is
- * enqueued (sent after commit by the push module: the same recipients).
- *
- * A type nobody receives is still recorded, with 0 recipients and no event (the record says it happened; nobody
- * is shown it, and enabling the type later does not deliver it retroactively).
- *
- * Refuses (ValidationError) an unknown type, an empty or too long title, and `data` that is not a small flat object.
+ * Another module that delivers the notifications elsewhere too (Web Push): told in their transaction of each made
+ * and who received it, so it decides at the commit whether there is anything to deliver (and a rollback sends
+ * nothing). `hotelSlug` is read once, if the channel needs it.
  */
-export async function notify(trx: Knex.Transaction, hotelId: string, input: NotificationInput): Promise<NotifyResult> {
-  const { type, title, body, data, userIds, dedupeKey } = validate<NotificationInput>(notificationInput, input, 'body');
-  const notification = await notificationsRepository.insert(trx, hotelId, {
-    type,
-    title,
-    body,
-    dedupeKey,
-    data: data ?? {},
-  });
-  if (!notification) {
-    return { id: await notificationsRepository.idByDedupeKey(trx, hotelId, dedupeKey!), recipients: 0, created: false };
-  }
-  const roles = await rolesReceiving(trx, hotelId, type);
-  const recipientIds = await recipientsRepository.insertFor(trx, hotelId, notification, roles, userIds);
-  if (recipientIds.length > 0) {
-    await notificationCreated.publish(
-      trx,
-      hotelId,
-      {
-        notification_id: notification.id,
-        type,
-        title,
-        recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
-        recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
-      },
-      // Addressed to some users (a chat conversation's members): its title reaches their sockets only.
-      userIds ? { audience: recipientIds } : undefined,
-    );
-    await enqueuePush(trx, hotelId, notification.id);
-  }
-  return { id: notification.id, recipients: recipientIds.length, created: true };
+export interface NotificationChannel {
+  delivered(
+    trx: Knex.Transaction,
+    hotelId: string,
+    deliveries: readonly Delivery[],
+    hotelSlug: () => Promise<string | undefined>,
+  ): Promise<void>;
 }
 
-/**
- * One notification of `type` for each user, theirs alone (e.g. a chat room's unread messages, which each member reads
- * on their own), as `notify` would make it for `userIds: [userId]`, in a few statements however many users: those
- * whose role receives the type get it, with `notification:new` to their sockets and their push. Answers the id made
- * for each user who got one.
- */
-export async function notifyEach(
-  trx: Knex.Transaction,
-  hotelId: string,
-  type: NotificationType,
-  items: readonly PersonalNotification[],
-): Promise<Map<string, string>> {
-  const made = new Map<string, string>();
-  if (items.length === 0) return made;
-  const checked = items.map((item) => validate<PersonalNotification>(personalNotification, item, 'body'));
-  const roles = await rolesReceiving(trx, hotelId, type);
-  const receivers = new Set(
-    await recipientsRepository.audience(
-      trx,
-      hotelId,
-      roles,
-      checked.map((item) => item.userId),
-    ),
-  );
-  const kept = checked.filter((item) => receivers.has(item.userId));
-  if (kept.length === 0) return made;
-  const rows = await notificationsRepository.insertEach(
-    trx,
-    hotelId,
-    kept.map(({ title, body, data }) => ({ id: randomUUID(), type, title, body, data })),
-  );
-  await recipientsRepository.insertEach(
-    trx,
-    hotelId,
-    rows.map((row, index) => ({ notification: row, userId: kept[index].userId })),
-  );
-  const hotelSlug = await notificationsRepository.hotelSlug(trx, hotelId);
-  for (const [index, row] of rows.entries()) {
-    const { userId, title } = kept[index];
-    await notificationCreated.publish(
-      trx,
-      hotelId,
-      { notification_id: row.id, type, title, recipient_ids: [userId], recipients_truncated: false },
-      { audience: [userId] },
-    );
-    await enqueuePush(trx, hotelId, row.id, hotelSlug);
-    made.set(userId, row.id);
+function createNotifier(channels: readonly NotificationChannel[]) {
+  async function delivered(trx: Knex.Transaction, hotelId: string, deliveries: readonly Delivery[]) {
+    let slug: Promise<string | undefined> | undefined;
+    const hotelSlug = () => (slug ??= notificationsRepository.hotelSlug(trx, hotelId));
+    for (const channel of channels) await channel.delivered(trx, hotelId, deliveries, hotelSlug);
   }
-  return made;
+
+  /**
+   * Creates an in-app notification inside the caller's transaction, so it commits (or rolls back) with the fact it
+   * reports. It is delivered to the hotel's active staff whose role has `type` enabled (and, with `userIds`, only to
+   * those of them listed), each with their own read state. When there are recipients, one `notification:new` event goes
+   * to the hotel's sockets on commit (with `userIds`, to the recipients' sockets only):
+   * `{ notification_id, type, title, recipient_ids, recipients_truncated }`, where `recipient_ids` lists at most
+   * EVENT_MAX_RECIPIENT_IDS users (a client shows it when its user id is listed), and the channels are told who
+   * received it (Web Push enqueues a push for those of them with subscriptions, sent after commit).
+   *
+   * A type nobody receives is still recorded, with 0 recipients and no event (the record says it happened; nobody
+   * is shown it, and enabling the type later does not deliver it retroactively).
+   *
+   * Refuses (ValidationError) an unknown type, an empty or too long title, and `data` that is not a small flat object.
+   */
+  async function notify(trx: Knex.Transaction, hotelId: string, input: NotificationInput): Promise<NotifyResult> {
+    const { type, title, body, data, userIds, dedupeKey } = validate<NotificationInput>(
+      notificationInput,
+      input,
+      'body',
+    );
+    const notification = await notificationsRepository.insert(trx, hotelId, {
+      type,
+      title,
+      body,
+      dedupeKey,
+      data: data ?? {},
+    });
+    if (!notification) {
+      return {
+        id: await notificationsRepository.idByDedupeKey(trx, hotelId, dedupeKey!),
+        recipients: 0,
+        created: false,
+      };
+    }
+    const roles = await rolesReceiving(trx, hotelId, type);
+    const recipientIds = await recipientsRepository.insertFor(trx, hotelId, notification, roles, userIds);
+    if (recipientIds.length > 0) {
+      await notificationCreated.publish(
+        trx,
+        hotelId,
+        {
+          notification_id: notification.id,
+          type,
+          title,
+          recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
+          recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
+        },
+        // Addressed to some users (a chat conversation's members): its title reaches their sockets only.
+        userIds ? { audience: recipientIds } : undefined,
+      );
+      await delivered(trx, hotelId, [{ notificationId: notification.id, recipientIds }]);
+    }
+    return { id: notification.id, recipients: recipientIds.length, created: true };
+  }
+
+  /**
+   * One notification of `type` for each user, theirs alone (e.g. a chat room's unread messages, which each member reads
+   * on their own), as `notify` would make it for `userIds: [userId]`, in a few statements however many users: those
+   * whose role receives the type get it, with `notification:new` to their sockets and their push. Answers the id made
+   * for each user who got one.
+   */
+  async function notifyEach(
+    trx: Knex.Transaction,
+    hotelId: string,
+    type: NotificationType,
+    items: readonly PersonalNotification[],
+  ): Promise<Map<string, string>> {
+    const made = new Map<string, string>();
+    if (items.length === 0) return made;
+    const checked = items.map((item) => validate<PersonalNotification>(personalNotification, item, 'body'));
+    const roles = await rolesReceiving(trx, hotelId, type);
+    const receivers = new Set(
+      await recipientsRepository.audience(
+        trx,
+        hotelId,
+        roles,
+        checked.map((item) => item.userId),
+      ),
+    );
+    const kept = checked.filter((item) => receivers.has(item.userId));
+    if (kept.length === 0) return made;
+    const rows = await notificationsRepository.insertEach(
+      trx,
+      hotelId,
+      kept.map(({ title, body, data }) => ({ id: randomUUID(), type, title, body, data })),
+    );
+    await recipientsRepository.insertEach(
+      trx,
+      hotelId,
+      rows.map((row, index) => ({ notification: row, userId: kept[index].userId })),
+    );
+    for (const [index, row] of rows.entries()) {
+      const { userId, title } = kept[index];
+      await notificationCreated.publish(
+        trx,
+        hotelId,
+        { notification_id: row.id, type, title, recipient_ids: [userId], recipients_truncated: false },
+        { audience: [userId] },
+      );
+      made.set(userId, row.id);
+    }
+    await delivered(
+      trx,
+      hotelId,
+      rows.map((row, index) => ({ notificationId: row.id, recipientIds: [kept[index].userId] })),
+    );
+    return made;
+  }
+
+  return { notify, notifyEach };
 }
 
 /** Of `userIds`, those `notify` would deliver `type` to: active staff of the hotel whose role has it enabled. */
@@ -227,6 +243,9 @@ export function markReadWithin(trx: Knex.Transaction, hotelId: string, userId: s
 }
 
 export function createNotificationsService(db: Db) {
+  const channels: NotificationChannel[] = [];
+  const { notify, notifyEach } = createNotifier(channels);
+
   async function findOwn(conn: DbOrTrx, hotelId: string, userId: string, id: string): Promise<InboxItem> {
     const item = await recipientsRepository.find(conn, hotelId, userId, id);
     if (!item) throw new NotFoundError(notificationMessages.notFound);
@@ -237,6 +256,8 @@ export function createNotificationsService(db: Db) {
     /** Records a notification of the hotel in the caller's transaction (see `notify`). */
     notify,
     notifyEach,
+    /** For a module that delivers notifications elsewhere (Web Push), when it is built. */
+    deliverAlso: (channel: NotificationChannel) => void channels.push(channel),
     receiversOf,
     stillUnread,
     revise,

@@ -49,6 +49,16 @@ export const subscriptionsRepository = {
     return db<PushSubscriptionRow>('push_subscriptions').where({ hotel_id: hotelId, id }).first();
   },
 
+  /** The subscriptions of these users of the hotel, by user, oldest first. */
+  async ofUsers(db: DbOrTrx, hotelId: string, userIds: readonly string[]): Promise<{ id: string; user_id: string }[]> {
+    if (userIds.length === 0) return [];
+    return db('push_subscriptions')
+      .where({ hotel_id: hotelId })
+      .whereRaw('user_id = ANY(?::uuid[])', [userIds as string[]])
+      .orderBy(['user_id', 'created_at', 'id'])
+      .select('id', 'user_id');
+  },
+
   /** The subscriptions of these users of the hotel (ids), oldest user first, at most `limit`. */
   async idsOfUsers(db: DbOrTrx, hotelId: string, userIds: readonly string[], limit: number): Promise<string[]> {
     if (userIds.length === 0) return [];

@@ -15,7 +15,7 @@ import type { SendResult, SubscribeInput, SubscriptionView } from './push.types'
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 
 export interface PushDependencies {
-  notifications: Pick<NotificationsService, 'recipientIds' | 'pushContent'>;
+  notifications: Pick<NotificationsService, 'recipientIds' | 'pushContent' | 'deliverAlso'>;
 }
 
 function decodedKey(value: string, bytes: number, message: string): Buffer {

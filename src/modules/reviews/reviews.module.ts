@@ -2,6 +2,7 @@ import { reviewsFixtures } from './reviews.fixtures';
 import { defineModule } from '../../platform/modules';
 import { REVIEW_EVENTS } from './reviews.events';
 import { reviewsActivities } from './reviews.activities';
+import { reviewsStayFollower } from './reviews.follower';
 import { reviewsRoutes } from './reviews.routes';
 import { createReviewsService, type ReviewsDependencies } from './reviews.service';
 import { reviewsEnv } from './reviews.env';
@@ -12,7 +13,10 @@ export const reviewsModule = defineModule({
   fixtures: reviewsFixtures,
   uses: ['hotels', 'bookings', 'notifications'],
   config: reviewsEnv,
-  create: ({ db }, deps: ReviewsDependencies) => createReviewsService(db, deps),
+  create: ({ db, config }, deps: ReviewsDependencies) => {
+    deps.bookings.followStays(reviewsStayFollower(config));
+    return createReviewsService(db, deps);
+  },
   routes: (reviews) => reviewsRoutes(reviews),
   events: REVIEW_EVENTS,
   onHotelCreated: (reviews, trx, hotelId) => reviews.settings.onHotelCreated(trx, hotelId),

@@ -25,7 +25,7 @@ import {
 
 export interface ReviewsDependencies {
   hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
-  bookings: Pick<BookingsService, 'get'>;
+  bookings: Pick<BookingsService, 'get' | 'followStays'>;
   notifications: Pick<NotificationsService, 'notify'>;
 }
 

@@ -1,6 +1,7 @@
 import { tvFixtures } from './tv.fixtures';
 import { defineModule } from '../../platform/modules';
 import { tvActivities } from './tv.activities';
+import { tvStayFollower } from './tv.follower';
 import { settingsRepository } from './tv.repository';
 import { tvRoutes } from './tv.routes';
 import { createTvService, type TvDependencies } from './tv.service';
@@ -10,7 +11,10 @@ export const tvModule = defineModule({
   name: 'tv',
   fixtures: tvFixtures,
   uses: ['hotels', 'rooms', 'agents', 'bookings'],
-  create: ({ db, config }, deps: TvDependencies) => createTvService(db, config, deps),
+  create: ({ db, config }, deps: TvDependencies) => {
+    deps.bookings.followStays(tvStayFollower);
+    return createTvService(db, config, deps);
+  },
   routes: (tv) => tvRoutes(tv),
   activities: (tv, _context, { agents }) => tvActivities(tv, agents),
   onHotelCreated: (_tv, trx, hotelId) => settingsRepository.insertDefaults(trx, hotelId),

@@ -27,7 +27,7 @@ export interface TvDependencies {
   hotels: Pick<HotelsService, 'findBySlug'>;
   rooms: Pick<RoomsService, 'findRoom'>;
   agents: Pick<AgentsService, 'workstations' | 'commands'>;
-  bookings: Pick<BookingsService, 'get' | 'list'>;
+  bookings: Pick<BookingsService, 'get' | 'list' | 'followStays'>;
 }
 
 export interface TestResult {

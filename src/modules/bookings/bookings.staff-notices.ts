@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import type { BookingAnnouncement } from '../../../workflows/contracts/bookings';
+import type { NotificationsService, NotificationType } from '../notifications';
+import type { Booking } from './bookings.types';
+
+function describe(booking: Booking): string {
+  const stay = booking.check_in ? `${booking.check_in} — ${booking.check_out}` : booking.start_at.toISOString();
+  return `${booking.guest_last_name} ${booking.guest_first_name}, ${stay}`;
+}
+
+/** The in-app notification an announcement makes, if any. */
+function notificationFor(
+  booking: Booking,
+  announcement: BookingAnnouncement,
+): { type: NotificationType; title: string }[] {
+  if (announcement.event === 'created') {
+    return [
+      { type: 'booking_created' as const, title: 'Новое бронирование' },
+      ...(booking.guest_blacklisted
+        ? [{ type: 'booking_blacklisted_guest' as const, title: 'Бронирование гостя из чёрного списка' }]
+        : []),
+    ];
+  }
+  if (announcement.status === 'cancelled' && announcement.reason === 'no_show') {
+    return [{ type: 'booking_cancelled_no_show', title: 'Бронирование отменено: гость не заехал' }];
+  }
+  if (announcement.status === 'checked_out' && announcement.reason === 'auto_checkout') {
+    return [{ type: 'booking_auto_checked_out', title: 'Автоматический выезд по истечении срока' }];
+  }
+  return [];
+}
+
+/**
+ * The staff's in-app notifications of a booking's creation or status change, in the transaction that makes it (so
+ * they are there when its answer is): one per booking and type, whoever asks again (the first version of the booking
+ * workflow still announces by an activity, and finds them made).
+ */
+export async function notifyStaff(
+  notifications: Pick<NotificationsService, 'notify'>,
+  trx: Knex.Transaction,
+  booking: Booking,
+  announcement: BookingAnnouncement,
+): Promise<number> {
+  let made = 0;
+  for (const { type, title } of notificationFor(booking, announcement)) {
+    const result = await notifications.notify(trx, booking.hotel_id, {
+      type,
+      title,
+      body: describe(booking),
+      data: { booking_id: booking.id, room_id: booking.room_id },
+      dedupeKey: `${type}:${booking.id}`,
+    });
+    if (result.created) made += 1;
+  }
+  return made;
+}

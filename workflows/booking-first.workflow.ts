@@ -1,0 +1,120 @@
+import { condition, log, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { AFTER_STAY_OPTIONS, GUEST_EMAIL_OPTIONS, loggedFailure, serially } from './booking-steps';
+import {
+  bookingStatusSignal,
+  type BookingActivities,
+  type BookingLifecycleStatus,
+  type BookingStatusChange,
+  type BookingWorkflowInput,
+  type GuestEmailKind,
+} from './contracts/bookings';
+import type { LoyaltyActivities } from './contracts/loyalty';
+import type { ReviewActivities } from './contracts/reviews';
+import { TV_PUSH_OPTIONS, type TvActivities, type TvPushInput } from './contracts/tv';
+
+const { announceBooking } = proxyActivities<BookingActivities>({
+  // Short: an attempt lost with a crashed worker is retried after this, not a minute later.
+  startToCloseTimeout: '20 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+});
+
+const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
+const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
+const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
+const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
+
+const FINAL = new Set(['checked_out', 'cancelled']);
+
+const TV_EVENT_FOR: Partial<Record<BookingLifecycleStatus, TvPushInput['event']>> = {
+  checked_in: 'check_in',
+  checked_out: 'check_out',
+};
+
+/** The guest's e-mail a status calls for: a booking made confirmed at once gets the confirmation alone. */
+const GUEST_EMAIL_FOR: Partial<Record<BookingLifecycleStatus, GuestEmailKind>> = {
+  inquiry: 'received',
+  confirmed: 'confirmed',
+  cancelled: 'cancelled',
+};
+
+/** The steps of one kind that the statuses call for, one after the other (see `serially`). */
+function sideEffects(what: string, effectOf: (status: BookingLifecycleStatus) => (() => Promise<unknown>) | undefined) {
+  const steps = serially(what);
+  return {
+    on(status: BookingLifecycleStatus) {
+      const effect = effectOf(status);
+      if (effect) steps.add(effect, { status });
+    },
+    settled: steps.settled,
+  };
+}
+
+/** The guest's e-mails; the activity decides whether the booking writes to its guest at all. */
+const guestEmails = (hotelId: string, bookingId: string) =>
+  sideEffects('Guest e-mail', (status) => {
+    const kind = GUEST_EMAIL_FOR[status];
+    return (
+      kind &&
+      (async () => {
+        const outcome = await sendGuestBookingEmail(hotelId, bookingId, kind);
+        if (outcome === 'in_doubt') log.warn('Guest e-mail in doubt, not sent again', { bookingId, kind });
+      })
+    );
+  });
+
+/** The hotel's TV system greets the guest at check-in and forgets them at check-out (never blocking either). */
+const tvPushes = (hotelId: string, bookingId: string) =>
+  sideEffects('TV push', (status) => {
+    const event = TV_EVENT_FOR[status];
+    return event && (() => pushStayToTv({ hotelId, bookingId, event }));
+  });
+
+/**
+ * After a check-out, side by side: the stay's loyalty points, and the review invitation after the hotel's delay (a
+ * durable timer; the activities read the settings, so only ids and a duration pass through the history).
+ */
+function afterTheStay(hotelId: string, bookingId: string): Promise<unknown> {
+  return Promise.all([
+    loggedFailure('Loyalty accrual', bookingId, () => accrueStayPoints(hotelId, bookingId)),
+    loggedFailure('Review invitation', bookingId, async () => {
+      const delayMs = await reviewInvitationDelay(hotelId, bookingId);
+      if (delayMs === null) return;
+      if (delayMs > 0) await sleep(delayMs);
+      const outcome = await sendReviewInvitation(hotelId, bookingId);
+      if (outcome === 'in_doubt') log.warn('Review invitation in doubt, not sent again', { bookingId });
+    }),
+  ]);
+}
+
+/**
+ * The booking workflow's first version, kept for the bookings whose workflow began before `bookingLife` (their
+ * histories replay against it): it announces every status by an activity and finds out by activities whether there is
+ * anything to send. The in-app notifications are now made at the commit; its `announceBooking` finds them made.
+ */
+export async function booking(input: BookingWorkflowInput): Promise<string> {
+  const changes: BookingStatusChange[] = [];
+  setHandler(bookingStatusSignal, (change) => {
+    changes.push(change);
+  });
+  // Decided once, at the start: a booking whose workflow began before the guest e-mails writes none, ever.
+  const emails = patched('guest-emails') ? guestEmails(input.hotelId, input.bookingId) : undefined;
+  // The same for the TV pushes: a booking whose workflow began before them tells the TV system nothing.
+  const tv = patched('tv-pushes') ? tvPushes(input.hotelId, input.bookingId) : undefined;
+  let status: string = input.status;
+  emails?.on(input.status);
+  tv?.on(input.status);
+  await announceBooking(input.hotelId, input.bookingId, { event: 'created' });
+  while (!FINAL.has(status)) {
+    await condition(() => changes.length > 0);
+    const change = changes.shift()!;
+    status = change.status;
+    emails?.on(change.status);
+    tv?.on(change.status);
+    await announceBooking(input.hotelId, input.bookingId, { event: 'status', ...change });
+  }
+  // The steps after the stay (loyalty points, the review invitation) are decided here, not at the start: a workflow
+  // already running at their deploy takes them at a check-out after it; histories finished before replay without them.
+  const afterStay = status === 'checked_out' && patched('after-stay');
+  await Promise.all([emails?.settled(), tv?.settled(), afterStay && afterTheStay(input.hotelId, input.bookingId)]);
+  return status;
+}
