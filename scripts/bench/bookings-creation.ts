@@ -3,6 +3,7 @@ import { spawnEntryPoint, waitForApi, waitForWorker, type AppProcess } from '../
 import { freePort } from '../stack/ports';
 import { bookStay, pseudoRandom, type bigHotel } from './bookings';
 import { signIn } from './fixtures';
+import { withCpuShares, type CpuRoles } from './cpu-shares';
 import { neighbourRooms, neighbourWork, THINK_MS } from './neighbour';
 import { runLoad } from './stats';
 
@@ -43,20 +44,27 @@ export async function benchCreation(
     await waitForApi(baseUrl, api);
     const neighbour = await signIn(baseUrl, neighbourEmail);
     const rooms = await neighbourRooms(baseUrl, neighbour, NEIGHBOUR_CLIENTS);
+    const roles: CpuRoles = {
+      api: api.child.pid,
+      postgresPort: Number(new URL(String(rig.env.DATABASE_URL)).port),
+      temporalPort: Number(rig.temporalAddress.split(':').pop()),
+    };
     const flood = async (seed: number) => {
       const book = bookStay(baseUrl, big.token, big.hotel, big.rooms);
       const random = pseudoRandom(seed);
       let created = 0;
       let conflicts = 0;
-      const [creation, other] = await Promise.all([
-        runLoad(CLIENTS, durationMs, async () => {
-          const status = await book(random);
-          if (status === 201) created += 1;
-          if (status === 409) conflicts += 1;
-          return status === 201 || status === 409;
-        }),
-        neighbourWork(baseUrl, neighbour, rooms, performance.now() + durationMs),
-      ]);
+      const [[creation, other], cpu] = await withCpuShares(roles, () =>
+        Promise.all([
+          runLoad(CLIENTS, durationMs, async () => {
+            const status = await book(random);
+            if (status === 201) created += 1;
+            if (status === 409) conflicts += 1;
+            return status === 201 || status === 409;
+          }),
+          neighbourWork(baseUrl, neighbour, rooms, performance.now() + durationMs),
+        ]),
+      );
       return [
         `${(created / creation.seconds).toFixed(1)} bookings/s, ` +
           `${((created + conflicts) / creation.seconds).toFixed(1)} answers/s ` +
@@ -65,12 +73,13 @@ export async function benchCreation(
         `  another hotel's ${NEIGHBOUR_CLIENTS} clients meanwhile (${THINK_MS} ms pauses): ` +
           `${other.latencies.length} requests, ${other.errors} errors, ` +
           `p50 ${other.p50.toFixed(1)} ms, p99 ${other.p99.toFixed(1)} ms`,
+        `  ${cpu}`,
       ];
     };
-    const lines = [
-      `POST /bookings (${CLIENTS} clients, default pool and bulkhead), API alone:  ${(await flood(7)).join('\n')}`,
-    ];
+    const sizing = `pool ${env.DATABASE_POOL_MAX ?? 'default'}, bulkhead ${env.HOTEL_MAX_CONCURRENT_REQUESTS ?? 'default'}`;
+    const lines = [`POST /bookings (${CLIENTS} clients, ${sizing}), API alone: ${(await flood(7)).join('\n')}`];
     worker = spawnEntryPoint('workers/main.ts', env, 'ignore');
+    roles.worker = worker.child.pid;
     await waitForWorker(rig.temporalAddress, 'hotel', worker);
     lines.push(`POST /bookings (${CLIENTS} clients), worker running beside: ${(await flood(13)).join('\n')}`);
     lines.push(`overlapping bookings found afterwards by SQL:      ${await overlaps(rig.db)}`);
