@@ -245,6 +245,32 @@ describe('realtime replay (?since=)', () => {
     expect(await handshakeStatus(`${t.wsUrl}?since=-1`, hotel.accessToken)).toBe(400);
   });
 
+  it("a commit finds its own pending events in a few pages, however many events every hotel's history keeps", async () => {
+    const busy = await registerHotel(t);
+    // 5,000 committed events of another hotel's day, as the service keeps them for replay (a seq scan reads ~45 pages).
+    await t.db.raw(
+      `INSERT INTO realtime_events (hotel_id, id, type, payload)
+       SELECT ?::uuid, n, 'test_tick', '{}' FROM generate_series(1, 5000) n`,
+      [busy.hotelId],
+    );
+    await t.db('realtime_event_heads').insert({ hotel_id: busy.hotelId, last_id: 5000 }).onConflict('hotel_id').merge();
+    // As autovacuum keeps it: the versions of the events earlier tests committed are cleaned up.
+    await t.db.raw('VACUUM ANALYZE realtime_events');
+    const trx = await t.db.transaction();
+    try {
+      await publishHotelEvent(trx, hotel.hotelId, tick(1));
+      // The lookup the commit trigger makes (realtime_events_commit): the transaction's events by provisional id.
+      const { rows } = await trx.raw(
+        'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT 1 FROM realtime_events WHERE id < 0',
+      );
+      const plan = (rows as { 'QUERY PLAN': [{ Plan: Record<string, number> }] }[])[0]['QUERY PLAN'][0].Plan;
+      expect(plan['Actual Rows']).toBe(1);
+      expect(plan['Shared Hit Blocks'] + plan['Shared Read Blocks']).toBeLessThan(10);
+    } finally {
+      await trx.rollback();
+    }
+  });
+
   it("numbers each hotel's events on its own: another hotel's activity leaves no gaps in ours", async () => {
     const client = await connect(hotel);
     const start = idOf(await client.next(ofType('connected')));
