@@ -54,6 +54,7 @@ export async function benchCreation(
       const random = pseudoRandom(seed);
       let created = 0;
       let conflicts = 0;
+      const pagesBefore = await pagesTouched(rig.db);
       const [[creation, other], cpu] = await withCpuShares(roles, () =>
         Promise.all([
           runLoad(CLIENTS, durationMs, async () => {
@@ -65,6 +66,7 @@ export async function benchCreation(
           neighbourWork(baseUrl, neighbour, rooms, performance.now() + durationMs),
         ]),
       );
+      const pages = ((await pagesTouched(rig.db)) - pagesBefore) / (created + conflicts);
       return [
         `${(created / creation.seconds).toFixed(1)} bookings/s, ` +
           `${((created + conflicts) / creation.seconds).toFixed(1)} answers/s ` +
@@ -73,7 +75,7 @@ export async function benchCreation(
         `  another hotel's ${NEIGHBOUR_CLIENTS} clients meanwhile (${THINK_MS} ms pauses): ` +
           `${other.latencies.length} requests, ${other.errors} errors, ` +
           `p50 ${other.p50.toFixed(1)} ms, p99 ${other.p99.toFixed(1)} ms`,
-        `  ${cpu}`,
+        `  ${cpu}; PostgreSQL pages touched per answer (all work of the run): ${pages.toFixed(0)}`,
       ];
     };
     const sizing = `pool ${env.DATABASE_POOL_MAX ?? 'default'}, bulkhead ${env.HOTEL_MAX_CONCURRENT_REQUESTS ?? 'default'}`;
@@ -88,6 +90,17 @@ export async function benchCreation(
     await worker?.stop();
     await api.stop();
   }
+}
+
+/**
+ * Pages the database has read or found in its cache so far: a cost per booking that other work on the machine does
+ * not skew, unlike rates (this includes the worker's and the other hotel's work during the run).
+ */
+async function pagesTouched(db: Db): Promise<number> {
+  const { rows } = await db.raw(
+    'SELECT (blks_hit + blks_read)::bigint AS pages FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return Number((rows as { pages: string }[])[0].pages);
 }
 
 async function overlaps(db: Db): Promise<number> {
