@@ -1,7 +1,6 @@
 import type { WorkerContext } from '../../platform/modules';
 import { sendingClaimed } from '../../platform/temporal/mail-failures';
 import type { BookingActivities } from '../../../workflows/contracts/bookings';
-import type { NotificationsService } from '../notifications';
 import { createBookingNotices } from './bookings.notices';
 import { createBookingsRepository } from './bookings.repository';
 import type { BookingsDependencies, BookingsService } from './bookings.service';
@@ -13,7 +12,7 @@ import type { BookingsDependencies, BookingsService } from './bookings.service';
 export function bookingActivities(
   bookings: BookingsService,
   { db, mailer }: WorkerContext,
-  deps: Pick<BookingsDependencies, 'hotels' | 'rooms'> & { notifications: Pick<NotificationsService, 'notify'> },
+  deps: Pick<BookingsDependencies, 'hotels' | 'rooms' | 'notifications'>,
 ): BookingActivities {
   const notices = createBookingNotices({ ...deps, repository: createBookingsRepository(db), mailer });
   const { sweeps } = bookings.lifecycle;
