@@ -90,9 +90,13 @@ export async function bigHotel(baseUrl: string, db: Db, email: string) {
   return { token, hotel, hotelId: session.user.hotelId, slug: session.user.hotelSlug, rooms, seeded: rows.length };
 }
 
-/** Availability for 30 nights, then booking creation by 50 concurrent clients; checks no overlap got through. */
-export async function benchBookings(baseUrl: string, db: Db, email: string, durationMs: number): Promise<string[]> {
-  const { token, hotel, rooms, seeded } = await bigHotel(baseUrl, db, email);
+/** Availability for 30 nights, alone and while bookings are made (creation itself: bookings-creation.ts). */
+export async function benchAvailability(
+  baseUrl: string,
+  big: Awaited<ReturnType<typeof bigHotel>>,
+  durationMs: number,
+): Promise<string[]> {
+  const { token, hotel, rooms, seeded } = big;
   const lines = [`bookings: ${ROOMS}-room hotel with ${seeded} stays over the next year`];
   const get = (path: string) =>
     fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then(async (response) => {
@@ -103,25 +107,7 @@ export async function benchBookings(baseUrl: string, db: Db, email: string, dura
   const availability = await runLoad(20, durationMs, () => get(window));
   lines.push(`GET /availability (30 nights, 20 clients):        ${formatLoad(availability)}`);
 
-  /** A stay past the seeded year in a room drawn at random: 201 made, 409 the room was taken meanwhile. */
-  const book = async (random: (n: number) => number) => {
-    const offset = 400 + random(360);
-    const response = await fetch(`${baseUrl}${hotel}/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        room_id: rooms[random(rooms.length)].id,
-        check_in: day(offset),
-        check_out: day(offset + 1 + random(4)),
-        guest_last_name: 'Load',
-        guest_first_name: 'Test',
-        price: 1000,
-      }),
-    });
-    await response.arrayBuffer();
-    return response.status;
-  };
-
+  const book = bookStay(baseUrl, token, hotel, rooms);
   // Every booking moves the hotel's inventory version: the next reader recomputes the nights (once, for all waiting).
   let writing = true;
   let written = 0;
@@ -140,25 +126,26 @@ export async function benchBookings(baseUrl: string, db: Db, email: string, dura
       `(${(written / amidWrites.seconds).toFixed(1)} bookings/s)`,
   );
 
-  let created = 0;
-  let conflicts = 0;
-  const random = pseudoRandom(7);
-  const creation = await runLoad(50, durationMs, async () => {
-    const status = await book(random);
-    if (status === 201) created += 1;
-    if (status === 409) conflicts += 1;
-    return status === 201 || status === 409;
-  });
-  const { rows } = await db.raw(
-    `SELECT count(*)::int AS n FROM bookings a JOIN bookings b ON a.room_id = b.room_id AND a.id < b.id
-       AND tstzrange(a.start_at, a.end_at, '[)') && tstzrange(b.start_at, b.end_at, '[)')
-     WHERE a.status IN ('inquiry','confirmed','checked_in') AND b.status IN ('inquiry','confirmed','checked_in')`,
-  );
-  lines.push(
-    `POST /bookings (50 clients):                       ${(created / creation.seconds).toFixed(1)} bookings/s, ` +
-      `${((created + conflicts) / creation.seconds).toFixed(1)} answers/s ` +
-      `(${created} created, ${conflicts} refused 409, ${creation.errors} other), p50 ${creation.p50.toFixed(1)} ms, p99 ${creation.p99.toFixed(1)} ms`,
-  );
-  lines.push(`overlapping bookings found afterwards by SQL:      ${rows[0].n}`);
   return lines;
+}
+
+/** A stay past the seeded year in a room drawn at random: 201 made, 409 the room was taken meanwhile. */
+export function bookStay(baseUrl: string, token: string, hotel: string, rooms: { id: string }[]) {
+  return async (random: (n: number) => number) => {
+    const offset = 400 + random(360);
+    const response = await fetch(`${baseUrl}${hotel}/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        room_id: rooms[random(rooms.length)].id,
+        check_in: day(offset),
+        check_out: day(offset + 1 + random(4)),
+        guest_last_name: 'Load',
+        guest_first_name: 'Test',
+        price: 1000,
+      }),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
 }

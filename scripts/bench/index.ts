@@ -7,7 +7,8 @@ import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
 import { benchAgents } from './agents';
-import { benchBookings } from './bookings';
+import { benchAvailability, bigHotel } from './bookings';
+import { benchCreation } from './bookings-creation';
 import { benchChat } from './chat';
 import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
@@ -71,7 +72,12 @@ async function main(): Promise<void> {
       // Commit -> pg_notify -> the API's LISTEN -> fan-out to 300 sockets of one hotel.
       if (runs('realtime')) console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
     }
-    if (runs('bookings')) console.log(`\n${(await benchBookings(baseUrl, db, users[1], DURATION_MS)).join('\n')}`);
+    if (runs('bookings')) {
+      const big = await bigHotel(baseUrl, db, users[1]);
+      console.log(`\n${(await benchAvailability(baseUrl, big, DURATION_MS)).join('\n')}`);
+      const rig = { env: processEnv, temporalAddress: stack.env.TEMPORAL_ADDRESS, db };
+      console.log((await benchCreation(rig, big, users[12], DURATION_MS)).join('\n'));
+    }
     if (runs('widget'))
       console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);
     // 200 reference agents in this process: quick commands' round trips, then an offline desk's queue draining.
@@ -97,7 +103,8 @@ async function main(): Promise<void> {
     // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
     if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
-    // The worker (workflows and the outbox relay) runs only from here, so the figures above are the API's alone.
+    // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
+    // the second run of booking creation, which starts one of its own beside its API).
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
     try {
       await waitForWorker(stack.env.TEMPORAL_ADDRESS, 'hotel', worker);

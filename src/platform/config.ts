@@ -54,6 +54,10 @@ export interface PlatformConfig extends SharedSettings {
   /** `pretty` for a person at a terminal (`npm run dev`; needs the pino-pretty dev dependency), `json` elsewhere. */
   logFormat: 'json' | 'pretty';
   databaseUrl: string;
+  /**
+   * Connections of this process's pool. The default 10 is sized for a 2-core database machine (about 5 per core; see
+   * docs/operations.md, Timeouts and limits): past the cores, more transactions at once only queue inside PostgreSQL.
+   */
   databasePoolMax: number;
   databaseLimits: { api: DbLimits; worker: DbLimits };
   /** At most `maxConcurrent` requests of one hotel in their handlers at once, per process (see hotel-bulkhead.ts). */

@@ -245,6 +245,33 @@ describe('realtime replay (?since=)', () => {
     expect(await handshakeStatus(`${t.wsUrl}?since=-1`, hotel.accessToken)).toBe(400);
   });
 
+  it("a commit finds its own pending events without reading every hotel's kept history", async () => {
+    const busy = await registerHotel(t);
+    // 5,000 committed events of another hotel's day, as the service keeps them for replay.
+    await t.db.raw(
+      `INSERT INTO realtime_events (hotel_id, id, type, payload)
+       SELECT ?::uuid, n, 'test_tick', '{}' FROM generate_series(1, 5000) n`,
+      [busy.hotelId],
+    );
+    await t.db('realtime_event_heads').insert({ hotel_id: busy.hotelId, last_id: 5000 }).onConflict('hotel_id').merge();
+    const trx = await t.db.transaction();
+    try {
+      await publishHotelEvent(trx, hotel.hotelId, tick(1));
+      // The commit trigger, run now rather than at the commit, and what it read of the table in this transaction.
+      await trx.raw('SET CONSTRAINTS realtime_events_commit IMMEDIATE');
+      const scans = await trx('pg_stat_xact_user_tables')
+        .where({ relname: 'realtime_events' })
+        .first('seq_scan', 'idx_scan');
+      expect(await trx('realtime_events').where({ hotel_id: hotel.hotelId }).where('id', '<', 0).count()).toEqual([
+        { count: '0' },
+      ]);
+      expect(Number(scans.seq_scan)).toBe(0);
+      expect(Number(scans.idx_scan)).toBeGreaterThan(0);
+    } finally {
+      await trx.rollback();
+    }
+  });
+
   it("numbers each hotel's events on its own: another hotel's activity leaves no gaps in ours", async () => {
     const client = await connect(hotel);
     const start = idOf(await client.next(ofType('connected')));

@@ -22,6 +22,11 @@ class RoomTaken extends Error {
   }
 }
 
+/** The guest a new stay is linked to as its primary one, in the statement that writes it. */
+export interface PrimaryGuest {
+  primaryGuestId: string;
+}
+
 function exclusionViolation(error: unknown): boolean {
   return databaseError(error).code === PG_ERRORS.exclusionViolation;
 }
@@ -35,9 +40,9 @@ export function createRoomWrites(repository: {
 
   return {
     /** One room: the stay is written or the room is taken (RoomTaken, after which the transaction is unusable). */
-    async insertInto(trx: Knex.Transaction, hotelId: string, row: Partial<Booking>, span: Span) {
+    async insertInto(trx: Knex.Transaction, hotelId: string, row: Partial<Booking>, span: Span, link?: PrimaryGuest) {
       try {
-        return await bookings.insert(trx, hotelId, row);
+        return await bookings.insert(trx, hotelId, row, link?.primaryGuestId);
       } catch (error) {
         if (exclusionViolation(error)) throw new RoomTaken(hotelId, row.room_id!, span);
         throw error;
@@ -45,11 +50,17 @@ export function createRoomWrites(repository: {
     },
 
     /** One of several rooms: each try in a savepoint, so a room taken meanwhile moves on to the next candidate. */
-    async insertIntoAny(trx: Knex.Transaction, hotelId: string, row: Partial<Booking>, candidates: Room[]) {
+    async insertIntoAny(
+      trx: Knex.Transaction,
+      hotelId: string,
+      row: Partial<Booking>,
+      candidates: Room[],
+      link?: PrimaryGuest,
+    ) {
       for (const room of candidates) {
         try {
           const created = await trx.transaction((savepoint) =>
-            bookings.insert(savepoint, hotelId, { ...row, room_id: room.id }),
+            bookings.insert(savepoint, hotelId, { ...row, room_id: room.id }, link?.primaryGuestId),
           );
           return { created, room };
         } catch (error) {

@@ -90,11 +90,20 @@ export const bookingsRepository = {
     return pageOf(db, query, CALENDAR_ORDER, page);
   },
 
-  async insert(db: DbOrTrx, hotelId: string, booking: Partial<Booking>): Promise<Booking> {
-    const [row] = await db<Booking>('bookings')
+  /** A new booking; with `primaryGuestId`, linked to its primary guest in the same statement. */
+  async insert(db: DbOrTrx, hotelId: string, booking: Partial<Booking>, primaryGuestId?: string): Promise<Booking> {
+    const insert = db<Booking>('bookings')
       .insert({ ...booking, hotel_id: hotelId })
       .returning('*');
-    return row;
+    if (!primaryGuestId) return (await insert)[0];
+    const { rows } = await db.raw<{ rows: Booking[] }>(
+      `WITH booking AS (?), linked AS (
+         INSERT INTO booking_guests (hotel_id, booking_id, guest_id, is_primary) SELECT hotel_id, id, ?, true FROM booking
+       )
+       SELECT * FROM booking`,
+      [insert, primaryGuestId],
+    );
+    return rows[0];
   },
 
   async update(db: DbOrTrx, hotelId: string, id: string, changes: Partial<Booking>): Promise<Booking> {

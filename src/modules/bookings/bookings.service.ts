@@ -98,30 +98,30 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   }
 
   /**
-   * Writes the stay into the first free candidate. Rooms of one category share its prices, unless a room has its own
+   * Writes the stay into the first free candidate, linked to its primary guest. Rooms of one category share its prices, unless a room has its own
    * rate or fees: the first is priced, and the room taken in the end again only if it is another one.
    */
   async function place(
     trx: Knex.Transaction,
-    row: Partial<Booking> & { hotel_id: string },
+    { primaryGuestId, ...row }: Partial<Booking> & { hotel_id: string; primaryGuestId: string },
     { span, candidates }: { span: Span; candidates: Room[] },
     priceFor: (room: Room) => Promise<string>,
   ) {
     const hotelId = row.hotel_id;
+    const guest = { primaryGuestId };
     if (candidates.length === 1) {
       const [room] = candidates;
-      return rooms.insertInto(trx, hotelId, { ...row, room_id: room.id, price: await priceFor(room) }, span);
+      return rooms.insertInto(trx, hotelId, { ...row, room_id: room.id, price: await priceFor(room) }, span, guest);
     }
     const price = await priceFor(candidates[0]);
-    const placed = await rooms.insertIntoAny(trx, hotelId, { ...row, price }, candidates);
+    const placed = await rooms.insertIntoAny(trx, hotelId, { ...row, price }, candidates, guest);
     if (placed.room === candidates[0] || row.price_manual) return placed.created;
     const ownPrice = await priceFor(placed.room);
     return ownPrice === price ? placed.created : rows.update(trx, hotelId, placed.created.id, { price: ownPrice });
   }
 
   async function create(hotelId: string, input: BookingInput, actor: Actor, trx: Knex.Transaction) {
-    const hotel = await stays.hotelOf(trx, hotelId);
-    const span = await stays.spanOf(trx, hotel, input);
+    const { hotel, span } = await stays.hotelAndSpan(trx, hotelId, input);
     const { category, candidates } = await stays.roomsFor(trx, hotel, input, span, input.guests_count ?? 1);
     assertKindAllowed(category, input.check_in ? 'nightly' : 'hourly');
     const tariff = await stays.tariffOf(trx, hotelId, input.tariff_id);
@@ -129,8 +129,7 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     const priceFor = async (room: Room) =>
       input.price ?? (await stays.quotedPrice(trx, input, { hotel, room, category, tariff }));
     const row = { ...newBookingRow(input, span, category, guest), hotel_id: hotelId, created_by: actor.userId };
-    let created = await place(trx, row, { span, candidates }, priceFor);
-    await rows.linkGuest(trx, hotelId, created.id, guest.id, true);
+    let created = await place(trx, { ...row, primaryGuestId: guest.id }, { span, candidates }, priceFor);
     if (input.paid_amount && parseMoney(input.paid_amount) !== 0n) {
       const paid = { amount: input.paid_amount, method: 'other' as const, note: 'Оплата при бронировании' };
       created = (await bookingPayments.record(trx, created, paid, actor.userId)).booking;

@@ -45,6 +45,14 @@ function assertRoomUsable(room: Room, span: Span, guestCount: number): void {
   if (guestCount > room.max_guests) throw new BusinessRuleError(bookingMessages.tooManyGuests(room.max_guests));
 }
 
+/** A nightly stay's dates: the schema bounds both ends given together; a change of one end alone is bounded here. */
+function assertNights(checkIn: string, checkOut: string): void {
+  if (checkOut <= checkIn) throw new ValidationError('Дата выезда должна быть позже даты заезда');
+  if (daysBetween(checkIn, checkOut) > MAX_STAY_NIGHTS) throw new ValidationError(bookingMessages.stayTooLong);
+}
+
+const hotelNotFound = 'Отель не найден';
+
 export function assertKindAllowed(category: RoomCategory, kind: Booking['kind']): void {
   if (kind === 'hourly' && !category.allow_hourly) throw new BusinessRuleError(bookingMessages.hourlyNotAllowed);
 }
@@ -54,8 +62,8 @@ const PRICE_FIELDS = [...STAY_FIELDS, 'tariff_id', 'discount', 'early_checkin', 
 
 /** The services of other modules a stay is checked and priced with. */
 export interface StayServices {
-  hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
-  rooms: Pick<RoomsService, 'findRoom' | 'findCategory'>;
+  hotels: Pick<HotelsService, 'find' | 'findWithNightlySpan' | 'settingsOf'>;
+  rooms: Pick<RoomsService, 'findRoom' | 'findCategory' | 'findRoomWithCategory'>;
   pricing: Pick<PricingService, 'findTariff'> & { quotes: Pick<QuoteService, 'quote'> };
 }
 
@@ -65,7 +73,7 @@ type StayDependencies = StayServices & { repository: Pick<BookingsRepository, 'b
 export function createStays({ hotels, rooms, pricing, repository }: StayDependencies) {
   async function hotelOf(conn: DbOrTrx, hotelId: string): Promise<Hotel> {
     const hotel = await hotels.find(hotelId, conn);
-    if (!hotel) throw new NotFoundError('Отель не найден');
+    if (!hotel) throw new NotFoundError(hotelNotFound);
     return hotel;
   }
 
@@ -74,11 +82,8 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
     hotel: Hotel,
     stay: { check_in?: string | null; check_out?: string | null; start_at?: Date; end_at?: Date },
   ): Promise<Span> {
-    // The schema bounds both ends given together; a change of one end alone is bounded here, against the stored one.
     if (stay.check_in && stay.check_out) {
-      if (stay.check_out <= stay.check_in) throw new ValidationError('Дата выезда должна быть позже даты заезда');
-      if (daysBetween(stay.check_in, stay.check_out) > MAX_STAY_NIGHTS)
-        throw new ValidationError(bookingMessages.stayTooLong);
+      assertNights(stay.check_in, stay.check_out);
       return repository.bookings.nightlySpan(conn, hotel, stay.check_in, stay.check_out);
     }
     if (!stay.start_at || !stay.end_at || stay.end_at <= stay.start_at) {
@@ -87,6 +92,23 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
     if (daysBetween(stay.start_at, stay.end_at) > MAX_STAY_NIGHTS)
       throw new ValidationError(bookingMessages.stayTooLong);
     return { start: stay.start_at, end: stay.end_at };
+  }
+
+  /** The hotel and the stay's span, checked: for a nightly stay in one round trip. */
+  async function hotelAndSpan(
+    conn: DbOrTrx,
+    hotelId: string,
+    stay: BookingInput,
+  ): Promise<{ hotel: Hotel; span: Span }> {
+    if (!stay.check_in || !stay.check_out) {
+      const hotel = await hotelOf(conn, hotelId);
+      return { hotel, span: await spanOf(conn, hotel, stay) };
+    }
+    assertNights(stay.check_in, stay.check_out);
+    const nights = { checkIn: stay.check_in, checkOut: stay.check_out };
+    const found = await hotels.findWithNightlySpan(hotelId, nights, conn);
+    if (!found) throw new NotFoundError(hotelNotFound);
+    return found;
   }
 
   async function roomOf(conn: DbOrTrx, hotelId: string, roomId: string): Promise<Room> {
@@ -138,9 +160,11 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
   /** The room the stay goes to: the one named, or the free rooms of a category in the hotel's assignment order. */
   async function roomsFor(trx: DbOrTrx, hotel: Hotel, input: BookingInput, span: Span, guestCount: number) {
     if (input.room_id) {
-      const room = await roomOf(trx, hotel.id, input.room_id);
-      assertRoomUsable(room, span, guestCount);
-      return { category: await categoryOf(trx, hotel.id, room.category_id), candidates: [room] };
+      const found = await rooms.findRoomWithCategory(hotel.id, input.room_id, trx);
+      if (!found) throw bodyError('room_id', bookingMessages.roomNotFound);
+      assertRoomUsable(found.room, span, guestCount);
+      if (!found.category) throw bodyError('category_id', bookingMessages.categoryNotFound);
+      return { category: found.category, candidates: [found.room] };
     }
     const category = await categoryOf(trx, hotel.id, input.category_id!);
     const configured = (await hotels.settingsOf(hotel.id, trx))?.room_assignment_strategy ?? 'manual';
@@ -181,5 +205,5 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
     return fields;
   }
 
-  return { hotelOf, spanOf, roomsFor, tariffOf, quotedPrice, edited };
+  return { hotelOf, hotelAndSpan, roomsFor, tariffOf, quotedPrice, edited };
 }

@@ -56,6 +56,10 @@ export function createHotelsService(db: Db, config: SharedSettings) {
     /** A hotel by id, within the caller's transaction when given one. */
     find: (hotelId: string, conn: DbOrTrx = db) => hotelsRepository.findById(conn, hotelId),
 
+    /** A hotel and a nightly stay's span in it (a booking being written needs both), in one query. */
+    findWithNightlySpan: (hotelId: string, nights: { checkIn: string; checkOut: string }, conn: DbOrTrx = db) =>
+      hotelsRepository.findWithNightlySpan(conn, hotelId, nights.checkIn, nights.checkOut),
+
     settingsOf: (hotelId: string, conn: DbOrTrx = db) => settingsRepository.get(conn, hotelId),
 
     /**

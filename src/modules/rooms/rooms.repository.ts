@@ -50,6 +50,34 @@ export const roomsRepository = {
     return pageOf(db, query, ROOM_ORDER, page);
   },
 
+  /**
+   * A room and its category in one round trip: `r.*, c.*` comes back as arrays, and each column goes back to the row
+   * of the table it came from (PostgreSQL names each field's table), so both rows are exactly what `find` reads.
+   */
+  async findWithCategory(
+    db: DbOrTrx,
+    hotelId: string,
+    id: string,
+  ): Promise<{ room: Room; category: RoomCategory | undefined } | undefined> {
+    const result = (await db
+      .raw(
+        `SELECT r.*, c.* FROM rooms r
+           LEFT JOIN room_categories c ON c.hotel_id = r.hotel_id AND c.id = r.category_id
+         WHERE r.hotel_id = ? AND r.id = ?`,
+        [hotelId, id],
+      )
+      .options({ rowMode: 'array' })) as { rows: unknown[][]; fields: { name: string; tableID: number }[] };
+    const [values] = result.rows;
+    if (!values) return undefined;
+    const roomTable = result.fields[0].tableID;
+    const room: Record<string, unknown> = {};
+    const category: Record<string, unknown> = {};
+    result.fields.forEach(({ name, tableID }, i) => {
+      (tableID === roomTable ? room : category)[name] = values[i];
+    });
+    return { room: room as unknown as Room, category: category.id ? (category as unknown as RoomCategory) : undefined };
+  },
+
   /** Every room of a category, for pricing to weigh their fees: not a list answered to clients. */
   async ofCategory(db: DbOrTrx, hotelId: string, categoryId: string): Promise<Room[]> {
     return db<Room>('rooms').where({ hotel_id: hotelId, category_id: categoryId });

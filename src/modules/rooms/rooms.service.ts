@@ -68,6 +68,9 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
     /** A room of the hotel (undefined when it has none by that id), within the caller's transaction when given. */
     findRoom: (hotelId: string, id: string, conn: DbOrTrx = db) => roomsRepository.find(conn, hotelId, id),
     findCategory: (hotelId: string, id: string, conn: DbOrTrx = db) => categoriesRepository.find(conn, hotelId, id),
+    /** A room and its category (a booking being written needs both), in one query. */
+    findRoomWithCategory: (hotelId: string, id: string, conn: DbOrTrx = db) =>
+      roomsRepository.findWithCategory(conn, hotelId, id),
     roomsOfCategory: (hotelId: string, categoryId: string, conn: DbOrTrx = db) =>
       roomsRepository.ofCategory(conn, hotelId, categoryId),
     /** Changes what the room board shows and tells the hotel's staff, in the caller's transaction. */
