@@ -77,7 +77,7 @@ it("carries a request's trace into its outbox message and from there into the wo
   await deliverToTemporal(client, `tracing-test-${randomUUID()}`, { ...message, workflowId });
   const handle = client.workflow.getHandle(workflowId);
   try {
-    const start = await finishedSpan('StartWorkflow:booking');
+    const start = await finishedSpan('StartWorkflow:bookingLife');
     expect(start.spanContext().traceId).toBe(traceId);
     expect(start.parentSpanId).toBe(spanId);
     const history = await handle.fetchHistory();
