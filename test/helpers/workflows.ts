@@ -82,3 +82,28 @@ export async function runSchedule(client: Client, scheduleId: string): Promise<u
   );
   return client.workflow.getHandle(run.workflowId, run.firstExecutionRunId).result();
 }
+
+/**
+ * A workflow started through the outbox, once it exists: `describe()` and `result()` answer "not found" at once for
+ * one the relay has not started yet (a loaded machine delays it), so this waits for it first.
+ */
+export async function startedHandle(client: Client, workflowId: string, timeoutMs = 30_000) {
+  const handle = client.workflow.getHandle(workflowId);
+  await until(
+    () =>
+      handle.describe().then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof WorkflowNotFoundError) return false;
+          throw error;
+        },
+      ),
+    { what: `workflow ${workflowId} started`, timeoutMs },
+  );
+  return handle;
+}
+
+/** The result of a workflow started through the outbox (see `startedHandle`). */
+export async function resultOnceStarted(client: Client, workflowId: string): Promise<unknown> {
+  return (await startedHandle(client, workflowId)).result();
+}

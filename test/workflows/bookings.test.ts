@@ -6,6 +6,7 @@ import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
 import { localDay } from '../helpers/dates';
 import { blacklistedGuest } from '../helpers/guests';
+import { resultOnceStarted, startedHandle } from '../helpers/workflows';
 
 let t: TestServer;
 let connection: Connection;
@@ -59,7 +60,7 @@ describe('booking workflow', () => {
     expect(created).toHaveLength(1);
     expect(created[0].body).toContain('Петрова Анна');
 
-    const handle = client.workflow.getHandle(`booking:${booking.id}`);
+    const handle = await startedHandle(client, `booking:${booking.id}`);
     const description = await handle.describe();
     const attributes = description.typedSearchAttributes.getAll().map((pair) => [pair.key.name, pair.value]);
     expect(attributes).toEqual(
@@ -166,7 +167,7 @@ describe('background jobs', () => {
       expect.objectContaining({ source: 'checkout', room_id: room.id }),
     ]);
     expect(await notificationsOf(hotel, 'booking_auto_checked_out')).toHaveLength(1);
-    expect(await client.workflow.getHandle(`booking:${overdue.id}`).result()).toBe('checked_out');
+    expect(await resultOnceStarted(client, `booking:${overdue.id}`)).toBe('checked_out');
   });
 
   it('both sweeps are registered as 10-minute schedules', async () => {

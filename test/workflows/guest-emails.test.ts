@@ -8,7 +8,7 @@ import { as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers
 import { messagesTo, waitForMessages } from '../helpers/mail';
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
-import { outboxWorkflowsAtRest } from '../helpers/workflows';
+import { outboxWorkflowsAtRest, resultOnceStarted } from '../helpers/workflows';
 import { localDay } from '../helpers/dates';
 
 let t: TestApp;
@@ -75,7 +75,7 @@ function workflowAtRest(bookingId: string) {
   });
 }
 
-const finalStatus = (bookingId: string) => client.workflow.getHandle(`booking:${bookingId}`).result();
+const finalStatus = (bookingId: string) => resultOnceStarted(client, `booking:${bookingId}`);
 const subjectsTo = async (address: string) => (await messagesTo(address)).map((message) => message.subject);
 
 describe('guest e-mails of online bookings', () => {

@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { localDay } from '../helpers/dates';
+import { resultOnceStarted } from '../helpers/workflows';
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 
@@ -65,7 +66,7 @@ async function checkedIn(hotel: RegisteredHotel, roomId: string, checkIn: string
 }
 
 /** Waits for the booking's workflow to end (the steps after the stay included) with the status it ended at. */
-const workflowEnded = (bookingId: string) => client.workflow.getHandle(`booking:${bookingId}`).result();
+const workflowEnded = (bookingId: string) => resultOnceStarted(client, `booking:${bookingId}`);
 
 const stayRows = (hotel: RegisteredHotel, bookingId: string) =>
   t.db('loyalty_entries').where({ hotel_id: hotel.hotelId, booking_id: bookingId, reason: 'stay' });
