@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import { createUnreadSummaries } from '../../src/modules/chat/chat.unread';
 import { pushActivities } from '../../src/modules/push/push.activities';
 import type { PushDeliveryInput } from '../../workflows/contracts/push';
@@ -112,13 +113,22 @@ async function enqueuedPushes(hotel: RegisteredHotel): Promise<PushDeliveryInput
   return messages.map((message) => message.args[0]);
 }
 
-/** Sends the hotel's enqueued pushes as the pushDelivery workflow does (the shared worker does not trust the fake). */
+/**
+ * Sends the hotel's enqueued pushes as the pushDelivery workflow does (the shared worker does not trust the fake): to
+ * the subscriptions its input names, a send that failed retryably (a kept-alive socket the fake closed meanwhile)
+ * tried again as the workflow's retry policy would.
+ */
 async function deliverPushes(hotel: RegisteredHotel): Promise<void> {
   const activities = pushActivities(t.services.push);
+  const send = async (input: PushDeliveryInput, subscriptionId: string, attemptsLeft = 3): Promise<unknown> =>
+    activities
+      .sendPush({ hotelId: input.hotelId, notificationId: input.notificationId, subscriptionId })
+      .catch((failure: unknown) => {
+        if (attemptsLeft <= 1 || !(failure instanceof ApplicationFailure) || failure.nonRetryable) throw failure;
+        return send(input, subscriptionId, attemptsLeft - 1);
+      });
   for (const input of await enqueuedPushes(hotel)) {
-    for (const subscriptionId of await activities.pushTargets(input)) {
-      await activities.sendPush({ ...input, subscriptionId });
-    }
+    for (const subscriptionId of input.subscriptionIds ?? []) await send(input, subscriptionId);
   }
 }
 
