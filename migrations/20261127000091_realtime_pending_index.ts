@@ -10,12 +10,18 @@ import type { Knex } from 'knex';
  * or before autovacuum's next look at a growing table) the planner would still choose the scan. A redefinition of
  * the function (CREATE OR REPLACE) must keep `SET enable_seqscan = off`.
  */
+// Built concurrently (outside a transaction): a plain build would hold back every write that publishes an event.
+export const config = { transaction: false };
+
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw('CREATE INDEX realtime_events_pending_index ON realtime_events (id) WHERE id < 0');
+  // Its one exception to "indexes start with hotel_id": the lookup is of the committing transaction's events, of any hotel.
+  await knex.raw(
+    'CREATE INDEX CONCURRENTLY IF NOT EXISTS realtime_events_pending_index ON realtime_events (id) WHERE id < 0',
+  );
   await knex.raw('ALTER FUNCTION realtime_events_commit() SET enable_seqscan = off');
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('ALTER FUNCTION realtime_events_commit() RESET enable_seqscan');
-  await knex.raw('DROP INDEX realtime_events_pending_index');
+  await knex.raw('DROP INDEX CONCURRENTLY IF EXISTS realtime_events_pending_index');
 }

@@ -20,7 +20,7 @@ function workerSizing(sizing: TemporalWorkerSizing) {
   return {
     maxConcurrentWorkflowTaskExecutions: sizing.workflowTaskSlots,
     maxConcurrentActivityTaskExecutions: sizing.activitySlots,
-    maxCachedWorkflows: sizing.cachedWorkflows,
+    ...(sizing.cachedWorkflows !== undefined && { maxCachedWorkflows: sizing.cachedWorkflows }),
     workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: sizing.workflowPollers },
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: sizing.activityPollers },
     nonStickyToStickyPollRatio: sizing.nonStickyPollRatio,

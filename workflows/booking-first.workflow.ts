@@ -1,22 +1,25 @@
 import { condition, log, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
-import { AFTER_STAY_OPTIONS, GUEST_EMAIL_OPTIONS, loggedFailure, serially } from './booking-steps';
 import {
+  AFTER_STAY_OPTIONS,
+  ANNOUNCE_OPTIONS,
+  GUEST_EMAIL_OPTIONS,
+  loggedFailure,
+  serially,
+  TV_EVENT_FOR,
+} from './booking-steps';
+import {
+  GUEST_EMAIL_FOR,
   bookingStatusSignal,
   type BookingActivities,
   type BookingLifecycleStatus,
   type BookingStatusChange,
   type BookingWorkflowInput,
-  type GuestEmailKind,
 } from './contracts/bookings';
 import type { LoyaltyActivities } from './contracts/loyalty';
 import type { ReviewActivities } from './contracts/reviews';
-import { TV_PUSH_OPTIONS, type TvActivities, type TvPushInput } from './contracts/tv';
+import { TV_PUSH_OPTIONS, type TvActivities } from './contracts/tv';
 
-const { announceBooking } = proxyActivities<BookingActivities>({
-  // Short: an attempt lost with a crashed worker is retried after this, not a minute later.
-  startToCloseTimeout: '20 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
-});
+const { announceBooking } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
 
 const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
 const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
@@ -24,18 +27,6 @@ const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIO
 const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
 
 const FINAL = new Set(['checked_out', 'cancelled']);
-
-const TV_EVENT_FOR: Partial<Record<BookingLifecycleStatus, TvPushInput['event']>> = {
-  checked_in: 'check_in',
-  checked_out: 'check_out',
-};
-
-/** The guest's e-mail a status calls for: a booking made confirmed at once gets the confirmation alone. */
-const GUEST_EMAIL_FOR: Partial<Record<BookingLifecycleStatus, GuestEmailKind>> = {
-  inquiry: 'received',
-  confirmed: 'confirmed',
-  cancelled: 'cancelled',
-};
 
 /** The steps of one kind that the statuses call for, one after the other (see `serially`). */
 function sideEffects(what: string, effectOf: (status: BookingLifecycleStatus) => (() => Promise<unknown>) | undefined) {

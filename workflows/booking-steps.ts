@@ -1,11 +1,19 @@
 import { ActivityFailure, log } from '@temporalio/workflow';
+import type { BookingLifecycleStatus } from './contracts/bookings';
+import type { TvPushInput } from './contracts/tv';
 
-/** What both versions of the booking workflow share: how their steps outside run, and the options of their calls. */
+// What both versions of the booking workflow share: how their steps outside run, and the options of their calls.
 
 /** The guest's e-mail: retried while the relay is down; a day later the news is stale, and the booking goes on. */
 export const GUEST_EMAIL_OPTIONS = {
   startToCloseTimeout: '20 seconds',
   scheduleToCloseTimeout: '1 day',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+} as const;
+
+/** The first version's announcement of a status: short, so an attempt lost with a crashed worker is soon retried. */
+export const ANNOUNCE_OPTIONS = {
+  startToCloseTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 } as const;
 
@@ -40,3 +48,9 @@ export async function loggedFailure(what: string, bookingId: string, step: () =>
     log.warn(`${what} given up`, { bookingId, cause: causeOf(failure) });
   }
 }
+
+/** The statuses the first version pushes to the TV system (it lets the activity find whether there is one). */
+export const TV_EVENT_FOR: Partial<Record<BookingLifecycleStatus, TvPushInput['event']>> = {
+  checked_in: 'check_in',
+  checked_out: 'check_out',
+};

@@ -1,6 +1,14 @@
 import { condition, log, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
-import { AFTER_STAY_OPTIONS, GUEST_EMAIL_OPTIONS, loggedFailure, serially } from './booking-steps';
 import {
+  AFTER_STAY_OPTIONS,
+  ANNOUNCE_OPTIONS,
+  GUEST_EMAIL_OPTIONS,
+  loggedFailure,
+  serially,
+  TV_EVENT_FOR,
+} from './booking-steps';
+import {
+  GUEST_EMAIL_FOR,
   bookingStatusSignal,
   type BookingActivities,
   type BookingOutsideEffects,
@@ -13,9 +21,10 @@ import type { ReviewActivities } from './contracts/reviews';
 import { TV_PUSH_OPTIONS, type TvActivities } from './contracts/tv';
 
 const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
+const { announceBooking } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
 const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
 const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
-const { sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
+const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
 
 const FINAL = new Set(['checked_out', 'cancelled']);
 
@@ -25,7 +34,7 @@ const FINAL = new Set(['checked_out', 'cancelled']);
  * (`BookingOutsideEffects`, in the input and in every status signal), and this workflow sends exactly that, with
  * retries: the guest's e-mails and the TV system's greeting one after the other (each kind on its own, so a system
  * that is down holds up neither the statuses nor the other kind), and after a check-out the loyalty points and the
- * review invitation after the hotel's delay (a durable timer). A booking with nothing to send runs no activity.
+ * review invitation at its time (a durable timer). A booking with nothing to send runs no activity.
  */
 export async function bookingLife(input: BookingWorkflowInput): Promise<string> {
   const { hotelId, bookingId } = input;
@@ -41,28 +50,53 @@ export async function bookingLife(input: BookingWorkflowInput): Promise<string> 
     const outcome = await sendGuestBookingEmail(hotelId, bookingId, kind);
     if (outcome === 'in_doubt') log.warn('Guest e-mail in doubt, not sent again', { bookingId, kind });
   };
-  const reviewInvitation = async (delayMs: number) => {
-    if (delayMs > 0) await sleep(delayMs);
+  const reviewInvitation = async (at: () => Promise<number | null>) => {
+    const time = await at();
+    if (time === null) return;
+    if (time > Date.now()) await sleep(time - Date.now());
     const outcome = await sendReviewInvitation(hotelId, bookingId);
     if (outcome === 'in_doubt') log.warn('Review invitation in doubt, not sent again', { bookingId });
   };
+  const afterwards = (what: string, step: () => Promise<unknown>) =>
+    afterStay.push(loggedFailure(what, bookingId, step));
 
-  function send({ guestEmail: kind, tv: event, loyalty, reviewInvitationDelayMs }: BookingOutsideEffects = {}) {
+  function send({ guestEmail: kind, tv: event, loyalty, reviewInvitationAt }: BookingOutsideEffects) {
     if (kind) emails.add(() => guestEmail(kind), { kind });
     if (event) tv.add(() => pushStayToTv({ hotelId, bookingId, event }), { event });
-    if (loyalty)
-      afterStay.push(loggedFailure('Loyalty accrual', bookingId, () => accrueStayPoints(hotelId, bookingId)));
-    if (reviewInvitationDelayMs !== undefined)
-      afterStay.push(loggedFailure('Review invitation', bookingId, () => reviewInvitation(reviewInvitationDelayMs)));
+    if (loyalty) afterwards('Loyalty accrual', () => accrueStayPoints(hotelId, bookingId));
+    if (reviewInvitationAt !== undefined)
+      afterwards('Review invitation', () => reviewInvitation(async () => reviewInvitationAt));
   }
 
+  /**
+   * A change signalled by a process of the first version (a rolling deploy) decided nothing: it is announced and its
+   * steps are asked of the activities, which find out whether there is anything to send, as the first version does.
+   */
+  async function undecided(change: BookingStatusChange) {
+    await announceBooking(hotelId, bookingId, { event: 'status', status: change.status, reason: change.reason });
+    send({ guestEmail: GUEST_EMAIL_FOR[change.status], tv: TV_EVENT_FOR[change.status] });
+    if (change.status !== 'checked_out') return;
+    afterwards('Loyalty accrual', () => accrueStayPoints(hotelId, bookingId));
+    afterwards('Review invitation', () =>
+      reviewInvitation(async () => {
+        const delayMs = await reviewInvitationDelay(hotelId, bookingId);
+        return delayMs === null ? null : Date.now() + delayMs;
+      }),
+    );
+  }
+
+  const follow = (change: BookingStatusChange) => (change.effects ? send(change.effects) : undecided(change));
+
   let status: string = input.status;
-  send(input.effects);
+  send(input.effects ?? {});
+  // Started by a final status's signal-with-start (a booking without a workflow until then): the signal that started
+  // it is all it will hear, and what it asks is sent (once: a signal delivered again later is not read).
+  if (FINAL.has(status)) for (const change of changes.splice(0)) await follow(change);
   while (!FINAL.has(status)) {
     await condition(() => changes.length > 0);
     const change = changes.shift()!;
     status = change.status;
-    send(change.effects);
+    await follow(change);
   }
   await Promise.all([emails.settled(), tv.settled(), ...afterStay]);
   return status;

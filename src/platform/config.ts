@@ -95,8 +95,8 @@ export interface TemporalWorkerSizing {
   workflowTaskSlots: number;
   /** Activities running at once (mostly waiting on the database, SMTP and outside services). */
   activitySlots: number;
-  /** Workflows kept in memory between their tasks (each costs memory; a miss replays the history). */
-  cachedWorkflows: number;
+  /** Workflows kept in memory between their tasks (each costs memory; a miss replays the history); unset: the SDK's. */
+  cachedWorkflows?: number;
   /** Long polls for workflow tasks at once, normal and sticky queue together. */
   workflowPollers: number;
   /** Long polls for activity tasks at once. */
@@ -160,11 +160,12 @@ export const platformSchema = Joi.object({
   // normal queue halved a flooding hotel's first-task waits but let its tasks crowd the server, and another hotel's.
   WORKER_WORKFLOW_TASK_SLOTS: Joi.number().integer().min(2).max(1000).default(40),
   WORKER_ACTIVITY_SLOTS: Joi.number().integer().min(1).max(1000).default(100),
-  WORKER_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000).default(2000),
+  // Unset: the SDK sizes the cache from the worker's heap.
+  WORKER_CACHED_WORKFLOWS: Joi.number().integer().min(2).max(100_000),
   WORKER_WORKFLOW_POLLERS: Joi.number().integer().min(2).max(100).default(10),
   WORKER_ACTIVITY_POLLERS: Joi.number().integer().min(1).max(100).default(10),
   WORKER_NON_STICKY_POLL_RATIO: Joi.number().greater(0).max(1).default(0.2),
-  WORKER_STICKY_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  WORKER_STICKY_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
   OUTBOX_RELAY_CONCURRENCY: Joi.number().integer().min(1).max(500).default(50),
   OUTBOX_MAX_LAG_SECONDS: Joi.number().integer().min(1).default(300),
   JWT_SECRET: Joi.string().min(32).required(),
@@ -264,7 +265,7 @@ export function readPlatformConfig(value: EnvValues): PlatformConfig {
       taskQueue: value.TEMPORAL_TASK_QUEUE,
     },
     worker: {
-      workflowTaskSlots: Math.min(value.WORKER_WORKFLOW_TASK_SLOTS, value.WORKER_CACHED_WORKFLOWS),
+      workflowTaskSlots: Math.min(value.WORKER_WORKFLOW_TASK_SLOTS, value.WORKER_CACHED_WORKFLOWS ?? Infinity),
       activitySlots: value.WORKER_ACTIVITY_SLOTS,
       cachedWorkflows: value.WORKER_CACHED_WORKFLOWS,
       workflowPollers: value.WORKER_WORKFLOW_POLLERS,

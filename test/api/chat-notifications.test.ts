@@ -113,11 +113,7 @@ async function enqueuedPushes(hotel: RegisteredHotel): Promise<PushDeliveryInput
   return messages.map((message) => message.args[0]);
 }
 
-/**
- * Sends the hotel's enqueued pushes as the pushDelivery workflow does (the shared worker does not trust the fake): to
- * the subscriptions its input names, a send that failed retryably (a kept-alive socket the fake closed meanwhile)
- * tried again as the workflow's retry policy would.
- */
+/** Sends the enqueued pushes as pushDelivery would (the shared worker does not trust the fake), retries included. */
 async function deliverPushes(hotel: RegisteredHotel): Promise<void> {
   const activities = pushActivities(t.services.push);
   const send = async (input: PushDeliveryInput, subscriptionId: string, attemptsLeft = 3): Promise<unknown> =>

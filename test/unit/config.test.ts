@@ -45,7 +45,6 @@ describe('loadConfig', () => {
     expect(loadConfig(valid).worker).toEqual({
       workflowTaskSlots: 40,
       activitySlots: 100,
-      cachedWorkflows: 2000,
       workflowPollers: 10,
       activityPollers: 10,
       nonStickyPollRatio: 0.2,

@@ -157,17 +157,49 @@ describe('booking workflow', () => {
     await handle.signal(bookingStatusSignal, {
       status: 'checked_out',
       reason: 'manual',
-      effects: { tv: 'check_out', loyalty: true, reviewInvitationDelayMs: 1000 },
+      effects: { tv: 'check_out', loyalty: true, reviewInvitationAt: Date.now() + 2000 },
     });
     expect(await handle.result()).toBe('checked_out');
     expect(of(guestEmails, bookingId).map((mail) => mail.kind)).toEqual(['received', 'confirmed']);
     expect(of(tvPushes, bookingId).map((push) => push.event)).toEqual(['check_in', 'check_out']);
-    // No activity asks for the delay: the check-out's commit gave it, and the durable timer waits it out.
+    // No activity asks for the delay: the check-out's commit gave the time, and a durable timer waits until then.
     expect(stepsAfter(bookingId).sort()).toEqual(['invite', 'points']);
     const { events } = await handle.fetchHistory();
     const timers = events!.flatMap((event) => event.timerStartedEventAttributes ?? []);
-    expect(timers.map((timer) => Number(timer.startToFireTimeout?.seconds) * 1000)).toEqual([1000]);
+    expect(timers).toHaveLength(1);
+    const timerMs =
+      Number(timers[0].startToFireTimeout?.seconds ?? 0) * 1000 + (timers[0].startToFireTimeout?.nanos ?? 0) / 1e6;
+    expect(timerMs).toBeGreaterThan(0);
+    expect(timerMs).toBeLessThanOrEqual(2000);
     expect(of(announced, bookingId)).toEqual([]);
+  });
+
+  it('a change from a process of the first version (no effects): announced, and the activities decide', async () => {
+    const bookingId = randomUUID();
+    delays.set(bookingId, 0);
+    const handle = await start('bookingLife', [{ hotelId: 'h1', bookingId, status: 'confirmed', effects: {} }]);
+    await handle.signal(bookingStatusSignal, { status: 'checked_in', reason: 'manual' });
+    await handle.signal(bookingStatusSignal, { status: 'checked_out', reason: 'manual' });
+    expect(await handle.result()).toBe('checked_out');
+    expect(of(announced, bookingId).map((a) => a.announcement)).toEqual([
+      { event: 'status', status: 'checked_in', reason: 'manual' },
+      { event: 'status', status: 'checked_out', reason: 'manual' },
+    ]);
+    expect(of(tvPushes, bookingId).map((push) => push.event)).toEqual(['check_in', 'check_out']);
+    expect(stepsAfter(bookingId).sort()).toEqual(['delay', 'invite', 'points']);
+  });
+
+  it('started by a final status (a booking without a workflow until then): sends what that signal asked, once', async () => {
+    const bookingId = randomUUID();
+    const handle = await env.client.workflow.signalWithStart('bookingLife', {
+      taskQueue,
+      workflowId: `bookingLife-${bookingId}`,
+      args: [{ hotelId: 'h1', bookingId, status: 'cancelled', effects: {} }],
+      signal: bookingStatusSignal,
+      signalArgs: [{ status: 'cancelled', reason: 'manual', effects: { guestEmail: 'cancelled' } }],
+    });
+    expect(await handle.result()).toBe('cancelled');
+    expect(of(guestEmails, bookingId).map((mail) => mail.kind)).toEqual(['cancelled']);
   });
 });
 

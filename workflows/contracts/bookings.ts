@@ -8,13 +8,14 @@ export type BookingLifecycleStatus = 'inquiry' | 'confirmed' | 'checked_in' | 'c
  * What of a status must reach systems outside the service, decided in the transaction that commits the status (by the
  * bookings module and the modules that follow stays), so the workflow runs an activity only when there is something
  * to send: the guest's e-mail of this kind, the TV system's greeting or farewell, the stay's loyalty points, the
- * review invitation after this delay (ms). Flags and a duration only: what is sent is read by the activities.
+ * review invitation at this time (epoch ms: a backlog before the workflow hears of it does not push it later). Flags
+ * and a time only: what is sent is read by the activities.
  */
 export interface BookingOutsideEffects {
   guestEmail?: GuestEmailKind;
   tv?: 'check_in' | 'check_out';
   loyalty?: boolean;
-  reviewInvitationDelayMs?: number;
+  reviewInvitationAt?: number;
 }
 
 export interface BookingWorkflowInput {
@@ -29,7 +30,10 @@ export interface BookingWorkflowInput {
 export interface BookingStatusChange {
   status: BookingLifecycleStatus;
   reason: 'manual' | 'no_show' | 'auto_checkout' | 'online_payment' | 'payment_timeout';
-  /** What the change must send (read by `bookingLife`; a `booking` workflow decides it by activities). */
+  /**
+   * What the change must send (read by `bookingLife`; a `booking` workflow decides it by activities). Absent from a
+   * signal of a process of the first version (during a rolling deploy): `bookingLife` then lets the activities decide.
+   */
   effects?: BookingOutsideEffects;
 }
 
@@ -38,6 +42,13 @@ export interface BookingStatusChange {
  * confirmed (also the only one when it is made confirmed at once), and the booking cancelled, whatever the reason.
  */
 export type GuestEmailKind = 'received' | 'confirmed' | 'cancelled';
+
+/** The guest's e-mail a status calls for: a booking made confirmed at once gets the confirmation alone. */
+export const GUEST_EMAIL_FOR: Partial<Record<BookingLifecycleStatus, GuestEmailKind>> = {
+  inquiry: 'received',
+  confirmed: 'confirmed',
+  cancelled: 'cancelled',
+};
 
 /**
  * What became of a guest e-mail. `not_for_this_booking`: not an online booking, or no address to write to.

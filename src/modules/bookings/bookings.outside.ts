@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type {
-  BookingLifecycleStatus,
-  BookingOutsideEffects,
-  GuestEmailKind,
+import {
+  GUEST_EMAIL_FOR,
+  type BookingLifecycleStatus,
+  type BookingOutsideEffects,
 } from '../../../workflows/contracts/bookings';
 import type { Booking } from './bookings.types';
 
@@ -15,13 +15,6 @@ export interface StayFollower {
   statuses: readonly BookingLifecycleStatus[];
   effectsOf(trx: Knex.Transaction, booking: Booking): Promise<BookingOutsideEffects>;
 }
-
-/** The guest's e-mail a status calls for: a booking made confirmed at once gets the confirmation alone. */
-const GUEST_EMAIL_FOR: Partial<Record<BookingLifecycleStatus, GuestEmailKind>> = {
-  inquiry: 'received',
-  confirmed: 'confirmed',
-  cancelled: 'cancelled',
-};
 
 /**
  * Only online bookings: their guests booked without talking to anyone and wait to hear back. The source decides, not

@@ -11,13 +11,12 @@ import { subscriptionsRepository } from './push.repository';
 export const pushChannel: NotificationChannel = {
   async delivered(trx, hotelId, deliveries, hotelSlug) {
     const userIds = [...new Set(deliveries.flatMap((delivery) => delivery.recipientIds))];
-    const owned = await subscriptionsRepository.ofUsers(trx, hotelId, userIds);
+    // Each delivery pushes PUSH_MAX_TARGETS subscriptions at most, so no more than that many per delivery are read.
+    const owned = await subscriptionsRepository.ofUsers(trx, hotelId, userIds, PUSH_MAX_TARGETS * deliveries.length);
+    const byUser = new Map<string, string[]>();
+    for (const { user_id: userId, id } of owned) byUser.set(userId, [...(byUser.get(userId) ?? []), id]);
     for (const { notificationId, recipientIds } of deliveries) {
-      const recipients = new Set(recipientIds);
-      const subscriptionIds = owned
-        .filter((subscription) => recipients.has(subscription.user_id))
-        .slice(0, PUSH_MAX_TARGETS)
-        .map((subscription) => subscription.id);
+      const subscriptionIds = recipientIds.flatMap((userId) => byUser.get(userId) ?? []).slice(0, PUSH_MAX_TARGETS);
       if (subscriptionIds.length === 0) continue;
       const slug = await hotelSlug();
       await enqueueOutbox(

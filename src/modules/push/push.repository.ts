@@ -49,13 +49,19 @@ export const subscriptionsRepository = {
     return db<PushSubscriptionRow>('push_subscriptions').where({ hotel_id: hotelId, id }).first();
   },
 
-  /** The subscriptions of these users of the hotel, by user, oldest first. */
-  async ofUsers(db: DbOrTrx, hotelId: string, userIds: readonly string[]): Promise<{ id: string; user_id: string }[]> {
+  /** The subscriptions of these users of the hotel, by user, oldest first, at most `limit`. */
+  async ofUsers(
+    db: DbOrTrx,
+    hotelId: string,
+    userIds: readonly string[],
+    limit: number,
+  ): Promise<{ id: string; user_id: string }[]> {
     if (userIds.length === 0) return [];
     return db('push_subscriptions')
       .where({ hotel_id: hotelId })
       .whereRaw('user_id = ANY(?::uuid[])', [userIds as string[]])
       .orderBy(['user_id', 'created_at', 'id'])
+      .limit(limit)
       .select('id', 'user_id');
   },
 

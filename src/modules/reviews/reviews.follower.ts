@@ -5,7 +5,8 @@ import { invites, normalizeEmail, remainingDelayMs } from './reviews.rules';
 
 /**
  * Reviews follow stays: a check-out whose guest is to be invited (invitations on, an address, not an OTA guest, not
- * opted out) has its invitation sent after the hotel's delay; the sending checks all of it again.
+ * opted out) has its invitation sent at the hotel's delay after it; the sending checks all of it again. The override
+ * of the delay (`REVIEW_INVITATION_DELAY_MS`) is read where the check-out is committed: the API and the worker.
  */
 export function reviewsStayFollower(config: Pick<ReviewsSettings, 'reviewInvitationDelayMs'>): StayFollower {
   return {
@@ -21,7 +22,7 @@ export function reviewsStayFollower(config: Pick<ReviewsSettings, 'reviewInvitat
         new Date(),
         config.reviewInvitationDelayMs,
       );
-      return { reviewInvitationDelayMs: delayMs };
+      return { reviewInvitationAt: Date.now() + delayMs };
     },
   };
 }

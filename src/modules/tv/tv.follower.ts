@@ -1,15 +1,17 @@
 import type { StayFollower } from '../bookings';
 import { settingsRepository } from './tv.repository';
+import { obstacle } from './tv.service';
 
 /**
- * The TV system follows stays: a check-in or check-out in a hotel whose integration is on is pushed to it (the push
- * logs why when the room is not mapped or the server is missing); a hotel without it runs no push at all.
+ * The TV system follows stays: a check-in or check-out is pushed to it when a push could go (the integration on, a
+ * server, the desk of an `agent` connection, the room mapped); a hotel whose TV system only polls, or a room it does
+ * not know, runs no push at all.
  */
 export const tvStayFollower: StayFollower = {
   statuses: ['checked_in', 'checked_out'],
   async effectsOf(trx, booking) {
     const settings = await settingsRepository.find(trx, booking.hotel_id);
-    if (!settings?.enabled) return {};
+    if (!settings || obstacle(settings, booking.room_id, true)) return {};
     return { tv: booking.status === 'checked_in' ? 'check_in' : 'check_out' };
   },
 };

@@ -39,7 +39,7 @@ export interface TestResult {
 type Ready = TvSettingsRow & { server_url: string };
 
 /** Why nothing can be sent with these settings for that room, or undefined when it can (and the room number). */
-function obstacle(settings: TvSettingsRow, roomId: string | undefined, needsEnabled: boolean) {
+export function obstacle(settings: TvSettingsRow, roomId: string | undefined, needsEnabled: boolean) {
   if (needsEnabled && !settings.enabled) return pushDetails.disabled;
   if (!settings.server_url) return pushDetails.noServer;
   if (settings.connection_type === 'agent' && !settings.agent_workstation_id) return pushDetails.noWorkstation;
