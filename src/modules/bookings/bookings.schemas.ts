@@ -19,6 +19,11 @@ const name = Joi.string().trim().min(1).max(100);
 const stayLimit = { maxDays: MAX_STAY_NIGHTS };
 const windowLimit = { maxDays: MAX_WINDOW_DAYS };
 
+/** Management's explicit sale against the hotel's restrictions (others: 403). */
+const overrideRestrictions = Joi.boolean().description(
+  "Sell the stay even if it breaks the hotel's restrictions (management only); recorded in `restrictions_override`",
+);
+
 const guestFields = {
   guest_last_name: name,
   guest_first_name: name,
@@ -48,6 +53,7 @@ export const createBookingBody = Joi.object({
   early_checkin: Joi.boolean(),
   late_checkout: Joi.boolean(),
   notes: Joi.string().trim().max(4000).allow(''),
+  override_restrictions: overrideRestrictions,
 })
   .xor('room_id', 'category_id')
   .xor('check_in', 'start_at')
@@ -73,6 +79,7 @@ export const updateBookingBody = Joi.object({
   late_checkout: Joi.boolean(),
   notes: Joi.string().trim().max(4000).allow(''),
   cancel_reason: Joi.string().trim().max(500),
+  override_restrictions: overrideRestrictions,
 })
   .min(1)
   .custom(dateSpan('check_in', 'check_out', stayLimit))
@@ -131,6 +138,19 @@ export const bookingSchema = Joi.object({
   cancelled_at: Joi.date().allow(null),
   cancel_reason: Joi.string().allow(null),
   created_by: Joi.string().uuid().allow(null),
+  restrictions_override: Joi.object({
+    by: Joi.string().uuid().allow(null),
+    at: Joi.string(),
+    restrictions: Joi.array().items(
+      Joi.object({
+        restriction: Joi.string(),
+        night: Joi.string(),
+        value: Joi.alternatives(Joi.number(), Joi.boolean()),
+      }),
+    ),
+  })
+    .allow(null)
+    .description('Set when management sold the stay against restrictions: by whom, when, and those it broke'),
   created_at: Joi.date(),
   updated_at: Joi.date(),
   warnings: Joi.array().items(Joi.string()),

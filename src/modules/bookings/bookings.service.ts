@@ -129,6 +129,10 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     const priceFor = async (room: Room) =>
       input.price ?? (await stays.quotedPrice(trx, input, { hotel, room, category, tariff }));
     const row = { ...newBookingRow(input, span, category, guest), hotel_id: hotelId, created_by: actor.userId };
+    Object.assign(
+      row,
+      await stays.restricted(trx, hotel, { ...row, override_restrictions: input.override_restrictions }, actor),
+    );
     let created = await place(trx, row, { span, candidates }, priceFor);
     await rows.linkGuest(trx, hotelId, created.id, guest.id, true);
     if (input.paid_amount && parseMoney(input.paid_amount) !== 0n) {

@@ -1,0 +1,2 @@
+export { assertMayOverride, type RestrictionsService } from './restrictions.service';
+export type { RestrictedStay, RestrictionOverride } from './restrictions.types';

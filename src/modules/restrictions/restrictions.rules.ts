@@ -1,0 +1,68 @@
+import { daysBetween } from '../../platform/http/schemas';
+import {
+  RESTRICTION_FIELDS,
+  type BrokenRestriction,
+  type RestrictedStay,
+  type RestrictionField,
+  type RestrictionNight,
+} from './restrictions.types';
+
+type Rule = (value: number | boolean, stay: { nights: number; lead: number }) => boolean;
+
+/** When each restriction refuses a stay (given its value on the night it is read on). */
+const BREAKS: Record<RestrictionField, Rule> = {
+  min_stay_arrival: (value, { nights }) => nights < Number(value),
+  min_stay_through: (value, { nights }) => nights < Number(value),
+  max_stay: (value, { nights }) => nights > Number(value),
+  closed_to_arrival: (value) => value === true,
+  closed_to_departure: (value) => value === true,
+  stop_sell: (value) => value === true,
+  min_advance_days: (value, { lead }) => lead < Number(value),
+  max_advance_days: (value, { lead }) => lead > Number(value),
+};
+
+/** Which night of a stay each restriction is read on: its arrival, every night it holds, or its departure day. */
+const READ_ON: Record<RestrictionField, 'arrival' | 'stay' | 'departure'> = {
+  min_stay_arrival: 'arrival',
+  min_stay_through: 'stay',
+  max_stay: 'arrival',
+  closed_to_arrival: 'arrival',
+  closed_to_departure: 'departure',
+  stop_sell: 'stay',
+  min_advance_days: 'arrival',
+  max_advance_days: 'arrival',
+};
+
+function readsOn(field: RestrictionField, night: string, stay: RestrictedStay): boolean {
+  const on = READ_ON[field];
+  if (on === 'arrival') return night === stay.check_in;
+  if (on === 'departure') return night === stay.check_out;
+  return night >= stay.check_in && night < stay.check_out;
+}
+
+const applies = (row: RestrictionNight, stay: RestrictedStay) =>
+  row.category_id === stay.category_id && (row.tariff_id === null || row.tariff_id === stay.tariff_id);
+
+/**
+ * The restrictions a stay breaks, by night then field. A category-wide row and a row of the stay's tariff both apply
+ * (the stricter wins); the booking window counts days from the hotel's `today` to the arrival.
+ */
+export function brokenBy(stay: RestrictedStay, rows: RestrictionNight[], today: string): BrokenRestriction[] {
+  const facts = { nights: daysBetween(stay.check_in, stay.check_out), lead: daysBetween(today, stay.check_in) };
+  const broken = rows
+    .filter((row) => applies(row, stay))
+    .flatMap((row) =>
+      RESTRICTION_FIELDS.filter((field) => {
+        const value = row[field];
+        return value !== null && value !== false && readsOn(field, row.night, stay) && BREAKS[field](value, facts);
+      }).map((field) => ({ restriction: field, night: row.night, value: row[field] as number | boolean })),
+    );
+  const order = (item: BrokenRestriction) => `${item.night} ${RESTRICTION_FIELDS.indexOf(item.restriction)}`;
+  return broken.sort((a, b) => order(a).localeCompare(order(b)));
+}
+
+/** Those of `after` that `before` did not break already (a change is refused only for what it breaks anew). */
+export function newlyBroken(after: BrokenRestriction[], before: BrokenRestriction[]): BrokenRestriction[] {
+  const known = new Set(before.map((item) => `${item.restriction} ${item.night}`));
+  return after.filter((item) => !known.has(`${item.restriction} ${item.night}`));
+}

@@ -1,0 +1,73 @@
+import Joi from 'joi';
+import { openApiComponent } from '../../platform/http/components';
+import { calendarDate, dateSpan } from '../../platform/http/schemas';
+import {
+  ADVANCE_FIELDS,
+  COUNT_FIELDS,
+  FIRST_NIGHT,
+  FLAG_FIELDS,
+  LAST_NIGHT,
+  MAX_ADVANCE_DAYS,
+  MAX_COUNT,
+  MAX_READ_NIGHTS,
+  MAX_WRITE_ITEMS,
+  MAX_WRITE_NIGHTS,
+  RESTRICTION_FIELDS,
+} from './restrictions.types';
+
+const night = calendarDate
+  .custom((value: string, helpers) =>
+    value < FIRST_NIGHT || value > LAST_NIGHT ? helpers.error('date.restrictions') : value,
+  )
+  .messages({ 'date.restrictions': `{{#label}} must be between ${FIRST_NIGHT} and ${LAST_NIGHT}` });
+
+const count = Joi.number().integer().min(1).max(MAX_COUNT).allow(null);
+const advance = Joi.number().integer().min(0).max(MAX_ADVANCE_DAYS).allow(null);
+const flag = Joi.boolean().allow(null);
+
+const fieldValues = {
+  ...Object.fromEntries(COUNT_FIELDS.map((field) => [field, count])),
+  ...Object.fromEntries(FLAG_FIELDS.map((field) => [field, flag])),
+  ...Object.fromEntries(ADVANCE_FIELDS.map((field) => [field, advance])),
+};
+
+const writeItem = Joi.object({
+  category_id: Joi.string().uuid().required(),
+  tariff_id: Joi.string().uuid().allow(null).description('None: every tariff of the category'),
+  from: night.required(),
+  to: night.required().description('The last night written (inclusive)'),
+  weekdays: Joi.array()
+    .items(Joi.number().integer().min(1).max(7))
+    .min(1)
+    .max(7)
+    .unique()
+    .description('ISO weekdays of the nights written (1 Monday .. 7 Sunday); default every day'),
+  ...fieldValues,
+})
+  .or(...RESTRICTION_FIELDS)
+  .custom(dateSpan('from', 'to', { maxDays: MAX_WRITE_NIGHTS - 1 }));
+
+export const writeRestrictionsBody = Joi.object({
+  items: Joi.array().items(writeItem).min(1).max(MAX_WRITE_ITEMS).required(),
+});
+
+export const writeResultSchema = Joi.object({
+  items: Joi.number().integer().description('Items written'),
+  nights: Joi.number().integer().description('Nights of a category and tariff set or cleared'),
+});
+
+export const restrictionsQuery = Joi.object({
+  from: night.required(),
+  to: night.required().description('The last night read (inclusive)'),
+  category_id: Joi.string().uuid(),
+  tariff_id: Joi.string().uuid().description("Only this tariff's own restrictions"),
+}).custom(dateSpan('from', 'to', { maxDays: MAX_READ_NIGHTS - 1 }));
+
+export const restrictionNightSchema = Joi.object({
+  category_id: Joi.string().uuid(),
+  tariff_id: Joi.string().uuid().allow(null).description('None: every tariff of the category'),
+  night: Joi.string(),
+  ...Object.fromEntries(COUNT_FIELDS.map((field) => [field, Joi.number().integer().allow(null)])),
+  ...Object.fromEntries(FLAG_FIELDS.map((field) => [field, Joi.boolean()])),
+  ...Object.fromEntries(ADVANCE_FIELDS.map((field) => [field, Joi.number().integer().allow(null)])),
+}).meta(openApiComponent('RestrictionNight'));

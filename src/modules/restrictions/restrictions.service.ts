@@ -1,0 +1,117 @@
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { refusalsAs } from '../../platform/db/base-model';
+import { BusinessRuleError, ForbiddenError, ValidationError } from '../../platform/errors';
+import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
+import { restrictionsRepository as repository } from './restrictions.repository';
+import { brokenBy, newlyBroken } from './restrictions.rules';
+import type {
+  BrokenRestriction,
+  RestrictedStay,
+  RestrictionField,
+  RestrictionOverride,
+  RestrictionQuery,
+  RestrictionWrite,
+} from './restrictions.types';
+
+const BROKEN: Record<RestrictionField, (value: number | boolean, night: string) => string> = {
+  min_stay_arrival: (value, night) => `При заезде ${night} проживание не короче ${value} ноч.`,
+  min_stay_through: (value, night) => `Ночь ${night} продаётся только в проживании не короче ${value} ноч.`,
+  max_stay: (value, night) => `При заезде ${night} проживание не длиннее ${value} ноч.`,
+  closed_to_arrival: (_value, night) => `Заезд ${night} закрыт`,
+  closed_to_departure: (_value, night) => `Выезд ${night} закрыт`,
+  stop_sell: (_value, night) => `Продажи на ночь ${night} закрыты`,
+  min_advance_days: (value, night) => `Заезд ${night} бронируется не позднее чем за ${value} дн.`,
+  max_advance_days: (value, night) => `Заезд ${night} бронируется не ранее чем за ${value} дн.`,
+};
+
+export const restrictionMessages = {
+  notFound: 'Категория не найдена',
+  tariffNotFound: 'Тариф не найден',
+  dates: 'Дата окончания не может быть раньше даты начала',
+  overrideRole: 'Обойти ограничения продаж может только управляющий отеля',
+  broken: (item: BrokenRestriction) => BROKEN[item.restriction](item.value, item.night),
+};
+
+/**
+ * A stay refused by restrictions: the code names the first one broken (`restriction_min_stay_arrival`), the message
+ * its night; `restrictions` lists every one broken, with its night and value.
+ */
+export class RestrictionError extends BusinessRuleError {
+  constructor(readonly broken: BrokenRestriction[]) {
+    const messages = broken.map(restrictionMessages.broken);
+    super(messages[0], messages, `restriction_${broken[0].restriction}`);
+  }
+
+  override toBody(): Record<string, unknown> {
+    return { ...super.toBody(), restrictions: this.broken };
+  }
+}
+
+const itemError = (index: number, field: string, message: string) =>
+  new ValidationError(message, [{ path: `body.items.${index}.${field}`, message }]);
+
+/** An override of the restrictions is management's: anyone else asking for one is refused, whatever the stay. */
+export function assertMayOverride(role: Role, override: boolean | undefined): void {
+  if (override && role !== 'super_admin' && !HOTEL_MANAGEMENT.includes(role))
+    throw new ForbiddenError(restrictionMessages.overrideRole);
+}
+
+/** What a stay is checked with: the hotel, the stay before a change (if any), and whether management overrides. */
+export interface StayCheck {
+  hotel: { id: string; timezone: string };
+  stay: RestrictedStay;
+  before?: RestrictedStay;
+  override?: { by: string | null };
+}
+
+export function createRestrictionsService(db: Db) {
+  /** Refuses the items naming a category or tariff that is not this hotel's, before anything is written. */
+  async function assertOwn(conn: DbOrTrx, hotelId: string, items: RestrictionWrite[]) {
+    const tariffIds = items.flatMap((item) => (item.tariff_id ? [item.tariff_id] : []));
+    const own = await repository.own(conn, hotelId, [...new Set(items.map((item) => item.category_id))], tariffIds);
+    items.forEach((item, index) => {
+      if (item.to < item.from) throw itemError(index, 'to', restrictionMessages.dates);
+      if (!own.categories.has(item.category_id)) throw itemError(index, 'category_id', restrictionMessages.notFound);
+      if (item.tariff_id && !own.tariffs.has(item.tariff_id))
+        throw itemError(index, 'tariff_id', restrictionMessages.tariffNotFound);
+    });
+  }
+
+  return {
+    /** Writes every item in order, in one transaction (all or nothing); answers the nights touched. */
+    async write(hotelId: string, items: RestrictionWrite[]) {
+      const refused = () => itemError(0, 'category_id', restrictionMessages.notFound);
+      return refusalsAs({ foreignKey: refused }, () =>
+        db.transaction(async (trx) => {
+          await assertOwn(trx, hotelId, items);
+          let nights = 0;
+          for (const item of items) nights += await repository.write(trx, hotelId, item);
+          return { items: items.length, nights };
+        }),
+      );
+    },
+
+    /** The nights `from`..`to` holding a restriction, one entry per category, tariff and night. */
+    async read(hotelId: string, query: RestrictionQuery) {
+      if (query.to < query.from) throw new ValidationError(restrictionMessages.dates);
+      return repository.nights(db, hotelId, query);
+    },
+
+    /**
+     * Checks a stay (of nights; an hourly stay has none of these restrictions) in one query, in the caller's
+     * transaction. A change is refused only for what it breaks that the stay before it did not. Broken and not
+     * overridden: a `RestrictionError`; overridden: the record the booking keeps; nothing broken: undefined.
+     */
+    async check(conn: DbOrTrx, { hotel, stay, before, override }: StayCheck): Promise<RestrictionOverride | undefined> {
+      const stays = before ? [stay, before] : [stay];
+      const { today, nights } = await repository.forStays(conn, hotel.id, hotel.timezone, stays);
+      const after = brokenBy(stay, nights, today);
+      const broken = before ? newlyBroken(after, brokenBy(before, nights, today)) : after;
+      if (broken.length === 0) return undefined;
+      if (!override) throw new RestrictionError(broken);
+      return { by: override.by, at: new Date().toISOString(), restrictions: broken };
+    },
+  };
+}
+
+export type RestrictionsService = ReturnType<typeof createRestrictionsService>;
