@@ -1,0 +1,71 @@
+import { brokenBy, newlyBroken } from '../../src/modules/restrictions/restrictions.rules';
+import type { RestrictionNight } from '../../src/modules/restrictions/restrictions.types';
+
+const CATEGORY = 'c1';
+const none = {
+  min_stay_arrival: null,
+  min_stay_through: null,
+  max_stay: null,
+  closed_to_arrival: false,
+  closed_to_departure: false,
+  stop_sell: false,
+  min_advance_days: null,
+  max_advance_days: null,
+};
+const row = (night: string, fields: Partial<RestrictionNight>, tariff: string | null = null): RestrictionNight => ({
+  category_id: CATEGORY,
+  tariff_id: tariff,
+  night,
+  ...none,
+  ...fields,
+});
+const stay = (check_in: string, check_out: string, tariff: string | null = null) => ({
+  category_id: CATEGORY,
+  tariff_id: tariff,
+  check_in,
+  check_out,
+});
+
+describe('restriction rules', () => {
+  it('reads each restriction on its night: arrival, every night held, or the departure day', () => {
+    const rows = [
+      row('2031-01-01', { min_stay_arrival: 3, closed_to_departure: true }),
+      row('2031-01-02', { stop_sell: true, closed_to_arrival: true }),
+      row('2031-01-03', { closed_to_departure: true }),
+    ];
+    // Arriving on the 1st for 2 nights: too short on arrival, the 2nd on stop-sell (its arrival closure is not read),
+    // leaving on the 3rd closed; the departure closure of the arrival day is not read.
+    expect(brokenBy(stay('2031-01-01', '2031-01-03'), rows, '2030-12-01')).toEqual([
+      { restriction: 'min_stay_arrival', night: '2031-01-01', value: 3 },
+      { restriction: 'stop_sell', night: '2031-01-02', value: true },
+      { restriction: 'closed_to_departure', night: '2031-01-03', value: true },
+    ]);
+    expect(brokenBy(stay('2030-12-30', '2031-01-01'), rows, '2030-12-01')).toEqual([
+      { restriction: 'closed_to_departure', night: '2031-01-01', value: true },
+    ]);
+  });
+
+  it("counts the booking window from the hotel's today, and holds a tariff's rows to its stays only", () => {
+    const rows = [
+      row('2031-01-10', { min_advance_days: 5, max_advance_days: 7 }),
+      row('2031-01-11', { max_stay: 1 }, 't1'),
+    ];
+    expect(brokenBy(stay('2031-01-10', '2031-01-11'), rows, '2031-01-05')).toEqual([]);
+    expect(brokenBy(stay('2031-01-10', '2031-01-11'), rows, '2031-01-06')).toEqual([
+      { restriction: 'min_advance_days', night: '2031-01-10', value: 5 },
+    ]);
+    expect(brokenBy(stay('2031-01-10', '2031-01-11'), rows, '2031-01-02')[0].restriction).toBe('max_advance_days');
+    expect(brokenBy(stay('2031-01-11', '2031-01-13'), rows, '2031-01-01')).toEqual([]);
+    expect(brokenBy(stay('2031-01-11', '2031-01-13', 't1'), rows, '2031-01-01')).toEqual([
+      { restriction: 'max_stay', night: '2031-01-11', value: 1 },
+    ]);
+    expect(brokenBy({ ...stay('2031-01-10', '2031-01-11'), category_id: 'c2' }, rows, '2031-01-09')).toEqual([]);
+  });
+
+  it('a change breaks anew only what the stay before it did not break on the same night', () => {
+    const before = [{ restriction: 'stop_sell' as const, night: '2031-01-02', value: true }];
+    const after = [...before, { restriction: 'stop_sell' as const, night: '2031-01-05', value: true }];
+    expect(newlyBroken(after, before)).toEqual([after[1]]);
+    expect(newlyBroken(before, after)).toEqual([]);
+  });
+});
