@@ -27,6 +27,7 @@ const BROKEN: Record<RestrictionField, (value: number | boolean, night: string) 
 export const restrictionMessages = {
   notFound: 'Категория не найдена',
   tariffNotFound: 'Тариф не найден',
+  gone: 'Категория или тариф удалены во время записи: ничего не записано',
   dates: 'Дата окончания не может быть раньше даты начала',
   overrideRole: 'Обойти ограничения продаж может только управляющий отеля',
   broken: (item: BrokenRestriction) => BROKEN[item.restriction](item.value, item.night),
@@ -80,7 +81,8 @@ export function createRestrictionsService(db: Db) {
   return {
     /** Writes every item in order, in one transaction (all or nothing); answers the nights touched. */
     async write(hotelId: string, items: RestrictionWrite[]) {
-      const refused = () => itemError(0, 'category_id', restrictionMessages.notFound);
+      // Checked item by item first; the references catch a category or tariff deleted meanwhile.
+      const refused = () => new ValidationError(restrictionMessages.gone);
       return refusalsAs({ foreignKey: refused }, () =>
         db.transaction(async (trx) => {
           await assertOwn(trx, hotelId, items);
