@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
  * column per restriction. Setting or clearing a field over a range is an upsert or an update of exactly those nights,
  * so a range written over the middle of another leaves two pieces and equal neighbours are one value per night; a row
  * whose fields are all cleared is deleted. Both references carry the hotel, so another hotel's category or tariff can
- * never be named. A booking records an override of the restrictions its stay broke.
+ * never be named. A booking records an override of the restrictions its stay broke. A change moves the hotel's inventory
+ * version (migration 52), so cached availability and offers show it at once.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('restrictions', (t) => {
@@ -35,6 +36,10 @@ export async function up(knex: Knex): Promise<void> {
     min_stay_arrival BETWEEN 1 AND 365 AND min_stay_through BETWEEN 1 AND 365 AND max_stay BETWEEN 1 AND 365
     AND min_advance_days BETWEEN 0 AND 731 AND max_advance_days BETWEEN 0 AND 731
     AND closed_to_arrival AND closed_to_departure AND stop_sell)`);
+  // What the hotel can sell moves with its restrictions: availability and offers are cached per inventory version.
+  await knex.raw(`
+    CREATE CONSTRAINT TRIGGER restrictions_inventory_changed AFTER INSERT OR UPDATE OR DELETE ON restrictions
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION inventory_changed()`);
   await knex.schema.alterTable('bookings', (t) => {
     t.jsonb('restrictions_override');
   });

@@ -1,3 +1,4 @@
+import { offeringFrom } from '../../src/modules/restrictions/restrictions.offering';
 import { brokenBy, newlyBroken } from '../../src/modules/restrictions/restrictions.rules';
 import type { RestrictionNight } from '../../src/modules/restrictions/restrictions.types';
 
@@ -67,5 +68,32 @@ describe('restriction rules', () => {
     const after = [...before, { restriction: 'stop_sell' as const, night: '2031-01-05', value: true }];
     expect(newlyBroken(after, before)).toEqual([after[1]]);
     expect(newlyBroken(before, after)).toEqual([]);
+  });
+
+  it('a stay offered: sellable, or why not and the shifts by up to 3 days that are, closest and earlier first', () => {
+    const rows = [row('2031-01-10', { closed_to_arrival: true }), row('2031-01-12', { closed_to_arrival: true })];
+    const offering = offeringFrom(rows, '2031-01-08');
+    expect(offering.verdict(stay('2031-01-11', '2031-01-13'))).toEqual({
+      sellable: true,
+      restrictions: [],
+      alternatives: [],
+    });
+    // Arrivals on the 10th and 12th closed; the 8th is today, the 7th past; the 14th has no room.
+    const verdict = offering.verdict(stay('2031-01-10', '2031-01-12'), (dates) => dates.check_in !== '2031-01-13');
+    expect(verdict).toEqual({
+      sellable: false,
+      restrictions: [{ restriction: 'closed_to_arrival', night: '2031-01-10', value: true }],
+      alternatives: [
+        { check_in: '2031-01-09', check_out: '2031-01-11' },
+        { check_in: '2031-01-11', check_out: '2031-01-13' },
+        { check_in: '2031-01-08', check_out: '2031-01-10' },
+      ],
+    });
+    // No room for the stay itself: not sellable, with nothing broken.
+    expect(offering.verdict(stay('2031-01-11', '2031-01-12'), () => false)).toEqual({
+      sellable: false,
+      restrictions: [],
+      alternatives: [],
+    });
   });
 });

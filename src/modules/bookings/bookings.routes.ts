@@ -83,7 +83,11 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       path: '/api/hotels/:slug/availability',
       summary: 'Free rooms and categories per night',
       description:
-        "Nights [`from`, `to`) (at most 93); a room is free for a night when nothing holds it from that day's check-in time to the next day's check-out time and it is not closed.",
+        "Nights [`from`, `to`) (at most 93); a room is free for a night when nothing holds it from that day's " +
+        "check-in time to the next day's check-out time and it is not closed. Per category, the window is also judged " +
+        "as one stay: `sellable` (a room free every night, none of the category's restrictions broken), else the " +
+        '`restrictions` it breaks (`{ restriction, night, value }`, as the 422 of a booking) and `alternatives`: the ' +
+        'same length shifted by up to 3 days either way, free and unrestricted, closest first (split stays: not yet).',
       tags,
       access: { kind: 'hotel', roles: BOOKING_READERS },
       request: { params: slugParams, query: availabilityQuery },

@@ -11,6 +11,7 @@ import {
   percent,
 } from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
+import { brokenRestrictionSchema, stayVerdictKeys } from '../restrictions';
 import { BOOKING_CHARGE_KINDS, BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
@@ -141,13 +142,7 @@ export const bookingSchema = Joi.object({
   restrictions_override: Joi.object({
     by: Joi.string().uuid().allow(null),
     at: Joi.string(),
-    restrictions: Joi.array().items(
-      Joi.object({
-        restriction: Joi.string(),
-        night: Joi.string(),
-        value: Joi.alternatives(Joi.number(), Joi.boolean()),
-      }),
-    ),
+    restrictions: Joi.array().items(brokenRestrictionSchema),
   })
     .allow(null)
     .description('Set when management sold the stay against restrictions: by whom, when, and those it broke'),
@@ -177,7 +172,12 @@ export const availabilitySchema = Joi.object({
       category_id: Joi.string().uuid(),
       total_rooms: Joi.number().integer(),
       free: Joi.array().items(Joi.number().integer()),
-    }),
+      ...stayVerdictKeys,
+    }).description(
+      'Per category, also the window `from`..`to` judged as one stay: `sellable` when a room of the category is free ' +
+        "on every night and the stay breaks none of the category's restrictions; otherwise the `restrictions` it " +
+        'breaks and its `alternatives`, checked against both restrictions and free rooms',
+    ),
   ),
   rooms: Joi.array().items(
     Joi.object({

@@ -59,7 +59,7 @@ export interface StayServices {
   hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
   rooms: Pick<RoomsService, 'findRoom' | 'findCategory'>;
   pricing: Pick<PricingService, 'findTariff'> & { quotes: Pick<QuoteService, 'quote'> };
-  restrictions: Pick<RestrictionsService, 'check'>;
+  restrictions: Pick<RestrictionsService, 'check' | 'offering'>;
 }
 
 /** A stay as the restrictions check is given it, with whether management overrides them. */

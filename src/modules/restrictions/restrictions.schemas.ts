@@ -71,3 +71,24 @@ export const restrictionNightSchema = Joi.object({
   ...Object.fromEntries(FLAG_FIELDS.map((field) => [field, Joi.boolean()])),
   ...Object.fromEntries(ADVANCE_FIELDS.map((field) => [field, Joi.number().integer().allow(null)])),
 }).meta(openApiComponent('RestrictionNight'));
+
+/** A restriction a stay breaks, as a refusal and an offer name it. */
+export const brokenRestrictionSchema = Joi.object({
+  restriction: Joi.string().valid(...RESTRICTION_FIELDS),
+  night: Joi.string().description('The night it is set on (the departure day for `closed_to_departure`)'),
+  value: Joi.alternatives(Joi.number(), Joi.boolean()),
+}).meta(openApiComponent('BrokenRestriction'));
+
+/** What an answer offering a stay says of it: sellable or not, why, and the nearest shifts that can be sold. */
+export const stayVerdictKeys = {
+  sellable: Joi.boolean().description('The stay can be sold: rooms are free and it breaks no restriction'),
+  restrictions: Joi.array()
+    .items(brokenRestrictionSchema)
+    .description('The restrictions the stay breaks, by night then restriction (empty when none)'),
+  alternatives: Joi.array()
+    .items(Joi.object({ check_in: Joi.string(), check_out: Joi.string() }).meta(openApiComponent('StayDates')))
+    .description(
+      'When not sellable: the same stay shifted by up to 3 days either way that can be sold, closest first ' +
+        '(earlier first on a tie, never in the past). Split stays are not offered yet',
+    ),
+};

@@ -3,6 +3,7 @@ import { refusalsAs } from '../../platform/db/base-model';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../platform/errors';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { restrictionsRepository as repository } from './restrictions.repository';
+import { offeringFrom, withShifts, type Offering } from './restrictions.offering';
 import { brokenBy, newlyBroken } from './restrictions.rules';
 import type {
   BrokenRestriction,
@@ -112,6 +113,16 @@ export function createRestrictionsService(db: Db) {
       if (broken.length === 0) return undefined;
       if (!override) throw new RestrictionError(broken);
       return { by: override.by, at: new Date().toISOString(), restrictions: broken };
+    },
+
+    /**
+     * For answers that offer stays (availability, offers, quotes): the restrictions on the stays and on their shifts
+     * by up to 3 days either way, read in one query, then judged in memory (`verdict`) by the same rules as `check`.
+     */
+    async offering(conn: DbOrTrx, hotel: StayCheck['hotel'], stays: RestrictedStay[]): Promise<Offering> {
+      if (stays.length === 0) return offeringFrom([], '');
+      const { today, nights } = await repository.forStays(conn, hotel.id, hotel.timezone, stays.flatMap(withShifts));
+      return offeringFrom(nights, today);
     },
   };
 }
