@@ -210,6 +210,25 @@ describe('writing restrictions in bulk', () => {
     await write([mine], other.accessToken).expect(403);
   });
 
+  it('bulk writes at once over the same nights in opposite orders all succeed, one after another', async () => {
+    const [{ category: x }, { category: y }] = await Promise.all([roomIn(), roomIn()]);
+    const item = (category_id: string, value: number) => ({
+      category_id,
+      from: '2033-01-01',
+      to: '2034-12-31',
+      min_stay_through: value,
+    });
+    const writes = Array.from({ length: 8 }, (_, i) =>
+      write(i % 2 ? [item(x.id, i + 1), item(y.id, i + 1)] : [item(y.id, i + 1), item(x.id, i + 1)]),
+    );
+    const statuses = (await Promise.all(writes)).map((response) => response.status);
+    expect(statuses).toEqual(Array(8).fill(200));
+    // One write won every night of both categories: they ran one after another, not interleaved.
+    const nights = await read({ from: '2033-06-01', to: '2033-06-01' });
+    const values = nights.filter((row) => [x.id, y.id].includes(row.category_id as string));
+    expect(new Set(values.map((row) => row.min_stay_through)).size).toBe(1);
+  });
+
   it('management writes; the staff who see bookings read; housekeeping neither', async () => {
     const { category } = await roomIn();
     const item = { category_id: category.id, from: '2032-04-01', to: '2032-04-01', stop_sell: true };

@@ -36,6 +36,11 @@ function nightsOf(item: RestrictionWrite): { sql: string; bindings: Knex.RawBind
 }
 
 export const restrictionsRepository = {
+  /** Takes the hotel's restrictions lock until the transaction ends: its writes run one after another. */
+  async lockHotel(trx: DbOrTrx, hotelId: string): Promise<void> {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`restrictions:${hotelId}`]);
+  },
+
   /** Those of the ids that are this hotel's categories and tariffs. */
   async own(db: DbOrTrx, hotelId: string, categoryIds: string[], tariffIds: string[]) {
     const [categories, tariffs] = await Promise.all([

@@ -1,5 +1,6 @@
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { refusalsAs } from '../../platform/db/base-model';
+import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../platform/errors';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { restrictionsRepository as repository } from './restrictions.repository';
@@ -80,12 +81,16 @@ export function createRestrictionsService(db: Db) {
   }
 
   return {
-    /** Writes every item in order, in one transaction (all or nothing); answers the nights touched. */
+    /**
+     * Writes every item in order, in one transaction (all or nothing); answers the nights touched. A hotel's writes
+     * run one after another (its lock first), so two of them over the same nights in another order cannot deadlock.
+     */
     async write(hotelId: string, items: RestrictionWrite[]) {
       // Checked item by item first; the references catch a category or tariff deleted meanwhile.
       const refused = () => new ValidationError(restrictionMessages.gone);
       return refusalsAs({ foreignKey: refused }, () =>
-        db.transaction(async (trx) => {
+        transactionWithRetry(db, async (trx) => {
+          await repository.lockHotel(trx, hotelId);
           await assertOwn(trx, hotelId, items);
           let nights = 0;
           for (const item of items) nights += await repository.write(trx, hotelId, item);
