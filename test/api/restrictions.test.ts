@@ -345,6 +345,27 @@ describe('restrictions applied to the stays staff make', () => {
     });
   });
 
+  it("a change of tariff alone is checked against the new tariff's own restrictions", async () => {
+    const { category, room } = await roomIn();
+    const tariff = await tariffOf();
+    const created = await book({ room_id: room.id, check_in: '2031-09-10', check_out: '2031-09-12' }).expect(201);
+    await write([
+      { category_id: category.id, tariff_id: tariff, from: '2031-09-10', to: '2031-09-10', closed_to_arrival: true },
+    ]).expect(200);
+    const patch = (body: Record<string, unknown>) =>
+      t.http
+        .patch(api(owner, `/bookings/${created.body.id}`))
+        .set(as(owner.accessToken))
+        .send(body);
+    const refused = await patch({ tariff_id: tariff }).expect(422);
+    expect(refused.body.restrictions).toEqual([{ restriction: 'closed_to_arrival', night: '2031-09-10', value: true }]);
+    // Also when the price was set by hand (nothing is re-priced): the check does not hang on the price.
+    await patch({ price: '9000.00' }).expect(200);
+    await patch({ tariff_id: tariff }).expect(422);
+    const sold = await patch({ tariff_id: tariff, override_restrictions: true }).expect(200);
+    expect(sold.body).toMatchObject({ tariff_id: tariff, restrictions_override: { by: owner.userId } });
+  });
+
   it('management overrides with an explicit flag, recorded on the booking; the desk may not', async () => {
     const { category, room } = await roomIn();
     await write([{ category_id: category.id, from: '2031-11-01', to: '2031-11-03', min_stay_through: 4 }]).expect(200);

@@ -122,7 +122,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         '`require_payment_checkin`: `hard` refuses while a balance is due (422), `soft` answers with a warning. ' +
         'Check-out, in the same transaction, frees the room from now and, with `checkout_auto`, makes it `dirty` ' +
         'with a turnover task. Dates, room or tariff changes re-price the stay unless its price was set by hand. New ' +
-        "dates or room are checked against the hotel's restrictions (422 `restriction_<name>` for what they break " +
+        "dates, room or tariff are checked against the hotel's restrictions (422 `restriction_<name>` for what they break " +
         'anew, unless management sends `override_restrictions`).',
       tags,
       access: { kind: 'hotel', roles: BOOKING_WRITERS },

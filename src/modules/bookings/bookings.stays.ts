@@ -190,10 +190,12 @@ export function createStays({ hotels, rooms, pricing, restrictions, repository }
     const { hotel_id: hotelId } = booking;
     const merged = { ...booking, ...changes };
     const staysChanged = STAY_FIELDS.some((field) => field in changes);
+    // A tariff's own restrictions apply to its stays: a change of tariff alone is checked as well.
+    const restrictionsChanged = staysChanged || 'tariff_id' in changes;
     const reprice = changes.price === undefined && !booking.price_manual && PRICE_FIELDS.some((f) => f in changes);
     const fields: Partial<Booking> = { ...changes };
     const tariff = await tariffOf(trx, hotelId, 'tariff_id' in changes ? changes.tariff_id : undefined);
-    if (staysChanged || reprice) {
+    if (restrictionsChanged || reprice) {
       const hotel = await hotelOf(trx, hotelId);
       const room = await roomOf(trx, hotelId, merged.room_id);
       const category = await categoryOf(trx, hotelId, room.category_id);
@@ -202,6 +204,8 @@ export function createStays({ hotels, rooms, pricing, restrictions, repository }
         assertRoomUsable(room, span, merged.guests_count);
         assertKindAllowed(category, booking.kind);
         Object.assign(fields, { start_at: span.start, end_at: span.end, category_id: room.category_id });
+      }
+      if (restrictionsChanged) {
         const stay = { ...merged, category_id: room.category_id, override_restrictions };
         Object.assign(fields, await restricted(trx, hotel, stay, actor, booking));
       }
