@@ -366,6 +366,29 @@ describe('restrictions applied to the stays staff make', () => {
     expect(sold.body).toMatchObject({ tariff_id: tariff, restrictions_override: { by: owner.userId } });
   });
 
+  it('a move into another category closed on the same night, or onto a stricter tariff, is broken anew', async () => {
+    const [{ category, room }, { category: other, room: otherRoom }] = await Promise.all([roomIn(), roomIn()]);
+    const tariff = await tariffOf();
+    const created = await book({ room_id: room.id, check_in: '2031-10-01', check_out: '2031-10-03' }).expect(201);
+    await write([
+      { category_id: category.id, from: '2031-10-02', to: '2031-10-02', stop_sell: true },
+      { category_id: other.id, from: '2031-10-02', to: '2031-10-02', stop_sell: true },
+      { category_id: category.id, from: '2031-10-01', to: '2031-10-01', min_stay_arrival: 3 },
+      { category_id: category.id, tariff_id: tariff, from: '2031-10-01', to: '2031-10-01', min_stay_arrival: 4 },
+    ]).expect(200);
+    const patch = (body: Record<string, unknown>) =>
+      t.http
+        .patch(api(owner, `/bookings/${created.body.id}`))
+        .set(as(owner.accessToken))
+        .send(body);
+    const moved = await patch({ room_id: otherRoom.id }).expect(422);
+    expect(moved.body.restrictions).toEqual([{ restriction: 'stop_sell', night: '2031-10-02', value: true }]);
+    const stricter = await patch({ tariff_id: tariff }).expect(422);
+    expect(stricter.body.restrictions).toEqual([{ restriction: 'min_stay_arrival', night: '2031-10-01', value: 4 }]);
+    // What it broke already, on its own category and rows, does not refuse a change of something else.
+    await patch({ guests_count: 1 }).expect(200);
+  });
+
   it('management overrides with an explicit flag, recorded on the booking; the desk may not', async () => {
     const { category, room } = await roomIn();
     await write([{ category_id: category.id, from: '2031-11-01', to: '2031-11-03', min_stay_through: 4 }]).expect(200);

@@ -1,5 +1,5 @@
 import { offeringFrom } from '../../src/modules/restrictions/restrictions.offering';
-import { brokenBy, newlyBroken } from '../../src/modules/restrictions/restrictions.rules';
+import { breachesOf, brokenBy, newlyBroken } from '../../src/modules/restrictions/restrictions.rules';
 import type { RestrictionNight } from '../../src/modules/restrictions/restrictions.types';
 
 const CATEGORY = 'c1';
@@ -64,10 +64,32 @@ describe('restriction rules', () => {
   });
 
   it('a change breaks anew only what the stay before it did not break on the same night', () => {
-    const before = [{ restriction: 'stop_sell' as const, night: '2031-01-02', value: true }];
-    const after = [...before, { restriction: 'stop_sell' as const, night: '2031-01-05', value: true }];
+    const rows = [row('2031-01-02', { stop_sell: true }), row('2031-01-05', { stop_sell: true })];
+    const before = breachesOf(stay('2031-01-01', '2031-01-04'), rows, '2031-01-01');
+    const after = breachesOf(stay('2031-01-01', '2031-01-06'), rows, '2031-01-01');
     expect(newlyBroken(after, before)).toEqual([after[1]]);
     expect(newlyBroken(before, after)).toEqual([]);
+  });
+
+  it('another category closed on the same night, or a stricter value of another tariff, is broken anew', () => {
+    const rows = [
+      row('2031-01-02', { stop_sell: true }),
+      { ...row('2031-01-02', { stop_sell: true }), category_id: 'c2' },
+      row('2031-01-01', { min_stay_arrival: 3 }),
+      row('2031-01-01', { min_stay_arrival: 4 }, 't1'),
+      row('2031-01-01', { min_stay_arrival: 3 }, 't2'),
+    ];
+    const before = breachesOf(stay('2031-01-01', '2031-01-03'), rows, '2030-12-01');
+    const moved = breachesOf({ ...stay('2031-01-01', '2031-01-03'), category_id: 'c2' }, rows, '2030-12-01');
+    expect(newlyBroken(moved, before)).toEqual([
+      expect.objectContaining({ restriction: 'stop_sell', category_id: 'c2' }),
+    ]);
+    const onT1 = breachesOf(stay('2031-01-01', '2031-01-03', 't1'), rows, '2030-12-01');
+    expect(newlyBroken(onT1, before)).toEqual([expect.objectContaining({ value: 4, tariff_id: 't1' })]);
+    // A stricter value where the same row was broken before is new too; an equal or weaker one is not.
+    const stricter = before.map((item) => (item.restriction === 'min_stay_arrival' ? { ...item, value: 5 } : item));
+    expect(newlyBroken(stricter, before)).toEqual([expect.objectContaining({ value: 5 })]);
+    expect(newlyBroken(before, stricter)).toEqual([]);
   });
 
   it('a stay offered: sellable, or why not and the shifts by up to 3 days that are, closest and earlier first', () => {

@@ -43,26 +43,64 @@ function readsOn(field: RestrictionField, night: string, stay: RestrictedStay): 
 const applies = (row: RestrictionNight, stay: RestrictedStay) =>
   row.category_id === stay.category_id && (row.tariff_id === null || row.tariff_id === stay.tariff_id);
 
-/**
- * The restrictions a stay breaks, by night then field. A category-wide row and a row of the stay's tariff both apply
- * (the stricter wins); the booking window counts days from the hotel's `today` to the arrival.
- */
-export function brokenBy(stay: RestrictedStay, rows: RestrictionNight[], today: string): BrokenRestriction[] {
+/** A restriction a stay breaks, with the category and tariff (none: category-wide) of the row that sets it. */
+export type Breach = BrokenRestriction & { category_id: string; tariff_id: string | null };
+
+/** Every restriction a stay breaks, one per row and field (a category-wide row and one of the stay's tariff both). */
+export function breachesOf(stay: RestrictedStay, rows: RestrictionNight[], today: string): Breach[] {
   const facts = { nights: daysBetween(stay.check_in, stay.check_out), lead: daysBetween(today, stay.check_in) };
-  const broken = rows
+  return rows
     .filter((row) => applies(row, stay))
     .flatMap((row) =>
       RESTRICTION_FIELDS.filter((field) => {
         const value = row[field];
         return value !== null && value !== false && readsOn(field, row.night, stay) && BREAKS[field](value, facts);
-      }).map((field) => ({ restriction: field, night: row.night, value: row[field] as number | boolean })),
+      }).map((field) => ({
+        restriction: field,
+        night: row.night,
+        value: row[field] as number | boolean,
+        category_id: row.category_id,
+        tariff_id: row.tariff_id,
+      })),
     );
-  const order = (item: BrokenRestriction) => `${item.night} ${RESTRICTION_FIELDS.indexOf(item.restriction)}`;
-  return broken.sort((a, b) => order(a).localeCompare(order(b)));
 }
 
-/** Those of `after` that `before` did not break already (a change is refused only for what it breaks anew). */
-export function newlyBroken(after: BrokenRestriction[], before: BrokenRestriction[]): BrokenRestriction[] {
-  const known = new Set(before.map((item) => `${item.restriction} ${item.night}`));
-  return after.filter((item) => !known.has(`${item.restriction} ${item.night}`));
+/** The restrictions as a refusal names them, by night then field. */
+export function presented(breaches: Breach[]): BrokenRestriction[] {
+  const order = (item: BrokenRestriction) => `${item.night} ${RESTRICTION_FIELDS.indexOf(item.restriction)}`;
+  return breaches
+    .map(({ restriction, night, value }) => ({ restriction, night, value }))
+    .sort((a, b) => order(a).localeCompare(order(b)));
+}
+
+/**
+ * The restrictions a stay breaks, by night then field. A category-wide row and a row of the stay's tariff both apply
+ * (the stricter wins); the booking window counts days from the hotel's `today` to the arrival.
+ */
+export function brokenBy(stay: RestrictedStay, rows: RestrictionNight[], today: string): BrokenRestriction[] {
+  return presented(breachesOf(stay, rows, today));
+}
+
+/** Restrictions that refuse more stays the lower they are; every other count the higher it is. */
+const LOWER_IS_STRICTER: readonly RestrictionField[] = ['max_stay', 'max_advance_days'];
+
+/** Whether `value` refuses every stay `other` refuses, for the same restriction (two flags set: equally). */
+function asStrict(field: RestrictionField, value: number | boolean, other: number | boolean): boolean {
+  if (typeof value === 'boolean' || typeof other === 'boolean') return true;
+  return LOWER_IS_STRICTER.includes(field) ? value <= other : value >= other;
+}
+
+const keyOf = (item: Breach) => `${item.category_id}|${item.tariff_id ?? ''}|${item.restriction}|${item.night}`;
+
+/**
+ * Those of `after` that `before` did not break already, on the same category, tariff row, restriction and night,
+ * at least as strictly (a change is refused only for what it breaks anew: another category stop-sold on the same
+ * night, or a tariff's stricter value, is new).
+ */
+export function newlyBroken(after: Breach[], before: Breach[]): Breach[] {
+  const known = new Map(before.map((item) => [keyOf(item), item.value]));
+  return after.filter((item) => {
+    const value = known.get(keyOf(item));
+    return value === undefined || !asStrict(item.restriction, value, item.value);
+  });
 }

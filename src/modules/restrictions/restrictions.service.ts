@@ -5,7 +5,7 @@ import { BusinessRuleError, ForbiddenError, ValidationError } from '../../platfo
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { restrictionsRepository as repository } from './restrictions.repository';
 import { offeringFrom, withShifts, type Offering } from './restrictions.offering';
-import { brokenBy, newlyBroken } from './restrictions.rules';
+import { breachesOf, newlyBroken, presented } from './restrictions.rules';
 import type {
   BrokenRestriction,
   RestrictedStay,
@@ -113,8 +113,8 @@ export function createRestrictionsService(db: Db) {
     async check(conn: DbOrTrx, { hotel, stay, before, override }: StayCheck): Promise<RestrictionOverride | undefined> {
       const stays = before ? [stay, before] : [stay];
       const { today, nights } = await repository.forStays(conn, hotel.id, hotel.timezone, stays);
-      const after = brokenBy(stay, nights, today);
-      const broken = before ? newlyBroken(after, brokenBy(before, nights, today)) : after;
+      const after = breachesOf(stay, nights, today);
+      const broken = presented(before ? newlyBroken(after, breachesOf(before, nights, today)) : after);
       if (broken.length === 0) return undefined;
       if (!override) throw new RestrictionError(broken);
       return { by: override.by, at: new Date().toISOString(), restrictions: broken };
