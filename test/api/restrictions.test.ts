@@ -389,6 +389,48 @@ describe('restrictions applied to the stays staff make', () => {
     await patch({ guests_count: 1 }).expect(200);
   });
 
+  it('a shorter stay is never refused; a guest in house is checked only on the nights added', async () => {
+    const [{ category, room }, { category: second, room: secondRoom }] = await Promise.all([roomIn(), roomIn()]);
+    const [inHouse, ahead] = await Promise.all([
+      book({ room_id: room.id, check_in: '2031-12-01', check_out: '2031-12-05' }).expect(201),
+      book({ room_id: secondRoom.id, check_in: '2031-12-01', check_out: '2031-12-05' }).expect(201),
+    ]);
+    const patch = (id: string, body: Record<string, unknown>) =>
+      t.http
+        .patch(api(owner, `/bookings/${id}`))
+        .set(as(owner.accessToken))
+        .send(body);
+    await patch(inHouse.body.id, { status: 'checked_in' }).expect(200);
+    const on = (night: string, fields: Record<string, unknown>) =>
+      [category.id, second.id].map((category_id) => ({ category_id, from: night, to: night, ...fields }));
+    await write([
+      ...on('2031-12-01', { min_stay_arrival: 3 }),
+      ...on('2031-12-03', { closed_to_departure: true }),
+      ...on('2031-12-05', { closed_to_departure: true }),
+      ...on('2031-12-06', { stop_sell: true }),
+      ...on('2031-12-07', { closed_to_departure: true }),
+      ...on('2031-12-08', { min_stay_through: 10 }),
+    ]).expect(200);
+    // Shorter, onto a closed departure and under the arrival's minimum: in house or not, it only removes nights.
+    await patch(inHouse.body.id, { check_out: '2031-12-03' }).expect(200);
+    await patch(ahead.body.id, { check_out: '2031-12-03' }).expect(200);
+    // In house, longer: the departure day is not read, the nights added are.
+    await patch(inHouse.body.id, { check_out: '2031-12-05' }).expect(200);
+    const stopped = await patch(inHouse.body.id, { check_out: '2031-12-07' }).expect(422);
+    expect(stopped.body.restrictions).toEqual([{ restriction: 'stop_sell', night: '2031-12-06', value: true }]);
+    const through = await patch(inHouse.body.id, { check_out: '2031-12-09' }).expect(422);
+    expect(through.body.restrictions).toContainEqual({
+      restriction: 'min_stay_through',
+      night: '2031-12-08',
+      value: 10,
+    });
+    // Not in house, longer: the whole stay is checked (here its departure day).
+    const departure = await patch(ahead.body.id, { check_out: '2031-12-05' }).expect(422);
+    expect(departure.body.restrictions).toEqual([
+      { restriction: 'closed_to_departure', night: '2031-12-05', value: true },
+    ]);
+  });
+
   it('management overrides with an explicit flag, recorded on the booking; the desk may not', async () => {
     const { category, room } = await roomIn();
     await write([{ category_id: category.id, from: '2031-11-01', to: '2031-11-03', min_stay_through: 4 }]).expect(200);

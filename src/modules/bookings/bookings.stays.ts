@@ -156,7 +156,8 @@ export function createStays({ hotels, rooms, pricing, restrictions, repository }
     const nights = nightsOf(stay);
     if (!nights) return {};
     const override = stay.override_restrictions ? { by: actor.userId } : undefined;
-    const check = { hotel, stay: nights, before: before && nightsOf(before), override };
+    const inHouse = before?.status === 'checked_in';
+    const check = { hotel, stay: nights, before: before && nightsOf(before), inHouse, override };
     const record = await restrictions.check(trx, check);
     return record ? { restrictions_override: record } : {};
   }

@@ -104,3 +104,36 @@ export function newlyBroken(after: Breach[], before: Breach[]): Breach[] {
     return value === undefined || !asStrict(item.restriction, value, item.value);
   });
 }
+
+/** A change that only removes nights: the same category and tariff, no night outside those the stay held. */
+const onlyShortens = (stay: RestrictedStay, before: RestrictedStay) =>
+  stay.category_id === before.category_id &&
+  stay.tariff_id === before.tariff_id &&
+  stay.check_in >= before.check_in &&
+  stay.check_out <= before.check_out;
+
+/** Of a change's breaches, those read on every night held (stop-sell, minimum through) on a night it adds. */
+function onAddedNights(after: Breach[], before: RestrictedStay): Breach[] {
+  const held = (item: Breach) =>
+    item.night >= before.check_in &&
+    item.night < before.check_out &&
+    item.category_id === before.category_id &&
+    (item.tariff_id === null || item.tariff_id === before.tariff_id);
+  return after.filter((item) => READ_ON[item.restriction] === 'stay' && !held(item));
+}
+
+/**
+ * What a change of a stay breaks anew. A change that only shortens it, or any change of an in-house stay (its
+ * arrival is behind it), is checked only on the nights it adds: the arrival-night rules and `closed_to_departure`
+ * never refuse a guest leaving earlier.
+ */
+export function brokenAnew(
+  stay: RestrictedStay,
+  before: RestrictedStay,
+  rows: RestrictionNight[],
+  { today, inHouse }: { today: string; inHouse: boolean },
+): Breach[] {
+  const after = breachesOf(stay, rows, today);
+  const checked = inHouse || onlyShortens(stay, before) ? onAddedNights(after, before) : after;
+  return newlyBroken(checked, breachesOf(before, rows, today));
+}

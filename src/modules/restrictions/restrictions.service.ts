@@ -5,7 +5,7 @@ import { BusinessRuleError, ForbiddenError, ValidationError } from '../../platfo
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { restrictionsRepository as repository } from './restrictions.repository';
 import { offeringFrom, withShifts, type Offering } from './restrictions.offering';
-import { breachesOf, newlyBroken, presented } from './restrictions.rules';
+import { brokenAnew, breachesOf, presented } from './restrictions.rules';
 import type {
   BrokenRestriction,
   RestrictedStay,
@@ -64,6 +64,8 @@ export interface StayCheck {
   hotel: { id: string; timezone: string };
   stay: RestrictedStay;
   before?: RestrictedStay;
+  /** The stay before the change is in house (checked in): only the nights a change adds are checked. */
+  inHouse?: boolean;
   override?: { by: string | null };
 }
 
@@ -107,14 +109,19 @@ export function createRestrictionsService(db: Db) {
 
     /**
      * Checks a stay (of nights; an hourly stay has none of these restrictions) in one query, in the caller's
-     * transaction. A change is refused only for what it breaks that the stay before it did not. Broken and not
+     * transaction. A change is refused only for what it breaks that the stay before it did not (`brokenAnew`). Broken and not
      * overridden: a `RestrictionError`; overridden: the record the booking keeps; nothing broken: undefined.
      */
-    async check(conn: DbOrTrx, { hotel, stay, before, override }: StayCheck): Promise<RestrictionOverride | undefined> {
+    async check(
+      conn: DbOrTrx,
+      { hotel, stay, before, inHouse, override }: StayCheck,
+    ): Promise<RestrictionOverride | undefined> {
       const stays = before ? [stay, before] : [stay];
       const { today, nights } = await repository.forStays(conn, hotel.id, hotel.timezone, stays);
-      const after = breachesOf(stay, nights, today);
-      const broken = presented(before ? newlyBroken(after, breachesOf(before, nights, today)) : after);
+      const breaches = before
+        ? brokenAnew(stay, before, nights, { today, inHouse: inHouse ?? false })
+        : breachesOf(stay, nights, today);
+      const broken = presented(breaches);
       if (broken.length === 0) return undefined;
       if (!override) throw new RestrictionError(broken);
       return { by: override.by, at: new Date().toISOString(), restrictions: broken };
