@@ -29,8 +29,14 @@ export async function up(knex: Knex): Promise<void> {
       .onDelete('CASCADE');
     t.foreign(['hotel_id', 'tariff_id']).references(['hotel_id', 'id']).inTable('tariffs').onDelete('CASCADE');
   });
+  // The key (PostgreSQL 15+: one category-wide row a night); a stay's nights of a category are one range scan of it.
   await knex.raw(`CREATE UNIQUE INDEX restrictions_night_unique
-    ON restrictions (hotel_id, category_id, tariff_id, night) NULLS NOT DISTINCT`);
+    ON restrictions (hotel_id, category_id, night, tariff_id) NULLS NOT DISTINCT`);
+  // Reads across categories by night, and the cascade of a deleted tariff.
+  await knex.raw('CREATE INDEX restrictions_hotel_night ON restrictions (hotel_id, night)');
+  await knex.raw(
+    'CREATE INDEX restrictions_hotel_tariff ON restrictions (hotel_id, tariff_id) WHERE tariff_id IS NOT NULL',
+  );
   // A check passes on NULL: a field left unset; a flag is stored as true or NULL, never false.
   await knex.raw(`ALTER TABLE restrictions ADD CONSTRAINT restrictions_values_check CHECK (
     min_stay_arrival BETWEEN 1 AND 365 AND min_stay_through BETWEEN 1 AND 365 AND max_stay BETWEEN 1 AND 365

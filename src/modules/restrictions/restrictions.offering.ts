@@ -25,11 +25,12 @@ export const shifted = <T extends StayDates>(stay: T, days: number): T => ({
 /** The shifts tried for alternatives, closest first; on a tie the earlier stay first: -1, +1, -2, +2, -3, +3. */
 export const SHIFTS = Array.from({ length: MAX_SHIFT_DAYS }, (_, i) => [-(i + 1), i + 1]).flat();
 
-/** The nights whose restrictions an offering reads: the stay and each of its shifts, so one query answers all. */
-export const withShifts = (stay: RestrictedStay): RestrictedStay[] => [
-  shifted(stay, -MAX_SHIFT_DAYS),
-  shifted(stay, MAX_SHIFT_DAYS),
-];
+/** The nights whose restrictions an offering reads: the stay widened to cover each of its shifts, one range. */
+export const withShifts = (stay: RestrictedStay): RestrictedStay => ({
+  ...stay,
+  check_in: shifted(stay, -MAX_SHIFT_DAYS).check_in,
+  check_out: shifted(stay, MAX_SHIFT_DAYS).check_out,
+});
 
 /** What an answer offering a stay says about it: sellable or not, why, and the nearest sellable shifts. */
 export interface StayVerdict {

@@ -12,7 +12,7 @@ import {
 
 const ALL_WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
 const NIGHT = "to_char(night, 'YYYY-MM-DD') AS night";
-const CONFLICT_KEY = '(hotel_id, category_id, tariff_id, night)';
+const CONFLICT_KEY = '(hotel_id, category_id, night, tariff_id)';
 const ALL_CLEARED = RESTRICTION_FIELDS.map((field) => `${field} IS NULL`).join(' AND ');
 
 /** What a night's row holds for a flag: `true`, or nothing (a cleared flag and `false` are the same). */
@@ -33,6 +33,17 @@ function nightsOf(item: RestrictionWrite): { sql: string; bindings: Knex.RawBind
     sql: `FROM generate_series(?::date, ?::date, interval '1 day') AS d WHERE extract(isodow FROM d)::int = ANY(?)`,
     bindings: [item.from, item.to, item.weekdays ?? ALL_WEEKDAYS],
   };
+}
+
+/** The nights the stays read (arrival to departure day), overlapping or adjoining ranges merged, in order. */
+function rangesOf(stays: RestrictedStay[]): [string, string][] {
+  const sorted = stays.map((stay): [string, string] => [stay.check_in, stay.check_out]).sort();
+  return sorted.reduce<[string, string][]>((ranges, [from, to]) => {
+    const last = ranges[ranges.length - 1];
+    if (last && from <= last[1]) last[1] = to > last[1] ? to : last[1];
+    else ranges.push([from, to]);
+    return ranges;
+  }, []);
 }
 
 export const restrictionsRepository = {
@@ -69,14 +80,16 @@ export const restrictionsRepository = {
       );
       return result.rowCount ?? 0;
     }
-    const within = `hotel_id = ? AND category_id = ? AND tariff_id IS NOT DISTINCT FROM ?::uuid
-      AND night IN (SELECT d::date ${nights.sql})`;
+    // `IS NULL` or `=`, never `IS NOT DISTINCT FROM`: both use the key's index.
+    const tariff = item.tariff_id ? 'tariff_id = ?' : 'tariff_id IS NULL';
+    const where = `hotel_id = ? AND category_id = ? AND ${tariff} AND night IN (SELECT d::date ${nights.sql})`;
+    const bindings = [...key.filter((value) => value !== null), ...nights.bindings];
     const result = await db.raw(
       `UPDATE restrictions SET ${fields.map((field) => `${field} = NULL`).join(', ')}, updated_at = now()
-       WHERE ${within}`,
-      [...key, ...nights.bindings],
+       WHERE ${where}`,
+      bindings,
     );
-    await db.raw(`DELETE FROM restrictions WHERE ${within} AND ${ALL_CLEARED}`, [...key, ...nights.bindings]);
+    await db.raw(`DELETE FROM restrictions WHERE ${where} AND ${ALL_CLEARED}`, bindings);
     return result.rowCount ?? 0;
   },
 
@@ -97,17 +110,16 @@ export const restrictionsRepository = {
    * categories, category-wide or of their tariffs) and the hotel's today in its time zone.
    */
   async forStays(db: DbOrTrx, hotelId: string, timeZone: string, stays: RestrictedStay[]) {
-    const from = stays.map((stay) => stay.check_in).sort()[0];
-    const to = stays.map((stay) => stay.check_out).sort()[stays.length - 1];
+    const ranges = rangesOf(stays);
     const tariffs = stays.flatMap((stay) => (stay.tariff_id ? [stay.tariff_id] : []));
     const { rows } = await db.raw(
       `SELECT to_char((now() AT TIME ZONE ?)::date, 'YYYY-MM-DD') AS today, r.* FROM (SELECT 1) AS one
        LEFT JOIN (
          SELECT category_id, tariff_id, ${NIGHT}, ${RESTRICTION_FIELDS.join(', ')} FROM restrictions
          WHERE hotel_id = ? AND category_id = ANY(?::uuid[]) AND (tariff_id IS NULL OR tariff_id = ANY(?::uuid[]))
-           AND night BETWEEN ? AND ?
+           AND (${ranges.map(() => 'night BETWEEN ? AND ?').join(' OR ')})
        ) AS r ON true`,
-      [timeZone, hotelId, [...new Set(stays.map((stay) => stay.category_id))], tariffs, from, to],
+      [timeZone, hotelId, [...new Set(stays.map((stay) => stay.category_id))], tariffs, ...ranges.flat()],
     );
     const today = (rows[0] as { today: string }).today;
     const nights = (rows as Record<string, unknown>[]).filter((row) => row.night).map(present);

@@ -133,7 +133,7 @@ export function createRestrictionsService(db: Db) {
      */
     async offering(conn: DbOrTrx, hotel: StayCheck['hotel'], stays: RestrictedStay[]): Promise<Offering> {
       if (stays.length === 0) return offeringFrom([], '');
-      const { today, nights } = await repository.forStays(conn, hotel.id, hotel.timezone, stays.flatMap(withShifts));
+      const { today, nights } = await repository.forStays(conn, hotel.id, hotel.timezone, stays.map(withShifts));
       return offeringFrom(nights, today);
     },
   };
