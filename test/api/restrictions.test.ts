@@ -178,11 +178,15 @@ describe('writing restrictions in bulk', () => {
       { ...ok, weekdays: [1, 1] },
       { ...ok, stop_sell: 'yes' },
       { ...ok, category_id: 'not-a-uuid' },
+      { ...ok, min_stay_arrival: 5, max_stay: 4 }, // contradictory in one item
+      { ...ok, min_advance_days: 10, max_advance_days: 9 },
     ];
     for (const item of bad) {
       const response = await write([ok, item]);
       expect([response.status, response.body.code, item]).toEqual([400, 'validation_failed', item]);
     }
+    await write([{ ...ok, min_stay_arrival: 4, max_stay: 4, min_advance_days: 9, max_advance_days: 9 }]).expect(200);
+    await write([{ ...ok, stop_sell: null, min_stay_arrival: null, max_stay: null }]).expect(200);
     await write(Array(101).fill(ok)).expect(400);
     await write([]).expect(400);
     await write(Array(100).fill(ok)).expect(200);

@@ -45,7 +45,16 @@ const writeItem = Joi.object({
   ...fieldValues,
 })
   .or(...RESTRICTION_FIELDS)
-  .custom(dateSpan('from', 'to', { maxDays: MAX_WRITE_NIGHTS - 1 }));
+  .custom(dateSpan('from', 'to', { maxDays: MAX_WRITE_NIGHTS - 1 }))
+  .custom((item: Record<string, number | null | undefined>, helpers) => {
+    const above = (low: string, high: string) => item[low] != null && item[high] != null && item[low]! > item[high]!;
+    if (above('min_stay_arrival', 'max_stay'))
+      return helpers.error('restrictions.contradiction', { low: 'min_stay_arrival', high: 'max_stay' });
+    if (above('min_advance_days', 'max_advance_days'))
+      return helpers.error('restrictions.contradiction', { low: 'min_advance_days', high: 'max_advance_days' });
+    return item;
+  })
+  .messages({ 'restrictions.contradiction': '{{#label}}: {{#low}} may not exceed {{#high}}' });
 
 export const writeRestrictionsBody = Joi.object({
   items: Joi.array().items(writeItem).min(1).max(MAX_WRITE_ITEMS).required(),
