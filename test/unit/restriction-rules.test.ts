@@ -63,6 +63,20 @@ describe('restriction rules', () => {
     expect(brokenBy({ ...stay('2031-01-10', '2031-01-11'), category_id: 'c2' }, rows, '2031-01-09')).toEqual([]);
   });
 
+  it('a category-wide and a tariff row breaking the same field on a night: the stricter, once', () => {
+    const rows = [
+      row('2031-01-01', { max_stay: 3, stop_sell: true }, 't1'),
+      row('2031-01-01', { max_stay: 2, stop_sell: true }),
+      row('2031-01-01', { min_stay_arrival: 9 }, 't1'),
+      row('2031-01-01', { min_stay_arrival: 6 }),
+    ];
+    expect(brokenBy(stay('2031-01-01', '2031-01-05', 't1'), rows, '2030-12-01')).toEqual([
+      { restriction: 'min_stay_arrival', night: '2031-01-01', value: 9 },
+      { restriction: 'max_stay', night: '2031-01-01', value: 2 },
+      { restriction: 'stop_sell', night: '2031-01-01', value: true },
+    ]);
+  });
+
   it('a change breaks anew only what the stay before it did not break on the same night', () => {
     const rows = [row('2031-01-02', { stop_sell: true }), row('2031-01-05', { stop_sell: true })];
     const before = breachesOf(stay('2031-01-01', '2031-01-04'), rows, '2031-01-01');

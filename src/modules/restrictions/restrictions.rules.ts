@@ -65,12 +65,27 @@ export function breachesOf(stay: RestrictedStay, rows: RestrictionNight[], today
     );
 }
 
-/** The restrictions as a refusal names them, by night then field. */
+/** Restrictions that refuse more stays the lower they are; every other count the higher it is. */
+const LOWER_IS_STRICTER: readonly RestrictionField[] = ['max_stay', 'max_advance_days'];
+
+/** Whether `value` refuses every stay `other` refuses, for the same restriction (two flags set: equally). */
+function asStrict(field: RestrictionField, value: number | boolean, other: number | boolean): boolean {
+  if (typeof value === 'boolean' || typeof other === 'boolean') return true;
+  return LOWER_IS_STRICTER.includes(field) ? value <= other : value >= other;
+}
+
+/**
+ * The restrictions as a refusal names them: one per field and night (of a category-wide row and a tariff's breaking
+ * the same, the stricter), by night then field.
+ */
 export function presented(breaches: Breach[]): BrokenRestriction[] {
-  const order = (item: BrokenRestriction) => `${item.night} ${RESTRICTION_FIELDS.indexOf(item.restriction)}`;
-  return breaches
-    .map(({ restriction, night, value }) => ({ restriction, night, value }))
-    .sort((a, b) => order(a).localeCompare(order(b)));
+  const strictest = new Map<string, BrokenRestriction>();
+  for (const { restriction, night, value } of breaches) {
+    const key = `${night} ${String(RESTRICTION_FIELDS.indexOf(restriction)).padStart(2, '0')}`;
+    const known = strictest.get(key);
+    if (!known || !asStrict(restriction, known.value, value)) strictest.set(key, { restriction, night, value });
+  }
+  return [...strictest.keys()].sort().map((key) => strictest.get(key)!);
 }
 
 /**
@@ -79,15 +94,6 @@ export function presented(breaches: Breach[]): BrokenRestriction[] {
  */
 export function brokenBy(stay: RestrictedStay, rows: RestrictionNight[], today: string): BrokenRestriction[] {
   return presented(breachesOf(stay, rows, today));
-}
-
-/** Restrictions that refuse more stays the lower they are; every other count the higher it is. */
-const LOWER_IS_STRICTER: readonly RestrictionField[] = ['max_stay', 'max_advance_days'];
-
-/** Whether `value` refuses every stay `other` refuses, for the same restriction (two flags set: equally). */
-function asStrict(field: RestrictionField, value: number | boolean, other: number | boolean): boolean {
-  if (typeof value === 'boolean' || typeof other === 'boolean') return true;
-  return LOWER_IS_STRICTER.includes(field) ? value <= other : value >= other;
 }
 
 const keyOf = (item: Breach) => `${item.category_id}|${item.tariff_id ?? ''}|${item.restriction}|${item.night}`;
