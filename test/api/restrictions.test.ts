@@ -391,6 +391,12 @@ describe('restrictions applied to the stays staff make', () => {
     expect(stricter.body.restrictions).toEqual([{ restriction: 'min_stay_arrival', night: '2031-10-01', value: 4 }]);
     // What it broke already, on its own category and rows, does not refuse a change of something else.
     await patch({ guests_count: 1 }).expect(200);
+    // The flag alone changes nothing: refused like an empty change, the booking untouched.
+    const before = (await t.http.get(api(owner, `/bookings/${created.body.id}`)).set(as(owner.accessToken))).body;
+    const flagOnly = await patch({ override_restrictions: true }).expect(400);
+    expect(flagOnly.body.code).toBe('validation_failed');
+    const after = (await t.http.get(api(owner, `/bookings/${created.body.id}`)).set(as(owner.accessToken))).body;
+    expect(after.updated_at).toBe(before.updated_at);
   });
 
   it('a shorter stay is never refused; a guest in house is checked only on the nights added', async () => {

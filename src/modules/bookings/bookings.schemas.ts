@@ -83,6 +83,11 @@ export const updateBookingBody = Joi.object({
   override_restrictions: overrideRestrictions,
 })
   .min(1)
+  // The flag only lets a change through: alone it changes nothing, and is refused like an empty change.
+  .custom((body: Record<string, unknown>, helpers) =>
+    Object.keys(body).some((key) => key !== 'override_restrictions') ? body : helpers.error('booking.flagOnly'),
+  )
+  .messages({ 'booking.flagOnly': '{{#label}} must change something besides override_restrictions' })
   .custom(dateSpan('check_in', 'check_out', stayLimit))
   .custom(dateSpan('start_at', 'end_at', stayLimit));
 
