@@ -448,6 +448,14 @@ describe('restrictions applied to the stays staff make', () => {
     const desk = await addStaff(t, owner, 'receptionist');
     const refused = await book(body, desk.accessToken).expect(403);
     expect(refused.body.code).toBe('forbidden');
+    // On a change too, whatever it changes.
+    const plainStay = await book({ ...body, check_in: '2031-11-10', check_out: '2031-11-11' }).expect(201);
+    for (const change of [{ check_out: '2031-11-12' }, { notes: 'late arrival' }])
+      await t.http
+        .patch(api(owner, `/bookings/${plainStay.body.id}`))
+        .set(as(desk.accessToken))
+        .send({ ...change, override_restrictions: true })
+        .expect(403);
     await book({ ...body, override_restrictions: false }, desk.accessToken).expect(422);
     const manager = await addStaff(t, owner, 'manager');
     const sold = await book(body, manager.accessToken).expect(201);

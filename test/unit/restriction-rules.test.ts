@@ -1,3 +1,6 @@
+import type { Db } from '../../src/platform/db/knex';
+import { ForbiddenError } from '../../src/platform/errors';
+import { createRestrictionsService } from '../../src/modules/restrictions/restrictions.service';
 import { offeringFrom } from '../../src/modules/restrictions/restrictions.offering';
 import { breachesOf, brokenBy, newlyBroken } from '../../src/modules/restrictions/restrictions.rules';
 import type { RestrictionNight } from '../../src/modules/restrictions/restrictions.types';
@@ -131,5 +134,17 @@ describe('restriction rules', () => {
       restrictions: [],
       alternatives: [],
     });
+  });
+});
+
+describe('the restrictions check', () => {
+  it('refuses an override asked for by an actor who may not, whoever calls it, before reading anything', async () => {
+    const service = createRestrictionsService({} as Db);
+    const check = {
+      hotel: { id: 'h1', timezone: 'Europe/Moscow' },
+      stay: stay('2031-01-01', '2031-01-02'),
+      override: { by: 'u1', permitted: false },
+    };
+    await expect(service.check({} as Db, check)).rejects.toBeInstanceOf(ForbiddenError);
   });
 });

@@ -15,6 +15,8 @@ import type { Booking, BookingChanges, BookingStatus } from './bookings.types';
 export interface Actor {
   userId: string | null;
   hotelSlug: string;
+  /** May sell a stay against the hotel's restrictions (management); absent: may not. */
+  mayOverride?: boolean;
 }
 
 /** Why a change is made when a job makes it, and the version of the booking a client's change is for. */

@@ -16,7 +16,7 @@ import {
   chargeSchema,
   updateBookingBody,
 } from './bookings.schemas';
-import { assertMayOverride } from '../restrictions';
+import { assertMayOverride, mayOverride } from '../restrictions';
 import type { BookingsService } from './bookings.service';
 import type { BookingChanges, BookingFilter, BookingInput } from './bookings.types';
 
@@ -73,7 +73,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       },
       async handler({ hotel, body, auth, headers, res }) {
         assertMayOverride(auth.role, body.override_restrictions);
-        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug, mayOverride: mayOverride(auth.role) };
         const result = await bookings.create(hotel.id, body, actor, headers['idempotency-key']);
         res.status(result.status).json(result.body);
       },
@@ -136,7 +136,7 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       },
       async handler({ hotel, params, body, auth, expectedVersion, res }) {
         assertMayOverride(auth.role, body.override_restrictions);
-        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug, mayOverride: mayOverride(auth.role) };
         res.json(await bookings.lifecycle.change(hotel.id, params.id, body, actor, { expected: expectedVersion }));
       },
     }),

@@ -155,7 +155,9 @@ export function createStays({ hotels, rooms, pricing, restrictions, repository }
   async function restricted(trx: DbOrTrx, hotel: Hotel, stay: StayNights, actor: Actor, before?: Booking) {
     const nights = nightsOf(stay);
     if (!nights) return {};
-    const override = stay.override_restrictions ? { by: actor.userId } : undefined;
+    const override = stay.override_restrictions
+      ? { by: actor.userId, permitted: actor.mayOverride === true }
+      : undefined;
     const inHouse = before?.status === 'checked_in';
     const check = { hotel, stay: nights, before: before && nightsOf(before), inHouse, override };
     const record = await restrictions.check(trx, check);

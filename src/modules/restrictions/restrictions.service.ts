@@ -53,10 +53,12 @@ export class RestrictionError extends BusinessRuleError {
 const itemError = (index: number, field: string, message: string) =>
   new ValidationError(message, [{ path: `body.items.${index}.${field}`, message }]);
 
-/** An override of the restrictions is management's: anyone else asking for one is refused, whatever the stay. */
+/** An override of the restrictions is management's. */
+export const mayOverride = (role: Role): boolean => role === 'super_admin' || HOTEL_MANAGEMENT.includes(role);
+
+/** Anyone else asking for an override is refused, whatever the stay. */
 export function assertMayOverride(role: Role, override: boolean | undefined): void {
-  if (override && role !== 'super_admin' && !HOTEL_MANAGEMENT.includes(role))
-    throw new ForbiddenError(restrictionMessages.overrideRole);
+  if (override && !mayOverride(role)) throw new ForbiddenError(restrictionMessages.overrideRole);
 }
 
 /** What a stay is checked with: the hotel, the stay before a change (if any), and whether management overrides. */
@@ -66,7 +68,8 @@ export interface StayCheck {
   before?: RestrictedStay;
   /** The stay before the change is in house (checked in): only the nights a change adds are checked. */
   inHouse?: boolean;
-  override?: { by: string | null };
+  /** Asked for: by whom, and whether that actor may (`mayOverride`); refused here too, whoever the caller. */
+  override?: { by: string | null; permitted: boolean };
 }
 
 export function createRestrictionsService(db: Db) {
@@ -116,6 +119,7 @@ export function createRestrictionsService(db: Db) {
       conn: DbOrTrx,
       { hotel, stay, before, inHouse, override }: StayCheck,
     ): Promise<RestrictionOverride | undefined> {
+      if (override && !override.permitted) throw new ForbiddenError(restrictionMessages.overrideRole);
       const stays = before ? [stay, before] : [stay];
       const { today, nights } = await repository.forStays(conn, hotel.id, hotel.timezone, stays);
       const breaches = before
