@@ -146,11 +146,18 @@ describe('writing restrictions in bulk', () => {
     expect(
       (await read({ from: '2031-10-01', to: '2031-10-01', category_id: second.id })).map((r) => r.tariff_id),
     ).toEqual([null, tariff]);
-    await read({ from: '2031-01-01', to: '2032-01-01' }); // 366 nights
+    await read({ from: '2031-01-01', to: '2032-01-01', category_id: second.id }); // 366 nights, one category
+    await read({ from: '2031-10-01', to: '2031-10-31' }); // every category: 31 nights
+    const allTooWide = await t.http
+      .get(api(owner, '/restrictions'))
+      .set(as(owner.accessToken))
+      .query({ from: '2031-10-01', to: '2031-11-01' })
+      .expect(400);
+    expect(allTooWide.body.code).toBe('validation_failed');
     const tooWide = await t.http
       .get(api(owner, '/restrictions'))
       .set(as(owner.accessToken))
-      .query({ from: '2031-01-01', to: '2032-01-02' })
+      .query({ from: '2031-01-01', to: '2032-01-02', category_id: second.id })
       .expect(400);
     expect(tooWide.body.code).toBe('validation_failed');
     await t.http

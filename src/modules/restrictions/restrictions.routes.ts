@@ -11,6 +11,7 @@ import {
 import type { RestrictionsService } from './restrictions.service';
 import {
   MAX_READ_NIGHTS,
+  MAX_READ_NIGHTS_ALL,
   MAX_WRITE_ITEMS,
   MAX_WRITE_NIGHTS,
   type RestrictionQuery,
@@ -53,8 +54,8 @@ export function restrictionsRoutes(restrictions: RestrictionsService): RouteDefi
       summary: 'Restrictions per night',
       description:
         `The nights \`from\`..\`to\` (inclusive, at most ${MAX_READ_NIGHTS}) that hold a restriction, one entry per ` +
-        'category, tariff (category-wide first) and night; `category_id` and `tariff_id` narrow it. A night without ' +
-        'an entry has none.',
+        'category, tariff (category-wide first) and night; `category_id` and `tariff_id` narrow it (over ' +
+        `${MAX_READ_NIGHTS_ALL} nights, \`category_id\` is required: 400 otherwise). A night without an entry has none.`,
       tags,
       access: { kind: 'hotel', roles: RESTRICTION_READERS },
       request: { params: slugParams, query: restrictionsQuery },

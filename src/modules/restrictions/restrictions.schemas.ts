@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
-import { calendarDate, dateSpan } from '../../platform/http/schemas';
+import { calendarDate, dateSpan, daysBetween } from '../../platform/http/schemas';
 import {
   ADVANCE_FIELDS,
   COUNT_FIELDS,
@@ -10,6 +10,7 @@ import {
   MAX_ADVANCE_DAYS,
   MAX_COUNT,
   MAX_READ_NIGHTS,
+  MAX_READ_NIGHTS_ALL,
   MAX_WRITE_ITEMS,
   MAX_WRITE_NIGHTS,
   RESTRICTION_FIELDS,
@@ -70,7 +71,17 @@ export const restrictionsQuery = Joi.object({
   to: night.required().description('The last night read (inclusive)'),
   category_id: Joi.string().uuid(),
   tariff_id: Joi.string().uuid().description("Only this tariff's own restrictions"),
-}).custom(dateSpan('from', 'to', { maxDays: MAX_READ_NIGHTS - 1 }));
+})
+  .custom(dateSpan('from', 'to', { maxDays: MAX_READ_NIGHTS - 1 }))
+  // The answer is bounded: every category's nights over a month at most, one category's over a year.
+  .custom((query: { from: string; to: string; category_id?: string }, helpers) =>
+    !query.category_id && daysBetween(query.from, query.to) >= MAX_READ_NIGHTS_ALL
+      ? helpers.error('restrictions.wideRead')
+      : query,
+  )
+  .messages({
+    'restrictions.wideRead': `a read over more than ${MAX_READ_NIGHTS_ALL} nights must name a category_id`,
+  });
 
 export const restrictionNightSchema = Joi.object({
   category_id: Joi.string().uuid(),

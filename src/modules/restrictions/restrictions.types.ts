@@ -14,8 +14,9 @@ export type RestrictionValues = {
 /** At most this many items in one bulk write, each over at most `MAX_WRITE_NIGHTS` nights. */
 export const MAX_WRITE_ITEMS = 100;
 export const MAX_WRITE_NIGHTS = 731;
-/** At most this many nights in one read. */
+/** At most this many nights in one read; over `MAX_READ_NIGHTS_ALL` nights, of one category only. */
 export const MAX_READ_NIGHTS = 366;
+export const MAX_READ_NIGHTS_ALL = 31;
 /** The calendar restrictions are written in. */
 export const FIRST_NIGHT = '2000-01-01';
 export const LAST_NIGHT = '2099-12-31';
