@@ -16,8 +16,8 @@ const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}
 const guest = { guest_last_name: 'Петрова', guest_first_name: 'Анна' };
 type Night = Record<string, unknown> & { night: string; tariff_id: string | null };
 
-async function roomIn(hotel = owner) {
-  const category = await createCategory(t, hotel, { base_price: 5000 });
+async function roomIn(hotel = owner, fields: Record<string, unknown> = {}) {
+  const category = await createCategory(t, hotel, { base_price: 5000, ...fields });
   return { category, room: await createRoom(t, hotel, category.id) };
 }
 
@@ -270,7 +270,7 @@ describe('restrictions applied to the stays staff make', () => {
   }
 
   it('refuses each restriction with its code, naming its night', async () => {
-    const { category, room } = await roomIn();
+    const { category, room } = await roomIn(owner, { allow_hourly: true, hourly_base_price: 500 });
     const tariff = await tariffOf();
     const on = (from: string, fields: Record<string, unknown>, to = from) => ({
       category_id: category.id,
@@ -324,6 +324,13 @@ describe('restrictions applied to the stays staff make', () => {
     await book(stay('2031-07-03', '2031-07-04')).expect(201);
     await book(stay(localDay(3), localDay(4))).expect(201);
     await book(stay('2031-07-10', '2031-07-11')).expect(201);
+    // Through the nights of the arrival minimum and of the closed arrival without arriving on them (another room).
+    const second = await createRoom(t, owner, category.id);
+    await book({ ...stay('2031-05-31', '2031-06-02'), room_id: second.id }).expect(201);
+    await book({ ...stay('2031-06-24', '2031-06-27'), room_id: second.id }).expect(201);
+    // An hourly stay on a stop-sold night has no nights: not refused.
+    const hourly = await book({ room_id: room.id, start_at: '2031-07-02T09:00:00Z', end_at: '2031-07-02T11:00:00Z' });
+    expect([hourly.status, hourly.body.kind, hourly.body.restrictions_override]).toEqual([201, 'hourly', null]);
   });
 
   it('a change of dates is refused for what it breaks anew, not for what the stay held before', async () => {
