@@ -19,6 +19,7 @@ import { pricingModule } from './pricing/pricing.module';
 import { pushModule } from './push/push.module';
 import { loyaltyModule } from './loyalty/loyalty.module';
 import { rentalsModule } from './rentals/rentals.module';
+import { restrictionsModule } from './restrictions/restrictions.module';
 import { reviewsModule } from './reviews/reviews.module';
 import { roomServiceModule } from './roomservice/roomservice.module';
 import { roomsModule } from './rooms/rooms.module';
@@ -41,6 +42,7 @@ export const MODULES = [
   staffModule,
   uploadsModule,
   roomsModule,
+  restrictionsModule,
   pricingModule,
   minibarModule,
   notificationsModule,

@@ -20,6 +20,8 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 const [D10, D11, D12, D13] = [day(10), day(11), day(12), day(13)];
 
 const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
+/** What an answer says of a stay that can be sold (no restriction broken, nothing else to offer). */
+const sellable = { sellable: true, restrictions: [], alternatives: [] };
 const guest = { guest_last_name: 'Сидоров', guest_first_name: 'Олег' };
 
 async function availability(hotel: RegisteredHotel, from = D10, to = D13, query = '') {
@@ -89,7 +91,7 @@ describe('a booking shows at once', () => {
 
     const stay = (await book(hotel, a.id, D11, D12)).body;
     const staff = await availability(hotel);
-    expect(staff.categories).toEqual([{ category_id: category.id, total_rooms: 2, free: [2, 1, 2] }]);
+    expect(staff.categories).toEqual([{ category_id: category.id, total_rooms: 2, free: [2, 1, 2], ...sellable }]);
     expect(staff.rooms).toEqual([
       { room_id: a.id, category_id: category.id, free: [true, false, true] },
       { room_id: b.id, category_id: category.id, free: [true, true, true] },
@@ -172,7 +174,7 @@ describe('rooms not for sale', () => {
       from: D10,
       to: D13,
       nights: [D10, D11, D12],
-      categories: [{ category_id: other.id, total_rooms: 1, free: [1, 1, 1] }],
+      categories: [{ category_id: other.id, total_rooms: 1, free: [1, 1, 1], ...sellable }],
       rooms: [{ room_id: c.id, category_id: other.id, free: [true, true, true] }],
     });
   });
@@ -242,6 +244,7 @@ describe('offers for a party', () => {
       total: await quoteTotal(hotel, stayQuote),
       per_night: '6333.67',
       hourly: { allowed: true, price_per_hour: await quoteTotal(hotel, hourQuote) },
+      ...sellable,
     });
     expect((await offerOf(hotel, category.id))?.total).toBe('19001.00');
     expect(await offerOf(hotel, plain.id)).toMatchObject({

@@ -446,7 +446,9 @@ describe('calendar and availability', () => {
       .set(as(hotel.accessToken))
       .expect(200);
     expect(response.body.nights).toEqual(['2028-03-01', '2028-03-02', '2028-03-03']);
-    expect(response.body.categories).toEqual([{ category_id: category.id, total_rooms: 2, free: [2, 1, 2] }]);
+    expect(response.body.categories).toEqual([
+      { category_id: category.id, total_rooms: 2, free: [2, 1, 2], sellable: true, restrictions: [], alternatives: [] },
+    ]);
     expect(response.body.rooms.find((r: { room_id: string }) => r.room_id === a.id).free).toEqual([true, false, true]);
     await t.http.get(api(hotel, '/availability?from=2028-03-01&to=2028-09-01')).set(as(hotel.accessToken)).expect(400);
   });

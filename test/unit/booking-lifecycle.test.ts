@@ -52,6 +52,7 @@ function booking(id: string, status: BookingStatus, fields: Partial<Booking> = {
     cancelled_at: null,
     cancel_reason: null,
     created_by: null,
+    restrictions_override: null,
     created_at: new Date(now - 48 * hour),
     updated_at: new Date(now - 48 * hour),
     ...fields,

@@ -1,5 +1,7 @@
 import { ValidationError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
+import type { Hotel } from '../hotels';
+import { MAX_SHIFT_DAYS, shifted, type Offering, type RestrictionsService, type StayDates } from '../restrictions';
 import { nightsFrom, type Inventory, type RoomNights } from './bookings.inventory';
 
 export const MAX_AVAILABILITY_NIGHTS = 93;
@@ -10,35 +12,80 @@ export interface AvailabilityWindow {
   category_id?: string;
 }
 
-/** Per night of the window: which rooms can be sold, and how many per category. */
-function availabilityOf(window: AvailabilityWindow, nightCount: number, roomNights: RoomNights[]) {
-  const rooms: { room_id: string; category_id: string; free: boolean[] }[] = [];
-  const categories = new Map<string, { category_id: string; total_rooms: number; free: number[] }>();
-  for (const { room_id, category_id, free } of roomNights) {
-    if (window.category_id && category_id !== window.category_id) continue;
-    rooms.push({ room_id, category_id, free });
-    let category = categories.get(category_id);
-    if (!category) {
-      category = { category_id, total_rooms: 0, free: new Array<number>(nightCount).fill(0) };
-      categories.set(category_id, category);
-    }
-    category.total_rooms += 1;
-    for (let night = 0; night < nightCount; night++) if (free[night]) category.free[night] += 1;
-  }
-  const nights = nightsFrom(window.from, nightCount);
-  return { from: window.from, to: window.to, nights, categories: [...categories.values()], rooms };
+/** Nights read around a stay: `MAX_SHIFT_DAYS` more on each side, where its alternatives may fall. */
+export function widened(stay: StayDates) {
+  const first = shifted(stay, -MAX_SHIFT_DAYS).check_in;
+  return { first, count: daysBetween(stay.check_in, stay.check_out) + 2 * MAX_SHIFT_DAYS };
 }
 
-/** Per night of [from, to): which rooms can be sold, and how many per category. */
-export function createAvailability(inventory: Inventory) {
+/**
+ * Whether one of `rooms` (their nights read from `first`) is free on every night of `stay`: what an alternative must
+ * pass besides the restrictions.
+ */
+export function roomFree(rooms: RoomNights[], first: string, stay: StayDates): boolean {
+  const start = daysBetween(first, stay.check_in);
+  const end = daysBetween(first, stay.check_out);
+  return rooms.some((room) => start >= 0 && end <= room.free.length && room.free.slice(start, end).every(Boolean));
+}
+
+/** What a restrictions service offers the answers that offer stays, and how it reads the database. */
+export interface Offerings {
+  restrictions: Pick<RestrictionsService, 'offering'>;
+  db: Parameters<RestrictionsService['offering']>[0];
+  /** The hotel's today: an answer is kept for one inventory version and one day (the booking window moves daily). */
+  todayOf: (hotel: Hotel) => string;
+}
+
+/**
+ * Per night of the window: which rooms can be sold, and how many per category; per category, whether the window as a
+ * stay can be sold (a room free on every night, no restriction broken), why not, and the nearest shifts that can.
+ * `wanted`: the rooms asked about, their nights read over the window `widened`.
+ */
+function availabilityOf(window: AvailabilityWindow, nightCount: number, wanted: RoomNights[]) {
+  const { first } = widened({ check_in: window.from, check_out: window.to });
+  const inWindow = (free: boolean[]) => free.slice(MAX_SHIFT_DAYS, MAX_SHIFT_DAYS + nightCount);
+  const byCategory = new Map<string, RoomNights[]>();
+  for (const room of wanted) {
+    const list = byCategory.get(room.category_id);
+    if (list) list.push(room);
+    else byCategory.set(room.category_id, [room]);
+  }
+  const stays = [...byCategory.keys()].map((category_id) => ({
+    category_id,
+    tariff_id: null,
+    check_in: window.from,
+    check_out: window.to,
+  }));
+  const answer = (offering: Offering) => {
+    const categories = stays.map((stay) => {
+      const list = byCategory.get(stay.category_id)!;
+      const free = new Array<number>(nightCount).fill(0);
+      for (const room of list) inWindow(room.free).forEach((night, index) => (free[index] += night ? 1 : 0));
+      const verdict = offering.verdict(stay, (dates) => roomFree(list, first, dates));
+      return { category_id: stay.category_id, total_rooms: list.length, free, ...verdict };
+    });
+    const rooms = wanted.map(({ room_id, category_id, free }) => ({ room_id, category_id, free: inWindow(free) }));
+    return { from: window.from, to: window.to, nights: nightsFrom(window.from, nightCount), categories, rooms };
+  };
+  return { stays, answer };
+}
+
+/** Per night of [from, to): which rooms can be sold, and how many per category, with the restrictions applied. */
+export function createAvailability(inventory: Inventory, { restrictions, db, todayOf }: Offerings) {
   return async function availability(hotelId: string, window: AvailabilityWindow) {
     const nightCount = daysBetween(window.from, window.to);
     if (!(nightCount >= 1 && nightCount <= MAX_AVAILABILITY_NIGHTS)) {
       throw new ValidationError(`Окно доступности — от 1 до ${MAX_AVAILABILITY_NIGHTS} ночей`);
     }
     const snapshot = await inventory.snapshot(hotelId);
-    return snapshot.answer(`availability:${window.from}:${window.to}:${window.category_id ?? ''}`, async () =>
-      availabilityOf(window, nightCount, await snapshot.nights(window.from, nightCount)),
-    );
+    const hotel = await snapshot.hotel();
+    const key = `availability:${window.from}:${window.to}:${window.category_id ?? ''}:${todayOf(hotel)}`;
+    return snapshot.answer(key, async () => {
+      const wide = widened({ check_in: window.from, check_out: window.to });
+      const nights = await snapshot.nights(wide.first, wide.count);
+      const wanted = nights.filter((room) => !window.category_id || room.category_id === window.category_id);
+      const { stays, answer } = availabilityOf(window, nightCount, wanted);
+      return answer(await restrictions.offering(db, hotel, stays));
+    });
   };
 }

@@ -15,6 +15,8 @@ import type { Booking, BookingChanges, BookingStatus } from './bookings.types';
 export interface Actor {
   userId: string | null;
   hotelSlug: string;
+  /** May sell a stay against the hotel's restrictions (management); absent: may not. */
+  mayOverride?: boolean;
 }
 
 /** Why a change is made when a job makes it, and the version of the booking a client's change is for. */
@@ -43,7 +45,7 @@ export interface LifecycleDependencies {
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
   payments: Pick<PaymentsService, 'settingsOf'>;
   /** The fields a change of the booking's own data writes (its stay checked and priced again). */
-  edited(trx: Knex.Transaction, booking: Booking, changes: BookingChanges): Promise<Partial<Booking>>;
+  edited(trx: Knex.Transaction, booking: Booking, changes: BookingChanges, actor: Actor): Promise<Partial<Booking>>;
 }
 
 /**
@@ -111,7 +113,7 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
         const booking = await locked(trx, hotelId, id, expected);
         const to = changes.status ?? booking.status;
         assertMove(booking, to);
-        const fields = await edited(trx, booking, changes);
+        const fields = await edited(trx, booking, changes, actor);
         const move = await moveOf(trx, booking, to, changes.cancel_reason ?? reason);
         const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
         await consequences(trx, booking.status, updated, { reason, actor, changes });

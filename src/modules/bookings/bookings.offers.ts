@@ -6,6 +6,8 @@ import type { Hotel } from '../hotels';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { QuoteService } from '../pricing';
 import type { RoomCategory } from '../rooms';
+import { MAX_SHIFT_DAYS, type Offering, type StayVerdict } from '../restrictions';
+import { roomFree, widened, type Offerings } from './bookings.availability';
 import { nightsFrom, type Inventory, type InventorySnapshot, type RoomNights } from './bookings.inventory';
 import type { BookingsRepository } from './bookings.repository';
 
@@ -25,7 +27,7 @@ export const offersQuery = Joi.object<OffersQuery>({
   guests: Joi.number().integer().min(1).max(MAX_OFFER_GUESTS).required(),
 }).custom(dateSpan('from', 'to', { maxDays: MAX_OFFER_NIGHTS }));
 
-export interface CategoryOffer {
+export interface CategoryOffer extends StayVerdict {
   category_id: string;
   name: string;
   description: string;
@@ -34,7 +36,10 @@ export interface CategoryOffer {
   max_guests: number;
   /** Per night, the rooms of the category that can be sold to that many guests. */
   free: number[];
-  /** One of those rooms is free for the whole stay: a booking of the category can be placed. */
+  /**
+   * One of those rooms is free for the whole stay and the stay breaks none of the category's restrictions: a booking
+   * of the category can be placed (the same as `sellable`; `restrictions` and `alternatives` say why not and what can).
+   */
   available: boolean;
   /** The price of the whole stay by the quote engine (no tariff, no discount), when available. */
   total: string | null;
@@ -59,7 +64,7 @@ const HOUR_MS = 3_600_000;
 const todayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Today's date in the hotel's time zone. */
-function hotelToday(timeZone: string): string {
+export function hotelToday(timeZone: string): string {
   let format = todayFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -81,10 +86,12 @@ export function createOffers({
   repository: { db, bookings },
   inventory,
   quotes,
+  offerings: { restrictions },
 }: {
   repository: Pick<BookingsRepository, 'db' | 'bookings'>;
   inventory: Inventory;
   quotes: Pick<QuoteService, 'quote'>;
+  offerings: Offerings;
 }) {
   type Priced = Pick<Parameters<QuoteService['quote']>[1], 'check_in' | 'check_out' | 'start_at' | 'end_at'>;
   const quoted = async (hotel: Hotel, category: RoomCategory, stay: Priced) => {
@@ -117,13 +124,22 @@ export function createOffers({
     category: RoomCategory,
     rooms: RoomNights[],
     stay: OffersQuery,
+    offering: Offering,
   ): Promise<CategoryOffer | undefined> {
     const sellable = rooms.filter((room) => room.category_id === category.id && !room.closed);
     const fitting = sellable.filter((room) => room.max_guests >= stay.guests);
     if (fitting.length === 0) return undefined;
-    const nights = fitting[0].free.length;
-    const free = Array.from({ length: nights }, (_, night) => fitting.filter((room) => room.free[night]).length);
-    const available = fitting.some((room) => room.free.every(Boolean));
+    const dates = { check_in: stay.from, check_out: stay.to };
+    const nights = daysBetween(stay.from, stay.to);
+    const free = Array.from(
+      { length: nights },
+      (_, night) => fitting.filter((room) => room.free[MAX_SHIFT_DAYS + night]).length,
+    );
+    const { first } = widened(dates);
+    const verdict = offering.verdict({ ...dates, category_id: category.id, tariff_id: null }, (shift) =>
+      roomFree(fitting, first, shift),
+    );
+    const available = verdict.sellable;
     const [total, pricePerHour] = await Promise.all([
       available ? stayPrice(snapshot, hotel, category, stay) : null,
       category.allow_hourly ? hourPrice(snapshot, hotel, category, stay) : null,
@@ -139,6 +155,7 @@ export function createOffers({
       total,
       per_night: total === null ? null : formatMoney(averageOver(parseMoney(total), nights)),
       hourly: { allowed: category.allow_hourly, price_per_hour: pricePerHour },
+      ...verdict,
     };
   }
 
@@ -148,10 +165,21 @@ export function createOffers({
     if (nightCount < 1) throw queryError('to', offerMessages.checkOutFirst);
     const snapshot = await inventory.snapshot(hotelId);
     const hotel = await snapshot.hotel();
-    if (stay.from < hotelToday(hotel.timezone)) throw queryError('from', offerMessages.past);
-    return snapshot.answer(`offers:${stay.from}:${stay.to}:${stay.guests}`, async () => {
-      const [categories, rooms] = await Promise.all([snapshot.categories(), snapshot.nights(stay.from, nightCount)]);
-      const offered = await Promise.all(categories.map((category) => offerOf(snapshot, hotel, category, rooms, stay)));
+    const today = hotelToday(hotel.timezone);
+    if (stay.from < today) throw queryError('from', offerMessages.past);
+    return snapshot.answer(`offers:${stay.from}:${stay.to}:${stay.guests}:${today}`, async () => {
+      const wide = widened({ check_in: stay.from, check_out: stay.to });
+      const [categories, rooms] = await Promise.all([snapshot.categories(), snapshot.nights(wide.first, wide.count)]);
+      const stays = categories.map((category) => ({
+        category_id: category.id,
+        tariff_id: null,
+        check_in: stay.from,
+        check_out: stay.to,
+      }));
+      const offering = await restrictions.offering(db, hotel, stays);
+      const offered = await Promise.all(
+        categories.map((category) => offerOf(snapshot, hotel, category, rooms, stay, offering)),
+      );
       return {
         from: stay.from,
         to: stay.to,

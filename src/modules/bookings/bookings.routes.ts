@@ -16,6 +16,7 @@ import {
   chargeSchema,
   updateBookingBody,
 } from './bookings.schemas';
+import { assertMayOverride, mayOverride } from '../restrictions';
 import type { BookingsService } from './bookings.service';
 import type { BookingChanges, BookingFilter, BookingInput } from './bookings.types';
 
@@ -56,6 +57,8 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         'fits between them. A room already held (inquiry, confirmed, checked in) in that span is a 409 naming the clash; ' +
         'a room closed or under maintenance is a 422. `price` comes from the pricing service unless given. The guest ' +
         "profile is found by phone or e-mail, or created; a blacklisted guest's booking is flagged (`warnings`). " +
+        "A stay of nights that breaks the hotel's restrictions is a 422 `restriction_<name>` naming the night, unless " +
+        'management sends `override_restrictions` (recorded in `restrictions_override`; others get 403). ' +
         'Send `Idempotency-Key` to make retries safe: the same key and body answer the first result again; the same ' +
         'key with another body is refused (422).',
       tags,
@@ -69,7 +72,8 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         422: { description: 'A rule refused it' },
       },
       async handler({ hotel, body, auth, headers, res }) {
-        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        assertMayOverride(auth.role, body.override_restrictions);
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug, mayOverride: mayOverride(auth.role) };
         const result = await bookings.create(hotel.id, body, actor, headers['idempotency-key']);
         res.status(result.status).json(result.body);
       },
@@ -79,7 +83,11 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       path: '/api/hotels/:slug/availability',
       summary: 'Free rooms and categories per night',
       description:
-        "Nights [`from`, `to`) (at most 93); a room is free for a night when nothing holds it from that day's check-in time to the next day's check-out time and it is not closed.",
+        "Nights [`from`, `to`) (at most 93); a room is free for a night when nothing holds it from that day's " +
+        "check-in time to the next day's check-out time and it is not closed. Per category, the window is also judged " +
+        "as one stay: `sellable` (a room free every night, none of the category's restrictions broken), else the " +
+        '`restrictions` it breaks (`{ restriction, night, value }`, as the 422 of a booking) and `alternatives`: the ' +
+        'same length shifted by up to 3 days either way, free and unrestricted, closest first (split stays: not yet).',
       tags,
       access: { kind: 'hotel', roles: BOOKING_READERS },
       request: { params: slugParams, query: availabilityQuery },
@@ -113,7 +121,9 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         '`checked_out`; `checked_out` and `cancelled` are final (422 otherwise). Check-in honours ' +
         '`require_payment_checkin`: `hard` refuses while a balance is due (422), `soft` answers with a warning. ' +
         'Check-out, in the same transaction, frees the room from now and, with `checkout_auto`, makes it `dirty` ' +
-        'with a turnover task. Dates, room or tariff changes re-price the stay unless its price was set by hand.',
+        'with a turnover task. Dates, room or tariff changes re-price the stay unless its price was set by hand. New ' +
+        "dates, room or tariff are checked against the hotel's restrictions (422 `restriction_<name>` for what they break " +
+        'anew, unless management sends `override_restrictions`).',
       tags,
       access: { kind: 'hotel', roles: BOOKING_WRITERS },
       concurrency: 'if-match',
@@ -125,7 +135,8 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         422: { description: 'An illegal move or a refused check-in' },
       },
       async handler({ hotel, params, body, auth, expectedVersion, res }) {
-        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        assertMayOverride(auth.role, body.override_restrictions);
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug, mayOverride: mayOverride(auth.role) };
         res.json(await bookings.lifecycle.change(hotel.id, params.id, body, actor, { expected: expectedVersion }));
       },
     }),

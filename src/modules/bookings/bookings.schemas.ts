@@ -11,6 +11,7 @@ import {
   percent,
 } from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
+import { brokenRestrictionSchema, stayVerdictKeys } from '../restrictions';
 import { BOOKING_CHARGE_KINDS, BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
@@ -18,6 +19,11 @@ import { pageQueryKeys } from '../../platform/http/pagination';
 const name = Joi.string().trim().min(1).max(100);
 const stayLimit = { maxDays: MAX_STAY_NIGHTS };
 const windowLimit = { maxDays: MAX_WINDOW_DAYS };
+
+/** Management's explicit sale against the hotel's restrictions (others: 403). */
+const overrideRestrictions = Joi.boolean().description(
+  "Sell the stay even if it breaks the hotel's restrictions (management only); recorded in `restrictions_override`",
+);
 
 const guestFields = {
   guest_last_name: name,
@@ -48,6 +54,7 @@ export const createBookingBody = Joi.object({
   early_checkin: Joi.boolean(),
   late_checkout: Joi.boolean(),
   notes: Joi.string().trim().max(4000).allow(''),
+  override_restrictions: overrideRestrictions,
 })
   .xor('room_id', 'category_id')
   .xor('check_in', 'start_at')
@@ -73,8 +80,14 @@ export const updateBookingBody = Joi.object({
   late_checkout: Joi.boolean(),
   notes: Joi.string().trim().max(4000).allow(''),
   cancel_reason: Joi.string().trim().max(500),
+  override_restrictions: overrideRestrictions,
 })
   .min(1)
+  // The flag only lets a change through: alone it changes nothing, and is refused like an empty change.
+  .custom((body: Record<string, unknown>, helpers) =>
+    Object.keys(body).some((key) => key !== 'override_restrictions') ? body : helpers.error('booking.flagOnly'),
+  )
+  .messages({ 'booking.flagOnly': '{{#label}} must change something besides override_restrictions' })
   .custom(dateSpan('check_in', 'check_out', stayLimit))
   .custom(dateSpan('start_at', 'end_at', stayLimit));
 
@@ -131,6 +144,13 @@ export const bookingSchema = Joi.object({
   cancelled_at: Joi.date().allow(null),
   cancel_reason: Joi.string().allow(null),
   created_by: Joi.string().uuid().allow(null),
+  restrictions_override: Joi.object({
+    by: Joi.string().uuid().allow(null),
+    at: Joi.string(),
+    restrictions: Joi.array().items(brokenRestrictionSchema),
+  })
+    .allow(null)
+    .description('Set when management sold the stay against restrictions: by whom, when, and those it broke'),
   created_at: Joi.date(),
   updated_at: Joi.date(),
   warnings: Joi.array().items(Joi.string()),
@@ -157,7 +177,12 @@ export const availabilitySchema = Joi.object({
       category_id: Joi.string().uuid(),
       total_rooms: Joi.number().integer(),
       free: Joi.array().items(Joi.number().integer()),
-    }),
+      ...stayVerdictKeys,
+    }).description(
+      'Per category, also the window `from`..`to` judged as one stay: `sellable` when a room of the category is free ' +
+        "on every night and the stay breaks none of the category's restrictions; otherwise the `restrictions` it " +
+        'breaks and its `alternatives`, checked against both restrictions and free rooms',
+    ),
   ),
   rooms: Joi.array().items(
     Joi.object({

@@ -5,6 +5,7 @@ import type { DbOrTrx } from '../../platform/db/knex';
 import { NotFoundError } from '../../platform/errors';
 import { phoneSearchDigits } from '../../platform/phone';
 import type { GuestsService } from '../guests';
+import type { Hotel } from '../hotels';
 import type { HousekeepingService } from '../housekeeping';
 import type { NotificationsService } from '../notifications';
 import type { PaymentsService } from '../payments';
@@ -16,7 +17,7 @@ import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
 import { createInventory } from './bookings.inventory';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
-import { createOffers } from './bookings.offers';
+import { createOffers, hotelToday } from './bookings.offers';
 import type { StayFollower, StayFollowers } from './bookings.outside';
 import { createBookingPayments } from './bookings.payments';
 import { bookingMessages, presentBooking } from './bookings.present';
@@ -80,6 +81,11 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited });
   const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments });
   const inventory = createInventory({ repository, hotels: deps.hotels });
+  const offerings = {
+    restrictions: deps.restrictions,
+    db: repository.db,
+    todayOf: (hotel: Hotel) => hotelToday(hotel.timezone),
+  };
 
   /** The stay's guest profile: the one named, or found by phone or e-mail, or created. */
   async function guestOf(trx: Knex.Transaction, hotelId: string, input: BookingInput) {
@@ -129,6 +135,10 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     const priceFor = async (room: Room) =>
       input.price ?? (await stays.quotedPrice(trx, input, { hotel, room, category, tariff }));
     const row = { ...newBookingRow(input, span, category, guest), hotel_id: hotelId, created_by: actor.userId };
+    Object.assign(
+      row,
+      await stays.restricted(trx, hotel, { ...row, override_restrictions: input.override_restrictions }, actor),
+    );
     let created = await place(trx, { ...row, primaryGuestId: guest.id }, { span, candidates }, priceFor);
     if (input.paid_amount && parseMoney(input.paid_amount) !== 0n) {
       const paid = { amount: input.paid_amount, method: 'other' as const, note: 'Оплата при бронировании' };
@@ -185,10 +195,10 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     /** For a module that acts on stays outside the service: it says at each commit what its workflow must send. */
     followStays: (follower: StayFollower) => followers.add(follower),
 
-    availability: createAvailability(inventory),
+    availability: createAvailability(inventory, offerings),
 
     /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
-    offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes }),
+    offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes, offerings }),
 
     guests: {
       /** Adds a guest profile to the stay (companions); the primary guest is linked at creation. */

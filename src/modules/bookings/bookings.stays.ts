@@ -5,7 +5,9 @@ import { daysBetween, MAX_STAY_NIGHTS } from '../../platform/http/schemas';
 import type { Hotel, HotelsService } from '../hotels';
 import { fitsMoneyColumn, parseMoney } from '../../platform/money';
 import type { PricingService, QuoteService, Tariff } from '../pricing';
+import type { RestrictedStay, RestrictionsService } from '../restrictions';
 import type { Room, RoomCategory, RoomsService } from '../rooms';
+import type { Actor } from './bookings.lifecycle';
 import { bookingMessages } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
 import { orderCandidates } from './bookings.rules';
@@ -65,12 +67,23 @@ export interface StayServices {
   hotels: Pick<HotelsService, 'find' | 'findWithNightlySpan' | 'settingsOf'>;
   rooms: Pick<RoomsService, 'findRoom' | 'findCategory' | 'findRoomWithCategory'>;
   pricing: Pick<PricingService, 'findTariff'> & { quotes: Pick<QuoteService, 'quote'> };
+  restrictions: Pick<RestrictionsService, 'check' | 'offering'>;
+}
+
+/** A stay as the restrictions check is given it, with whether management overrides them. */
+type StayNights = Partial<Booking> & { override_restrictions?: boolean };
+
+/** A stay's nights as restrictions read them (none for an hourly stay). */
+function nightsOf(stay: StayNights): RestrictedStay | undefined {
+  if (!stay.check_in || !stay.check_out || !stay.category_id) return undefined;
+  const { category_id, check_in, check_out } = stay;
+  return { category_id, check_in, check_out, tariff_id: stay.tariff_id ?? null };
 }
 
 type StayDependencies = StayServices & { repository: Pick<BookingsRepository, 'bookings'> };
 
 /** A stay's span, room, category and tariff, checked against the hotel's rules, and its price. */
-export function createStays({ hotels, rooms, pricing, repository }: StayDependencies) {
+export function createStays({ hotels, rooms, pricing, restrictions, repository }: StayDependencies) {
   async function hotelOf(conn: DbOrTrx, hotelId: string): Promise<Hotel> {
     const hotel = await hotels.find(hotelId, conn);
     if (!hotel) throw new NotFoundError(hotelNotFound);
@@ -157,6 +170,22 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
     return quote.total;
   }
 
+  /**
+   * The hotel's restrictions on the stay (one query): a 422 naming the restriction and its night, or, when management
+   * overrides them, the record the booking keeps. A change is refused only for what it breaks anew.
+   */
+  async function restricted(trx: DbOrTrx, hotel: Hotel, stay: StayNights, actor: Actor, before?: Booking) {
+    const nights = nightsOf(stay);
+    if (!nights) return {};
+    const override = stay.override_restrictions
+      ? { by: actor.userId, permitted: actor.mayOverride === true }
+      : undefined;
+    const inHouse = before?.status === 'checked_in';
+    const check = { hotel, stay: nights, before: before && nightsOf(before), inHouse, override };
+    const record = await restrictions.check(trx, check);
+    return record ? { restrictions_override: record } : {};
+  }
+
   /** The room the stay goes to: the one named, or the free rooms of a category in the hotel's assignment order. */
   async function roomsFor(trx: DbOrTrx, hotel: Hotel, input: BookingInput, span: Span, guestCount: number) {
     if (input.room_id) {
@@ -179,14 +208,21 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
    * The fields a change of a booking writes: its own, the span and category of a new room or dates (checked), and a
    * new price when what it depends on changed, unless the price was set by hand.
    */
-  async function edited(trx: Knex.Transaction, booking: Booking, changes: BookingChanges): Promise<Partial<Booking>> {
+  async function edited(
+    trx: Knex.Transaction,
+    booking: Booking,
+    { override_restrictions, ...changes }: BookingChanges,
+    actor: Actor,
+  ): Promise<Partial<Booking>> {
     const { hotel_id: hotelId } = booking;
     const merged = { ...booking, ...changes };
     const staysChanged = STAY_FIELDS.some((field) => field in changes);
+    // A tariff's own restrictions apply to its stays: a change of tariff alone is checked as well.
+    const restrictionsChanged = staysChanged || 'tariff_id' in changes;
     const reprice = changes.price === undefined && !booking.price_manual && PRICE_FIELDS.some((f) => f in changes);
     const fields: Partial<Booking> = { ...changes };
     const tariff = await tariffOf(trx, hotelId, 'tariff_id' in changes ? changes.tariff_id : undefined);
-    if (staysChanged || reprice) {
+    if (restrictionsChanged || reprice) {
       const hotel = await hotelOf(trx, hotelId);
       const room = await roomOf(trx, hotelId, merged.room_id);
       const category = await categoryOf(trx, hotelId, room.category_id);
@@ -195,6 +231,10 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
         assertRoomUsable(room, span, merged.guests_count);
         assertKindAllowed(category, booking.kind);
         Object.assign(fields, { start_at: span.start, end_at: span.end, category_id: room.category_id });
+      }
+      if (restrictionsChanged) {
+        const stay = { ...merged, category_id: room.category_id, override_restrictions };
+        Object.assign(fields, await restricted(trx, hotel, stay, actor, booking));
       }
       if (reprice) {
         const stayTariff = tariff ?? (await tariffOf(trx, hotelId, merged.tariff_id));
@@ -205,5 +245,5 @@ export function createStays({ hotels, rooms, pricing, repository }: StayDependen
     return fields;
   }
 
-  return { hotelOf, hotelAndSpan, roomsFor, tariffOf, quotedPrice, edited };
+  return { hotelOf, hotelAndSpan, roomsFor, tariffOf, quotedPrice, restricted, edited };
 }

@@ -1,3 +1,4 @@
+import type { RestrictionOverride } from '../restrictions';
 export const BOOKING_STATUSES = ['inquiry', 'confirmed', 'checked_in', 'checked_out', 'cancelled'] as const;
 export const BOOKING_SOURCES = ['front_desk', 'phone', 'email', 'walk_in', 'online', 'ota', 'other'] as const;
 /** Statuses that hold the room: the exclusion constraint covers exactly these. */
@@ -40,6 +41,8 @@ export interface Booking {
   cancelled_at: Date | null;
   cancel_reason: string | null;
   created_by: string | null;
+  /** Set when management sold the stay against its restrictions: by whom, when, and what it broke. */
+  restrictions_override: RestrictionOverride | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -72,6 +75,8 @@ export interface BookingInput {
   early_checkin?: boolean;
   late_checkout?: boolean;
   notes?: string;
+  /** Management sells the stay even if it breaks the hotel's restrictions (recorded on the booking). */
+  override_restrictions?: boolean;
 }
 
 export interface BookingChanges {
@@ -95,6 +100,7 @@ export interface BookingChanges {
   notes?: string;
   cancel_reason?: string;
   source?: BookingSource;
+  override_restrictions?: boolean;
 }
 
 export interface BookingFilter {

@@ -1,5 +1,6 @@
 import { pricingFixtures } from './pricing.fixtures';
 import { defineModule } from '../../platform/modules';
+import { createOfferedQuotes, type OfferedQuoteDependencies } from './pricing.offered';
 import { createQuoteService, type QuoteDependencies } from './pricing.quote';
 import { pricingRoutes } from './pricing.routes';
 import { createPricingService } from './pricing.service';
@@ -7,7 +8,10 @@ import { createPricingService } from './pricing.service';
 export const pricingModule = defineModule({
   name: 'pricing',
   fixtures: pricingFixtures,
-  uses: ['hotels', 'rooms'],
-  create: ({ db }, deps: QuoteDependencies) => ({ ...createPricingService(db), quotes: createQuoteService(db, deps) }),
-  routes: (pricing) => pricingRoutes(pricing, pricing.quotes),
+  uses: ['hotels', 'rooms', 'restrictions'],
+  create: ({ db }, deps: QuoteDependencies & OfferedQuoteDependencies) => {
+    const quotes = createQuoteService(db, deps);
+    return { ...createPricingService(db), quotes, offeredQuote: createOfferedQuotes(db, quotes, deps) };
+  },
+  routes: (pricing) => pricingRoutes(pricing, pricing.offeredQuote),
 });

@@ -4,7 +4,8 @@ import { PAGE_HEADERS, pageQueryKeys, sendPage } from '../../platform/http/pagin
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { ALL_STAFF, HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import { idParams, okResponse, slugParams } from '../../platform/http/schemas';
-import type { QuoteRequest, QuoteService } from './pricing.quote';
+import type { OfferedQuote } from './pricing.offered';
+import type { QuoteRequest } from './pricing.quote';
 import {
   createPeriodBody,
   createTariffBody,
@@ -25,7 +26,7 @@ import Joi from 'joi';
 
 const tags = ['Pricing'];
 
-export function pricingRoutes(pricing: PricingService, quotes: QuoteService): RouteDefinition[] {
+export function pricingRoutes(pricing: PricingService, offeredQuote: OfferedQuote): RouteDefinition[] {
   return [
     ...crudRoutes({
       basePath: '/api/hotels/:slug/tariffs',
@@ -109,7 +110,12 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
         "allow hourly stays. Each night or hour is priced by precedence: override > rate period > base (the room's " +
         "`base_rate`/`hourly_rate`, else the category's `base_price`/`hourly_base_price`); then the tariff adjustment " +
         "(`tariff_id`), the `discount` percent on the subtotal, and early check-in / late check-out fees (the room's " +
-        'fee, or for a category the highest among its rooms). Money is decimal strings in the hotel currency.',
+        'fee, or for a category the highest among its rooms). Money is decimal strings in the hotel currency. ' +
+        "A stay of nights is also judged by the hotel's restrictions (category-wide and of the tariff): `sellable`, " +
+        'the `restrictions` it breaks (`{ restriction, night, value }`, as the 422 of a booking) and, when it cannot ' +
+        'be sold, `alternatives`: the same length shifted by up to 3 days either way that break none, closest first ' +
+        '(earlier first on a tie, never in the past). Quotes do not see the rooms taken: the staff availability ' +
+        'checks alternatives against free rooms too. An hourly stay has no restrictions.',
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
       request: { params: slugParams, query: quoteQuery },
@@ -119,7 +125,7 @@ export function pricingRoutes(pricing: PricingService, quotes: QuoteService): Ro
         422: { description: 'A rule refused the stay' },
       },
       async handler({ hotel, query, res }) {
-        res.json(await quotes.quote(hotel.id, query));
+        res.json(await offeredQuote(hotel.id, query));
       },
     }),
   ];

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { stayVerdictKeys } from '../restrictions';
 import {
   calendarDate,
   dateSpan,
@@ -167,4 +168,5 @@ export const quoteSchema = Joi.object({
     .required(),
   fees_total: moneyOut.required(),
   total: moneyOut.required(),
+  ...stayVerdictKeys,
 }).meta(openApiComponent('Quote'));

@@ -86,8 +86,11 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
       summary: 'Free categories and prices for a stay',
       description:
         '`from`..`to` (hotel-local days, 1 to 31 nights, not in the past) for `guests` (1 to 20): the categories with ' +
-        'a room for that many guests, rooms free per night, `available` (one room free every night), the price of ' +
-        'the stay and per night from the quote engine, and the hourly price where the category sells hours.',
+        'a room for that many guests, rooms free per night, `available` (one room free every night and none of the ' +
+        "category's restrictions broken: what a booking would accept), the price of the stay and per night from the " +
+        'quote engine when available, and the hourly price where the category sells hours. A stay not available ' +
+        'lists the `restrictions` it breaks and `alternatives`: the same length shifted by up to 3 days either way ' +
+        'that can be booked, closest first.',
       tags,
       access: { kind: 'public' },
       oneAnswer: unknownHotel,

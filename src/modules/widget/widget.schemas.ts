@@ -4,6 +4,7 @@ import { calendarDate, dateSpan, instant, money, moneyOut, slugParams } from '..
 import { guestPhoneSchema } from '../guests';
 import { returnUrl } from '../payments';
 import { createRentalBookingBody } from '../rentals';
+import { stayVerdictKeys } from '../restrictions';
 
 const MAX_WIDGET_STAY_NIGHTS = 31;
 const name = Joi.string().trim().min(1).max(100);
@@ -164,7 +165,11 @@ export const offersAnswer = Joi.object({
       photos: Joi.array().items(Joi.string()),
       max_guests: Joi.number().integer(),
       free: Joi.array().items(Joi.number().integer()),
-      available: Joi.boolean(),
+      available: Joi.boolean().description(
+        "A room for the party is free on every night and the stay breaks none of the category's restrictions: " +
+          'a booking can be placed (the same as `sellable`)',
+      ),
+      ...stayVerdictKeys,
       total: moneyOut.allow(null),
       per_night: moneyOut.allow(null),
       hourly: Joi.object({ allowed: Joi.boolean(), price_per_hour: moneyOut.allow(null) }).meta(
