@@ -1,32 +1,23 @@
-import { condition, log, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, patched, setHandler, sleep } from '@temporalio/workflow';
 import {
-  AFTER_STAY_OPTIONS,
-  ANNOUNCE_OPTIONS,
-  GUEST_EMAIL_OPTIONS,
+  accrueStayPoints,
+  announceBooking,
+  FINAL,
+  guestEmail,
   loggedFailure,
+  pushStayToTv,
+  reviewInvitationDelay,
+  reviewInvitationNow,
   serially,
   TV_EVENT_FOR,
 } from './booking-steps';
 import {
   GUEST_EMAIL_FOR,
   bookingStatusSignal,
-  type BookingActivities,
   type BookingLifecycleStatus,
   type BookingStatusChange,
   type BookingWorkflowInput,
 } from './contracts/bookings';
-import type { LoyaltyActivities } from './contracts/loyalty';
-import type { ReviewActivities } from './contracts/reviews';
-import { TV_PUSH_OPTIONS, type TvActivities } from './contracts/tv';
-
-const { announceBooking } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
-
-const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
-const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
-const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
-const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
-
-const FINAL = new Set(['checked_out', 'cancelled']);
 
 /** The steps of one kind that the statuses call for, one after the other (see `serially`). */
 function sideEffects(what: string, effectOf: (status: BookingLifecycleStatus) => (() => Promise<unknown>) | undefined) {
@@ -44,13 +35,7 @@ function sideEffects(what: string, effectOf: (status: BookingLifecycleStatus) =>
 const guestEmails = (hotelId: string, bookingId: string) =>
   sideEffects('Guest e-mail', (status) => {
     const kind = GUEST_EMAIL_FOR[status];
-    return (
-      kind &&
-      (async () => {
-        const outcome = await sendGuestBookingEmail(hotelId, bookingId, kind);
-        if (outcome === 'in_doubt') log.warn('Guest e-mail in doubt, not sent again', { bookingId, kind });
-      })
-    );
+    return kind && (() => guestEmail(hotelId, bookingId, kind));
   });
 
 /** The hotel's TV system greets the guest at check-in and forgets them at check-out (never blocking either). */
@@ -71,8 +56,7 @@ function afterTheStay(hotelId: string, bookingId: string): Promise<unknown> {
       const delayMs = await reviewInvitationDelay(hotelId, bookingId);
       if (delayMs === null) return;
       if (delayMs > 0) await sleep(delayMs);
-      const outcome = await sendReviewInvitation(hotelId, bookingId);
-      if (outcome === 'in_doubt') log.warn('Review invitation in doubt, not sent again', { bookingId });
+      await reviewInvitationNow(hotelId, bookingId);
     }),
   ]);
 }

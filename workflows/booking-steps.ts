@@ -1,24 +1,46 @@
-import { ActivityFailure, log } from '@temporalio/workflow';
-import type { BookingLifecycleStatus } from './contracts/bookings';
-import type { TvPushInput } from './contracts/tv';
+import { ActivityFailure, log, proxyActivities } from '@temporalio/workflow';
+import type { BookingActivities, BookingLifecycleStatus, GuestEmailKind } from './contracts/bookings';
+import type { LoyaltyActivities } from './contracts/loyalty';
+import type { ReviewActivities } from './contracts/reviews';
+import { TV_PUSH_OPTIONS, type TvActivities, type TvPushInput } from './contracts/tv';
 
-// What both versions of the booking workflow share: how their steps outside run, and the options of their calls.
+// What both versions of the booking workflow share: their activities, and how their steps outside run.
 
 /** The guest's e-mail: retried while the relay is down; a day later the news is stale, and the booking goes on. */
-export const GUEST_EMAIL_OPTIONS = {
+const GUEST_EMAIL_OPTIONS = {
   startToCloseTimeout: '20 seconds',
   scheduleToCloseTimeout: '1 day',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 } as const;
 
 /** The first version's announcement of a status: short, so an attempt lost with a crashed worker is soon retried. */
-export const ANNOUNCE_OPTIONS = {
+const ANNOUNCE_OPTIONS = {
   startToCloseTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 } as const;
 
 /** After the stay: retried while the database or the relay is down, given up after a day (the log shows it). */
-export const AFTER_STAY_OPTIONS = GUEST_EMAIL_OPTIONS;
+const AFTER_STAY_OPTIONS = GUEST_EMAIL_OPTIONS;
+
+export const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
+export const { announceBooking } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
+export const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
+export const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
+export const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
+
+export const FINAL = new Set(['checked_out', 'cancelled']);
+
+/** The guest's e-mail of this kind; one in doubt (an attempt lost mid-send) is logged, never sent again. */
+export async function guestEmail(hotelId: string, bookingId: string, kind: GuestEmailKind): Promise<void> {
+  const outcome = await sendGuestBookingEmail(hotelId, bookingId, kind);
+  if (outcome === 'in_doubt') log.warn('Guest e-mail in doubt, not sent again', { bookingId, kind });
+}
+
+/** The review invitation now; one in doubt is logged, never sent again. */
+export async function reviewInvitationNow(hotelId: string, bookingId: string): Promise<void> {
+  const outcome = await sendReviewInvitation(hotelId, bookingId);
+  if (outcome === 'in_doubt') log.warn('Review invitation in doubt, not sent again', { bookingId });
+}
 
 const causeOf = (failure: unknown) => (failure instanceof ActivityFailure ? failure.cause?.message : String(failure));
 

@@ -1,32 +1,23 @@
-import { condition, log, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, setHandler, sleep } from '@temporalio/workflow';
 import {
-  AFTER_STAY_OPTIONS,
-  ANNOUNCE_OPTIONS,
-  GUEST_EMAIL_OPTIONS,
+  accrueStayPoints,
+  announceBooking,
+  FINAL,
+  guestEmail,
   loggedFailure,
+  pushStayToTv,
+  reviewInvitationDelay,
+  reviewInvitationNow,
   serially,
   TV_EVENT_FOR,
 } from './booking-steps';
 import {
   GUEST_EMAIL_FOR,
   bookingStatusSignal,
-  type BookingActivities,
   type BookingOutsideEffects,
   type BookingStatusChange,
   type BookingWorkflowInput,
-  type GuestEmailKind,
 } from './contracts/bookings';
-import type { LoyaltyActivities } from './contracts/loyalty';
-import type { ReviewActivities } from './contracts/reviews';
-import { TV_PUSH_OPTIONS, type TvActivities } from './contracts/tv';
-
-const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
-const { announceBooking } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
-const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
-const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
-const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
-
-const FINAL = new Set(['checked_out', 'cancelled']);
 
 /**
  * One per booking (`booking:<id>`), from creation to its final status. The in-app notifications and the staff screens
@@ -46,22 +37,17 @@ export async function bookingLife(input: BookingWorkflowInput): Promise<string> 
   const tv = serially('TV push');
   const afterStay: Promise<void>[] = [];
 
-  const guestEmail = async (kind: GuestEmailKind) => {
-    const outcome = await sendGuestBookingEmail(hotelId, bookingId, kind);
-    if (outcome === 'in_doubt') log.warn('Guest e-mail in doubt, not sent again', { bookingId, kind });
-  };
   const reviewInvitation = async (at: () => Promise<number | null>) => {
     const time = await at();
     if (time === null) return;
     if (time > Date.now()) await sleep(time - Date.now());
-    const outcome = await sendReviewInvitation(hotelId, bookingId);
-    if (outcome === 'in_doubt') log.warn('Review invitation in doubt, not sent again', { bookingId });
+    await reviewInvitationNow(hotelId, bookingId);
   };
   const afterwards = (what: string, step: () => Promise<unknown>) =>
     afterStay.push(loggedFailure(what, bookingId, step));
 
   function send({ guestEmail: kind, tv: event, loyalty, reviewInvitationAt }: BookingOutsideEffects) {
-    if (kind) emails.add(() => guestEmail(kind), { kind });
+    if (kind) emails.add(() => guestEmail(hotelId, bookingId, kind), { kind });
     if (event) tv.add(() => pushStayToTv({ hotelId, bookingId, event }), { event });
     if (loyalty) afterwards('Loyalty accrual', () => accrueStayPoints(hotelId, bookingId));
     if (reviewInvitationAt !== undefined)
