@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { pageOf, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import { settingsTable } from '../../platform/db/settings-table';
+import { LATE_AFTER } from '../../platform/db/mail-claims';
 import {
   REVIEW_ASPECTS,
   type Averages,
@@ -16,10 +17,11 @@ import {
 export const settingsRepository = settingsTable<ReviewSettingsRow>('review_settings');
 
 /**
- * Longer than one attempt can spend between taking an invitation on and recording how it went (the mail transport
- * gives up on a silent server within 10 minutes): a row still unsent after this belongs to an attempt that is gone.
+ * Longer than one attempt can spend between taking an invitation on and recording how it went: the mailer's own
+ * bound (the platform's mail claims), so a row still unsent after it belongs to an attempt that is gone, and the
+ * stay's workflow is not held for a quarter of an hour by a crashed worker.
  */
-const IN_DOUBT_AFTER = '15 minutes';
+const IN_DOUBT_AFTER = LATE_AFTER;
 
 /** The rows of review_invitations: one per stay, from taking the e-mail on (`sent_at` set once sent). */
 export const invitationsRepository = {

@@ -5,7 +5,7 @@ import type { Db } from './knex';
  * timeouts (SMTP_TIMEOUTS in src/platform/mail.ts: 10 s to connect, 10 s for the greeting, 30 s of silence at any
  * later step) end a hanging attempt before, so a claim older than this is an attempt that died.
  */
-const LATE_AFTER = '1 minute';
+export const LATE_AFTER = '1 minute';
 
 /** `busy`: another attempt holds the e-mail and may still send it; look again later. */
 export type ClaimedSend = 'sent' | 'already_sent' | 'in_doubt' | 'busy';
