@@ -58,6 +58,16 @@ async function resolveHotel(req: Request, auth: AccessTokenPayload, deps: MountD
   return hotel;
 }
 
+/**
+ * The hotel a public route names by `:slug` (widget, Wi-Fi portal, TV, guest pages), looked up only to put the request
+ * in that hotel's bulkhead lane: 30 guests booking at once would otherwise take the whole pool from the other hotels.
+ * The handler still answers an unknown slug its own way.
+ */
+async function publicRouteHotel(req: Request, deps: MountDependencies): Promise<HotelRef | undefined> {
+  const slug = req.params.slug;
+  return typeof slug === 'string' && HOTEL_SLUG_PATTERN.test(slug) ? deps.findHotelBySlug(slug) : undefined;
+}
+
 /** A validation that fails on a credential of a route with one answer gets that answer instead of the 400. */
 function validateCredentials<T>(oneAnswer: OneAnswer | undefined, run: () => T): T {
   try {
@@ -145,7 +155,8 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         hotel && key
           ? () => oncePerKey(deps.db, { hotelId: hotel.id, scope, key, body: { params, body } }, res, run)
           : run;
-      await (hotel ? deps.hotelBulkhead.run(hotel.id, handle) : handle());
+      const lane = hotel ?? (access.kind === 'public' ? await publicRouteHotel(req, deps) : undefined);
+      await (lane ? deps.hotelBulkhead.run(lane.id, handle) : handle());
     });
   }
 }
