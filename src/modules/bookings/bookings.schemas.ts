@@ -151,6 +151,7 @@ export const bookingSchema = Joi.object({
   })
     .allow(null)
     .description('Set when management sold the stay against restrictions: by whom, when, and those it broke'),
+  block_id: Joi.string().uuid().allow(null).description('The group block whose pickup made the stay'),
   created_at: Joi.date(),
   updated_at: Joi.date(),
   warnings: Joi.array().items(Joi.string()),

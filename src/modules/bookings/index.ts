@@ -5,3 +5,4 @@ export type { Booking, BookingCharge, BookingChargeInput, BookingChargeKind, Boo
 export { offersQuery, type CategoryOffer, type Offers, type OffersQuery } from './bookings.offers';
 export { inHouse } from './bookings.rules';
 export type { StayFollower } from './bookings.outside';
+export type { HeldStay, InventoryHolds } from './bookings.holds';

@@ -1,0 +1,64 @@
+import type { Knex } from 'knex';
+import type { DbOrTrx } from '../../platform/db/knex';
+import { ConflictError } from '../../platform/errors';
+import type { Booking, HeldStay } from '../bookings';
+import { blocksRepository as repository } from './blocks.repository';
+import { holds } from './blocks.types';
+
+const STAY_HOLDS_ROOM: readonly Booking['status'][] = ['inquiry', 'confirmed', 'checked_in'];
+
+export const holdMessages = {
+  held: (night: string) =>
+    `Свободные номера этой категории на ночь ${night} удержаны групповым блоком: продать их можно только по блоку`,
+  overdrawn: (night: string, rooms: number) =>
+    `Блок держит на ночь ${night} номеров этой категории: ${rooms}; все они уже забронированы`,
+};
+
+/**
+ * A stay just written, checked against what blocks hold, in its transaction. A category with no held units on the
+ * stay's nights costs one indexed read and no lock; otherwise the category's hold lock serializes the check with every
+ * other stay and block write of it, so the count it makes is the truth at commit. A block's own stay may take what the
+ * block holds and no more; any other may take a room only where the free rooms left still cover every unit held.
+ */
+async function guard(trx: Knex.Transaction, booking: Booking): Promise<void> {
+  if (!STAY_HOLDS_ROOM.includes(booking.status)) return;
+  const { hotel_id: hotelId, category_id: categoryId } = booking;
+  // A block written meanwhile waits for this stay's commit (see lockCategories); a block written before is seen here.
+  await repository.shareCategory(trx, hotelId, categoryId);
+  const held = await repository.heldNightsOf(trx, hotelId, categoryId, {
+    start: booking.start_at,
+    end: booking.end_at,
+  });
+  if (held.length === 0 && !booking.block_id) return;
+  await repository.lockHolds(trx, hotelId, categoryId);
+  // A stay of a block that holds (read under the lock) takes its units; once the block is cancelled, it is any stay.
+  const block = booking.block_id && (await repository.find(trx, hotelId, booking.block_id));
+  if (block && holds(block.status) && booking.check_in && booking.check_out) {
+    const only = { categoryId, from: booking.check_in, to: booking.check_out };
+    const [over] = await repository.overdrawn(trx, hotelId, block.id, only);
+    if (over) throw new ConflictError(holdMessages.overdrawn(over.night, over.rooms), 'block_overdrawn');
+    return;
+  }
+  const [short] = await repository.shortfalls(trx, hotelId, categoryId, held);
+  if (short) throw new ConflictError(holdMessages.held(short.night), 'held_by_block');
+}
+
+/** Takes the category's hold lock before a stay that may take a held unit is written (see `guard`). */
+async function enter(trx: Knex.Transaction, { hotelId, categoryId, span, blockId }: HeldStay): Promise<void> {
+  if (blockId || (await repository.heldNightsOf(trx, hotelId, categoryId, span)).length > 0)
+    await repository.lockHolds(trx, hotelId, categoryId);
+}
+
+/** Per category with held units, per night of `count` from `from`: the units held and not picked up. */
+async function held(conn: DbOrTrx, hotelId: string, from: string, count: number): Promise<Map<string, number[]>> {
+  const byCategory = new Map<string, number[]>();
+  for (const row of await repository.unpicked(conn, hotelId, from, count)) {
+    let nights = byCategory.get(row.category_id);
+    if (!nights) byCategory.set(row.category_id, (nights = new Array<number>(count).fill(0)));
+    nights[row.day] = row.held;
+  }
+  return byCategory;
+}
+
+/** What the bookings are given to take held units out of what they sell. */
+export const inventoryHolds = { enter, guard, held };

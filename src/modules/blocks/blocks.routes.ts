@@ -1,0 +1,152 @@
+import Joi from 'joi';
+import type { PageRequest } from '../../platform/db/keyset';
+import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
+import type { Role } from '../../platform/http/roles';
+import { idParams, slugParams } from '../../platform/http/schemas';
+import {
+  blockListQuery,
+  blockSchema,
+  blockSummarySchema,
+  createBlockBody,
+  pickupBody,
+  pickupReportSchema,
+  pickupResultSchema,
+  updateBlockBody,
+} from './blocks.schemas';
+import type { BlocksService } from './blocks.service';
+import {
+  MAX_PICKUP_GUESTS,
+  type BlockChanges,
+  type BlockInput,
+  type BlockStatus,
+  type PickupGuest,
+} from './blocks.types';
+
+/** As for bookings: those who see them see the blocks; the desk and management write them. */
+const BLOCK_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant', 'security'];
+const BLOCK_WRITERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
+
+const tags = ['Blocks'];
+type IdParams = { id: string };
+
+const HOLDING =
+  '`inquiry` holds nothing; `tentative` and `definite` hold their units: nobody else can book them (staff, the ' +
+  "widget), only the block's pickup; `cancelled` is final and holds nothing.";
+
+export function blocksRoutes(blocks: BlocksService): RouteDefinition[] {
+  return [
+    defineHotelRoute<BlockInput>({
+      method: 'post',
+      path: '/api/hotels/:slug/blocks',
+      summary: 'Create a group block (allotment)',
+      description:
+        `A \`name\`, optionally a \`company\` and contact, a \`tariff_id\` or a \`price_per_night\` for its stays, ` +
+        `a \`status\` (default \`inquiry\`) and the \`allotment\`. ${HOLDING} A block that holds is checked against ` +
+        'the inventory like a booking: 409 `rooms_not_available` names the category and night without enough free ' +
+        'rooms for every unit held.',
+      tags,
+      access: { kind: 'hotel', roles: BLOCK_WRITERS },
+      request: { params: slugParams, body: createBlockBody },
+      responses: {
+        201: { description: 'Created', schema: blockSchema },
+        400: { description: 'Invalid, a category not of this hotel, or more units than the category has rooms' },
+        409: { description: '`rooms_not_available`: the rooms are not free for what it holds' },
+      },
+      async handler({ hotel, auth, body, res }) {
+        res.status(201).json(await blocks.create(hotel.id, body, auth.sub));
+      },
+    }),
+    defineHotelRoute<unknown, { status?: BlockStatus } & PageRequest>({
+      method: 'get',
+      path: '/api/hotels/:slug/blocks',
+      summary: 'List group blocks',
+      description: 'Newest first; `status` narrows it.',
+      tags,
+      access: { kind: 'hotel', roles: BLOCK_READERS },
+      request: { params: slugParams, query: blockListQuery },
+      responses: {
+        200: { description: 'Blocks', schema: Joi.array().items(blockSummarySchema), headers: PAGE_HEADERS },
+      },
+      async handler({ hotel, query, res }) {
+        sendPage(res, await blocks.list(hotel.id, query));
+      },
+    }),
+    defineHotelRoute<unknown, unknown, IdParams>({
+      method: 'get',
+      path: '/api/hotels/:slug/blocks/:id',
+      summary: 'A group block, its nights and its stays',
+      tags,
+      access: { kind: 'hotel', roles: BLOCK_READERS },
+      request: { params: idParams },
+      responses: { 200: { description: 'The block', schema: blockSchema }, 404: { description: 'No such block' } },
+      async handler({ hotel, params, res }) {
+        res.json(await blocks.get(hotel.id, params.id));
+      },
+    }),
+    defineHotelRoute<BlockChanges, unknown, IdParams>({
+      method: 'patch',
+      path: '/api/hotels/:slug/blocks/:id',
+      summary: 'Change or cancel a group block',
+      description:
+        `The fields given change; an \`allotment\` replaces every night held. ${HOLDING} What a change makes the ` +
+        'block hold anew (more units, new nights, an inquiry becoming tentative) is checked like a booking (409 ' +
+        '`rooms_not_available`); fewer units than its stays already take is 409 `below_pickup`. Cancelling ' +
+        '(`status: cancelled`) releases what it holds; its stays are kept as ordinary bookings (listed in `bookings`; ' +
+        'they keep their `block_id`) and a later change of theirs is checked as any stay. A cancelled block is 422.',
+      tags,
+      access: { kind: 'hotel', roles: BLOCK_WRITERS },
+      request: { params: idParams, body: updateBlockBody },
+      responses: {
+        200: { description: 'Changed', schema: blockSchema },
+        400: { description: 'Invalid' },
+        404: { description: 'No such block' },
+        409: { description: '`rooms_not_available` or `below_pickup`: nothing changed' },
+        422: { description: 'The block is cancelled' },
+      },
+      async handler({ hotel, params, body, res }) {
+        res.json(await blocks.update(hotel.id, params.id, body));
+      },
+    }),
+    defineHotelRoute<{ guests: PickupGuest[] }, unknown, IdParams>({
+      method: 'post',
+      path: '/api/hotels/:slug/blocks/:id/pickup',
+      summary: "Book the group's stays from a block",
+      description:
+        `Up to ${MAX_PICKUP_GUESTS} \`guests\`, each a stay of nights in a category the block holds, booked all or ` +
+        "none as confirmed bookings of the block (`block_id`), priced by the block's price per night or tariff, each " +
+        "in a room at once: the `room_id` named, or one by the hotel's assignment rule (sequential when rooms are " +
+        'assigned by hand). Never more than the block holds on a night, also when pickups race: 409 ' +
+        '`block_overdrawn` names the night; 409 `block_not_holding` for an inquiry or a cancelled block.',
+      tags,
+      access: { kind: 'hotel', roles: BLOCK_WRITERS },
+      request: { params: idParams, body: pickupBody },
+      responses: {
+        201: { description: 'Booked', schema: pickupResultSchema },
+        400: { description: 'Invalid guests, or a category the block does not hold' },
+        404: { description: 'No such block' },
+        409: { description: '`block_overdrawn`, `block_not_holding`, `no_free_room` or `room_taken`: nothing booked' },
+      },
+      async handler({ hotel, auth, params, body, res }) {
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        res.status(201).json(await blocks.pickup(hotel.id, params.id, body.guests, actor));
+      },
+    }),
+    defineHotelRoute<unknown, unknown, IdParams>({
+      method: 'get',
+      path: '/api/hotels/:slug/blocks/:id/report',
+      summary: "A block's pickup report",
+      description: 'Per category and night: held now, picked up, released, washed and still free.',
+      tags,
+      access: { kind: 'hotel', roles: BLOCK_READERS },
+      request: { params: idParams },
+      responses: {
+        200: { description: 'Nights by category then night', schema: pickupReportSchema },
+        404: { description: 'No such block' },
+      },
+      async handler({ hotel, params, res }) {
+        res.json(await blocks.report(hotel.id, params.id));
+      },
+    }),
+  ];
+}

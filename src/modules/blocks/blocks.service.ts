@@ -1,0 +1,178 @@
+import type { Knex } from 'knex';
+import { refusalsAs } from '../../platform/db/base-model';
+import type { PageRequest } from '../../platform/db/keyset';
+import type { Db } from '../../platform/db/knex';
+import { transactionWithRetry } from '../../platform/db/retry';
+import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { daysBetween } from '../../platform/http/schemas';
+import { formatMoney, parseMoney } from '../../platform/money';
+import type { BookingsService } from '../bookings';
+import { assertFits, grownNights, nightsOfAllotment } from './blocks.allotment';
+import { inventoryHolds } from './blocks.holds';
+import { blocksRepository as repository } from './blocks.repository';
+import {
+  holds,
+  type Block,
+  type BlockChanges,
+  type BlockInput,
+  type BlockNight,
+  type BlockStatus,
+  type NightCount,
+  type PickupGuest,
+} from './blocks.types';
+
+export const blockMessages = {
+  notFound: 'Блок не найден',
+  cancelled: 'Отменённый блок не меняется',
+  tariff: 'Тариф не найден',
+  short: (category: string, night: string, free: number, held: number) =>
+    `Недостаточно номеров категории «${category}» на ночь ${night}: свободно ${free}, блокам нужно ${held}`,
+  belowPickup: (night: string, picked: number) =>
+    `На ночь ${night} по блоку уже забронировано номеров этой категории: ${picked}; меньше оставить нельзя`,
+  notHolding: 'Блок не удерживает номера (запрос или отменён): бронировать по нему нельзя',
+  notInBlock: 'Блок не держит номеров этой категории',
+};
+
+/** Who acts, as the bookings record it. */
+export interface BlockActor {
+  userId: string | null;
+  hotelSlug: string;
+}
+
+export interface BlocksDependencies {
+  bookings: Pick<BookingsService, 'createAll' | 'holdInventory'>;
+}
+
+const rowOf = ({ allotment: _allotment, ...fields }: BlockChanges): Partial<Block> => fields;
+
+/** The block and its nights (with what each has picked up and has still free), and the stays of its pickup. */
+async function presented(conn: Knex | Knex.Transaction, block: Block) {
+  const [nights, bookings] = await Promise.all([
+    repository.nights(conn, block.hotel_id, block.id),
+    repository.bookings(conn, block.hotel_id, block.id),
+  ]);
+  return { ...block, nights: nights.map(withFree), bookings };
+}
+
+const withFree = (night: BlockNight) => ({ ...night, free: Math.max(0, night.rooms - night.picked_up) });
+
+export function createBlocksService(db: Db, { bookings }: BlocksDependencies) {
+  /** Refuses what the nights now held cannot have: fewer units than picked up, more than the category's free rooms. */
+  async function assertInventory(trx: Knex.Transaction, block: Block, grown: Map<string, string[]>) {
+    const [over] = await repository.overdrawn(trx, block.hotel_id, block.id);
+    if (over) throw new ConflictError(blockMessages.belowPickup(over.night, over.picked), 'below_pickup');
+    if (!holds(block.status)) return;
+    const categories = await repository.categories(trx, block.hotel_id, [...grown.keys()]);
+    for (const [categoryId, nights] of grown) {
+      const [short] = await repository.shortfalls(trx, block.hotel_id, categoryId, nights);
+      if (short) {
+        const name = categories.get(categoryId)?.name ?? '';
+        throw new ConflictError(
+          blockMessages.short(name, short.night, short.free, short.unpicked),
+          'rooms_not_available',
+        );
+      }
+    }
+  }
+
+  /**
+   * Writes the block (new, or changed under its lock) and, when given, its nights; then checks them against the
+   * inventory as a booking is checked, under the locks of every category it held or holds.
+   */
+  async function write(hotelId: string, id: string | undefined, changes: BlockChanges, actorId: string | null) {
+    const refused = () =>
+      new ValidationError(blockMessages.tariff, [{ path: 'body.tariff_id', message: blockMessages.tariff }]);
+    return refusalsAs({ foreignKey: refused }, () =>
+      transactionWithRetry(db, async (trx) => {
+        const before = id ? await repository.find(trx, hotelId, id, true) : undefined;
+        if (id && !before) throw new NotFoundError(blockMessages.notFound);
+        if (before?.status === 'cancelled') throw new BusinessRuleError(blockMessages.cancelled);
+        const nightsBefore = before ? await repository.nights(trx, hotelId, before.id) : [];
+        const nights: NightCount[] = changes.allotment ? nightsOfAllotment(changes.allotment) : nightsBefore;
+        const categoryIds = [...new Set([...nights, ...nightsBefore].map((night) => night.category_id))];
+        if (changes.allotment) assertFits(changes.allotment, await repository.categories(trx, hotelId, categoryIds));
+        await repository.lockCategories(trx, hotelId, categoryIds);
+        const fields = { ...rowOf(changes), ...(changes.status === 'cancelled' && { cancelled_at: new Date() }) };
+        const block = before
+          ? await repository.update(trx, hotelId, before.id, fields)
+          : await repository.insert(trx, hotelId, { ...fields, created_by: actorId });
+        if (changes.allotment) await repository.replaceNights(trx, hotelId, block.id, nights);
+        await assertInventory(trx, block, grownNights(nights, nightsBefore, before ? holds(before.status) : false));
+        return presented(trx, block);
+      }),
+    );
+  }
+
+  async function found(hotelId: string, id: string): Promise<Block> {
+    const block = await repository.find(db, hotelId, id);
+    if (!block) throw new NotFoundError(blockMessages.notFound);
+    return block;
+  }
+
+  /** The stays a pickup asks for, as bookings of the block: its price per night or its tariff, a room at once. */
+  function bookingInputs(block: Block, nights: BlockNight[], guests: PickupGuest[]) {
+    const categories = new Set(nights.map((night) => night.category_id));
+    return (
+      guests
+        .map((guest, index) => {
+          if (!categories.has(guest.category_id)) {
+            const message = blockMessages.notInBlock;
+            throw new ValidationError(message, [{ path: `body.guests.${index}.category_id`, message }]);
+          }
+          const stayNights = BigInt(Math.max(daysBetween(guest.check_in, guest.check_out), 0));
+          return {
+            ...guest,
+            status: 'confirmed' as const,
+            source: 'other' as const,
+            unattended_strategy: 'sequential' as const,
+            block_id: block.id,
+            tariff_id: block.tariff_id,
+            ...(block.price_per_night && { price: formatMoney(parseMoney(block.price_per_night) * stayNights) }),
+          };
+        })
+        // One category after another (its lock taken once); in each, the rooms named first, before assignment picks.
+        .sort((a, b) => a.category_id.localeCompare(b.category_id) || Number(!a.room_id) - Number(!b.room_id))
+    );
+  }
+
+  const service = {
+    create: (hotelId: string, input: BlockInput, actorId: string | null) => write(hotelId, undefined, input, actorId),
+
+    /**
+     * Changes the block; its nights are checked against the inventory as a booking's are. Cancelling it releases
+     * what it holds; its stays stay, as ordinary bookings (the answer lists them), and a change of theirs is then
+     * checked as any stay's.
+     */
+    update: (hotelId: string, id: string, changes: BlockChanges) => write(hotelId, id, changes, null),
+
+    async get(hotelId: string, id: string) {
+      return presented(db, await found(hotelId, id));
+    },
+
+    async list(hotelId: string, { status, ...page }: { status?: BlockStatus } & PageRequest) {
+      return repository.list(db, hotelId, status, page);
+    },
+
+    /**
+     * The group's stays from the block, all or none, each in a room at once (the one named, or by the hotel's
+     * assignment), never more than the block holds on a night: the bookings' own check, under the category's lock.
+     */
+    async pickup(hotelId: string, id: string, guests: PickupGuest[], actor: BlockActor) {
+      const block = await found(hotelId, id);
+      if (!holds(block.status)) throw new ConflictError(blockMessages.notHolding, 'block_not_holding');
+      const nights = await repository.nights(db, hotelId, id);
+      const created = await bookings.createAll(hotelId, bookingInputs(block, nights, guests), actor);
+      return { block_id: id, bookings: created };
+    },
+
+    /** Per night (and category): held now, picked up, released, washed and still free. */
+    async report(hotelId: string, id: string) {
+      await found(hotelId, id);
+      return (await repository.nights(db, hotelId, id)).map(withFree);
+    },
+  };
+  bookings.holdInventory(inventoryHolds);
+  return service;
+}
+
+export type BlocksService = ReturnType<typeof createBlocksService>;

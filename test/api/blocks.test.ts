@@ -1,0 +1,339 @@
+import { createTestApp, type TestApp } from '../helpers/app';
+import { addStaff, as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
+import { localDay } from '../helpers/dates';
+import { createCategory, createRoom } from '../helpers/structure';
+
+let t: TestApp;
+let owner: RegisteredHotel;
+let other: RegisteredHotel;
+beforeAll(async () => {
+  t = createTestApp();
+  [owner, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
+  await t.http
+    .patch(api(owner, '/settings'))
+    .set(as(owner.accessToken))
+    .send({ room_assignment_strategy: 'sequential' })
+    .expect(200);
+});
+afterAll(() => t.close());
+
+const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
+const guest = (n: number) => ({ guest_last_name: 'Иванов', guest_first_name: `Гость ${n}` });
+const nights = (from: number, to: number) => ({ check_in: localDay(from), check_out: localDay(to) });
+
+/** A category of `count` rooms (of the hotel), its rooms in number order. */
+async function categoryOf(count: number, hotel = owner) {
+  const category = await createCategory(t, hotel, { base_price: 4000 });
+  const rooms = [];
+  for (let i = 0; i < count; i++) rooms.push(await createRoom(t, hotel, category.id));
+  return { category, rooms };
+}
+
+const createBlock = (body: Record<string, unknown>, token = owner.accessToken, hotel = owner) =>
+  t.http
+    .post(api(hotel, '/blocks'))
+    .set(as(token))
+    .send({ name: 'Конференция', ...body });
+
+/** `rooms` units of the category held on nights `from`..`to` (offsets from today, inclusive). */
+const held = (categoryId: string, from: number, to: number, rooms: number) => ({
+  category_id: categoryId,
+  from: localDay(from),
+  to: localDay(to),
+  rooms,
+});
+
+const patchBlock = (id: string, body: Record<string, unknown>, token = owner.accessToken) =>
+  t.http
+    .patch(api(owner, `/blocks/${id}`))
+    .set(as(token))
+    .send(body);
+
+const book = (body: Record<string, unknown>, n = 0) =>
+  t.http
+    .post(api(owner, '/bookings'))
+    .set(as(owner.accessToken))
+    .send({ ...guest(n), ...body });
+
+const pickup = (id: string, guests: Record<string, unknown>[]) =>
+  t.http
+    .post(api(owner, `/blocks/${id}/pickup`))
+    .set(as(owner.accessToken))
+    .send({ guests });
+
+/**
+ * Racing requests, answered by an app whose clients are patient: they queue at the hotel's bulkhead and on the
+ * category's lock, and on a loaded machine the last could otherwise wait past the default bounds (a 503, not what
+ * these tests are about).
+ */
+async function patiently(requests: (app: TestApp) => PromiseLike<{ status: number; body: { code?: string } }>[]) {
+  const patient = createTestApp({
+    HOTEL_QUEUE_TIMEOUT_MS: '120000',
+    DATABASE_API_LOCK_TIMEOUT_MS: '60000',
+    DATABASE_API_STATEMENT_TIMEOUT_MS: '60000',
+  });
+  return Promise.all(requests(patient)).finally(() => patient.close());
+}
+
+async function availableIn(categoryId: string, from: number, to: number) {
+  const { body } = await t.http
+    .get(api(owner, '/availability'))
+    .set(as(owner.accessToken))
+    .query({ from: localDay(from), to: localDay(to), category_id: categoryId })
+    .expect(200);
+  return body.categories[0] as { free: number[]; sellable: boolean };
+}
+
+describe('blocks: what they are and who writes them', () => {
+  it('creates a block with per-night counts, reads it back, lists and changes it', async () => {
+    const { category } = await categoryOf(3);
+    const created = await createBlock({
+      company: 'ООО Ромашка',
+      contact_name: 'Пётр',
+      contact_email: uniqueEmail('block'),
+      price_per_night: '3500',
+      allotment: [held(category.id, 40, 41, 2), held(category.id, 42, 42, 3)],
+    }).expect(201);
+    expect(created.body).toMatchObject({ status: 'inquiry', company: 'ООО Ромашка', price_per_night: '3500.00' });
+    expect(created.body.nights.map((n: { night: string; rooms: number }) => [n.night, n.rooms])).toEqual([
+      [localDay(40), 2],
+      [localDay(41), 2],
+      [localDay(42), 3],
+    ]);
+    const { body: read } = await t.http
+      .get(api(owner, `/blocks/${created.body.id}`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(read).toMatchObject({ id: created.body.id, bookings: [] });
+    const list = await t.http.get(api(owner, '/blocks')).set(as(owner.accessToken)).expect(200);
+    expect(list.body.map((block: { id: string }) => block.id)).toContain(created.body.id);
+
+    const changed = await patchBlock(created.body.id, {
+      status: 'definite',
+      allotment: [held(category.id, 40, 40, 1)],
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.status).toBe('definite');
+    expect(changed.body.nights).toEqual([
+      { category_id: category.id, night: localDay(40), rooms: 1, released: 0, washed: 0, picked_up: 0, free: 1 },
+    ]);
+  });
+
+  it('refuses bad allotments with a 400 naming the item: more than the rooms, overlaps, over two years, another hotel', async () => {
+    const { category } = await categoryOf(2);
+    const tooMany = await createBlock({ allotment: [held(category.id, 40, 41, 3)] }).expect(400);
+    expect(tooMany.body.details[0].path).toBe('body.allotment.0.rooms');
+    const overlap = await createBlock({
+      allotment: [held(category.id, 40, 42, 1), held(category.id, 42, 43, 1)],
+    }).expect(400);
+    expect(overlap.body.details[0].path).toBe('body.allotment.1.from');
+    await createBlock({ allotment: [held(category.id, 40, 40 + 731, 1)] }).expect(400);
+    await createBlock({ allotment: [held(category.id, 10, 11, 1), held(category.id, 800, 800, 1)] }).expect(400);
+    const foreign = await categoryOf(1, other);
+    await createBlock({ allotment: [held(foreign.category.id, 40, 41, 1)] }).expect(400);
+    await createBlock({ allotment: [held(category.id, 40, 41, 1)], tariff_id: null, price_per_night: '-1' }).expect(
+      400,
+    );
+    const list = await t.http.get(api(owner, '/blocks')).set(as(owner.accessToken)).query({ status: 'inquiry' });
+    expect(list.body.every((block: { name: string }) => block.name === 'Конференция')).toBe(true);
+  });
+
+  it('the desk and management write blocks; the accountant reads them; housekeeping and other hotels get nothing', async () => {
+    const { category } = await categoryOf(1);
+    const [receptionist, accountant, housekeeper] = await Promise.all(
+      ['receptionist', 'accountant', 'housekeeper'].map((role) => addStaff(t, owner, role)),
+    );
+    const block = await createBlock({ allotment: [held(category.id, 40, 40, 1)] }, receptionist.accessToken).expect(
+      201,
+    );
+    await createBlock({ allotment: [held(category.id, 40, 40, 1)] }, accountant.accessToken).expect(403);
+    await t.http
+      .get(api(owner, `/blocks/${block.body.id}`))
+      .set(as(accountant.accessToken))
+      .expect(200);
+    await t.http
+      .get(api(owner, `/blocks/${block.body.id}`))
+      .set(as(housekeeper.accessToken))
+      .expect(403);
+    await patchBlock(block.body.id, { name: 'Другое' }, accountant.accessToken).expect(403);
+    await t.http
+      .get(api(other, `/blocks/${block.body.id}`))
+      .set(as(other.accessToken))
+      .expect(404);
+  });
+});
+
+describe('blocks hold inventory', () => {
+  it('a block that would hold rooms already booked is refused with 409 and says which night; an inquiry holds nothing', async () => {
+    const { category } = await categoryOf(2);
+    await book({ category_id: category.id, ...nights(50, 51) }).expect(201);
+    const refused = await createBlock({ status: 'tentative', allotment: [held(category.id, 49, 50, 2)] }).expect(409);
+    expect(refused.body.code).toBe('rooms_not_available');
+    expect(refused.body.error).toContain(`на ночь ${localDay(50)}: свободно 1, блокам нужно 2`);
+    const inquiry = await createBlock({ allotment: [held(category.id, 49, 50, 2)] }).expect(201);
+    expect((await availableIn(category.id, 49, 51)).free).toEqual([2, 1]);
+    // Made tentative, it is checked the same way; nothing changes.
+    const again = await patchBlock(inquiry.body.id, { status: 'tentative' }).expect(409);
+    expect(again.body.code).toBe('rooms_not_available');
+    const { body } = await t.http.get(api(owner, `/blocks/${inquiry.body.id}`)).set(as(owner.accessToken));
+    expect(body.status).toBe('inquiry');
+  });
+
+  it('held units leave availability, the widget and staff bookings and their changes of dates (409 held_by_block)', async () => {
+    const { category, rooms } = await categoryOf(2);
+    // Asked first, so the block's change must reach a cached answer.
+    expect((await availableIn(category.id, 60, 62)).free).toEqual([2, 2]);
+    await createBlock({ status: 'definite', allotment: [held(category.id, 60, 61, 1)] }).expect(201);
+    expect(await availableIn(category.id, 60, 62)).toMatchObject({ free: [1, 1], sellable: true });
+
+    await book({ room_id: rooms[0].id, ...nights(60, 62) }).expect(201);
+    expect(await availableIn(category.id, 60, 62)).toMatchObject({ free: [0, 0], sellable: false });
+    const refused = await book({ room_id: rooms[1].id, ...nights(61, 62) }, 1).expect(409);
+    expect(refused.body).toMatchObject({ code: 'held_by_block' });
+    expect(refused.body.error).toContain(`на ночь ${localDay(61)} удержаны групповым блоком`);
+    await book({ category_id: category.id, ...nights(60, 61) }, 2).expect(409);
+
+    // The widget offers nothing and its booking is sold out.
+    const offers = await t.http
+      .get(`/api/widget/${owner.slug}/availability`)
+      .query({ from: localDay(60), to: localDay(61), guests: 1 })
+      .expect(200);
+    const offer = offers.body.categories.find((c: { category_id: string }) => c.category_id === category.id);
+    expect(offer).toMatchObject({ free: [0], available: false });
+    const widget = await t.http
+      .post(`/api/widget/${owner.slug}/bookings`)
+      .send({ category_id: category.id, ...nights(60, 61), guests_count: 1, ...guest(3), guest_phone: '+79990001122' })
+      .expect(409);
+    expect(widget.body.code).toBe('sold_out');
+
+    // A stay the nights after may not grow into them.
+    const later = await book({ room_id: rooms[1].id, ...nights(62, 64) }, 4).expect(201);
+    const moved = await t.http
+      .patch(api(owner, `/bookings/${later.body.id}`))
+      .set(as(owner.accessToken))
+      .send({ check_in: localDay(61) })
+      .expect(409);
+    expect(moved.body.code).toBe('held_by_block');
+    const { body } = await t.http.get(api(owner, `/bookings/${later.body.id}`)).set(as(owner.accessToken));
+    expect(body.check_in).toBe(localDay(62));
+  });
+
+  it('concurrent bookings racing for the last unheld room: exactly one is sold', async () => {
+    const { category } = await categoryOf(3);
+    await createBlock({ status: 'definite', allotment: [held(category.id, 70, 70, 2)] }).expect(201);
+    const answers = await patiently((app) =>
+      Array.from({ length: 6 }, (_, n) =>
+        app.http
+          .post(api(owner, '/bookings'))
+          .set(as(owner.accessToken))
+          .send({ ...guest(n), category_id: category.id, ...nights(70, 71) }),
+      ),
+    );
+    expect(answers.map((answer) => [answer.status, answer.body.code]).sort()).toEqual([
+      [201, undefined],
+      ...Array(5).fill([409, 'held_by_block']),
+    ]);
+    expect((await availableIn(category.id, 70, 71)).free).toEqual([0]);
+  });
+});
+
+describe('pickup', () => {
+  it("books the group's stays from the block, each in a room, never more than it holds", async () => {
+    const { category, rooms } = await categoryOf(3);
+    const block = await createBlock({
+      status: 'definite',
+      price_per_night: '3000',
+      allotment: [held(category.id, 80, 81, 2)],
+    }).expect(201);
+    const first = await pickup(block.body.id, [
+      { category_id: category.id, ...nights(80, 82), ...guest(1) },
+      { category_id: category.id, ...nights(80, 81), ...guest(2), room_id: rooms[2].id },
+    ]);
+    expect(first.body).toMatchObject({ block_id: block.body.id });
+    expect(first.body.bookings).toHaveLength(2);
+    // The room named is taken first, then one is assigned.
+    expect(first.body.bookings[0]).toMatchObject({ room_id: rooms[2].id, price: '3000.00', ...guest(2) });
+    expect(first.body.bookings[1]).toMatchObject({ block_id: block.body.id, status: 'confirmed', price: '6000.00' });
+    expect([rooms[0].id, rooms[1].id]).toContain(first.body.bookings[1].room_id);
+
+    const over = await pickup(block.body.id, [{ category_id: category.id, ...nights(80, 81), ...guest(3) }]).expect(
+      409,
+    );
+    expect(over.body.code).toBe('block_overdrawn');
+    expect(over.body.error).toContain(localDay(80));
+    // A night the block does not hold is not its to sell either.
+    await pickup(block.body.id, [{ category_id: category.id, ...nights(81, 83), ...guest(4) }]).expect(409);
+
+    const { body: report } = await t.http
+      .get(api(owner, `/blocks/${block.body.id}/report`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(
+      report.map((n: { night: string; picked_up: number; free: number }) => [n.night, n.picked_up, n.free]),
+    ).toEqual([
+      [localDay(80), 2, 0],
+      [localDay(81), 1, 1],
+    ]);
+    // The unit still held on the second night is not for sale; the third room is, the first night.
+    expect((await availableIn(category.id, 80, 82)).free).toEqual([1, 1]);
+    const refused = await book({ category_id: category.id, ...nights(81, 82) });
+    expect(refused.status).toBe(201);
+    await book({ category_id: category.id, ...nights(81, 82) }, 5).expect(409);
+  });
+
+  it('concurrent pickups never overdraw the block', async () => {
+    const { category } = await categoryOf(5);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 90, 90, 3)] }).expect(201);
+    const answers = await patiently((app) =>
+      Array.from({ length: 8 }, (_, n) =>
+        app.http
+          .post(api(owner, `/blocks/${block.body.id}/pickup`))
+          .set(as(owner.accessToken))
+          .send({ guests: [{ category_id: category.id, ...nights(90, 91), ...guest(n) }] }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    expect(answers.filter((answer) => answer.status !== 201).map((answer) => answer.body.code)).toEqual(
+      Array(5).fill('block_overdrawn'),
+    );
+    const { body } = await t.http.get(api(owner, `/blocks/${block.body.id}`)).set(as(owner.accessToken));
+    expect(body.nights[0]).toMatchObject({ rooms: 3, picked_up: 3, free: 0 });
+    expect(body.bookings).toHaveLength(3);
+  });
+
+  it('refuses guests of a category the block does not hold, and pickups of an inquiry', async () => {
+    const { category } = await categoryOf(1);
+    const { category: another } = await categoryOf(1);
+    const block = await createBlock({ status: 'tentative', allotment: [held(category.id, 95, 95, 1)] }).expect(201);
+    const wrong = await pickup(block.body.id, [{ category_id: another.id, ...nights(95, 96), ...guest(1) }]).expect(
+      400,
+    );
+    expect(wrong.body.details[0].path).toBe('body.guests.0.category_id');
+    const inquiry = await createBlock({ allotment: [held(category.id, 96, 96, 1)] }).expect(201);
+    const refused = await pickup(inquiry.body.id, [{ category_id: category.id, ...nights(96, 97), ...guest(2) }]);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('block_not_holding');
+  });
+});
+
+describe('changing and cancelling a block with stays', () => {
+  it('cannot hold fewer than picked up; cancelled, its stays stay as ordinary bookings and its units are for sale', async () => {
+    const { category } = await categoryOf(2);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 100, 100, 2)] }).expect(201);
+    const picked = await pickup(block.body.id, [{ category_id: category.id, ...nights(100, 101), ...guest(1) }]);
+    expect(picked.status).toBe(201);
+    const below = await patchBlock(block.body.id, { allotment: [held(category.id, 100, 100, 0)] }).expect(409);
+    expect(below.body.code).toBe('below_pickup');
+    expect((await availableIn(category.id, 100, 101)).free).toEqual([0]);
+
+    const cancelled = await patchBlock(block.body.id, { status: 'cancelled' }).expect(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect(cancelled.body.bookings).toEqual([
+      expect.objectContaining({ id: picked.body.bookings[0].id, status: 'confirmed' }),
+    ]);
+    expect((await availableIn(category.id, 100, 101)).free).toEqual([1]);
+    await book({ category_id: category.id, ...nights(100, 101) }).expect(201);
+    const again = await patchBlock(block.body.id, { status: 'definite' }).expect(422);
+    expect(again.body.error).toBe('Отменённый блок не меняется');
+  });
+});
