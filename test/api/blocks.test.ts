@@ -337,3 +337,65 @@ describe('changing and cancelling a block with stays', () => {
     expect(again.body.error).toBe('Отменённый блок не меняется');
   });
 });
+
+describe('rooming list (CSV)', () => {
+  const roomingList = (id: string, csv: string, key?: string) => {
+    const request = t.http
+      .post(api(owner, `/blocks/${id}/rooming-list`))
+      .set(as(owner.accessToken))
+      .set('Content-Type', 'text/csv');
+    if (key) request.set('Idempotency-Key', key);
+    return request.send(csv);
+  };
+
+  it('books a guest a line; a retry with the same key answers the same bookings', async () => {
+    const { category } = await categoryOf(3);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 110, 111, 2)] }).expect(201);
+    const csv = [
+      'category_id,check_in,check_out,guest_last_name,guest_first_name,guest_email',
+      `${category.id},${localDay(110)},${localDay(112)},"Смирнова, мл.",Ольга,`,
+      `${category.id},${localDay(110)},${localDay(111)},Кузнецов,Игорь,${uniqueEmail('rooming')}`,
+      '',
+    ].join('\r\n');
+    const first = await roomingList(block.body.id, csv, 'rooming-1').expect(201);
+    expect(first.body.bookings.map((b: { guest_last_name: string }) => b.guest_last_name)).toEqual([
+      'Смирнова, мл.',
+      'Кузнецов',
+    ]);
+    const again = await roomingList(block.body.id, csv, 'rooming-1').expect(201);
+    expect(again.body.bookings.map((b: { id: string }) => b.id)).toEqual(
+      first.body.bookings.map((b: { id: string }) => b.id),
+    );
+    const { body } = await t.http.get(api(owner, `/blocks/${block.body.id}`)).set(as(owner.accessToken));
+    expect(body.bookings).toHaveLength(2);
+  });
+
+  it('a line that cannot be read or a guest that is not valid is a 400 naming the line; nothing is booked', async () => {
+    const { category } = await categoryOf(2);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 115, 115, 2)] }).expect(201);
+    const header = 'category_id,check_in,check_out,guest_last_name,guest_first_name';
+    const good = `${category.id},${localDay(115)},${localDay(116)},Орлов,Пётр`;
+    const ragged = await roomingList(block.body.id, `${header}\n${good}\n${category.id},${localDay(115)}\n`).expect(
+      400,
+    );
+    expect(ragged.body.error).toMatch(/^Строка 3 списка гостей/);
+    const badDate = await roomingList(
+      block.body.id,
+      `${header}\n${good}\n${category.id},2031-02-30,${localDay(116)},Орлов,Иван\n`,
+    ).expect(400);
+    expect(badDate.body.error).toMatch(/^Строка 3 списка гостей: "check_in"/);
+    const unknownColumn = await roomingList(block.body.id, `${header},passport\n${good},1234\n`).expect(400);
+    expect(unknownColumn.body.error).toMatch(/^Строка 2 списка гостей: "passport"/);
+    await roomingList(block.body.id, `${header}\n`).expect(400);
+    const tooMany = [header, ...Array.from({ length: 201 }, () => good)].join('\n');
+    await roomingList(block.body.id, tooMany).expect(400);
+    await roomingList(block.body.id, `${header}\n${good}\n${'x'.repeat(70 * 1024)}`).expect(413);
+    await t.http
+      .post(api(owner, `/blocks/${block.body.id}/rooming-list`))
+      .set(as(owner.accessToken))
+      .send({ guests: [] })
+      .expect(415);
+    const { body } = await t.http.get(api(owner, `/blocks/${block.body.id}`)).set(as(owner.accessToken));
+    expect(body.bookings).toEqual([]);
+  });
+});

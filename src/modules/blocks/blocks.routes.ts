@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import type { PageRequest } from '../../platform/db/keyset';
+import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { PAGE_HEADERS, sendPage } from '../../platform/http/pagination';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
@@ -14,6 +15,7 @@ import {
   pickupResultSchema,
   updateBlockBody,
 } from './blocks.schemas';
+import { guestsOfRoomingList, MAX_ROOMING_LIST_BYTES, readRoomingList } from './blocks.rooming';
 import type { BlocksService } from './blocks.service';
 import {
   MAX_PICKUP_GUESTS,
@@ -33,6 +35,17 @@ type IdParams = { id: string };
 const HOLDING =
   '`inquiry` holds nothing; `tentative` and `definite` hold their units: nobody else can book them (staff, the ' +
   "widget), only the block's pickup; `cancelled` is final and holds nothing.";
+
+const PICKUP_REFUSALS =
+  'Never more than the block holds on a night, also when pickups race: 409 `block_overdrawn` names the night; 409 ' +
+  '`block_not_holding` for an inquiry or a cancelled block. Send `Idempotency-Key` to make retries safe.';
+
+const PICKUP_RESPONSES = {
+  201: { description: 'Booked', schema: pickupResultSchema },
+  400: { description: 'Invalid guests, or a category the block does not hold' },
+  404: { description: 'No such block' },
+  409: { description: '`block_overdrawn`, `block_not_holding`, `no_free_room` or `room_taken`: nothing booked' },
+};
 
 export function blocksRoutes(blocks: BlocksService): RouteDefinition[] {
   return [
@@ -116,20 +129,48 @@ export function blocksRoutes(blocks: BlocksService): RouteDefinition[] {
         `Up to ${MAX_PICKUP_GUESTS} \`guests\`, each a stay of nights in a category the block holds, booked all or ` +
         "none as confirmed bookings of the block (`block_id`), priced by the block's price per night or tariff, each " +
         "in a room at once: the `room_id` named, or one by the hotel's assignment rule (sequential when rooms are " +
-        'assigned by hand). Never more than the block holds on a night, also when pickups race: 409 ' +
-        '`block_overdrawn` names the night; 409 `block_not_holding` for an inquiry or a cancelled block.',
+        `assigned by hand). ${PICKUP_REFUSALS}`,
       tags,
       access: { kind: 'hotel', roles: BLOCK_WRITERS },
-      request: { params: idParams, body: pickupBody },
-      responses: {
-        201: { description: 'Booked', schema: pickupResultSchema },
-        400: { description: 'Invalid guests, or a category the block does not hold' },
-        404: { description: 'No such block' },
-        409: { description: '`block_overdrawn`, `block_not_holding`, `no_free_room` or `room_taken`: nothing booked' },
-      },
-      async handler({ hotel, auth, params, body, res }) {
+      request: { params: idParams, body: pickupBody, headers: idempotencyKeyHeader },
+      responses: PICKUP_RESPONSES,
+      async handler({ hotel, auth, params, body, headers, res }) {
         const actor = { userId: auth.sub, hotelSlug: hotel.slug };
-        res.status(201).json(await blocks.pickup(hotel.id, params.id, body.guests, actor));
+        const request = { guests: async () => body.guests, idempotencyKey: headers['idempotency-key'] };
+        const result = await blocks.pickup(hotel.id, params.id, request, actor);
+        res.status(result.status).json(result.body);
+      },
+    }),
+    defineHotelRoute<unknown, unknown, IdParams>({
+      method: 'post',
+      path: '/api/hotels/:slug/blocks/:id/rooming-list',
+      summary: "Book the group's stays from a rooming list (CSV)",
+      description:
+        `A \`text/csv\` body (UTF-8, at most ${MAX_ROOMING_LIST_BYTES / 1024} KB): a header line naming the ` +
+        "columns, which are the fields of a pickup's guest (`category_id`, `check_in`, `check_out`, " +
+        '`guest_last_name`, `guest_first_name`; optionally `room_id`, `guest_middle_name`, `guest_phone`, ' +
+        `\`guest_email\`, \`guests_count\`, \`notes\`), then one guest a line (at most ${MAX_PICKUP_GUESTS}); an ` +
+        'empty cell is an absent value. A line that cannot be read or a guest that is not valid is a 400 naming the ' +
+        `line; otherwise booked as \`POST …/pickup\` books its guests. ${PICKUP_REFUSALS}`,
+      tags,
+      access: { kind: 'hotel', roles: BLOCK_WRITERS },
+      request: { params: idParams, headers: idempotencyKeyHeader },
+      responses: {
+        ...PICKUP_RESPONSES,
+        400: { description: 'A line that cannot be read or a guest that is not valid (named by its line)' },
+        413: { description: 'The list is larger than allowed' },
+        415: { description: 'Not `text/csv`' },
+      },
+      async handler({ hotel, auth, params, headers, req, res }) {
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        const guests = async () => guestsOfRoomingList(await readRoomingList(req, res));
+        const result = await blocks.pickup(
+          hotel.id,
+          params.id,
+          { guests, idempotencyKey: headers['idempotency-key'] },
+          actor,
+        );
+        res.status(result.status).json(result.body);
       },
     }),
     defineHotelRoute<unknown, unknown, IdParams>({

@@ -60,7 +60,7 @@ export const updateBlockBody = Joi.object({
 
 export const blockListQuery = Joi.object({ status: Joi.string().valid(...BLOCK_STATUSES), ...pageQueryKeys });
 
-const pickupGuest = Joi.object({
+export const pickupGuestSchema = Joi.object({
   category_id: Joi.string().uuid().required(),
   check_in: calendarDate.required(),
   check_out: calendarDate.required(),
@@ -75,7 +75,7 @@ const pickupGuest = Joi.object({
 }).custom(dateSpan('check_in', 'check_out', { maxDays: MAX_STAY_NIGHTS }));
 
 export const pickupBody = Joi.object({
-  guests: Joi.array().items(pickupGuest).min(1).max(MAX_PICKUP_GUESTS).required(),
+  guests: Joi.array().items(pickupGuestSchema).min(1).max(MAX_PICKUP_GUESTS).required(),
 });
 
 const blockNightSchema = Joi.object({

@@ -33,6 +33,12 @@ export const blockMessages = {
   notInBlock: 'Блок не держит номеров этой категории',
 };
 
+/** A pickup's guests (read once the block is known to be this hotel's and to hold) and its `Idempotency-Key`. */
+export interface PickupRequest {
+  guests: () => Promise<PickupGuest[]>;
+  idempotencyKey?: string;
+}
+
 /** Who acts, as the bookings record it. */
 export interface BlockActor {
   userId: string | null;
@@ -157,12 +163,14 @@ export function createBlocksService(db: Db, { bookings }: BlocksDependencies) {
      * The group's stays from the block, all or none, each in a room at once (the one named, or by the hotel's
      * assignment), never more than the block holds on a night: the bookings' own check, under the category's lock.
      */
-    async pickup(hotelId: string, id: string, guests: PickupGuest[], actor: BlockActor) {
+    async pickup(hotelId: string, id: string, request: PickupRequest, actor: BlockActor) {
       const block = await found(hotelId, id);
       if (!holds(block.status)) throw new ConflictError(blockMessages.notHolding, 'block_not_holding');
+      const guests = await request.guests();
       const nights = await repository.nights(db, hotelId, id);
-      const created = await bookings.createAll(hotelId, bookingInputs(block, nights, guests), actor);
-      return { block_id: id, bookings: created };
+      const inputs = bookingInputs(block, nights, guests);
+      const created = await bookings.createAll(hotelId, inputs, actor, request.idempotencyKey);
+      return { status: created.status, body: { block_id: id, bookings: created.body } };
     },
 
     /** Per night (and category): held now, picked up, released, washed and still free. */

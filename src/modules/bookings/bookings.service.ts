@@ -174,14 +174,19 @@ export function createBookingsService({ repository, effects, followers, ...deps 
       );
     },
 
-    /** Several stays in one transaction, all or none (a block's pickup); each checked as `create` checks one. */
-    async createAll(hotelId: string, inputs: BookingInput[], actor: Actor) {
+    /**
+     * Several stays in one transaction, all or none (a block's pickup), each checked as `create` checks one;
+     * idempotent with `Idempotency-Key` like `create`.
+     */
+    async createAll(hotelId: string, inputs: BookingInput[], actor: Actor, idempotencyKey?: string) {
       return rooms.namingClashes(() =>
-        repository.transaction(async (trx) => {
-          const created = [];
-          for (const input of inputs) created.push(await create(hotelId, input, actor, trx));
-          return created;
-        }),
+        repository.transaction((trx) =>
+          idempotent(trx, { hotelId, scope: 'bookings.createAll', key: idempotencyKey, body: inputs }, async () => {
+            const created = [];
+            for (const input of inputs) created.push(await create(hotelId, input, actor, trx));
+            return { status: 201, body: created };
+          }),
+        ),
       );
     },
 
