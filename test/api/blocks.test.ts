@@ -399,3 +399,45 @@ describe('rooming list (CSV)', () => {
     expect(body.bookings).toEqual([]);
   });
 });
+
+describe('wash and the release rule', () => {
+  it('a wash takes units off by hand, recorded, never below what is picked up; they go back on sale', async () => {
+    const { category } = await categoryOf(3);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 120, 121, 2)] }).expect(201);
+    await pickup(block.body.id, [{ category_id: category.id, ...nights(120, 121), ...guest(1) }]).expect(201);
+    const wash = (items: Record<string, unknown>[]) =>
+      t.http
+        .post(api(owner, `/blocks/${block.body.id}/wash`))
+        .set(as(owner.accessToken))
+        .send({ items });
+    const washed = await wash([held(category.id, 120, 121, 1)]).expect(200);
+    expect(washed.body.nights.map((n: { rooms: number; washed: number }) => [n.rooms, n.washed])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    expect((await availableIn(category.id, 120, 122)).free).toEqual([2, 2]);
+    const below = await wash([held(category.id, 121, 121, 1), held(category.id, 120, 120, 1)]).expect(409);
+    expect(below.body).toMatchObject({ code: 'below_pickup' });
+    expect(below.body.error).toContain(localDay(120));
+    const { category: another } = await categoryOf(1);
+    const foreign = await wash([held(another.id, 120, 120, 1)]).expect(400);
+    expect(foreign.body.details[0].path).toBe('body.items.0.category_id');
+    // All or nothing: the second night, which could give its unit, kept it.
+    const { body } = await t.http.get(api(owner, `/blocks/${block.body.id}/report`)).set(as(owner.accessToken));
+    expect(body.map((n: { rooms: number }) => n.rooms)).toEqual([1, 1]);
+  });
+
+  it('a release rule is given whole: its kind and the one value it needs', async () => {
+    const { category } = await categoryOf(1);
+    const allotment = [held(category.id, 130, 130, 1)];
+    await createBlock({ allotment, release_kind: 'date' }).expect(400);
+    await createBlock({ allotment, release_kind: 'rolling', release_days: 3, release_date: localDay(5) }).expect(400);
+    await createBlock({ allotment, release_days: 3 }).expect(400);
+    const rolling = await createBlock({ allotment, release_kind: 'rolling', release_days: 3 }).expect(201);
+    expect(rolling.body).toMatchObject({ release_kind: 'rolling', release_days: 3, release_date: null });
+    const fixed = await patchBlock(rolling.body.id, { release_kind: 'date', release_date: localDay(100) }).expect(200);
+    expect(fixed.body).toMatchObject({ release_kind: 'date', release_days: null, release_date: localDay(100) });
+    const none = await patchBlock(rolling.body.id, { release_kind: 'none' }).expect(200);
+    expect(none.body).toMatchObject({ release_kind: 'none', release_days: null, release_date: null });
+  });
+});

@@ -14,21 +14,21 @@ export const allotmentMessages = {
   tooMany: (rooms: number) => `В категории всего номеров: ${rooms}`,
 };
 
-const itemError = (index: number, field: string, message: string) =>
-  new ValidationError(message, [{ path: `body.allotment.${index}.${field}`, message }]);
+const itemError = (list: string, index: number, field: string, message: string) =>
+  new ValidationError(message, [{ path: `body.${list}.${index}.${field}`, message }]);
 
 /** The items as nights, one per category and night; overlapping items and spans over two years are refused. */
-export function nightsOfAllotment(items: AllotmentItem[]): NightCount[] {
+export function nightsOfAllotment(items: AllotmentItem[], list = 'allotment'): NightCount[] {
   const seen = new Set<string>();
   const nights: NightCount[] = [];
   const first = items.reduce((min, item) => (item.from < min ? item.from : min), items[0]?.from ?? '');
   items.forEach((item, index) => {
-    if (item.to < item.from) throw itemError(index, 'to', allotmentMessages.order);
-    if (daysBetween(first, item.to) >= MAX_BLOCK_NIGHTS) throw itemError(index, 'to', allotmentMessages.span);
+    if (item.to < item.from) throw itemError(list, index, 'to', allotmentMessages.order);
+    if (daysBetween(first, item.to) >= MAX_BLOCK_NIGHTS) throw itemError(list, index, 'to', allotmentMessages.span);
     for (let day = 0; day <= daysBetween(item.from, item.to); day++) {
       const night = plusDays(item.from, day);
       const key = `${item.category_id}:${night}`;
-      if (seen.has(key)) throw itemError(index, 'from', allotmentMessages.overlap(night));
+      if (seen.has(key)) throw itemError(list, index, 'from', allotmentMessages.overlap(night));
       seen.add(key);
       nights.push({ category_id: item.category_id, night, rooms: item.rooms });
     }
@@ -40,8 +40,9 @@ export function nightsOfAllotment(items: AllotmentItem[]): NightCount[] {
 export function assertFits(items: AllotmentItem[], categories: Map<string, { rooms: number }>): void {
   items.forEach((item, index) => {
     const category = categories.get(item.category_id);
-    if (!category) throw itemError(index, 'category_id', allotmentMessages.category);
-    if (item.rooms > category.rooms) throw itemError(index, 'rooms', allotmentMessages.tooMany(category.rooms));
+    if (!category) throw itemError('allotment', index, 'category_id', allotmentMessages.category);
+    if (item.rooms > category.rooms)
+      throw itemError('allotment', index, 'rooms', allotmentMessages.tooMany(category.rooms));
   });
 }
 

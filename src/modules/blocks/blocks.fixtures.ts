@@ -37,6 +37,13 @@ export const blocksFixtures: ModuleFixtures = {
         },
         control: true,
       },
+      // One unit off a night of its own, never one a pickup of the sweep took.
+      'POST /api/hotels/:slug/blocks/:id/wash': {
+        base: (r, n) => ({
+          items: [{ category_id: r.category, from: day(n % NIGHTS, FIRST), to: day(n % NIGHTS, FIRST), rooms: 1 }],
+        }),
+        control: true,
+      },
       'POST /api/hotels/:slug/blocks/:id/pickup': {
         base: (r, n) => ({ guests: [stay(r.category, n)] }),
         variants: {

@@ -1,12 +1,19 @@
 import { defineModule } from '../../platform/modules';
+import { blocksActivities } from './blocks.activities';
 import { blocksFixtures } from './blocks.fixtures';
+import { inventoryHolds } from './blocks.holds';
 import { blocksRoutes } from './blocks.routes';
 import { createBlocksService, type BlocksDependencies } from './blocks.service';
 
+/** Group blocks: units held out of every sale, their pickup, release and report. */
 export const blocksModule = defineModule({
   name: 'blocks',
   fixtures: blocksFixtures,
-  uses: ['bookings'],
-  create: ({ db }, deps: BlocksDependencies) => createBlocksService(db, deps),
+  uses: ['bookings', 'notifications'],
+  create: ({ db }, deps: BlocksDependencies) => {
+    deps.bookings.holdInventory(inventoryHolds);
+    return createBlocksService(db, deps);
+  },
   routes: (blocks) => blocksRoutes(blocks),
+  activities: blocksActivities,
 });

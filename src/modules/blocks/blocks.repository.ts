@@ -10,6 +10,11 @@ const HOLDING = `k.status IN ('tentative','definite')`;
 const PICKED = (night: string) =>
   `(SELECT count(*) FROM bookings b WHERE b.hotel_id = bn.hotel_id AND b.block_id = bn.block_id
      AND b.category_id = bn.category_id AND ${HOLDS_ROOM} AND b.check_in <= ${night} AND b.check_out > ${night})::int`;
+/** When the night `bn` of block `k` in hotel `h` is released (null without a rule): the start of its day, hotel time. */
+const RELEASE_AT = `((CASE k.release_kind WHEN 'date' THEN k.release_date
+  WHEN 'rolling' THEN bn.night - k.release_days END)::timestamp AT TIME ZONE h.timezone)`;
+const RELEASABLE = `block_nights bn JOIN blocks k ON k.hotel_id = bn.hotel_id AND k.id = bn.block_id
+  JOIN hotels h ON h.id = bn.hotel_id`;
 const ORDER: SortKey[] = [
   { sql: 'created_at', type: 'timestamptz', desc: true },
   { sql: 'id', type: 'uuid', desc: true },
@@ -193,6 +198,59 @@ export const blocksRepository = {
       [hotelId, blockId, ...(only ? [only.categoryId, only.from, only.to] : [])],
     );
     return rows;
+  },
+
+  /** Releases the units not picked up of the block's nights whose release time has come: what each night gave back. */
+  async release(db: DbOrTrx, hotelId: string, blockId: string) {
+    const { rows } = await db.raw(
+      `WITH due AS (
+         SELECT bn.category_id, bn.night, bn.rooms - ${PICKED('bn.night')} AS spare FROM ${RELEASABLE}
+         WHERE bn.hotel_id = :hotelId AND bn.block_id = :blockId AND ${HOLDING} AND ${RELEASE_AT} <= now())
+       UPDATE block_nights bn SET rooms = bn.rooms - due.spare, released = bn.released + due.spare
+       FROM due WHERE bn.hotel_id = :hotelId AND bn.block_id = :blockId AND bn.category_id = due.category_id
+         AND bn.night = due.night AND due.spare > 0
+       RETURNING bn.category_id, ${NIGHT('bn.night')} AS night, due.spare AS released`,
+      { hotelId, blockId },
+    );
+    return rows as { category_id: string; night: string; released: number }[];
+  },
+
+  /** Milliseconds until the next release of a night with units not picked up, or null when none is to come. */
+  async nextRelease(db: DbOrTrx, hotelId: string, blockId: string): Promise<number | null> {
+    const { rows } = await db.raw(
+      `SELECT ceil(extract(epoch FROM min(${RELEASE_AT}) - now()) * 1000)::bigint AS wait FROM ${RELEASABLE}
+       WHERE bn.hotel_id = ? AND bn.block_id = ? AND ${HOLDING} AND ${RELEASE_AT} > now()
+         AND bn.rooms > ${PICKED('bn.night')}`,
+      [hotelId, blockId],
+    );
+    const wait = (rows[0] as { wait: string | null }).wait;
+    return wait === null ? null : Number(wait);
+  },
+
+  /**
+   * Takes `rooms` off each night of the items (by hand: a wash), never below what is picked up on it; answers the
+   * nights that could not give as many.
+   */
+  async wash(db: DbOrTrx, hotelId: string, blockId: string, nights: NightCount[]) {
+    const { rows } = await db.raw(
+      `WITH asked AS (SELECT * FROM unnest(?::uuid[], ?::date[], ?::int[]) AS a(category_id, night, rooms)),
+       washed AS (
+         UPDATE block_nights bn SET rooms = bn.rooms - asked.rooms, washed = bn.washed + asked.rooms
+         FROM asked WHERE bn.hotel_id = ? AND bn.block_id = ? AND bn.category_id = asked.category_id
+           AND bn.night = asked.night AND bn.rooms - asked.rooms >= ${PICKED('bn.night')}
+         RETURNING bn.category_id, bn.night)
+       SELECT asked.category_id, ${NIGHT('asked.night')} AS night FROM asked
+       WHERE NOT EXISTS (SELECT 1 FROM washed w WHERE w.category_id = asked.category_id AND w.night = asked.night)
+       ORDER BY asked.night, asked.category_id`,
+      [
+        nights.map((night) => night.category_id),
+        nights.map((night) => night.night),
+        nights.map((night) => night.rooms),
+        hotelId,
+        blockId,
+      ],
+    );
+    return rows as { category_id: string; night: string }[];
   },
 
   /** The block's stays, in order of arrival. */

@@ -14,11 +14,13 @@ import {
   pickupReportSchema,
   pickupResultSchema,
   updateBlockBody,
+  washBody,
 } from './blocks.schemas';
 import { guestsOfRoomingList, MAX_ROOMING_LIST_BYTES, readRoomingList } from './blocks.rooming';
 import type { BlocksService } from './blocks.service';
 import {
   MAX_PICKUP_GUESTS,
+  type AllotmentItem,
   type BlockChanges,
   type BlockInput,
   type BlockStatus,
@@ -67,7 +69,7 @@ export function blocksRoutes(blocks: BlocksService): RouteDefinition[] {
         409: { description: '`rooms_not_available`: the rooms are not free for what it holds' },
       },
       async handler({ hotel, auth, body, res }) {
-        res.status(201).json(await blocks.create(hotel.id, body, auth.sub));
+        res.status(201).json(await blocks.create(hotel.id, body, { userId: auth.sub, hotelSlug: hotel.slug }));
       },
     }),
     defineHotelRoute<unknown, { status?: BlockStatus } & PageRequest>({
@@ -117,8 +119,30 @@ export function blocksRoutes(blocks: BlocksService): RouteDefinition[] {
         409: { description: '`rooms_not_available` or `below_pickup`: nothing changed' },
         422: { description: 'The block is cancelled' },
       },
+      async handler({ hotel, auth, params, body, res }) {
+        res.json(await blocks.update(hotel.id, params.id, body, { userId: auth.sub, hotelSlug: hotel.slug }));
+      },
+    }),
+    defineHotelRoute<{ items: AllotmentItem[] }, unknown, IdParams>({
+      method: 'post',
+      path: '/api/hotels/:slug/blocks/:id/wash',
+      summary: 'Wash a group block: take held units off by hand',
+      description:
+        "Each item takes `rooms` units off each night `from`..`to` of a category (recorded in the nights' " +
+        "`washed`), all or nothing; never below what the block's stays take on a night: 409 `below_pickup` names " +
+        'it. What is taken off goes back on sale at once.',
+      tags,
+      access: { kind: 'hotel', roles: BLOCK_WRITERS },
+      request: { params: idParams, body: washBody },
+      responses: {
+        200: { description: 'Washed', schema: blockSchema },
+        400: { description: 'Invalid items' },
+        404: { description: 'No such block' },
+        409: { description: '`below_pickup`: nothing taken' },
+        422: { description: 'The block is cancelled' },
+      },
       async handler({ hotel, params, body, res }) {
-        res.json(await blocks.update(hotel.id, params.id, body));
+        res.json(await blocks.wash(hotel.id, params.id, body.items));
       },
     }),
     defineHotelRoute<{ guests: PickupGuest[] }, unknown, IdParams>({

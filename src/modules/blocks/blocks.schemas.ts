@@ -4,7 +4,13 @@ import { pageQueryKeys } from '../../platform/http/pagination';
 import { calendarDate, dateSpan, MAX_STAY_NIGHTS, money, moneyOut } from '../../platform/http/schemas';
 import { bookingSchema } from '../bookings';
 import { guestPhoneSchema } from '../guests';
-import { BLOCK_STATUSES, MAX_ALLOTMENT_ITEMS, MAX_BLOCK_NIGHTS, MAX_PICKUP_GUESTS } from './blocks.types';
+import {
+  BLOCK_STATUSES,
+  MAX_ALLOTMENT_ITEMS,
+  MAX_BLOCK_NIGHTS,
+  MAX_PICKUP_GUESTS,
+  RELEASE_KINDS,
+} from './blocks.types';
 
 /** The most units of one category a block may hold on a night (the category's rooms bound it further). */
 const MAX_ROOMS = 1000;
@@ -40,7 +46,31 @@ const fields = {
   contact_email: Joi.string().trim().lowercase().email({ tlds: false }).max(254).allow(null),
   tariff_id: Joi.string().uuid().allow(null).description('The tariff its stays are priced by'),
   price_per_night: money.allow(null).description('Or the price of a night of its stays, whatever the category'),
+  release_kind: Joi.string()
+    .valid(...RELEASE_KINDS)
+    .description(
+      'When what was not picked up goes back on sale: `none`, `date` (every night at the start of `release_date`, ' +
+        'the cut-off, hotel time) or `rolling` (each night at the start of the day `release_days` before it)',
+    ),
+  release_date: calendarDate.allow(null),
+  release_days: Joi.number().integer().min(0).max(365).allow(null),
   notes: text(4000).allow(''),
+};
+
+/** A release rule is given whole: its kind, and the one value that kind needs. */
+const releaseRule = (body: { release_kind?: string; release_date?: string | null; release_days?: number | null }) => {
+  const { release_kind: kind, release_date: date, release_days: days } = body;
+  if (kind === undefined) return date === undefined && days === undefined;
+  if (kind === 'date') return date != null && days == null;
+  if (kind === 'rolling') return days != null && date == null;
+  return date == null && days == null;
+};
+
+const checkedRelease = (body: Record<string, unknown>, helpers: Joi.CustomHelpers) =>
+  releaseRule(body) ? body : helpers.error('blocks.release');
+const releaseMessages = {
+  'blocks.release':
+    'release_kind `date` takes a release_date, `rolling` a release_days, `none` neither; they are given together',
 };
 
 export const createBlockBody = Joi.object({
@@ -48,7 +78,10 @@ export const createBlockBody = Joi.object({
   name: fields.name.required(),
   status: Joi.string().valid('inquiry', 'tentative', 'definite').default('inquiry'),
   allotment: allotment.min(1).required(),
-}).oxor('tariff_id', 'price_per_night');
+})
+  .oxor('tariff_id', 'price_per_night')
+  .custom(checkedRelease)
+  .messages(releaseMessages);
 
 export const updateBlockBody = Joi.object({
   ...fields,
@@ -56,7 +89,18 @@ export const updateBlockBody = Joi.object({
   allotment: allotment.min(1),
 })
   .min(1)
-  .oxor('tariff_id', 'price_per_night');
+  .oxor('tariff_id', 'price_per_night')
+  .custom(checkedRelease)
+  .messages(releaseMessages);
+
+export const washBody = Joi.object({
+  items: Joi.array()
+    .items(allotmentItem.keys({ rooms: Joi.number().integer().min(1).max(MAX_ROOMS).required() }))
+    .min(1)
+    .max(MAX_ALLOTMENT_ITEMS)
+    .required()
+    .description('Units taken off each night `from`..`to` of a category'),
+});
 
 export const blockListQuery = Joi.object({ status: Joi.string().valid(...BLOCK_STATUSES), ...pageQueryKeys });
 
@@ -99,8 +143,8 @@ const blockKeys = {
   status: Joi.string().valid(...BLOCK_STATUSES),
   tariff_id: Joi.string().uuid().allow(null),
   price_per_night: moneyOut.allow(null),
-  release_kind: Joi.string(),
-  release_date: Joi.any(),
+  release_kind: Joi.string().valid(...RELEASE_KINDS),
+  release_date: Joi.string().allow(null),
   release_days: Joi.number().integer().allow(null),
   notes: Joi.string().allow(''),
   created_by: Joi.string().uuid().allow(null),

@@ -6,9 +6,11 @@ import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
 import { formatMoney, parseMoney } from '../../platform/money';
+import { enqueueOutbox } from '../../platform/db/outbox';
+import { blockChangedSignal, blockReleaseWorkflowId } from '../../../workflows/contracts/blocks';
 import type { BookingsService } from '../bookings';
+import type { NotificationsService } from '../notifications';
 import { assertFits, grownNights, nightsOfAllotment } from './blocks.allotment';
-import { inventoryHolds } from './blocks.holds';
 import { blocksRepository as repository } from './blocks.repository';
 import {
   holds,
@@ -16,6 +18,7 @@ import {
   type BlockChanges,
   type BlockInput,
   type BlockNight,
+  type AllotmentItem,
   type BlockStatus,
   type NightCount,
   type PickupGuest,
@@ -31,7 +34,23 @@ export const blockMessages = {
     `На ночь ${night} по блоку уже забронировано номеров этой категории: ${picked}; меньше оставить нельзя`,
   notHolding: 'Блок не удерживает номера (запрос или отменён): бронировать по нему нельзя',
   notInBlock: 'Блок не держит номеров этой категории',
+  washTooMuch: (night: string) =>
+    `На ночь ${night} блок не держит столько номеров сверх уже забронированных: ничего не снято`,
 };
+
+/** The staff's notice of a release: the block, and how many units of how many nights went back on sale. */
+function releaseNotice(block: Block, released: { night: string; released: number }[]) {
+  const units = released.reduce((sum, night) => sum + night.released, 0);
+  const nights = [...new Set(released.map((night) => night.night))].sort();
+  const span = nights.length === 1 ? nights[0] : `${nights[0]} — ${nights[nights.length - 1]}`;
+  return {
+    type: 'block_released' as const,
+    title: `Блок «${block.name}»: невыкупленные номера возвращены в продажу`,
+    body: `Возвращено номеро-ночей: ${units} (${span})`,
+    data: { block_id: block.id },
+    dedupeKey: `block_released:${block.id}:${nights[0]}:${nights[nights.length - 1]}:${units}:${Date.now()}`,
+  };
+}
 
 /** A pickup's guests (read once the block is known to be this hotel's and to hold) and its `Idempotency-Key`. */
 export interface PickupRequest {
@@ -47,9 +66,33 @@ export interface BlockActor {
 
 export interface BlocksDependencies {
   bookings: Pick<BookingsService, 'createAll' | 'holdInventory'>;
+  notifications: Pick<NotificationsService, 'notify'>;
 }
 
-const rowOf = ({ allotment: _allotment, ...fields }: BlockChanges): Partial<Block> => fields;
+/** The block's own fields of a change; a release rule given whole (its kind clears the value it does not use). */
+function rowOf({ allotment: _allotment, ...fields }: BlockChanges): Partial<Block> {
+  if (!fields.release_kind) return fields;
+  return {
+    ...fields,
+    release_date: fields.release_kind === 'date' ? fields.release_date : null,
+    release_days: fields.release_kind === 'rolling' ? fields.release_days : null,
+  };
+}
+
+/** Starts the block's release workflow, or wakes it to read the block again (in the write's transaction). */
+async function wakeRelease(trx: Knex.Transaction, block: Block, hotelSlug: string) {
+  await enqueueOutbox(trx, {
+    kind: 'signalWithStart',
+    workflowType: 'blockRelease',
+    workflowId: blockReleaseWorkflowId(block.id),
+    args: [{ hotelId: block.hotel_id, blockId: block.id }],
+    signal: blockChangedSignal.name,
+    signalArgs: [],
+    searchAttributes: { HotelSlug: hotelSlug },
+    memo: { hotel: hotelSlug, block: block.id },
+    reviveFinished: true,
+  });
+}
 
 /** The block and its nights (with what each has picked up and has still free), and the stays of its pickup. */
 async function presented(conn: Knex | Knex.Transaction, block: Block) {
@@ -62,7 +105,7 @@ async function presented(conn: Knex | Knex.Transaction, block: Block) {
 
 const withFree = (night: BlockNight) => ({ ...night, free: Math.max(0, night.rooms - night.picked_up) });
 
-export function createBlocksService(db: Db, { bookings }: BlocksDependencies) {
+export function createBlocksService(db: Db, { bookings, notifications }: BlocksDependencies) {
   /** Refuses what the nights now held cannot have: fewer units than picked up, more than the category's free rooms. */
   async function assertInventory(trx: Knex.Transaction, block: Block, grown: Map<string, string[]>) {
     const [over] = await repository.overdrawn(trx, block.hotel_id, block.id);
@@ -85,7 +128,7 @@ export function createBlocksService(db: Db, { bookings }: BlocksDependencies) {
    * Writes the block (new, or changed under its lock) and, when given, its nights; then checks them against the
    * inventory as a booking is checked, under the locks of every category it held or holds.
    */
-  async function write(hotelId: string, id: string | undefined, changes: BlockChanges, actorId: string | null) {
+  async function write(hotelId: string, id: string | undefined, changes: BlockChanges, actor: BlockActor) {
     const refused = () =>
       new ValidationError(blockMessages.tariff, [{ path: 'body.tariff_id', message: blockMessages.tariff }]);
     return refusalsAs({ foreignKey: refused }, () =>
@@ -101,9 +144,11 @@ export function createBlocksService(db: Db, { bookings }: BlocksDependencies) {
         const fields = { ...rowOf(changes), ...(changes.status === 'cancelled' && { cancelled_at: new Date() }) };
         const block = before
           ? await repository.update(trx, hotelId, before.id, fields)
-          : await repository.insert(trx, hotelId, { ...fields, created_by: actorId });
+          : await repository.insert(trx, hotelId, { ...fields, created_by: actor.userId });
         if (changes.allotment) await repository.replaceNights(trx, hotelId, block.id, nights);
         await assertInventory(trx, block, grownNights(nights, nightsBefore, before ? holds(before.status) : false));
+        if (block.release_kind !== 'none' || (before && before.release_kind !== 'none'))
+          await wakeRelease(trx, block, actor.hotelSlug);
         return presented(trx, block);
       }),
     );
@@ -142,14 +187,51 @@ export function createBlocksService(db: Db, { bookings }: BlocksDependencies) {
   }
 
   const service = {
-    create: (hotelId: string, input: BlockInput, actorId: string | null) => write(hotelId, undefined, input, actorId),
+    create: (hotelId: string, input: BlockInput, actor: BlockActor) => write(hotelId, undefined, input, actor),
 
     /**
      * Changes the block; its nights are checked against the inventory as a booking's are. Cancelling it releases
      * what it holds; its stays stay, as ordinary bookings (the answer lists them), and a change of theirs is then
      * checked as any stay's.
      */
-    update: (hotelId: string, id: string, changes: BlockChanges) => write(hotelId, id, changes, null),
+    update: (hotelId: string, id: string, changes: BlockChanges, actor: BlockActor) =>
+      write(hotelId, id, changes, actor),
+
+    /**
+     * A wash: takes units off nights by hand (recorded in `washed`), never below what is picked up on a night (409
+     * `below_pickup` names it; nothing is taken). Taking units off frees rooms, so nothing else is checked.
+     */
+    async wash(hotelId: string, id: string, items: AllotmentItem[]) {
+      return transactionWithRetry(db, async (trx) => {
+        const block = await repository.find(trx, hotelId, id, true);
+        if (!block) throw new NotFoundError(blockMessages.notFound);
+        if (block.status === 'cancelled') throw new BusinessRuleError(blockMessages.cancelled);
+        const nights = nightsOfAllotment(items, 'items');
+        const heldCategories = new Set((await repository.nights(trx, hotelId, id)).map((night) => night.category_id));
+        items.forEach((item, index) => {
+          if (heldCategories.has(item.category_id)) return;
+          const message = blockMessages.notInBlock;
+          throw new ValidationError(message, [{ path: `body.items.${index}.category_id`, message }]);
+        });
+        await repository.lockCategories(trx, hotelId, [...new Set(nights.map((night) => night.category_id))]);
+        const [refused] = await repository.wash(trx, hotelId, id, nights);
+        if (refused) throw new ConflictError(blockMessages.washTooMuch(refused.night), 'below_pickup');
+        return presented(trx, await repository.update(trx, hotelId, id, {}));
+      });
+    },
+
+    /** The release workflow's activity: see `BlockReleaseActivities.releaseBlockNights`. */
+    async release(hotelId: string, id: string): Promise<number | null> {
+      return transactionWithRetry(db, async (trx) => {
+        const block = await repository.find(trx, hotelId, id, true);
+        if (!block || !holds(block.status) || block.release_kind === 'none') return null;
+        const categories = (await repository.nights(trx, hotelId, id)).map((night) => night.category_id);
+        await repository.lockCategories(trx, hotelId, categories);
+        const released = await repository.release(trx, hotelId, id);
+        if (released.length > 0) await notifications.notify(trx, hotelId, releaseNotice(block, released));
+        return repository.nextRelease(trx, hotelId, id);
+      });
+    },
 
     async get(hotelId: string, id: string) {
       return presented(db, await found(hotelId, id));
@@ -179,7 +261,6 @@ export function createBlocksService(db: Db, { bookings }: BlocksDependencies) {
       return (await repository.nights(db, hotelId, id)).map(withFree);
     },
   };
-  bookings.holdInventory(inventoryHolds);
   return service;
 }
 

@@ -20,6 +20,10 @@ export interface AllotmentItem {
   rooms: number;
 }
 
+/** When what was not picked up goes back on sale: never, at the start of a date, or N days before each night. */
+export const RELEASE_KINDS = ['none', 'date', 'rolling'] as const;
+export type ReleaseKind = (typeof RELEASE_KINDS)[number];
+
 export interface BlockFields {
   name: string;
   company?: string | null;
@@ -29,6 +33,9 @@ export interface BlockFields {
   status?: BlockStatus;
   tariff_id?: string | null;
   price_per_night?: string | null;
+  release_kind?: ReleaseKind;
+  release_date?: string | null;
+  release_days?: number | null;
   notes?: string;
 }
 
@@ -46,6 +53,9 @@ export interface Block {
   status: BlockStatus;
   tariff_id: string | null;
   price_per_night: string | null;
+  release_kind: ReleaseKind;
+  release_date: string | null;
+  release_days: number | null;
   notes: string;
   created_by: string | null;
   cancelled_at: Date | null;

@@ -1,0 +1,130 @@
+import { Client, Connection } from '@temporalio/client';
+import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { localDay } from '../helpers/dates';
+import { startTestServer, type TestServer } from '../helpers/realtime';
+import { readStackInfo } from '../helpers/stack-env';
+import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
+import { startedHandle } from '../helpers/workflows';
+
+/** The release of blocks end to end: the API, the outbox relay and the shared worker running `blockRelease`. */
+
+let t: TestServer;
+let connection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  connection = await Connection.connect({ address: readStackInfo().env.TEMPORAL_ADDRESS });
+  client = new Client({ connection });
+});
+afterAll(async () => {
+  await connection.close();
+  await t.close();
+});
+
+const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
+type Night = { night: string; rooms: number; released: number; picked_up: number; free: number };
+
+async function hotelWithRooms(count: number) {
+  const hotel = await registerHotel(t);
+  const category = await createCategory(t, hotel, { base_price: 4000 });
+  for (let i = 0; i < count; i++) await createRoom(t, hotel, category.id);
+  return { hotel, category };
+}
+
+async function createBlock(hotel: RegisteredHotel, body: Record<string, unknown>) {
+  const { body: block } = await t.http
+    .post(api(hotel, '/blocks'))
+    .set(as(hotel.accessToken))
+    .send({ name: 'Свадьба', status: 'definite', ...body })
+    .expect(201);
+  return block as { id: string };
+}
+
+/** The block's nights as `night: [rooms, released]`, once `done` says they are as expected. */
+async function nightsOnce(hotel: RegisteredHotel, id: string, done: (nights: Night[]) => boolean) {
+  return until(
+    async () => {
+      const { body } = await t.http
+        .get(api(hotel, `/blocks/${id}`))
+        .set(as(hotel.accessToken))
+        .expect(200);
+      return done(body.nights) && (body.nights as Night[]);
+    },
+    { what: 'the release', timeoutMs: 30_000, intervalMs: 200 },
+  );
+}
+
+const releasedOf = (nights: Night[]) =>
+  Object.fromEntries(nights.map((night) => [night.night, [night.rooms, night.released]]));
+
+async function notices(hotel: RegisteredHotel) {
+  const { body } = await t.http.get(api(hotel, '/notifications')).set(as(hotel.accessToken)).expect(200);
+  return body.items.filter((n: { type: string }) => n.type === 'block_released');
+}
+
+describe('the release of a block', () => {
+  it('on its cut-off date releases what was not picked up, tells the staff, and frees the rooms', async () => {
+    const { hotel, category } = await hotelWithRooms(3);
+    const allotment = [{ category_id: category.id, from: localDay(20), to: localDay(21), rooms: 2 }];
+    const block = await createBlock(hotel, { allotment, release_kind: 'date', release_date: localDay(5) });
+    await t.http
+      .post(api(hotel, `/blocks/${block.id}/pickup`))
+      .set(as(hotel.accessToken))
+      .send({
+        guests: [
+          {
+            category_id: category.id,
+            check_in: localDay(20),
+            check_out: localDay(21),
+            guest_last_name: 'Иванова',
+            guest_first_name: 'Ольга',
+          },
+        ],
+      })
+      .expect(201);
+    const handle = await startedHandle(client, `block-release:${block.id}`);
+    // The cut-off moved to today: the workflow, asleep until the old one, is woken and releases at once.
+    await t.http
+      .patch(api(hotel, `/blocks/${block.id}`))
+      .set(as(hotel.accessToken))
+      .send({ release_kind: 'date', release_date: localDay(0) })
+      .expect(200);
+    const nights = await nightsOnce(hotel, block.id, (list) => list.every((night) => night.free === 0));
+    expect(releasedOf(nights)).toEqual({ [localDay(20)]: [1, 1], [localDay(21)]: [0, 2] });
+    expect(await handle.result()).toBe('released');
+    const [notice] = await notices(hotel);
+    expect(notice.title).toBe('Блок «Свадьба»: невыкупленные номера возвращены в продажу');
+    expect(notice.body).toBe(`Возвращено номеро-ночей: 3 (${localDay(20)} — ${localDay(21)})`);
+    const { body: free } = await t.http
+      .get(api(hotel, '/availability'))
+      .set(as(hotel.accessToken))
+      .query({ from: localDay(20), to: localDay(22), category_id: category.id })
+      .expect(200);
+    expect(free.categories[0].free).toEqual([2, 3]);
+  });
+
+  it('rolling: each night goes N days before it; the workflow waits for the next and ends with the block', async () => {
+    const { hotel, category } = await hotelWithRooms(2);
+    const allotment = [{ category_id: category.id, from: localDay(1), to: localDay(4), rooms: 1 }];
+    const block = await createBlock(hotel, { allotment, release_kind: 'rolling', release_days: 2 });
+    const nights = await nightsOnce(hotel, block.id, (list) => list.filter((night) => night.released > 0).length > 1);
+    // Nights 1 and 2 were due at the start of yesterday and today; 3 and 4 wait for tomorrow and the day after.
+    expect(releasedOf(nights)).toEqual({
+      [localDay(1)]: [0, 1],
+      [localDay(2)]: [0, 1],
+      [localDay(3)]: [1, 0],
+      [localDay(4)]: [1, 0],
+    });
+    const handle = await startedHandle(client, `block-release:${block.id}`);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await t.http
+      .patch(api(hotel, `/blocks/${block.id}`))
+      .set(as(hotel.accessToken))
+      .send({ status: 'cancelled' })
+      .expect(200);
+    expect(await handle.result()).toBe('released');
+    expect(await notices(hotel)).toHaveLength(1);
+  });
+});
