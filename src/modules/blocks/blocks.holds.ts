@@ -43,10 +43,16 @@ async function guard(trx: Knex.Transaction, booking: Booking): Promise<void> {
   if (short) throw new ConflictError(holdMessages.held(short.night), 'held_by_block');
 }
 
-/** Takes the category's hold lock before a stay that may take a held unit is written (see `guard`). */
-async function enter(trx: Knex.Transaction, { hotelId, categoryId, span, blockId }: HeldStay): Promise<void> {
-  if (blockId || (await repository.heldNightsOf(trx, hotelId, categoryId, span)).length > 0)
-    await repository.lockHolds(trx, hotelId, categoryId);
+/**
+ * Before a stay is written: its category's row key-shared first (a block's write waits for this stay's commit from
+ * here on, and one that committed before is seen by the read that follows), then, where the stay may take a held
+ * unit, the category's hold lock. Answers whether the stay must be guarded once written.
+ */
+async function enter(trx: Knex.Transaction, { hotelId, categoryId, span, blockId }: HeldStay): Promise<boolean> {
+  await repository.shareCategory(trx, hotelId, categoryId);
+  if (!blockId && (await repository.heldNightsOf(trx, hotelId, categoryId, span)).length === 0) return false;
+  await repository.lockHolds(trx, hotelId, categoryId);
+  return true;
 }
 
 /** Per category with held units, per night of `count` from `from`: the units held and not picked up. */

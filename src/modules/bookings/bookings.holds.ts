@@ -12,8 +12,10 @@ export interface InventoryHolds {
   /**
    * Before a new stay is written into a room: where it may take a held unit (a block's stay, or nights a block holds
    * units of its category), waits for the category's turn, so stays racing for its rooms are written one at a time.
+   * Answers whether the stay must be guarded once written (false: nothing is held for it to take, and no block can
+   * come to hold its nights before it commits).
    */
-  enter(trx: Knex.Transaction, stay: HeldStay): Promise<void>;
+  enter(trx: Knex.Transaction, stay: HeldStay): Promise<boolean>;
   /**
    * In the transaction that has just written the stay (created, or its room or dates changed): a `ConflictError`
    * when it takes a unit held for someone else, or when a block's pickup takes more than the block holds.
@@ -39,7 +41,7 @@ export function createHolds() {
     },
     held: (conn: DbOrTrx, hotelId: string, from: string, count: number) =>
       holds ? holds.held(conn, hotelId, from, count) : Promise.resolve(new Map<string, number[]>()),
-    enter: (trx: Knex.Transaction, stay: HeldStay) => (holds ? holds.enter(trx, stay) : Promise.resolve()),
+    enter: (trx: Knex.Transaction, stay: HeldStay) => (holds ? holds.enter(trx, stay) : Promise.resolve(false)),
     guard: (trx: Knex.Transaction, booking: Booking) => (holds ? holds.guard(trx, booking) : Promise.resolve()),
   };
 }

@@ -133,7 +133,7 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   async function create(hotelId: string, input: BookingInput, actor: Actor, trx: Knex.Transaction) {
     const { hotel, span } = await stays.hotelAndSpan(trx, hotelId, input);
     const { category, candidates } = await stays.roomsFor(trx, hotel, input, span, input.guests_count ?? 1);
-    await holds.enter(trx, { hotelId, categoryId: category.id, span, blockId: input.block_id });
+    const guarded = await holds.enter(trx, { hotelId, categoryId: category.id, span, blockId: input.block_id });
     assertKindAllowed(category, input.check_in ? 'nightly' : 'hourly');
     const tariff = await stays.tariffOf(trx, hotelId, input.tariff_id);
     const guest = await guestOf(trx, hotelId, input);
@@ -146,7 +146,7 @@ export function createBookingsService({ repository, effects, followers, ...deps 
       Object.assign(row, await stays.restricted(trx, hotel, stay, actor));
     }
     let created = await place(trx, { ...row, primaryGuestId: guest.id }, { span, candidates }, priceFor);
-    await holds.guard(trx, created);
+    if (guarded) await holds.guard(trx, created);
     if (input.paid_amount && parseMoney(input.paid_amount) !== 0n) {
       const paid = { amount: input.paid_amount, method: 'other' as const, note: 'Оплата при бронировании' };
       created = (await bookingPayments.record(trx, created, paid, actor.userId)).booking;
