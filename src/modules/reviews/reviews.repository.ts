@@ -50,23 +50,26 @@ export const invitationsRepository = {
     db('review_invitations').where({ hotel_id: hotelId, booking_id: bookingId }).update({ sent_at: db.fn.now() }),
 
   /**
-   * The sent invitation a link's token belongs to. The one lookup not scoped by a hotel: the token is what names the
-   * hotel, for a guest who has no account.
+   * The invitation a link's token belongs to, from its claim on: the token exists only in the e-mail, which the guest
+   * may open before the worker has committed `sent_at`. The one lookup not scoped by a hotel: the token is what names
+   * the hotel, for a guest who has no account.
    */
   async byTokenDigest(db: DbOrTrx, digest: string): Promise<(InvitationRow & { expired: boolean }) | undefined> {
     return db('review_invitations')
       .where({ token_sha256: digest })
-      .whereNotNull('sent_at')
       .first('*', db.raw('expires_at <= now() AS expired'));
   },
 
-  /** Takes the link's one use; false when another request took it first (it waits for that one's transaction). */
+  /**
+   * Takes the link's one use; false when another request took it first (it waits for that one's transaction). A link
+   * used proves its e-mail sent, even before the worker records it: the claim is then never given back.
+   */
   async use(trx: Knex.Transaction, hotelId: string, id: string): Promise<boolean> {
     const used = await trx('review_invitations')
       .where({ hotel_id: hotelId, id })
       .whereNull('used_at')
       .where('expires_at', '>', trx.fn.now())
-      .update({ used_at: trx.fn.now() })
+      .update({ used_at: trx.fn.now(), sent_at: trx.raw('coalesce(sent_at, now())') })
       .returning('id');
     return used.length > 0;
   },
