@@ -12,6 +12,7 @@ import type { PaymentsService } from '../payments';
 import { parseMoney } from '../../platform/money';
 import type { Room, RoomCategory } from '../rooms';
 import { createAvailability } from './bookings.availability';
+import { createAvailabilityCalendar } from './bookings.calendar';
 import { createBookingCharges } from './bookings.charges';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
@@ -196,6 +197,9 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     followStays: (follower: StayFollower) => followers.add(follower),
 
     availability: createAvailability(inventory, offerings),
+
+    /** Per category and night over up to a year: rooms that can be sold and the restrictions (revenue calendar). */
+    calendar: createAvailabilityCalendar(inventory, deps.restrictions),
 
     /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
     offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes, offerings }),
