@@ -59,7 +59,7 @@ describe('restrictions realtime events', () => {
   it('a refused write announces nothing', async () => {
     const category = await createCategory(t, owner);
     const marker = await createCategory(t, owner);
-    // The second item is refused (its dates run backwards): the whole batch is, the first item's nights too.
+    // The second item's dates run backwards: the batch is refused whole, its first item unwritten, and not announced.
     await write(owner, [
       { category_id: category.id, from: localDay(3), to: localDay(4), stop_sell: true },
       { category_id: category.id, from: localDay(9), to: localDay(5), stop_sell: true },

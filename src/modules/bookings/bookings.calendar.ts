@@ -23,7 +23,12 @@ export function createAvailabilityCalendar(inventory: Inventory, restrictions: P
       const nights = nightsFrom(window.from, nightCount);
       const [rooms, restricted] = await Promise.all([
         snapshot.nights(window.from, nightCount),
-        restrictions.read(hotelId, { from: window.from, to: nights[nightCount - 1], category_id: window.category_id }),
+        restrictions.read(hotelId, {
+          from: window.from,
+          to: nights[nightCount - 1],
+          category_id: window.category_id,
+          tariff_id: null,
+        }),
       ]);
       const categories = new Map<string, { category_id: string; total_rooms: number; free: number[] }>();
       for (const room of rooms) {
@@ -43,7 +48,7 @@ export function createAvailabilityCalendar(inventory: Inventory, restrictions: P
         categories: [...categories.values()].map((category) => ({
           ...category,
           restrictions: restricted
-            .filter((row) => row.category_id === category.category_id && row.tariff_id === null)
+            .filter((row) => row.category_id === category.category_id)
             .map(({ category_id, tariff_id, ...night }) => night),
         })),
       };

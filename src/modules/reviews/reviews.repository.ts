@@ -47,7 +47,9 @@ export const invitationsRepository = {
     db('review_invitations').where({ hotel_id: hotelId, booking_id: bookingId }).whereNull('sent_at').delete(),
 
   markSent: (db: DbOrTrx, hotelId: string, bookingId: string) =>
-    db('review_invitations').where({ hotel_id: hotelId, booking_id: bookingId }).update({ sent_at: db.fn.now() }),
+    db('review_invitations')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .update({ sent_at: db.raw('coalesce(sent_at, now())') }),
 
   /**
    * The invitation a link's token belongs to, from its claim on: the token exists only in the e-mail, which the guest
@@ -60,16 +62,13 @@ export const invitationsRepository = {
       .first('*', db.raw('expires_at <= now() AS expired'));
   },
 
-  /**
-   * Takes the link's one use; false when another request took it first (it waits for that one's transaction). A link
-   * used proves its e-mail sent, even before the worker records it: the claim is then never given back.
-   */
+  /** Takes the link's one use; false when another request took it first (it waits for that one's transaction). */
   async use(trx: Knex.Transaction, hotelId: string, id: string): Promise<boolean> {
     const used = await trx('review_invitations')
       .where({ hotel_id: hotelId, id })
       .whereNull('used_at')
       .where('expires_at', '>', trx.fn.now())
-      .update({ used_at: trx.fn.now(), sent_at: trx.raw('coalesce(sent_at, now())') })
+      .update({ used_at: trx.fn.now() })
       .returning('id');
     return used.length > 0;
   },
