@@ -1,0 +1,3 @@
+export type { TaxedStay, TouristTaxService } from './tourist-tax.service';
+export type { NightTax, StayTax } from './tourist-tax.types';
+export { stayTaxSchema } from './tourist-tax.schemas';
