@@ -19,6 +19,15 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE tourist_tax_settings ADD CONSTRAINT tourist_tax_settings_values_check CHECK (
     rate BETWEEN 0 AND 5 AND jsonb_typeof(seasons) = 'array' AND jsonb_array_length(seasons) <= 24
     AND vat_rate IN ('none', '0', '5', '7', '10', '20', '22'))`);
+  // The widget's offers show the tax and are cached per inventory version (migration 52): a change of what it is
+  // computed with moves the version, the rate of the receipts included while the tax follows it.
+  await knex.raw(`
+    CREATE CONSTRAINT TRIGGER tourist_tax_settings_inventory_changed AFTER UPDATE ON tourist_tax_settings
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION inventory_changed()`);
+  await knex.raw(`
+    CREATE CONSTRAINT TRIGGER payment_settings_inventory_fiscal_vat AFTER UPDATE OF fiscal_vat ON payment_settings
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.fiscal_vat IS DISTINCT FROM NEW.fiscal_vat)
+      EXECUTE FUNCTION inventory_changed()`);
   // Hotels registered before this migration; new ones get theirs at registration.
   await knex.raw('INSERT INTO tourist_tax_settings (hotel_id) SELECT id FROM hotels ON CONFLICT DO NOTHING');
 
@@ -49,6 +58,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('DROP TRIGGER payment_settings_inventory_fiscal_vat ON payment_settings');
   await knex.schema.dropTable('tourist_tax_exemptions');
   await knex.schema.dropTable('tourist_tax_settings');
 }

@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/app';
-import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { addStaff, as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
+import { waitForMessages } from '../helpers/mail';
 import { bringStayTo, type StayStatus } from '../helpers/stays';
 import { createCategory, createRoom } from '../helpers/structure';
 
@@ -237,5 +238,79 @@ describe('the monthly report', () => {
     await t.http.get(path).set(as(receptionist.accessToken)).query({ month: '2026-01' }).expect(403);
     await t.http.get(path).set(as(accountant.accessToken)).query({ month: '2026-01' }).expect(200);
     await t.http.get(path).set(as(owner.accessToken)).query({ month: '2026-13' }).expect(400);
+  });
+});
+
+describe('the tax shown to the guest as a separate amount', () => {
+  /** A hotel charging 1 % whose widget sells one category at 15000 a night (150 roubles of tax a night). */
+  async function taxedHotel() {
+    const hotel = await registerHotel(t);
+    const category = await createCategory(t, hotel, { base_price: 15000 });
+    await createRoom(t, hotel, category.id);
+    await patchSettings(hotel, { enabled: true, rate: '1' }).expect(200);
+    return { hotel, category };
+  }
+  const stayDates = { check_in: localDay(10), check_out: localDay(12) };
+
+  it('in the quote, night by night, beside an unchanged total; nothing with the tax off', async () => {
+    const { hotel, category } = await taxedHotel();
+    const quote = (query: Record<string, unknown>) =>
+      t.http
+        .get(api(hotel, '/quote'))
+        .set(as(hotel.accessToken))
+        .query({ category_id: category.id, ...query });
+    const { body } = await quote({ ...stayDates, discount: '10' }).expect(200);
+    expect(body.total).toBe('27000.00');
+    expect(body.tourist_tax).toEqual({
+      per_night: [
+        { date: localDay(10), base: '13500.00', rate: '1.00', tax: '135.00', exempt: null, minimum: false },
+        { date: localDay(11), base: '13500.00', rate: '1.00', tax: '135.00', exempt: null, minimum: false },
+      ],
+      total: '270.00',
+    });
+    await patchSettings(hotel, { enabled: false }).expect(200);
+    expect((await quote(stayDates).expect(200)).body.tourist_tax).toEqual({
+      per_night: [
+        expect.objectContaining({ tax: '0.00', rate: '0.00' }),
+        expect.objectContaining({ tax: '0.00', rate: '0.00' }),
+      ],
+      total: '0.00',
+    });
+  });
+
+  it("in the widget's offers, its booking answer and the guest's e-mail", async () => {
+    const { hotel, category } = await taxedHotel();
+    const offers = await t.http
+      .get(`/api/widget/${hotel.slug}/availability`)
+      .query({ from: stayDates.check_in, to: stayDates.check_out, guests: 1 })
+      .expect(200);
+    expect(offers.body.categories).toEqual([
+      expect.objectContaining({ total: '30000.00', tourist_tax: expect.objectContaining({ total: '300.00' }) }),
+    ]);
+
+    const email = uniqueEmail('tax-guest');
+    const booked = await t.http
+      .post(`/api/widget/${hotel.slug}/bookings`)
+      .send({
+        category_id: category.id,
+        ...stayDates,
+        guests_count: 1,
+        guest_last_name: 'Орлова',
+        guest_first_name: 'Вера',
+        guest_phone: `+7999${String(Date.now()).slice(-7)}`,
+        guest_email: email,
+      })
+      .expect(201);
+    expect(booked.body.booking).toMatchObject({ price: '30000.00', tourist_tax: { total: '300.00' } });
+    const [message] = await waitForMessages(email);
+    expect(message.text).toMatch(/Туристический налог \(оплачивается дополнительно\): 300,00/);
+
+    // The offers are cached per inventory version: a new rate shows at once.
+    await patchSettings(hotel, { rate: '0.5' }).expect(200);
+    const repriced = await t.http
+      .get(`/api/widget/${hotel.slug}/availability`)
+      .query({ from: localDay(20), to: localDay(21), guests: 1 })
+      .expect(200);
+    expect(repriced.body.categories[0].tourist_tax.total).toBe('100.00');
   });
 });

@@ -7,6 +7,9 @@ export const FIRST_TAXED_NIGHT = '2025-01-01';
 /** The least tax of a taxable night, in kopecks: 100 roubles (art. 418.7). */
 export const MINIMUM_PER_NIGHT = 10_000n;
 
+/** The tax of a stay without nights (an hourly one). */
+export const NO_TOURIST_TAX: StayTax = { per_night: [], total: '0.00' };
+
 /** The highest rate the law allows for the nights of a year (art. 418.6), in hundredths of a percent. */
 export function legalMaximum(year: number): bigint {
   if (year < 2025) return 0n;

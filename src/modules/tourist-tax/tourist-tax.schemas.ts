@@ -97,7 +97,7 @@ export const stayTaxSchema = Joi.object({
   per_night: Joi.array().items(nightTaxSchema),
   total: moneyOut,
 })
-  .description('The tourist tax, charged on top of the price (Tax Code ch. 33.1)')
+  .description('The tourist tax (Tax Code ch. 33.1), charged on top of the price; none for an hourly stay')
   .meta(openApiComponent('TouristTax'));
 
 export const reportQuery = Joi.object({

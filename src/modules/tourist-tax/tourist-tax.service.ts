@@ -17,6 +17,7 @@ import {
   type TouristTaxSettingsRow,
 } from './tourist-tax.repository';
 import {
+  NO_TOURIST_TAX,
   coveredBy,
   type CoveringExemption,
   nightsOf,
@@ -58,6 +59,14 @@ export interface TaxedStay {
   /** The lodging's price for the whole stay; shared among the nights by `weights` (equal shares without). */
   price: string;
   weights?: string[];
+}
+
+/** A booking as its tax is read from it. */
+export interface BookedStay {
+  id: string;
+  check_in: string | null;
+  check_out: string | null;
+  price: string;
 }
 
 const fieldError = (path: string, message: string) => new ValidationError(message, [{ path, message }]);
@@ -111,6 +120,15 @@ export function createTouristTaxService(
     return stayTax(settings, priced, exemption ? coveredBy(exemption) : undefined);
   }
 
+  /**
+   * The tax of a stay, night by night, with the exemption its booking has (if named): what a quote shows and, night
+   * by night, what is posted with the room night.
+   */
+  async function forStay(hotelId: string, stay: TaxedStay, conn: DbOrTrx = db): Promise<StayTax> {
+    const exemption = stay.booking_id ? await exemptionsRepository.find(conn, hotelId, stay.booking_id) : undefined;
+    return taxOf(await settingsFor(hotelId, conn), stay, exemption);
+  }
+
   function presentExemption(row: ExemptionRow) {
     const { hotel_id: _hotel, document_number_encrypted, document_key_id: _key, ...fields } = row;
     return {
@@ -139,13 +157,13 @@ export function createTouristTaxService(
 
     settingsFor,
 
-    /**
-     * The tax of a stay, night by night, with the exemption its booking has (if named): what a quote shows and, night
-     * by night, what is posted with the room night.
-     */
-    async forStay(hotelId: string, stay: TaxedStay, conn: DbOrTrx = db): Promise<StayTax> {
-      const exemption = stay.booking_id ? await exemptionsRepository.find(conn, hotelId, stay.booking_id) : undefined;
-      return taxOf(await settingsFor(hotelId, conn), stay, exemption);
+    forStay,
+
+    /** The tax of a booking made: its nights (none for an hourly stay), its price in equal shares, its exemption. */
+    async ofBooking(hotelId: string, booking: BookedStay, conn: DbOrTrx = db): Promise<StayTax> {
+      if (!booking.check_in || !booking.check_out) return NO_TOURIST_TAX;
+      const { id, check_in, check_out, price } = booking;
+      return forStay(hotelId, { booking_id: id, check_in, check_out, price }, conn);
     },
 
     exemptions: {
