@@ -4,6 +4,12 @@ import type { ModuleFixtures } from '../../platform/fixtures';
 export const touristTaxFixtures: ModuleFixtures = {
   needs: ['booking'],
   records: {},
+  requests: {
+    query: {
+      'GET /api/hotels/:slug/tourist-tax/report': { base: () => ({ month: '2031-06' }) },
+      'GET /api/hotels/:slug/tourist-tax/report.csv': { base: () => ({ month: '2031-06' }) },
+    },
+  },
   async seed({ request, records, canary }) {
     await request('/tourist-tax/settings', {
       method: 'patch',
