@@ -109,7 +109,9 @@ export function createTouristTaxService(
   /** What the tax of the hotel's nights is computed with, read in `conn`. */
   async function settingsFor(hotelId: string, conn: DbOrTrx = db): Promise<TaxSettings> {
     const row = await settingsRepository.get(conn, hotelId);
-    return { enabled: row.enabled, rate: row.rate, seasons: row.seasons, vat: await appliedVat(hotelId, row, conn) };
+    // The VAT matters only to a tax charged: a hotel that charges none reads nothing more.
+    const vat = row.enabled ? await appliedVat(hotelId, row, conn) : 'none';
+    return { enabled: row.enabled, rate: row.rate, seasons: row.seasons, vat };
   }
 
   function taxOf(settings: TaxSettings, stay: TaxedStay, exemption?: CoveringExemption): StayTax {
@@ -122,11 +124,13 @@ export function createTouristTaxService(
 
   /**
    * The tax of a stay, night by night, with the exemption its booking has (if named): what a quote shows and, night
-   * by night, what is posted with the room night.
+   * by night, what is posted with the room night. A hotel that does not charge it: no nights, nothing.
    */
   async function forStay(hotelId: string, stay: TaxedStay, conn: DbOrTrx = db): Promise<StayTax> {
+    const settings = await settingsFor(hotelId, conn);
+    if (!settings.enabled) return NO_TOURIST_TAX;
     const exemption = stay.booking_id ? await exemptionsRepository.find(conn, hotelId, stay.booking_id) : undefined;
-    return taxOf(await settingsFor(hotelId, conn), stay, exemption);
+    return taxOf(settings, stay, exemption);
   }
 
   function presentExemption(row: ExemptionRow) {
