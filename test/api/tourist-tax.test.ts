@@ -1,4 +1,6 @@
-import { createTestApp, type TestApp } from '../helpers/app';
+import { reencryptExemptionDocuments } from '../../src/modules/tourist-tax';
+import { createTestApp, testConfig, type TestApp } from '../helpers/app';
+import { TEST_APP_ENV } from '../helpers/stack-env';
 import { addStaff, as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
 import { waitForMessages } from '../helpers/mail';
@@ -178,6 +180,29 @@ describe("a guest's exemption", () => {
     await t.http.get(exemptionPath(other, bookingId)).set(as(other.accessToken)).expect(404);
     await t.http.delete(exemptionPath(other, bookingId)).set(as(other.accessToken)).expect(404);
     await t.http.get(exemptionPath(owner, bookingId)).set(as(owner.accessToken)).expect(200);
+  });
+
+  it('key rotation re-encrypts the document under the new key; an unknown key stops it', async () => {
+    const hotel = await registerHotel(t);
+    const bookingId = await stay(hotel, { status: 'confirmed' });
+    await t.http.put(exemptionPath(hotel, bookingId)).set(as(hotel.accessToken)).send(student).expect(200);
+    const k2 = Buffer.alloc(32, 7).toString('base64');
+    const rotated = testConfig({
+      ENCRYPTION_KEYS: `${TEST_APP_ENV.ENCRYPTION_KEYS},k2:${k2}`,
+      ENCRYPTION_KEY_ID: 'k2',
+    });
+    const onlyK2 = testConfig({ ENCRYPTION_KEYS: `k2:${k2}` });
+    const scope = { hotelId: hotel.hotelId };
+    await expect(reencryptExemptionDocuments(t.db, onlyK2.encryption, 10, scope)).rejects.toThrow(/not configured/);
+    expect(await reencryptExemptionDocuments(t.db, rotated.encryption, 1, scope)).toEqual({ reencrypted: 1 });
+    expect(await reencryptExemptionDocuments(t.db, rotated.encryption, 1, scope)).toEqual({ reencrypted: 0 });
+    const app = createTestApp({ ENCRYPTION_KEYS: `k2:${k2}` });
+    try {
+      const read = await app.http.get(exemptionPath(hotel, bookingId)).set(as(hotel.accessToken)).expect(200);
+      expect(read.body.document_number).toBe(student.document_number);
+    } finally {
+      await app.close();
+    }
   });
 });
 

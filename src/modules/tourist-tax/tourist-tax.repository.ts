@@ -82,6 +82,27 @@ export const exemptionsRepository = {
       .merge({ ...columns, updated_at: db.fn.now() });
   },
 
+  /** Up to `limit` exemptions whose document is under another key than the current one, locked for the rewrite. */
+  async lockUnderOtherKey(trx: DbOrTrx, selection: { currentKeyId: string; limit: number; hotelId?: string }) {
+    const { currentKeyId, limit, hotelId } = selection;
+    return (await trx('tourist_tax_exemptions')
+      .select('hotel_id', 'booking_id', 'document_number_encrypted', 'document_key_id')
+      .whereNot('document_key_id', currentKeyId)
+      .modify((query) => hotelId && query.where({ hotel_id: hotelId }))
+      .limit(limit)
+      .forUpdate()) as Pick<
+      ExemptionRow,
+      'hotel_id' | 'booking_id' | 'document_number_encrypted' | 'document_key_id'
+    >[];
+  },
+
+  /** Rewrites the document's envelope only: re-encryption is not a change of the exemption, `updated_at` stays. */
+  async setDocument(db: DbOrTrx, hotelId: string, bookingId: string, envelope: string, keyId: string) {
+    await db('tourist_tax_exemptions')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .update({ document_number_encrypted: envelope, document_key_id: keyId });
+  },
+
   async remove(db: DbOrTrx, hotelId: string, bookingId: string): Promise<number> {
     return db('tourist_tax_exemptions').where({ hotel_id: hotelId, booking_id: bookingId }).delete();
   },
