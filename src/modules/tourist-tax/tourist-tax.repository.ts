@@ -109,24 +109,28 @@ export const exemptionsRepository = {
 
   /** The nightly stays with a night in `from`..`to` (exclusive) that were checked in, with their exemptions. */
   async staysOver(db: DbOrTrx, hotelId: string, from: string, to: string): Promise<ReportedStay[]> {
-    return (await db('bookings as b')
-      .leftJoin('tourist_tax_exemptions as e', function joinExemption() {
-        this.on('e.hotel_id', 'b.hotel_id').andOn('e.booking_id', 'b.id');
-      })
-      .select(
-        'b.id',
-        db.raw(`${DATE('b.check_in')} AS check_in`),
-        db.raw(`${DATE('b.check_out')} AS check_out`),
-        'b.price',
-        'e.category',
-        db.raw(`${DATE('e.document_date')} AS document_date`),
-        db.raw(`${DATE('e.valid_until')} AS valid_until`),
-      )
-      .where('b.hotel_id', hotelId)
-      .where('b.kind', 'nightly')
-      .whereIn('b.status', ['checked_in', 'checked_out'])
-      .where('b.check_in', '<', to)
-      .where('b.check_out', '>', from)
-      .orderBy('b.id')) as ReportedStay[];
+    return (
+      (await db('bookings as b')
+        .leftJoin('tourist_tax_exemptions as e', function joinExemption() {
+          this.on('e.hotel_id', 'b.hotel_id').andOn('e.booking_id', 'b.id');
+        })
+        .select(
+          'b.id',
+          db.raw(`${DATE('b.check_in')} AS check_in`),
+          db.raw(`${DATE('b.check_out')} AS check_out`),
+          'b.price',
+          'e.category',
+          db.raw(`${DATE('e.document_date')} AS document_date`),
+          db.raw(`${DATE('e.valid_until')} AS valid_until`),
+        )
+        .where('b.hotel_id', hotelId)
+        .where('b.kind', 'nightly')
+        .whereIn('b.status', ['checked_in', 'checked_out'])
+        // A stay starts on its check-in day (its hotel's clock, a day either side in UTC): the index's bound.
+        .whereRaw('b.start_at < ?::date + 2', [to])
+        .where('b.check_in', '<', to)
+        .where('b.check_out', '>', from)
+        .orderBy('b.id')) as ReportedStay[]
+    );
   },
 };
