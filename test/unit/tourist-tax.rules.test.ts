@@ -1,5 +1,9 @@
+import { monthReport, reportCsv } from '../../src/modules/tourist-tax/tourist-tax.report';
 import {
   baseOf,
+  coveredBy,
+  nightsOf,
+  spread,
   legalMaximum,
   overlappingSeasons,
   rateOf,
@@ -119,5 +123,62 @@ describe('the tax of a stay', () => {
       ['100.00', null],
     ]);
     expect(tax.total).toBe('100.00');
+  });
+});
+
+describe('a stay priced as a whole', () => {
+  it('shares its price among the nights by their prices, or equally, to the kopeck', () => {
+    expect(spread(1_000_00n, [1n, 1n, 1n])).toEqual([333_33n, 333_33n, 333_34n]);
+    expect(spread(27_000_00n, [15_000_00n, 15_000_00n])).toEqual([13_500_00n, 13_500_00n]);
+    expect(spread(10_000_00n, [9_001_00n, 5_000_00n])).toEqual([6_428_82n, 3_571_18n]);
+    expect(spread(500n, [0n, 0n])).toEqual([250n, 250n]);
+  });
+
+  it('has the nights from check-in to the day before check-out, across months and years', () => {
+    expect(nightsOf('2026-12-30', '2027-01-02')).toEqual(['2026-12-30', '2026-12-31', '2027-01-01']);
+    expect(nightsOf('2028-02-28', '2028-03-01')).toEqual(['2028-02-28', '2028-02-29']);
+  });
+
+  it('is exempt on the nights its document covers only', () => {
+    const covered = coveredBy({ category: 'disabled_1_2', document_date: '2026-03-02', valid_until: '2026-03-03' });
+    expect(['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04'].map(covered)).toEqual([
+      null,
+      'disabled_1_2',
+      'disabled_1_2',
+      null,
+    ]);
+  });
+});
+
+describe('the monthly report', () => {
+  const taxed = stayTax(settings({ rate: '2' }), nights({ '2026-03-31': '10000.00', '2026-04-01': '10000.00' }));
+  const exempt = stayTax(
+    settings({ rate: '2' }),
+    nights({ '2026-04-01': '8000.00', '2026-04-02': '8000.00' }),
+    () => 'combat_veteran',
+  );
+
+  it('counts the nights of the month stayed before today: the taxed with base and tax, the exempt by category', () => {
+    expect(monthReport('2026-04', '2026-04-02', [taxed, exempt])).toEqual({
+      month: '2026-04',
+      base: '10000.00',
+      tax: '200.00',
+      taxable_nights: 1,
+      exempt_nights: 1,
+      exempt_by_category: [
+        { category: 'combat_veteran', name: expect.stringContaining('боевых'), nights: 1, base: '8000.00' },
+      ],
+      stays: 2,
+    });
+  });
+
+  it('as CSV: a header, the taxed nights, then a row per category, quoting what needs it', () => {
+    const csv = reportCsv(monthReport('2026-04', '2026-05-01', [taxed, exempt]));
+    expect(csv.split('\r\n')).toEqual([
+      'month;category;name;nights;base;tax',
+      '2026-04;taxable;Облагаемые ночи;1;10000.00;200.00',
+      '2026-04;combat_veteran;Ветераны и инвалиды боевых действий;2;16000.00;0.00',
+      '',
+    ]);
   });
 });
