@@ -11,6 +11,7 @@ import type { NotificationsService } from '../notifications';
 import type { PaymentsService } from '../payments';
 import { parseMoney } from '../../platform/money';
 import type { Room, RoomCategory } from '../rooms';
+import type { TouristTaxService } from '../tourist-tax';
 import { createAvailability } from './bookings.availability';
 import { createAvailabilityCalendar } from './bookings.calendar';
 import { createBookingCharges } from './bookings.charges';
@@ -33,6 +34,7 @@ export interface BookingsDependencies extends StayServices {
   notifications: Pick<NotificationsService, 'notify'>;
   payments: Pick<PaymentsService, 'settingsOf' | 'ledger'>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
+  touristTax: Pick<TouristTaxService, 'ofBooking'>;
 }
 
 /** The module's data access and effects (built in its `create`), beside the services of the modules it uses. */
