@@ -227,7 +227,7 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     availability: createAvailability(inventory, offerings),
 
     /** Per category and night over up to a year: rooms that can be sold and the restrictions (revenue calendar). */
-    calendar: createAvailabilityCalendar(inventory, deps.restrictions),
+    calendar: createAvailabilityCalendar(inventory, offerings),
 
     /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
     offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes, offerings }),
