@@ -40,6 +40,10 @@ export async function up(knex: Knex): Promise<void> {
     OR (release_kind = 'date' AND release_date IS NOT NULL AND release_days IS NULL)
     OR (release_kind = 'rolling' AND release_date IS NULL AND release_days BETWEEN 0 AND 365))`);
   await knex.raw('ALTER TABLE blocks ADD CONSTRAINT blocks_price_check CHECK (price_per_night >= 0)');
+  // Its stays are priced by a tariff or by a price per night, never both.
+  await knex.raw(
+    'ALTER TABLE blocks ADD CONSTRAINT blocks_pricing_check CHECK (tariff_id IS NULL OR price_per_night IS NULL)',
+  );
   await knex.raw('CREATE INDEX blocks_hotel_created ON blocks (hotel_id, created_at DESC, id DESC)');
 
   await knex.schema.createTable('block_nights', (t) => {
@@ -55,7 +59,8 @@ export async function up(knex: Knex): Promise<void> {
     t.foreign(['hotel_id', 'category_id'])
       .references(['hotel_id', 'id'])
       .inTable('room_categories')
-      .onDelete('CASCADE');
+      // A category a block holds is not deleted under it (the rooms module answers 409).
+      .onDelete('RESTRICT');
   });
   await knex.raw(`ALTER TABLE block_nights ADD CONSTRAINT block_nights_counts_check
     CHECK (rooms >= 0 AND released >= 0 AND washed >= 0)`);

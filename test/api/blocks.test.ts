@@ -2,6 +2,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { addStaff, as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
 import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
 
 let t: TestApp;
 let owner: RegisteredHotel;
@@ -218,6 +219,23 @@ describe('blocks hold inventory', () => {
     expect(body.check_in).toBe(localDay(62));
   });
 
+  it('the revenue calendar counts held units not picked up out of its free rooms, and shows them per night', async () => {
+    const { category } = await categoryOf(3);
+    const calendar = async () => {
+      const { body } = await t.http
+        .get(api(owner, '/availability/calendar'))
+        .set(as(owner.accessToken))
+        .query({ from: localDay(140), to: localDay(143), category_id: category.id })
+        .expect(200);
+      return body.categories[0] as { free: number[]; held: number[] };
+    };
+    expect(await calendar()).toMatchObject({ free: [3, 3, 3], held: [0, 0, 0] });
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 140, 141, 2)] }).expect(201);
+    expect(await calendar()).toMatchObject({ free: [1, 1, 3], held: [2, 2, 0] });
+    await pickup(block.body.id, [{ category_id: category.id, ...nights(140, 141), ...guest(1) }]).expect(201);
+    expect(await calendar()).toMatchObject({ free: [1, 1, 3], held: [1, 2, 0] });
+  });
+
   it('concurrent bookings racing for the last unheld room: exactly one is sold', async () => {
     const { category } = await categoryOf(3);
     await createBlock({ status: 'definite', allotment: [held(category.id, 70, 70, 2)] }).expect(201);
@@ -301,6 +319,122 @@ describe('pickup', () => {
     expect(body.bookings).toHaveLength(3);
   });
 
+  it('block changes racing pickups and bookings of its category: no deadlock, never a 5xx', async () => {
+    const { category } = await categoryOf(6);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 92, 92, 3)] }).expect(201);
+    const stay = { category_id: category.id, ...nights(92, 93) };
+    const answers = await patiently((app) =>
+      Array.from({ length: 18 }, (_, n) => {
+        const request = app.http;
+        if (n % 3 === 0)
+          return request
+            .patch(api(owner, `/blocks/${block.body.id}`))
+            .set(as(owner.accessToken))
+            .send({ notes: `Правка ${n}`, allotment: [held(category.id, 92, 92, 3 + (n % 2))] });
+        if (n % 3 === 1)
+          return request
+            .post(api(owner, `/blocks/${block.body.id}/pickup`))
+            .set(as(owner.accessToken))
+            .send({ guests: [{ ...stay, ...guest(n) }] });
+        return request
+          .post(api(owner, '/bookings'))
+          .set(as(owner.accessToken))
+          .send({ ...stay, ...guest(n) });
+      }),
+    );
+    expect(answers.filter((answer) => answer.status >= 500).map((answer) => answer.body)).toEqual([]);
+    expect(answers.every((answer) => [200, 201, 409].includes(answer.status))).toBe(true);
+    const { body } = await t.http.get(api(owner, `/blocks/${block.body.id}`)).set(as(owner.accessToken));
+    expect(body.nights[0].picked_up).toBeLessThanOrEqual(body.nights[0].rooms);
+  });
+
+  it("a pickup waits for a block's write before it takes its category, the order every block write locks in", async () => {
+    const { category } = await categoryOf(2);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 91, 91, 1)] }).expect(201);
+    // A block's write in progress: its row locked, its categories' rows next.
+    const write = await t.db.transaction();
+    try {
+      await write('blocks').where({ id: block.body.id }).forUpdate().select('id');
+      const pending = pickup(block.body.id, [{ category_id: category.id, ...nights(91, 92), ...guest(1) }]).then(
+        (response) => response,
+      );
+      await until(
+        async () => {
+          const { rows } = await t.db.raw<{ rows: unknown[] }>(
+            `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+               AND (query ILIKE '%from "blocks"%' OR query ILIKE '%into "bookings"%')`,
+          );
+          return rows.length > 0;
+        },
+        { what: 'the pickup waiting for the block' },
+      );
+      // The pickup holds nothing of the category yet: the write takes it without waiting (no deadlock to come).
+      await write('room_categories').where({ id: category.id }).forUpdate().noWait().select('id');
+      await write.commit();
+      expect((await pending).status).toBe(201);
+    } finally {
+      if (!write.isCompleted()) await write.rollback();
+    }
+  });
+
+  it('a pickup racing the cancellation of its block is booked before it or refused (409 block_not_holding)', async () => {
+    const { category } = await categoryOf(6);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 93, 93, 5)] }).expect(201);
+    const answers = await patiently((app) => [
+      ...Array.from({ length: 5 }, (_, n) =>
+        app.http
+          .post(api(owner, `/blocks/${block.body.id}/pickup`))
+          .set(as(owner.accessToken))
+          .send({ guests: [{ category_id: category.id, ...nights(93, 94), ...guest(n) }] }),
+      ),
+      app.http
+        .patch(api(owner, `/blocks/${block.body.id}`))
+        .set(as(owner.accessToken))
+        .send({ status: 'cancelled' }),
+    ]);
+    const pickups = answers.slice(0, 5);
+    expect(answers[5].status).toBe(200);
+    for (const answer of pickups) expect(answer.status === 201 || answer.body.code === 'block_not_holding').toBe(true);
+    // Every stay booked from the block was booked while it held: the cancellation's answer lists them all.
+    const booked = pickups.filter((answer) => answer.status === 201).length;
+    expect((answers[5].body as unknown as { bookings: unknown[] }).bookings).toHaveLength(booked);
+  });
+
+  it('a pickup retried with the same Idempotency-Key after the block was cancelled answers the same bookings', async () => {
+    const { category } = await categoryOf(2);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 94, 94, 1)] }).expect(201);
+    const send = () =>
+      t.http
+        .post(api(owner, `/blocks/${block.body.id}/pickup`))
+        .set(as(owner.accessToken))
+        .set('Idempotency-Key', `retry-${block.body.id}`)
+        .send({ guests: [{ category_id: category.id, ...nights(94, 95), ...guest(1) }] });
+    const first = await send().expect(201);
+    await patchBlock(block.body.id, { status: 'cancelled' }).expect(200);
+    const again = await send().expect(201);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it("a group's stay is extended and changed as any stay on the nights the block does not hold", async () => {
+    const { category } = await categoryOf(3);
+    const block = await createBlock({ status: 'definite', allotment: [held(category.id, 96, 97, 1)] }).expect(201);
+    const picked = await pickup(block.body.id, [{ category_id: category.id, ...nights(96, 98), ...guest(1) }]);
+    expect(picked.status).toBe(201);
+    const id = picked.body.bookings[0].id;
+    const change = (body: Record<string, unknown>) =>
+      t.http
+        .patch(api(owner, `/bookings/${id}`))
+        .set(as(owner.accessToken))
+        .send(body);
+    const extended = await change({ check_out: localDay(100) }).expect(200);
+    expect(extended.body).toMatchObject({ block_id: block.body.id, check_out: localDay(100) });
+    await change({ check_in: localDay(95) }).expect(200);
+    // On the nights it holds, the block's stays still never take more than it holds.
+    const second = await pickup(block.body.id, [{ category_id: category.id, ...nights(96, 97), ...guest(2) }]);
+    expect(second.status).toBe(409);
+    expect(second.body.code).toBe('block_overdrawn');
+  });
+
   it('refuses guests of a category the block does not hold, and pickups of an inquiry', async () => {
     const { category } = await categoryOf(1);
     const { category: another } = await categoryOf(1);
@@ -335,6 +469,40 @@ describe('changing and cancelling a block with stays', () => {
     await book({ category_id: category.id, ...nights(100, 101) }).expect(201);
     const again = await patchBlock(block.body.id, { status: 'definite' }).expect(422);
     expect(again.body.error).toBe('Отменённый блок не меняется');
+  });
+});
+
+describe('what a block refers to', () => {
+  it('a category a block holds is not deleted (409); the block keeps its nights', async () => {
+    const { category, rooms } = await categoryOf(1);
+    const block = await createBlock({ allotment: [held(category.id, 102, 102, 1)] }).expect(201);
+    await t.http
+      .delete(api(owner, `/rooms/${rooms[0].id}`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    const refused = await t.http
+      .delete(api(owner, `/room-categories/${category.id}`))
+      .set(as(owner.accessToken))
+      .expect(409);
+    expect(refused.body.error).toBe('Категория указана в групповом блоке: удалить её нельзя, сделайте её неактивной');
+    const { body } = await t.http.get(api(owner, `/blocks/${block.body.id}`)).set(as(owner.accessToken));
+    expect(body.nights).toHaveLength(1);
+  });
+
+  it('a block is priced by a tariff or a price per night: giving one clears the other', async () => {
+    const { category } = await categoryOf(1);
+    const tariff = await t.http
+      .post(api(owner, '/tariffs'))
+      .set(as(owner.accessToken))
+      .send({ name: `Групповой ${category.id.slice(0, 8)}` })
+      .expect(201);
+    const block = await createBlock({ price_per_night: '3000', allotment: [held(category.id, 103, 103, 1)] }).expect(
+      201,
+    );
+    const tariffed = await patchBlock(block.body.id, { tariff_id: tariff.body.id }).expect(200);
+    expect(tariffed.body).toMatchObject({ tariff_id: tariff.body.id, price_per_night: null });
+    const priced = await patchBlock(block.body.id, { price_per_night: '2500' }).expect(200);
+    expect(priced.body).toMatchObject({ tariff_id: null, price_per_night: '2500.00' });
   });
 });
 
@@ -419,6 +587,8 @@ describe('wash and the release rule', () => {
     const below = await wash([held(category.id, 121, 121, 1), held(category.id, 120, 120, 1)]).expect(409);
     expect(below.body).toMatchObject({ code: 'below_pickup' });
     expect(below.body.error).toContain(localDay(120));
+    const outside = await wash([held(category.id, 121, 122, 1)]).expect(400);
+    expect(outside.body.error).toBe(`Блок не держит номеров этой категории на ночь ${localDay(122)}`);
     const { category: another } = await categoryOf(1);
     const foreign = await wash([held(another.id, 120, 120, 1)]).expect(400);
     expect(foreign.body.details[0].path).toBe('body.items.0.category_id');

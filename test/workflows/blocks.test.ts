@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/realtime';
 import { readStackInfo } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
-import { startedHandle } from '../helpers/workflows';
+import { outboxWorkflowsAtRest, startedHandle } from '../helpers/workflows';
 
 /** The release of blocks end to end: the API, the outbox relay and the shared worker running `blockRelease`. */
 
@@ -126,5 +126,35 @@ describe('the release of a block', () => {
       .expect(200);
     expect(await handle.result()).toBe('released');
     expect(await notices(hotel)).toHaveLength(1);
+  });
+
+  it('keeps waiting for the release of nights all picked up: a stay cancelled before it frees a unit then', async () => {
+    const { hotel, category } = await hotelWithRooms(2);
+    const allotment = [{ category_id: category.id, from: localDay(30), to: localDay(30), rooms: 1 }];
+    const block = await createBlock(hotel, { allotment, release_kind: 'date', release_date: localDay(10) });
+    const stay = { category_id: category.id, check_in: localDay(30), check_out: localDay(31) };
+    const { body: picked } = await t.http
+      .post(api(hotel, `/blocks/${block.id}/pickup`))
+      .set(as(hotel.accessToken))
+      .send({ guests: [{ ...stay, guest_last_name: 'Петров', guest_first_name: 'Олег' }] })
+      .expect(201);
+    // Woken with every unit picked up, it still waits for the cut-off: the stay may be cancelled before it.
+    await t.http
+      .patch(api(hotel, `/blocks/${block.id}`))
+      .set(as(hotel.accessToken))
+      .send({ notes: 'Банкет' })
+      .expect(200);
+    const workflowId = `block-release:${block.id}`;
+    await outboxWorkflowsAtRest(t.db, client, (outbox) => outbox.where({ workflow_id: workflowId }), {
+      what: 'the release woken by the change',
+    });
+    const handle = await startedHandle(client, workflowId);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await t.http
+      .patch(api(hotel, `/bookings/${picked.bookings[0].id}`))
+      .set(as(hotel.accessToken))
+      .send({ status: 'cancelled' })
+      .expect(200);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
   });
 });

@@ -3,7 +3,7 @@ import { daysBetween } from '../../platform/http/schemas';
 import { MAX_BLOCK_NIGHTS, type AllotmentItem, type BlockNight, type NightCount } from './blocks.types';
 
 const DAY_MS = 86_400_000;
-const plusDays = (date: string, days: number) =>
+export const plusDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 export const allotmentMessages = {
@@ -61,4 +61,17 @@ export function grownNights(after: NightCount[], before: BlockNight[], heldBefor
     else grown.set(night.category_id, [night.night]);
   }
   return grown;
+}
+
+/** The first of the nights `from`..`to` (exclusive) of the category that are not among `held`, if any. */
+export function firstNotHeld(held: NightCount[], categoryId: string, from: string, to: string): string | undefined {
+  const own = new Set(held.filter((night) => night.category_id === categoryId).map((night) => night.night));
+  for (let day = 0; day < daysBetween(from, to); day++) if (!own.has(plusDays(from, day))) return plusDays(from, day);
+  return undefined;
+}
+
+/** A night the block held with stays on it that the new allotment no longer gives. */
+export function droppedWithStays(after: NightCount[], before: BlockNight[]): BlockNight | undefined {
+  const kept = new Set(after.map((night) => `${night.category_id}:${night.night}`));
+  return before.find((night) => night.picked_up > 0 && !kept.has(`${night.category_id}:${night.night}`));
 }

@@ -3,6 +3,7 @@ import type { DbOrTrx } from '../../platform/db/knex';
 import { ConflictError } from '../../platform/errors';
 import type { Booking, HeldStay } from '../bookings';
 import { blocksRepository as repository } from './blocks.repository';
+import { blockMessages } from './blocks.service';
 import { holds } from './blocks.types';
 
 const STAY_HOLDS_ROOM: readonly Booking['status'][] = ['inquiry', 'confirmed', 'checked_in'];
@@ -18,14 +19,16 @@ export const holdMessages = {
  * A stay just written, checked against what blocks hold, in its transaction. A category with no held units on the
  * stay's nights costs one indexed read and no lock; otherwise the category's hold lock serializes the check with every
  * other stay and block write of it, so the count it makes is the truth at commit. A block's own stay may take what the
- * block holds and no more; any other may take a room only where the free rooms left still cover every unit held.
+ * block holds and no more on the nights (of the category) the block holds; on any other night (a stay extended, or
+ * moved to another category) it is any stay: it may take a room only where the free rooms left still cover every
+ * unit held.
  */
 async function guard(trx: Knex.Transaction, booking: Booking): Promise<void> {
   if (!STAY_HOLDS_ROOM.includes(booking.status)) return;
   const { hotel_id: hotelId, category_id: categoryId } = booking;
   // A block written meanwhile waits for this stay's commit (see lockCategories); a block written before is seen here.
   await repository.shareCategory(trx, hotelId, categoryId);
-  const held = await repository.heldNightsOf(trx, hotelId, categoryId, {
+  let held = await repository.heldNightsOf(trx, hotelId, categoryId, {
     start: booking.start_at,
     end: booking.end_at,
   });
@@ -37,18 +40,31 @@ async function guard(trx: Knex.Transaction, booking: Booking): Promise<void> {
     const only = { categoryId, from: booking.check_in, to: booking.check_out };
     const [over] = await repository.overdrawn(trx, hotelId, block.id, only);
     if (over) throw new ConflictError(holdMessages.overdrawn(over.night, over.rooms), 'block_overdrawn');
-    return;
+    const own = new Set(
+      (await repository.nights(trx, hotelId, block.id))
+        .filter((night) => night.category_id === categoryId)
+        .map((night) => night.night),
+    );
+    held = held.filter((night) => !own.has(night));
   }
   const [short] = await repository.shortfalls(trx, hotelId, categoryId, held);
   if (short) throw new ConflictError(holdMessages.held(short.night), 'held_by_block');
 }
 
 /**
- * Before a stay is written: its category's row key-shared first (a block's write waits for this stay's commit from
- * here on, and one that committed before is seen by the read that follows), then, where the stay may take a held
- * unit, the category's hold lock. Answers whether the stay must be guarded once written.
+ * Before a stay is written, in the order every block write locks in (the block's row, then the category's, then the
+ * hold lock), so the two never wait on each other: a pickup's block row key-shared first, read as it now is (a
+ * block cancelled or made an inquiry meanwhile is refused here, 409 `block_not_holding`, and none can be until this
+ * stay commits), then the category's row key-shared (a block's write waits for this stay's commit from here on, and
+ * one that committed before is seen by the read that follows), then, where the stay may take a held unit, the
+ * category's hold lock. The insert's foreign keys then take no lock this stay does not already hold.
+ * Answers whether the stay must be guarded once written.
  */
 async function enter(trx: Knex.Transaction, { hotelId, categoryId, span, blockId }: HeldStay): Promise<boolean> {
+  if (blockId) {
+    const block = await repository.shareBlock(trx, hotelId, blockId);
+    if (!block || !holds(block.status)) throw new ConflictError(blockMessages.notHolding, 'block_not_holding');
+  }
   await repository.shareCategory(trx, hotelId, categoryId);
   if (!blockId && (await repository.heldNightsOf(trx, hotelId, categoryId, span)).length === 0) return false;
   await repository.lockHolds(trx, hotelId, categoryId);

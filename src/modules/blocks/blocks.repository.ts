@@ -115,6 +115,11 @@ export const blocksRepository = {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`blocks:${hotelId}:${categoryId}`]);
   },
 
+  /** Keeps the block's row from a block write until the transaction ends (what inserting its stay does): its status. */
+  async shareBlock(trx: DbOrTrx, hotelId: string, id: string): Promise<Pick<Block, 'status'> | undefined> {
+    return trx('blocks').where({ hotel_id: hotelId, id }).forKeyShare().first('status');
+  },
+
   /** Keeps the category's row from a block write until the transaction ends (what inserting a stay does already). */
   async shareCategory(trx: DbOrTrx, hotelId: string, categoryId: string): Promise<void> {
     await trx('room_categories').where({ hotel_id: hotelId, id: categoryId }).forKeyShare().select('id');
@@ -177,8 +182,9 @@ export const blocksRepository = {
   },
 
   /**
-   * The nights on which the block's stays hold more rooms of a category than it holds (none held counts as 0):
-   * the whole block, or one category over the nights `from`..`to` (exclusive).
+   * The nights the block holds (a night released or washed to 0 too) on which its stays hold more rooms of a category
+   * than it holds: the whole block, or one category over the nights `from`..`to` (exclusive). The block's stays on
+   * nights it does not hold are any stays there.
    */
   async overdrawn(
     db: DbOrTrx,
@@ -188,12 +194,12 @@ export const blocksRepository = {
   ): Promise<{ category_id: string; night: string; picked: number; rooms: number }[]> {
     const narrow = only ? 'AND b.category_id = ? AND d >= ?::date AND d < ?::date' : '';
     const { rows } = await db.raw(
-      `SELECT b.category_id, ${NIGHT('d')} AS night, count(*)::int AS picked, coalesce(max(bn.rooms), 0)::int AS rooms
+      `SELECT b.category_id, ${NIGHT('d')} AS night, count(*)::int AS picked, max(bn.rooms)::int AS rooms
        FROM bookings b CROSS JOIN LATERAL generate_series(b.check_in, b.check_out - 1, interval '1 day') AS d
-       LEFT JOIN block_nights bn ON bn.hotel_id = b.hotel_id AND bn.block_id = b.block_id
+       JOIN block_nights bn ON bn.hotel_id = b.hotel_id AND bn.block_id = b.block_id
          AND bn.category_id = b.category_id AND bn.night = d::date
        WHERE b.hotel_id = ? AND b.block_id = ? AND ${HOLDS_ROOM} AND b.check_in IS NOT NULL ${narrow}
-       GROUP BY b.category_id, d HAVING count(*) > coalesce(max(bn.rooms), 0)
+       GROUP BY b.category_id, d HAVING count(*) > max(bn.rooms)
        ORDER BY 2, 1`,
       [hotelId, blockId, ...(only ? [only.categoryId, only.from, only.to] : [])],
     );
@@ -215,12 +221,14 @@ export const blocksRepository = {
     return rows as { category_id: string; night: string; released: number }[];
   },
 
-  /** Milliseconds until the next release of a night with units not picked up, or null when none is to come. */
+  /**
+   * Milliseconds until the next release of a night that holds units, or null when none is to come. Every one counts,
+   * those all picked up too: a stay of the pickup cancelled or shortened before the release frees a unit then.
+   */
   async nextRelease(db: DbOrTrx, hotelId: string, blockId: string): Promise<number | null> {
     const { rows } = await db.raw(
       `SELECT ceil(extract(epoch FROM min(${RELEASE_AT}) - now()) * 1000)::bigint AS wait FROM ${RELEASABLE}
-       WHERE bn.hotel_id = ? AND bn.block_id = ? AND ${HOLDING} AND ${RELEASE_AT} > now()
-         AND bn.rooms > ${PICKED('bn.night')}`,
+       WHERE bn.hotel_id = ? AND bn.block_id = ? AND ${HOLDING} AND ${RELEASE_AT} > now() AND bn.rooms > 0`,
       [hotelId, blockId],
     );
     const wait = (rows[0] as { wait: string | null }).wait;

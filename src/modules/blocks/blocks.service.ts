@@ -10,7 +10,14 @@ import { enqueueOutbox } from '../../platform/db/outbox';
 import { blockChangedSignal, blockReleaseWorkflowId } from '../../../workflows/contracts/blocks';
 import type { BookingsService } from '../bookings';
 import type { NotificationsService } from '../notifications';
-import { assertFits, grownNights, nightsOfAllotment } from './blocks.allotment';
+import {
+  assertFits,
+  droppedWithStays,
+  firstNotHeld,
+  grownNights,
+  nightsOfAllotment,
+  plusDays,
+} from './blocks.allotment';
 import { blocksRepository as repository } from './blocks.repository';
 import {
   holds,
@@ -34,6 +41,7 @@ export const blockMessages = {
     `На ночь ${night} по блоку уже забронировано номеров этой категории: ${picked}; меньше оставить нельзя`,
   notHolding: 'Блок не удерживает номера (запрос или отменён): бронировать по нему нельзя',
   notInBlock: 'Блок не держит номеров этой категории',
+  nightNotHeld: (night: string) => `Блок не держит номеров этой категории на ночь ${night}`,
   washTooMuch: (night: string) =>
     `На ночь ${night} блок не держит столько номеров сверх уже забронированных: ничего не снято`,
 };
@@ -69,8 +77,16 @@ export interface BlocksDependencies {
   notifications: Pick<NotificationsService, 'notify'>;
 }
 
-/** The block's own fields of a change; a release rule given whole (its kind clears the value it does not use). */
-function rowOf({ allotment: _allotment, ...fields }: BlockChanges): Partial<Block> {
+/**
+ * The block's own fields of a change; a release rule given whole (its kind clears the value it does not use); a
+ * tariff given clears the price per night and a price the tariff (a block has one or neither).
+ */
+function rowOf({ allotment: _allotment, ...given }: BlockChanges): Partial<Block> {
+  const fields = {
+    ...given,
+    ...(given.tariff_id && { price_per_night: null }),
+    ...(given.price_per_night && { tariff_id: null }),
+  };
   if (!fields.release_kind) return fields;
   return {
     ...fields,
@@ -145,6 +161,9 @@ export function createBlocksService(db: Db, { bookings, notifications }: BlocksD
         const block = before
           ? await repository.update(trx, hotelId, before.id, fields)
           : await repository.insert(trx, hotelId, { ...fields, created_by: actor.userId });
+        const dropped = changes.allotment && droppedWithStays(nights, nightsBefore);
+        if (dropped)
+          throw new ConflictError(blockMessages.belowPickup(dropped.night, dropped.picked_up), 'below_pickup');
         if (changes.allotment) await repository.replaceNights(trx, hotelId, block.id, nights);
         await assertInventory(trx, block, grownNights(nights, nightsBefore, before ? holds(before.status) : false));
         if (block.release_kind !== 'none' || (before && before.release_kind !== 'none'))
@@ -170,6 +189,9 @@ export function createBlocksService(db: Db, { bookings, notifications }: BlocksD
             const message = blockMessages.notInBlock;
             throw new ValidationError(message, [{ path: `body.guests.${index}.category_id`, message }]);
           }
+          // A pickup books the nights the block holds; a stay of the group is extended afterwards as any stay.
+          const unheld = firstNotHeld(nights, guest.category_id, guest.check_in, guest.check_out);
+          if (unheld) throw new ConflictError(blockMessages.nightNotHeld(unheld), 'block_overdrawn');
           const stayNights = BigInt(Math.max(daysBetween(guest.check_in, guest.check_out), 0));
           return {
             ...guest,
@@ -207,10 +229,13 @@ export function createBlocksService(db: Db, { bookings, notifications }: BlocksD
         if (!block) throw new NotFoundError(blockMessages.notFound);
         if (block.status === 'cancelled') throw new BusinessRuleError(blockMessages.cancelled);
         const nights = nightsOfAllotment(items, 'items');
-        const heldCategories = new Set((await repository.nights(trx, hotelId, id)).map((night) => night.category_id));
+        const heldNights = await repository.nights(trx, hotelId, id);
         items.forEach((item, index) => {
-          if (heldCategories.has(item.category_id)) return;
-          const message = blockMessages.notInBlock;
+          const unheld = firstNotHeld(heldNights, item.category_id, item.from, plusDays(item.to, 1));
+          if (!unheld) return;
+          const message = heldNights.some((night) => night.category_id === item.category_id)
+            ? blockMessages.nightNotHeld(unheld)
+            : blockMessages.notInBlock;
           throw new ValidationError(message, [{ path: `body.items.${index}.category_id`, message }]);
         });
         await repository.lockCategories(trx, hotelId, [...new Set(nights.map((night) => night.category_id))]);
@@ -246,8 +271,9 @@ export function createBlocksService(db: Db, { bookings, notifications }: BlocksD
      * assignment), never more than the block holds on a night: the bookings' own check, under the category's lock.
      */
     async pickup(hotelId: string, id: string, request: PickupRequest, actor: BlockActor) {
+      // Whether the block holds is read in the bookings' transaction, under its row's lock (`enter`), after a retry
+      // with the same `Idempotency-Key` was answered as the first time.
       const block = await found(hotelId, id);
-      if (!holds(block.status)) throw new ConflictError(blockMessages.notHolding, 'block_not_holding');
       const guests = await request.guests();
       const nights = await repository.nights(db, hotelId, id);
       const inputs = bookingInputs(block, nights, guests);
