@@ -31,13 +31,18 @@ export async function benchBlocksRace(baseUrl: string, db: Db, email: string): P
     allotment: [{ category_id: category.id, from: stay.check_in, to: stay.check_in, rooms: HELD }],
   });
   const guest = (n: number) => ({ guest_last_name: 'Гонка', guest_first_name: `Гость ${n}` });
+  const refusedBusy = new Map<string, number>();
   const send = async (path: string, body: object, withToken: boolean) => {
     const response = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(withToken && { authorization: `Bearer ${token}` }) },
       body: JSON.stringify(body),
     });
-    await response.arrayBuffer();
+    const answer = (await response.json().catch(() => ({}))) as { code?: string };
+    if (response.status >= 500) {
+      const code = `${response.status} ${answer.code ?? '?'}`;
+      refusedBusy.set(code, (refusedBusy.get(code) ?? 0) + 1);
+    }
     return response.status;
   };
   const request = (n: number) => {
@@ -67,15 +72,20 @@ export async function benchBlocksRace(baseUrl: string, db: Db, email: string): P
        (SELECT count(*) FROM bookings WHERE category_id = :category AND block_id = :block
           AND status IN ('inquiry','confirmed','checked_in'))::int AS picked,
        (SELECT count(*) FROM bookings WHERE category_id = :category AND block_id IS NULL
-          AND status IN ('inquiry','confirmed','checked_in'))::int AS others`,
+          AND status IN ('inquiry','confirmed','checked_in'))::int AS others,
+       (SELECT count(*) FROM block_nights bn WHERE bn.block_id = :block AND bn.rooms < (
+          SELECT count(*) FROM bookings b WHERE b.block_id = bn.block_id AND b.category_id = bn.category_id
+            AND b.status IN ('inquiry','confirmed','checked_in') AND b.check_in <= bn.night AND b.check_out > bn.night
+        ))::int AS overdrawn`,
     { category: category.id, block: block.id },
   );
-  const { twice, picked, others } = rows[0] as { twice: number; picked: number; others: number };
+  const { twice, picked, others, overdrawn } = rows[0] as Record<'twice' | 'picked' | 'others' | 'overdrawn', number>;
   const fivexx = statuses.filter((status) => status >= 500).length;
+  const busy = [...refusedBusy].map(([code, count]) => `${code}×${count}`).join(', ');
   return [
     `Block race: ${REQUESTS} requests at once for one night of ${ROOMS} rooms, ${HELD} held by a block, in ` +
       `${seconds.toFixed(1)} s: ${byKind.join('; ')}`,
-    `  in SQL afterwards: ${twice} nights sold twice, ${picked} picked up of ${HELD} held (` +
-      `${Math.max(0, picked - HELD)} overdrawn), ${others} sold outside the block of ${ROOMS - HELD} left; ${fivexx} 5xx`,
+    `  in SQL afterwards: ${twice} nights sold twice, ${picked} picked up of ${HELD} held (${overdrawn} block ` +
+      `nights overdrawn), ${others} sold outside the block of ${ROOMS - HELD} left; ${fivexx} 5xx${busy && ` (${busy})`}`,
   ];
 }
