@@ -64,6 +64,26 @@ async function notices(hotel: RegisteredHotel) {
   return body.items.filter((n: { type: string }) => n.type === 'block_released');
 }
 
+/** A block of one unit on the night `night` days from today, picked up by one stay: the block and the stay's id. */
+async function pickedUpBlock(night: number, body: Record<string, unknown>) {
+  const { hotel, category } = await hotelWithRooms(2);
+  const allotment = [{ category_id: category.id, from: localDay(night), to: localDay(night), rooms: 1 }];
+  const block = await createBlock(hotel, { allotment, ...body });
+  const stay = { category_id: category.id, check_in: localDay(night), check_out: localDay(night + 1) };
+  const { body: picked } = await t.http
+    .post(api(hotel, `/blocks/${block.id}/pickup`))
+    .set(as(hotel.accessToken))
+    .send({ guests: [{ ...stay, guest_last_name: 'Петров', guest_first_name: 'Олег' }] })
+    .expect(201);
+  const cancelStay = () =>
+    t.http
+      .patch(api(hotel, `/bookings/${picked.bookings[0].id}`))
+      .set(as(hotel.accessToken))
+      .send({ status: 'cancelled' })
+      .expect(200);
+  return { hotel, category, block, cancelStay };
+}
+
 describe('the release of a block', () => {
   it('on its cut-off date releases what was not picked up, tells the staff, and frees the rooms', async () => {
     const { hotel, category } = await hotelWithRooms(3);
@@ -129,15 +149,7 @@ describe('the release of a block', () => {
   });
 
   it('keeps waiting for the release of nights all picked up: a stay cancelled before it frees a unit then', async () => {
-    const { hotel, category } = await hotelWithRooms(2);
-    const allotment = [{ category_id: category.id, from: localDay(30), to: localDay(30), rooms: 1 }];
-    const block = await createBlock(hotel, { allotment, release_kind: 'date', release_date: localDay(10) });
-    const stay = { category_id: category.id, check_in: localDay(30), check_out: localDay(31) };
-    const { body: picked } = await t.http
-      .post(api(hotel, `/blocks/${block.id}/pickup`))
-      .set(as(hotel.accessToken))
-      .send({ guests: [{ ...stay, guest_last_name: 'Петров', guest_first_name: 'Олег' }] })
-      .expect(201);
+    const { hotel, block, cancelStay } = await pickedUpBlock(30, { release_kind: 'date', release_date: localDay(10) });
     // Woken with every unit picked up, it still waits for the cut-off: the stay may be cancelled before it.
     await t.http
       .patch(api(hotel, `/blocks/${block.id}`))
@@ -150,11 +162,27 @@ describe('the release of a block', () => {
     });
     const handle = await startedHandle(client, workflowId);
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    await t.http
-      .patch(api(hotel, `/bookings/${picked.bookings[0].id}`))
-      .set(as(hotel.accessToken))
-      .send({ status: 'cancelled' })
-      .expect(200);
+    await cancelStay();
     expect((await handle.describe()).status.name).toBe('RUNNING');
+  });
+
+  it('a stay of the pickup cancelled after the cut-off gives its unit back at once', async () => {
+    const { hotel, category, block, cancelStay } = await pickedUpBlock(40, {});
+    // The cut-off passes with every unit picked up: nothing to release, and no release is to come.
+    await t.http
+      .patch(api(hotel, `/blocks/${block.id}`))
+      .set(as(hotel.accessToken))
+      .send({ release_kind: 'date', release_date: localDay(0) })
+      .expect(200);
+    expect(await (await startedHandle(client, `block-release:${block.id}`)).result()).toBe('released');
+    await cancelStay();
+    const nights = await nightsOnce(hotel, block.id, (list) => list[0].released === 1);
+    expect(releasedOf(nights)).toEqual({ [localDay(40)]: [0, 1] });
+    const { body: free } = await t.http
+      .get(api(hotel, '/availability'))
+      .set(as(hotel.accessToken))
+      .query({ from: localDay(40), to: localDay(41), category_id: category.id })
+      .expect(200);
+    expect(free.categories[0].free).toEqual([2]);
   });
 });

@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/modules';
 import { blocksActivities } from './blocks.activities';
 import { blocksFixtures } from './blocks.fixtures';
+import { blocksStayFollower } from './blocks.follower';
 import { inventoryHolds } from './blocks.holds';
 import { blocksRoutes } from './blocks.routes';
 import { createBlocksService, type BlocksDependencies } from './blocks.service';
@@ -12,6 +13,7 @@ export const blocksModule = defineModule({
   uses: ['bookings', 'notifications'],
   create: ({ db }, deps: BlocksDependencies) => {
     deps.bookings.holdInventory(inventoryHolds);
+    deps.bookings.followStays(blocksStayFollower);
     return createBlocksService(db, deps);
   },
   routes: (blocks) => blocksRoutes(blocks),

@@ -261,6 +261,12 @@ export const blocksRepository = {
     return rows as { category_id: string; night: string }[];
   },
 
+  /** The hotel's slug (what its workflows are searched by). */
+  async hotelSlug(db: DbOrTrx, hotelId: string): Promise<string> {
+    const hotel: { slug: string } = await db('hotels').where({ id: hotelId }).first('slug');
+    return hotel.slug;
+  },
+
   /** The block's stays, in order of arrival. */
   async bookings(db: DbOrTrx, hotelId: string, blockId: string): Promise<BlockBooking[]> {
     return db('bookings')

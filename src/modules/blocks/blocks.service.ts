@@ -73,7 +73,7 @@ export interface BlockActor {
 }
 
 export interface BlocksDependencies {
-  bookings: Pick<BookingsService, 'createAll' | 'holdInventory'>;
+  bookings: Pick<BookingsService, 'createAll' | 'holdInventory' | 'followStays'>;
   notifications: Pick<NotificationsService, 'notify'>;
 }
 
@@ -96,7 +96,7 @@ function rowOf({ allotment: _allotment, ...given }: BlockChanges): Partial<Block
 }
 
 /** Starts the block's release workflow, or wakes it to read the block again (in the write's transaction). */
-async function wakeRelease(trx: Knex.Transaction, block: Block, hotelSlug: string) {
+export async function wakeRelease(trx: Knex.Transaction, block: Block, hotelSlug: string) {
   await enqueueOutbox(trx, {
     kind: 'signalWithStart',
     workflowType: 'blockRelease',
