@@ -39,8 +39,10 @@ const HOLDING =
   "widget), only the block's pickup; `cancelled` is final and holds nothing.";
 
 const PICKUP_REFUSALS =
-  'Never more than the block holds on a night, also when pickups race: 409 `block_overdrawn` names the night; 409 ' +
-  '`block_not_holding` for an inquiry or a cancelled block. Send `Idempotency-Key` to make retries safe.';
+  'Never more than the block holds on a night, also when pickups race, nor a night it does not hold: 409 ' +
+  '`block_overdrawn` names the night; 409 `block_not_holding` for an inquiry or a cancelled block (also one ' +
+  'cancelled while the pickup runs). Send `Idempotency-Key` to make retries safe: a retry gets the first answer, ' +
+  'also once the block is cancelled.';
 
 const PICKUP_RESPONSES = {
   201: { description: 'Booked', schema: pickupResultSchema },
@@ -108,7 +110,8 @@ export function blocksRoutes(blocks: BlocksService): RouteDefinition[] {
         'block hold anew (more units, new nights, an inquiry becoming tentative) is checked like a booking (409 ' +
         '`rooms_not_available`); fewer units than its stays already take is 409 `below_pickup`. Cancelling ' +
         '(`status: cancelled`) releases what it holds; its stays are kept as ordinary bookings (listed in `bookings`; ' +
-        'they keep their `block_id`) and a later change of theirs is checked as any stay. A cancelled block is 422.',
+        'they keep their `block_id`) and a later change of theirs is checked as any stay. A cancelled block is 422. ' +
+        'Giving `tariff_id` clears `price_per_night` and the other way round.',
       tags,
       access: { kind: 'hotel', roles: BLOCK_WRITERS },
       request: { params: idParams, body: updateBlockBody },
@@ -130,13 +133,13 @@ export function blocksRoutes(blocks: BlocksService): RouteDefinition[] {
       description:
         "Each item takes `rooms` units off each night `from`..`to` of a category (recorded in the nights' " +
         "`washed`), all or nothing; never below what the block's stays take on a night: 409 `below_pickup` names " +
-        'it. What is taken off goes back on sale at once.',
+        'it; a night the block does not hold is a 400 naming it. What is taken off goes back on sale at once.',
       tags,
       access: { kind: 'hotel', roles: BLOCK_WRITERS },
       request: { params: idParams, body: washBody },
       responses: {
         200: { description: 'Washed', schema: blockSchema },
-        400: { description: 'Invalid items' },
+        400: { description: 'Invalid items, or a category or night the block does not hold' },
         404: { description: 'No such block' },
         409: { description: '`below_pickup`: nothing taken' },
         422: { description: 'The block is cancelled' },
