@@ -53,7 +53,7 @@ async function guard(trx: Knex.Transaction, booking: Booking): Promise<void> {
 
 /**
  * Before a stay is written, in the order every block write locks in (the block's row, then the category's, then the
- * hold lock), so the two never wait on each other: a pickup's block row key-shared first, read as it now is (a
+ * hold lock), so the two may wait for each other's commit but never in a cycle (no deadlock): a pickup's block row key-shared first, read as it now is (a
  * block cancelled or made an inquiry meanwhile is refused here, 409 `block_not_holding`, and none can be until this
  * stay commits), then the category's row key-shared (a block's write waits for this stay's commit from here on, and
  * one that committed before is seen by the read that follows), then, where the stay may take a held unit, the

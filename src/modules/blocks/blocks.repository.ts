@@ -102,7 +102,9 @@ export const blocksRepository = {
   /**
    * Serializes every write to what the categories hold against the stays written into them: their rows locked (a
    * booking being written keeps its category's row key-shared until it commits, so this waits for it and holds back
-   * the next), then the categories' hold locks, in one order so two writers never wait on each other.
+   * the next), then the categories' hold locks. Called after the block's row is locked: block row, categories in id
+   * order, hold locks is the order stays take theirs in too (see `enter`), so writers wait for each other's commit but
+   * never in a cycle (no deadlock).
    */
   async lockCategories(trx: DbOrTrx, hotelId: string, categoryIds: string[]): Promise<void> {
     const ids = [...new Set(categoryIds)].sort();
