@@ -105,9 +105,9 @@ async function pagesTouched(db: Db): Promise<number> {
 
 async function overlaps(db: Db): Promise<number> {
   const { rows } = await db.raw(
-    `SELECT count(*)::int AS n FROM bookings a JOIN bookings b ON a.room_id = b.room_id AND a.id < b.id
-       AND tstzrange(a.start_at, a.end_at, '[)') && tstzrange(b.start_at, b.end_at, '[)')
-     WHERE a.status IN ('inquiry','confirmed','checked_in') AND b.status IN ('inquiry','confirmed','checked_in')`,
+    `SELECT count(*)::int AS n FROM booking_rooms a JOIN booking_rooms b
+       ON a.room_id = b.room_id AND a.booking_id < b.booking_id AND a.during && b.during
+     WHERE a.active AND b.active`,
   );
   return (rows as { n: number }[])[0].n;
 }

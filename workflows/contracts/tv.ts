@@ -9,6 +9,8 @@ export interface TvPushInput {
   hotelId: string;
   bookingId: string;
   event: 'check_in' | 'check_out';
+  /** The room told of it (a guest's move: the room left, then the new one); absent: the booking's room. */
+  roomId?: string;
 }
 
 /** A refusal of the TV system (4xx), as a non-retryable failure of this type: repeating it gives the same answer. */

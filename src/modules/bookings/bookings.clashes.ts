@@ -5,6 +5,7 @@ import { ConflictError } from '../../platform/errors';
 import type { Room } from '../rooms';
 import { bookingMessages } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
+import type { SegmentInput } from './bookings.segments-repository';
 import type { Booking } from './bookings.types';
 
 /**
@@ -14,9 +15,11 @@ import type { Booking } from './bookings.types';
 class RoomTaken extends Error {
   constructor(
     readonly hotelId: string,
-    readonly roomId: string,
+    readonly roomIds: string[],
     readonly span: Span,
     readonly exceptId?: string,
+    /** The booking's own rooms may be where it clashed too (a change of its dates stretches its segments). */
+    readonly inOwnRooms = false,
   ) {
     super('room taken');
   }
@@ -35,8 +38,16 @@ function exclusionViolation(error: unknown): boolean {
 export function createRoomWrites(repository: {
   db: DbOrTrx;
   bookings: Pick<BookingsRepository['bookings'], 'insert' | 'update' | 'clashes'>;
+  segments: Pick<BookingsRepository['segments'], 'of' | 'replace'>;
 }) {
-  const { bookings } = repository;
+  const { bookings, segments } = repository;
+
+  /** The rooms a refused write may have clashed in: those it named, and those the booking occupies already. */
+  async function roomsOf(error: RoomTaken): Promise<string[]> {
+    if (!error.exceptId || !error.inOwnRooms) return error.roomIds;
+    const held = await segments.of(repository.db, error.hotelId, [error.exceptId]);
+    return [...new Set([...error.roomIds, ...held.map((segment) => segment.room_id)])];
+  }
 
   return {
     /** One room: the stay is written or the room is taken (RoomTaken, after which the transaction is unusable). */
@@ -44,7 +55,7 @@ export function createRoomWrites(repository: {
       try {
         return await bookings.insert(trx, hotelId, row, link?.primaryGuestId);
       } catch (error) {
-        if (exclusionViolation(error)) throw new RoomTaken(hotelId, row.room_id!, span);
+        if (exclusionViolation(error)) throw new RoomTaken(hotelId, [row.room_id!], span);
         throw error;
       }
     },
@@ -77,7 +88,22 @@ export function createRoomWrites(repository: {
       } catch (error) {
         if (!exclusionViolation(error)) throw error;
         const span = { start: fields.start_at ?? booking.start_at, end: fields.end_at ?? booking.end_at };
-        throw new RoomTaken(booking.hotel_id, fields.room_id ?? booking.room_id, span, booking.id);
+        throw new RoomTaken(booking.hotel_id, [fields.room_id ?? booking.room_id], span, booking.id, true);
+      }
+    },
+
+    /** The booking's segments rewritten by a move, or RoomTaken when the new room's nights are held by another stay. */
+    async replaceSegments(
+      trx: Knex.Transaction,
+      booking: Booking,
+      written: SegmentInput[],
+      target: { roomId: string; span: Span },
+    ) {
+      try {
+        await segments.replace(trx, booking.hotel_id, booking.id, written);
+      } catch (error) {
+        if (!exclusionViolation(error)) throw error;
+        throw new RoomTaken(booking.hotel_id, [target.roomId], target.span, booking.id);
       }
     },
 
@@ -87,13 +113,8 @@ export function createRoomWrites(repository: {
         return await work();
       } catch (error) {
         if (error instanceof RoomTaken) {
-          const [clash] = await bookings.clashes(
-            repository.db,
-            error.hotelId,
-            error.roomId,
-            error.span,
-            error.exceptId,
-          );
+          const rooms = await roomsOf(error);
+          const [clash] = await bookings.clashes(repository.db, error.hotelId, rooms, error.span, error.exceptId);
           throw new ConflictError(clash ? bookingMessages.clash(clash) : bookingMessages.roomTaken, 'room_taken');
         }
         if (exclusionViolation(error)) throw new ConflictError(bookingMessages.roomTaken, 'room_taken');

@@ -7,7 +7,7 @@ import type { PaymentsService } from '../payments';
 import { formatMoney } from '../../platform/money';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
-import { balanceOf, bookingMessages, presentBooking } from './bookings.present';
+import { balanceOf, bookingMessages, presentBooking, presentSegments } from './bookings.present';
 import type { BookingsRepository, DueBooking } from './bookings.repository';
 import { movedFields, refusedMove } from './bookings.rules';
 import type { Booking, BookingChanges, BookingStatus } from './bookings.types';
@@ -35,13 +35,13 @@ interface Consequence {
 }
 
 /** The data access a booking's life needs: the booking under its lock, its write, and the sweeps' due lists. */
-export type LifecycleRepository = Pick<BookingsRepository, 'db' | 'transaction' | 'due'> & {
+export type LifecycleRepository = Pick<BookingsRepository, 'db' | 'transaction' | 'due' | 'segments'> & {
   bookings: Pick<BookingsRepository['bookings'], 'find' | 'insert' | 'update' | 'clashes'>;
 };
 
 export interface LifecycleDependencies {
   repository: LifecycleRepository;
-  effects: BookingEffects;
+  effects: Omit<BookingEffects, 'moved'>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
   payments: Pick<PaymentsService, 'settingsOf'>;
   /** The fields a change of the booking's own data writes (its stay checked and priced again). */
@@ -80,6 +80,11 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
     return balance > 0n && level === 'soft' ? [bookingMessages.unpaidWarning(formatMoney(balance))] : [];
   }
 
+  async function assertUnmoved(trx: Knex.Transaction, booking: Booking) {
+    const segments = await repository.segments.of(trx, booking.hotel_id, [booking.id]);
+    if (segments.length > 1) throw new BusinessRuleError(bookingMessages.movedRoomChange, [], 'moved_stay');
+  }
+
   /** What the move writes to the booking itself, and the warnings its answer carries. */
   async function moveOf(trx: Knex.Transaction, booking: Booking, to: BookingStatus, cancelReason?: string) {
     if (to === booking.status) return { fields: {}, warnings: [] };
@@ -113,11 +118,14 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
         const booking = await locked(trx, hotelId, id, expected);
         const to = changes.status ?? booking.status;
         assertMove(booking, to);
+        // A moved stay's rooms change by moves: its dates move its first and last segments (the trigger of migration 94).
+        if (changes.room_id && changes.room_id !== booking.room_id) await assertUnmoved(trx, booking);
         const fields = await edited(trx, booking, changes, actor);
         const move = await moveOf(trx, booking, to, changes.cancel_reason ?? reason);
         const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
         await consequences(trx, booking.status, updated, { reason, actor, changes });
-        return presentBooking(updated, move.warnings);
+        const segments = await repository.segments.of(trx, hotelId, [id]);
+        return { ...presentBooking(updated, move.warnings), rooms: presentSegments(segments) };
       }),
     );
   }

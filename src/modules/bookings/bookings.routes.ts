@@ -14,11 +14,12 @@ import {
   createBookingBody,
   bookingGuestParams,
   chargeSchema,
+  moveBookingBody,
   updateBookingBody,
 } from './bookings.schemas';
 import { assertMayOverride, mayOverride } from '../restrictions';
 import type { BookingsService } from './bookings.service';
-import type { BookingChanges, BookingFilter, BookingInput } from './bookings.types';
+import type { BookingChanges, BookingFilter, BookingInput, BookingMoveInput } from './bookings.types';
 
 /** The front desk and management book; accountants and security read the calendar too. */
 const BOOKING_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant', 'security'];
@@ -138,6 +139,34 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         assertMayOverride(auth.role, body.override_restrictions);
         const actor = { userId: auth.sub, hotelSlug: hotel.slug, mayOverride: mayOverride(auth.role) };
         res.json(await bookings.lifecycle.change(hotel.id, params.id, body, actor, { expected: expectedVersion }));
+      },
+    }),
+    defineHotelRoute<BookingMoveInput, unknown, { id: string }>({
+      method: 'post',
+      path: '/api/hotels/:slug/bookings/:id/move',
+      summary: "Move a booking's nights to another room",
+      description:
+        'The nights from `from` to the end of the stay go to `room_id` (any category), the earlier ones stay where ' +
+        "they were; the answer's `rooms` lists the stay's segments. For a guest in house `from` is tonight at the " +
+        "earliest (the default): moved tonight, the booking's `room_id` becomes the new room at once, the room left " +
+        'gets its turnover, the TV system is told and the desk is offered a new door card (a notification); a later ' +
+        'night plans the move (the desk moves the guest on the day). `reprice` quotes the nights moved at the new ' +
+        "room's price (the earlier nights keep their share of the price). A cancelled or finished booking, an hourly " +
+        'stay, a night outside the stay or the room the guest has then are 422, a room closed, under maintenance or ' +
+        'too small 422, a room held on any of the nights 409 naming the other booking.',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_WRITERS },
+      concurrency: 'if-match',
+      request: { params: idParams, body: moveBookingBody },
+      responses: {
+        200: { description: 'The booking, with its rooms', schema: bookingSchema },
+        404: { description: 'No such booking' },
+        409: { description: 'The room is held on a night of the move (the message names the other booking)' },
+        422: { description: 'A rule refused it' },
+      },
+      async handler({ hotel, params, body, auth, expectedVersion, res }) {
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        res.json(await bookings.moves.move(hotel.id, params.id, body, actor, expectedVersion));
       },
     }),
     defineHotelRoute<{ guest_id: string }, unknown, { id: string }>({

@@ -91,6 +91,25 @@ export const updateBookingBody = Joi.object({
   .custom(dateSpan('check_in', 'check_out', stayLimit))
   .custom(dateSpan('start_at', 'end_at', stayLimit));
 
+export const moveBookingBody = Joi.object({
+  room_id: Joi.string().uuid().required(),
+  from: calendarDate.description(
+    "The first night in the new room (hotel-local; default and earliest: tonight for a guest in house, else the stay's first night)",
+  ),
+  reason: Joi.string().trim().min(1).max(500).required(),
+  reprice: Joi.boolean().description(
+    "Quote the nights moved at the new room's price (default false: the booking's price stays)",
+  ),
+});
+
+const segmentSchema = Joi.object({
+  room_id: Joi.string().uuid(),
+  from: Joi.string().description('Hotel-local day the stay enters the room'),
+  to: Joi.string().description('Hotel-local day it leaves it'),
+  start_at: Joi.date(),
+  end_at: Joi.date(),
+}).meta(openApiComponent('BookingRoomSegment'));
+
 export const bookingListQuery = Joi.object({
   from: calendarDate,
   to: calendarDate,
@@ -155,6 +174,12 @@ export const bookingSchema = Joi.object({
   updated_at: Joi.date(),
   warnings: Joi.array().items(Joi.string()),
   guests: Joi.array().items(bookingGuestSchema).optional().description('Only when one booking is read'),
+  rooms: Joi.array()
+    .items(segmentSchema)
+    .optional()
+    .description(
+      'The rooms the stay occupies, in time order (several after a move); when one booking is read, changed or moved',
+    ),
 }).meta(openApiComponent('Booking'));
 
 export const chargeSchema = Joi.object({

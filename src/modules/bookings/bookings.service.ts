@@ -17,10 +17,11 @@ import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
 import { createInventory } from './bookings.inventory';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
+import { createMoves } from './bookings.moves';
 import { createOffers, hotelToday } from './bookings.offers';
 import type { StayFollower, StayFollowers } from './bookings.outside';
 import { createBookingPayments } from './bookings.payments';
-import { bookingMessages, presentBooking } from './bookings.present';
+import { bookingMessages, presentBooking, presentSegments } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
 import { assertKindAllowed, bodyError, createStays, type StayServices } from './bookings.stays';
 import type { Booking, BookingFilter, BookingInput } from './bookings.types';
@@ -81,6 +82,7 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited });
   const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments });
   const inventory = createInventory({ repository, hotels: deps.hotels });
+  const moves = createMoves({ repository, effects, housekeeping: deps.housekeeping, stays, rooms: deps.rooms });
   const offerings = {
     restrictions: deps.restrictions,
     db: repository.db,
@@ -151,7 +153,11 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   async function getWithin(conn: DbOrTrx, hotelId: string, id: string, lock?: 'share') {
     const booking = await rows.find(conn, hotelId, id, { forShare: lock === 'share' });
     if (!booking) throw new NotFoundError(bookingMessages.notFound);
-    return { ...presentBooking(booking), guests: await rows.guestIds(conn, hotelId, id) };
+    const [guestIds, segments] = await Promise.all([
+      rows.guestIds(conn, hotelId, id),
+      repository.segments.of(conn, hotelId, [id]),
+    ]);
+    return { ...presentBooking(booking), guests: guestIds, rooms: presentSegments(segments) };
   }
 
   return {
@@ -191,6 +197,9 @@ export function createBookingsService({ repository, effects, followers, ...deps 
 
     /** Every status move and its consequences, for the routes, the sweeps and the other areas. */
     lifecycle,
+
+    /** A booking's nights moved to another room, with the move's consequences. */
+    moves,
 
     /** For a module that acts on stays outside the service: it says at each commit what its workflow must send. */
     followStays: (follower: StayFollower) => followers.add(follower),

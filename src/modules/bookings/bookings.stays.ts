@@ -37,7 +37,7 @@ export function bodyError(field: string, message: string): ValidationError {
   return new ValidationError(message, [{ path: `body.${field}`, message }]);
 }
 
-function assertRoomUsable(room: Room, span: Span, guestCount: number): void {
+export function assertRoomUsable(room: Room, span: Span, guestCount: number): void {
   const underMaintenance =
     room.maintenance_from &&
     room.maintenance_to &&

@@ -103,6 +103,15 @@ export interface BookingChanges {
   override_restrictions?: boolean;
 }
 
+/** A move of a booking's nights, from `from` (a hotel-local date) to its end, to another room. */
+export interface BookingMoveInput {
+  room_id: string;
+  from?: string;
+  reason: string;
+  /** Quote the nights moved at the new room's price (default: the price stays). */
+  reprice?: boolean;
+}
+
 export interface BookingFilter {
   from?: string;
   to?: string;

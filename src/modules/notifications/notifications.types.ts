@@ -9,6 +9,7 @@ export const NOTIFICATION_TYPES = [
   'booking_cancelled_no_show',
   'booking_auto_checked_out',
   'booking_blacklisted_guest',
+  'booking_moved',
   'deposit_settled',
   'payment_received',
   'housekeeping_task_created',

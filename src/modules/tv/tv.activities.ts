@@ -45,9 +45,9 @@ export function durableDesk(agents: Pick<AgentsService, 'commands'>): DeskSender
 export function tvActivities(tv: TvService, agents: Pick<AgentsService, 'commands'>): TvActivities {
   const desk = durableDesk(agents);
   return {
-    async pushStayToTv({ hotelId, bookingId, event }) {
+    async pushStayToTv({ hotelId, bookingId, event, roomId }) {
       const { attempt } = Context.current().info;
-      const result = await tv.pushStay({ hotelId, bookingId, event, attempt }, desk, WORKER_PUSH_TIMEOUT_MS);
+      const result = await tv.pushStay({ hotelId, bookingId, event, attempt, roomId }, desk, WORKER_PUSH_TIMEOUT_MS);
       if (result.skipped) return 'skipped';
       const { outcome } = result;
       if (outcome.kind === 'ok') return 'ok';
