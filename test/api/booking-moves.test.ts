@@ -303,6 +303,36 @@ describe('a guest in house', () => {
   });
 });
 
+describe('in-room services follow the guest', () => {
+  it('Wi-Fi lets the guest in by the new room and surname after a move tonight, no longer by the old room', async () => {
+    const wifi = await registerHotel(t);
+    await t.http.patch(api(wifi, '/wifi-settings')).set(as(wifi.accessToken)).send({ enabled: true }).expect(200);
+    const secret = (await t.http.post(api(wifi, '/wifi-settings/portal-secret')).set(as(wifi.accessToken)).expect(201))
+      .body.portal_secret as string;
+    const category = await createCategory(t, wifi, { base_price: 5000 });
+    const [a, b] = [await createRoom(t, wifi, category.id), await createRoom(t, wifi, category.id)];
+    const booked = await t.http
+      .post(api(wifi, '/bookings'))
+      .set(as(wifi.accessToken))
+      .send({ ...guest, room_id: a.id, check_in: localDay(-1), check_out: localDay(2) })
+      .expect(201);
+    await t.http
+      .patch(api(wifi, `/bookings/${booked.body.id}`))
+      .set(as(wifi.accessToken))
+      .send({ status: 'checked_in' })
+      .expect(200);
+    const verify = (room: string) =>
+      t.http
+        .post('/api/wifi-auth/verify')
+        .set('Authorization', `Bearer ${secret}`)
+        .send({ hotel: wifi.slug, client_mac: '02:00:00:00:00:01', room, last_name: 'Иванов' });
+    await verify(a.number).expect(200);
+    await move(booked.body.id, { room_id: b.id }, wifi).expect(200);
+    expect((await verify(b.number).expect(200)).body).toMatchObject({ authorized: true });
+    await verify(a.number).expect(403);
+  });
+});
+
 describe('under concurrency', () => {
   it('many moves and bookings into one room at once: no night is sold twice, nobody gets a 5xx', async () => {
     const { rooms } = await roomsIn(9);

@@ -22,7 +22,7 @@ export function durableDesk(agents: Pick<AgentsService, 'commands'>): DeskSender
     const command = {
       hotelId: settings.hotel_id,
       workstationId: settings.agent_workstation_id as string,
-      key: `tv:${attempt.bookingId}:${attempt.event}:${attempt.attempt}`,
+      key: `tv:${attempt.bookingId}:${attempt.event}:${attempt.attempt}${attempt.instance ? `:${attempt.instance}` : ''}`,
       type: 'http_request',
       payload: { ...request },
       deadlineMs: WORKER_PUSH_TIMEOUT_MS,
@@ -46,8 +46,10 @@ export function tvActivities(tv: TvService, agents: Pick<AgentsService, 'command
   const desk = durableDesk(agents);
   return {
     async pushStayToTv({ hotelId, bookingId, event, roomId }) {
-      const { attempt } = Context.current().info;
-      const result = await tv.pushStay({ hotelId, bookingId, event, attempt, roomId }, desk, WORKER_PUSH_TIMEOUT_MS);
+      const { attempt, activityId } = Context.current().info;
+      // A move's pushes are told apart from the stay's own check-in and check-out (and each other's) by their activity.
+      const push = { hotelId, bookingId, event, attempt, roomId, ...(roomId && { instance: activityId }) };
+      const result = await tv.pushStay(push, desk, WORKER_PUSH_TIMEOUT_MS);
       if (result.skipped) return 'skipped';
       const { outcome } = result;
       if (outcome.kind === 'ok') return 'ok';
