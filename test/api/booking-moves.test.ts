@@ -333,6 +333,53 @@ describe('in-room services follow the guest', () => {
   });
 });
 
+describe('split stays at booking time', () => {
+  it('availability offers the fewest moves when no one room is free every night; staff book it with its rooms', async () => {
+    const { category, rooms } = await roomsIn(2);
+    const [a, b] = rooms;
+    const [d0, d2, d3, d4] = [localDay(120), localDay(122), localDay(123), localDay(124)];
+    await book({ room_id: a.id, check_in: d0, check_out: d2, guest_last_name: 'Первый' }).expect(201);
+    await book({ room_id: b.id, check_in: d3, check_out: d4, guest_last_name: 'Второй' }).expect(201);
+
+    const offered = await t.http
+      .get(api(owner, '/availability'))
+      .query({ from: d0, to: d4, category_id: category.id })
+      .set(as(owner.accessToken))
+      .expect(200);
+    const split = [
+      { room_id: b.id, from: d0, to: d3 },
+      { room_id: a.id, from: d3, to: d4 },
+    ];
+    expect(offered.body.categories).toEqual([expect.objectContaining({ sellable: false, split })]);
+
+    const booked = await book({ rooms: split, check_in: d0, check_out: d4 }).expect(201);
+    expect(booked.body).toMatchObject({ room_id: b.id, price: '20000.00', rooms: split });
+    expect(await freeNights(a.id, d0, d4)).toEqual([false, false, true, false]);
+    expect(await freeNights(b.id, d0, d4)).toEqual([false, false, false, false]);
+    expect(await nightsSoldTwice(a.id)).toBe(0);
+  });
+
+  it('refuses rooms that do not follow each other, a night held (409 naming it), and rooms with a room_id', async () => {
+    const { rooms } = await roomsIn(2);
+    const [a, b] = rooms;
+    const [d0, d1, d2] = [localDay(130), localDay(131), localDay(132)];
+    await book({ room_id: b.id, check_in: d1, check_out: d2, guest_last_name: 'Занятов' }).expect(201);
+    const gap = [
+      { room_id: a.id, from: d0, to: d1 },
+      { room_id: b.id, from: d2, to: localDay(133) },
+    ];
+    await book({ rooms: gap, check_in: d0, check_out: localDay(133) }).expect(400);
+    const held = [
+      { room_id: a.id, from: d0, to: d1 },
+      { room_id: b.id, from: d1, to: d2 },
+    ];
+    const taken = await book({ rooms: held, check_in: d0, check_out: d2 }).expect(409);
+    expect(taken.body.error).toContain('Занятов');
+    await book({ rooms: held, room_id: a.id, check_in: d0, check_out: d2 }).expect(400);
+    expect(await freeNights(a.id, d0, d2)).toEqual([true, true]);
+  });
+});
+
 describe('under concurrency', () => {
   it('many moves and bookings into one room at once: no night is sold twice, nobody gets a 5xx', async () => {
     const { rooms } = await roomsIn(9);

@@ -3,6 +3,7 @@ import { daysBetween } from '../../platform/http/schemas';
 import type { Hotel } from '../hotels';
 import { MAX_SHIFT_DAYS, shifted, type Offering, type RestrictionsService, type StayDates } from '../restrictions';
 import { nightsFrom, type Inventory, type RoomNights } from './bookings.inventory';
+import { splitStay } from './bookings.split';
 
 export const MAX_AVAILABILITY_NIGHTS = 93;
 
@@ -62,7 +63,16 @@ function availabilityOf(window: AvailabilityWindow, nightCount: number, wanted: 
       const free = new Array<number>(nightCount).fill(0);
       for (const room of list) inWindow(room.free).forEach((night, index) => (free[index] += night ? 1 : 0));
       const verdict = offering.verdict(stay, (dates) => roomFree(list, first, dates));
-      return { category_id: stay.category_id, total_rooms: list.length, free, ...verdict };
+      // Rooms free on every night but no one room on all of them: the stay split over rooms, fewest moves.
+      const split =
+        verdict.sellable || verdict.restrictions.length > 0
+          ? undefined
+          : splitStay(
+              list.map((room) => ({ ...room, free: inWindow(room.free) })),
+              window.from,
+              nightCount,
+            );
+      return { category_id: stay.category_id, total_rooms: list.length, free, ...verdict, ...(split && { split }) };
     });
     const rooms = wanted.map(({ room_id, category_id, free }) => ({ room_id, category_id, free: inWindow(free) }));
     return { from: window.from, to: window.to, nights: nightsFrom(window.from, nightCount), categories, rooms };

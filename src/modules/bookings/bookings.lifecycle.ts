@@ -58,6 +58,10 @@ export interface LifecycleDependencies {
 export function createBookingLifecycle({ repository, effects, housekeeping, payments, edited }: LifecycleDependencies) {
   const rooms = createRoomWrites(repository);
 
+  /** A room a guest left (checked out, or moved out of tonight): dirty, with its turnover clean, in that transaction. */
+  const turnover = (trx: Knex.Transaction, hotelId: string, roomId: string, bookingId: string) =>
+    housekeeping.createTurnoverTask(trx, hotelId, roomId, bookingId);
+
   async function locked(trx: Knex.Transaction, hotelId: string, id: string, expected?: ExpectedVersion) {
     const booking = await repository.bookings.find(trx, hotelId, id, { forUpdate: true });
     if (!booking) throw new NotFoundError(bookingMessages.notFound);
@@ -95,8 +99,7 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
   /** What follows in the same transaction: a check-out's turnover clean, the signal, notifications, the screens. */
   async function consequences(trx: Knex.Transaction, from: BookingStatus, updated: Booking, change: Consequence) {
     const { hotel_id: hotelId, status } = updated;
-    if (status !== from && status === 'checked_out')
-      await housekeeping.createTurnoverTask(trx, hotelId, updated.room_id, updated.id);
+    if (status !== from && status === 'checked_out') await turnover(trx, hotelId, updated.room_id, updated.id);
     if (status !== from) {
       const move = { status, reason: change.reason ?? 'manual' } as const;
       await effects.signalStatus(trx, updated, move, change.actor.hotelSlug);
@@ -164,6 +167,7 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
       await effects.announce(trx, booking, 'booking_created');
     },
     change,
+    turnover,
     /** An inquiry confirmed by something other than staff (its online payment arrived). */
     confirm: (hotelId: string, id: string, hotelSlug: string, reason: Reason) =>
       change(hotelId, id, { status: 'confirmed' }, system(hotelSlug), { reason }),

@@ -7,7 +7,7 @@ import type { Hotel } from '../hotels';
 import type { Room, RoomCategory } from '../rooms';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
-import type { Actor, LifecycleDependencies } from './bookings.lifecycle';
+import type { Actor } from './bookings.lifecycle';
 import { hotelToday } from './bookings.offers';
 import { bookingMessages, presentBooking, presentSegments } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
@@ -31,7 +31,8 @@ interface MovePlan {
 export interface MoveDependencies {
   repository: Pick<BookingsRepository, 'db' | 'transaction' | 'bookings' | 'segments'>;
   effects: Pick<BookingEffects, 'moved'>;
-  housekeeping: LifecycleDependencies['housekeeping'];
+  /** The vacated room's turnover, as a check-out makes it (the lifecycle's). */
+  turnover(trx: Knex.Transaction, hotelId: string, roomId: string, bookingId: string): Promise<unknown>;
   stays: Pick<ReturnType<typeof createStays>, 'hotelOf' | 'tariffOf' | 'quotedPrice'>;
   rooms: { findRoomWithCategory(hotelId: string, id: string, conn: Knex.Transaction): Promise<RoomAndCategory> };
 }
@@ -71,7 +72,7 @@ function roomOnNight(segments: Segment[], plan: Pick<MovePlan, 'booking' | 'from
  * one the guest is in now (or, before arrival, the first segment's), and, for a guest in house moving tonight, the
  * vacated room gets its turnover and the workflow tells the TV system; staff see `booking:moved` and a notification.
  */
-export function createMoves({ repository, effects, housekeeping, stays, rooms }: MoveDependencies) {
+export function createMoves({ repository, effects, turnover, stays, rooms }: MoveDependencies) {
   const writes = createRoomWrites(repository);
 
   async function plan(trx: Knex.Transaction, booking: Booking, input: BookingMoveInput): Promise<MovePlan> {
@@ -144,7 +145,7 @@ export function createMoves({ repository, effects, housekeeping, stays, rooms }:
           const tail: Span = { start: move.cut.newStart, end: booking.end_at };
           assertRoomUsable(move.room, tail, booking.guests_count);
           const segments = movedSegments(before, move);
-          await writes.replaceSegments(trx, booking, segments, { roomId: move.room.id, span: tail });
+          await writes.replaceSegments(trx, booking, segments, [{ room_id: move.room.id, ...tail }]);
           const updated = await repository.bookings.update(
             trx,
             hotelId,
@@ -153,7 +154,7 @@ export function createMoves({ repository, effects, housekeeping, stays, rooms }:
           );
           const after = await repository.segments.of(trx, hotelId, [id]);
           const fromRoomId = roomOnNight(before, move);
-          if (move.now) await housekeeping.createTurnoverTask(trx, hotelId, fromRoomId, id);
+          if (move.now) await turnover(trx, hotelId, fromRoomId, id);
           const moved = { from: move.from, fromRoomId, toRoomId: move.room.id, reason: input.reason, now: move.now };
           await effects.moved(trx, updated, moved, after, actor.hotelSlug);
           return { ...presentBooking(updated), rooms: presentSegments(after) };

@@ -31,6 +31,8 @@ export const bookingMessages = {
   moveOutsideStay: (earliest: string, checkOut: string) =>
     `Переселить можно с ночи ${earliest} до ночи перед выездом ${checkOut}`,
   sameRoom: 'Гость уже в этом номере в эти ночи',
+  splitNotContiguous:
+    'Номера проживания должны идти подряд от даты заезда до даты выезда, каждый следующий — другой номер',
   movedRoomChange: 'У бронирования есть переезды: номер меняют переселением (move)',
   clash: (b: Booking) =>
     `Номер уже занят: бронирование ${b.guest_last_name} ${b.guest_first_name} ` +

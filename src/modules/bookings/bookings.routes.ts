@@ -53,7 +53,8 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       summary: 'Create a booking',
       description:
         "A `room_id`, or a `category_id` for the hotel's room assignment strategy (`spread`, `together`, `sequential`; " +
-        '`manual` requires a room, 422). Nights `check_in`..`check_out` occupy the room from the check-in time of the ' +
+        '`manual` requires a room, 422), or `rooms` for a split stay (its segments in order, as availability offers ' +
+        'them; a night held in any is a 409 naming the clash). Nights `check_in`..`check_out` occupy the room from the check-in time of the ' +
         "first day to the check-out time of the last, in the hotel's time zone; an hourly stay `start_at`..`end_at` " +
         'fits between them. A room already held (inquiry, confirmed, checked in) in that span is a 409 naming the clash; ' +
         'a room closed or under maintenance is a 422. `price` comes from the pricing service unless given. The guest ' +
@@ -88,7 +89,8 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         "check-in time to the next day's check-out time and it is not closed. Per category, the window is also judged " +
         "as one stay: `sellable` (a room free every night, none of the category's restrictions broken), else the " +
         '`restrictions` it breaks (`{ restriction, night, value }`, as the 422 of a booking) and `alternatives`: the ' +
-        'same length shifted by up to 3 days either way, free and unrestricted, closest first (split stays: not yet).',
+        'same length shifted by up to 3 days either way, free and unrestricted, closest first; when no one room is free ' +
+        'every night but some room is each night, `split`: the rooms with the fewest moves, to book as `rooms`.',
       tags,
       access: { kind: 'hotel', roles: BOOKING_READERS },
       request: { params: slugParams, query: availabilityQuery },

@@ -1,5 +1,4 @@
 import type { DbOrTrx } from '../../platform/db/knex';
-import type { Span } from './bookings.repository';
 
 /** A stretch of a stay in one room (`booking_rooms`, migration 94): the rooms a moved stay occupies, in time order. */
 export interface Segment {
@@ -12,9 +11,11 @@ export interface Segment {
   to: string;
 }
 
-/** A segment to write: a room over a span. */
-export interface SegmentInput extends Span {
+/** A segment to write: a room from `start` to `end`. */
+export interface SegmentInput {
   room_id: string;
+  start: Date;
+  end: Date;
 }
 
 /** The segments of stays: read for their answers and for a move, and written by a move (the trigger keeps the rest). */

@@ -19,6 +19,7 @@ import { createInventory } from './bookings.inventory';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
 import { createMoves } from './bookings.moves';
 import { createOffers, hotelToday } from './bookings.offers';
+import { createSplitStays } from './bookings.split-stays';
 import type { StayFollower, StayFollowers } from './bookings.outside';
 import { createBookingPayments } from './bookings.payments';
 import { bookingMessages, presentBooking, presentSegments } from './bookings.present';
@@ -82,7 +83,8 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited });
   const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments });
   const inventory = createInventory({ repository, hotels: deps.hotels });
-  const moves = createMoves({ repository, effects, housekeeping: deps.housekeeping, stays, rooms: deps.rooms });
+  const splitStays = createSplitStays({ repository, stays, rooms: deps.rooms });
+  const moves = createMoves({ repository, effects, turnover: lifecycle.turnover, stays, rooms: deps.rooms });
   const offerings = {
     restrictions: deps.restrictions,
     db: repository.db,
@@ -130,7 +132,10 @@ export function createBookingsService({ repository, effects, followers, ...deps 
 
   async function create(hotelId: string, input: BookingInput, actor: Actor, trx: Knex.Transaction) {
     const { hotel, span } = await stays.hotelAndSpan(trx, hotelId, input);
-    const { category, candidates } = await stays.roomsFor(trx, hotel, input, span, input.guests_count ?? 1);
+    const split = input.rooms && (await splitStays.plan(trx, hotel, input));
+    const { category, candidates } = split
+      ? { category: split.segments[0].category, candidates: [] }
+      : await stays.roomsFor(trx, hotel, input, span, input.guests_count ?? 1);
     assertKindAllowed(category, input.check_in ? 'nightly' : 'hourly');
     const tariff = await stays.tariffOf(trx, hotelId, input.tariff_id);
     const guest = await guestOf(trx, hotelId, input);
@@ -141,13 +146,25 @@ export function createBookingsService({ repository, effects, followers, ...deps 
       row,
       await stays.restricted(trx, hotel, { ...row, override_restrictions: input.override_restrictions }, actor),
     );
-    let created = await place(trx, { ...row, primaryGuestId: guest.id }, { span, candidates }, priceFor);
+    const primary = { primaryGuestId: guest.id };
+    let created = split
+      ? await splitStays.place(
+          trx,
+          { ...row, price: input.price ?? (await splitStays.price(trx, input, split, { hotel, tariff })) },
+          split,
+          primary,
+        )
+      : await place(trx, { ...row, ...primary }, { span, candidates }, priceFor);
     if (input.paid_amount && parseMoney(input.paid_amount) !== 0n) {
       const paid = { amount: input.paid_amount, method: 'other' as const, note: 'Оплата при бронировании' };
       created = (await bookingPayments.record(trx, created, paid, actor.userId)).booking;
     }
     await lifecycle.begin(trx, created, actor.hotelSlug);
-    return presentBooking(created);
+    if (!split) return presentBooking(created);
+    return {
+      ...presentBooking(created),
+      rooms: presentSegments(await repository.segments.of(trx, hotelId, [created.id])),
+    };
   }
 
   async function getWithin(conn: DbOrTrx, hotelId: string, id: string, lock?: 'share') {

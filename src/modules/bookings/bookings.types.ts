@@ -49,6 +49,8 @@ export interface Booking {
 
 export interface BookingInput {
   room_id?: string;
+  /** A split stay: its rooms from the check-in to the check-out, in order (as availability's `split` offers them). */
+  rooms?: { room_id: string; from: string; to: string }[];
   category_id?: string;
   /**
    * How to place a stay by category when the hotel assigns rooms by hand (`manual`): for bookings nobody at the desk
