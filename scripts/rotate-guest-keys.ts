@@ -2,12 +2,13 @@ import type { EncryptionKeys } from '../src/platform/crypto';
 import { createDb } from '../src/platform/db/knex';
 import { reencryptGuestDocuments } from '../src/modules/guests/guests.service';
 import { reencryptLockSecrets } from '../src/modules/lockvendor';
+import { reencryptExemptionDocuments } from '../src/modules/tourist-tax';
 import { reencryptGatewaySecrets } from '../src/modules/payments/payments.gateways';
 
 /**
  * `npm run rotate-keys`: re-encrypts what is still under an older key with the current one: the guests' passport data,
- * the secret keys of the hotels' payment gateways, and their door-lock cloud secrets (client secret, account password,
- * tokens).
+ * the secret keys of the hotels' payment gateways, their door-lock cloud secrets (client secret, account password,
+ * tokens), and the document numbers of tourist tax exemptions.
  * Reads DATABASE_URL, ENCRYPTION_KEYS (`id:base64-of-32-bytes,...`: the new key and every old one still in use) and
  * ENCRYPTION_KEY_ID (the new key; default the first listed), plus ROTATE_BATCH_SIZE (default 500). Deploy the API
  * and worker with the new ENCRYPTION_KEY_ID first, then run this; it is idempotent, so run it again after a failure.
@@ -47,6 +48,10 @@ async function main(): Promise<void> {
     const locks = await reencryptLockSecrets(db, encryption, batchSize);
     console.log(
       `re-encrypted the door-lock secrets of ${locks.reencrypted} hotel(s) with key "${encryption.currentKeyId}"`,
+    );
+    const exemptions = await reencryptExemptionDocuments(db, encryption, batchSize);
+    console.log(
+      `re-encrypted the documents of ${exemptions.reencrypted} tourist tax exemption(s) with key "${encryption.currentKeyId}"`,
     );
   } finally {
     await db.destroy();

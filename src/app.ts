@@ -129,6 +129,10 @@ export function buildApi(deps: AppDependencies): Api {
       windowSeconds: config.rateLimit.windowSeconds,
     }),
     hotelBulkhead: createHotelBulkhead(config.hotelBulkhead),
+    publicBulkhead: createHotelBulkhead({
+      ...config.hotelBulkhead,
+      maxConcurrent: config.hotelBulkhead.publicMaxConcurrent,
+    }),
     db,
     findHotelBySlug: (slug) => services.hotels.findBySlug(slug),
   });

@@ -126,6 +126,48 @@ export async function benchAvailability(
       `(${(written / amidWrites.seconds).toFixed(1)} bookings/s)`,
   );
 
+  lines.push(...(await withRestrictions(baseUrl, big, durationMs, get)));
+  return lines;
+}
+
+/**
+ * The same reads once the year holds restrictions on every category (weekend minimum stays, closed arrivals, nights
+ * closed to sale), and the revenue calendar of the whole year: its first answer after a change (counted) and the next.
+ */
+async function withRestrictions(
+  baseUrl: string,
+  { token, hotel, rooms }: Awaited<ReturnType<typeof bigHotel>>,
+  durationMs: number,
+  get: (path: string) => Promise<boolean>,
+): Promise<string[]> {
+  const categories = [...new Set(rooms.map((room) => room.category_id))];
+  const random = pseudoRandom(7);
+  const items = categories.flatMap((category_id) => [
+    { category_id, from: day(0), to: day(365), weekdays: [5, 6], min_stay_arrival: 2 },
+    { category_id, from: day(0), to: day(365), weekdays: [7], closed_to_arrival: true },
+    ...Array.from({ length: 20 }, () => {
+      const from = random(360);
+      return { category_id, from: day(from), to: day(from + random(5)), stop_sell: true };
+    }),
+  ]);
+  const written = await call<{ nights: number }>(baseUrl, 'PUT', `${hotel}/restrictions`, token, { items });
+  const lines = [`restrictions: ${items.length} ranges written, ${written.nights} category-nights hold one`];
+  const window = `${hotel}/availability?from=${day(100)}&to=${day(130)}`;
+  lines.push(
+    `GET /availability with them (30 nights, 20 clients): ${formatLoad(await runLoad(20, durationMs, () => get(window)))}`,
+  );
+  const year = `${hotel}/availability/calendar?from=${day(0)}&to=${day(366)}`;
+  const timed = async () => {
+    const started = performance.now();
+    if (!(await get(year))) throw new Error(`GET ${year} failed`);
+    return (performance.now() - started).toFixed(1);
+  };
+  // A write moves the inventory version: the next answer is computed afresh.
+  await call(baseUrl, 'PUT', `${hotel}/restrictions`, token, { items: [{ ...items[0], min_stay_arrival: 3 }] });
+  const first = await timed();
+  lines.push(
+    `GET /availability/calendar, a year of ${categories.length} categories: ${first} ms after a change, ${await timed()} ms then`,
+  );
   return lines;
 }
 

@@ -17,6 +17,7 @@ import { benchHeldLock } from './held-lock';
 import { benchLifecycleActions } from './lifecycle-actions';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
+import { benchRace } from './race';
 import { benchRealtime, formatRealtime } from './realtime';
 import { benchSteady } from './steady';
 import { benchWidget } from './widget';
@@ -26,7 +27,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits.
+ * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, race, outbox, deposits.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_MAX_PER_IP: '100000000',
     // The widget's reads are limited per address, and every bench client is one address.
     WIDGET_READS_PER_MINUTE: '100000000',
+    WIDGET_SUBMISSIONS_PER_10_MINUTES: '100000000',
     // One hotel's 50 clients: its share of a process is half the pool by default (the per-hotel bulkhead).
     DATABASE_POOL_MAX: '20',
     HOTEL_MAX_CONCURRENT_REQUESTS: '20',
@@ -102,6 +104,8 @@ async function main(): Promise<void> {
     // One hotel at 100 bookings/s for 120 s (BENCH_STEADY_SECONDS) through its own API and worker: the worker's
     // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
     if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
+    // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
+    if (runs('race')) console.log(`\n${(await benchRace(baseUrl, db, users[13])).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
     // the second run of booking creation, which starts one of its own beside its API).

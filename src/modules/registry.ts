@@ -24,6 +24,7 @@ import { reviewsModule } from './reviews/reviews.module';
 import { roomServiceModule } from './roomservice/roomservice.module';
 import { roomsModule } from './rooms/rooms.module';
 import { staffModule } from './staff/staff.module';
+import { touristTaxModule } from './tourist-tax/tourist-tax.module';
 import { tvModule } from './tv/tv.module';
 import { uploadsModule } from './uploads/uploads.module';
 import { usersModule } from './users/users.module';
@@ -43,13 +44,14 @@ export const MODULES = [
   uploadsModule,
   roomsModule,
   restrictionsModule,
+  paymentsModule,
+  touristTaxModule,
   pricingModule,
   minibarModule,
   notificationsModule,
   pushModule,
   guestsModule,
   housekeepingModule,
-  paymentsModule,
   rentalsModule,
   agentsModule,
   fiscalModule,

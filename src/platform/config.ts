@@ -60,8 +60,11 @@ export interface PlatformConfig extends SharedSettings {
    */
   databasePoolMax: number;
   databaseLimits: { api: DbLimits; worker: DbLimits };
-  /** At most `maxConcurrent` requests of one hotel in their handlers at once, per process (see hotel-bulkhead.ts). */
-  hotelBulkhead: { maxConcurrent: number; queueTimeoutMs: number };
+  /**
+   * At most `maxConcurrent` staff requests of one hotel in their handlers at once, per process, and beside them at
+   * most `publicMaxConcurrent` of its public routes (the widget): guests never take the desk's places (hotel-bulkhead.ts).
+   */
+  hotelBulkhead: { maxConcurrent: number; publicMaxConcurrent: number; queueTimeoutMs: number };
   /** Limits of the API's HTTP server (see platform/http/server.ts); `maxConnectionsPerAddress` 0 means no cap. */
   http: {
     headersTimeoutMs: number;
@@ -129,6 +132,17 @@ function databaseLimits(value: Record<string, number>, role: DbRoleName): DbLimi
     lockTimeoutMs: value[`DATABASE_${role}_LOCK_TIMEOUT_MS`],
     idleInTransactionTimeoutMs: value[`DATABASE_${role}_IDLE_IN_TRANSACTION_TIMEOUT_MS`],
     acquireTimeoutMs: value[`DATABASE_${role}_ACQUIRE_TIMEOUT_MS`],
+  };
+}
+
+function hotelBulkhead(value: EnvValues): PlatformConfig['hotelBulkhead'] {
+  // About half the pool for a hotel's staff: a hotel whose requests all wait on a lock leaves the rest to the others.
+  const maxConcurrent = value.HOTEL_MAX_CONCURRENT_REQUESTS ?? Math.max(1, Math.floor(value.DATABASE_POOL_MAX / 2));
+  // Its guests get half of that again, so a hotel at its worst still leaves a quarter of the pool to the others.
+  return {
+    maxConcurrent,
+    publicMaxConcurrent: Math.max(1, Math.floor(maxConcurrent / 2)),
+    queueTimeoutMs: value.HOTEL_QUEUE_TIMEOUT_MS,
   };
 }
 
@@ -248,11 +262,7 @@ export function readPlatformConfig(value: EnvValues): PlatformConfig {
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
     databaseLimits: { api: databaseLimits(value, 'API'), worker: databaseLimits(value, 'WORKER') },
-    hotelBulkhead: {
-      // About half the pool: a hotel whose requests all wait on a lock leaves the other half to the other hotels.
-      maxConcurrent: value.HOTEL_MAX_CONCURRENT_REQUESTS ?? Math.max(1, Math.floor(value.DATABASE_POOL_MAX / 2)),
-      queueTimeoutMs: value.HOTEL_QUEUE_TIMEOUT_MS,
-    },
+    hotelBulkhead: hotelBulkhead(value),
     http: {
       headersTimeoutMs: value.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,

@@ -243,6 +243,7 @@ describe('offers for a party', () => {
       available: true,
       total: await quoteTotal(hotel, stayQuote),
       per_night: '6333.67',
+      tourist_tax: (await t.http.get(api(hotel, `/quote?${stayQuote}`)).set(as(hotel.accessToken))).body.tourist_tax,
       hourly: { allowed: true, price_per_hour: await quoteTotal(hotel, hourQuote) },
       ...sellable,
     });

@@ -94,6 +94,20 @@ describe('the review link (guest)', () => {
     expect(await t.db('reviews').where({ booking_id: stay.id })).toHaveLength(1);
   });
 
+  it('the link works as soon as the e-mail exists, before the worker has recorded it as sent, and stays', async () => {
+    const stay = await guests.checkedOut();
+    const { token } = await invitationTo(stay.email!);
+    // The worker's window between the mail server accepting the e-mail and its commit of `sent_at`, held open.
+    await t.db('review_invitations').where({ booking_id: stay.id }).update({ sent_at: null });
+    await t.http.get(link(token)).expect(200);
+    // The worker's send fails after all (the mailer's answer lost): the claim the guest opened is not given back.
+    await t.db('review_invitations').where({ booking_id: stay.id }).whereNull('sent_at').delete();
+    await t.http
+      .post(`${link(token)}/review`)
+      .send({ overall: 5 })
+      .expect(201);
+  });
+
   it('an expired link is refused; an unknown one is not found', async () => {
     const stay = await guests.checkedOut();
     const { token } = await invitationTo(stay.email!);

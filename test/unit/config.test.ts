@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       idleInTransactionTimeoutMs: 10_000,
       acquireTimeoutMs: 2000,
     });
-    expect(config.hotelBulkhead).toEqual({ maxConcurrent: 5, queueTimeoutMs: 10000 });
+    expect(config.hotelBulkhead).toEqual({ maxConcurrent: 5, publicMaxConcurrent: 2, queueTimeoutMs: 10000 });
     expect(config.http).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 60_000,

@@ -12,7 +12,7 @@ import type { BookingsDependencies, BookingsService } from './bookings.service';
 export function bookingActivities(
   bookings: BookingsService,
   { db, mailer }: WorkerContext,
-  deps: Pick<BookingsDependencies, 'hotels' | 'rooms' | 'notifications'>,
+  deps: Pick<BookingsDependencies, 'hotels' | 'rooms' | 'notifications' | 'touristTax'>,
 ): BookingActivities {
   const notices = createBookingNotices({ ...deps, repository: createBookingsRepository(db), mailer });
   const { sweeps } = bookings.lifecycle;

@@ -68,6 +68,7 @@ export const bookingsFixtures: ModuleFixtures = {
     },
     query: {
       'GET /api/hotels/:slug/availability': { base: () => ({ from: day(0), to: day(3) }), control: true },
+      'GET /api/hotels/:slug/availability/calendar': { base: () => ({ from: day(0), to: day(30) }), control: true },
     },
   },
   async seed({ request, canary, records }) {

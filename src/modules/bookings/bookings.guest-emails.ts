@@ -10,6 +10,8 @@ export interface GuestEmailFacts {
   booking: Booking;
   categoryName: string;
   language: GuestLanguage;
+  /** The stay's tourist tax, charged on top of the price ("0.00": none). */
+  touristTax: string;
 }
 
 interface Wording {
@@ -17,7 +19,7 @@ interface Wording {
   greeting: (name: string) => string;
   subject: Record<GuestEmailKind, (hotel: string) => string>;
   lead: Record<GuestEmailKind, (hotel: string) => string>;
-  label: Record<'reference' | 'category' | 'arrival' | 'departure' | 'price' | 'phone', string>;
+  label: Record<'reference' | 'category' | 'arrival' | 'departure' | 'price' | 'touristTax' | 'phone', string>;
 }
 
 const WORDING: Record<GuestLanguage, Wording> = {
@@ -41,6 +43,7 @@ const WORDING: Record<GuestLanguage, Wording> = {
       arrival: 'Заезд',
       departure: 'Выезд',
       price: 'Стоимость',
+      touristTax: 'Туристический налог (оплачивается дополнительно)',
       phone: 'Телефон отеля',
     },
   },
@@ -64,6 +67,7 @@ const WORDING: Record<GuestLanguage, Wording> = {
       arrival: 'Arrival',
       departure: 'Departure',
       price: 'Price',
+      touristTax: 'Tourist tax (charged in addition)',
       phone: 'Hotel phone',
     },
   },
@@ -98,6 +102,9 @@ export function guestBookingEmail(kind: GuestEmailKind, facts: GuestEmailFacts):
     [wording.label.arrival, arrival],
     [wording.label.departure, departure],
     [wording.label.price, price.format(booking.price as `${number}`)],
+    ...(facts.touristTax !== '0.00'
+      ? [[wording.label.touristTax, price.format(facts.touristTax as `${number}`)] as [string, string]]
+      : []),
     ...(hotel.phone ? [[wording.label.phone, hotel.phone] as [string, string]] : []),
   ];
   const paragraphs = [wording.greeting(booking.guest_first_name), wording.lead[kind](hotel.name)];

@@ -11,7 +11,17 @@ import { createBookingsService, type BookingsDependencies } from './bookings.ser
 export const bookingsModule = defineModule({
   name: 'bookings',
   fixtures: bookingsFixtures,
-  uses: ['hotels', 'rooms', 'pricing', 'restrictions', 'guests', 'payments', 'housekeeping', 'notifications'],
+  uses: [
+    'hotels',
+    'rooms',
+    'pricing',
+    'restrictions',
+    'guests',
+    'payments',
+    'housekeeping',
+    'notifications',
+    'touristTax',
+  ],
   create: ({ db }, deps: BookingsDependencies) => {
     const followers = createStayFollowers();
     const effects = createBookingEffects({ notifications: deps.notifications, followers });

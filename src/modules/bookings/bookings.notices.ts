@@ -13,25 +13,28 @@ import type { Booking } from './bookings.types';
 const guestEmailClaim = (booking: Booking, kind: GuestEmailKind) =>
   `guest-email:${booking.hotel_id}:${booking.id}:${kind}`;
 
-export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels' | 'rooms'> {
+export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels' | 'rooms' | 'touristTax'> {
   repository: Pick<BookingsRepository, 'db' | 'bookings'>;
   mailer: Mailer;
   notifications: Pick<NotificationsService, 'notify'>;
 }
 
 /** What the booking's workflow tells people of its life: the guest by e-mail (and staff, in its first version). */
-export function createBookingNotices({ repository, mailer, notifications, hotels, rooms }: NoticesDependencies) {
+export function createBookingNotices(deps: NoticesDependencies) {
+  const { repository, mailer, notifications, hotels, rooms } = deps;
   const { db, bookings } = repository;
 
   async function guestEmail(booking: Booking, kind: GuestEmailKind): Promise<MailMessage> {
-    const [hotel, settings, category] = await Promise.all([
+    const [hotel, settings, category, tax] = await Promise.all([
       hotels.find(booking.hotel_id),
       hotels.settingsOf(booking.hotel_id),
       rooms.findCategory(booking.hotel_id, booking.category_id),
+      deps.touristTax.ofBooking(booking.hotel_id, booking),
     ]);
     return guestBookingEmail(kind, {
       hotel: hotel!,
       booking,
+      touristTax: tax.total,
       categoryName: category?.name ?? '',
       language: settings.guest_language,
     });

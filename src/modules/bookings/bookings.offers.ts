@@ -6,6 +6,7 @@ import type { Hotel } from '../hotels';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { QuoteService } from '../pricing';
 import type { RoomCategory } from '../rooms';
+import type { StayTax } from '../tourist-tax';
 import { MAX_SHIFT_DAYS, type Offering, type StayVerdict } from '../restrictions';
 import { roomFree, widened, type Offerings } from './bookings.availability';
 import { nightsFrom, type Inventory, type InventorySnapshot, type RoomNights } from './bookings.inventory';
@@ -45,6 +46,8 @@ export interface CategoryOffer extends StayVerdict {
   total: string | null;
   /** total / nights, to the cent. */
   per_night: string | null;
+  /** The tourist tax of the stay, charged on top of `total` (Tax Code ch. 33.1), when available. */
+  tourist_tax: StayTax | null;
   hourly: { allowed: boolean; price_per_hour: string | null };
 }
 
@@ -96,7 +99,8 @@ export function createOffers({
   type Priced = Pick<Parameters<QuoteService['quote']>[1], 'check_in' | 'check_out' | 'start_at' | 'end_at'>;
   const quoted = async (hotel: Hotel, category: RoomCategory, stay: Priced) => {
     const request = { ...stay, category_id: category.id, early_checkin: false, late_checkout: false };
-    return (await quotes.quote(hotel.id, request, db, { hotel, category })).total;
+    const { total, tourist_tax } = await quotes.quote(hotel.id, request, db, { hotel, category });
+    return { total, tourist_tax };
   };
 
   /** The price of the whole stay in a category, as a guest booking it by category would be quoted. */
@@ -110,7 +114,8 @@ export function createOffers({
     snapshot.derive(`hour:${category.id}:${stay.from}`, async () => {
       const { start } = await bookings.nightlySpan(db, hotel, stay.from, stay.to);
       try {
-        return await quoted(hotel, category, { start_at: start, end_at: new Date(start.getTime() + HOUR_MS) });
+        const hour = { start_at: start, end_at: new Date(start.getTime() + HOUR_MS) };
+        return (await quoted(hotel, category, hour)).total;
       } catch (error) {
         // No hourly price on that date at any level (override, period, base): nothing to show.
         if (error instanceof BusinessRuleError) return null;
@@ -140,7 +145,7 @@ export function createOffers({
       roomFree(fitting, first, shift),
     );
     const available = verdict.sellable;
-    const [total, pricePerHour] = await Promise.all([
+    const [price, pricePerHour] = await Promise.all([
       available ? stayPrice(snapshot, hotel, category, stay) : null,
       category.allow_hourly ? hourPrice(snapshot, hotel, category, stay) : null,
     ]);
@@ -152,8 +157,9 @@ export function createOffers({
       max_guests: Math.max(...sellable.map((room) => room.max_guests)),
       free,
       available,
-      total,
-      per_night: total === null ? null : formatMoney(averageOver(parseMoney(total), nights)),
+      total: price?.total ?? null,
+      per_night: price ? formatMoney(averageOver(parseMoney(price.total), nights)) : null,
+      tourist_tax: price?.tourist_tax ?? null,
       hourly: { allowed: category.allow_hourly, price_per_hour: pricePerHour },
       ...verdict,
     };

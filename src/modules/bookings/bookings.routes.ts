@@ -6,6 +6,7 @@ import { defineHotelRoute, type RouteDefinition } from '../../platform/http/rout
 import type { Role } from '../../platform/http/roles';
 import { idParams, slugParams } from '../../platform/http/schemas';
 import {
+  availabilityCalendarSchema,
   availabilityQuery,
   availabilitySchema,
   bookingListQuery,
@@ -97,6 +98,22 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       responses: { 200: { description: 'Availability', schema: availabilitySchema } },
       async handler({ hotel, query, res }) {
         res.json(await bookings.availability(hotel.id, query));
+      },
+    }),
+    defineHotelRoute<unknown, { from: string; to: string; category_id?: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/availability/calendar',
+      summary: 'Revenue calendar: rooms to sell and restrictions per category and night',
+      description:
+        'Nights [`from`, `to`) (at most 366): per category, its rooms, how many can be sold each night (free as in ' +
+        '`/availability`), and the nights holding a category-wide restriction with their values (as ' +
+        '`GET /restrictions` reads them).',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_READERS },
+      request: { params: slugParams, query: availabilityQuery },
+      responses: { 200: { description: 'The calendar', schema: availabilityCalendarSchema } },
+      async handler({ hotel, query, res }) {
+        res.json(await bookings.calendar(hotel.id, query));
       },
     }),
     defineHotelRoute<unknown, unknown, { id: string }>({

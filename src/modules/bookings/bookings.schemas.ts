@@ -11,7 +11,7 @@ import {
   percent,
 } from '../../platform/http/schemas';
 import { guestPhoneSchema } from '../guests';
-import { brokenRestrictionSchema, stayVerdictKeys } from '../restrictions';
+import { brokenRestrictionSchema, restrictionNightKeys, stayVerdictKeys } from '../restrictions';
 import { BOOKING_CHARGE_KINDS, BOOKING_SOURCES, BOOKING_STATUSES } from './bookings.types';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
@@ -248,3 +248,19 @@ export const bookingGuestParams = Joi.object({
 });
 
 export const bookingGuestsSchema = Joi.array().items(bookingGuestSchema);
+
+export const availabilityCalendarSchema = Joi.object({
+  from: Joi.string(),
+  to: Joi.string(),
+  nights: Joi.array().items(Joi.string()),
+  categories: Joi.array().items(
+    Joi.object({
+      category_id: Joi.string().uuid(),
+      total_rooms: Joi.number().integer(),
+      free: Joi.array().items(Joi.number().integer()).description('Rooms that can be sold, per night'),
+      restrictions: Joi.array()
+        .items(Joi.object(restrictionNightKeys))
+        .description("The nights holding a category-wide restriction (a tariff's own: `GET /restrictions`)"),
+    }),
+  ),
+}).meta(openApiComponent('AvailabilityCalendar'));

@@ -11,7 +11,9 @@ import type { NotificationsService } from '../notifications';
 import type { PaymentsService } from '../payments';
 import { parseMoney } from '../../platform/money';
 import type { Room, RoomCategory } from '../rooms';
+import type { TouristTaxService } from '../tourist-tax';
 import { createAvailability } from './bookings.availability';
+import { createAvailabilityCalendar } from './bookings.calendar';
 import { createBookingCharges } from './bookings.charges';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
@@ -34,6 +36,7 @@ export interface BookingsDependencies extends StayServices {
   notifications: Pick<NotificationsService, 'notify'>;
   payments: Pick<PaymentsService, 'settingsOf' | 'ledger'>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
+  touristTax: Pick<TouristTaxService, 'ofBooking'>;
 }
 
 /** The module's data access and effects (built in its `create`), beside the services of the modules it uses. */
@@ -222,6 +225,9 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     followStays: (follower: StayFollower) => followers.add(follower),
 
     availability: createAvailability(inventory, offerings),
+
+    /** Per category and night over up to a year: rooms that can be sold and the restrictions (revenue calendar). */
+    calendar: createAvailabilityCalendar(inventory, deps.restrictions),
 
     /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
     offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes, offerings }),

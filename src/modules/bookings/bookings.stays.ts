@@ -67,7 +67,7 @@ export interface StayServices {
   hotels: Pick<HotelsService, 'find' | 'findWithNightlySpan' | 'settingsOf'>;
   rooms: Pick<RoomsService, 'findRoom' | 'findCategory' | 'findRoomWithCategory'>;
   pricing: Pick<PricingService, 'findTariff'> & { quotes: Pick<QuoteService, 'quote'> };
-  restrictions: Pick<RestrictionsService, 'check' | 'offering'>;
+  restrictions: Pick<RestrictionsService, 'check' | 'offering' | 'read'>;
 }
 
 /** A stay as the restrictions check is given it, with whether management overrides them. */

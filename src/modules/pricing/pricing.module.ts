@@ -8,7 +8,7 @@ import { createPricingService } from './pricing.service';
 export const pricingModule = defineModule({
   name: 'pricing',
   fixtures: pricingFixtures,
-  uses: ['hotels', 'rooms', 'restrictions'],
+  uses: ['hotels', 'rooms', 'restrictions', 'touristTax'],
   create: ({ db }, deps: QuoteDependencies & OfferedQuoteDependencies) => {
     const quotes = createQuoteService(db, deps);
     return { ...createPricingService(db), quotes, offeredQuote: createOfferedQuotes(db, quotes, deps) };

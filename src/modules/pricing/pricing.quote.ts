@@ -2,6 +2,7 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../platform/errors';
 import type { Hotel, HotelSettingsRow, HotelsService } from '../hotels';
 import type { Room, RoomCategory, RoomsService } from '../rooms';
+import { NO_TOURIST_TAX, type TouristTaxService } from '../tourist-tax';
 import { quoteHours, quoteNights, type Fee, type PriceSources, type Quote, type TariffRule } from './pricing.engine';
 import { parseMoney } from '../../platform/money';
 import { categoryPriceRows, tariffsRepository } from './pricing.repository';
@@ -78,9 +79,10 @@ export interface KnownRows {
 export interface QuoteDependencies {
   hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
   rooms: Pick<RoomsService, 'findRoom' | 'findCategory' | 'roomsOfCategory'>;
+  touristTax: Pick<TouristTaxService, 'forStay'>;
 }
 
-export function createQuoteService(pool: Db, { hotels, rooms: roomsService }: QuoteDependencies) {
+export function createQuoteService(pool: Db, { hotels, rooms: roomsService, touristTax }: QuoteDependencies) {
   async function resolveTarget(
     db: DbOrTrx,
     hotelId: string,
@@ -182,6 +184,7 @@ export function createQuoteService(pool: Db, { hotels, rooms: roomsService }: Qu
       const fees = await feesOf(db, hotelId, request, category, room, known);
       const adjustments = { discountPercent: request.discount, fees };
       let quote: Quote;
+      let tax = NO_TOURIST_TAX;
       if (request.check_in && request.check_out) {
         if (request.check_out <= request.check_in)
           throw new ValidationError('Дата выезда должна быть позже даты заезда');
@@ -193,6 +196,8 @@ export function createQuoteService(pool: Db, { hotels, rooms: roomsService }: Qu
           tariff: await tariffRule(db, hotelId, request.tariff_id, nights, known),
           ...adjustments,
         });
+        const [check_in, check_out, weights] = [request.check_in, request.check_out, quote.lines.map((l) => l.price)];
+        tax = await touristTax.forStay(hotelId, { check_in, check_out, price: quote.total, weights }, db);
       } else {
         if (!category.allow_hourly) throw new BusinessRuleError(quoteMessages.hourlyNotAllowed);
         const timeZone = hotel!.timezone;
@@ -219,6 +224,7 @@ export function createQuoteService(pool: Db, { hotels, rooms: roomsService }: Qu
         room_id: room?.id ?? null,
         tariff_id: request.tariff_id ?? null,
         ...toWire(quote),
+        tourist_tax: tax,
       };
     },
   };

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { stayVerdictKeys } from '../restrictions';
+import { stayTaxSchema } from '../tourist-tax';
 import {
   calendarDate,
   dateSpan,
@@ -168,5 +169,6 @@ export const quoteSchema = Joi.object({
     .required(),
   fees_total: moneyOut.required(),
   total: moneyOut.required(),
+  tourist_tax: stayTaxSchema,
   ...stayVerdictKeys,
 }).meta(openApiComponent('Quote'));

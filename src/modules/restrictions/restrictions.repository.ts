@@ -102,6 +102,7 @@ export const restrictionsRepository = {
       .orderBy([{ column: 'category_id' }, { column: 'tariff_id', nulls: 'first' }, { column: 'night' }]);
     if (query.category_id) rows.where({ category_id: query.category_id });
     if (query.tariff_id) rows.where({ tariff_id: query.tariff_id });
+    else if (query.tariff_id === null) rows.whereNull('tariff_id');
     return (await rows).map(present);
   },
 

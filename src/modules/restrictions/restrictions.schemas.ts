@@ -83,13 +83,18 @@ export const restrictionsQuery = Joi.object({
     'restrictions.wideRead': `a read over more than ${MAX_READ_NIGHTS_ALL} nights must name a category_id`,
   });
 
-export const restrictionNightSchema = Joi.object({
-  category_id: Joi.string().uuid(),
-  tariff_id: Joi.string().uuid().allow(null).description('None: every tariff of the category'),
+/** A night and the value of each restriction on it, as answers show them. */
+export const restrictionNightKeys = {
   night: Joi.string(),
   ...Object.fromEntries(COUNT_FIELDS.map((field) => [field, Joi.number().integer().allow(null)])),
   ...Object.fromEntries(FLAG_FIELDS.map((field) => [field, Joi.boolean()])),
   ...Object.fromEntries(ADVANCE_FIELDS.map((field) => [field, Joi.number().integer().allow(null)])),
+};
+
+export const restrictionNightSchema = Joi.object({
+  category_id: Joi.string().uuid(),
+  tariff_id: Joi.string().uuid().allow(null).description('None: every tariff of the category'),
+  ...restrictionNightKeys,
 }).meta(openApiComponent('RestrictionNight'));
 
 /** A restriction a stay breaks, as a refusal and an offer name it. */

@@ -3,16 +3,18 @@ import { refusalsAs } from '../../platform/db/base-model';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ForbiddenError, ValidationError } from '../../platform/errors';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
+import { restrictionsChanged, type RestrictionsChangedItem } from './restrictions.events';
 import { restrictionsRepository as repository } from './restrictions.repository';
 import { offeringFrom, withShifts, type Offering } from './restrictions.offering';
 import { brokenAnew, breachesOf, presented } from './restrictions.rules';
-import type {
-  BrokenRestriction,
-  RestrictedStay,
-  RestrictionField,
-  RestrictionOverride,
-  RestrictionQuery,
-  RestrictionWrite,
+import {
+  RESTRICTION_FIELDS,
+  type BrokenRestriction,
+  type RestrictedStay,
+  type RestrictionField,
+  type RestrictionOverride,
+  type RestrictionQuery,
+  type RestrictionWrite,
 } from './restrictions.types';
 
 const BROKEN: Record<RestrictionField, (value: number | boolean, night: string) => string> = {
@@ -49,6 +51,14 @@ export class RestrictionError extends BusinessRuleError {
     return { ...super.toBody(), restrictions: this.broken };
   }
 }
+
+const changedItem = (item: RestrictionWrite): RestrictionsChangedItem => ({
+  category_id: item.category_id,
+  tariff_id: item.tariff_id ?? null,
+  from: item.from,
+  to: item.to,
+  fields: RESTRICTION_FIELDS.filter((field) => item[field] !== undefined),
+});
 
 const itemError = (index: number, field: string, message: string) =>
   new ValidationError(message, [{ path: `body.items.${index}.${field}`, message }]);
@@ -99,6 +109,7 @@ export function createRestrictionsService(db: Db) {
           await assertOwn(trx, hotelId, items);
           let nights = 0;
           for (const item of items) nights += await repository.write(trx, hotelId, item);
+          await restrictionsChanged.publish(trx, hotelId, { items: items.map(changedItem), nights });
           return { items: items.length, nights };
         }),
       );

@@ -40,7 +40,8 @@ export interface RestrictionQuery {
   from: string;
   to: string;
   category_id?: string;
-  tariff_id?: string;
+  /** A tariff's own nights; `null`: only the category-wide ones. */
+  tariff_id?: string | null;
 }
 
 /** The restrictions of one night of a category (and tariff, or every tariff when `tariff_id` is null). */

@@ -47,16 +47,18 @@ export const invitationsRepository = {
     db('review_invitations').where({ hotel_id: hotelId, booking_id: bookingId }).whereNull('sent_at').delete(),
 
   markSent: (db: DbOrTrx, hotelId: string, bookingId: string) =>
-    db('review_invitations').where({ hotel_id: hotelId, booking_id: bookingId }).update({ sent_at: db.fn.now() }),
+    db('review_invitations')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .update({ sent_at: db.raw('coalesce(sent_at, now())') }),
 
   /**
-   * The sent invitation a link's token belongs to. The one lookup not scoped by a hotel: the token is what names the
-   * hotel, for a guest who has no account.
+   * The invitation a link's token belongs to, from its claim on: the token exists only in the e-mail, which the guest
+   * may open before the worker has committed `sent_at`. The one lookup not scoped by a hotel: the token is what names
+   * the hotel, for a guest who has no account.
    */
   async byTokenDigest(db: DbOrTrx, digest: string): Promise<(InvitationRow & { expired: boolean }) | undefined> {
     return db('review_invitations')
       .where({ token_sha256: digest })
-      .whereNotNull('sent_at')
       .first('*', db.raw('expires_at <= now() AS expired'));
   },
 

@@ -81,12 +81,15 @@ export function createReviewsService(db: Db, deps: ReviewsDependencies) {
 
   /**
    * The invitation a link's token opens: 404 for a token nobody was sent (or a hotel closed since), 410 once expired.
-   * A used one is answered (the page thanks the guest); submitting refuses it.
+   * A used one is answered (the page thanks the guest); submitting refuses it. A link opened proves its e-mail
+   * reached the guest, even before the worker has recorded it (or if its mailer's answer was lost): it is marked sent,
+   * so the claim is never given back and the e-mail never sent again.
    */
   async function invitationOf(token: string) {
     const invitation = await invitationsRepository.byTokenDigest(db, sha256Hex(token));
     const hotel = invitation && (await deps.hotels.find(invitation.hotel_id));
     if (!invitation || !hotel?.is_active) throw linkNotFound();
+    if (!invitation.sent_at) await invitationsRepository.markSent(db, invitation.hotel_id, invitation.booking_id);
     return { invitation, hotel };
   }
 

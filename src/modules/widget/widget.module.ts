@@ -6,7 +6,7 @@ import { widgetEnv } from './widget.env';
 /** The public booking widget on the hotel's own site, and the settings staff give it. */
 export const widgetModule = defineModule({
   name: 'widget',
-  uses: ['hotels', 'rooms', 'rentals', 'guests', 'bookings', 'payments', 'notifications', 'billing'],
+  uses: ['hotels', 'rooms', 'rentals', 'guests', 'bookings', 'payments', 'notifications', 'billing', 'touristTax'],
   config: widgetEnv,
   create: ({ db }, deps: WidgetDependencies) => createWidgetService(db, deps),
   routes: (widget, { config }) => widgetRoutes(widget, config),

@@ -5,6 +5,7 @@ import { guestPhoneSchema } from '../guests';
 import { returnUrl } from '../payments';
 import { createRentalBookingBody } from '../rentals';
 import { stayVerdictKeys } from '../restrictions';
+import { stayTaxSchema } from '../tourist-tax';
 
 const MAX_WIDGET_STAY_NIGHTS = 31;
 const name = Joi.string().trim().min(1).max(100);
@@ -90,6 +91,7 @@ export const widgetBookingAnswer = Joi.object({
     end_at: Joi.date(),
     guests_count: Joi.number(),
     price: moneyOut,
+    tourist_tax: stayTaxSchema,
     currency: Joi.string(),
     services: Joi.array().items(chosenService),
   }).meta(openApiComponent('WidgetBooking')),
@@ -172,6 +174,7 @@ export const offersAnswer = Joi.object({
       ...stayVerdictKeys,
       total: moneyOut.allow(null),
       per_night: moneyOut.allow(null),
+      tourist_tax: Joi.alternatives(stayTaxSchema, Joi.valid(null)),
       hourly: Joi.object({ allowed: Joi.boolean(), price_per_hour: moneyOut.allow(null) }).meta(
         openApiComponent('HourlyOffer'),
       ),

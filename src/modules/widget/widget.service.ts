@@ -11,6 +11,7 @@ import type { PaymentsService } from '../payments';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { RentalBookingInput, RentalsService } from '../rentals';
 import type { RoomsService } from '../rooms';
+import type { TouristTaxService } from '../tourist-tax';
 import { createPublicCache } from './widget.cache';
 import { widgetSettingsRepository } from './widget.repository';
 import type { WidgetBookingInput, WidgetService, WidgetSettingsChanges } from './widget.types';
@@ -24,6 +25,7 @@ export interface WidgetDependencies {
   payments: Pick<PaymentsService, 'gateways'>;
   notifications: Pick<NotificationsService, 'notify'>;
   billing: { onlinePayments: Pick<OnlinePayments, 'create' | 'find'> };
+  touristTax: Pick<TouristTaxService, 'ofBooking'>;
 }
 
 export const widgetMessages = {
@@ -238,6 +240,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
             end_at: booking.end_at,
             guests_count: booking.guests_count,
             price: formatMoney(parseMoney(booking.price)),
+            tourist_tax: await deps.touristTax.ofBooking(hotel.id, booking),
             currency: hotel.currency,
             services: services.map(({ code, name, price }) => ({ code, name, price })),
           },

@@ -21,6 +21,8 @@ export interface MountDependencies {
   /** Counts in this process only, for routes whose policy says `store: 'local'`. */
   localRateLimiter: RateLimiter;
   hotelBulkhead: HotelBulkhead;
+  /** The lanes of the hotels' public routes (the widget), narrower, beside their staff's. */
+  publicBulkhead: HotelBulkhead;
   /** Where mount keeps the `Idempotency-Key` of the creating routes that leave it to mount. */
   db: Knex;
   findHotelBySlug(slug: string): Promise<HotelRef | undefined>;
@@ -59,9 +61,9 @@ async function resolveHotel(req: Request, auth: AccessTokenPayload, deps: MountD
 }
 
 /**
- * The hotel a public route names by `:slug` (widget, Wi-Fi portal, TV, guest pages), looked up only to put the request
- * in that hotel's bulkhead lane: 30 guests booking at once would otherwise take the whole pool from the other hotels.
- * The handler still answers an unknown slug its own way.
+ * The hotel a public route names by `:slug` (the widget's), looked up only to put the request in that hotel's public
+ * lane: 30 guests booking at once would otherwise take the whole pool from the other hotels. The handler still answers
+ * an unknown slug its own way.
  */
 async function publicRouteHotel(req: Request, deps: MountDependencies): Promise<HotelRef | undefined> {
   const slug = req.params.slug;
@@ -155,8 +157,10 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         hotel && key
           ? () => oncePerKey(deps.db, { hotelId: hotel.id, scope, key, body: { params, body } }, res, run)
           : run;
-      const lane = hotel ?? (access.kind === 'public' ? await publicRouteHotel(req, deps) : undefined);
-      await (lane ? deps.hotelBulkhead.run(lane.id, handle) : handle());
+      const guestsOf = access.kind === 'public' ? await publicRouteHotel(req, deps) : undefined;
+      if (hotel) await deps.hotelBulkhead.run(hotel.id, handle);
+      else if (guestsOf) await deps.publicBulkhead.run(guestsOf.id, handle);
+      else await handle();
     });
   }
 }

@@ -1,0 +1,57 @@
+import { ValidationError } from '../../platform/errors';
+import { daysBetween } from '../../platform/http/schemas';
+import type { RestrictionsService } from '../restrictions';
+import { nightsFrom, type Inventory } from './bookings.inventory';
+import type { AvailabilityWindow } from './bookings.availability';
+
+/** A year and a day: the revenue calendar's longest window (the room-by-room availability stops at 93 nights). */
+export const MAX_CALENDAR_NIGHTS = 366;
+
+/**
+ * The revenue calendar: per category and night, how many rooms can be sold, and the category-wide restrictions of the
+ * night (the nights holding one). One answer per inventory version (restriction writes move it too), so a year of a
+ * 200-room hotel is counted once and then served from memory.
+ */
+export function createAvailabilityCalendar(inventory: Inventory, restrictions: Pick<RestrictionsService, 'read'>) {
+  return async function calendar(hotelId: string, window: AvailabilityWindow) {
+    const nightCount = daysBetween(window.from, window.to);
+    if (!(nightCount >= 1 && nightCount <= MAX_CALENDAR_NIGHTS)) {
+      throw new ValidationError(`Окно календаря — от 1 до ${MAX_CALENDAR_NIGHTS} ночей`);
+    }
+    const snapshot = await inventory.snapshot(hotelId);
+    return snapshot.answer(`calendar:${window.from}:${window.to}:${window.category_id ?? ''}`, async () => {
+      const nights = nightsFrom(window.from, nightCount);
+      const [rooms, restricted] = await Promise.all([
+        snapshot.nights(window.from, nightCount),
+        restrictions.read(hotelId, {
+          from: window.from,
+          to: nights[nightCount - 1],
+          category_id: window.category_id,
+          tariff_id: null,
+        }),
+      ]);
+      const categories = new Map<string, { category_id: string; total_rooms: number; free: number[] }>();
+      for (const room of rooms) {
+        if (window.category_id && room.category_id !== window.category_id) continue;
+        let category = categories.get(room.category_id);
+        if (!category) {
+          category = { category_id: room.category_id, total_rooms: 0, free: new Array<number>(nightCount).fill(0) };
+          categories.set(room.category_id, category);
+        }
+        category.total_rooms += 1;
+        room.free.forEach((free, night) => (category.free[night] += free ? 1 : 0));
+      }
+      return {
+        from: window.from,
+        to: window.to,
+        nights,
+        categories: [...categories.values()].map((category) => ({
+          ...category,
+          restrictions: restricted
+            .filter((row) => row.category_id === category.category_id)
+            .map(({ category_id, tariff_id, ...night }) => night),
+        })),
+      };
+    });
+  };
+}
