@@ -231,6 +231,89 @@ describe('changing the dates of a moved booking', () => {
   });
 });
 
+describe('a moved stay before arrival keeps its room true', () => {
+  it('a new check-in past the move puts the booking in the room that holds it; later changes keep it there', async () => {
+    const { rooms } = await roomsIn(2);
+    const [a, b] = rooms;
+    const [d0, d2, d3, d4, d5] = [localDay(140), localDay(142), localDay(143), localDay(144), localDay(145)];
+    const stay = await book({ room_id: a.id, check_in: d0, check_out: d4 }).expect(201);
+    await move(stay.body.id, { room_id: b.id, from: d2 }).expect(200);
+
+    const later = await patch(stay.body.id, { check_in: d3 }).expect(200);
+    expect(later.body).toMatchObject({ room_id: b.id, rooms: [{ room_id: b.id, from: d3, to: d4 }] });
+    await book({ room_id: a.id, check_in: d3, check_out: d4, guest_last_name: 'Сидоров' }).expect(201);
+    const longer = await patch(stay.body.id, { check_out: d5 }).expect(200);
+    expect(longer.body).toMatchObject({ room_id: b.id, rooms: [{ room_id: b.id, from: d3, to: d5 }] });
+  });
+
+  it("a change of guests or dates is checked against every segment's room (size, maintenance)", async () => {
+    const big = (await roomsIn(1, {}, { max_guests: 3 })).rooms[0];
+    const small = (await roomsIn(1, {}, { max_guests: 2 })).rooms[0];
+    const [d0, d2, d4, d5] = [localDay(150), localDay(152), localDay(154), localDay(155)];
+    const stay = await book({ room_id: big.id, check_in: d0, check_out: d4, guests_count: 2 }).expect(201);
+    await move(stay.body.id, { room_id: small.id, from: d2 }).expect(200);
+    expect((await patch(stay.body.id, { guests_count: 3 }).expect(422)).body.error).toBe('В номере не больше 2 гостей');
+    await t.http
+      .patch(api(owner, `/rooms/${small.id}/status`))
+      .set(as(owner.accessToken))
+      .send({ status: 'maintenance', maintenance_from: `${d4}T12:00:00Z`, maintenance_to: `${d5}T12:00:00Z` })
+      .expect(200);
+    await patch(stay.body.id, { check_out: d5 }).expect(422);
+    expect((await read(stay.body.id)).rooms).toEqual([
+      expect.objectContaining({ room_id: big.id, from: d0, to: d2 }),
+      expect.objectContaining({ room_id: small.id, from: d2, to: d4 }),
+    ]);
+  });
+
+  it('the room filter of the bookings list finds a moved stay in each of its rooms', async () => {
+    const { rooms } = await roomsIn(2);
+    const [a, b] = rooms;
+    const stay = await book({ room_id: a.id, check_in: localDay(160), check_out: localDay(164) }).expect(201);
+    await move(stay.body.id, { room_id: b.id, from: localDay(162) }).expect(200);
+    for (const room of [a, b]) {
+      const found = await t.http
+        .get(api(owner, '/bookings'))
+        .query({ room_id: room.id })
+        .set(as(owner.accessToken))
+        .expect(200);
+      expect(found.body.map((booking: { id: string }) => booking.id)).toEqual([stay.body.id]);
+    }
+  });
+});
+
+describe('the segments stay true whoever writes (SQL by hand)', () => {
+  const setStatus = (id: string, status: string) => t.db('bookings').where({ id }).update({ status });
+
+  it('a cancelled stay put back holds its room again; put back into a room sold meanwhile it is refused', async () => {
+    const { rooms } = await roomsIn(1);
+    const [d0, d2] = [localDay(170), localDay(172)];
+    const stay = await book({ room_id: rooms[0].id, check_in: d0, check_out: d2 }).expect(201);
+    await setStatus(stay.body.id, 'cancelled');
+    await setStatus(stay.body.id, 'confirmed');
+    expect(await freeNights(rooms[0].id, d0, d2)).toEqual([false, false]);
+    await book({ room_id: rooms[0].id, check_in: d0, check_out: d2, guest_last_name: 'Второй' }).expect(409);
+
+    await setStatus(stay.body.id, 'cancelled');
+    await book({ room_id: rooms[0].id, check_in: d0, check_out: d2, guest_last_name: 'Второй' }).expect(201);
+    await expect(setStatus(stay.body.id, 'confirmed')).rejects.toThrow(/booking_rooms_no_double_booking/);
+    expect((await read(stay.body.id)).status).toBe('cancelled');
+  });
+
+  it("a moved stay's room changed by hand is refused: the guest is never sent to a room nothing holds", async () => {
+    const { rooms } = await roomsIn(3);
+    const [a, b, c] = rooms;
+    const stay = await book({ room_id: a.id, check_in: localDay(180), check_out: localDay(184) }).expect(201);
+    await move(stay.body.id, { room_id: b.id, from: localDay(182) }).expect(200);
+    await expect(t.db('bookings').where({ id: stay.body.id }).update({ room_id: c.id })).rejects.toThrow(
+      /holds no segment in its room/,
+    );
+    await expect(t.db('bookings').where({ id: stay.body.id }).update({ room_id: b.id })).rejects.toThrow(
+      /holds no segment in its room/,
+    );
+    expect((await read(stay.body.id)).room_id).toBe(a.id);
+  });
+});
+
 describe('a guest in house', () => {
   const tasksOf = async (roomId: string) => t.db('housekeeping_tasks').where({ room_id: roomId, source: 'checkout' });
 

@@ -71,7 +71,12 @@ export const bookingsRepository = {
     if (filter.to)
       query.where('start_at', '<', db.raw('(?::date + 1)::timestamp AT TIME ZONE ?', [filter.to, filter.timeZone]));
     if (filter.status) query.where({ status: filter.status });
-    if (filter.room_id) query.where({ room_id: filter.room_id });
+    // A room's bookings by their segments: a moved stay's planned and past nights there too (a cancelled or
+    // finished stay's segments are inactive but still say where it was).
+    if (filter.room_id)
+      query.whereExists(
+        db('booking_rooms as s').whereRaw('s.booking_id = bookings.id AND s.room_id = ?', [filter.room_id]),
+      );
     if (filter.q) {
       const like = `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`;
       const digits = filter.phoneDigits ?? '';
