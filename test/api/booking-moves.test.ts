@@ -175,6 +175,18 @@ describe('refusals change nothing', () => {
     expect(cancelled.body.error).toBe('Выехавшего или отменённого гостя нельзя переселить');
   });
 
+  it('a repriced total over the money column is a 422 (amount_limit), not a 500', async () => {
+    const cheap = await roomsIn(1);
+    // Ten nights moved at the largest nightly price fit the column alone; with the first night's share they do not.
+    const dear = await roomsIn(1, { base_price: '999999999.99' });
+    const [d0, d1, d11] = [localDay(190), localDay(191), localDay(201)];
+    const stay = await book({ room_id: cheap.rooms[0].id, check_in: d0, check_out: d11, price: '1000000000' });
+    expect(stay.status).toBe(201);
+    const refused = await move(stay.body.id, { room_id: dear.rooms[0].id, from: d1, reprice: true }).expect(422);
+    expect(refused.body).toMatchObject({ code: 'amount_limit' });
+    expect((await read(stay.body.id)).rooms).toEqual([expect.objectContaining({ room_id: cheap.rooms[0].id })]);
+  });
+
   it('takes If-Match like other changes: a stale version is refused', async () => {
     const { rooms } = await roomsIn(2);
     const stay = await book({ room_id: rooms[0].id, check_in: localDay(80), check_out: localDay(82) }).expect(201);
@@ -278,6 +290,30 @@ describe('a moved stay before arrival keeps its room true', () => {
         .expect(200);
       expect(found.body.map((booking: { id: string }) => booking.id)).toEqual([stay.body.id]);
     }
+  });
+});
+
+describe('a hotel whose check-in time is earlier than its check-out time', () => {
+  it("switches rooms at the check-out time: the stay's segments never overlap", async () => {
+    const early = await registerHotel(t);
+    await t.http
+      .patch(`/api/hotels/${early.slug}`)
+      .set(as(early.accessToken))
+      .send({ check_in_time: '10:00', check_out_time: '12:00' })
+      .expect(200);
+    const category = await createCategory(t, early, { base_price: 5000 });
+    const [a, b] = [await createRoom(t, early, category.id), await createRoom(t, early, category.id)];
+    const [d0, d1, d2] = [localDay(200), localDay(201), localDay(202)];
+    const stay = await t.http
+      .post(api(early, '/bookings'))
+      .set(as(early.accessToken))
+      .send({ ...guest, room_id: a.id, check_in: d0, check_out: d2 })
+      .expect(201);
+    const moved = await move(stay.body.id, { room_id: b.id, from: d1 }, early).expect(200);
+    const [first, second] = moved.body.rooms;
+    expect(first).toMatchObject({ room_id: a.id, from: d0 });
+    expect(second).toMatchObject({ room_id: b.id, to: d2 });
+    expect(first.end_at).toBe(second.start_at);
   });
 });
 

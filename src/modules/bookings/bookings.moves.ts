@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
 import { daysBetween } from '../../platform/http/schemas';
-import { formatMoney, parseMoney } from '../../platform/money';
+import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import type { Hotel } from '../hotels';
 import type { Room, RoomCategory } from '../rooms';
 import { createRoomWrites } from './bookings.clashes';
@@ -12,7 +12,7 @@ import { hotelToday } from './bookings.offers';
 import { bookingMessages, presentBooking, presentSegments } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
 import type { Segment, SegmentInput } from './bookings.segments-repository';
-import { assertRoomUsable, bodyError, type createStays } from './bookings.stays';
+import { assertKindAllowed, assertRoomUsable, bodyError, type createStays } from './bookings.stays';
 import { BLOCKING_STATUSES, type Booking, type BookingMoveInput } from './bookings.types';
 
 /** The booking's nights from `from` to its end go to another room. */
@@ -88,6 +88,7 @@ export function createMoves({ repository, effects, turnover, stays, rooms }: Mov
       throw bodyError('from', bookingMessages.moveOutsideStay(earliest, booking.check_out));
     const found = await rooms.findRoomWithCategory(booking.hotel_id, input.room_id, trx);
     if (!found?.category) throw bodyError('room_id', bookingMessages.roomNotFound);
+    assertKindAllowed(found.category, 'nightly');
     const now = inHouse && from === earliest;
     return {
       booking,
@@ -102,11 +103,13 @@ export function createMoves({ repository, effects, turnover, stays, rooms }: Mov
 
   /**
    * The old rooms are held to the check-out time of the move's day, the new one from its check-in time, as two stays
-   * would be (a guest moved tonight leaves the room free for tonight's sale, whatever the hour of the move).
+   * would be (a guest moved tonight leaves the room free for tonight's sale, whatever the hour of the move). A hotel
+   * whose check-in time is earlier than its check-out time switches at the check-out time: one stay's segments never
+   * overlap.
    */
   async function nightCut(trx: Knex.Transaction, hotel: Hotel, from: string) {
     const day = await repository.bookings.nightlySpan(trx, hotel, from, from);
-    return { oldEnd: day.end, newStart: day.start };
+    return { oldEnd: day.end, newStart: day.start < day.end ? day.end : day.start };
   }
 
   /** The price of the nights before the move kept (their share of the price), the rest quoted in the new room. */
@@ -116,7 +119,9 @@ export function createMoves({ repository, effects, turnover, stays, rooms }: Mov
     const tariff = await stays.tariffOf(trx, booking.hotel_id, booking.tariff_id);
     const stay = { ...booking, check_in: from, early_checkin: false };
     const rest = await stays.quotedPrice(trx, stay, { hotel, room, category, tariff });
-    return formatMoney(kept + parseMoney(rest));
+    const total = kept + parseMoney(rest);
+    if (!fitsMoneyColumn(total)) throw new BusinessRuleError(bookingMessages.priceTooHigh, [], 'amount_limit');
+    return formatMoney(total);
   }
 
   /** What the booking row becomes: its room (now, or the first segment's before arrival), and its price if asked. */
