@@ -1,4 +1,4 @@
-import { condition, setHandler, sleep } from '@temporalio/workflow';
+import { condition, patched, setHandler, sleep } from '@temporalio/workflow';
 import {
   accrueStayPoints,
   announceBooking,
@@ -38,9 +38,11 @@ export async function bookingLife(input: BookingWorkflowInput): Promise<string> 
   const emails = serially('Guest e-mail');
   const tv = serially('TV push');
   // A guest moved tonight: the TV system forgets them in the room left and greets them in the new one, in that order.
-  setHandler(bookingMovedSignal, ({ tv: rooms }) => {
+  // A worker older than room moves had no handler and sent nothing: its histories replay without these pushes.
+  setHandler(bookingMovedSignal, ({ tv: rooms, moveId }) => {
+    if (!patched('room-moves')) return;
     const push = (event: 'check_in' | 'check_out', roomId: string | undefined) => {
-      if (roomId) tv.add(() => pushStayToTv({ hotelId, bookingId, event, roomId }), { event, roomId });
+      if (roomId) tv.add(() => pushStayToTv({ hotelId, bookingId, event, roomId, moveId }), { event, roomId });
     };
     push('check_out', rooms?.checkOutRoomId);
     push('check_in', rooms?.checkInRoomId);

@@ -92,6 +92,14 @@ describe('a move through the booking workflow', () => {
       timeoutMs: 30_000,
     });
     expect(pushes).toEqual(['checkin 101', 'checkout 101', 'checkin 102']);
+    // The move's desk commands are keyed by the move (activity ids start again in a new run), one move for both.
+    const keys = (await t.db('agent_commands').where('key', 'like', `tv:${id}:%`).pluck('key')) as string[];
+    const moveKeys = keys.filter((key) => key.split(':').length === 5);
+    expect(moveKeys.sort()).toEqual([
+      expect.stringMatching(new RegExp(`^tv:${id}:check_in:1:[0-9a-f-]{36}$`)),
+      expect.stringMatching(new RegExp(`^tv:${id}:check_out:1:[0-9a-f-]{36}$`)),
+    ]);
+    expect(new Set(moveKeys.map((key) => key.split(':')[4])).size).toBe(1);
   });
 
   it('a move planned for a later night tells the TV system nothing until the guest moves', async () => {

@@ -71,6 +71,8 @@ export const bookingStatusSignal = defineSignal<[BookingStatusChange]>('statusCh
  */
 export interface BookingMoveEffects {
   tv?: { checkOutRoomId?: string; checkInRoomId?: string };
+  /** The move, named at its commit: its TV commands are keyed by it (activity ids start again in a new run). */
+  moveId?: string;
 }
 
 export const bookingMovedSignal = defineSignal<[BookingMoveEffects]>('moved');

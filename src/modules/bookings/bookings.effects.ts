@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage, type WorkflowMemo } from '../../platform/db/outbox';
@@ -7,6 +8,7 @@ import {
   bookingStatusSignal,
   bookingWorkflowIds,
   type BookingAnnouncement,
+  type BookingMoveEffects,
   type BookingStatusChange,
   type BookingWorkflow,
 } from '../../../workflows/contracts/bookings';
@@ -131,7 +133,9 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
       await notifyMoved(notifications, trx, booking, move);
       if (!move.now) return;
       const effects = await followers.moveEffectsOf(trx, booking, move.fromRoomId);
-      if (effects.tv) await signalWithStart(trx, booking, booking.status, hotelSlug, bookingMovedSignal.name, effects);
+      if (!effects.tv) return;
+      const signalled: BookingMoveEffects = { ...effects, moveId: randomUUID() };
+      await signalWithStart(trx, booking, booking.status, hotelSlug, bookingMovedSignal.name, signalled);
     },
 
     /**

@@ -45,10 +45,10 @@ export function durableDesk(agents: Pick<AgentsService, 'commands'>): DeskSender
 export function tvActivities(tv: TvService, agents: Pick<AgentsService, 'commands'>): TvActivities {
   const desk = durableDesk(agents);
   return {
-    async pushStayToTv({ hotelId, bookingId, event, roomId }) {
-      const { attempt, activityId } = Context.current().info;
-      // A move's pushes are told apart from the stay's own check-in and check-out (and each other's) by their activity.
-      const push = { hotelId, bookingId, event, attempt, roomId, ...(roomId && { instance: activityId }) };
+    async pushStayToTv({ hotelId, bookingId, event, roomId, moveId }) {
+      const { attempt } = Context.current().info;
+      // A move's pushes are told apart from the stay's own check-in and check-out (and another move's) by the move.
+      const push = { hotelId, bookingId, event, attempt, roomId, ...(moveId && { instance: moveId }) };
       const result = await tv.pushStay(push, desk, WORKER_PUSH_TIMEOUT_MS);
       if (result.skipped) return 'skipped';
       const { outcome } = result;
