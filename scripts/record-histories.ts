@@ -31,6 +31,7 @@ import { createLogger } from '../src/platform/logger';
 import { pairAgent, startReferenceAgent } from '../test/fakes/agent';
 import { startFakePushService } from '../test/fakes/push';
 import { fakeTTLockControl } from '../test/fakes/ttlock';
+import { startFakeTv } from '../test/fakes/tv';
 import { fakeYooKassaControl } from '../test/fakes/yookassa';
 import { fiscalWorkflowIds } from '../workflows/contracts/fiscal';
 import { bookingPaymentWorkflowId } from '../workflows/contracts/booking-payments';
@@ -281,7 +282,7 @@ async function hotelWithRoom(r: Recorder, label: string, settings: Record<string
     body: { number: '101', category_id: category.id },
   });
   const book = (checkIn: number, checkOut: number, guest: Record<string, string> = {}) =>
-    r.api.call<{ id: string; price: string }>('POST', api('/bookings'), {
+    r.api.call<{ id: string; price: string; category_id: string }>('POST', api('/bookings'), {
       token: hotel.token,
       expected: 201,
       body: {
@@ -522,6 +523,48 @@ const CASES: Case[] = [
       expectResult(await finished(r.client, stayId), 'checked_out');
       expectResult(await finished(r.client, cancelledId), 'cancelled');
       return { 'bookingLife-checked-out': stayId, 'bookingLife-cancelled': cancelledId };
+    },
+  },
+  {
+    workflowType: 'bookingLife',
+    name: 'moved tonight (the TV system told, through a desk) and checked out',
+    histories: ['bookingLife-moved'],
+    async run(r) {
+      const stay = await hotelWithRoom(r, 'moves');
+      const { hotel, api } = stay;
+      const next = await r.api.call<{ id: string }>('POST', api('/rooms'), {
+        token: hotel.token,
+        expected: 201,
+        body: { number: '102', category_id: (await stay.book(30, 31)).category_id },
+      });
+      const tv = await startFakeTv();
+      const { workstation, agent } = await pairedDesk(r, stay, { name: 'Fixture TV desk' });
+      try {
+        await r.api.call('PATCH', api('/tv-integration/settings'), {
+          token: hotel.token,
+          body: {
+            enabled: true,
+            connection_type: 'agent',
+            agent_workstation_id: workstation.id,
+            server_url: tv.url,
+            default_language: 'ru',
+            netup_room_number: { [stay.room.id]: '101', [next.id]: '102' },
+          },
+        });
+        const moved = await stay.book(0, 2);
+        await stay.setStatus(moved.id, 'checked_in');
+        await r.api.call('POST', api(`/bookings/${moved.id}/move`), {
+          token: hotel.token,
+          body: { room_id: next.id, reason: 'Fixture move' },
+        });
+        await stay.setStatus(moved.id, 'checked_out');
+        const movedId = `booking:${moved.id}`;
+        expectResult(await finished(r.client, movedId), 'checked_out');
+        return { 'bookingLife-moved': movedId };
+      } finally {
+        await agent.stop();
+        await tv.close();
+      }
     },
   },
   {

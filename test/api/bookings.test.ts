@@ -193,7 +193,9 @@ describe('creating bookings', () => {
     const overlaps = await t.db.raw(
       `SELECT count(*)::int AS n FROM bookings a JOIN bookings b ON a.room_id = b.room_id AND a.id < b.id
        AND tstzrange(a.start_at, a.end_at) && tstzrange(b.start_at, b.end_at)
-       WHERE a.status IN ('inquiry','confirmed','checked_in') AND b.status IN ('inquiry','confirmed','checked_in')`,
+       WHERE a.status IN ('inquiry','confirmed','checked_in') AND b.status IN ('inquiry','confirmed','checked_in')
+         AND a.room_id = ?`,
+      [room.id],
     );
     expect(overlaps.rows[0].n).toBe(0);
   });

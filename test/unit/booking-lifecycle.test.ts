@@ -70,6 +70,7 @@ function memoryRepository(rows: Booking[], due: { noShows?: string[]; overdue?: 
       .filter((due) => only === undefined || (due.bookingId === only.bookingId && due.hotelId === only.hotelId));
   const repository: LifecycleRepository = {
     db: {} as Db,
+    segments: { of: async () => [], replace: async () => undefined },
     async transaction(work) {
       const before = new Map([...table].map(([id, row]) => [id, { ...row }]));
       try {
@@ -110,7 +111,7 @@ function memoryRepository(rows: Booking[], due: { noShows?: string[]; overdue?: 
 /** Everything the lifecycle did besides writing the booking, in order. */
 function recordingDoubles(requirePaymentCheckin: PaymentSettings['require_payment_checkin'] = 'hard') {
   const done: string[] = [];
-  const effects: BookingEffects = {
+  const effects: Omit<BookingEffects, 'moved'> = {
     announce: async (_trx, b, type) => void done.push(`realtime ${type} ${b.id} ${b.status}`),
     notifyStaff: async (_trx, b, announcement) => {
       done.push(`notify ${b.id} ${announcement.event === 'status' ? announcement.reason : announcement.event}`);

@@ -65,6 +65,18 @@ export const bookingWorkflowIds = {
 
 export const bookingStatusSignal = defineSignal<[BookingStatusChange]>('statusChanged');
 
+/**
+ * What a guest's move to another room, tonight, must send outside (decided at its commit): the TV system told of the
+ * check-out of the room left and the check-in of the new one, each only if the TV system knows that room.
+ */
+export interface BookingMoveEffects {
+  tv?: { checkOutRoomId?: string; checkInRoomId?: string };
+  /** The move, named at its commit: its TV commands are keyed by it (activity ids start again in a new run). */
+  moveId?: string;
+}
+
+export const bookingMovedSignal = defineSignal<[BookingMoveEffects]>('moved');
+
 /** A booking a background job found due (no-show or overdue stay). */
 export interface DueBookingRef {
   hotelId: string;

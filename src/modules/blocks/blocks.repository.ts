@@ -159,8 +159,8 @@ export const blocksRepository = {
          WHERE r.hotel_id = :hotelId AND r.category_id = :categoryId AND r.status <> 'closed'
            AND NOT (r.maintenance_from IS NOT NULL
              AND tstzrange(r.maintenance_from, coalesce(r.maintenance_to, 'infinity')) && tstzrange(n.s, n.e))
-           AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
-             AND tstzrange(b.start_at, b.end_at) && tstzrange(n.s, n.e))) f
+           AND NOT EXISTS (SELECT 1 FROM booking_rooms s WHERE s.room_id = r.id AND s.active
+             AND s.during && tstzrange(n.s, n.e))) f
        CROSS JOIN LATERAL (
          SELECT coalesce(sum(greatest(0, bn.rooms - ${PICKED('n.night')})), 0)::int AS unpicked
          FROM block_nights bn JOIN blocks k ON k.hotel_id = bn.hotel_id AND k.id = bn.block_id

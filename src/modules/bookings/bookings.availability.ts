@@ -4,6 +4,7 @@ import type { Hotel } from '../hotels';
 import { MAX_SHIFT_DAYS, shifted, type Offering, type RestrictionsService, type StayDates } from '../restrictions';
 import type { InventoryHolds } from './bookings.holds';
 import { nightsFrom, type Inventory, type RoomNights } from './bookings.inventory';
+import { splitStay } from './bookings.split';
 
 export const MAX_AVAILABILITY_NIGHTS = 93;
 
@@ -90,7 +91,17 @@ function availabilityOf(
         stay,
         (dates) => roomFree(list, first, dates) && leftAfterHolds(list, holds, first, dates),
       );
-      return { category_id: stay.category_id, total_rooms: list.length, free, ...verdict };
+      // Rooms free on every night but no one room on all of them: the stay split over rooms, fewest moves (offered
+      // only where the units blocks hold leave a room every night).
+      const split =
+        verdict.sellable || verdict.restrictions.length > 0 || free.some((count) => count < 1)
+          ? undefined
+          : splitStay(
+              list.map((room) => ({ ...room, free: inWindow(room.free) })),
+              window.from,
+              nightCount,
+            );
+      return { category_id: stay.category_id, total_rooms: list.length, free, ...verdict, ...(split && { split }) };
     });
     const rooms = wanted.map(({ room_id, category_id, free }) => ({ room_id, category_id, free: inWindow(free) }));
     return { from: window.from, to: window.to, nights: nightsFrom(window.from, nightCount), categories, rooms };

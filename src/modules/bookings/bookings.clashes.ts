@@ -5,6 +5,7 @@ import { ConflictError } from '../../platform/errors';
 import type { Room } from '../rooms';
 import { bookingMessages } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
+import type { SegmentInput } from './bookings.segments-repository';
 import type { Booking } from './bookings.types';
 
 /**
@@ -14,9 +15,11 @@ import type { Booking } from './bookings.types';
 class RoomTaken extends Error {
   constructor(
     readonly hotelId: string,
-    readonly roomId: string,
-    readonly span: Span,
+    /** Where it may have clashed: rooms over a span (a split stay's segments, each on its own). */
+    readonly places: { roomIds: string[]; span: Span }[],
     readonly exceptId?: string,
+    /** The booking's own rooms may be where it clashed too (a change of its dates stretches its segments). */
+    readonly inOwnRooms = false,
   ) {
     super('room taken');
   }
@@ -35,8 +38,26 @@ function exclusionViolation(error: unknown): boolean {
 export function createRoomWrites(repository: {
   db: DbOrTrx;
   bookings: Pick<BookingsRepository['bookings'], 'insert' | 'update' | 'clashes'>;
+  segments: Pick<BookingsRepository['segments'], 'of' | 'replace'>;
 }) {
-  const { bookings } = repository;
+  const { bookings, segments } = repository;
+
+  /** The rooms a refused write may have clashed in: those it named, and those the booking occupies already. */
+  async function roomsOf(error: RoomTaken, roomIds: string[]): Promise<string[]> {
+    if (!error.exceptId || !error.inOwnRooms) return roomIds;
+    const held = await segments.of(repository.db, error.hotelId, [error.exceptId]);
+    return [...new Set([...roomIds, ...held.map((segment) => segment.room_id)])];
+  }
+
+  /** The first booking found holding one of the places the refused write wanted. */
+  async function clashOf(error: RoomTaken) {
+    for (const place of error.places) {
+      const rooms = await roomsOf(error, place.roomIds);
+      const [clash] = await bookings.clashes(repository.db, error.hotelId, rooms, place.span, error.exceptId);
+      if (clash) return clash;
+    }
+    return undefined;
+  }
 
   return {
     /** One room: the stay is written or the room is taken (RoomTaken, after which the transaction is unusable). */
@@ -44,7 +65,7 @@ export function createRoomWrites(repository: {
       try {
         return await bookings.insert(trx, hotelId, row, link?.primaryGuestId);
       } catch (error) {
-        if (exclusionViolation(error)) throw new RoomTaken(hotelId, row.room_id!, span);
+        if (exclusionViolation(error)) throw new RoomTaken(hotelId, [{ roomIds: [row.room_id!], span }]);
         throw error;
       }
     },
@@ -77,7 +98,29 @@ export function createRoomWrites(repository: {
       } catch (error) {
         if (!exclusionViolation(error)) throw error;
         const span = { start: fields.start_at ?? booking.start_at, end: fields.end_at ?? booking.end_at };
-        throw new RoomTaken(booking.hotel_id, fields.room_id ?? booking.room_id, span, booking.id);
+        throw new RoomTaken(
+          booking.hotel_id,
+          [{ roomIds: [fields.room_id ?? booking.room_id], span }],
+          booking.id,
+          true,
+        );
+      }
+    },
+
+    /** The booking's segments rewritten by a move, or RoomTaken when the new room's nights are held by another stay. */
+    async replaceSegments(
+      trx: Knex.Transaction,
+      booking: Booking,
+      written: SegmentInput[],
+      /** The segments taking nights the booking did not hold: where a clash is looked for. */
+      taking: SegmentInput[],
+    ) {
+      try {
+        await segments.replace(trx, booking.hotel_id, booking.id, written);
+      } catch (error) {
+        if (!exclusionViolation(error)) throw error;
+        const places = taking.map(({ room_id, start, end }) => ({ roomIds: [room_id], span: { start, end } }));
+        throw new RoomTaken(booking.hotel_id, places, booking.id);
       }
     },
 
@@ -87,13 +130,7 @@ export function createRoomWrites(repository: {
         return await work();
       } catch (error) {
         if (error instanceof RoomTaken) {
-          const [clash] = await bookings.clashes(
-            repository.db,
-            error.hotelId,
-            error.roomId,
-            error.span,
-            error.exceptId,
-          );
+          const clash = await clashOf(error);
           throw new ConflictError(clash ? bookingMessages.clash(clash) : bookingMessages.roomTaken, 'room_taken');
         }
         if (exclusionViolation(error)) throw new ConflictError(bookingMessages.roomTaken, 'room_taken');

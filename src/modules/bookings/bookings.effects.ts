@@ -1,17 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage, type WorkflowMemo } from '../../platform/db/outbox';
 import { initials } from '../../platform/temporal/memo';
 import {
+  bookingMovedSignal,
   bookingStatusSignal,
   bookingWorkflowIds,
   type BookingAnnouncement,
+  type BookingMoveEffects,
   type BookingStatusChange,
   type BookingWorkflow,
 } from '../../../workflows/contracts/bookings';
 import type { NotificationsService } from '../notifications';
-import { bookingCreated, bookingUpdated } from './bookings.events';
-import { notifyStaff } from './bookings.staff-notices';
+import { bookingCreated, bookingMoved, bookingUpdated } from './bookings.events';
+import type { Segment } from './bookings.segments-repository';
+import { notifyMoved, notifyStaff } from './bookings.staff-notices';
 import type { StayFollowers } from './bookings.outside';
 import type { Booking } from './bookings.types';
 
@@ -42,9 +46,45 @@ function bookingMemo(booking: Booking, hotelSlug: string): WorkflowMemo {
   return { hotel: hotelSlug, booking: booking.id, guest: initials(booking.guest_first_name, booking.guest_last_name) };
 }
 
+/** A move as its consequences read it. */
+export interface BookingMove {
+  from: string;
+  fromRoomId: string;
+  toRoomId: string;
+  reason: string;
+  now: boolean;
+}
+
+/**
+ * A signal to the booking's workflow through the outbox, starting it first if needed (so no signal can outrun its
+ * start; started so, it is told nothing at its start and everything by the signal).
+ */
+function signalWithStart(
+  trx: Knex.Transaction,
+  booking: Booking,
+  status: BookingStatusChange['status'],
+  hotelSlug: string,
+  signal: string,
+  argument: object,
+) {
+  const start: Parameters<BookingWorkflow> = [
+    { hotelId: booking.hotel_id, bookingId: booking.id, status, effects: {} },
+  ];
+  return enqueueOutbox(trx, {
+    kind: 'signalWithStart',
+    workflowType: 'bookingLife',
+    workflowId: bookingWorkflowIds.booking(booking.id),
+    args: start,
+    signal,
+    signalArgs: [argument],
+    searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
+    memo: bookingMemo(booking, hotelSlug),
+  });
+}
+
 export interface BookingEffectsDependencies {
   notifications: Pick<NotificationsService, 'notify'>;
-  followers: Pick<StayFollowers, 'effectsOf'>;
+  followers: Pick<StayFollowers, 'effectsOf' | 'moveEffectsOf'>;
 }
 
 /**
@@ -76,23 +116,35 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
     },
 
     /**
+     * A move, in its transaction: staff screens (`booking:moved`) and their notification and, for a guest moved
+     * tonight, the workflow told what the move must send outside (only when there is something).
+     */
+    async moved(trx: Knex.Transaction, booking: Booking, move: BookingMove, rooms: Segment[], hotelSlug: string) {
+      await bookingMoved.publish(trx, booking.hotel_id, {
+        booking_id: booking.id,
+        room_id: booking.room_id,
+        from_room_id: move.fromRoomId,
+        to_room_id: move.toRoomId,
+        from: move.from,
+        reason: move.reason,
+        now: move.now,
+        rooms: rooms.map(({ room_id, from, to }) => ({ room_id, from, to })),
+      });
+      await notifyMoved(notifications, trx, booking, move);
+      if (!move.now) return;
+      const effects = await followers.moveEffectsOf(trx, booking, move.fromRoomId);
+      if (!effects.tv) return;
+      const signalled: BookingMoveEffects = { ...effects, moveId: randomUUID() };
+      await signalWithStart(trx, booking, booking.status, hotelSlug, bookingMovedSignal.name, signalled);
+    },
+
+    /**
      * Every status change reaches the workflow with what it must send, starting it first if needed (so no signal can
      * outrun its start; started so, it is told nothing at its start and everything by the signal).
      */
     async signalStatus(trx: Knex.Transaction, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
-      const start: Parameters<BookingWorkflow> = [
-        { hotelId: booking.hotel_id, bookingId: booking.id, status: change.status, effects: {} },
-      ];
-      return enqueueOutbox(trx, {
-        kind: 'signalWithStart',
-        workflowType: 'bookingLife',
-        workflowId: bookingWorkflowIds.booking(booking.id),
-        args: start,
-        signal: bookingStatusSignal.name,
-        signalArgs: [{ ...change, effects: await followers.effectsOf(trx, booking) }],
-        searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
-        memo: bookingMemo(booking, hotelSlug),
-      });
+      const signalled = { ...change, effects: await followers.effectsOf(trx, booking) };
+      return signalWithStart(trx, booking, change.status, hotelSlug, bookingStatusSignal.name, signalled);
     },
   };
 }

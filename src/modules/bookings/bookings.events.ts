@@ -35,3 +35,40 @@ export const bookingUpdated = defineHotelEvent<BookingPayload & { changes: objec
   'A booking changed (status, dates, room, payments): `changes` holds the fields given and their new values.',
   Joi.object({ ...stay, changes: Joi.object().unknown(true).required() }),
 );
+
+/** A booking's move, as staff screens see it. */
+export interface BookingMovedPayload {
+  booking_id: string;
+  room_id: string;
+  from_room_id: string;
+  to_room_id: string;
+  from: string;
+  reason: string;
+  /** The guest changed rooms now (in house, tonight's move), not a move planned for later nights. */
+  now: boolean;
+  rooms: { room_id: string; from: string; to: string }[];
+}
+
+export const bookingMoved = defineHotelEvent<BookingMovedPayload>(
+  'booking:moved',
+  "A booking's nights from `from` moved from `from_room_id` to `to_room_id` (`now`: the guest in house changes rooms " +
+    'tonight); `room_id` is the room the booking is in now and `rooms` its segments, in time order.',
+  Joi.object({
+    booking_id: Joi.string().uuid().required(),
+    room_id: Joi.string().uuid().required(),
+    from_room_id: Joi.string().uuid().required(),
+    to_room_id: Joi.string().uuid().required(),
+    from: Joi.string().required(),
+    reason: Joi.string().required(),
+    now: Joi.boolean().required(),
+    rooms: Joi.array()
+      .items(
+        Joi.object({
+          room_id: Joi.string().uuid().required(),
+          from: Joi.string().required(),
+          to: Joi.string().required(),
+        }),
+      )
+      .required(),
+  }),
+);

@@ -2,6 +2,11 @@ import { day, type ModuleFixtures } from '../../platform/fixtures';
 
 /** A stay of the sweep's own, one per call, far after the seeded one. */
 const stay = (n: number) => ({ check_in: day(90 + 3 * n), check_out: day(91 + 3 * n) });
+/** A split stay of the sweep's over one room (with another hotel's id in place of it, refused before that). */
+const splitOf = (room: string, n: number) => [
+  { room_id: room, from: day(90 + 3 * n), to: day(91 + 3 * n) },
+  { room_id: room, from: day(91 + 3 * n), to: day(92 + 3 * n) },
+];
 const bookingGuest = (n: number) => ({ guest_last_name: 'Gate', guest_first_name: `Sweep ${n}` });
 
 /** A booking of the seeded room and tariff, the seeded guest added (then blacklisted), and a payment on it. */
@@ -18,6 +23,15 @@ export const bookingsFixtures: ModuleFixtures = {
         base: (r, n) => ({ room_id: r.room, ...stay(n), ...bookingGuest(n), guest_id: r.guest, tariff_id: r.tariff }),
         variants: {
           category_id: (r, n) => ({ category_id: r.category, ...stay(n), ...bookingGuest(n) }),
+          'rooms[].room_id': {
+            build: (r, n) => ({
+              rooms: splitOf(r.room, n),
+              check_in: day(90 + 3 * n),
+              check_out: day(92 + 3 * n),
+              ...bookingGuest(n),
+            }),
+            uncontrolled: "the caller's seed has one room: a split stay needs another room for its second segment",
+          },
           // With a price given the stay is not quoted, so the tariff is not read by the pricing service.
           tariff_id: [
             (r, n) => ({ room_id: r.room, ...stay(n), ...bookingGuest(n), tariff_id: r.tariff }),
@@ -35,6 +49,16 @@ export const bookingsFixtures: ModuleFixtures = {
         control: true,
       },
       'POST /api/hotels/:slug/bookings/:id/guests': { base: (r) => ({ guest_id: r.guest }), control: true },
+      'POST /api/hotels/:slug/bookings/:id/move': {
+        base: (r) => ({ room_id: r.room, reason: 'Gate' }),
+        variants: {
+          room_id: {
+            build: (r) => ({ room_id: r.room, reason: 'Gate' }),
+            uncontrolled:
+              "the seeded booking is in the caller's seeded room already: a move there is refused (same room)",
+          },
+        },
+      },
       // Taken at A's desk, whose register gets the receipt (it waits there for an agent).
       'POST /api/hotels/:slug/bookings/:id/payments': {
         base: () => ({ amount: '10', method: 'cash' }),

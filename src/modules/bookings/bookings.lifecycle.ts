@@ -8,7 +8,7 @@ import { formatMoney } from '../../platform/money';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
 import type { InventoryHolds } from './bookings.holds';
-import { balanceOf, bookingMessages, presentBooking } from './bookings.present';
+import { balanceOf, bookingMessages, presentBooking, presentSegments } from './bookings.present';
 import type { BookingsRepository, DueBooking } from './bookings.repository';
 import { movedFields, refusedMove } from './bookings.rules';
 import type { Booking, BookingChanges, BookingStatus } from './bookings.types';
@@ -36,13 +36,13 @@ interface Consequence {
 }
 
 /** The data access a booking's life needs: the booking under its lock, its write, and the sweeps' due lists. */
-export type LifecycleRepository = Pick<BookingsRepository, 'db' | 'transaction' | 'due'> & {
+export type LifecycleRepository = Pick<BookingsRepository, 'db' | 'transaction' | 'due' | 'segments'> & {
   bookings: Pick<BookingsRepository['bookings'], 'find' | 'insert' | 'update' | 'clashes'>;
 };
 
 export interface LifecycleDependencies {
   repository: LifecycleRepository;
-  effects: BookingEffects;
+  effects: Omit<BookingEffects, 'moved'>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
   payments: Pick<PaymentsService, 'settingsOf'>;
   /** The fields a change of the booking's own data writes (its stay checked and priced again). */
@@ -61,6 +61,10 @@ export interface LifecycleDependencies {
 export function createBookingLifecycle(dependencies: LifecycleDependencies) {
   const { repository, effects, housekeeping, payments, edited, holds } = dependencies;
   const rooms = createRoomWrites(repository);
+
+  /** A room a guest left (checked out, or moved out of tonight): dirty, with its turnover clean, in that transaction. */
+  const turnover = (trx: Knex.Transaction, hotelId: string, roomId: string, bookingId: string) =>
+    housekeeping.createTurnoverTask(trx, hotelId, roomId, bookingId);
 
   async function locked(trx: Knex.Transaction, hotelId: string, id: string, expected?: ExpectedVersion) {
     const booking = await repository.bookings.find(trx, hotelId, id, { forUpdate: true });
@@ -84,6 +88,11 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
     return balance > 0n && level === 'soft' ? [bookingMessages.unpaidWarning(formatMoney(balance))] : [];
   }
 
+  async function assertUnmoved(trx: Knex.Transaction, booking: Booking) {
+    const segments = await repository.segments.of(trx, booking.hotel_id, [booking.id]);
+    if (segments.length > 1) throw new BusinessRuleError(bookingMessages.movedRoomChange, [], 'moved_stay');
+  }
+
   /** What the move writes to the booking itself, and the warnings its answer carries. */
   async function moveOf(trx: Knex.Transaction, booking: Booking, to: BookingStatus, cancelReason?: string) {
     if (to === booking.status) return { fields: {}, warnings: [] };
@@ -94,8 +103,7 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
   /** What follows in the same transaction: a check-out's turnover clean, the signal, notifications, the screens. */
   async function consequences(trx: Knex.Transaction, from: BookingStatus, updated: Booking, change: Consequence) {
     const { hotel_id: hotelId, status } = updated;
-    if (status !== from && status === 'checked_out')
-      await housekeeping.createTurnoverTask(trx, hotelId, updated.room_id, updated.id);
+    if (status !== from && status === 'checked_out') await turnover(trx, hotelId, updated.room_id, updated.id);
     if (status !== from) {
       const move = { status, reason: change.reason ?? 'manual' } as const;
       await effects.signalStatus(trx, updated, move, change.actor.hotelSlug);
@@ -117,12 +125,15 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
         const booking = await locked(trx, hotelId, id, expected);
         const to = changes.status ?? booking.status;
         assertMove(booking, to);
+        // A moved stay's rooms change by moves: its dates move its first and last segments (the trigger of migration 94).
+        if (changes.room_id && changes.room_id !== booking.room_id) await assertUnmoved(trx, booking);
         const fields = await edited(trx, booking, changes, actor);
         const move = await moveOf(trx, booking, to, changes.cancel_reason ?? reason);
         const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
         if ('room_id' in fields || 'start_at' in fields || 'end_at' in fields) await holds.guard(trx, updated);
         await consequences(trx, booking.status, updated, { reason, actor, changes });
-        return presentBooking(updated, move.warnings);
+        const segments = await repository.segments.of(trx, hotelId, [id]);
+        return { ...presentBooking(updated, move.warnings), rooms: presentSegments(segments) };
       }),
     );
   }
@@ -161,6 +172,7 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
       await effects.announce(trx, booking, 'booking_created');
     },
     change,
+    turnover,
     /** An inquiry confirmed by something other than staff (its online payment arrived). */
     confirm: (hotelId: string, id: string, hotelSlug: string, reason: Reason) =>
       change(hotelId, id, { status: 'confirmed' }, system(hotelSlug), { reason }),

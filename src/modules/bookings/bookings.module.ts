@@ -3,7 +3,7 @@ import { defineModule } from '../../platform/modules';
 import { bookingActivities } from './bookings.activities';
 import { createBookingEffects } from './bookings.effects';
 import { createStayFollowers } from './bookings.outside';
-import { bookingCreated, bookingUpdated } from './bookings.events';
+import { bookingCreated, bookingMoved, bookingUpdated } from './bookings.events';
 import { createBookingsRepository } from './bookings.repository';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService, type BookingsDependencies } from './bookings.service';
@@ -27,7 +27,7 @@ export const bookingsModule = defineModule({
     const effects = createBookingEffects({ notifications: deps.notifications, followers });
     return createBookingsService({ ...deps, repository: createBookingsRepository(db), effects, followers });
   },
-  events: [bookingCreated, bookingUpdated],
+  events: [bookingCreated, bookingUpdated, bookingMoved],
   routes: (bookings) => bookingsRoutes(bookings),
   activities: (bookings, context, deps) => bookingActivities(bookings, context, deps),
   schedules: [

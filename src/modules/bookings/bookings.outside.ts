@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import {
   GUEST_EMAIL_FOR,
   type BookingLifecycleStatus,
+  type BookingMoveEffects,
   type BookingOutsideEffects,
 } from '../../../workflows/contracts/bookings';
 import type { Booking } from './bookings.types';
@@ -14,6 +15,8 @@ import type { Booking } from './bookings.types';
 export interface StayFollower {
   statuses: readonly BookingLifecycleStatus[];
   effectsOf(trx: Knex.Transaction, booking: Booking): Promise<BookingOutsideEffects>;
+  /** What a guest's move tonight from `fromRoomId` to the booking's room must send (the booking as moved). */
+  moveEffectsOf?(trx: Knex.Transaction, booking: Booking, fromRoomId: string): Promise<BookingMoveEffects>;
 }
 
 /**
@@ -39,6 +42,14 @@ export function createStayFollowers() {
       for (const follower of followers) {
         if (follower.statuses.includes(booking.status))
           effects = { ...effects, ...(await follower.effectsOf(trx, booking)) };
+      }
+      return effects;
+    },
+    async moveEffectsOf(trx: Knex.Transaction, booking: Booking, fromRoomId: string): Promise<BookingMoveEffects> {
+      let effects: BookingMoveEffects = {};
+      for (const follower of followers) {
+        if (follower.moveEffectsOf)
+          effects = { ...effects, ...(await follower.moveEffectsOf(trx, booking, fromRoomId)) };
       }
       return effects;
     },

@@ -1,5 +1,6 @@
 import { formatMoney, MAX_STORED_CENTS, parseMoney } from '../../platform/money';
 import { MAX_STAY_NIGHTS } from '../../platform/http/schemas';
+import type { Segment } from './bookings.segments-repository';
 import type { Booking } from './bookings.types';
 
 export const bookingMessages = {
@@ -25,6 +26,14 @@ export const bookingMessages = {
   bookingClosed: 'Отменённое бронирование не принимает начислений',
   discountExceedsDue: 'Скидка больше стоимости проживания',
   roomTaken: 'Номер уже занят на эти даты',
+  moveClosed: 'Выехавшего или отменённого гостя нельзя переселить',
+  moveHourly: 'Почасовое проживание не переселяют: смените номер в бронировании',
+  moveOutsideStay: (earliest: string, checkOut: string) =>
+    `Переселить можно с ночи ${earliest} до ночи перед выездом ${checkOut}`,
+  sameRoom: 'Гость уже в этом номере в эти ночи',
+  splitNotContiguous:
+    'Номера проживания должны идти подряд от даты заезда до даты выезда, каждый следующий — другой номер',
+  movedRoomChange: 'У бронирования есть переезды: номер меняют переселением (move)',
   clash: (b: Booking) =>
     `Номер уже занят: бронирование ${b.guest_last_name} ${b.guest_first_name} ` +
     `(${b.check_in ?? b.start_at.toISOString()} — ${b.check_out ?? b.end_at.toISOString()})`,
@@ -50,3 +59,8 @@ export function presentBooking(booking: Booking, warnings: string[] = []) {
 }
 
 export type PresentedBooking = ReturnType<typeof presentBooking>;
+
+/** The segments as a booking's answer shows them. */
+export function presentSegments(segments: Segment[]) {
+  return segments.map(({ room_id, from, to, start_at, end_at }) => ({ room_id, from, to, start_at, end_at }));
+}

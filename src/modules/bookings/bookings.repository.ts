@@ -3,7 +3,6 @@ import { pageOf, type Page, type PageRequest, type SortKey } from '../../platfor
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import {
-  BLOCKING_STATUSES,
   type Booking,
   type BookingCharge,
   type BookingChargeInput,
@@ -12,6 +11,7 @@ import {
 } from './bookings.types';
 import type { Room, RoomCategory } from '../rooms';
 import type { RoomCandidate } from './bookings.rules';
+import { segmentsRepository } from './bookings.segments-repository';
 
 /** A room as availability sees it. */
 export interface InventoryRoom {
@@ -27,13 +27,10 @@ export interface Span {
   end: Date;
 }
 
-const blocking = [...BLOCKING_STATUSES];
 const CALENDAR_ORDER: SortKey[] = [
   { sql: 'start_at', type: 'timestamptz' },
   { sql: 'id', type: 'uuid' },
 ];
-/** The statuses that hold a room, as SQL, spelled exactly like the exclusion constraint's predicate. */
-const HOLDS_ROOM = `b.status IN (${BLOCKING_STATUSES.map((status) => `'${status}'`).join(',')})`;
 
 export const bookingsRepository = {
   /** The instants a nightly stay occupies: check-in day at the check-in time to check-out day at the check-out time. */
@@ -74,7 +71,12 @@ export const bookingsRepository = {
     if (filter.to)
       query.where('start_at', '<', db.raw('(?::date + 1)::timestamp AT TIME ZONE ?', [filter.to, filter.timeZone]));
     if (filter.status) query.where({ status: filter.status });
-    if (filter.room_id) query.where({ room_id: filter.room_id });
+    // A room's bookings by their segments: a moved stay's planned and past nights there too (a cancelled or
+    // finished stay's segments are inactive but still say where it was).
+    if (filter.room_id)
+      query.whereExists(
+        db('booking_rooms as s').whereRaw('s.booking_id = bookings.id AND s.room_id = ?', [filter.room_id]),
+      );
     if (filter.q) {
       const like = `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`;
       const digits = filter.phoneDigits ?? '';
@@ -114,12 +116,15 @@ export const bookingsRepository = {
     return row;
   },
 
-  /** Bookings holding this room during the span (the clash a 409 names). */
-  async clashes(db: DbOrTrx, hotelId: string, roomId: string, span: Span, exceptId?: string): Promise<Booking[]> {
+  /** Bookings holding one of these rooms during the span (the clash a 409 names), by their segments. */
+  async clashes(db: DbOrTrx, hotelId: string, roomIds: string[], span: Span, exceptId?: string): Promise<Booking[]> {
     const query = db<Booking>('bookings')
-      .where({ hotel_id: hotelId, room_id: roomId })
-      .whereIn('status', blocking)
-      .whereRaw("tstzrange(start_at, end_at, '[)') && tstzrange(?, ?, '[)')", [span.start, span.end])
+      .where({ hotel_id: hotelId })
+      .whereExists(
+        db('booking_rooms as s')
+          .whereRaw('s.booking_id = bookings.id AND s.active AND s.room_id = ANY(?::uuid[])', [roomIds])
+          .whereRaw("s.during && tstzrange(?, ?, '[)')", [span.start, span.end]),
+      )
       .orderBy('start_at');
     if (exceptId) query.whereNot({ id: exceptId });
     return query;
@@ -135,16 +140,16 @@ export const bookingsRepository = {
   ): Promise<(Room & RoomCandidate)[]> {
     const { rows } = await db.raw<{ rows: (Room & RoomCandidate)[] }>(
       `SELECT r.*,
-         (SELECT count(*)::int FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
-            AND tstzrange(b.start_at, b.end_at) && tstzrange(?::timestamptz - interval '30 days', ?::timestamptz + interval '30 days')) AS "nearbyLoad",
-         EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
-            AND (b.end_at BETWEEN ?::timestamptz - interval '12 hours' AND ?::timestamptz
-              OR b.start_at BETWEEN ?::timestamptz AND ?::timestamptz + interval '12 hours')) AS touches
+         (SELECT count(*)::int FROM booking_rooms s WHERE s.room_id = r.id AND s.active
+            AND s.during && tstzrange(?::timestamptz - interval '30 days', ?::timestamptz + interval '30 days')) AS "nearbyLoad",
+         EXISTS (SELECT 1 FROM booking_rooms s WHERE s.room_id = r.id AND s.active
+            AND (upper(s.during) BETWEEN ?::timestamptz - interval '12 hours' AND ?::timestamptz
+              OR lower(s.during) BETWEEN ?::timestamptz AND ?::timestamptz + interval '12 hours')) AS touches
        FROM rooms r
        WHERE r.hotel_id = ? AND r.category_id = ? AND r.max_guests >= ? AND r.status <> 'closed'
          AND NOT (r.maintenance_from IS NOT NULL AND tstzrange(r.maintenance_from, r.maintenance_to) && tstzrange(?, ?))
-         AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.room_id = r.id AND ${HOLDS_ROOM}
-            AND tstzrange(b.start_at, b.end_at, '[)') && tstzrange(?, ?, '[)'))`,
+         AND NOT EXISTS (SELECT 1 FROM booking_rooms s WHERE s.room_id = r.id AND s.active
+            AND s.during && tstzrange(?, ?, '[)'))`,
       [
         span.start,
         span.end,
@@ -188,7 +193,7 @@ export const bookingsRepository = {
 
   /**
    * Per room, for the nights `from` to `last` (inclusive): a string with '1' where the room can be sold that night
-   * (nothing holds it from that day's check-in time to the next day's check-out time, not closed, not under
+   * (no active segment of a stay holds it from that day's check-in time to the next day's check-out time, not closed, not under
    * maintenance, which without an end lasts, as for booking by category), else '0'.
    */
   async freeNights(
@@ -211,10 +216,10 @@ export const bookingsRepository = {
          FROM hotels h, generate_series(:from::date, :last::date, interval '1 day') d
          WHERE h.id = :hotelId),
        held AS (
-         SELECT b.room_id, bit_or(${nightsOf('b.start_at', 'b.end_at')}) AS nights
-         FROM bookings b, cuts c
-         WHERE b.hotel_id = :hotelId AND ${HOLDS_ROOM} AND b.start_at < c.ends[c.n] AND b.end_at > c.starts[1]
-         GROUP BY b.room_id)
+         SELECT s.room_id, bit_or(${nightsOf('lower(s.during)', 'upper(s.during)')}) AS nights
+         FROM booking_rooms s, cuts c
+         WHERE s.hotel_id = :hotelId AND s.active AND s.during && tstzrange(c.starts[1], c.ends[c.n])
+         GROUP BY s.room_id)
        SELECT r.id AS room_id,
          CASE WHEN r.status = 'closed' THEN c.none::text
          ELSE (~(coalesce(held.nights, c.none)
@@ -349,6 +354,7 @@ export function createBookingsRepository(db: Db) {
     /** One transaction, tried again on deadlocks and serialization failures (nothing was committed). */
     transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => transactionWithRetry(db, work),
     bookings: bookingsRepository,
+    segments: segmentsRepository,
     due: dueBookingsRepository,
   };
 }

@@ -15,11 +15,12 @@ import {
   createBookingBody,
   bookingGuestParams,
   chargeSchema,
+  moveBookingBody,
   updateBookingBody,
 } from './bookings.schemas';
 import { assertMayOverride, mayOverride } from '../restrictions';
 import type { BookingsService } from './bookings.service';
-import type { BookingChanges, BookingFilter, BookingInput } from './bookings.types';
+import type { BookingChanges, BookingFilter, BookingInput, BookingMoveInput } from './bookings.types';
 
 /** The front desk and management book; accountants and security read the calendar too. */
 const BOOKING_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant', 'security'];
@@ -53,7 +54,8 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
       summary: 'Create a booking',
       description:
         "A `room_id`, or a `category_id` for the hotel's room assignment strategy (`spread`, `together`, `sequential`; " +
-        '`manual` requires a room, 422). Nights `check_in`..`check_out` occupy the room from the check-in time of the ' +
+        '`manual` requires a room, 422), or `rooms` for a split stay (its segments in order, as availability offers ' +
+        'them; a night held in any is a 409 naming the clash). Nights `check_in`..`check_out` occupy the room from the check-in time of the ' +
         "first day to the check-out time of the last, in the hotel's time zone; an hourly stay `start_at`..`end_at` " +
         'fits between them. A room already held (inquiry, confirmed, checked in) in that span is a 409 naming the clash; ' +
         'a room closed or under maintenance is a 422. `price` comes from the pricing service unless given. The guest ' +
@@ -88,7 +90,8 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         "check-in time to the next day's check-out time and it is not closed. Per category, the window is also judged " +
         "as one stay: `sellable` (a room free every night, none of the category's restrictions broken), else the " +
         '`restrictions` it breaks (`{ restriction, night, value }`, as the 422 of a booking) and `alternatives`: the ' +
-        'same length shifted by up to 3 days either way, free and unrestricted, closest first (split stays: not yet).',
+        'same length shifted by up to 3 days either way, free and unrestricted, closest first; when no one room is free ' +
+        'every night but some room is each night, `split`: the rooms with the fewest moves, to book as `rooms`.',
       tags,
       access: { kind: 'hotel', roles: BOOKING_READERS },
       request: { params: slugParams, query: availabilityQuery },
@@ -155,6 +158,34 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         assertMayOverride(auth.role, body.override_restrictions);
         const actor = { userId: auth.sub, hotelSlug: hotel.slug, mayOverride: mayOverride(auth.role) };
         res.json(await bookings.lifecycle.change(hotel.id, params.id, body, actor, { expected: expectedVersion }));
+      },
+    }),
+    defineHotelRoute<BookingMoveInput, unknown, { id: string }>({
+      method: 'post',
+      path: '/api/hotels/:slug/bookings/:id/move',
+      summary: "Move a booking's nights to another room",
+      description:
+        'The nights from `from` to the end of the stay go to `room_id` (any category), the earlier ones stay where ' +
+        "they were; the answer's `rooms` lists the stay's segments. For a guest in house `from` is tonight at the " +
+        "earliest (the default): moved tonight, the booking's `room_id` becomes the new room at once, the room left " +
+        'gets its turnover, the TV system is told and the desk is offered a new door card (a notification); a later ' +
+        'night plans the move (the desk moves the guest on the day). `reprice` quotes the nights moved at the new ' +
+        "room's price (the earlier nights keep their share of the price). A cancelled or finished booking, an hourly " +
+        'stay, a night outside the stay or the room the guest has then are 422, a room closed, under maintenance or ' +
+        'too small 422, a room held on any of the nights 409 naming the other booking.',
+      tags,
+      access: { kind: 'hotel', roles: BOOKING_WRITERS },
+      concurrency: 'if-match',
+      request: { params: idParams, body: moveBookingBody },
+      responses: {
+        200: { description: 'The booking, with its rooms', schema: bookingSchema },
+        404: { description: 'No such booking' },
+        409: { description: 'The room is held on a night of the move (the message names the other booking)' },
+        422: { description: 'A rule refused it' },
+      },
+      async handler({ hotel, params, body, auth, expectedVersion, res }) {
+        const actor = { userId: auth.sub, hotelSlug: hotel.slug };
+        res.json(await bookings.moves.move(hotel.id, params.id, body, actor, expectedVersion));
       },
     }),
     defineHotelRoute<{ guest_id: string }, unknown, { id: string }>({

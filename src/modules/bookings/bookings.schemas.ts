@@ -17,6 +17,8 @@ import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
 
 const name = Joi.string().trim().min(1).max(100);
+/** A split stay's rooms at most (a move every night of a month). */
+const MAX_SPLIT_SEGMENTS = 31;
 const stayLimit = { maxDays: MAX_STAY_NIGHTS };
 const windowLimit = { maxDays: MAX_WINDOW_DAYS };
 
@@ -35,6 +37,20 @@ const guestFields = {
 
 export const createBookingBody = Joi.object({
   room_id: Joi.string().uuid(),
+  rooms: Joi.array()
+    .items(
+      Joi.object({
+        room_id: Joi.string().uuid().required(),
+        from: calendarDate.required(),
+        to: calendarDate.required(),
+      }),
+    )
+    .min(2)
+    .max(MAX_SPLIT_SEGMENTS)
+    .description(
+      "A split stay: its rooms in order, the first from `check_in`, each from the last one's `to`, the last to " +
+        "`check_out` (as availability's `split` offers them); instead of `room_id` or `category_id`",
+    ),
   category_id: Joi.string().uuid(),
   check_in: calendarDate,
   check_out: calendarDate,
@@ -56,8 +72,9 @@ export const createBookingBody = Joi.object({
   notes: Joi.string().trim().max(4000).allow(''),
   override_restrictions: overrideRestrictions,
 })
-  .xor('room_id', 'category_id')
+  .xor('room_id', 'category_id', 'rooms')
   .xor('check_in', 'start_at')
+  .with('rooms', 'check_in')
   .and('check_in', 'check_out')
   .and('start_at', 'end_at')
   .custom(dateSpan('check_in', 'check_out', stayLimit))
@@ -90,6 +107,25 @@ export const updateBookingBody = Joi.object({
   .messages({ 'booking.flagOnly': '{{#label}} must change something besides override_restrictions' })
   .custom(dateSpan('check_in', 'check_out', stayLimit))
   .custom(dateSpan('start_at', 'end_at', stayLimit));
+
+export const moveBookingBody = Joi.object({
+  room_id: Joi.string().uuid().required(),
+  from: calendarDate.description(
+    "The first night in the new room (hotel-local; default and earliest: tonight for a guest in house, else the stay's first night)",
+  ),
+  reason: Joi.string().trim().min(1).max(500).required(),
+  reprice: Joi.boolean().description(
+    "Quote the nights moved at the new room's price (default false: the booking's price stays)",
+  ),
+});
+
+const segmentSchema = Joi.object({
+  room_id: Joi.string().uuid(),
+  from: Joi.string().description('Hotel-local day the stay enters the room'),
+  to: Joi.string().description('Hotel-local day it leaves it'),
+  start_at: Joi.date(),
+  end_at: Joi.date(),
+}).meta(openApiComponent('BookingRoomSegment'));
 
 export const bookingListQuery = Joi.object({
   from: calendarDate,
@@ -156,6 +192,12 @@ export const bookingSchema = Joi.object({
   updated_at: Joi.date(),
   warnings: Joi.array().items(Joi.string()),
   guests: Joi.array().items(bookingGuestSchema).optional().description('Only when one booking is read'),
+  rooms: Joi.array()
+    .items(segmentSchema)
+    .optional()
+    .description(
+      'The rooms the stay occupies, in time order (several after a move); when one booking is read, changed or moved',
+    ),
 }).meta(openApiComponent('Booking'));
 
 export const chargeSchema = Joi.object({
@@ -179,6 +221,12 @@ export const availabilitySchema = Joi.object({
       total_rooms: Joi.number().integer(),
       free: Joi.array().items(Joi.number().integer()),
       ...stayVerdictKeys,
+      split: Joi.array()
+        .items(Joi.object({ room_id: Joi.string().uuid(), from: Joi.string(), to: Joi.string() }))
+        .description(
+          'When no one room is free every night but some room is each night (and no restriction is broken): the ' +
+            'stay split over rooms with the fewest moves, as `rooms` of a new booking',
+        ),
     }).description(
       'Per category, also the window `from`..`to` judged as one stay: `sellable` when a room of the category is free ' +
         "on every night and the stay breaks none of the category's restrictions; otherwise the `restrictions` it " +

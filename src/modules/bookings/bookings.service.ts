@@ -20,10 +20,12 @@ import type { BookingEffects } from './bookings.effects';
 import { createHolds } from './bookings.holds';
 import { createInventory } from './bookings.inventory';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
+import { createMoves } from './bookings.moves';
 import { createOffers, hotelToday } from './bookings.offers';
+import { createSplitStays } from './bookings.split-stays';
 import type { StayFollower, StayFollowers } from './bookings.outside';
 import { createBookingPayments } from './bookings.payments';
-import { bookingMessages, presentBooking } from './bookings.present';
+import { bookingMessages, presentBooking, presentSegments } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
 import { assertKindAllowed, bodyError, createStays, type StayServices } from './bookings.stays';
 import type { Booking, BookingFilter, BookingInput } from './bookings.types';
@@ -87,6 +89,8 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited, holds });
   const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments });
   const inventory = createInventory({ repository, hotels: deps.hotels });
+  const splitStays = createSplitStays({ repository, stays, rooms: deps.rooms });
+  const moves = createMoves({ repository, effects, turnover: lifecycle.turnover, stays, rooms: deps.rooms, holds });
   const offerings = {
     restrictions: deps.restrictions,
     holds,
@@ -135,7 +139,10 @@ export function createBookingsService({ repository, effects, followers, ...deps 
 
   async function create(hotelId: string, input: BookingInput, actor: Actor, trx: Knex.Transaction) {
     const { hotel, span } = await stays.hotelAndSpan(trx, hotelId, input);
-    const { category, candidates } = await stays.roomsFor(trx, hotel, input, span, input.guests_count ?? 1);
+    const split = input.rooms && (await splitStays.plan(trx, hotel, input));
+    const { category, candidates } = split
+      ? { category: split.segments[0].category, candidates: [] }
+      : await stays.roomsFor(trx, hotel, input, span, input.guests_count ?? 1);
     const guarded = await holds.enter(trx, { hotelId, categoryId: category.id, span, blockId: input.block_id });
     assertKindAllowed(category, input.check_in ? 'nightly' : 'hourly');
     const tariff = await stays.tariffOf(trx, hotelId, input.tariff_id);
@@ -148,20 +155,36 @@ export function createBookingsService({ repository, effects, followers, ...deps 
       const stay = { ...row, override_restrictions: input.override_restrictions };
       Object.assign(row, await stays.restricted(trx, hotel, stay, actor));
     }
-    let created = await place(trx, { ...row, primaryGuestId: guest.id }, { span, candidates }, priceFor);
+    const primary = { primaryGuestId: guest.id };
+    let created = split
+      ? await splitStays.place(
+          trx,
+          { ...row, price: input.price ?? (await splitStays.price(trx, input, split, { hotel, tariff })) },
+          split,
+          primary,
+        )
+      : await place(trx, { ...row, ...primary }, { span, candidates }, priceFor);
     if (guarded) await holds.guard(trx, created);
     if (input.paid_amount && parseMoney(input.paid_amount) !== 0n) {
       const paid = { amount: input.paid_amount, method: 'other' as const, note: 'Оплата при бронировании' };
       created = (await bookingPayments.record(trx, created, paid, actor.userId)).booking;
     }
     await lifecycle.begin(trx, created, actor.hotelSlug);
-    return presentBooking(created);
+    if (!split) return presentBooking(created);
+    return {
+      ...presentBooking(created),
+      rooms: presentSegments(await repository.segments.of(trx, hotelId, [created.id])),
+    };
   }
 
   async function getWithin(conn: DbOrTrx, hotelId: string, id: string, lock?: 'share') {
     const booking = await rows.find(conn, hotelId, id, { forShare: lock === 'share' });
     if (!booking) throw new NotFoundError(bookingMessages.notFound);
-    return { ...presentBooking(booking), guests: await rows.guestIds(conn, hotelId, id) };
+    const [guestIds, segments] = await Promise.all([
+      rows.guestIds(conn, hotelId, id),
+      repository.segments.of(conn, hotelId, [id]),
+    ]);
+    return { ...presentBooking(booking), guests: guestIds, rooms: presentSegments(segments) };
   }
 
   return {
@@ -220,6 +243,9 @@ export function createBookingsService({ repository, effects, followers, ...deps 
 
     /** Every status move and its consequences, for the routes, the sweeps and the other areas. */
     lifecycle,
+
+    /** A booking's nights moved to another room, with the move's consequences. */
+    moves,
 
     /** For a module that acts on stays outside the service: it says at each commit what its workflow must send. */
     followStays: (follower: StayFollower) => followers.add(follower),

@@ -54,3 +54,19 @@ export async function notifyStaff(
   }
   return made;
 }
+
+/** A move the desk must act on: the guest moved tonight needs a new door card (offered, never issued by itself). */
+export async function notifyMoved(
+  notifications: Pick<NotificationsService, 'notify'>,
+  trx: Knex.Transaction,
+  booking: Booking,
+  move: { fromRoomId: string; reason: string; now: boolean },
+): Promise<void> {
+  await notifications.notify(trx, booking.hotel_id, {
+    type: 'booking_moved',
+    title: move.now ? 'Гость переселён: перевыпустите ключ-карту' : 'Запланировано переселение гостя',
+    body: `${describe(booking)}. Причина: ${move.reason}`,
+    data: { booking_id: booking.id, room_id: booking.room_id, from_room_id: move.fromRoomId, card_reissue: move.now },
+    dedupeKey: `booking_moved:${booking.id}:${booking.updated_at.toISOString()}`,
+  });
+}

@@ -11,6 +11,7 @@ import type { Actor } from './bookings.lifecycle';
 import { bookingMessages } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
 import { orderCandidates } from './bookings.rules';
+import { segmentsOver } from './bookings.stay-rooms';
 import type { Booking, BookingChanges, BookingInput } from './bookings.types';
 
 /** What the price of a stay depends on. */
@@ -37,7 +38,7 @@ export function bodyError(field: string, message: string): ValidationError {
   return new ValidationError(message, [{ path: `body.${field}`, message }]);
 }
 
-function assertRoomUsable(room: Room, span: Span, guestCount: number): void {
+export function assertRoomUsable(room: Room, span: Span, guestCount: number): void {
   const underMaintenance =
     room.maintenance_from &&
     room.maintenance_to &&
@@ -80,7 +81,7 @@ function nightsOf(stay: StayNights): RestrictedStay | undefined {
   return { category_id, check_in, check_out, tariff_id: stay.tariff_id ?? null };
 }
 
-type StayDependencies = StayServices & { repository: Pick<BookingsRepository, 'bookings'> };
+type StayDependencies = StayServices & { repository: Pick<BookingsRepository, 'bookings' | 'segments'> };
 
 /** A stay's span, room, category and tariff, checked against the hotel's rules, and its price. */
 export function createStays({ hotels, rooms, pricing, restrictions, repository }: StayDependencies) {
@@ -205,6 +206,28 @@ export function createStays({ hotels, rooms, pricing, restrictions, repository }
   }
 
   /**
+   * The room a changed stay is priced and restricted in, its rooms checked over the new span: a stay in one room, its
+   * room; a moved stay, every segment's room over its nights, and before arrival the first segment's room (where its
+   * dates leave it), so the booking never points at a room it no longer holds.
+   */
+  async function stayRoom(trx: DbOrTrx, booking: Booking, merged: Booking, span: Span | undefined) {
+    const moved = span ? await repository.segments.of(trx, booking.hotel_id, [booking.id]) : [];
+    if (!span || moved.length <= 1) {
+      const room = await roomOf(trx, booking.hotel_id, merged.room_id);
+      if (span) assertRoomUsable(room, span, merged.guests_count);
+      return room;
+    }
+    const held: Room[] = [];
+    for (const segment of segmentsOver(moved, span)) {
+      const room = await roomOf(trx, booking.hotel_id, segment.room_id);
+      assertRoomUsable(room, segment, merged.guests_count);
+      held.push(room);
+    }
+    if (booking.status !== 'checked_in') return held[0];
+    return held.find((room) => room.id === merged.room_id) ?? (await roomOf(trx, booking.hotel_id, merged.room_id));
+  }
+
+  /**
    * The fields a change of a booking writes: its own, the span and category of a new room or dates (checked), and a
    * new price when what it depends on changed, unless the price was set by hand.
    */
@@ -224,13 +247,13 @@ export function createStays({ hotels, rooms, pricing, restrictions, repository }
     const tariff = await tariffOf(trx, hotelId, 'tariff_id' in changes ? changes.tariff_id : undefined);
     if (restrictionsChanged || reprice) {
       const hotel = await hotelOf(trx, hotelId);
-      const room = await roomOf(trx, hotelId, merged.room_id);
+      const span = staysChanged ? await spanOf(trx, hotel, merged) : undefined;
+      const room = await stayRoom(trx, booking, merged, span);
       const category = await categoryOf(trx, hotelId, room.category_id);
-      if (staysChanged) {
-        const span = await spanOf(trx, hotel, merged);
-        assertRoomUsable(room, span, merged.guests_count);
+      if (span) {
         assertKindAllowed(category, booking.kind);
         Object.assign(fields, { start_at: span.start, end_at: span.end, category_id: room.category_id });
+        if (room.id !== merged.room_id) fields.room_id = room.id;
       }
       if (restrictionsChanged) {
         const stay = { ...merged, category_id: room.category_id, override_restrictions };

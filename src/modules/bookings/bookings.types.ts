@@ -51,6 +51,8 @@ export interface Booking {
 
 export interface BookingInput {
   room_id?: string;
+  /** A split stay: its rooms from the check-in to the check-out, in order (as availability's `split` offers them). */
+  rooms?: { room_id: string; from: string; to: string }[];
   category_id?: string;
   /**
    * How to place a stay by category when the hotel assigns rooms by hand (`manual`): for bookings nobody at the desk
@@ -105,6 +107,15 @@ export interface BookingChanges {
   cancel_reason?: string;
   source?: BookingSource;
   override_restrictions?: boolean;
+}
+
+/** A move of a booking's nights, from `from` (a hotel-local date) to its end, to another room. */
+export interface BookingMoveInput {
+  room_id: string;
+  from?: string;
+  reason: string;
+  /** Quote the nights moved at the new room's price (default: the price stays). */
+  reprice?: boolean;
 }
 
 export interface BookingFilter {

@@ -10,6 +10,7 @@ export const NOTIFICATION_TYPES = [
   'booking_auto_checked_out',
   'booking_blacklisted_guest',
   'block_released',
+  'booking_moved',
   'deposit_settled',
   'payment_received',
   'housekeeping_task_created',

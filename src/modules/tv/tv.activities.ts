@@ -22,7 +22,7 @@ export function durableDesk(agents: Pick<AgentsService, 'commands'>): DeskSender
     const command = {
       hotelId: settings.hotel_id,
       workstationId: settings.agent_workstation_id as string,
-      key: `tv:${attempt.bookingId}:${attempt.event}:${attempt.attempt}`,
+      key: `tv:${attempt.bookingId}:${attempt.event}:${attempt.attempt}${attempt.instance ? `:${attempt.instance}` : ''}`,
       type: 'http_request',
       payload: { ...request },
       deadlineMs: WORKER_PUSH_TIMEOUT_MS,
@@ -45,9 +45,11 @@ export function durableDesk(agents: Pick<AgentsService, 'commands'>): DeskSender
 export function tvActivities(tv: TvService, agents: Pick<AgentsService, 'commands'>): TvActivities {
   const desk = durableDesk(agents);
   return {
-    async pushStayToTv({ hotelId, bookingId, event }) {
+    async pushStayToTv({ hotelId, bookingId, event, roomId, moveId }) {
       const { attempt } = Context.current().info;
-      const result = await tv.pushStay({ hotelId, bookingId, event, attempt }, desk, WORKER_PUSH_TIMEOUT_MS);
+      // A move's pushes are told apart from the stay's own check-in and check-out (and another move's) by the move.
+      const push = { hotelId, bookingId, event, attempt, roomId, ...(moveId && { instance: moveId }) };
+      const result = await tv.pushStay(push, desk, WORKER_PUSH_TIMEOUT_MS);
       if (result.skipped) return 'skipped';
       const { outcome } = result;
       if (outcome.kind === 'ok') return 'ok';

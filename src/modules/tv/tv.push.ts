@@ -31,6 +31,8 @@ export interface PushAttempt {
   bookingId: string | null;
   event: PushEvent;
   attempt: number;
+  /** Which push of its booking and event this is, when a stay has several (a move's, by its activity). */
+  instance?: string;
 }
 
 export interface PushResult {

@@ -106,7 +106,11 @@ export function createTvService(db: Db, config: Pick<SharedSettings, 'allowPriva
      * One attempt of a booking's push, logged. `skipped` when there is nothing to send; otherwise the TV system's
      * answer (`outcome`) for the caller to succeed, retry or give up on.
      */
-    async pushStay(input: Omit<PushAttempt, 'bookingId'> & { bookingId: string }, desk: DeskSender, timeoutMs: number) {
+    async pushStay(
+      { roomId, ...input }: Omit<PushAttempt, 'bookingId'> & { bookingId: string; roomId?: string },
+      desk: DeskSender,
+      timeoutMs: number,
+    ) {
       const row = await settings.row(input.hotelId);
       let booking: Awaited<ReturnType<BookingsService['get']>>;
       try {
@@ -116,15 +120,16 @@ export function createTvService(db: Db, config: Pick<SharedSettings, 'allowPriva
         await pusher.skip(input, pushDetails.bookingNotFound);
         return { skipped: true as const };
       }
+      const room = roomId ?? booking.room_id;
       const blocked =
-        obstacle(row, booking.room_id, true) ??
+        obstacle(row, room, true) ??
         (input.event === 'check_in' && booking.status !== 'checked_in' ? pushDetails.notInHouse : undefined);
       if (blocked) {
         await pusher.skip(input, blocked);
         return { skipped: true as const };
       }
       const stay: TvStay = {
-        room: row.netup_room_number[booking.room_id],
+        room: row.netup_room_number[room],
         firstName: booking.guest_first_name,
         lastName: booking.guest_last_name,
         language: row.default_language,
