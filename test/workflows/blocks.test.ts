@@ -64,6 +64,8 @@ async function notices(hotel: RegisteredHotel) {
   return body.items.filter((n: { type: string }) => n.type === 'block_released');
 }
 
+const guestName = { guest_last_name: 'Петров', guest_first_name: 'Олег' };
+
 /** A block of one unit on the night `night` days from today, picked up by one stay: the block and the stay's id. */
 async function pickedUpBlock(night: number, body: Record<string, unknown>) {
   const { hotel, category } = await hotelWithRooms(2);
@@ -73,7 +75,7 @@ async function pickedUpBlock(night: number, body: Record<string, unknown>) {
   const { body: picked } = await t.http
     .post(api(hotel, `/blocks/${block.id}/pickup`))
     .set(as(hotel.accessToken))
-    .send({ guests: [{ ...stay, guest_last_name: 'Петров', guest_first_name: 'Олег' }] })
+    .send({ guests: [{ ...stay, ...guestName }] })
     .expect(201);
   const cancelStay = () =>
     t.http
@@ -82,6 +84,16 @@ async function pickedUpBlock(night: number, body: Record<string, unknown>) {
       .send({ status: 'cancelled' })
       .expect(200);
   return { hotel, category, block, cancelStay };
+}
+
+/** The block's cut-off moved to today with every unit picked up: its release finds nothing to do and ends. */
+async function cutOffToday(hotel: RegisteredHotel, blockId: string) {
+  await t.http
+    .patch(api(hotel, `/blocks/${blockId}`))
+    .set(as(hotel.accessToken))
+    .send({ release_kind: 'date', release_date: localDay(0) })
+    .expect(200);
+  expect(await (await startedHandle(client, `block-release:${blockId}`)).result()).toBe('released');
 }
 
 describe('the release of a block', () => {
@@ -168,13 +180,7 @@ describe('the release of a block', () => {
 
   it('a stay of the pickup cancelled after the cut-off gives its unit back at once', async () => {
     const { hotel, category, block, cancelStay } = await pickedUpBlock(40, {});
-    // The cut-off passes with every unit picked up: nothing to release, and no release is to come.
-    await t.http
-      .patch(api(hotel, `/blocks/${block.id}`))
-      .set(as(hotel.accessToken))
-      .send({ release_kind: 'date', release_date: localDay(0) })
-      .expect(200);
-    expect(await (await startedHandle(client, `block-release:${block.id}`)).result()).toBe('released');
+    await cutOffToday(hotel, block.id);
     await cancelStay();
     const nights = await nightsOnce(hotel, block.id, (list) => list[0].released === 1);
     expect(releasedOf(nights)).toEqual({ [localDay(40)]: [0, 1] });
@@ -184,5 +190,24 @@ describe('the release of a block', () => {
       .query({ from: localDay(40), to: localDay(41), category_id: category.id })
       .expect(200);
     expect(free.categories[0].free).toEqual([2]);
+  });
+
+  it('a stay of the pickup shortened after the cut-off gives the night it left back at once', async () => {
+    const { hotel, category } = await hotelWithRooms(1);
+    const allotment = [{ category_id: category.id, from: localDay(50), to: localDay(51), rooms: 1 }];
+    const block = await createBlock(hotel, { allotment });
+    const { body: picked } = await t.http
+      .post(api(hotel, `/blocks/${block.id}/pickup`))
+      .set(as(hotel.accessToken))
+      .send({ guests: [{ category_id: category.id, check_in: localDay(50), check_out: localDay(52), ...guestName }] })
+      .expect(201);
+    await cutOffToday(hotel, block.id);
+    await t.http
+      .patch(api(hotel, `/bookings/${picked.bookings[0].id}`))
+      .set(as(hotel.accessToken))
+      .send({ check_out: localDay(51) })
+      .expect(200);
+    const nights = await nightsOnce(hotel, block.id, (list) => list[1].released === 1);
+    expect(releasedOf(nights)).toEqual({ [localDay(50)]: [1, 0], [localDay(51)]: [0, 1] });
   });
 });

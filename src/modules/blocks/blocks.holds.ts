@@ -3,6 +3,7 @@ import type { DbOrTrx } from '../../platform/db/knex';
 import { ConflictError } from '../../platform/errors';
 import type { Booking, HeldStay } from '../bookings';
 import { blocksRepository as repository } from './blocks.repository';
+import { wakeReleaseOf } from './blocks.follower';
 import { blockMessages } from './blocks.service';
 import { holds } from './blocks.types';
 
@@ -23,8 +24,10 @@ export const holdMessages = {
  * moved to another category) it is any stay: it may take a room only where the free rooms left still cover every
  * unit held.
  */
-async function guard(trx: Knex.Transaction, booking: Booking): Promise<void> {
+async function guard(trx: Knex.Transaction, booking: Booking, changed = false): Promise<void> {
   if (!STAY_HOLDS_ROOM.includes(booking.status)) return;
+  // A stay of the block moved or shortened may leave a night the block holds: its release counts again.
+  if (changed && booking.block_id) await wakeReleaseOf(trx, booking.hotel_id, booking.block_id);
   const { hotel_id: hotelId, category_id: categoryId } = booking;
   // A block written meanwhile waits for this stay's commit (see lockCategories); a block written before is seen here.
   await repository.shareCategory(trx, hotelId, categoryId);

@@ -17,10 +17,11 @@ export interface InventoryHolds {
    */
   enter(trx: Knex.Transaction, stay: HeldStay): Promise<boolean>;
   /**
-   * In the transaction that has just written the stay (created, or its room or dates changed): a `ConflictError`
-   * when it takes a unit held for someone else, or when a block's pickup takes more than the block holds.
+   * In the transaction that has just written the stay (created, or its room or dates changed: `changed`): a
+   * `ConflictError` when it takes a unit held for someone else, or when a block's pickup takes more than the block
+   * holds. A changed stay of a block may also have freed one of its units.
    */
-  guard(trx: Knex.Transaction, booking: Booking): Promise<void>;
+  guard(trx: Knex.Transaction, booking: Booking, changed?: boolean): Promise<void>;
 }
 
 /** A stay about to be written, as the holds see it. */
@@ -42,7 +43,8 @@ export function createHolds() {
     held: (conn: DbOrTrx, hotelId: string, from: string, count: number) =>
       holds ? holds.held(conn, hotelId, from, count) : Promise.resolve(new Map<string, number[]>()),
     enter: (trx: Knex.Transaction, stay: HeldStay) => (holds ? holds.enter(trx, stay) : Promise.resolve(false)),
-    guard: (trx: Knex.Transaction, booking: Booking) => (holds ? holds.guard(trx, booking) : Promise.resolve()),
+    guard: (trx: Knex.Transaction, booking: Booking, changed?: boolean) =>
+      holds ? holds.guard(trx, booking, changed) : Promise.resolve(),
   };
 }
 

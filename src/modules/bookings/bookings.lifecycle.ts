@@ -130,7 +130,7 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
         const fields = await edited(trx, booking, changes, actor);
         const move = await moveOf(trx, booking, to, changes.cancel_reason ?? reason);
         const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
-        if ('room_id' in fields || 'start_at' in fields || 'end_at' in fields) await holds.guard(trx, updated);
+        if ('room_id' in fields || 'start_at' in fields || 'end_at' in fields) await holds.guard(trx, updated, true);
         await consequences(trx, booking.status, updated, { reason, actor, changes });
         const segments = await repository.segments.of(trx, hotelId, [id]);
         return { ...presentBooking(updated, move.warnings), rooms: presentSegments(segments) };
