@@ -114,6 +114,38 @@ describe('widget availability', () => {
     expect(after.body.categories).toEqual([expect.objectContaining({ free: [0, 0], available: false, total: null })]);
   });
 
+  it('shows a stay no one room takes but rooms in turn do as a split, for information only', async () => {
+    const hotel = await registerHotel(t);
+    const category = await createCategory(t, hotel, { base_price: 4000 });
+    const [a, b] = [await createRoom(t, hotel, category.id), await createRoom(t, hotel, category.id)];
+    const [d0, d2, d3] = [localDay(30), localDay(32), localDay(33)];
+    // Room a is held the first two nights, room b the last: no one room takes the stay, the two in turn do.
+    const guest = { guest_last_name: 'Занятов', guest_first_name: 'Иван' };
+    for (const held of [
+      { room_id: a.id, check_in: d0, check_out: d2 },
+      { room_id: b.id, check_in: d2, check_out: d3 },
+    ])
+      await t.http
+        .post(api(hotel, '/bookings'))
+        .set(as(hotel.accessToken))
+        .send({ ...held, ...guest })
+        .expect(201);
+    const { body } = await t.http
+      .get(widget(hotel, '/availability'))
+      .query({ from: d0, to: d3, guests: 1 })
+      .expect(200);
+    expect(body.categories).toEqual([
+      expect.objectContaining({
+        available: false,
+        free: [1, 1, 1],
+        split: [
+          { from: d0, to: d2 },
+          { from: d2, to: d3 },
+        ],
+      }),
+    ]);
+  });
+
   it('bounds the window and the party', async () => {
     const { hotel } = await hotelSelling(1);
     const ask = (query: Record<string, unknown>) => t.http.get(widget(hotel, '/availability')).query(query);

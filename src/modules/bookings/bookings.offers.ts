@@ -11,6 +11,7 @@ import { MAX_SHIFT_DAYS, type Offering, type StayVerdict } from '../restrictions
 import { leftAfterHolds, roomFree, widened, type Offerings } from './bookings.availability';
 import { nightsFrom, type Inventory, type InventorySnapshot, type RoomNights } from './bookings.inventory';
 import type { BookingsRepository } from './bookings.repository';
+import { splitStay } from './bookings.split';
 
 const MAX_OFFER_NIGHTS = 31;
 const MAX_OFFER_GUESTS = 20;
@@ -49,6 +50,11 @@ export interface CategoryOffer extends StayVerdict {
   /** The tourist tax of the stay, charged on top of `total` (Tax Code ch. 33.1), when available. */
   tourist_tax: StayTax | null;
   hourly: { allowed: boolean; price_per_hour: string | null };
+  /**
+   * Only as information, when no one room is free every night but some room is each night (and no restriction is
+   * broken): the nights of each room of the stay split over rooms with the fewest moves (the rooms are not shown).
+   */
+  split?: { from: string; to: string }[];
 }
 
 export interface Offers {
@@ -150,6 +156,14 @@ export function createOffers({
       (shift) => roomFree(fitting, first, shift) && leftAfterHolds(sellable, held, first, shift),
     );
     const available = verdict.sellable;
+    const split =
+      available || verdict.restrictions.length > 0
+        ? undefined
+        : splitStay(
+            fitting.map((room) => ({ ...room, free: room.free.slice(MAX_SHIFT_DAYS, MAX_SHIFT_DAYS + nights) })),
+            stay.from,
+            nights,
+          );
     const [price, pricePerHour] = await Promise.all([
       available ? stayPrice(snapshot, hotel, category, stay) : null,
       category.allow_hourly ? hourPrice(snapshot, hotel, category, stay) : null,
@@ -167,6 +181,7 @@ export function createOffers({
       tourist_tax: price?.tourist_tax ?? null,
       hourly: { allowed: category.allow_hourly, price_per_hour: pricePerHour },
       ...verdict,
+      ...(split && { split: split.map(({ from, to }) => ({ from, to })) }),
     };
   }
 

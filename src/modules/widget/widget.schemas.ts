@@ -178,6 +178,13 @@ export const offersAnswer = Joi.object({
       hourly: Joi.object({ allowed: Joi.boolean(), price_per_hour: moneyOut.allow(null) }).meta(
         openApiComponent('HourlyOffer'),
       ),
+      split: Joi.array()
+        .items(Joi.object({ from: Joi.string(), to: Joi.string() }))
+        .description(
+          'Only as information, when no one room is free every night but some room is each night (and no ' +
+            'restriction is broken): the nights of each room of the stay split over rooms with the fewest moves; ' +
+            'the widget books by category, so such a stay is booked through the hotel',
+        ),
     }).meta(openApiComponent('CategoryOffer')),
   ),
 }).meta(openApiComponent('StayOffers'));
