@@ -219,6 +219,23 @@ describe('blocks hold inventory', () => {
     expect(body.check_in).toBe(localDay(62));
   });
 
+  it('a room move into another category may not take the units a block holds there; within its own, it may', async () => {
+    const held1 = await categoryOf(1);
+    const other2 = await categoryOf(2);
+    await createBlock({ status: 'definite', allotment: [held(held1.category.id, 70, 71, 1)] }).expect(201);
+    const stay = await book({ room_id: other2.rooms[0].id, ...nights(69, 72) }).expect(201);
+    const move = (roomId: string) =>
+      t.http
+        .post(api(owner, `/bookings/${stay.body.id}/move`))
+        .set(as(owner.accessToken))
+        .send({ room_id: roomId, from: localDay(70), reason: 'Шум' });
+    const refused = await move(held1.rooms[0].id).expect(409);
+    expect(refused.body.code).toBe('held_by_block');
+    const { body } = await t.http.get(api(owner, `/bookings/${stay.body.id}`)).set(as(owner.accessToken));
+    expect(body.rooms).toEqual([expect.objectContaining({ room_id: other2.rooms[0].id })]);
+    await move(other2.rooms[1].id).expect(200);
+  });
+
   it('the revenue calendar counts held units not picked up out of its free rooms, and shows them per night', async () => {
     const { category } = await categoryOf(3);
     const calendar = async () => {
