@@ -7,6 +7,7 @@ import { depositsModule } from './deposits/deposits.module';
 import { cardsModule } from './cards/cards.module';
 import { chatModule } from './chat/chat.module';
 import { fiscalModule } from './fiscal/fiscal.module';
+import { foliosModule } from './folios/folios.module';
 import { guestsModule } from './guests/guests.module';
 import { hotelsModule } from './hotels/hotels.module';
 import { housekeepingModule } from './housekeeping/housekeeping.module';
@@ -56,6 +57,7 @@ export const MODULES = [
   agentsModule,
   fiscalModule,
   bookingsModule,
+  foliosModule,
   depositsModule,
   billingModule,
   widgetModule,

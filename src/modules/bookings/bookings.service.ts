@@ -18,6 +18,7 @@ import { createBookingCharges } from './bookings.charges';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
 import { createInventory } from './bookings.inventory';
+import { createLedgerFollowers, type LedgerFollower } from './bookings.ledger';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
 import { createOffers, hotelToday } from './bookings.offers';
 import type { StayFollower, StayFollowers } from './bookings.outside';
@@ -82,7 +83,8 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   const stays = createStays({ ...deps, repository });
   const rooms = createRoomWrites(repository);
   const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited });
-  const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments });
+  const ledger = createLedgerFollowers();
+  const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments, ledger });
   const inventory = createInventory({ repository, hotels: deps.hotels });
   const offerings = {
     restrictions: deps.restrictions,
@@ -198,6 +200,9 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     /** For a module that acts on stays outside the service: it says at each commit what its workflow must send. */
     followStays: (follower: StayFollower) => followers.add(follower),
 
+    /** For a module keeping books of stays: told of each charge, payment and payment taken back, in its transaction. */
+    followLedger: (follower: LedgerFollower) => ledger.add(follower),
+
     availability: createAvailability(inventory, offerings),
 
     /** Per category and night over up to a year: rooms that can be sold and the restrictions (revenue calendar). */
@@ -231,7 +236,7 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     },
 
     /** The lines of the stay's bill beside its price (room service, loyalty discounts). */
-    charges: createBookingCharges({ repository, effects }),
+    charges: createBookingCharges({ repository, effects, ledger }),
   };
 }
 
