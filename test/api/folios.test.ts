@@ -63,7 +63,10 @@ const setStatus = (hotel: RegisteredHotel, bookingId: string, status: string) =>
     .send({ status });
 
 /** A confirmed stay of `nights` from today at `price`, in its own room. */
-async function booking(hotel: RegisteredHotel, { nights = 3, price = '10000.00', from = 0 } = {}) {
+async function booking(
+  hotel: RegisteredHotel,
+  { nights = 3, price = '10000.00', from = 0, guestId = undefined as string | undefined } = {},
+) {
   const category = await createCategory(t, hotel);
   const room = await createRoom(t, hotel, category.id);
   const booked = await t.http
@@ -75,6 +78,7 @@ async function booking(hotel: RegisteredHotel, { nights = 3, price = '10000.00',
       check_out: localDay(from + nights),
       guest_last_name: 'Счетова',
       guest_first_name: 'Анна',
+      guest_id: guestId,
       price,
     })
     .expect(201);
@@ -165,6 +169,44 @@ describe('folio lines', () => {
     const cents = (amount: string) => Math.round(Number(amount) * 100);
     expect(cents(folio.balance)).toBe(cents(stay.price) + cents(stay.charges_amount) - cents(stay.paid_amount) + 20000);
     expect(folio.balance).toBe('2700.00');
+  });
+
+  it('post a loyalty redemption as a discount: after check-in the balance is the booking’s own', async () => {
+    const hotel = await registerHotel(t);
+    await t.http.patch(api(hotel, '/loyalty/settings')).set(as(hotel.accessToken)).send({ enabled: true }).expect(200);
+    const guest = await t.http
+      .post(api(hotel, '/guests'))
+      .set(as(hotel.accessToken))
+      .send({ last_name: 'Лоялова', first_name: 'Гостья' })
+      .expect(201);
+    await t.http
+      .post(api(hotel, `/guests/${guest.body.id}/loyalty/adjustments`))
+      .set(as(hotel.accessToken))
+      .send({ points: 500, note: 'Приветственные' })
+      .expect(201);
+    const id = await booking(hotel, { nights: 2, price: '6000', guestId: guest.body.id });
+    await setStatus(hotel, id, 'checked_in').expect(200);
+    const redeemed = await t.http
+      .post(api(hotel, `/bookings/${id}/loyalty-redemptions`))
+      .set(as(hotel.accessToken))
+      .send({ points: 200 })
+      .expect(201);
+    await pay(hotel, id, '1000');
+
+    const lines = guestFolio(await readFolio(hotel, id)).lines;
+    expect(lines.find((line) => line.kind === 'discount')).toMatchObject({
+      amount: '-200.00',
+      source: `charge:loyalty_redemption:${redeemed.body.entry.id}`,
+      posted_via: 'loyalty',
+    });
+    const stay = (
+      await t.http
+        .get(api(hotel, `/bookings/${id}`))
+        .set(as(hotel.accessToken))
+        .expect(200)
+    ).body;
+    expect(stay).toMatchObject({ charges_amount: '-200.00', paid_amount: '1000.00', balance: '4800.00' });
+    expect((await readFolio(hotel, id)).balance).toBe(stay.balance);
   });
 
   it('post a retried line (same source) once, and a retried check-in posts no night twice', async () => {
