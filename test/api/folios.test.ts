@@ -278,7 +278,7 @@ describe('payers', () => {
       .post(`${folioPath(owner, id)}/lines/${night.id}/move`)
       .set(as(owner.accessToken))
       .send({ folio_id: company.body.id })
-      .expect(400);
+      .expect(409);
 
     const folio = await readFolio(owner, id);
     expect(folio.folios.map((f) => [f.payer_kind, f.balance])).toEqual([

@@ -1,4 +1,4 @@
-import type { ModuleFixtures } from '../../platform/fixtures';
+import { day, type ModuleFixtures } from '../../platform/fixtures';
 
 const service = (n: number) => ({ kind: 'service', amount: '10', description: `Gate service ${n}` });
 
@@ -19,7 +19,20 @@ export const foliosFixtures: ModuleFixtures = {
         },
         control: true,
       },
-      'POST /api/hotels/:slug/bookings/:id/folio/lines/:lineId/move': { base: (r) => ({ folio_id: r.folio }) },
+      // The seeded line goes to the company's folio once; again, it is there already (409).
+      'POST /api/hotels/:slug/bookings/:id/folio/lines/:lineId/move': {
+        base: (r) => ({ folio_id: r.folio }),
+        control: true,
+      },
+      'POST /api/hotels/:slug/bookings/:id/folio/companies': {
+        base: (_r, n) => ({ payer_name: `Gate company ${n}`, payer_inn: '7707083893' }),
+        control: true,
+      },
+      // Days long past, later with each call: the hotel's current business date stays its own.
+      'POST /api/hotels/:slug/folio-settings/close-day': {
+        base: (_r, n) => ({ date: day(n, '2001-01-01') }),
+        control: true,
+      },
     },
   },
   async seed({ request, records, canary }) {

@@ -92,9 +92,9 @@ export function foliosRoutes(folios: FoliosService): RouteDefinition[] {
       request: { params: folioLineParams, body: moveLineBody },
       responses: {
         201: { description: 'The move', schema: moveSchema },
-        400: { description: 'The folio is not of this booking, or holds the line already' },
+        400: { description: 'The folio is not of this booking' },
         404: { description: 'No such booking or line' },
-        409: { description: 'The line belongs to a closed business day' },
+        409: { description: 'The line belongs to a closed business day, or is on that folio already' },
       },
       async handler({ hotel, params, body, auth, res }) {
         res.status(201).json(await folios.moveLine(hotel.id, params.id, params.lineId, body.folio_id, auth.sub));

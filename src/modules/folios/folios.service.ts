@@ -158,7 +158,7 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
         await folioOf(trx, hotelId, bookingId, toFolioId).catch(() => {
           throw bodyError('folio_id', folioMessages.notFound);
         });
-        if (line.folio_id === toFolioId) throw bodyError('folio_id', folioMessages.sameFolio);
+        if (line.folio_id === toFolioId) throw new ConflictError(folioMessages.sameFolio, 'folio_line_there');
         const { closed_through } = await folioSettingsRepository.get(trx, hotelId);
         if (isClosed(closed_through, line.business_date))
           throw new ConflictError(folioMessages.closedDay(line.business_date), 'folio_day_closed');
