@@ -339,6 +339,36 @@ describe('check-out and closed days', () => {
     expect((await readFolio(hotel, id)).settlements).toHaveLength(1);
   });
 
+  it('lets the auto check-out sweep check out an unsettled stay, recording the balance left open by no one', async () => {
+    const hotel = await registerHotel(t);
+    await t.http
+      .patch(api(hotel, '/settings'))
+      .set(as(hotel.accessToken))
+      .send({ auto_checkout: true, auto_checkout_hours: 0 })
+      .expect(200);
+    await t.http
+      .patch(api(hotel, '/folio-settings'))
+      .set(as(hotel.accessToken))
+      .send({ checkout_needs_settlement: true })
+      .expect(200);
+    const id = await booking(hotel, { nights: 2, price: '4000', from: -3 });
+    await setStatus(hotel, id, 'checked_in').expect(200);
+
+    const due = (await t.services.bookings.lifecycle.sweeps.overdueStays()).filter((stay) => stay.bookingId === id);
+    expect(due).toHaveLength(1);
+    expect(await t.services.bookings.lifecycle.sweeps.autoCheckOut(due[0])).toBe('done');
+    const stay = (
+      await t.http
+        .get(api(hotel, `/bookings/${id}`))
+        .set(as(hotel.accessToken))
+        .expect(200)
+    ).body;
+    expect(stay.status).toBe('checked_out');
+    expect((await readFolio(hotel, id)).settlements).toEqual([
+      expect.objectContaining({ decision: 'leave_open', balance: '4000.00', decided_by: null }),
+    ]);
+  });
+
   it('never change a closed day’s lines: postings go to the next open day, corrections point to the old line', async () => {
     const hotel = await registerHotel(t);
     const id = await booking(hotel, { nights: 2, price: '6000', from: -2 });

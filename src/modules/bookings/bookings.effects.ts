@@ -89,7 +89,7 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
         workflowId: bookingWorkflowIds.booking(booking.id),
         args: start,
         signal: bookingStatusSignal.name,
-        signalArgs: [{ ...change, effects: await followers.effectsOf(trx, booking) }],
+        signalArgs: [{ ...change, effects: await followers.effectsOf(trx, booking, change.reason) }],
         searchAttributes: { HotelSlug: hotelSlug, BookingId: booking.id },
         memo: bookingMemo(booking, hotelSlug),
       });

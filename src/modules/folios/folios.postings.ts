@@ -21,6 +21,7 @@ export const folioMessages = {
   unsettled: (balance: string) =>
     `Остаток по счёту гостя ${balance} ₽: примите его, запишите решение (POST …/folio/settlement) или выселите после ` +
     'расчёта',
+  leftBySweep: 'Автоматический выезд: остаток оставлен открытым',
   closedDay: (date: string) => `День ${date} закрыт: его строки не меняются, исправление ставится новой строкой`,
   closeBackwards: (date: string) => `Дни по ${date} уже закрыты`,
   closeFuture: 'Нельзя закрыть день, который ещё не наступил',
@@ -95,17 +96,21 @@ export function createPostings(deps: PostingsDependencies) {
 
     /**
      * A check-out of a hotel that asks for it: a guest folio whose balance is not zero needs the desk's decision
-     * recorded for that balance first (409 naming the balance otherwise).
+     * recorded for that balance first (409 naming the balance otherwise). A check-out no one at the desk made (the
+     * auto check-out sweep) is not refused: it records `leave_open` for the balance, by no one.
      */
-    async assertSettled(trx: DbOrTrx, booking: Booking): Promise<void> {
-      const settings = await folioSettingsRepository.get(trx, booking.hotel_id);
+    async settleAtCheckOut(trx: DbOrTrx, booking: Booking, byStaff: boolean): Promise<void> {
+      const { hotel_id: hotelId, id: bookingId } = booking;
+      const settings = await folioSettingsRepository.get(trx, hotelId);
       if (!settings.checkout_needs_settlement) return;
-      await foliosRepository.lockBooking(trx, booking.hotel_id, booking.id);
-      const balance = await guestBalance(trx, booking.hotel_id, booking.id);
+      await foliosRepository.lockBooking(trx, hotelId, bookingId);
+      const balance = await guestBalance(trx, hotelId, bookingId);
       if (parseMoney(balance) === 0n) return;
-      const decisions = await settlementsRepository.ofBooking(trx, booking.hotel_id, booking.id);
+      const decisions = await settlementsRepository.ofBooking(trx, hotelId, bookingId);
       if (decisions.some((decision) => parseMoney(decision.balance) === parseMoney(balance))) return;
-      throw new ConflictError(folioMessages.unsettled(balance), 'folio_unsettled');
+      if (byStaff) throw new ConflictError(folioMessages.unsettled(balance), 'folio_unsettled');
+      const decision = { decision: 'leave_open', balance, note: folioMessages.leftBySweep, decided_by: null } as const;
+      await settlementsRepository.insert(trx, hotelId, bookingId, decision);
     },
   };
 }

@@ -50,9 +50,9 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   deps.bookings.followLedger((trx, entry) => postings.postEntry(trx, entry));
   deps.bookings.followStays({
     statuses: ['checked_in', 'checked_out'],
-    async effectsOf(trx, booking) {
+    async effectsOf(trx, booking, reason) {
       if (booking.status === 'checked_in') await postings.postStay(trx, booking);
-      else await postings.assertSettled(trx, booking);
+      else await postings.settleAtCheckOut(trx, booking, reason === 'manual');
       return {};
     },
   });
