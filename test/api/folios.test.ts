@@ -217,6 +217,11 @@ describe('folio lines', () => {
     expect(again.body.id).toBe(first.body.id);
     const concurrent = await Promise.all([1, 2, 3].map(() => postLine(owner, id, { ...body, source: 'same-key' })));
     expect(concurrent.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+    // A key used on another booking is refused there, not answered with this booking's line.
+    const elsewhere = await booking(owner, { nights: 1 });
+    const taken = await postLine(owner, elsewhere, body).expect(409);
+    expect(taken.body).toMatchObject({ code: 'folio_source_taken' });
+    expect(guestFolio(await readFolio(owner, elsewhere)).lines).toEqual([]);
 
     await setStatus(owner, id, 'checked_in').expect(200);
     await setStatus(owner, id, 'checked_in').expect(200);

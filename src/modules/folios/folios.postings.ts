@@ -30,6 +30,7 @@ export const folioMessages = {
   zero: 'Сумма строки не может быть нулевой',
   tooLarge: (max: string) => `Сумма строки не больше ${max} ₽ по модулю`,
   tooManyFolios: (max: number) => `У брони не больше ${max} счетов компаний`,
+  sourceTaken: 'Этот ключ строки (source) уже использован для другой брони',
   sameFolio: 'Строка уже на этом счёте',
 };
 

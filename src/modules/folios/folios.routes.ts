@@ -61,6 +61,7 @@ export function foliosRoutes(folios: FoliosService): RouteDefinition[] {
         200: { description: 'Posted before with this `source`', schema: lineSchema },
         400: { description: 'Invalid line, a sign against its kind, a folio or line not of this booking' },
         404: { description: 'No such booking' },
+        409: { description: 'The `source` was used for a line of another booking' },
       },
       async handler({ hotel, params, body, auth, res }) {
         const posted = await folios.addManual(hotel.id, params.id, body, auth.sub);

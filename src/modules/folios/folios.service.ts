@@ -122,7 +122,7 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
         if (input.folio_id) await folioOf(trx, hotelId, bookingId, input.folio_id);
         if (input.corrects_line_id) await lineOf(trx, hotelId, bookingId, input.corrects_line_id);
         const vat = input.vat_rate ?? (await deps.payments.settingsOf(hotelId, trx)).fiscal_vat;
-        return postings.post(
+        const posted = await postings.post(
           trx,
           hotelId,
           bookingId,
@@ -138,6 +138,12 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
           },
           input.folio_id,
         );
+        // A key is the hotel's: one another booking's line took is not answered here.
+        if (!posted.created)
+          await folioOf(trx, hotelId, bookingId, posted.line.folio_id).catch(() => {
+            throw new ConflictError(folioMessages.sourceTaken, 'folio_source_taken');
+          });
+        return posted;
       });
     },
 
