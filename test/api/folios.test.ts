@@ -209,6 +209,85 @@ describe('folio lines', () => {
     expect((await readFolio(hotel, id)).balance).toBe(stay.balance);
   });
 
+  it('post room service delivered to the stay at its own VAT, and its refund against it', async () => {
+    const hotel = await registerHotel(t);
+    const service = (path: string) => api(hotel, `/room-service${path}`);
+    await t.http
+      .patch(api(hotel, '/payment-settings'))
+      .set(as(hotel.accessToken))
+      .send({ fiscal_vat: '20', fiscal_vat_room_service: '10' })
+      .expect(200);
+    await t.http
+      .patch(service('/settings'))
+      .set(as(hotel.accessToken))
+      .send({ enabled: true, delivery_fee: '0', minimum_order: '0' })
+      .expect(200);
+    const kitchen = await t.http
+      .post(service('/menu/categories'))
+      .set(as(hotel.accessToken))
+      .send({ name: 'Кухня', sort_order: 0 })
+      .expect(201);
+    const soup = await t.http
+      .post(service('/menu/items'))
+      .set(as(hotel.accessToken))
+      .send({ category_id: kitchen.body.id, name: 'Борщ', price: '350.50' })
+      .expect(201);
+    const category = await createCategory(t, hotel);
+    const room = await createRoom(t, hotel, category.id, { number: `F${randomUUID().slice(0, 5)}` });
+    const booked = await t.http
+      .post(api(hotel, '/bookings'))
+      .set(as(hotel.accessToken))
+      .send({
+        room_id: room.id,
+        check_in: localDay(0),
+        check_out: localDay(1),
+        guest_last_name: 'Гость',
+        guest_first_name: 'Тест',
+        price: 3000,
+      })
+      .expect(201);
+    const id = booked.body.id as string;
+    await setStatus(hotel, id, 'checked_in').expect(200);
+    const code = (
+      await t.http
+        .get(service(`/stays/${id}/code`))
+        .set(as(hotel.accessToken))
+        .expect(200)
+    ).body.code;
+    const placed = await t.http
+      .post(service('/guest/orders'))
+      .set({ 'X-Room': encodeURIComponent(room.number), 'X-Stay-Code': code })
+      .send({ items: [{ item_id: soup.body.id, quantity: 2 }] })
+      .expect(201);
+    const orderId = placed.body.order.id as string;
+    for (const status of ['accepted', 'preparing', 'delivered'])
+      await t.http
+        .post(service(`/orders/${orderId}/status`))
+        .set(as(hotel.accessToken))
+        .send({ status })
+        .expect(200);
+
+    let lines = guestFolio(await readFolio(hotel, id)).lines;
+    expect(lines.filter((line) => line.kind === 'room_service')).toEqual([
+      expect.objectContaining({ amount: '701.00', vat_rate: '10', source: `charge:room_service:${orderId}` }),
+    ]);
+    expect(lines.find((line) => line.kind === 'room_night')).toMatchObject({ amount: '3000.00', vat_rate: '20' });
+    await t.http
+      .post(service(`/orders/${orderId}/status`))
+      .set(as(hotel.accessToken))
+      .send({ status: 'refunded', reason: 'Остыл' })
+      .expect(200);
+    lines = guestFolio(await readFolio(hotel, id)).lines;
+    expect(amounts(lines, 'room_service')).toEqual(['701.00', '-701.00']);
+    const stay = (
+      await t.http
+        .get(api(hotel, `/bookings/${id}`))
+        .set(as(hotel.accessToken))
+        .expect(200)
+    ).body;
+    expect((await readFolio(hotel, id)).balance).toBe(stay.balance);
+  });
+
   it('post a retried line (same source) once, and a retried check-in posts no night twice', async () => {
     const id = await booking(owner, { nights: 1, price: '5000' });
     const body = { kind: 'service', amount: '250.5', description: 'Прачечная', source: `laundry-${randomUUID()}` };
