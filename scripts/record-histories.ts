@@ -625,6 +625,36 @@ const CASES: Case[] = [
     },
   },
   {
+    workflowType: 'blockRelease',
+    name: 'rolling: two nights released at once, the next awaited, then the block cancelled',
+    histories: ['blockRelease-rolling-cancelled'],
+    async run(r) {
+      const { hotel, api, room } = await hotelWithRoom(r, 'blocks');
+      const { category_id } = room as { id: string; category_id: string };
+      const block = await r.api.call<{ id: string }>('POST', api('/blocks'), {
+        token: hotel.token,
+        expected: 201,
+        body: {
+          name: 'Fixture block',
+          status: 'definite',
+          release_kind: 'rolling',
+          release_days: 2,
+          allotment: [{ category_id, from: localDay(1), to: localDay(3), rooms: 1 }],
+        },
+      });
+      await until('the first release', async () => {
+        const read = await r.api.call<{ nights: { released: number }[] }>('GET', api(`/blocks/${block.id}`), {
+          token: hotel.token,
+        });
+        return read.nights.filter((night) => night.released > 0).length === 2 ? true : undefined;
+      });
+      await r.api.call('PATCH', api(`/blocks/${block.id}`), { token: hotel.token, body: { status: 'cancelled' } });
+      const workflowId = `block-release:${block.id}`;
+      expectResult(await finished(r.client, workflowId), 'released');
+      return { 'blockRelease-rolling-cancelled': workflowId };
+    },
+  },
+  {
     workflowType: 'deposit',
     name: 'hold released + charge refunded + cash cancelled',
     histories: ['deposit-hold-released', 'deposit-charge-refunded', 'deposit-cash-cancelled'],

@@ -12,3 +12,4 @@ export * from './fiscal-receipt.workflow';
 export * from './push-delivery.workflow';
 export * from './unread-chat-push.workflow';
 export * from './loyalty-expiry.workflow';
+export * from './block-release.workflow';

@@ -7,6 +7,7 @@ import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
 import { benchAgents } from './agents';
+import { benchBlocksRace } from './blocks';
 import { benchAvailability, bigHotel } from './bookings';
 import { benchCreation } from './bookings-creation';
 import { benchChat } from './chat';
@@ -17,7 +18,6 @@ import { benchHeldLock } from './held-lock';
 import { benchLifecycleActions } from './lifecycle-actions';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
-import { benchRace } from './race';
 import { benchRealtime, formatRealtime } from './realtime';
 import { benchSteady } from './steady';
 import { benchWidget } from './widget';
@@ -27,7 +27,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, race, outbox, deposits.
+ * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_MAX_PER_IP: '100000000',
     // The widget's reads are limited per address, and every bench client is one address.
     WIDGET_READS_PER_MINUTE: '100000000',
+    // The block race's widget guests too: their bookings are what it is about, not the address's budget.
     WIDGET_SUBMISSIONS_PER_10_MINUTES: '100000000',
     // One hotel's 50 clients: its share of a process is half the pool by default (the per-hotel bulkhead).
     DATABASE_POOL_MAX: '20',
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
       const rig = { env: processEnv, temporalAddress: stack.env.TEMPORAL_ADDRESS, db };
       console.log((await benchCreation(rig, big, users[12], DURATION_MS)).join('\n'));
     }
+    // 1,000 requests at once for the last units of one category: staff and widget bookings and a block's pickups.
+    if (runs('blocks')) console.log(`\n${(await benchBlocksRace(baseUrl, db, users[13])).join('\n')}`);
     if (runs('widget'))
       console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);
     // 200 reference agents in this process: quick commands' round trips, then an offline desk's queue draining.
@@ -105,7 +108,6 @@ async function main(): Promise<void> {
     // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
     if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
     // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
-    if (runs('race')) console.log(`\n${(await benchRace(baseUrl, db, users[13])).join('\n')}`);
     if (!runs('outbox') && !runs('deposits')) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
     // the second run of booking creation, which starts one of its own beside its API).

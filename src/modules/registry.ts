@@ -2,6 +2,7 @@ import type { DependenciesSatisfied, ServicesOf } from '../platform/modules';
 import { agentsModule } from './agents/agents.module';
 import { authModule } from './auth/auth.module';
 import { billingModule } from './billing/billing.module';
+import { blocksModule } from './blocks/blocks.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { depositsModule } from './deposits/deposits.module';
 import { cardsModule } from './cards/cards.module';
@@ -57,6 +58,7 @@ export const MODULES = [
   agentsModule,
   fiscalModule,
   bookingsModule,
+  blocksModule,
   foliosModule,
   depositsModule,
   billingModule,

@@ -192,8 +192,12 @@ export class GatewayTimeoutError extends AppError {
 
 const LOCK_NOT_AVAILABLE = '55P03';
 const QUERY_CANCELED = '57014';
+const DEADLOCK_DETECTED = '40P01';
 
-/** A wait the database gave up on (lock_timeout, statement_timeout, no free pool connection): the work was rolled back. */
+/**
+ * A wait the database gave up on (lock_timeout, statement_timeout, no free pool connection, a deadlock it broke by
+ * rolling this transaction back): the work was rolled back.
+ */
 function databaseWaitError(error: unknown): ServiceUnavailableError | undefined {
   if (error instanceof KnexTimeoutError) {
     return new ServiceUnavailableError('database_busy', 'Сервис перегружен. Повторите запрос через несколько секунд.');
@@ -203,6 +207,12 @@ function databaseWaitError(error: unknown): ServiceUnavailableError | undefined 
     return new ServiceUnavailableError(
       'lock_timeout',
       'Эти данные сейчас изменяет другой запрос. Повторите запрос через несколько секунд.',
+    );
+  }
+  if (code === DEADLOCK_DETECTED) {
+    return new ServiceUnavailableError(
+      'deadlock',
+      'Запрос столкнулся с другим, изменявшим те же данные, и отменён. Повторите запрос через несколько секунд.',
     );
   }
   if (code === QUERY_CANCELED) {

@@ -87,7 +87,13 @@ describe('the revenue calendar', () => {
       hotel,
     );
     expect(again.body.categories).toEqual([
-      { category_id: suite.id, total_rooms: 1, free: new Array(366).fill(1), restrictions: [] },
+      {
+        category_id: suite.id,
+        total_rooms: 1,
+        free: new Array(366).fill(1),
+        held: new Array(366).fill(0),
+        restrictions: [],
+      },
     ]);
   });
 

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import { createMailer } from '../../src/platform/mail';
+import type { BlockReleaseActivities } from '../../workflows/contracts/blocks';
 import type { AccountActivities, StaffActivities } from '../../workflows/contracts/accounts';
 import type { AgentActivities } from '../../workflows/contracts/agents';
 import type { BookingActivities } from '../../workflows/contracts/bookings';
@@ -47,7 +48,8 @@ type Contracts = AccountActivities &
   BookingPaymentActivities &
   PushActivities &
   ReviewActivities &
-  TvActivities;
+  TvActivities &
+  BlockReleaseActivities;
 
 /** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
 type Calls = {
@@ -102,6 +104,7 @@ const CALLS: Calls = {
   reviewInvitationDelay: ({ hotelId, id }) => [hotelId, id],
   sendReviewInvitation: ({ hotelId, id }) => [hotelId, id],
   pushStayToTv: ({ hotelId, id }) => [{ hotelId, bookingId: id, event: 'check_out' }],
+  releaseBlockNights: ({ hotelId, id }) => [hotelId, id],
 };
 
 let t: TestApp;

@@ -53,6 +53,7 @@ function booking(id: string, status: BookingStatus, fields: Partial<Booking> = {
     cancel_reason: null,
     created_by: null,
     restrictions_override: null,
+    block_id: null,
     created_at: new Date(now - 48 * hour),
     updated_at: new Date(now - 48 * hour),
     ...fields,
@@ -139,6 +140,7 @@ function lifecycleOf(
     ...doubles,
     repository: memory.repository,
     edited: async (_trx, _booking, changes) => ({ ...changes }),
+    holds: { guard: async () => undefined },
   });
   return { lifecycle, ...memory, done: doubles.done };
 }

@@ -53,3 +53,10 @@ it.each([
   );
   expect(response.text).not.toContain('secret_column');
 });
+
+it('a transaction the database rolled back to break a deadlock is a 503 with Retry-After, never a 500', async () => {
+  const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+  const response = await appThrowing(deadlock).get('/').expect(503);
+  expect(response.headers['retry-after']).toBe('1');
+  expect(response.body.code).toBe('deadlock');
+});

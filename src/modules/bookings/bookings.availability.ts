@@ -2,6 +2,7 @@ import { ValidationError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
 import type { Hotel } from '../hotels';
 import { MAX_SHIFT_DAYS, shifted, type Offering, type RestrictionsService, type StayDates } from '../restrictions';
+import type { InventoryHolds } from './bookings.holds';
 import { nightsFrom, type Inventory, type RoomNights } from './bookings.inventory';
 
 export const MAX_AVAILABILITY_NIGHTS = 93;
@@ -28,9 +29,26 @@ export function roomFree(rooms: RoomNights[], first: string, stay: StayDates): b
   return rooms.some((room) => start >= 0 && end <= room.free.length && room.free.slice(start, end).every(Boolean));
 }
 
+/**
+ * Whether, after the units blocks hold (`held`, per night from `first`), one of `rooms` is still left on every night
+ * of `stay`: a held unit is no room in particular, so it takes one of the category's free rooms off each night.
+ */
+export function leftAfterHolds(rooms: RoomNights[], held: number[] | undefined, first: string, stay: StayDates) {
+  if (!held) return true;
+  const start = daysBetween(first, stay.check_in);
+  const end = daysBetween(first, stay.check_out);
+  for (let night = start; night < end; night++) {
+    const free = rooms.reduce((sum, room) => sum + (room.free[night] ? 1 : 0), 0);
+    if (free - (held[night] ?? 0) < 1) return false;
+  }
+  return true;
+}
+
 /** What a restrictions service offers the answers that offer stays, and how it reads the database. */
 export interface Offerings {
   restrictions: Pick<RestrictionsService, 'offering'>;
+  /** The units group blocks hold, taken out of what is offered. */
+  holds: Pick<InventoryHolds, 'held'>;
   db: Parameters<RestrictionsService['offering']>[0];
   /** The hotel's today: an answer is kept for one inventory version and one day (the booking window moves daily). */
   todayOf: (hotel: Hotel) => string;
@@ -41,7 +59,12 @@ export interface Offerings {
  * stay can be sold (a room free on every night, no restriction broken), why not, and the nearest shifts that can.
  * `wanted`: the rooms asked about, their nights read over the window `widened`.
  */
-function availabilityOf(window: AvailabilityWindow, nightCount: number, wanted: RoomNights[]) {
+function availabilityOf(
+  window: AvailabilityWindow,
+  nightCount: number,
+  wanted: RoomNights[],
+  held: Map<string, number[]>,
+) {
   const { first } = widened({ check_in: window.from, check_out: window.to });
   const inWindow = (free: boolean[]) => free.slice(MAX_SHIFT_DAYS, MAX_SHIFT_DAYS + nightCount);
   const byCategory = new Map<string, RoomNights[]>();
@@ -59,9 +82,14 @@ function availabilityOf(window: AvailabilityWindow, nightCount: number, wanted: 
   const answer = (offering: Offering) => {
     const categories = stays.map((stay) => {
       const list = byCategory.get(stay.category_id)!;
+      const holds = held.get(stay.category_id);
       const free = new Array<number>(nightCount).fill(0);
       for (const room of list) inWindow(room.free).forEach((night, index) => (free[index] += night ? 1 : 0));
-      const verdict = offering.verdict(stay, (dates) => roomFree(list, first, dates));
+      if (holds) free.forEach((count, index) => (free[index] = Math.max(0, count - holds[MAX_SHIFT_DAYS + index])));
+      const verdict = offering.verdict(
+        stay,
+        (dates) => roomFree(list, first, dates) && leftAfterHolds(list, holds, first, dates),
+      );
       return { category_id: stay.category_id, total_rooms: list.length, free, ...verdict };
     });
     const rooms = wanted.map(({ room_id, category_id, free }) => ({ room_id, category_id, free: inWindow(free) }));
@@ -71,7 +99,7 @@ function availabilityOf(window: AvailabilityWindow, nightCount: number, wanted: 
 }
 
 /** Per night of [from, to): which rooms can be sold, and how many per category, with the restrictions applied. */
-export function createAvailability(inventory: Inventory, { restrictions, db, todayOf }: Offerings) {
+export function createAvailability(inventory: Inventory, { restrictions, holds, db, todayOf }: Offerings) {
   return async function availability(hotelId: string, window: AvailabilityWindow) {
     const nightCount = daysBetween(window.from, window.to);
     if (!(nightCount >= 1 && nightCount <= MAX_AVAILABILITY_NIGHTS)) {
@@ -82,9 +110,12 @@ export function createAvailability(inventory: Inventory, { restrictions, db, tod
     const key = `availability:${window.from}:${window.to}:${window.category_id ?? ''}:${todayOf(hotel)}`;
     return snapshot.answer(key, async () => {
       const wide = widened({ check_in: window.from, check_out: window.to });
-      const nights = await snapshot.nights(wide.first, wide.count);
+      const [nights, held] = await Promise.all([
+        snapshot.nights(wide.first, wide.count),
+        holds.held(db, hotelId, wide.first, wide.count),
+      ]);
       const wanted = nights.filter((room) => !window.category_id || room.category_id === window.category_id);
-      const { stays, answer } = availabilityOf(window, nightCount, wanted);
+      const { stays, answer } = availabilityOf(window, nightCount, wanted, held);
       return answer(await restrictions.offering(db, hotel, stays));
     });
   };

@@ -2,17 +2,21 @@ import { ValidationError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
 import type { RestrictionsService } from '../restrictions';
 import { nightsFrom, type Inventory } from './bookings.inventory';
-import type { AvailabilityWindow } from './bookings.availability';
+import type { AvailabilityWindow, Offerings } from './bookings.availability';
 
 /** A year and a day: the revenue calendar's longest window (the room-by-room availability stops at 93 nights). */
 export const MAX_CALENDAR_NIGHTS = 366;
 
 /**
  * The revenue calendar: per category and night, how many rooms can be sold, and the category-wide restrictions of the
- * night (the nights holding one). One answer per inventory version (restriction writes move it too), so a year of a
- * 200-room hotel is counted once and then served from memory.
+ * night (the nights holding one). Units group blocks hold and have not picked up (`held`, the availability's own
+ * holds) are no room to sell: `free` is the free rooms less them. One answer per inventory version (restriction and
+ * block writes move it too), so a year of a 200-room hotel is counted once and then served from memory.
  */
-export function createAvailabilityCalendar(inventory: Inventory, restrictions: Pick<RestrictionsService, 'read'>) {
+export function createAvailabilityCalendar(
+  inventory: Inventory,
+  { restrictions, holds, db }: Pick<Offerings, 'holds' | 'db'> & { restrictions: Pick<RestrictionsService, 'read'> },
+) {
   return async function calendar(hotelId: string, window: AvailabilityWindow) {
     const nightCount = daysBetween(window.from, window.to);
     if (!(nightCount >= 1 && nightCount <= MAX_CALENDAR_NIGHTS)) {
@@ -21,8 +25,9 @@ export function createAvailabilityCalendar(inventory: Inventory, restrictions: P
     const snapshot = await inventory.snapshot(hotelId);
     return snapshot.answer(`calendar:${window.from}:${window.to}:${window.category_id ?? ''}`, async () => {
       const nights = nightsFrom(window.from, nightCount);
-      const [rooms, restricted] = await Promise.all([
+      const [rooms, held, restricted] = await Promise.all([
         snapshot.nights(window.from, nightCount),
+        holds.held(db, hotelId, window.from, nightCount),
         restrictions.read(hotelId, {
           from: window.from,
           to: nights[nightCount - 1],
@@ -41,12 +46,16 @@ export function createAvailabilityCalendar(inventory: Inventory, restrictions: P
         category.total_rooms += 1;
         room.free.forEach((free, night) => (category.free[night] += free ? 1 : 0));
       }
+      const none = new Array<number>(nightCount).fill(0);
       return {
         from: window.from,
         to: window.to,
         nights,
-        categories: [...categories.values()].map((category) => ({
+        categories: [...categories.values()].map(({ free, ...category }) => ({
           ...category,
+          // A held unit takes one of the category's free rooms off the night (never below none left).
+          free: free.map((count, night) => Math.max(0, count - (held.get(category.category_id) ?? none)[night])),
+          held: held.get(category.category_id) ?? none,
           restrictions: restricted
             .filter((row) => row.category_id === category.category_id)
             .map(({ category_id, tariff_id, ...night }) => night),

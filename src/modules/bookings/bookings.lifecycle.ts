@@ -7,6 +7,7 @@ import type { PaymentsService } from '../payments';
 import { formatMoney } from '../../platform/money';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
+import type { InventoryHolds } from './bookings.holds';
 import { balanceOf, bookingMessages, presentBooking } from './bookings.present';
 import type { BookingsRepository, DueBooking } from './bookings.repository';
 import { movedFields, refusedMove } from './bookings.rules';
@@ -46,6 +47,8 @@ export interface LifecycleDependencies {
   payments: Pick<PaymentsService, 'settingsOf'>;
   /** The fields a change of the booking's own data writes (its stay checked and priced again). */
   edited(trx: Knex.Transaction, booking: Booking, changes: BookingChanges, actor: Actor): Promise<Partial<Booking>>;
+  /** A stay whose room or span changed must not take a unit a block holds. */
+  holds: Pick<InventoryHolds, 'guard'>;
 }
 
 /**
@@ -55,7 +58,8 @@ export interface LifecycleDependencies {
  * consequences: the turnover clean of a check-out, the workflow's signal with what it must send outside (outbox), the
  * staff's in-app notifications and their screens (realtime).
  */
-export function createBookingLifecycle({ repository, effects, housekeeping, payments, edited }: LifecycleDependencies) {
+export function createBookingLifecycle(dependencies: LifecycleDependencies) {
+  const { repository, effects, housekeeping, payments, edited, holds } = dependencies;
   const rooms = createRoomWrites(repository);
 
   async function locked(trx: Knex.Transaction, hotelId: string, id: string, expected?: ExpectedVersion) {
@@ -116,6 +120,7 @@ export function createBookingLifecycle({ repository, effects, housekeeping, paym
         const fields = await edited(trx, booking, changes, actor);
         const move = await moveOf(trx, booking, to, changes.cancel_reason ?? reason);
         const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
+        if ('room_id' in fields || 'start_at' in fields || 'end_at' in fields) await holds.guard(trx, updated);
         await consequences(trx, booking.status, updated, { reason, actor, changes });
         return presentBooking(updated, move.warnings);
       }),

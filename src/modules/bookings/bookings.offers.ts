@@ -8,7 +8,7 @@ import type { QuoteService } from '../pricing';
 import type { RoomCategory } from '../rooms';
 import type { StayTax } from '../tourist-tax';
 import { MAX_SHIFT_DAYS, type Offering, type StayVerdict } from '../restrictions';
-import { roomFree, widened, type Offerings } from './bookings.availability';
+import { leftAfterHolds, roomFree, widened, type Offerings } from './bookings.availability';
 import { nightsFrom, type Inventory, type InventorySnapshot, type RoomNights } from './bookings.inventory';
 import type { BookingsRepository } from './bookings.repository';
 
@@ -89,7 +89,7 @@ export function createOffers({
   repository: { db, bookings },
   inventory,
   quotes,
-  offerings: { restrictions },
+  offerings: { restrictions, holds },
 }: {
   repository: Pick<BookingsRepository, 'db' | 'bookings'>;
   inventory: Inventory;
@@ -129,20 +129,25 @@ export function createOffers({
     category: RoomCategory,
     rooms: RoomNights[],
     stay: OffersQuery,
-    offering: Offering,
+    { offering, held }: { offering: Offering; held: number[] | undefined },
   ): Promise<CategoryOffer | undefined> {
     const sellable = rooms.filter((room) => room.category_id === category.id && !room.closed);
     const fitting = sellable.filter((room) => room.max_guests >= stay.guests);
     if (fitting.length === 0) return undefined;
     const dates = { check_in: stay.from, check_out: stay.to };
     const nights = daysBetween(stay.from, stay.to);
-    const free = Array.from(
-      { length: nights },
-      (_, night) => fitting.filter((room) => room.free[MAX_SHIFT_DAYS + night]).length,
+    // Units held by blocks take free rooms of the category off each night, whichever rooms they end in.
+    const unheld = (night: number) => sellable.filter((room) => room.free[night]).length - (held?.[night] ?? 0);
+    const free = Array.from({ length: nights }, (_, night) =>
+      Math.max(
+        0,
+        Math.min(fitting.filter((room) => room.free[MAX_SHIFT_DAYS + night]).length, unheld(MAX_SHIFT_DAYS + night)),
+      ),
     );
     const { first } = widened(dates);
-    const verdict = offering.verdict({ ...dates, category_id: category.id, tariff_id: null }, (shift) =>
-      roomFree(fitting, first, shift),
+    const verdict = offering.verdict(
+      { ...dates, category_id: category.id, tariff_id: null },
+      (shift) => roomFree(fitting, first, shift) && leftAfterHolds(sellable, held, first, shift),
     );
     const available = verdict.sellable;
     const [price, pricePerHour] = await Promise.all([
@@ -182,9 +187,14 @@ export function createOffers({
         check_in: stay.from,
         check_out: stay.to,
       }));
-      const offering = await restrictions.offering(db, hotel, stays);
+      const [offering, held] = await Promise.all([
+        restrictions.offering(db, hotel, stays),
+        holds.held(db, hotelId, wide.first, wide.count),
+      ]);
       const offered = await Promise.all(
-        categories.map((category) => offerOf(snapshot, hotel, category, rooms, stay, offering)),
+        categories.map((category) =>
+          offerOf(snapshot, hotel, category, rooms, stay, { offering, held: held.get(category.id) }),
+        ),
       );
       return {
         from: stay.from,

@@ -151,6 +151,7 @@ export const bookingSchema = Joi.object({
   })
     .allow(null)
     .description('Set when management sold the stay against restrictions: by whom, when, and those it broke'),
+  block_id: Joi.string().uuid().allow(null).description('The group block whose pickup made the stay'),
   created_at: Joi.date(),
   updated_at: Joi.date(),
   warnings: Joi.array().items(Joi.string()),
@@ -209,7 +210,12 @@ export const availabilityCalendarSchema = Joi.object({
     Joi.object({
       category_id: Joi.string().uuid(),
       total_rooms: Joi.number().integer(),
-      free: Joi.array().items(Joi.number().integer()).description('Rooms that can be sold, per night'),
+      free: Joi.array()
+        .items(Joi.number().integer())
+        .description('Rooms that can be sold, per night: the free rooms less the units held by blocks'),
+      held: Joi.array()
+        .items(Joi.number().integer())
+        .description('Units group blocks hold and have not picked up, per night'),
       restrictions: Joi.array()
         .items(Joi.object(restrictionNightKeys))
         .description("The nights holding a category-wide restriction (a tariff's own: `GET /restrictions`)"),

@@ -17,6 +17,7 @@ import { createAvailabilityCalendar } from './bookings.calendar';
 import { createBookingCharges } from './bookings.charges';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
+import { createHolds } from './bookings.holds';
 import { createInventory } from './bookings.inventory';
 import { createLedgerFollowers, type LedgerFollower } from './bookings.ledger';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
@@ -74,6 +75,7 @@ function newBookingRow(
     late_checkout: input.late_checkout ?? false,
     guest_blacklisted: guest.blacklisted,
     notes: input.notes ?? '',
+    block_id: input.block_id ?? null,
   };
 }
 
@@ -82,12 +84,14 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   const { guests } = deps;
   const stays = createStays({ ...deps, repository });
   const rooms = createRoomWrites(repository);
-  const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited });
+  const holds = createHolds();
+  const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited, holds });
   const ledger = createLedgerFollowers();
   const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments, ledger });
   const inventory = createInventory({ repository, hotels: deps.hotels });
   const offerings = {
     restrictions: deps.restrictions,
+    holds,
     db: repository.db,
     todayOf: (hotel: Hotel) => hotelToday(hotel.timezone),
   };
@@ -134,17 +138,20 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   async function create(hotelId: string, input: BookingInput, actor: Actor, trx: Knex.Transaction) {
     const { hotel, span } = await stays.hotelAndSpan(trx, hotelId, input);
     const { category, candidates } = await stays.roomsFor(trx, hotel, input, span, input.guests_count ?? 1);
+    const guarded = await holds.enter(trx, { hotelId, categoryId: category.id, span, blockId: input.block_id });
     assertKindAllowed(category, input.check_in ? 'nightly' : 'hourly');
     const tariff = await stays.tariffOf(trx, hotelId, input.tariff_id);
     const guest = await guestOf(trx, hotelId, input);
     const priceFor = async (room: Room) =>
       input.price ?? (await stays.quotedPrice(trx, input, { hotel, room, category, tariff }));
     const row = { ...newBookingRow(input, span, category, guest), hotel_id: hotelId, created_by: actor.userId };
-    Object.assign(
-      row,
-      await stays.restricted(trx, hotel, { ...row, override_restrictions: input.override_restrictions }, actor),
-    );
+    // A block's pickup sells what the block agreed, whatever the restrictions on general sale say.
+    if (!input.block_id) {
+      const stay = { ...row, override_restrictions: input.override_restrictions };
+      Object.assign(row, await stays.restricted(trx, hotel, stay, actor));
+    }
     let created = await place(trx, { ...row, primaryGuestId: guest.id }, { span, candidates }, priceFor);
+    if (guarded) await holds.guard(trx, created);
     if (input.paid_amount && parseMoney(input.paid_amount) !== 0n) {
       const paid = { amount: input.paid_amount, method: 'other' as const, note: 'Оплата при бронировании' };
       created = (await bookingPayments.record(trx, created, paid, actor.userId)).booking;
@@ -171,6 +178,25 @@ export function createBookingsService({ repository, effects, followers, ...deps 
         ),
       );
     },
+
+    /**
+     * Several stays in one transaction, all or none (a block's pickup), each checked as `create` checks one;
+     * idempotent with `Idempotency-Key` like `create`.
+     */
+    async createAll(hotelId: string, inputs: BookingInput[], actor: Actor, idempotencyKey?: string) {
+      return rooms.namingClashes(() =>
+        repository.transaction((trx) =>
+          idempotent(trx, { hotelId, scope: 'bookings.createAll', key: idempotencyKey, body: inputs }, async () => {
+            const created = [];
+            for (const input of inputs) created.push(await create(hotelId, input, actor, trx));
+            return { status: 201, body: created };
+          }),
+        ),
+      );
+    },
+
+    /** For the module that holds units out of general sale (blocks): registered once, when it is built. */
+    holdInventory: holds.register,
 
     async get(hotelId: string, id: string) {
       return getWithin(db, hotelId, id);
@@ -206,7 +232,7 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     availability: createAvailability(inventory, offerings),
 
     /** Per category and night over up to a year: rooms that can be sold and the restrictions (revenue calendar). */
-    calendar: createAvailabilityCalendar(inventory, deps.restrictions),
+    calendar: createAvailabilityCalendar(inventory, offerings),
 
     /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
     offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes, offerings }),

@@ -43,6 +43,8 @@ export interface Booking {
   created_by: string | null;
   /** Set when management sold the stay against its restrictions: by whom, when, and what it broke. */
   restrictions_override: RestrictionOverride | null;
+  /** The group block whose pickup made the stay. */
+  block_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -77,6 +79,8 @@ export interface BookingInput {
   notes?: string;
   /** Management sells the stay even if it breaks the hotel's restrictions (recorded on the booking). */
   override_restrictions?: boolean;
+  /** The block whose pickup this stay is (set by the blocks module only; not part of the booking routes). */
+  block_id?: string;
 }
 
 export interface BookingChanges {

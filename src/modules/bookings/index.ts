@@ -7,3 +7,4 @@ export { inHouse } from './bookings.rules';
 export type { StayFollower } from './bookings.outside';
 export type { LedgerEntry, LedgerFollower } from './bookings.ledger';
 export { hotelToday } from './bookings.offers';
+export type { HeldStay, InventoryHolds } from './bookings.holds';

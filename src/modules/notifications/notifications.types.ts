@@ -9,6 +9,7 @@ export const NOTIFICATION_TYPES = [
   'booking_cancelled_no_show',
   'booking_auto_checked_out',
   'booking_blacklisted_guest',
+  'block_released',
   'deposit_settled',
   'payment_received',
   'housekeeping_task_created',
@@ -37,14 +38,21 @@ const MONEY_TYPES: NotificationType[] = ['deposit_settled', 'payment_received'];
 /**
  * What each role receives until the hotel decides otherwise (per type: a type the hotel never set for a role follows
  * this list, also for types added later). The owner and managers get everything; the desk gets what it acts on
- * (bookings, widget bookings, room-service orders); housekeepers and technicians their tasks; the accountant the
+ * (bookings, widget bookings, blocks' releases, room-service orders); housekeepers and technicians their tasks; the accountant the
  * booking facts that move money; security the blacklisted-guest alert. Chat is on for everyone: the chat module
  * addresses a message's notification to the members of its conversation, so the role switch only mutes it.
  */
 export const ROLE_DEFAULTS: Record<HotelRole, readonly NotificationType[]> = {
   hotel_admin: NOTIFICATION_TYPES,
   manager: NOTIFICATION_TYPES,
-  receptionist: [...BOOKING_TYPES, ...MONEY_TYPES, 'widget_booking', 'room_service_order', 'chat_message'],
+  receptionist: [
+    ...BOOKING_TYPES,
+    ...MONEY_TYPES,
+    'widget_booking',
+    'block_released',
+    'room_service_order',
+    'chat_message',
+  ],
   accountant: [...BOOKING_TYPES, ...MONEY_TYPES, 'chat_message'],
   security: ['booking_blacklisted_guest', 'chat_message'],
   technician: ['housekeeping_task_created', 'chat_message'],

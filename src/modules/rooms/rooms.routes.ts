@@ -45,7 +45,11 @@ export function roomsRoutes(rooms: RoomsService): RouteDefinition[] {
         remove: 'Refused with 409 while rooms or bookings belong to the category.',
       },
       refusals: {
-        remove: { 409: { description: `${roomMessages.categoryHasRooms} | ${roomMessages.categoryHasBookings}` } },
+        remove: {
+          409: {
+            description: `${roomMessages.categoryHasRooms} | ${roomMessages.categoryHasBookings} | ${roomMessages.categoryHeldByBlock}`,
+          },
+        },
       },
     }),
     ...crudRoutes({

@@ -15,6 +15,7 @@ export const roomMessages = {
   roomNumberTaken: 'Номер с таким названием уже существует',
   categoryHasRooms: 'В категории есть номера: сначала перенесите или удалите их',
   categoryHasBookings: 'Категория указана в бронированиях: удалить её нельзя, сделайте её неактивной',
+  categoryHeldByBlock: 'Категория указана в групповом блоке: удалить её нельзя, сделайте её неактивной',
   roomHasHistory:
     'У номера есть история (расход минибара, проживания): удалить его нельзя, закройте его статусом closed',
   cleaningIsAutomatic: 'Статус «cleaning» устанавливается только задачей уборки в работе',
@@ -99,7 +100,12 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
 
     async deleteCategory(hotelId: string, id: string, expected?: ExpectedVersion): Promise<void> {
       // Bookings keep the category they were made in, also after their room moved to another one.
-      await refusalsAs({ foreignKey: () => new ConflictError(roomMessages.categoryHasBookings) }, () =>
+      // A group block holding the category refuses too (its nights' key; migration 93).
+      const referenced = (constraint: string) =>
+        new ConflictError(
+          constraint.startsWith('block_nights_') ? roomMessages.categoryHeldByBlock : roomMessages.categoryHasBookings,
+        );
+      await refusalsAs({ foreignKey: referenced }, () =>
         db.transaction(async (trx) => {
           if ((await categoriesRepository.countRooms(trx, hotelId, id)) > 0)
             throw new ConflictError(roomMessages.categoryHasRooms);

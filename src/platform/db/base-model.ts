@@ -33,8 +33,8 @@ export function uniqueViolation(error: unknown): string | undefined {
 export interface ViolationRules {
   /** A unique constraint, by name (e.g. `rooms_hotel_id_number_unique`). */
   unique?: Record<string, () => Error>;
-  /** Any foreign key: a referenced row missing (insert/update) or a referencing row left (delete). */
-  foreignKey?: () => Error;
+  /** Any foreign key (given its name): a referenced row missing (insert/update) or a referencing row left (delete). */
+  foreignKey?: (constraint: string) => Error;
   /** Any exclusion constraint (overlapping ranges). */
   exclusion?: () => Error | Promise<Error>;
   /** A check constraint, by name. */
@@ -52,7 +52,7 @@ export async function refusalsAs<T>(rules: ViolationRules, write: () => Promise<
     const { code, constraint = '' } = databaseError(error);
     const translated =
       (code === PG_ERRORS.uniqueViolation && rules.unique?.[constraint]?.()) ||
-      (code === PG_ERRORS.foreignKeyViolation && rules.foreignKey?.()) ||
+      (code === PG_ERRORS.foreignKeyViolation && rules.foreignKey?.(constraint)) ||
       (code === PG_ERRORS.exclusionViolation && (await rules.exclusion?.())) ||
       (code === PG_ERRORS.checkViolation && rules.check?.[constraint]?.());
     throw translated || error;

@@ -1,0 +1,1 @@
+export type { BlocksService } from './blocks.service';
