@@ -383,6 +383,52 @@ describe('payers', () => {
       .send({ folio_id: foreign.id })
       .expect(400);
   });
+  it('move a line to the folio of another stay of the same group block, not of a stay outside it', async () => {
+    const hotel = await registerHotel(t);
+    const category = await createCategory(t, hotel, { base_price: 4000 });
+    for (let i = 0; i < 3; i++) await createRoom(t, hotel, category.id);
+    const block = await t.http
+      .post(api(hotel, '/blocks'))
+      .set(as(hotel.accessToken))
+      .send({
+        name: 'Конференция',
+        status: 'definite',
+        price_per_night: '3000',
+        allotment: [{ category_id: category.id, from: localDay(0), to: localDay(0), rooms: 2 }],
+      })
+      .expect(201);
+    const stay = (n: number) => ({
+      category_id: category.id,
+      check_in: localDay(0),
+      check_out: localDay(1),
+      guest_last_name: 'Группова',
+      guest_first_name: `Гостья ${n}`,
+    });
+    const picked = await t.http
+      .post(api(hotel, `/blocks/${block.body.id}/pickup`))
+      .set(as(hotel.accessToken))
+      .send({ guests: [stay(1), stay(2)] })
+      .expect(201);
+    const [first, second] = (picked.body.bookings as { id: string }[]).map((booking) => booking.id);
+    const outsider = await booking(hotel, { nights: 1, price: '3000', from: 0 });
+    await postLine(hotel, first, { kind: 'service', amount: '500', description: 'Банкет' }).expect(201);
+    const line = guestFolio(await readFolio(hotel, first)).lines[0];
+    const outside = guestFolio(await readFolio(hotel, outsider));
+    const move = (folioId: string) =>
+      t.http
+        .post(`${folioPath(hotel, first)}/lines/${line.id}/move`)
+        .set(as(hotel.accessToken))
+        .send({ folio_id: folioId });
+    await move(outside.id).expect(400);
+
+    const target = guestFolio(await readFolio(hotel, second));
+    expect((await move(target.id).expect(201)).body).toMatchObject({
+      from_folio_id: line.folio_id,
+      to_folio_id: target.id,
+    });
+    expect((await readFolio(hotel, first)).balance).toBe('0.00');
+    expect(guestFolio(await readFolio(hotel, second)).lines).toEqual([expect.objectContaining({ id: line.id })]);
+  });
 });
 
 describe('check-out and closed days', () => {

@@ -73,6 +73,23 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
     return line;
   }
 
+  /** A folio a line of the booking may go to: one of its own, or one of another stay of its group block (locked). */
+  async function destination(trx: DbOrTrx, hotelId: string, bookingId: string, folioId: string) {
+    const folio = await foliosRepository.find(trx, hotelId, folioId);
+    if (folio?.booking_id === bookingId) return folio;
+    if (folio) {
+      const [from, to] = await Promise.all([
+        deps.bookings.get(hotelId, bookingId),
+        deps.bookings.get(hotelId, folio.booking_id),
+      ]);
+      if (from.block_id !== null && from.block_id === to.block_id) {
+        await foliosRepository.lockBooking(trx, hotelId, folio.booking_id);
+        return folio;
+      }
+    }
+    throw bodyError('folio_id', folioMessages.notFound);
+  }
+
   /** Runs `work` with the booking's folios locked (the guest's made first), after checking the booking is the hotel's. */
   async function withBooking<T>(hotelId: string, bookingId: string, work: (trx: DbOrTrx) => Promise<T>) {
     await deps.bookings.get(hotelId, bookingId);
@@ -157,13 +174,14 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
       });
     },
 
-    /** Moves a line to another folio of the booking (a closed day's lines stay where they are: 409). */
+    /**
+     * Moves a line to another folio of the booking, or to one of another stay of its group block (a closed day's lines
+     * stay where they are: 409).
+     */
     async moveLine(hotelId: string, bookingId: string, lineId: string, toFolioId: string, userId: string | null) {
       return withBooking(hotelId, bookingId, async (trx) => {
         const line = await lineOf(trx, hotelId, bookingId, lineId);
-        await folioOf(trx, hotelId, bookingId, toFolioId).catch(() => {
-          throw bodyError('folio_id', folioMessages.notFound);
-        });
+        await destination(trx, hotelId, bookingId, toFolioId);
         if (line.folio_id === toFolioId) throw new ConflictError(folioMessages.sameFolio, 'folio_line_there');
         const { closed_through } = await folioSettingsRepository.get(trx, hotelId);
         if (isClosed(closed_through, line.business_date))
