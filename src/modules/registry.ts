@@ -8,6 +8,7 @@ import { depositsModule } from './deposits/deposits.module';
 import { cardsModule } from './cards/cards.module';
 import { chatModule } from './chat/chat.module';
 import { fiscalModule } from './fiscal/fiscal.module';
+import { foliosModule } from './folios/folios.module';
 import { guestsModule } from './guests/guests.module';
 import { hotelsModule } from './hotels/hotels.module';
 import { housekeepingModule } from './housekeeping/housekeeping.module';
@@ -58,6 +59,7 @@ export const MODULES = [
   fiscalModule,
   bookingsModule,
   blocksModule,
+  foliosModule,
   depositsModule,
   billingModule,
   widgetModule,

@@ -2,6 +2,7 @@ import type { DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import type { BookingEffects } from './bookings.effects';
+import type { LedgerFollowers } from './bookings.ledger';
 import { amountDue, bookingMessages } from './bookings.present';
 import type { BookingsRepository } from './bookings.repository';
 import type { Booking, BookingCharge, BookingChargeInput, BookingChargeKind } from './bookings.types';
@@ -20,9 +21,11 @@ export interface AddedCharge {
 export function createBookingCharges({
   repository: { db, bookings },
   effects,
+  ledger,
 }: {
   repository: Pick<BookingsRepository, 'db' | 'bookings'>;
   effects: Pick<BookingEffects, 'announce'>;
+  ledger: Pick<LedgerFollowers, 'told'>;
 }) {
   function refuseUnfit(booking: Booking, line: BookingChargeInput): void {
     if (booking.status === 'cancelled')
@@ -56,6 +59,7 @@ export function createBookingCharges({
           created: false,
         };
       const updated = await bookings.addToCharges(trx, hotelId, bookingId, amount);
+      await ledger.told(trx, { kind: 'charge', booking: updated, charge });
       await effects.announce(trx, updated, 'booking_updated', { charges_amount: updated.charges_amount });
       return { charge, booking: updated, created: true };
     },

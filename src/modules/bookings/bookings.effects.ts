@@ -143,7 +143,7 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
      * outrun its start; started so, it is told nothing at its start and everything by the signal).
      */
     async signalStatus(trx: Knex.Transaction, booking: Booking, change: BookingStatusChange, hotelSlug: string) {
-      const signalled = { ...change, effects: await followers.effectsOf(trx, booking) };
+      const signalled = { ...change, effects: await followers.effectsOf(trx, booking, change.reason) };
       return signalWithStart(trx, booking, change.status, hotelSlug, bookingStatusSignal.name, signalled);
     },
   };

@@ -4,6 +4,7 @@ import {
   type BookingLifecycleStatus,
   type BookingMoveEffects,
   type BookingOutsideEffects,
+  type BookingStatusChange,
 } from '../../../workflows/contracts/bookings';
 import type { Booking } from './bookings.types';
 
@@ -14,7 +15,12 @@ import type { Booking } from './bookings.types';
  */
 export interface StayFollower {
   statuses: readonly BookingLifecycleStatus[];
-  effectsOf(trx: Knex.Transaction, booking: Booking): Promise<BookingOutsideEffects>;
+  /** `reason`: why the status moved (`manual` for staff), absent for a booking made with it. */
+  effectsOf(
+    trx: Knex.Transaction,
+    booking: Booking,
+    reason?: BookingStatusChange['reason'],
+  ): Promise<BookingOutsideEffects>;
   /** What a guest's move tonight from `fromRoomId` to the booking's room must send (the booking as moved). */
   moveEffectsOf?(trx: Knex.Transaction, booking: Booking, fromRoomId: string): Promise<BookingMoveEffects>;
 }
@@ -36,12 +42,16 @@ export function createStayFollowers() {
     add(follower: StayFollower): void {
       followers.push(follower);
     },
-    async effectsOf(trx: Knex.Transaction, booking: Booking): Promise<BookingOutsideEffects> {
+    async effectsOf(
+      trx: Knex.Transaction,
+      booking: Booking,
+      reason?: BookingStatusChange['reason'],
+    ): Promise<BookingOutsideEffects> {
       const kind = GUEST_EMAIL_FOR[booking.status];
       let effects: BookingOutsideEffects = kind && writesToGuest(booking) ? { guestEmail: kind } : {};
       for (const follower of followers) {
         if (follower.statuses.includes(booking.status))
-          effects = { ...effects, ...(await follower.effectsOf(trx, booking)) };
+          effects = { ...effects, ...(await follower.effectsOf(trx, booking, reason)) };
       }
       return effects;
     },

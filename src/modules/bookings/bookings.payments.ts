@@ -3,6 +3,7 @@ import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import type { PaymentInput, PaymentsService } from '../payments';
 import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import type { BookingEffects } from './bookings.effects';
+import type { LedgerFollowers } from './bookings.ledger';
 import { bookingMessages, presentBooking } from './bookings.present';
 import type { BookingsRepository } from './bookings.repository';
 import type { Booking } from './bookings.types';
@@ -22,10 +23,12 @@ export function createBookingPayments({
   repository: { transaction, bookings },
   effects,
   payments,
+  ledger,
 }: {
   repository: Pick<BookingsRepository, 'transaction' | 'bookings'>;
   effects: Pick<BookingEffects, 'announce'>;
   payments: Pick<PaymentsService, 'ledger'>;
+  ledger: Pick<LedgerFollowers, 'told'>;
 }) {
   async function lockBooking(trx: DbOrTrx, hotelId: string, id: string) {
     const booking = await bookings.find(trx, hotelId, id, { forUpdate: true });
@@ -38,6 +41,7 @@ export function createBookingPayments({
     assertPaidFits(booking, parseMoney(payment.amount));
     const row = await payments.ledger.record(trx, booking.hotel_id, booking.id, payment, createdBy);
     const updated = await bookings.addToPaid(trx, booking.hotel_id, booking.id, payment.amount);
+    await ledger.told(trx, { kind: 'payment', booking: updated, payment: row });
     return { payment: row, booking: updated };
   }
 
@@ -67,6 +71,7 @@ export function createBookingPayments({
         const refund = -parseMoney(removed.amount);
         assertPaidFits(booking, refund);
         const updated = await bookings.addToPaid(trx, hotelId, bookingId, formatMoney(refund));
+        await ledger.told(trx, { kind: 'payment_removed', booking: updated, payment: removed });
         await effects.announce(trx, updated, 'booking_updated', { paid_amount: updated.paid_amount });
         return presentBooking(updated);
       });

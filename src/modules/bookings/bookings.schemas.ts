@@ -223,6 +223,7 @@ export const availabilitySchema = Joi.object({
       ...stayVerdictKeys,
       split: Joi.array()
         .items(Joi.object({ room_id: Joi.string().uuid(), from: Joi.string(), to: Joi.string() }))
+        .optional()
         .description(
           'When no one room is free every night but some room is each night (and no restriction is broken): the ' +
             'stay split over rooms with the fewest moves, as `rooms` of a new booking',

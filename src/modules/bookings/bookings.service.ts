@@ -19,6 +19,7 @@ import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
 import { createHolds } from './bookings.holds';
 import { createInventory } from './bookings.inventory';
+import { createLedgerFollowers, type LedgerFollower } from './bookings.ledger';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
 import { createMoves } from './bookings.moves';
 import { createOffers, hotelToday } from './bookings.offers';
@@ -87,7 +88,8 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   const rooms = createRoomWrites(repository);
   const holds = createHolds();
   const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited, holds });
-  const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments });
+  const ledger = createLedgerFollowers();
+  const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments, ledger });
   const inventory = createInventory({ repository, hotels: deps.hotels });
   const splitStays = createSplitStays({ repository, stays, rooms: deps.rooms });
   const moves = createMoves({ repository, effects, turnover: lifecycle.turnover, stays, rooms: deps.rooms, holds });
@@ -250,6 +252,9 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     /** For a module that acts on stays outside the service: it says at each commit what its workflow must send. */
     followStays: (follower: StayFollower) => followers.add(follower),
 
+    /** For a module keeping books of stays: told of each charge, payment and payment taken back, in its transaction. */
+    followLedger: (follower: LedgerFollower) => ledger.add(follower),
+
     availability: createAvailability(inventory, offerings),
 
     /** Per category and night over up to a year: rooms that can be sold and the restrictions (revenue calendar). */
@@ -283,7 +288,7 @@ export function createBookingsService({ repository, effects, followers, ...deps 
     },
 
     /** The lines of the stay's bill beside its price (room service, loyalty discounts). */
-    charges: createBookingCharges({ repository, effects }),
+    charges: createBookingCharges({ repository, effects, ledger }),
   };
 }
 

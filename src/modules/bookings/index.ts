@@ -5,4 +5,6 @@ export type { Booking, BookingCharge, BookingChargeInput, BookingChargeKind, Boo
 export { offersQuery, type CategoryOffer, type Offers, type OffersQuery } from './bookings.offers';
 export { inHouse } from './bookings.rules';
 export type { StayFollower } from './bookings.outside';
+export type { LedgerEntry, LedgerFollower } from './bookings.ledger';
+export { hotelToday } from './bookings.offers';
 export type { HeldStay, InventoryHolds } from './bookings.holds';

@@ -180,6 +180,7 @@ export const offersAnswer = Joi.object({
       ),
       split: Joi.array()
         .items(Joi.object({ from: Joi.string(), to: Joi.string() }))
+        .optional()
         .description(
           'Only as information, when no one room is free every night but some room is each night (and no ' +
             'restriction is broken): the nights of each room of the stay split over rooms with the fewest moves; ' +

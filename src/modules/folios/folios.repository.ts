@@ -1,0 +1,160 @@
+import type { DbOrTrx } from '../../platform/db/knex';
+import { settingsTable } from '../../platform/db/settings-table';
+import type {
+  CompanyFolioInput,
+  Folio,
+  FolioLine,
+  FolioSettings,
+  LineInput,
+  LineMove,
+  Settlement,
+  SettlementDecision,
+} from './folios.types';
+
+const DATE = (column: string) => `to_char(${column}, 'YYYY-MM-DD') AS ${column.replace(/.*\./, '')}`;
+const LINE_COLUMNS = [
+  'id',
+  'hotel_id',
+  'folio_id',
+  'kind',
+  'amount',
+  'vat_rate',
+  DATE('business_date'),
+  'description',
+  'posted_by',
+  'posted_via',
+  'source',
+  'corrects_line_id',
+  'created_at',
+].join(', ');
+
+const settingsRows = settingsTable<FolioSettings>('folio_settings');
+
+export const folioSettingsRepository = {
+  ...settingsRows,
+  lock: (db: DbOrTrx, hotelId: string) => settingsRows.get(db, hotelId, { forUpdate: true }),
+  async get(db: DbOrTrx, hotelId: string): Promise<FolioSettings> {
+    return (await db('folio_settings')
+      .select(db.raw(`hotel_id, ${DATE('closed_through')}, checkout_needs_settlement, updated_at`))
+      .where({ hotel_id: hotelId })
+      .first()) as FolioSettings;
+  },
+};
+
+export const foliosRepository = {
+  /** The booking's guest folio, made the first time it is asked for (concurrent first asks make one). */
+  async guestFolio(db: DbOrTrx, hotelId: string, bookingId: string): Promise<Folio> {
+    await db.raw(
+      `INSERT INTO folios (hotel_id, booking_id, payer_kind) VALUES (?, ?, 'guest')
+       ON CONFLICT (hotel_id, booking_id) WHERE payer_kind = 'guest' DO NOTHING`,
+      [hotelId, bookingId],
+    );
+    return (await db('folios')
+      .where({ hotel_id: hotelId, booking_id: bookingId, payer_kind: 'guest' })
+      .first()) as Folio;
+  },
+
+  async insertCompany(db: DbOrTrx, hotelId: string, bookingId: string, payer: CompanyFolioInput, by: string | null) {
+    const [row] = (await db('folios')
+      .insert({ hotel_id: hotelId, booking_id: bookingId, payer_kind: 'company', ...payer, created_by: by })
+      .returning('*')) as Folio[];
+    return row;
+  },
+
+  async find(db: DbOrTrx, hotelId: string, folioId: string): Promise<Folio | undefined> {
+    return (await db('folios').where({ hotel_id: hotelId, id: folioId }).first()) as Folio | undefined;
+  },
+
+  async ofBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<Folio[]> {
+    return (await db('folios')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .orderByRaw("payer_kind = 'company', created_at, id")) as Folio[];
+  },
+
+  /** The booking's folios locked, so lines posted, moved and checked at check-out see each other in order. */
+  async lockBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<void> {
+    await db('folios').where({ hotel_id: hotelId, booking_id: bookingId }).forUpdate();
+  },
+};
+
+export const linesRepository = {
+  /** Posts a line once per source: undefined when the source was posted before (nothing written). */
+  async insert(db: DbOrTrx, hotelId: string, folioId: string, line: LineInput & { business_date: string }) {
+    const [row] = (await db('folio_lines')
+      .insert({ hotel_id: hotelId, folio_id: folioId, ...line, posted_by: line.posted_by ?? null })
+      .onConflict(['hotel_id', 'source'])
+      .ignore()
+      .returning('id')) as { id: string }[];
+    return row && linesRepository.find(db, hotelId, row.id);
+  },
+
+  async bySource(db: DbOrTrx, hotelId: string, source: string): Promise<FolioLine | undefined> {
+    return (await db('folio_lines').select(db.raw(LINE_COLUMNS)).where({ hotel_id: hotelId, source }).first()) as
+      FolioLine | undefined;
+  },
+
+  async find(db: DbOrTrx, hotelId: string, id: string): Promise<FolioLine | undefined> {
+    return (await db('folio_lines').select(db.raw(LINE_COLUMNS)).where({ hotel_id: hotelId, id }).first()) as
+      FolioLine | undefined;
+  },
+
+  async ofFolios(db: DbOrTrx, hotelId: string, folioIds: string[]): Promise<FolioLine[]> {
+    return (await db('folio_lines')
+      .select(db.raw(LINE_COLUMNS))
+      .where({ hotel_id: hotelId })
+      .whereIn('folio_id', folioIds)
+      .orderBy([{ column: 'business_date' }, { column: 'created_at' }, { column: 'id' }])) as FolioLine[];
+  },
+
+  async sum(db: DbOrTrx, hotelId: string, folioId: string): Promise<string> {
+    const row = (await db('folio_lines')
+      .where({ hotel_id: hotelId, folio_id: folioId })
+      .select(db.raw('coalesce(sum(amount), 0)::numeric(14, 2)::text AS total'))
+      .first()) as { total: string };
+    return row.total;
+  },
+
+  /** Moves a line to another folio and records the move. */
+  async move(db: DbOrTrx, hotelId: string, line: FolioLine, toFolioId: string, by: string | null): Promise<LineMove> {
+    await db('folio_lines').where({ hotel_id: hotelId, id: line.id }).update({ folio_id: toFolioId });
+    const [move] = (await db('folio_line_moves')
+      .insert({
+        hotel_id: hotelId,
+        line_id: line.id,
+        from_folio_id: line.folio_id,
+        to_folio_id: toFolioId,
+        moved_by: by,
+      })
+      .returning(['id', 'line_id', 'from_folio_id', 'to_folio_id', 'moved_by', 'moved_at'])) as LineMove[];
+    return move;
+  },
+
+  async moves(db: DbOrTrx, hotelId: string, lineIds: string[]): Promise<LineMove[]> {
+    return (await db('folio_line_moves')
+      .select('id', 'line_id', 'from_folio_id', 'to_folio_id', 'moved_by', 'moved_at')
+      .where({ hotel_id: hotelId })
+      .whereIn('line_id', lineIds)
+      .orderBy([{ column: 'moved_at' }, { column: 'id' }])) as LineMove[];
+  },
+};
+
+export const settlementsRepository = {
+  async insert(
+    db: DbOrTrx,
+    hotelId: string,
+    bookingId: string,
+    decision: { decision: SettlementDecision; balance: string; note: string | null; decided_by: string | null },
+  ): Promise<Settlement> {
+    const [row] = (await db('folio_settlements')
+      .insert({ hotel_id: hotelId, booking_id: bookingId, ...decision })
+      .returning(['id', 'booking_id', 'decision', 'balance', 'note', 'decided_by', 'decided_at'])) as Settlement[];
+    return row;
+  },
+
+  async ofBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<Settlement[]> {
+    return (await db('folio_settlements')
+      .select('id', 'booking_id', 'decision', 'balance', 'note', 'decided_by', 'decided_at')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .orderBy('decided_at')) as Settlement[];
+  },
+};

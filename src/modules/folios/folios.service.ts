@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { transactionWithRetry } from '../../platform/db/retry';
+import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
+import { formatMoney, parseMoney } from '../../platform/money';
+import type { BookingsService } from '../bookings';
+import { createPostings, folioMessages, type PostingsDependencies } from './folios.postings';
+import { foliosRepository, folioSettingsRepository, linesRepository, settlementsRepository } from './folios.repository';
+import { balanceOf, isClosed } from './folios.rules';
+import {
+  MAX_COMPANY_FOLIOS,
+  MAX_MANUAL_AMOUNT,
+  type CompanyFolioInput,
+  type Folio,
+  type FolioLine,
+  type ManualLineInput,
+  type SettlementDecision,
+} from './folios.types';
+
+export { folioMessages } from './folios.postings';
+
+export interface FoliosDependencies extends PostingsDependencies {
+  bookings: Pick<BookingsService, 'get' | 'followLedger' | 'followStays'>;
+}
+
+const bodyError = (field: string, message: string) =>
+  new ValidationError(message, [{ path: `body.${field}`, message }]);
+
+function assertSign({ kind, amount }: ManualLineInput): void {
+  const cents = parseMoney(amount);
+  if (cents === 0n) throw bodyError('amount', folioMessages.zero);
+  const max = parseMoney(MAX_MANUAL_AMOUNT);
+  if (cents > max || cents < -max) throw bodyError('amount', folioMessages.tooLarge(MAX_MANUAL_AMOUNT));
+  if ((kind === 'discount' && cents > 0n) || (kind === 'service' && cents < 0n))
+    throw bodyError('amount', folioMessages.sign(kind));
+}
+
+function present(folio: Folio, lines: FolioLine[]) {
+  const own = lines.filter((line) => line.folio_id === folio.id);
+  return { ...folio, balance: balanceOf(own), lines: own };
+}
+
+/**
+ * A booking's books: its guest folio (made at its first line, or when first read) and its company folios, their lines
+ * posted once per source, moved between folios and corrected by new lines, never changed in a closed day.
+ */
+export function createFoliosService(db: Db, deps: FoliosDependencies) {
+  const postings = createPostings(deps);
+
+  deps.bookings.followLedger((trx, entry) => postings.postEntry(trx, entry));
+  deps.bookings.followStays({
+    statuses: ['checked_in', 'checked_out'],
+    async effectsOf(trx, booking, reason) {
+      if (booking.status === 'checked_in') await postings.postStay(trx, booking);
+      else await postings.settleAtCheckOut(trx, booking, reason === 'manual');
+      return {};
+    },
+  });
+
+  /** The booking's folio of that id (404 for another booking's or hotel's). */
+  async function folioOf(conn: DbOrTrx, hotelId: string, bookingId: string, id: string) {
+    const folio = await foliosRepository.find(conn, hotelId, id);
+    if (!folio || folio.booking_id !== bookingId) throw new NotFoundError(folioMessages.notFound);
+    return folio;
+  }
+
+  async function lineOf(conn: DbOrTrx, hotelId: string, bookingId: string, id: string) {
+    const line = await linesRepository.find(conn, hotelId, id);
+    if (!line) throw new NotFoundError(folioMessages.lineNotFound);
+    await folioOf(conn, hotelId, bookingId, line.folio_id).catch(() => {
+      throw new NotFoundError(folioMessages.lineNotFound);
+    });
+    return line;
+  }
+
+  /** A folio a line of the booking may go to: one of its own, or one of another stay of its group block (locked). */
+  async function destination(trx: DbOrTrx, hotelId: string, bookingId: string, folioId: string) {
+    const folio = await foliosRepository.find(trx, hotelId, folioId);
+    if (folio?.booking_id === bookingId) return folio;
+    if (folio) {
+      const [from, to] = await Promise.all([
+        deps.bookings.get(hotelId, bookingId),
+        deps.bookings.get(hotelId, folio.booking_id),
+      ]);
+      if (from.block_id !== null && from.block_id === to.block_id) {
+        await foliosRepository.lockBooking(trx, hotelId, folio.booking_id);
+        return folio;
+      }
+    }
+    throw bodyError('folio_id', folioMessages.notFound);
+  }
+
+  /** Runs `work` with the booking's folios locked (the guest's made first), after checking the booking is the hotel's. */
+  async function withBooking<T>(hotelId: string, bookingId: string, work: (trx: DbOrTrx) => Promise<T>) {
+    await deps.bookings.get(hotelId, bookingId);
+    return transactionWithRetry(db, async (trx) => {
+      await foliosRepository.guestFolio(trx, hotelId, bookingId);
+      await foliosRepository.lockBooking(trx, hotelId, bookingId);
+      return work(trx);
+    });
+  }
+
+  return {
+    postings,
+
+    /** Every folio of the booking with its lines and balance, the balance of them all, the moves and decisions. */
+    async view(hotelId: string, bookingId: string) {
+      await deps.bookings.get(hotelId, bookingId);
+      await foliosRepository.guestFolio(db, hotelId, bookingId);
+      const folios = await foliosRepository.ofBooking(db, hotelId, bookingId);
+      const lines = await linesRepository.ofFolios(
+        db,
+        hotelId,
+        folios.map((folio) => folio.id),
+      );
+      const settings = await folioSettingsRepository.get(db, hotelId);
+      return {
+        booking_id: bookingId,
+        balance: balanceOf(lines),
+        business_date: await postings.businessDate(db, hotelId),
+        closed_through: settings.closed_through,
+        folios: folios.map((folio) => present(folio, lines)),
+        moves: await linesRepository.moves(
+          db,
+          hotelId,
+          lines.map((line) => line.id),
+        ),
+        settlements: await settlementsRepository.ofBooking(db, hotelId, bookingId),
+      };
+    },
+
+    /**
+     * A line staff post by hand, on today's business date, once per `source` (a retry answers the first line). A
+     * correction may name the line it corrects (of the same booking).
+     */
+    async addManual(hotelId: string, bookingId: string, input: ManualLineInput, userId: string | null) {
+      assertSign(input);
+      return withBooking(hotelId, bookingId, async (trx) => {
+        if (input.folio_id) await folioOf(trx, hotelId, bookingId, input.folio_id);
+        if (input.corrects_line_id) await lineOf(trx, hotelId, bookingId, input.corrects_line_id);
+        const vat = input.vat_rate ?? (await deps.payments.settingsOf(hotelId, trx)).fiscal_vat;
+        const posted = await postings.post(
+          trx,
+          hotelId,
+          bookingId,
+          {
+            kind: input.kind,
+            amount: formatMoney(parseMoney(input.amount)),
+            vat_rate: vat,
+            description: input.description,
+            source: `manual:${input.source ?? randomUUID()}`,
+            posted_via: 'desk',
+            posted_by: userId,
+            corrects_line_id: input.corrects_line_id ?? null,
+          },
+          input.folio_id,
+        );
+        // A key is the hotel's: one another booking's line took is not answered here.
+        if (!posted.created)
+          await folioOf(trx, hotelId, bookingId, posted.line.folio_id).catch(() => {
+            throw new ConflictError(folioMessages.sourceTaken, 'folio_source_taken');
+          });
+        return posted;
+      });
+    },
+
+    /** A second folio of the booking for a company paying part of it. */
+    async addCompanyFolio(hotelId: string, bookingId: string, payer: CompanyFolioInput, userId: string | null) {
+      return withBooking(hotelId, bookingId, async (trx) => {
+        const folios = await foliosRepository.ofBooking(trx, hotelId, bookingId);
+        if (folios.filter((folio) => folio.payer_kind === 'company').length >= MAX_COMPANY_FOLIOS)
+          throw new BusinessRuleError(folioMessages.tooManyFolios(MAX_COMPANY_FOLIOS), [], 'folio_limit');
+        return present(await foliosRepository.insertCompany(trx, hotelId, bookingId, payer, userId), []);
+      });
+    },
+
+    /**
+     * Moves a line to another folio of the booking, or to one of another stay of its group block (a closed day's lines
+     * stay where they are: 409).
+     */
+    async moveLine(hotelId: string, bookingId: string, lineId: string, toFolioId: string, userId: string | null) {
+      return withBooking(hotelId, bookingId, async (trx) => {
+        const line = await lineOf(trx, hotelId, bookingId, lineId);
+        await destination(trx, hotelId, bookingId, toFolioId);
+        if (line.folio_id === toFolioId) throw new ConflictError(folioMessages.sameFolio, 'folio_line_there');
+        const { closed_through } = await folioSettingsRepository.get(trx, hotelId);
+        if (isClosed(closed_through, line.business_date))
+          throw new ConflictError(folioMessages.closedDay(line.business_date), 'folio_day_closed');
+        return linesRepository.move(trx, hotelId, line, toFolioId, userId);
+      });
+    },
+
+    /** The desk's decision on a balance left at check-out, recorded with the balance it was taken for. */
+    async settle(
+      hotelId: string,
+      bookingId: string,
+      input: { decision: SettlementDecision; note?: string },
+      userId: string | null,
+    ) {
+      return withBooking(hotelId, bookingId, async (trx) => {
+        const balance = await postings.guestBalance(trx, hotelId, bookingId);
+        return settlementsRepository.insert(trx, hotelId, bookingId, {
+          decision: input.decision,
+          balance,
+          note: input.note ?? null,
+          decided_by: userId,
+        });
+      });
+    },
+
+    settings: {
+      get: (hotelId: string) => folioSettingsRepository.get(db, hotelId),
+
+      async change(hotelId: string, changes: { checkout_needs_settlement: boolean }) {
+        await folioSettingsRepository.update(db, hotelId, changes);
+        return folioSettingsRepository.get(db, hotelId);
+      },
+
+      /** Closes the business days through `date` by hand (the night audit will): never backwards, never ahead. */
+      async closeThrough(hotelId: string, date: string) {
+        return transactionWithRetry(db, async (trx) => {
+          await folioSettingsRepository.lock(trx, hotelId);
+          const settings = await folioSettingsRepository.get(trx, hotelId);
+          if (settings.closed_through && date <= settings.closed_through)
+            throw new ConflictError(folioMessages.closeBackwards(settings.closed_through), 'folio_day_closed');
+          if (date > (await postings.businessDate(trx, hotelId))) throw bodyError('date', folioMessages.closeFuture);
+          await folioSettingsRepository.update(trx, hotelId, { closed_through: date });
+          return folioSettingsRepository.get(trx, hotelId);
+        });
+      },
+    },
+  };
+}
+
+export type FoliosService = ReturnType<typeof createFoliosService>;

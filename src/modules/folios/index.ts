@@ -1,0 +1,2 @@
+export type { FoliosService } from './folios.service';
+export type { Folio, FolioLine, LineKind } from './folios.types';
