@@ -132,7 +132,8 @@ export async function benchAvailability(
 
 /**
  * The same reads once the year holds restrictions on every category (weekend minimum stays, closed arrivals, nights
- * closed to sale), and the revenue calendar of the whole year: its first answer after a change (counted) and the next.
+ * closed to sale), then group blocks too, and the revenue calendar of the whole year: its first answer after a change
+ * (counted) and the next.
  */
 async function withRestrictions(
   baseUrl: string,
@@ -155,6 +156,25 @@ async function withRestrictions(
   const window = `${hotel}/availability?from=${day(100)}&to=${day(130)}`;
   lines.push(
     `GET /availability with them (30 nights, 20 clients): ${formatLoad(await runLoad(20, durationMs, () => get(window)))}`,
+  );
+  // A definite block per category holding one room each night of the window, where the free rooms allow it.
+  let blocks = 0;
+  for (const category_id of categories) {
+    const response = await fetch(`${baseUrl}${hotel}/blocks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        name: 'Bench group',
+        status: 'definite',
+        allotment: [{ category_id, from: day(100), to: day(129), rooms: 1 }],
+      }),
+    });
+    await response.arrayBuffer();
+    if (response.status === 201) blocks += 1;
+  }
+  lines.push(
+    `GET /availability with them and ${blocks} blocks holding a room a night: ` +
+      formatLoad(await runLoad(20, durationMs, () => get(window))),
   );
   const year = `${hotel}/availability/calendar?from=${day(0)}&to=${day(366)}`;
   const timed = async () => {
