@@ -2,7 +2,7 @@ import type { SharedSettings } from '../../platform/config';
 import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
 import { refusalsAs } from '../../platform/db/base-model';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
-import { rewriteInBatches } from '../../platform/db/rewrite-batches';
+import { reencryptEnvelopes } from '../../platform/db/rewrite-batches';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { ConflictError, ValidationError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
@@ -36,33 +36,32 @@ function sealSecret(secret: string, encryption: EncryptionKeys) {
   return { secret_key_encrypted: encryptSecret(secret, encryption), secret_key_id: encryption.currentKeyId };
 }
 
-/**
- * Key rotation: re-encrypts with `encryption.currentKeyId` the secret key of every gateway stored under another key
- * (every configured key still decrypts), `batchSize` gateways per transaction. A rewritten gateway no longer matches,
- * so each batch is simply the next rows still under another key. Idempotent: a second run finds nothing to do.
- * `hotelId` limits it to one hotel. A secret under a key that is not configured stops the run with an error naming
- * the key (configure it, then run again). Returns how many gateways were re-encrypted.
- */
-export async function reencryptGatewaySecrets(
+/** Re-encrypts the gateways' secret keys still under an older key with the current one (`npm run rotate-keys`). */
+export function reencryptGatewaySecrets(
   db: Db,
   encryption: EncryptionKeys,
   batchSize = 500,
   options: { hotelId?: string } = {},
 ): Promise<{ reencrypted: number }> {
-  return rewriteInBatches(db, batchSize, async (trx, limit) => {
-    const selection = { currentKeyId: encryption.currentKeyId, limit, hotelId: options.hotelId };
-    const rows = await gatewaysRepository.lockUnderOtherKey(trx, selection);
-    for (const row of rows) {
-      if (!encryption.keys[row.secret_key_id]) {
-        throw new Error(
-          `payment gateway ${row.id}: its secret key is encrypted with key "${row.secret_key_id}", which is not configured`,
-        );
-      }
-      const secret = decryptSecret(row.secret_key_encrypted, encryption);
-      await gatewaysRepository.setSecret(trx, row.hotel_id, row.id, sealSecret(secret, encryption));
-    }
-    return rows.length;
-  });
+  return reencryptEnvelopes(
+    db,
+    encryption,
+    {
+      lockUnderOtherKey: (trx, selection) => gatewaysRepository.lockUnderOtherKey(trx, selection),
+      envelopeOf: (row) => ({
+        envelope: row.secret_key_encrypted,
+        keyId: row.secret_key_id,
+        what: `payment gateway ${row.id}: its secret key`,
+      }),
+      write: (trx, row, envelope, keyId) =>
+        gatewaysRepository.setSecret(trx, row.hotel_id, row.id, {
+          secret_key_encrypted: envelope,
+          secret_key_id: keyId,
+        }),
+    },
+    batchSize,
+    options.hotelId,
+  );
 }
 
 /**

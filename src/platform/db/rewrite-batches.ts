@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { decryptSecret, encryptSecret, type EncryptionKeys } from '../crypto';
 import type { Db } from './knex';
 
 /**
@@ -19,4 +20,39 @@ export async function rewriteInBatches(
     reencrypted += rewritten;
   } while (rewritten === limit);
   return { reencrypted };
+}
+
+/** How a table keeps one encrypted value per row, under the key its row names. */
+export interface EnvelopeRows<Row> {
+  lockUnderOtherKey(
+    trx: Knex.Transaction,
+    selection: { currentKeyId: string; limit: number; hotelId?: string },
+  ): Promise<Row[]>;
+  /** The row's envelope, its key, and what it is (named in the error when the key is not configured). */
+  envelopeOf(row: Row): { envelope: string; keyId: string; what: string };
+  write(trx: Knex.Transaction, row: Row, envelope: string, keyId: string): Promise<unknown>;
+}
+
+/**
+ * Key rotation of one envelope per row: re-encrypts with `encryption.currentKeyId` every row still under another key,
+ * `batchSize` rows per transaction; idempotent, `hotelId` limits it to one hotel. A key that is not configured stops it
+ * with an error naming the row and the key, before anything of that row is lost.
+ */
+export function reencryptEnvelopes<Row>(
+  db: Db,
+  encryption: EncryptionKeys,
+  rows: EnvelopeRows<Row>,
+  batchSize: number,
+  hotelId?: string,
+): Promise<{ reencrypted: number }> {
+  return rewriteInBatches(db, batchSize, async (trx, limit) => {
+    const locked = await rows.lockUnderOtherKey(trx, { currentKeyId: encryption.currentKeyId, limit, hotelId });
+    for (const row of locked) {
+      const { envelope, keyId, what } = rows.envelopeOf(row);
+      if (!encryption.keys[keyId]) throw new Error(`${what} is encrypted with key "${keyId}", which is not configured`);
+      const renewed = encryptSecret(decryptSecret(envelope, encryption), encryption);
+      await rows.write(trx, row, renewed, encryption.currentKeyId);
+    }
+    return locked.length;
+  });
 }
