@@ -6,6 +6,7 @@ import { parseMoney } from '../../platform/money';
 import type { WorkstationDevice } from '../agents';
 import { presentBooking, type Booking, type BookingsService } from '../bookings';
 import type { FiscalService } from '../fiscal';
+import type { FoliosService } from '../folios';
 import type { BookingPayment, PaymentInput, PaymentsService } from '../payments';
 import type { UsersService } from '../users';
 import { paymentReceipt, RECEIPT_METHODS } from './billing.receipts';
@@ -18,6 +19,7 @@ export interface DeskPaymentsDependencies {
   bookings: Pick<BookingsService, 'get' | 'payments' | 'charges'>;
   payments: Pick<PaymentsService, 'ledger' | 'settingsOf'>;
   fiscal: Pick<FiscalService, 'issue' | 'registerAt'>;
+  folios: Pick<FoliosService, 'receiptDues'>;
   users: Pick<UsersService, 'findInHotel'>;
 }
 
@@ -28,7 +30,7 @@ export type DeskPaymentInput = PaymentInput & { workstation_id?: string };
  * The payments of a booking staff record at the desk: rows of the payments module's ledger, which the bookings module
  * records with the booking's `paid_amount` in step, and the fiscal receipt a payment taken at a desk triggers.
  */
-export function createDeskPayments(db: Db, { bookings, payments, fiscal, users }: DeskPaymentsDependencies) {
+export function createDeskPayments(db: Db, { bookings, payments, fiscal, folios, users }: DeskPaymentsDependencies) {
   async function deskRegister(hotelId: string, workstationId: string, payment: PaymentInput) {
     if (!(payment.method in RECEIPT_METHODS)) {
       throw new BusinessRuleError(deskPaymentMessages.receiptMethod, [], 'receipt_method');
@@ -48,13 +50,14 @@ export function createDeskPayments(db: Db, { bookings, payments, fiscal, users }
     const operator = createdBy ? await users.findInHotel(hotelId, createdBy) : undefined;
     const method = payment.method as keyof typeof RECEIPT_METHODS;
     const { id: bookingId } = recorded.booking;
-    const roomService = await bookings.charges.sum(trx, hotelId, bookingId, 'room_service');
+    const roomService = parseMoney(await bookings.charges.sum(trx, hotelId, bookingId, 'room_service'));
+    const dues = { ...(await folios.receiptDues(trx, hotelId, bookingId)), roomService };
     const described = paymentReceipt(
       recorded.booking,
       { ...payment, method },
       settings,
       operator?.name ?? 'Кассир',
-      parseMoney(roomService),
+      dues,
     );
     return {
       ...described,

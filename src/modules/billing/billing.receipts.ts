@@ -1,4 +1,4 @@
-import type { ReceiptInput, SettlementMethod, VatRate } from '../../integrations/atol';
+import type { ReceiptInput, ReceiptLine, SettlementMethod } from '../../integrations/atol';
 import { amountDue, type Booking } from '../bookings';
 import type { PaymentInput, PaymentSettings } from '../payments';
 import { normalizePhone } from '../../platform/phone';
@@ -23,22 +23,62 @@ function settlementOf(booking: Booking): SettlementMethod {
 }
 
 /**
- * What a payment (or a refund) of `cents` settles on the bill, for its receipt lines: money pays the lodging (the
- * price, less loyalty discounts) first and room service after it, and a refund gives back in the reverse order; what
- * goes beyond the whole bill is an advance on the lodging. `booking` is as the payment left it.
+ * What the stay owes besides its lodging, in kopecks, from its guest folio (folios `receiptDues`) and its room service
+ * charges: each has its own receipt line.
  */
-export function paymentShares(booking: Booking, cents: bigint, roomService: bigint) {
-  const lodgingDue = amountDue(booking) - roomService;
-  const roomServicePaid = (paid: bigint) => {
-    const beyondLodging = paid - lodgingDue;
-    if (beyondLodging <= 0n) return 0n;
-    return beyondLodging < roomService ? beyondLodging : roomService;
-  };
+export interface StayDues {
+  touristTax: bigint;
+  roomService: bigint;
+  minibar: bigint;
+  rental: bigint;
+}
+
+/** The order money settles the bill in after the lodging (a refund gives back in the reverse order). */
+const DUE_ORDER = ['touristTax', 'roomService', 'minibar', 'rental'] as const satisfies readonly (keyof StayDues)[];
+
+export type PaymentShares = StayDues & { lodging: bigint };
+
+/**
+ * What a payment (or a refund) of `cents` settles on the bill, for its receipt lines: money pays the lodging (the
+ * price, less loyalty discounts) first, then the tourist tax, room service, the minibar and rentals, each up to what it
+ * owes; a refund gives back in the reverse order; what goes beyond the whole bill is an advance on the lodging.
+ * `booking` is as the payment left it.
+ */
+export function paymentShares(booking: Booking, cents: bigint, dues: StayDues): PaymentShares {
   const paidAfter = parseMoney(booking.paid_amount);
-  const moved = roomServicePaid(paidAfter) - roomServicePaid(paidAfter - cents);
-  const roomServiceShare = moved < 0n ? -moved : moved;
   const whole = cents < 0n ? -cents : cents;
-  return { lodging: whole - roomServiceShare, roomService: roomServiceShare };
+  const shares: PaymentShares = { lodging: 0n, touristTax: 0n, roomService: 0n, minibar: 0n, rental: 0n };
+  let start = amountDue(booking) - dues.roomService;
+  const covered = (paid: bigint, due: bigint) => {
+    const beyond = paid - start;
+    return beyond <= 0n ? 0n : beyond < due ? beyond : due;
+  };
+  for (const key of DUE_ORDER) {
+    const moved = covered(paidAfter, dues[key]) - covered(paidAfter - cents, dues[key]);
+    shares[key] = moved < 0n ? -moved : moved;
+    start += dues[key];
+  }
+  shares.lodging = whole - DUE_ORDER.reduce((sum, key) => sum + shares[key], 0n);
+  return shares;
+}
+
+type ReceiptVat = Pick<PaymentSettings, 'fiscal_vat' | 'fiscal_vat_room_service'>;
+
+/**
+ * A receipt line per share the payment settles, each with its name, VAT and settlement object (docs/decisions/
+ * receipts.md): the lodging and rentals are services; room service and the minibar are sold at the hotel's rate for
+ * what is not lodging, the minibar as goods; the tourist tax is not a sale of anything (the Federal Tax Service: it is
+ * not an object of settlement), so it goes as "another object" without VAT.
+ */
+function receiptLines(shares: PaymentShares, lodging: string, vat: ReceiptVat) {
+  const described: Array<Omit<ReceiptLine, 'unitPrice' | 'quantity' | 'method'> & { share: bigint }> = [
+    { name: lodging, share: shares.lodging, vat: vat.fiscal_vat, object: 'service' },
+    { name: 'Туристический налог', share: shares.touristTax, vat: 'none', object: 'another' },
+    { name: 'Обслуживание в номер', share: shares.roomService, vat: vat.fiscal_vat_room_service, object: 'service' },
+    { name: 'Мини-бар', share: shares.minibar, vat: vat.fiscal_vat_room_service, object: 'commodity' },
+    { name: 'Аренда', share: shares.rental, vat: vat.fiscal_vat_room_service, object: 'service' },
+  ];
+  return described.filter((line) => line.share > 0n);
 }
 
 const day = (date: string | null) => (date ? date.split('-').reverse().join('.') : '');
@@ -52,21 +92,20 @@ export function paymentReceipt(
   payment: PaymentInput & { method: keyof typeof RECEIPT_METHODS },
   settings: Pick<PaymentSettings, 'fiscal_taxation' | 'fiscal_vat' | 'fiscal_vat_room_service'>,
   operatorName: string,
-  roomService: bigint,
+  dues: StayDues,
 ): PaymentReceipt {
   const cents = parseMoney(payment.amount);
   const refund = cents < 0n;
   const amount = formatMoney(refund ? -cents : cents);
   const stay = booking.check_in ? ` ${day(booking.check_in)}–${day(booking.check_out)}` : '';
-  const shares = paymentShares(booking, cents, roomService);
-  const line = (name: string, cents: bigint, vat: VatRate) => ({
-    name,
-    unitPrice: formatMoney(cents),
+  const shares = paymentShares(booking, cents, dues);
+  const method = settlementOf(booking);
+  const lines = receiptLines(shares, `Проживание${stay}`, settings).map(({ share, ...line }) => ({
+    ...line,
+    unitPrice: formatMoney(share),
     quantity: 1,
-    vat,
-    method: settlementOf(booking),
-    object: 'service' as const,
-  });
+    method,
+  }));
   // A phone that does not parse is never sent: the receipt then goes without a contact (printed at the desk).
   const phone = normalizePhone(booking.guest_phone);
   const contact = booking.guest_email ? { email: booking.guest_email } : phone && { phone };
@@ -77,12 +116,7 @@ export function paymentReceipt(
       operator: { name: operatorName },
       taxation: settings.fiscal_taxation,
       ...(contact && { customer: contact }),
-      lines: [
-        ...(shares.lodging > 0n ? [line(`Проживание${stay}`, shares.lodging, settings.fiscal_vat)] : []),
-        ...(shares.roomService > 0n
-          ? [line('Обслуживание в номер', shares.roomService, settings.fiscal_vat_room_service)]
-          : []),
-      ],
+      lines,
       payments: [{ kind: RECEIPT_METHODS[payment.method], amount }],
     },
   };

@@ -11,7 +11,7 @@ import { createFoliosService, type FoliosDependencies } from './folios.service';
 export const foliosModule = defineModule({
   name: 'folios',
   fixtures: foliosFixtures,
-  uses: ['hotels', 'payments', 'touristTax', 'bookings'],
+  uses: ['hotels', 'payments', 'touristTax', 'bookings', 'minibar', 'rentals'],
   create: ({ db }, deps: FoliosDependencies) => createFoliosService(db, deps),
   routes: (folios) => foliosRoutes(folios),
   onHotelCreated: (_folios, trx, hotelId) => folioSettingsRepository.insertDefaults(trx, hotelId),

@@ -4,9 +4,11 @@ import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { BookingsService } from '../bookings';
+import type { MinibarService } from '../minibar';
+import type { RentalsService } from '../rentals';
 import { createPostings, folioMessages, type PostingsDependencies } from './folios.postings';
 import { foliosRepository, folioSettingsRepository, linesRepository, settlementsRepository } from './folios.repository';
-import { balanceOf, isClosed } from './folios.rules';
+import { balanceOf, isClosed, receiptDuesOf, type ReceiptDues } from './folios.rules';
 import {
   MAX_COMPANY_FOLIOS,
   MAX_MANUAL_AMOUNT,
@@ -21,6 +23,8 @@ export { folioMessages } from './folios.postings';
 
 export interface FoliosDependencies extends PostingsDependencies {
   bookings: Pick<BookingsService, 'get' | 'followLedger' | 'followStays'>;
+  minibar: Pick<MinibarService, 'followCharges'>;
+  rentals: Pick<RentalsService, 'followCharges'>;
 }
 
 const bodyError = (field: string, message: string) =>
@@ -48,6 +52,30 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   const postings = createPostings(deps);
 
   deps.bookings.followLedger((trx, entry) => postings.postEntry(trx, entry));
+  deps.minibar.followCharges((trx, charge) =>
+    postings.postCharge(trx, {
+      hotelId: charge.hotelId,
+      key: `minibar:${charge.taskId}:${charge.itemId}`,
+      kind: 'minibar',
+      bookingId: charge.bookingId,
+      amount: charge.amount,
+      description: charge.description,
+      posted_via: 'minibar',
+      posted_by: charge.recordedBy,
+    }),
+  );
+  deps.rentals.followCharges((trx, charge) =>
+    postings.postCharge(trx, {
+      hotelId: charge.hotelId,
+      key: `rental:${charge.rentalBookingId}`,
+      kind: 'rental',
+      bookingId: charge.bookingId,
+      amount: charge.amount,
+      description: charge.description,
+      posted_via: 'rentals',
+      posted_by: charge.by,
+    }),
+  );
   deps.bookings.followStays({
     statuses: ['checked_in', 'checked_out'],
     async effectsOf(trx, booking, reason) {
@@ -102,6 +130,12 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
 
   return {
     postings,
+
+    /** What the guest folio owes for the tourist tax, the minibar and rentals: the desk receipts' own lines. */
+    async receiptDues(conn: DbOrTrx, hotelId: string, bookingId: string): Promise<ReceiptDues> {
+      const folio = await foliosRepository.guestFolio(conn, hotelId, bookingId);
+      return receiptDuesOf(await linesRepository.ofFolios(conn, hotelId, [folio.id]));
+    },
 
     /** Every folio of the booking with its lines and balance, the balance of them all, the moves and decisions. */
     async view(hotelId: string, bookingId: string) {

@@ -16,8 +16,11 @@ import { consumptionsRepository, itemsRepository, stockRepository } from './mini
 import { MAX_STOCK, minibarCheckItems } from './minibar.schemas';
 import type {
   ConsumptionFilter,
+  MinibarCharge,
+  MinibarChargeFollower,
   MinibarCheck,
   MinibarConsumption,
+  MinibarConsumptionRow,
   MinibarItemFilter,
   MinibarItemInput,
   MovementFilter,
@@ -60,6 +63,7 @@ async function recordMinibarCheck(
   trx: Knex.Transaction,
   hotelId: string,
   check: MinibarCheck,
+  told: MinibarChargeFollower,
 ): Promise<MinibarConsumption[]> {
   const { taskId, roomId, bookingId, recordedBy, items } = validate<MinibarCheck>(checkSchema, check, 'body');
   await consumptionsRepository.lockTask(trx, hotelId, taskId);
@@ -136,7 +140,31 @@ async function recordMinibarCheck(
   );
   for (const row of removed) consumed(row.item_id, -row.quantity);
   await stockRepository.insertMovements(trx, hotelId, movements);
-  return consumptionsRepository.forTask(trx, hotelId, taskId);
+  const consumptions = await consumptionsRepository.forTask(trx, hotelId, taskId);
+  for (const charge of chargesOf(hotelId, check, consumptions, removed)) await told(trx, charge);
+  return consumptions;
+}
+
+/** What each item of the task comes to after the check: its row's amount, or nothing for a row the check dropped. */
+function chargesOf(
+  hotelId: string,
+  { taskId, recordedBy }: MinibarCheck,
+  consumptions: MinibarConsumption[],
+  removed: MinibarConsumptionRow[],
+): MinibarCharge[] {
+  const charge = (row: MinibarConsumptionRow, amount: string, description: string): MinibarCharge => ({
+    hotelId,
+    taskId,
+    itemId: row.item_id,
+    bookingId: row.booking_id,
+    amount,
+    description,
+    recordedBy,
+  });
+  return [
+    ...consumptions.map((row) => charge(row, row.amount, `Мини-бар: ${row.item_name} × ${row.quantity}`)),
+    ...removed.map((row) => charge(row, '0.00', 'Мини-бар: позиция снята при проверке')),
+  ];
 }
 
 export function createMinibarService(db: Db) {
@@ -163,8 +191,19 @@ export function createMinibarService(db: Db) {
     return item;
   }
 
+  const followers: MinibarChargeFollower[] = [];
+  const told: MinibarChargeFollower = async (trx, charge) => {
+    for (const follower of followers) await follower(trx, charge);
+  };
+
   return {
-    recordCheck: recordMinibarCheck,
+    /** Called by the module keeping the stays' books (after this one, whose service it uses), when it is built. */
+    followCharges(follower: MinibarChargeFollower): void {
+      followers.push(follower);
+    },
+
+    recordCheck: (trx: Knex.Transaction, hotelId: string, check: MinibarCheck) =>
+      recordMinibarCheck(trx, hotelId, check, told),
 
     /** What the guests of a stay took from the minibar (the checks of the tasks made for that booking). */
     consumptionsForBooking: (hotelId: string, bookingId: string, conn: DbOrTrx = db): Promise<MinibarConsumption[]> =>

@@ -1,3 +1,4 @@
+import type { DbOrTrx } from '../../platform/db/knex';
 export const MOVEMENT_KINDS = ['receipt', 'write_off', 'inventory', 'consumption'] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 /** The movements staff post by hand; `consumption` is written only by a task's minibar check. */
@@ -106,3 +107,19 @@ export interface MinibarCheck {
   recordedBy: string;
   items: MinibarCheckLine[];
 }
+
+/**
+ * What a task's item comes to after a check, told to the module keeping the stay's books (the folios) in the check's
+ * transaction: the stay it is charged to (null: none known) and its amount now ('0.00' once the check drops it).
+ */
+export interface MinibarCharge {
+  hotelId: string;
+  taskId: string;
+  itemId: string;
+  bookingId: string | null;
+  amount: string;
+  description: string;
+  recordedBy: string;
+}
+
+export type MinibarChargeFollower = (trx: DbOrTrx, charge: MinibarCharge) => Promise<void>;

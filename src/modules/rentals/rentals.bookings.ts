@@ -7,6 +7,7 @@ import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { assertVersion, type ExpectedVersion } from '../../platform/http/concurrency';
 import type { HotelsService } from '../hotels';
+import type { RentalChargeFollowers } from './rentals.charges';
 import { announceRentalBooking } from './rentals.events';
 import { rentalMessages } from './rentals.messages';
 import { rentalBookingsRepository, rentalObjectsRepository } from './rentals.repository';
@@ -53,7 +54,7 @@ function rescheduled(booking: RentalBooking, change: Partial<RentalSchedule>): R
   return { rental_object_id: booking.rental_object_id, ...stored, ...given, kind };
 }
 
-export function createRentalBookings(db: Db, hotels: Pick<HotelsService, 'find'>) {
+export function createRentalBookings(db: Db, hotels: Pick<HotelsService, 'find'>, charges: RentalChargeFollowers) {
   const timeZoneOf = (conn: DbOrTrx, hotelId: string) => hotelTimeZone(hotels, conn, hotelId);
 
   /** The booking's place in time and price, for a schedule of an active object of the hotel. */
@@ -123,10 +124,17 @@ export function createRentalBookings(db: Db, hotels: Pick<HotelsService, 'find'>
     };
     const created = await claim(row, undefined, () => rentalBookingsRepository.insert(trx, hotelId, row));
     await announceRentalBooking.created(trx, created);
+    await charges.told(trx, created, await timeZoneOf(trx, hotelId), actor.userId);
     return created;
   }
 
-  async function update(hotelId: string, id: string, changes: RentalBookingChanges, expected?: ExpectedVersion) {
+  async function update(
+    hotelId: string,
+    id: string,
+    changes: RentalBookingChanges,
+    expected?: ExpectedVersion,
+    by: string | null = null,
+  ) {
     return refusalsTranslated(() =>
       transactionWithRetry(db, async (trx) => {
         const booking = await rentalBookingsRepository.lock(trx, hotelId, id);
@@ -145,6 +153,7 @@ export function createRentalBookings(db: Db, hotels: Pick<HotelsService, 'find'>
         const merged = { ...booking, ...row };
         const updated = await claim(merged, id, () => rentalBookingsRepository.update(trx, hotelId, id, row));
         await announceRentalBooking.updated(trx, updated!, changes);
+        await charges.told(trx, updated!, await timeZoneOf(trx, hotelId), by);
         return updated!;
       }),
     );

@@ -133,8 +133,8 @@ export function rentalsRoutes(rentals: RentalsService): RouteDefinition[] {
         409: { description: 'The new time clashes with another booking (named)' },
         422: { description: 'Cancelled already, a draft object, or hours outside its opening hours' },
       },
-      async handler({ hotel, params, body, expectedVersion, res }) {
-        res.json(await bookings.update(hotel.id, params.id, body, expectedVersion));
+      async handler({ hotel, auth, params, body, expectedVersion, res }) {
+        res.json(await bookings.update(hotel.id, params.id, body, expectedVersion, auth?.sub ?? null));
       },
     }),
   ];

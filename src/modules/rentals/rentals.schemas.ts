@@ -45,7 +45,13 @@ const bookingFields = {
   guest_phone: guestPhoneSchema,
   guest_email: Joi.string().trim().lowercase().email({ tlds: false }).max(254).allow(null),
   comment: Joi.string().trim().max(2000).allow(''),
-  booking_id: Joi.string().uuid().allow(null).description('The room booking the rental is charged to'),
+  booking_id: Joi.string()
+    .uuid()
+    .allow(null)
+    .description(
+      'The room booking the rental is charged to: its guest folio gets a `rental` line of the price, and a change or ' +
+        'the cancellation a `correction` line',
+    ),
   source: Joi.string().valid(...RENTAL_BOOKING_SOURCES),
 };
 

@@ -214,6 +214,12 @@ describe('fiscal register', () => {
     ['an unknown tax rate', { item: { tax: { type: 'vat18' } } }, /НДС/],
     ['no tax rate', { item: { tax: undefined } }, /НДС/],
     ['an unknown settlement method', { item: { paymentMethod: 'full_payment' } }, /способа расчёта/],
+    ['a calculated VAT rate on a full payment', { item: { tax: { type: 'vat120' } } }, /расчётная ставка только/],
+    [
+      'a VAT rate that is not the calculated one on a prepayment',
+      { item: { paymentMethod: 'prepayment' } },
+      /нужна расчётная/,
+    ],
     ['an unknown settlement object', { item: { paymentObject: 'room' } }, /предмета расчёта/],
     ['an empty name', { item: { name: '' } }, /наименование/],
     ['an unknown payment type', { payment: { type: 'card' } }, /тип оплаты/],

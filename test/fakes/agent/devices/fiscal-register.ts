@@ -186,6 +186,14 @@ const PAYMENT_OBJECTS = new Set([
   'casinoPayment',
   'fundsIssuance',
 ]);
+/**
+ * The format of fiscal data (tags 1199 and 1214) ties the rate to the settlement method: money taken before the
+ * service (full prepayment, prepayment, advance) carries the calculated rates (20/120 ...), anything else the rates
+ * themselves; the fiscal storage refuses a position that mixes them. `none` and `vat0` go with either.
+ */
+const PREPAYMENT_METHODS = new Set(['fullPrepayment', 'prepayment', 'advance']);
+const CALCULATED_TAX_TYPES = new Set(['vat105', 'vat107', 'vat110', 'vat120', 'vat122']);
+const CHARGED_TAX_TYPES = new Set(['vat5', 'vat7', 'vat10', 'vat20', 'vat22']);
 const PAYMENT_TYPES = new Set(['cash', 'electronically', 'prepaid', 'credit', 'other']);
 const TAXATION_TYPES = new Set(['osn', 'usnIncome', 'usnIncomeOutcome', 'envd', 'esn', 'patent']);
 /** The longest position name the register prints (tag 1030). */
@@ -245,6 +253,13 @@ function checkPosition(item: Payload): void {
   }
   if (item.paymentObject !== undefined && !PAYMENT_OBJECTS.has(item.paymentObject as string)) {
     throw refused(`Неверный признак предмета расчёта позиции «${item.name}»`);
+  }
+  const prepayment = PREPAYMENT_METHODS.has((item.paymentMethod as string | undefined) ?? 'fullPayment');
+  if ((prepayment ? CHARGED_TAX_TYPES : CALCULATED_TAX_TYPES).has(tax!.type as string)) {
+    throw refused(
+      `Ставка НДС позиции «${item.name}» не соответствует способу расчёта: ` +
+        (prepayment ? 'для предоплаты нужна расчётная ставка' : 'расчётная ставка только для предоплаты'),
+    );
   }
 }
 
