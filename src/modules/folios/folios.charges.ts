@@ -1,5 +1,7 @@
 import type { VatRate } from '../../integrations/atol';
 import type { DbOrTrx } from '../../platform/db/knex';
+import type { MinibarCharge } from '../minibar';
+import type { RentalCharge } from '../rentals';
 import { formatMoney, parseMoney, sumMoney } from '../../platform/money';
 import { linesRepository } from './folios.repository';
 import type { FolioLine, LineInput } from './folios.types';
@@ -19,6 +21,30 @@ export interface StayCharge {
   posted_via: string;
   posted_by: string | null;
 }
+
+/** A minibar item of a task's check, as a charge: keyed by the task and the item, posted by who counted. */
+export const minibarCharge = (charge: MinibarCharge): StayCharge => ({
+  hotelId: charge.hotelId,
+  key: `minibar:${charge.taskId}:${charge.itemId}`,
+  kind: 'minibar',
+  bookingId: charge.bookingId,
+  amount: charge.amount,
+  description: charge.description,
+  posted_via: 'minibar',
+  posted_by: charge.recordedBy,
+});
+
+/** A rental booking charged to a room, as a charge: keyed by the rental booking, posted by who booked or changed it. */
+export const rentalCharge = (charge: RentalCharge): StayCharge => ({
+  hotelId: charge.hotelId,
+  key: `rental:${charge.rentalBookingId}`,
+  kind: 'rental',
+  bookingId: charge.bookingId,
+  amount: charge.amount,
+  description: charge.description,
+  posted_via: 'rentals',
+  posted_by: charge.by,
+});
 
 type Post = (trx: DbOrTrx, hotelId: string, bookingId: string, line: LineInput, folioId?: string) => Promise<unknown>;
 

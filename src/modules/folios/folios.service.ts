@@ -6,6 +6,7 @@ import { formatMoney, parseMoney } from '../../platform/money';
 import type { BookingsService } from '../bookings';
 import type { MinibarService } from '../minibar';
 import type { RentalsService } from '../rentals';
+import { minibarCharge, rentalCharge } from './folios.charges';
 import { createPostings, folioMessages, type PostingsDependencies } from './folios.postings';
 import { foliosRepository, folioSettingsRepository, linesRepository, settlementsRepository } from './folios.repository';
 import { balanceOf, isClosed, receiptDuesOf, type ReceiptDues } from './folios.rules';
@@ -52,30 +53,8 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   const postings = createPostings(deps);
 
   deps.bookings.followLedger((trx, entry) => postings.postEntry(trx, entry));
-  deps.minibar.followCharges((trx, charge) =>
-    postings.postCharge(trx, {
-      hotelId: charge.hotelId,
-      key: `minibar:${charge.taskId}:${charge.itemId}`,
-      kind: 'minibar',
-      bookingId: charge.bookingId,
-      amount: charge.amount,
-      description: charge.description,
-      posted_via: 'minibar',
-      posted_by: charge.recordedBy,
-    }),
-  );
-  deps.rentals.followCharges((trx, charge) =>
-    postings.postCharge(trx, {
-      hotelId: charge.hotelId,
-      key: `rental:${charge.rentalBookingId}`,
-      kind: 'rental',
-      bookingId: charge.bookingId,
-      amount: charge.amount,
-      description: charge.description,
-      posted_via: 'rentals',
-      posted_by: charge.by,
-    }),
-  );
+  deps.minibar.followCharges((trx, charge) => postings.postCharge(trx, minibarCharge(charge)));
+  deps.rentals.followCharges((trx, charge) => postings.postCharge(trx, rentalCharge(charge)));
   deps.bookings.followStays({
     statuses: ['checked_in', 'checked_out'],
     async effectsOf(trx, booking, reason) {

@@ -1,6 +1,7 @@
 export { consumptionSchema, minibarCheckItems } from './minibar.schemas';
 export type { MinibarService } from './minibar.service';
 export type {
+  MinibarCharge,
   MinibarCheck,
   MinibarCheckLine,
   MinibarConsumption,

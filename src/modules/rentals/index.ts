@@ -1,4 +1,5 @@
 export type { RentalsService } from './rentals.service';
+export type { RentalCharge } from './rentals.charges';
 export type { FreeSlot } from './rentals.slots';
 export type {
   PublicRentalObject,
