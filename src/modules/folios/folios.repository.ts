@@ -93,12 +93,15 @@ export const linesRepository = {
       FolioLine | undefined;
   },
 
-  /** The lines whose source starts with `prefix` (a charge's lines: its first and its corrections), oldest first. */
+  /**
+   * The lines whose source starts with `prefix` (a charge's lines: its first and its corrections), oldest first; the
+   * LIKE seeks them through `folio_lines_source_prefix_idx` (migration 102).
+   */
   async bySourcePrefix(db: DbOrTrx, hotelId: string, prefix: string): Promise<FolioLine[]> {
     return (await db('folio_lines')
       .select(db.raw(LINE_COLUMNS))
       .where({ hotel_id: hotelId })
-      .whereRaw('starts_with(source, ?)', [prefix])
+      .whereRaw('source LIKE ?', [`${prefix.replace(/[\\%_]/g, '\\$&')}%`])
       .orderBy([{ column: 'created_at' }, { column: 'id' }])) as FolioLine[];
   },
 
