@@ -59,6 +59,39 @@ async function folioBalance(bookingId: string) {
 const printed = (before: number) =>
   until(() => agent.receipts.length > before && agent.receipts[before], { what: 'the receipt printed' });
 
+/** A payment (negative: a refund) at the desk, answered with its receipt's lines as the register printed them. */
+async function paidAtDesk(bookingId: string, amount: string) {
+  const before = agent.receipts.length;
+  await send('post', `/bookings/${bookingId}/payments`, {
+    amount,
+    method: 'cash',
+    workstation_id: workstationId,
+  }).expect(201);
+  const receipt = await printed(before);
+  return (receipt.task.items as Record<string, unknown>[]).map((item) => [
+    item.name,
+    item.amount,
+    (item.tax as { type: string }).type,
+  ]);
+}
+
+/** A stay of two nights from today at 8,000.00 in its own room (the tourist tax: the minimum, 100.00 a night). */
+async function booked(lastName: string) {
+  const room = await createRoom(t, hotel, (await createCategory(t, hotel)).id);
+  const created = await send('post', '/bookings', {
+    room_id: room.id,
+    check_in: localDay(0),
+    check_out: localDay(2),
+    guest_last_name: lastName,
+    guest_first_name: 'Анна',
+    price: '8000.00',
+  }).expect(201);
+  return { id: created.body.id as string, roomId: room.id };
+}
+
+const lodgingName = () =>
+  `Проживание ${localDay(0).split('-').reverse().join('.')}–${localDay(2).split('-').reverse().join('.')}`;
+
 describe('receipts from the folio lines', () => {
   it('a stay paid at the desk after check-out: one receipt line per thing paid, with its attributes', async () => {
     const room = await createRoom(t, hotel, (await createCategory(t, hotel)).id);
@@ -134,6 +167,63 @@ describe('receipts from the folio lines', () => {
     ]);
     expect(receipt.task.payments).toEqual([{ type: 'electronically', sum: Number(balance) }]);
     expect((await folioBalance(bookingId)).balance).toBe('0.00');
+  });
+
+  it('a payment names what is still owed net of earlier receipts, a refund what was receipted', async () => {
+    const stay = await booked('Зачётова');
+    expect(await paidAtDesk(stay.id, '8000.00')).toEqual([[lodgingName(), 8000, 'vat0']]);
+    await send('patch', `/bookings/${stay.id}`, { status: 'checked_in' }).expect(200);
+    const sauna = await send('post', '/rental-objects', {
+      name: `Баня ${randomUUID().slice(0, 6)}`,
+      price_per_hour: 2500,
+      price_per_day: 12000,
+      is_active: true,
+    }).expect(201);
+    await send('post', '/rental-bookings', {
+      rental_object_id: sauna.body.id,
+      kind: 'hourly',
+      start_at: `${localDay(1)}T10:00:00+03:00`,
+      end_at: `${localDay(1)}T12:00:00+03:00`,
+      guest_name: 'Зачётова Анна',
+      guest_phone: '+7 999 765-43-21',
+      booking_id: stay.id,
+    }).expect(201);
+    expect(await paidAtDesk(stay.id, '5200.00')).toEqual([
+      ['Туристический налог', 200, 'none'],
+      ['Аренда', 5000, 'vat22'],
+    ]);
+
+    await send('patch', `/bookings/${stay.id}`, { status: 'checked_out' }).expect(200);
+    const tasks = await t.http
+      .get(api(`/housekeeping?room_id=${stay.roomId}`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    const task = (tasks.body as { id: string; booking_id: string }[]).find((row) => row.booking_id === stay.id)!;
+    const water = await send('post', '/minibar-items', { name: 'Вода', category: 'Напитки', price: 150 }).expect(201);
+    const minibar = `/housekeeping/${task.id}/minibar`;
+    await send('put', minibar, { items: [{ item_id: water.body.id, quantity: 2 }] }).expect(200);
+    expect(await paidAtDesk(stay.id, '300.00')).toEqual([['Мини-бар', 300, 'vat22']]);
+
+    // The count corrected to nothing: the money given back is the minibar's, not the lodging's.
+    await send('put', minibar, { items: [] }).expect(200);
+    expect(await paidAtDesk(stay.id, '-300.00')).toEqual([['Мини-бар', 300, 'vat22']]);
+  });
+
+  it("a service posted to the guest folio is paid at its own VAT rate, not as the lodging's", async () => {
+    const stay = await booked('Услугова');
+    await send('patch', `/bookings/${stay.id}`, { status: 'checked_in' }).expect(200);
+    await send('post', `/bookings/${stay.id}/folio/lines`, {
+      kind: 'service',
+      amount: '1000.00',
+      vat_rate: '22',
+      description: 'Трансфер из аэропорта',
+    }).expect(201);
+    const { balance } = await folioBalance(stay.id);
+    expect(await paidAtDesk(stay.id, balance)).toEqual([
+      [lodgingName(), 8000, 'vat0'],
+      ['Туристический налог', 200, 'none'],
+      ['Услуги', 1000, 'vat22'],
+    ]);
   });
 
   it('a prepayment before the stay stays one lodging line at the calculated rate', async () => {

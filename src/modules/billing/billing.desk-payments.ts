@@ -9,14 +9,16 @@ import type { FiscalService } from '../fiscal';
 import type { FoliosService } from '../folios';
 import type { BookingPayment, PaymentInput, PaymentsService } from '../payments';
 import type { UsersService } from '../users';
-import { paymentReceipt, RECEIPT_METHODS } from './billing.receipts';
+import { paymentReceipt, printedShares, RECEIPT_METHODS } from './billing.receipts';
+import { receiptSharesRepository } from './billing.repository';
+import { paymentShares } from './billing.shares';
 
 export const deskPaymentMessages = {
   receiptMethod: 'Чек на кассе печатается только для оплаты наличными или картой',
 };
 
 export interface DeskPaymentsDependencies {
-  bookings: Pick<BookingsService, 'get' | 'payments' | 'charges'>;
+  bookings: Pick<BookingsService, 'get' | 'payments'>;
   payments: Pick<PaymentsService, 'ledger' | 'settingsOf'>;
   fiscal: Pick<FiscalService, 'issue' | 'registerAt'>;
   folios: Pick<FoliosService, 'receiptDues'>;
@@ -49,15 +51,21 @@ export function createDeskPayments(db: Db, { bookings, payments, fiscal, folios,
     const settings = await payments.settingsOf(hotelId, trx);
     const operator = createdBy ? await users.findInHotel(hotelId, createdBy) : undefined;
     const method = payment.method as keyof typeof RECEIPT_METHODS;
-    const { id: bookingId } = recorded.booking;
-    const roomService = parseMoney(await bookings.charges.sum(trx, hotelId, bookingId, 'room_service'));
-    const dues = { ...(await folios.receiptDues(trx, hotelId, bookingId)), roomService };
+    const { id: bookingId, paid_amount: paidAfter } = recorded.booking;
+    const cents = parseMoney(payment.amount);
+    const dues = await folios.receiptDues(trx, hotelId, recorded.booking);
+    const receipted = await receiptSharesRepository.ofBooking(trx, hotelId, bookingId);
+    const split = paymentShares(cents, dues, receipted, parseMoney(paidAfter) - cents);
+    const shares = printedShares(split, settings);
+    const sign = cents < 0n ? -1n : 1n;
+    const given = shares.map((share) => ({ ...share, amount: share.amount * sign }));
+    await receiptSharesRepository.insert(trx, hotelId, bookingId, recorded.payment.id, given);
     const described = paymentReceipt(
       recorded.booking,
       { ...payment, method },
       settings,
       operator?.name ?? 'Кассир',
-      dues,
+      shares,
     );
     return {
       ...described,

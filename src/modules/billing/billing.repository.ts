@@ -1,5 +1,10 @@
 import { hotelTable } from '../../platform/db/hotel-table';
 import type { DbOrTrx } from '../../platform/db/knex';
+import type { VatRate } from '../../integrations/atol';
+import { formatMoney, parseMoney } from '../../platform/money';
+import type { DueKind } from '../folios';
+import type { PrintedShare } from './billing.receipts';
+import type { ReceiptShare } from './billing.shares';
 import type { OnlinePayment } from './billing.types';
 
 const onlinePaymentRows = hotelTable<OnlinePayment, Partial<OnlinePayment>>('online_payments');
@@ -25,5 +30,34 @@ export const onlinePaymentsRepository = {
 
   async forBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<OnlinePayment[]> {
     return db('online_payments').where({ hotel_id: hotelId, booking_id: bookingId }).orderBy(['created_at', 'id']);
+  },
+};
+
+/** What each desk receipt of a stay gave each thing at its VAT rate (migration 102), as billing.shares.ts reads it. */
+export const receiptSharesRepository = {
+  async ofBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<ReceiptShare[]> {
+    const rows = (await db('receipt_shares')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .groupBy('kind', 'vat_rate')
+      .select('kind', 'vat_rate', db.raw('sum(amount)::text AS amount'))) as {
+      kind: DueKind;
+      vat_rate: VatRate;
+      amount: string;
+    }[];
+    return rows.map((row) => ({ ...row, amount: parseMoney(row.amount) }));
+  },
+
+  async insert(db: DbOrTrx, hotelId: string, bookingId: string, paymentId: string, shares: PrintedShare[]) {
+    if (shares.length === 0) return;
+    await db('receipt_shares').insert(
+      shares.map((share) => ({
+        hotel_id: hotelId,
+        booking_id: bookingId,
+        payment_id: paymentId,
+        kind: share.kind,
+        vat_rate: share.vat_rate,
+        amount: formatMoney(share.amount),
+      })),
+    );
   },
 };

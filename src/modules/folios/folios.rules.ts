@@ -101,24 +101,3 @@ export function stayLines(booking: Booking, tax: StayTax, vat: HotelVat, today: 
     }));
   return [...lines, ...taxes];
 }
-
-/** What a guest folio's lines owe besides the lodging, in kopecks, for the receipts' own lines (billing). */
-export interface ReceiptDues {
-  touristTax: bigint;
-  minibar: bigint;
-  rental: bigint;
-}
-
-const DUE_KINDS = { tourist_tax: 'touristTax', minibar: 'minibar', rental: 'rental' } as const;
-
-/** The lines of the tourist tax, the minibar and rentals summed, each correction counted with the line it corrects. */
-export function receiptDuesOf(lines: readonly FolioLine[]): ReceiptDues {
-  const kinds = new Map(lines.map((line) => [line.id, line.kind]));
-  const dues: ReceiptDues = { touristTax: 0n, minibar: 0n, rental: 0n };
-  for (const line of lines) {
-    const kind = line.kind === 'correction' && line.corrects_line_id ? kinds.get(line.corrects_line_id) : line.kind;
-    const key = kind && kind in DUE_KINDS ? DUE_KINDS[kind as keyof typeof DUE_KINDS] : undefined;
-    if (key) dues[key] += parseMoney(line.amount);
-  }
-  return dues;
-}

@@ -3,13 +3,14 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { formatMoney, parseMoney } from '../../platform/money';
-import type { BookingsService } from '../bookings';
+import type { Booking, BookingsService } from '../bookings';
 import type { MinibarService } from '../minibar';
 import type { RentalsService } from '../rentals';
 import { minibarCharge, rentalCharge } from './folios.charges';
 import { createPostings, folioMessages, type PostingsDependencies } from './folios.postings';
 import { foliosRepository, folioSettingsRepository, linesRepository, settlementsRepository } from './folios.repository';
-import { balanceOf, isClosed, receiptDuesOf, type ReceiptDues } from './folios.rules';
+import { receiptDuesOf, type ReceiptDue } from './folios.dues';
+import { balanceOf, isClosed } from './folios.rules';
 import {
   MAX_COMPANY_FOLIOS,
   MAX_MANUAL_AMOUNT,
@@ -110,10 +111,12 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   return {
     postings,
 
-    /** What the guest folio owes for the tourist tax, the minibar and rentals: the desk receipts' own lines. */
-    async receiptDues(conn: DbOrTrx, hotelId: string, bookingId: string): Promise<ReceiptDues> {
-      const folio = await foliosRepository.guestFolio(conn, hotelId, bookingId);
-      return receiptDuesOf(await linesRepository.ofFolios(conn, hotelId, [folio.id]));
+    /** What the guest owes at the desk, thing by thing (folios.dues.ts): what the desk receipts' lines pay. */
+    async receiptDues(conn: DbOrTrx, hotelId: string, booking: Pick<Booking, 'id' | 'price'>): Promise<ReceiptDue[]> {
+      const folio = await foliosRepository.guestFolio(conn, hotelId, booking.id);
+      const lines = await linesRepository.ofFolios(conn, hotelId, [folio.id]);
+      const nights = await linesRepository.bySourcePrefix(conn, hotelId, `room_night:${booking.id}:`);
+      return receiptDuesOf(booking, folio.id, lines, nights);
     },
 
     /** Every folio of the booking with its lines and balance, the balance of them all, the moves and decisions. */
