@@ -168,6 +168,24 @@ describe('minibar consumption on the folio', () => {
     expect(lines[1]).toMatchObject({ vat_rate: '22', description: `Исправление: Мини-бар: ${juice.name} × 1` });
   });
 
+  it("a stayover task's check (no booking on the task) goes to the stay in house in the room", async () => {
+    const booking = await stay(owner);
+    const task = await t.http
+      .post(api(owner, '/housekeeping'))
+      .set(as(owner.accessToken))
+      .send({ room_id: booking.roomId, category: 'housekeeping', requires_minibar_check: true })
+      .expect(201);
+    expect(task.body.booking_id).toBeNull();
+    const juice = await item(150);
+    await check(owner, task.body.id, [{ item_id: juice.id, quantity: 2 }]).expect(200);
+    await check(owner, task.body.id, [{ item_id: juice.id, quantity: 1 }]).expect(200);
+    const lines = chargeLines((await folioOf(owner, booking.id)).lines, `minibar:${task.body.id}:`);
+    expect(lines.map((line) => [line.kind, line.amount])).toEqual([
+      ['minibar', '300.00'],
+      ['correction', '-150.00'],
+    ]);
+  });
+
   it("another hotel's staff reach neither the task nor the folio", async () => {
     const booking = await stay(owner);
     const taskId = await checkedOut(booking);
@@ -204,6 +222,17 @@ describe('rentals charged to a room on the folio', () => {
       .patch(api(hotel, `/rental-bookings/${id}`))
       .set(as(hotel.accessToken))
       .send(body);
+
+  /** A court rented tomorrow from 10 to 11 and charged to the stay: the rental booking's id. */
+  const rented = async (bookingId: string) =>
+    (
+      await book(owner, {
+        rental_object_id: await court(),
+        booking_id: bookingId,
+        start_at: moscow(localDay(1), 10),
+        end_at: moscow(localDay(1), 11),
+      }).expect(201)
+    ).body.id as string;
 
   it('a rental booked to the stay is a rental line; a change and the cancellation are corrections', async () => {
     const booking = await stay(owner);
@@ -259,6 +288,57 @@ describe('rentals charged to a room on the folio', () => {
     expect(chargeLines((await folioOf(owner, second.id)).lines, `rental:${id}:`)).toEqual([
       expect.objectContaining({ kind: 'rental', amount: '8000.00' }),
     ]);
+  });
+
+  it('a stay checked out or cancelled takes no new rental (422); a cancellation still goes through', async () => {
+    const booking = await stay(owner);
+    const id = await rented(booking.id);
+    await t.http
+      .patch(api(owner, `/bookings/${booking.id}`))
+      .set(as(owner.accessToken))
+      .send({ status: 'checked_out' })
+      .expect(200);
+    const before = await folioOf(owner, booking.id);
+    const refused = await book(owner, {
+      rental_object_id: await court(),
+      booking_id: booking.id,
+      start_at: moscow(localDay(1), 14),
+      end_at: moscow(localDay(1), 15),
+    }).expect(422);
+    expect(refused.body.detail).toMatch(/выехала или отменена/);
+    await patch(owner, id, { end_at: moscow(localDay(1), 12) }).expect(422);
+    expect((await folioOf(owner, booking.id)).lines).toHaveLength(before.lines.length);
+    await patch(owner, id, { status: 'cancelled' }).expect(200);
+    const lines = chargeLines((await folioOf(owner, booking.id)).lines, `rental:${id}:`);
+    expect(lines.map((line) => line.amount)).toEqual(['1500.00', '-1500.00']);
+  });
+
+  it('a rental from before rentals were charged is charged by a change of its price or stay, not by a comment', async () => {
+    const booking = await stay(owner);
+    const id = await rented(booking.id);
+    // As a rental booked before this change left it: charged to the room, nothing on the folio.
+    await t.db('folio_lines').where({ hotel_id: owner.hotelId }).whereLike('source', `rental:${id}:%`).delete();
+    await patch(owner, id, { comment: 'ракетки' }).expect(200);
+    expect(chargeLines((await folioOf(owner, booking.id)).lines, `rental:${id}:`)).toEqual([]);
+    await patch(owner, id, { end_at: moscow(localDay(1), 12) }).expect(200);
+    expect(chargeLines((await folioOf(owner, booking.id)).lines, `rental:${id}:`).map((l) => l.amount)).toEqual([
+      '3000.00',
+    ]);
+  });
+
+  it("the desk's own correction of a rental line is counted when the rental changes", async () => {
+    const booking = await stay(owner);
+    const id = await rented(booking.id);
+    const [line] = chargeLines((await folioOf(owner, booking.id)).lines, `rental:${id}:`);
+    await t.http
+      .post(api(owner, `/bookings/${booking.id}/folio/lines`))
+      .set(as(owner.accessToken))
+      .send({ kind: 'correction', amount: '-1500.00', description: 'Корт за счёт отеля', corrects_line_id: line.id })
+      .expect(201);
+    await patch(owner, id, { status: 'cancelled' }).expect(200);
+    const after = await folioOf(owner, booking.id);
+    const charged = after.lines.filter((l) => l.id === line.id || l.corrects_line_id === line.id);
+    expect(charged.reduce((sum, l) => sum + Number(l.amount), 0)).toBe(0);
   });
 
   it("another hotel can charge nothing to this hotel's stay, nor change its rentals", async () => {

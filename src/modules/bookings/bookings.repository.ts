@@ -59,6 +59,11 @@ export const bookingsRepository = {
     return query as Promise<Booking | undefined>;
   },
 
+  /** The stays checked in whose room is `roomId` now. */
+  async checkedInTo(db: DbOrTrx, hotelId: string, roomId: string): Promise<Booking[]> {
+    return db<Booking>('bookings').where({ hotel_id: hotelId, room_id: roomId, status: 'checked_in' });
+  },
+
   async list(
     db: DbOrTrx,
     hotelId: string,

@@ -27,6 +27,7 @@ import { createSplitStays } from './bookings.split-stays';
 import type { StayFollower, StayFollowers } from './bookings.outside';
 import { createBookingPayments } from './bookings.payments';
 import { bookingMessages, presentBooking, presentSegments } from './bookings.present';
+import { inHouse } from './bookings.rules';
 import type { BookingsRepository, Span } from './bookings.repository';
 import { assertKindAllowed, bodyError, createStays, type StayServices } from './bookings.stays';
 import type { Booking, BookingFilter, BookingInput } from './bookings.types';
@@ -230,6 +231,11 @@ export function createBookingsService({ repository, effects, followers, ...deps 
      * transaction ends, for a decision that depends on it (an order placed for a stay in house, points redeemed).
      */
     getWithin,
+
+    /** The stay in house in the room at `at` (checked in, its hours begun and not over), if any. */
+    async inHouseIn(conn: DbOrTrx, hotelId: string, roomId: string, at: Date): Promise<Booking | undefined> {
+      return (await rows.checkedInTo(conn, hotelId, roomId)).find((stay) => inHouse(stay, at));
+    },
 
     async list(hotelId: string, { limit, cursor, ...filter }: BookingFilter & PageRequest) {
       const hotel = await stays.hotelOf(db, hotelId);

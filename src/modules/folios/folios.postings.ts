@@ -5,7 +5,7 @@ import { hotelToday, type Booking, type LedgerEntry } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { PaymentsService } from '../payments';
 import type { TouristTaxService } from '../tourist-tax';
-import { postStayCharge, type StayCharge } from './folios.charges';
+import { postStayCharge, type ChargeStays, type StayCharge } from './folios.charges';
 import { foliosRepository, folioSettingsRepository, linesRepository, settlementsRepository } from './folios.repository';
 import { lineOfEntry, openDate, stayLines, type HotelVat } from './folios.rules';
 import type { FolioLine, LineInput } from './folios.types';
@@ -89,8 +89,8 @@ export function createPostings(deps: PostingsDependencies) {
     },
 
     /** A minibar item or a rental charged to a stay, its lines brought to what it comes to now (folios.charges.ts). */
-    async postCharge(trx: DbOrTrx, charge: StayCharge): Promise<void> {
-      await postStayCharge(trx, post, charge, (await vatOf(trx, charge.hotelId)).roomService);
+    async postCharge(trx: DbOrTrx, charge: StayCharge, stays: ChargeStays): Promise<void> {
+      await postStayCharge(trx, post, charge, (await vatOf(trx, charge.hotelId)).roomService, stays);
     },
 
     /** The stay's nights and their tourist tax, once, as it is checked in (from its price then). */

@@ -105,6 +105,15 @@ export const linesRepository = {
       .orderBy([{ column: 'created_at' }, { column: 'id' }])) as FolioLine[];
   },
 
+  /** The lines correcting any of `ids` (a charge's lines corrected by hand included). */
+  async correcting(db: DbOrTrx, hotelId: string, ids: string[]): Promise<FolioLine[]> {
+    if (ids.length === 0) return [];
+    return (await db('folio_lines')
+      .select(db.raw(LINE_COLUMNS))
+      .where({ hotel_id: hotelId })
+      .whereIn('corrects_line_id', ids)) as FolioLine[];
+  },
+
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<FolioLine | undefined> {
     return (await db('folio_lines').select(db.raw(LINE_COLUMNS)).where({ hotel_id: hotelId, id }).first()) as
       FolioLine | undefined;

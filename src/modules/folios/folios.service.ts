@@ -6,7 +6,7 @@ import { formatMoney, parseMoney } from '../../platform/money';
 import type { Booking, BookingsService } from '../bookings';
 import type { MinibarService } from '../minibar';
 import type { RentalsService } from '../rentals';
-import { minibarCharge, rentalCharge } from './folios.charges';
+import { minibarCharge, rentalCharge, type ChargeStays } from './folios.charges';
 import { createPostings, folioMessages, type PostingsDependencies } from './folios.postings';
 import { foliosRepository, folioSettingsRepository, linesRepository, settlementsRepository } from './folios.repository';
 import { receiptDuesOf, type ReceiptDue } from './folios.dues';
@@ -24,7 +24,7 @@ import {
 export { folioMessages } from './folios.postings';
 
 export interface FoliosDependencies extends PostingsDependencies {
-  bookings: Pick<BookingsService, 'get' | 'followLedger' | 'followStays'>;
+  bookings: Pick<BookingsService, 'get' | 'getWithin' | 'inHouseIn' | 'followLedger' | 'followStays'>;
   minibar: Pick<MinibarService, 'followCharges'>;
   rentals: Pick<RentalsService, 'followCharges'>;
 }
@@ -54,8 +54,13 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   const postings = createPostings(deps);
 
   deps.bookings.followLedger((trx, entry) => postings.postEntry(trx, entry));
-  deps.minibar.followCharges((trx, charge) => postings.postCharge(trx, minibarCharge(charge)));
-  deps.rentals.followCharges((trx, charge) => postings.postCharge(trx, rentalCharge(charge)));
+  const stays: ChargeStays = {
+    statusOf: async (trx, hotelId, bookingId) =>
+      (await deps.bookings.getWithin(trx, hotelId, bookingId, 'share')).status,
+    inHouseIn: deps.bookings.inHouseIn,
+  };
+  deps.minibar.followCharges((trx, charge) => postings.postCharge(trx, minibarCharge(charge), stays));
+  deps.rentals.followCharges((trx, charge) => postings.postCharge(trx, rentalCharge(charge), stays));
   deps.bookings.followStays({
     statuses: ['checked_in', 'checked_out'],
     async effectsOf(trx, booking, reason) {

@@ -148,7 +148,7 @@ async function recordMinibarCheck(
 /** What each item of the task comes to after the check: its row's amount, or nothing for a row the check dropped. */
 function chargesOf(
   hotelId: string,
-  { taskId, recordedBy }: MinibarCheck,
+  { taskId, roomId, recordedBy }: MinibarCheck,
   consumptions: MinibarConsumption[],
   removed: MinibarConsumptionRow[],
 ): MinibarCharge[] {
@@ -156,6 +156,7 @@ function chargesOf(
     hotelId,
     taskId,
     itemId: row.item_id,
+    roomId,
     bookingId: row.booking_id,
     amount,
     description,

@@ -116,6 +116,8 @@ export interface MinibarCharge {
   hotelId: string;
   taskId: string;
   itemId: string;
+  /** The task's room: a charge with no booking goes to the stay in house there (the folios find it). */
+  roomId: string;
   bookingId: string | null;
   amount: string;
   description: string;

@@ -153,7 +153,12 @@ export function createRentalBookings(db: Db, hotels: Pick<HotelsService, 'find'>
         const merged = { ...booking, ...row };
         const updated = await claim(merged, id, () => rentalBookingsRepository.update(trx, hotelId, id, row));
         await announceRentalBooking.updated(trx, updated!, changes);
-        await charges.told(trx, updated!, await timeZoneOf(trx, hotelId), by);
+        // Only a change of what it comes to, or of the stay it is charged to, is told: an unrelated edit (a comment) of
+        // a booking made before rentals were charged to rooms does not charge it now.
+        const charged = (['price', 'booking_id', 'status'] as const).some(
+          (field) => updated![field] !== booking[field],
+        );
+        if (charged) await charges.told(trx, updated!, await timeZoneOf(trx, hotelId), by);
         return updated!;
       }),
     );

@@ -91,7 +91,11 @@ export function rentalsRoutes(rentals: RentalsService): RouteDefinition[] {
       responses: {
         201: { description: 'Booked', schema: rentalBookingSchema },
         409: { description: 'The object is taken then (the message names the other booking)' },
-        422: { description: 'A draft object, hours outside its opening hours, or the key used with another body' },
+        422: {
+          description:
+            'A draft object, hours outside its opening hours, the key used with another body, or a room booking ' +
+            'checked out or cancelled to charge it to (`stay_closed`)',
+        },
       },
       async handler({ hotel, body, auth, headers, res }) {
         const actor = { userId: auth.sub, hotelSlug: hotel.slug };
@@ -131,7 +135,11 @@ export function rentalsRoutes(rentals: RentalsService): RouteDefinition[] {
         200: { description: 'The rental booking', schema: rentalBookingSchema },
         404: { description: 'No such rental booking' },
         409: { description: 'The new time clashes with another booking (named)' },
-        422: { description: 'Cancelled already, a draft object, or hours outside its opening hours' },
+        422: {
+          description:
+            'Cancelled already, a draft object, hours outside its opening hours, or a new or higher charge to a room ' +
+            'booking checked out or cancelled (`stay_closed`)',
+        },
       },
       async handler({ hotel, auth, params, body, expectedVersion, res }) {
         res.json(await bookings.update(hotel.id, params.id, body, expectedVersion, auth?.sub ?? null));
