@@ -3,6 +3,7 @@ import { amountDue, type Booking } from '../bookings';
 import type { DueKind } from '../folios';
 import type { ReceiptShare } from './billing.shares';
 import type { PaymentInput, PaymentSettings } from '../payments';
+import { russianDate } from '../../platform/dates';
 import { normalizePhone } from '../../platform/phone';
 import { formatMoney, parseMoney } from '../../platform/money';
 
@@ -46,7 +47,7 @@ export const printedShares = (shares: readonly ReceiptShare[], vat: ReceiptVat):
     vat_rate: share.kind === 'tourist_tax' ? 'none' : (share.vat_rate ?? vat.fiscal_vat),
   }));
 
-const day = (date: string | null) => (date ? date.split('-').reverse().join('.') : '');
+const day = (date: string | null) => (date ? russianDate(date) : '');
 
 /**
  * The receipt for a payment of a booking taken at a desk (`booking` as the payment left it): a sale, or a return for a refund

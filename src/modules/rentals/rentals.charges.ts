@@ -1,3 +1,4 @@
+import { russianDate } from '../../platform/dates';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { rentalObjectsRepository } from './rentals.repository';
 import type { RentalBooking } from './rentals.types';
@@ -21,8 +22,6 @@ export type RentalChargeFollower = (trx: DbOrTrx, charge: RentalCharge) => Promi
 const dateTime = (instant: Date, timeZone: string) =>
   new Intl.DateTimeFormat('ru-RU', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(instant);
 
-const day = (date: string) => date.split('-').reverse().join('.');
-
 export function createRentalChargeFollowers() {
   const followers: RentalChargeFollower[] = [];
   return {
@@ -37,7 +36,7 @@ export function createRentalChargeFollowers() {
       const object = await rentalObjectsRepository.find(trx, rental.hotel_id, rental.rental_object_id);
       const when =
         rental.kind === 'daily'
-          ? `${day(rental.date_from!)}–${day(rental.date_to!)}`
+          ? `${russianDate(rental.date_from!)}–${russianDate(rental.date_to!)}`
           : `${dateTime(rental.start_at, timeZone)}–${dateTime(rental.end_at, timeZone).split(' ').pop()}`;
       const charged = rental.status === 'confirmed' && rental.booking_id !== null;
       const charge: RentalCharge = {
