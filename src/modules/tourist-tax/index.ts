@@ -4,3 +4,4 @@ export { stayTaxSchema } from './tourist-tax.schemas';
 export { NO_TOURIST_TAX } from './tourist-tax.rules';
 export { reencryptExemptionDocuments } from './tourist-tax.rotation';
 export { nightsOf, spread } from './tourist-tax.rules';
+export type { MonthReport } from './tourist-tax.report';

@@ -1,0 +1,95 @@
+import Joi from 'joi';
+import { calendarDate, moneyOut } from '../../platform/http/schemas';
+import { openApiComponent } from '../../platform/http/components';
+import { FORMATS, GRANULARITIES, MAX_PICKUP_DAYS, REVENUE_GROUPS } from './reports.types';
+
+const format = Joi.string()
+  .valid(...FORMATS)
+  .default('json')
+  .description('`json` (default), `csv` (the main table, `;`-separated) or `xlsx` (every table, a sheet each)');
+const range = {
+  from: calendarDate.required().description('The first business date'),
+  to: calendarDate.required().description('The last business date (at most 731 days after `from`: 422 beyond)'),
+  format,
+};
+
+export const performanceQuery = Joi.object({
+  ...range,
+  granularity: Joi.string()
+    .valid(...GRANULARITIES)
+    .default('day')
+    .description('Days, ISO weeks (from Monday) or months, each clipped to the range'),
+});
+export const revenueQuery = Joi.object({
+  ...range,
+  by: Joi.string()
+    .valid(...REVENUE_GROUPS)
+    .required(),
+});
+export const rangeQuery = Joi.object(range);
+export const onTheBooksQuery = Joi.object({
+  ...range,
+  pickup_days: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_PICKUP_DAYS)
+    .default(7)
+    .description('Pickup: the change of the books over these last days'),
+});
+export const dateQuery = Joi.object({ date: calendarDate.required(), format });
+export const formatQuery = Joi.object({ format });
+export const monthQuery = Joi.object({
+  month: Joi.string()
+    .pattern(/^(20[2-9]\d)-(0[1-9]|1[0-2])$/, 'YYYY-MM')
+    .required(),
+  format,
+});
+export const dailyQuery = Joi.object({
+  date: calendarDate.required(),
+  format: Joi.string().valid('json', 'pdf').default('json'),
+});
+export const sendDailyBody = Joi.object({ date: calendarDate.required() });
+
+const count = Joi.number().integer();
+const performanceRow = Joi.object({
+  period: Joi.string(),
+  from: Joi.string(),
+  to: Joi.string(),
+  rooms_available: count,
+  rooms_out_of_order: count,
+  rooms_sold: count,
+  occupancy: Joi.string().description('Percent, two decimals'),
+  room_revenue: moneyOut,
+  adr: moneyOut,
+  revpar: moneyOut,
+  day_use_stays: count,
+  day_use_revenue: moneyOut,
+}).meta(openApiComponent('ReportPerformance'));
+
+export const performanceSchema = Joi.object({ periods: Joi.array().items(performanceRow) });
+export const revenueSchema = Joi.object({
+  by: Joi.string(),
+  groups: Joi.array().items(
+    Joi.object({
+      key: Joi.string().allow(null),
+      name: Joi.string().allow(null),
+      nights: count,
+      day_use_stays: count,
+      revenue: moneyOut,
+    }),
+  ),
+});
+export const onTheBooksSchema = Joi.object({ nights: Joi.array().items(Joi.object().unknown()) });
+export const staysSchema = Joi.object({
+  date: Joi.string(),
+  arrivals: Joi.array().items(Joi.object().unknown()),
+  departures: Joi.array().items(Joi.object().unknown()),
+  in_house: Joi.array().items(Joi.object().unknown()),
+});
+export const housekeepingSchema = Joi.object({
+  rooms: Joi.array().items(Joi.object().unknown()),
+  by_status: Joi.array().items(Joi.object({ status: Joi.string(), count })),
+});
+export const paymentsSchema = Joi.object({ rows: Joi.array().items(Joi.object().unknown()) });
+export const dailySchema = Joi.object().unknown().meta(openApiComponent('DailyReport'));
+export const sentSchema = Joi.object({ workflow_id: Joi.string() });

@@ -1,0 +1,173 @@
+import type { Db } from '../../platform/db/knex';
+import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { BusinessRuleError, NotFoundError } from '../../platform/errors';
+import { daysBetween } from '../../platform/http/schemas';
+import { formatMoney, parseMoney } from '../../platform/money';
+import type { DailyReportWorkflow } from '../../../workflows/contracts/reports';
+import { hotelToday } from '../bookings';
+import type { HotelsService } from '../hotels';
+import type { TouristTaxService } from '../tourist-tax';
+import { reportsRepository } from './reports.repository';
+import { addDays, booked, percent, performance } from './reports.rules';
+import { MAX_RANGE_DAYS, type Granularity, type Range, type RevenueGroup } from './reports.types';
+
+export interface ReportsDependencies {
+  hotels: Pick<HotelsService, 'find'>;
+  touristTax: Pick<TouristTaxService, 'report'>;
+}
+
+export const reportMessages = {
+  backwards: 'Конец периода раньше его начала',
+  tooLong: (days: number) => `Период отчёта не длиннее ${days} дней`,
+  hotelNotFound: 'Отель не найден',
+};
+
+/** The same day last year: 364 days back, the same weekday. */
+const LAST_YEAR = 364;
+
+function assertRange({ from, to }: Range): void {
+  if (to < from) throw new BusinessRuleError(reportMessages.backwards, ['to'], 'report_range');
+  if (daysBetween(from, to) + 1 > MAX_RANGE_DAYS)
+    throw new BusinessRuleError(reportMessages.tooLong(MAX_RANGE_DAYS), ['to'], 'report_range');
+}
+
+/** The hotel's reports: read from its folio lines and stays (docs/decisions/reports.md); nothing here writes. */
+export function createReportsService(db: Db, deps: ReportsDependencies) {
+  async function hotelOf(hotelId: string) {
+    const hotel = await deps.hotels.find(hotelId);
+    if (!hotel) throw new NotFoundError(reportMessages.hotelNotFound);
+    return hotel;
+  }
+
+  async function performanceOf(hotelId: string, range: Range, granularity: Granularity) {
+    assertRange(range);
+    const hotel = await hotelOf(hotelId);
+    const [days, nights] = await Promise.all([
+      reportsRepository.capacity(db, hotelId, range, hotel.timezone),
+      reportsRepository.nights(db, hotelId, range),
+    ]);
+    return performance(days, new Map(nights.map((night) => [night.date, night])), granularity);
+  }
+
+  /** Rooms and revenue on the books for each night of the range, as now and as at `asOf`. */
+  async function onTheBooks(hotelId: string, range: Range, asOf: Date) {
+    const stays = await reportsRepository.bookedAt(db, hotelId, range, asOf);
+    return booked(stays, range.from, range.to);
+  }
+
+  async function forward(hotelId: string, range: Range, pickupDays: number) {
+    assertRange(range);
+    const hotel = await hotelOf(hotelId);
+    const now = new Date();
+    const lastYear = { from: addDays(range.from, -LAST_YEAR), to: addDays(range.to, -LAST_YEAR) };
+    const [days, current, before, stly] = await Promise.all([
+      reportsRepository.capacity(db, hotelId, range, hotel.timezone),
+      onTheBooks(hotelId, range, now),
+      onTheBooks(hotelId, range, new Date(now.getTime() - pickupDays * 86_400_000)),
+      onTheBooks(hotelId, lastYear, new Date(now.getTime() - LAST_YEAR * 86_400_000)),
+    ]);
+    return days.map((day) => {
+      const now_ = current.get(day.date)!;
+      const then = stly.get(addDays(day.date, -LAST_YEAR))!;
+      const available = day.rooms - day.out_of_order;
+      return {
+        date: day.date,
+        rooms_available: available,
+        rooms: now_.rooms,
+        occupancy: percent(now_.rooms, available),
+        revenue: formatMoney(now_.revenue),
+        pickup_rooms: now_.rooms - before.get(day.date)!.rooms,
+        pickup_revenue: formatMoney(now_.revenue - before.get(day.date)!.revenue),
+        last_year_date: addDays(day.date, -LAST_YEAR),
+        last_year_rooms: then.rooms,
+        last_year_revenue: formatMoney(then.revenue),
+        rooms_vs_last_year: now_.rooms - then.rooms,
+      };
+    });
+  }
+
+  async function stayLists(hotelId: string, date: string) {
+    const { timezone } = await hotelOf(hotelId);
+    const [arrivals, departures, inHouse] = await Promise.all(
+      (['arrivals', 'departures', 'in_house'] as const).map((list) =>
+        reportsRepository.stays(db, hotelId, date, list, timezone),
+      ),
+    );
+    return { date, arrivals, departures, in_house: inHouse };
+  }
+
+  return {
+    performance: performanceOf,
+    onTheBooks: forward,
+    stays: stayLists,
+
+    async revenue(hotelId: string, range: Range, group: RevenueGroup) {
+      assertRange(range);
+      return reportsRepository.revenueBy(db, hotelId, range, group);
+    },
+
+    async payments(hotelId: string, range: Range) {
+      assertRange(range);
+      return reportsRepository.payments(db, hotelId, range);
+    },
+
+    async housekeeping(hotelId: string) {
+      const rooms = await reportsRepository.housekeeping(db, hotelId);
+      const counts = new Map<string, number>();
+      for (const room of rooms) counts.set(String(room.status), (counts.get(String(room.status)) ?? 0) + 1);
+      return { rooms, by_status: [...counts].map(([status, count]) => ({ status, count })) };
+    },
+
+    /** The tourist tax module's monthly report as it is (not computed again here). */
+    touristTax: (hotelId: string, month: string) => deps.touristTax.report(hotelId, month),
+
+    /** The day's figures, and the last 30 days' and next 30 nights' for the chart. */
+    async daily(hotelId: string, date: string) {
+      const hotel = await hotelOf(hotelId);
+      const day = { from: date, to: date };
+      const [[figures], byCategory, payments, lists, history, ahead] = await Promise.all([
+        performanceOf(hotelId, day, 'day'),
+        reportsRepository.revenueBy(db, hotelId, day, 'category'),
+        reportsRepository.payments(db, hotelId, day),
+        stayLists(hotelId, date),
+        performanceOf(hotelId, { from: addDays(date, -29), to: date }, 'day'),
+        forward(hotelId, { from: addDays(date, 1), to: addDays(date, 30) }, 1),
+      ]);
+      const methods = new Map<string, bigint>();
+      for (const row of payments) methods.set(row.method, (methods.get(row.method) ?? 0n) + parseMoney(row.net));
+      return {
+        hotel: { name: hotel.name, slug: hotel.slug },
+        date,
+        today: hotelToday(hotel.timezone),
+        figures,
+        revenue_by_category: byCategory,
+        payments_by_method: [...methods].map(([method, net]) => ({ method, net: formatMoney(net) })),
+        arrivals: lists.arrivals.length,
+        departures: lists.departures.length,
+        in_house: lists.in_house.length,
+        history: history.map(({ period, occupancy, adr }) => ({ date: period, occupancy, adr })),
+        on_the_books: ahead.map(({ date: night, occupancy, rooms }) => ({ date: night, occupancy, rooms })),
+      };
+    },
+
+    /**
+     * E-mails the daily report of `date` to the hotel's owner and managers (the night audit calls this at its last
+     * step; staff may ask for it again). It is sent by a workflow through the outbox, once per `key`.
+     */
+    async sendDailyReport(hotelId: string, date: string, key = 'audit') {
+      const hotel = await hotelOf(hotelId);
+      const workflowId = `daily-report:${hotelId}:${date}:${key}`;
+      await enqueueOutbox(
+        db,
+        startWorkflowMessage<DailyReportWorkflow>('dailyReport', workflowId, [{ hotelId, date, key }], {
+          HotelSlug: hotel.slug,
+        }),
+      );
+      return { workflow_id: workflowId };
+    },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;
+
+export type DailyReport = Awaited<ReturnType<ReportsService['daily']>>;

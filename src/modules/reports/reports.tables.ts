@@ -1,0 +1,80 @@
+import type { MonthReport } from '../tourist-tax';
+import type { ReportsService } from './reports.service';
+import type { ReportTable } from './reports.types';
+
+type Rows = readonly object[];
+
+/** A table whose columns are the keys of its first row (or `keys`), headers as named or the key itself. */
+function table(name: string, rows: Rows, keys: string[], headers: Record<string, string> = {}): ReportTable {
+  return {
+    name,
+    columns: keys.map((key) => ({ key, header: headers[key] ?? key })),
+    rows: rows.map((row) =>
+      Object.fromEntries(
+        keys.map((key) => [key, ((row as Record<string, unknown>)[key] ?? null) as string | number | null]),
+      ),
+    ),
+  };
+}
+
+const keysOf = (rows: Rows, fallback: string[]) => (rows.length > 0 ? Object.keys(rows[0]) : fallback);
+
+export const reportTables = {
+  performance: (periods: Awaited<ReturnType<ReportsService['performance']>>) =>
+    table('performance', periods, [
+      'period',
+      'from',
+      'to',
+      'rooms_available',
+      'rooms_out_of_order',
+      'rooms_sold',
+      'occupancy',
+      'room_revenue',
+      'adr',
+      'revpar',
+      'day_use_stays',
+      'day_use_revenue',
+    ]),
+  revenue: (by: string, groups: Rows) =>
+    table(`revenue by ${by}`, groups, ['key', 'name', 'nights', 'day_use_stays', 'revenue']),
+  generic: (name: string, rows: Rows, fallback: string[]) => table(name, rows, keysOf(rows, fallback)),
+  stays(lists: Awaited<ReturnType<ReportsService['stays']>>): ReportTable[] {
+    const keys = [
+      'list',
+      'booking_id',
+      'room',
+      'kind',
+      'status',
+      'guest',
+      'guests_count',
+      'check_in',
+      'check_out',
+      'price',
+    ];
+    const named = (list: string, rows: Rows) => rows.map((row) => ({ list, ...row }));
+    const all = [
+      ...named('arrivals', lists.arrivals),
+      ...named('departures', lists.departures),
+      ...named('in_house', lists.in_house),
+    ];
+    return [
+      table(`stays ${lists.date}`, all, keys),
+      table('arrivals', named('arrivals', lists.arrivals), keys),
+      table('departures', named('departures', lists.departures), keys),
+      table('in house', named('in_house', lists.in_house), keys),
+    ];
+  },
+  touristTax(report: MonthReport): ReportTable[] {
+    const rows = [
+      {
+        category: 'taxable',
+        name: 'Облагаемые ночи',
+        nights: report.taxable_nights,
+        base: report.base,
+        tax: report.tax,
+      },
+      ...report.exempt_by_category.map((entry) => ({ ...entry, tax: '0.00' })),
+    ];
+    return [table(`tourist tax ${report.month}`, rows, ['category', 'name', 'nights', 'base', 'tax'])];
+  },
+};
