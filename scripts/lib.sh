@@ -42,3 +42,10 @@ ensure_versitygw() {
   ensure_go_binary versitygw github.com/versity/versitygw/cmd/versitygw "$VERSITYGW_VERSION" \
     "the local object store (or set S3_ENDPOINT)"
 }
+
+# Debian's Chromium, for the test that renders the daily report e-mail (test/api/daily-report-email.test.ts).
+ensure_chromium() {
+  if [ -x /usr/bin/chromium ]; then return; fi
+  echo "Installing Chromium (once)..."
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+}
