@@ -187,6 +187,56 @@ describe('occupancy, ADR and RevPAR', () => {
   });
 });
 
+describe('day use and rooms out of order', () => {
+  it('a day-use stay is apart from rooms sold; a room in maintenance is not available on its days', async () => {
+    const hotel = await registerHotel(t);
+    const category = await createCategory(t, hotel, { allow_hourly: true, hourly_base_price: 500 });
+    const [room, closed] = [await createRoom(t, hotel, category.id), await createRoom(t, hotel, category.id)];
+    const hourly = await t.http
+      .post(api(hotel, '/bookings'))
+      .set(as(hotel.accessToken))
+      .send({
+        room_id: room.id,
+        start_at: new Date(Date.now() - 3_600_000).toISOString(),
+        end_at: new Date(Date.now() + 3_600_000).toISOString(),
+        guest_last_name: 'Часова',
+        guest_first_name: 'Ида',
+        price: '1500.00',
+      })
+      .expect(201);
+    await bringStayTo(t, hotel, hourly.body.id as string, 'checked_in');
+    await t.http
+      .patch(api(hotel, `/rooms/${closed.id}/status`))
+      .set(as(hotel.accessToken))
+      .send({
+        status: 'maintenance',
+        maintenance_from: `${localDay(10)}T12:00:00Z`,
+        maintenance_to: `${localDay(11)}T12:00:00Z`,
+      })
+      .expect(200);
+    const read = async (from: string, to: string) =>
+      (
+        await t.http
+          .get(api(hotel, `/reports/performance?from=${from}&to=${to}`))
+          .set(as(hotel.accessToken))
+          .expect(200)
+      ).body.periods as Record<string, unknown>[];
+    expect((await read(TO, TO))[0]).toMatchObject({
+      rooms_sold: 0,
+      room_revenue: '0.00',
+      adr: '0.00',
+      day_use_stays: 1,
+      day_use_revenue: '1500.00',
+    });
+    expect((await read(localDay(9), localDay(12))).map((p) => [p.rooms_available, p.rooms_out_of_order])).toEqual([
+      [2, 0],
+      [1, 1],
+      [1, 1],
+      [2, 0],
+    ]);
+  });
+});
+
 describe('revenue, payments, lists', () => {
   it('revenue by category, source and tariff adds up to the room revenue', async () => {
     const lines = roomLines(await folioLines());

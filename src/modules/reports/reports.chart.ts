@@ -40,7 +40,7 @@ export function chartSpec({ history, on_the_books: ahead }: ChartData): TopLevel
         },
       },
       {
-        mark: { type: 'line', color: '#d9534f', point: true },
+        mark: { type: 'line', color: '#d9534f', point: { color: '#d9534f' } },
         transform: [{ filter: 'datum.adr != null' }],
         encoding: { x, y: { field: 'adr', type: 'quantitative', title: 'ADR, ₽' } },
       },

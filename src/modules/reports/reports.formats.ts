@@ -32,7 +32,8 @@ export async function xlsxOf(tables: readonly ReportTable[]): Promise<Buffer> {
 }
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export const REPORT_MEDIA = ['application/json', 'text/csv', XLSX_TYPE];
+/** The files a report comes as besides its JSON. */
+export const REPORT_MEDIA = ['text/csv', XLSX_TYPE];
 
 /** Answers a report in the format asked: its JSON, its first table as CSV, or every table as a workbook. */
 export async function sendReport(

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type Joi from 'joi';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
+import { touristTaxReportSchema } from '../tourist-tax';
 import { slugParams } from '../../platform/http/schemas';
 import { dailyPdf } from './reports.daily';
 import { REPORT_MEDIA, sendReport } from './reports.formats';
@@ -19,7 +21,7 @@ const HOUSEKEEPING_READERS: readonly Role[] = ['hotel_admin', 'manager', 'recept
 const tags = ['Reports'];
 const base = '/api/hotels/:slug/reports';
 const formats = 'As JSON, CSV or XLSX (`format`; see docs/decisions/reports.md for the definitions).';
-const ok = (description: string) => ({ 200: { description, media: REPORT_MEDIA } });
+const ok = (description: string, schema: Joi.Schema) => ({ 200: { description, schema, media: REPORT_MEDIA } });
 const badRange = { 422: { description: 'A range backwards or longer than 731 days' } };
 
 type RangeQuery = Range & { format: Format };
@@ -34,7 +36,7 @@ export function reportsRoutes(reports: ReportsService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: MONEY_REPORTS },
       request: { params: slugParams, query: schemas.performanceQuery },
-      responses: { ...ok('The periods'), ...badRange },
+      responses: { ...ok('The periods', schemas.performanceSchema), ...badRange },
       async handler({ hotel, query, res }) {
         const periods = await reports.performance(hotel.id, query, query.granularity);
         await sendReport(res, query.format, `performance-${query.from}-${query.to}`, {
@@ -51,7 +53,7 @@ export function reportsRoutes(reports: ReportsService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: MONEY_REPORTS },
       request: { params: slugParams, query: schemas.revenueQuery },
-      responses: { ...ok('The groups'), ...badRange },
+      responses: { ...ok('The groups', schemas.revenueSchema), ...badRange },
       async handler({ hotel, query, res }) {
         const groups = await reports.revenue(hotel.id, query, query.by);
         await sendReport(res, query.format, `revenue-${query.by}-${query.from}-${query.to}`, {
@@ -68,7 +70,7 @@ export function reportsRoutes(reports: ReportsService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: MONEY_REPORTS },
       request: { params: slugParams, query: schemas.onTheBooksQuery },
-      responses: { ...ok('The nights'), ...badRange },
+      responses: { ...ok('The nights', schemas.onTheBooksSchema), ...badRange },
       async handler({ hotel, query, res }) {
         const nights = await reports.onTheBooks(hotel.id, query, query.pickup_days);
         await sendReport(res, query.format, `on-the-books-${query.from}-${query.to}`, {
@@ -85,7 +87,7 @@ export function reportsRoutes(reports: ReportsService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: DESK_LISTS },
       request: { params: slugParams, query: schemas.dateQuery },
-      responses: ok('The lists'),
+      responses: ok('The lists', schemas.staysSchema),
       async handler({ hotel, query, res }) {
         const lists = await reports.stays(hotel.id, query.date);
         await sendReport(res, query.format, `stays-${query.date}`, { json: lists, tables: reportTables.stays(lists) });
@@ -99,7 +101,7 @@ export function reportsRoutes(reports: ReportsService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: HOUSEKEEPING_READERS },
       request: { params: slugParams, query: schemas.formatQuery },
-      responses: ok('The rooms'),
+      responses: ok('The rooms', schemas.housekeepingSchema),
       async handler({ hotel, query, res }) {
         const status = await reports.housekeeping(hotel.id);
         await sendReport(res, query.format, 'housekeeping', {
@@ -119,7 +121,7 @@ export function reportsRoutes(reports: ReportsService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: MONEY_REPORTS },
       request: { params: slugParams, query: schemas.rangeQuery },
-      responses: { ...ok('The rows'), ...badRange },
+      responses: { ...ok('The rows', schemas.paymentsSchema), ...badRange },
       async handler({ hotel, query, res }) {
         const rows = await reports.payments(hotel.id, query);
         await sendReport(res, query.format, `payments-${query.from}-${query.to}`, {
@@ -136,7 +138,7 @@ export function reportsRoutes(reports: ReportsService): RouteDefinition[] {
       tags,
       access: { kind: 'hotel', roles: MONEY_REPORTS },
       request: { params: slugParams, query: schemas.monthQuery },
-      responses: ok('The month'),
+      responses: ok('The month', touristTaxReportSchema),
       async handler({ hotel, query, res }) {
         const report = await reports.touristTax(hotel.id, query.month);
         await sendReport(res, query.format, `tourist-tax-${query.month}`, {

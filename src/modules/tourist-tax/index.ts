@@ -1,6 +1,6 @@
 export type { TaxedStay, TouristTaxService } from './tourist-tax.service';
 export type { NightTax, StayTax } from './tourist-tax.types';
-export { stayTaxSchema } from './tourist-tax.schemas';
+export { reportSchema as touristTaxReportSchema, stayTaxSchema } from './tourist-tax.schemas';
 export { NO_TOURIST_TAX } from './tourist-tax.rules';
 export { reencryptExemptionDocuments } from './tourist-tax.rotation';
 export { nightsOf, spread } from './tourist-tax.rules';
