@@ -6,8 +6,9 @@ import type { BookedStay, DayCapacity, NightsOfDay, Range, RevenueGroup } from '
  * `room_night` line or a correction pointing to one; its stay is named by its source (`room_night:<booking>:<night>`),
  * a day-use stay's by `:hourly`.
  */
-const ROOM_LINES = `folio_lines l
+const roomLines = (joins = '') => `folio_lines l
   LEFT JOIN folio_lines c ON c.hotel_id = l.hotel_id AND c.id = l.corrects_line_id
+  ${joins}
   WHERE l.hotel_id = :hotelId AND l.business_date BETWEEN :from AND :to
     AND (l.kind = 'room_night' OR (l.kind = 'correction' AND c.kind = 'room_night'))`;
 const DAY_USE = `coalesce(c.source, l.source) LIKE '%:hourly'`;
@@ -55,7 +56,7 @@ export const reportsRepository = {
          coalesce(sum(l.amount) FILTER (WHERE NOT ${DAY_USE}), 0)::numeric(14, 2)::text AS room_revenue,
          count(*) FILTER (WHERE l.kind = 'room_night' AND ${DAY_USE})::int AS day_use_stays,
          coalesce(sum(l.amount) FILTER (WHERE ${DAY_USE}), 0)::numeric(14, 2)::text AS day_use_revenue
-       FROM ${ROOM_LINES} GROUP BY l.business_date ORDER BY l.business_date`,
+       FROM ${roomLines()} GROUP BY l.business_date ORDER BY l.business_date`,
       { hotelId, from, to },
     );
   },
@@ -69,7 +70,7 @@ export const reportsRepository = {
          count(*) FILTER (WHERE l.kind = 'room_night' AND NOT ${DAY_USE})::int AS nights,
          count(*) FILTER (WHERE l.kind = 'room_night' AND ${DAY_USE})::int AS day_use_stays,
          sum(l.amount)::numeric(14, 2)::text AS revenue
-       FROM ${ROOM_LINES.replace('WHERE', `LEFT JOIN bookings b ON b.hotel_id = l.hotel_id AND b.id = ${STAY_OF_LINE} ${join} WHERE`)}
+       FROM ${roomLines(`LEFT JOIN bookings b ON b.hotel_id = l.hotel_id AND b.id = ${STAY_OF_LINE} ${join}`)}
        GROUP BY 1, 2 ORDER BY 2 NULLS LAST, 1`,
       { hotelId, ...range },
     );

@@ -93,7 +93,7 @@ export function performance(
 }
 
 /** Rooms and revenue on the books per night of [from, to]: each stay's price shared among its nights as folios do. */
-export function booked(
+export function bookedByNight(
   stays: readonly BookedStay[],
   from: string,
   to: string,

@@ -8,7 +8,7 @@ import { hotelToday } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { TouristTaxService } from '../tourist-tax';
 import { reportsRepository } from './reports.repository';
-import { addDays, booked, percent, performance } from './reports.rules';
+import { addDays, bookedByNight, percent, performance } from './reports.rules';
 import { MAX_RANGE_DAYS, type Granularity, type Range, type RevenueGroup } from './reports.types';
 
 export interface ReportsDependencies {
@@ -52,7 +52,7 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
   /** Rooms and revenue on the books for each night of the range, as now and as at `asOf`. */
   async function onTheBooks(hotelId: string, range: Range, asOf: Date) {
     const stays = await reportsRepository.bookedAt(db, hotelId, range, asOf);
-    return booked(stays, range.from, range.to);
+    return bookedByNight(stays, range.from, range.to);
   }
 
   async function forward(hotelId: string, range: Range, pickupDays: number) {
@@ -67,21 +67,23 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
       onTheBooks(hotelId, lastYear, new Date(now.getTime() - LAST_YEAR * 86_400_000)),
     ]);
     return days.map((day) => {
-      const now_ = current.get(day.date)!;
-      const then = stly.get(addDays(day.date, -LAST_YEAR))!;
+      const held = current.get(day.date)!;
+      const earlier = before.get(day.date)!;
+      const lastYearDate = addDays(day.date, -LAST_YEAR);
+      const then = stly.get(lastYearDate)!;
       const available = day.rooms - day.out_of_order;
       return {
         date: day.date,
         rooms_available: available,
-        rooms: now_.rooms,
-        occupancy: percent(now_.rooms, available),
-        revenue: formatMoney(now_.revenue),
-        pickup_rooms: now_.rooms - before.get(day.date)!.rooms,
-        pickup_revenue: formatMoney(now_.revenue - before.get(day.date)!.revenue),
-        last_year_date: addDays(day.date, -LAST_YEAR),
+        rooms: held.rooms,
+        occupancy: percent(held.rooms, available),
+        revenue: formatMoney(held.revenue),
+        pickup_rooms: held.rooms - earlier.rooms,
+        pickup_revenue: formatMoney(held.revenue - earlier.revenue),
+        last_year_date: lastYearDate,
         last_year_rooms: then.rooms,
         last_year_revenue: formatMoney(then.revenue),
-        rooms_vs_last_year: now_.rooms - then.rooms,
+        rooms_vs_last_year: held.rooms - then.rooms,
       };
     });
   }
