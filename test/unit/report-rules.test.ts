@@ -1,4 +1,11 @@
-import { bookedByNight, percent, performance, periodOf, perUnit } from '../../src/modules/reports/reports.rules';
+import {
+  bookedByNight,
+  pricedNights,
+  percent,
+  performance,
+  periodOf,
+  perUnit,
+} from '../../src/modules/reports/reports.rules';
 
 describe('report rules', () => {
   it('put a day in its ISO week (from Monday) or month', () => {
@@ -43,6 +50,7 @@ describe('report rules', () => {
         rooms_sold: 13,
         occupancy: '72.22',
         room_revenue: '15000.00',
+        room_discounts: '0.00',
         adr: '1153.85',
         revpar: '833.33',
         day_use_stays: 1,
@@ -58,6 +66,7 @@ describe('report rules', () => {
       check_out: '2026-12-03',
       price: '100.00',
       created_at: new Date(),
+      left_on: null,
       cancelled_at: null,
     };
     const byNight = bookedByNight([stay], '2026-12-01', '2026-12-04');
@@ -66,6 +75,22 @@ describe('report rules', () => {
       ['2026-12-02', 1, 3334n],
       ['2026-12-03', 0, 0n],
       ['2026-12-04', 0, 0n],
+    ]);
+  });
+
+  it('a stay left early keeps the nights stayed, the rest of its price on the last of them', () => {
+    const stay = {
+      id: 'b',
+      check_in: '2026-11-30',
+      check_out: '2026-12-03',
+      price: '100.00',
+      created_at: new Date(),
+      left_on: '2026-12-02',
+      cancelled_at: null,
+    };
+    expect(pricedNights(stay)).toEqual([
+      ['2026-11-30', 3333n],
+      ['2026-12-01', 6667n],
     ]);
   });
 });

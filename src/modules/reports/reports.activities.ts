@@ -3,6 +3,7 @@ import { sendClaimed } from '../../platform/db/mail-claims';
 import type { WorkerContext } from '../../platform/modules';
 import { sendingClaimed } from '../../platform/temporal/mail-failures';
 import type { UsersService } from '../users';
+import { chartPng } from './reports.chart';
 import { dailyEmail } from './reports.daily';
 import type { ReportsService } from './reports.service';
 
@@ -21,9 +22,10 @@ export function reportActivities(
       const pages = await Promise.all(
         RECIPIENT_ROLES.map((role) => users.listInHotel(hotelId, { role, active: true }, { limit: 100 })),
       );
+      const chart = await chartPng(report);
       let sent = 0;
       for (const user of pages.flatMap((page) => page.items)) {
-        const message = await dailyEmail(report, user.email);
+        const message = dailyEmail(report, chart, user.email);
         const outcome = await sendingClaimed(
           () =>
             sendClaimed(db, `daily-report:${hotelId}:${date}:${key}:${user.id}`, () => mailer.send(message), 'send'),

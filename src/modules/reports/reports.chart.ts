@@ -1,6 +1,5 @@
-import { Resvg } from '@resvg/resvg-js';
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import { loadPackage } from './reports.lazy';
 
 /** The Cyrillic font the chart and the PDF are drawn with, from an npm package: a fresh machine may have none. */
 export const FONT_FILE = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
@@ -51,11 +50,14 @@ export function chartSpec({ history, on_the_books: ahead }: ChartData): TopLevel
 
 /** The chart as SVG (Vega-Lite compiled, rendered headless by Vega), then PNG (resvg, with the packaged font). */
 export async function chartPng(data: ChartData): Promise<Buffer> {
+  const vega = await loadPackage(() => import('vega'));
+  const { compile } = await loadPackage(() => import('vega-lite'));
+  const { renderAsync } = await loadPackage(() => import('@resvg/resvg-js'));
   const view = new vega.View(vega.parse(compile(chartSpec(data)).spec), { renderer: 'none' });
   const svg = await view.toSVG(2);
   view.finalize();
-  const resvg = new Resvg(svg, {
+  const png = await renderAsync(svg, {
     font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: FONT },
   });
-  return Buffer.from(resvg.render().asPng());
+  return Buffer.from(png.asPng());
 }

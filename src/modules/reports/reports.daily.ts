@@ -1,6 +1,6 @@
-import PDFDocument from 'pdfkit';
 import { escapeHtml, type MailMessage } from '../../platform/mail';
-import { chartPng, FONT_FILE } from './reports.chart';
+import { FONT_FILE } from './reports.chart';
+import { loadPackage } from './reports.lazy';
 import type { DailyReport } from './reports.service';
 
 const CHART_CID = 'daily-chart@reports';
@@ -14,6 +14,7 @@ function keyFigures(report: DailyReport): [string, string][] {
     ['Продано номеров', String(figures.rooms_sold)],
     ['Загрузка, %', figures.occupancy],
     ['Доход от номеров, ₽', figures.room_revenue],
+    ['Скидки на проживание, ₽', figures.room_discounts],
     ['ADR, ₽', figures.adr],
     ['RevPAR, ₽', figures.revpar],
     ['Дневное пребывание: заезды / доход, ₽', `${figures.day_use_stays} / ${figures.day_use_revenue}`],
@@ -22,8 +23,11 @@ function keyFigures(report: DailyReport): [string, string][] {
   ];
 }
 
-/** The e-mail: the figures as a table, the chart as a PNG attached inline (by CID, so every mail client shows it). */
-export async function dailyEmail(report: DailyReport, to: string): Promise<MailMessage> {
+/**
+ * The e-mail: the figures as a table, the chart (`chart`, a PNG rendered once for every recipient) attached inline
+ * (by CID, so every mail client shows it).
+ */
+export function dailyEmail(report: DailyReport, chart: Buffer, to: string): MailMessage {
   const title = `${report.hotel.name}: отчёт за ${report.date}`;
   const rows = keyFigures(report)
     .map(([name, value]) => `<tr><td>${escapeHtml(name)}</td><td align="right">${escapeHtml(value)}</td></tr>`)
@@ -38,12 +42,13 @@ export async function dailyEmail(report: DailyReport, to: string): Promise<MailM
     html:
       `<!doctype html><html><body><h2>${escapeHtml(title)}</h2><table cellpadding="4">${rows}</table>` +
       `<p><img id="chart" src="cid:${CHART_CID}" width="720" alt="Загрузка и ADR"></p></body></html>`,
-    attachments: [{ filename: 'chart.png', content: await chartPng(report), cid: CHART_CID, contentType: 'image/png' }],
+    attachments: [{ filename: 'chart.png', content: chart, cid: CHART_CID, contentType: 'image/png' }],
   };
 }
 
 /** The day's report as a one-page PDF (pdfkit, with the packaged Cyrillic font). */
-export function dailyPdf(report: DailyReport): Promise<Buffer> {
+export async function dailyPdf(report: DailyReport): Promise<Buffer> {
+  const PDFDocument = await loadPackage(() => import('pdfkit'));
   const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `Daily report ${report.date}` } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -38,7 +38,7 @@ export function perUnit(cents: bigint, count: number): string {
 /** The days' figures summed by period, then occupancy, ADR and RevPAR of each period computed from the sums. */
 export function performance(
   days: readonly DayCapacity[],
-  nights: ReadonlyMap<string, NightsOfDay>,
+  nights: ReadonlyMap<string, Partial<NightsOfDay>>,
   granularity: Granularity,
 ): Performance[] {
   const periods = new Map<
@@ -50,6 +50,7 @@ export function performance(
       ooo: number;
       sold: number;
       revenue: bigint;
+      discounts: bigint;
       dayUse: number;
       dayUseRevenue: bigint;
     }
@@ -63,6 +64,7 @@ export function performance(
       ooo: 0,
       sold: 0,
       revenue: 0n,
+      discounts: 0n,
       dayUse: 0,
       dayUseRevenue: 0n,
     };
@@ -72,6 +74,7 @@ export function performance(
     sums.ooo += day.out_of_order;
     sums.sold += sold?.rooms_sold ?? 0;
     sums.revenue += parseMoney(sold?.room_revenue ?? '0');
+    sums.discounts += parseMoney(sold?.room_discounts ?? '0');
     sums.dayUse += sold?.day_use_stays ?? 0;
     sums.dayUseRevenue += parseMoney(sold?.day_use_revenue ?? '0');
     periods.set(key, sums);
@@ -85,6 +88,7 @@ export function performance(
     rooms_sold: sums.sold,
     occupancy: percent(sums.sold, sums.available),
     room_revenue: formatMoney(sums.revenue),
+    room_discounts: formatMoney(sums.discounts),
     adr: perUnit(sums.revenue, sums.sold),
     revpar: perUnit(sums.revenue, sums.available),
     day_use_stays: sums.dayUse,
@@ -92,25 +96,36 @@ export function performance(
   }));
 }
 
-/** Rooms and revenue on the books per night of [from, to]: each stay's price shared among its nights as folios do. */
+/**
+ * A stay's nights and their prices as the folio posts them: its price shared equally among its nights (the kopecks
+ * left on the last); a stay left early has only the nights stayed, the rest of its price on the last of them.
+ */
+export function pricedNights(stay: BookedStay): [string, bigint][] {
+  const planned = nightsOf(stay.check_in, stay.check_out);
+  const price = parseMoney(stay.price);
+  const prices = spread(
+    price,
+    planned.map(() => 0n),
+  );
+  const stayed = planned.filter((night) => stay.left_on === null || night < stay.left_on);
+  if (stayed.length === 0 || stayed.length === planned.length) return planned.map((night, i) => [night, prices[i]]);
+  const earlier = prices.slice(0, stayed.length - 1).reduce((sum, share) => sum + share, 0n);
+  return stayed.map((night, i) => [night, i === stayed.length - 1 ? price - earlier : prices[i]]);
+}
+
+/** Rooms and revenue on the books per night of [from, to]: each stay's nights priced as the folio posts them. */
 export function bookedByNight(
   stays: readonly BookedStay[],
   from: string,
   to: string,
 ): Map<string, { rooms: number; revenue: bigint }> {
   const byNight = new Map(daysOf(from, to).map((date) => [date, { rooms: 0, revenue: 0n }]));
-  for (const stay of stays) {
-    const nights = nightsOf(stay.check_in, stay.check_out);
-    const prices = spread(
-      parseMoney(stay.price),
-      nights.map(() => 0n),
-    );
-    nights.forEach((night, index) => {
+  for (const stay of stays)
+    for (const [night, price] of pricedNights(stay)) {
       const entry = byNight.get(night);
-      if (!entry) return;
+      if (!entry) continue;
       entry.rooms += 1;
-      entry.revenue += prices[index];
-    });
-  }
+      entry.revenue += price;
+    }
   return byNight;
 }

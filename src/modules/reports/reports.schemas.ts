@@ -60,6 +60,7 @@ const performanceRow = Joi.object({
   rooms_sold: count,
   occupancy: Joi.string().description('Percent, two decimals'),
   room_revenue: moneyOut,
+  room_discounts: moneyOut.description('Discounts at the lodging VAT rate, beside room revenue (not taken off it)'),
   adr: moneyOut,
   revpar: moneyOut,
   day_use_stays: count,

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/knex';
+import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
@@ -9,7 +9,7 @@ import type { HotelsService } from '../hotels';
 import type { TouristTaxService } from '../tourist-tax';
 import { reportsRepository } from './reports.repository';
 import { addDays, bookedByNight, percent, performance } from './reports.rules';
-import { MAX_RANGE_DAYS, type Granularity, type Range, type RevenueGroup } from './reports.types';
+import { MAX_RANGE_DAYS, type Granularity, type NightsOfDay, type Range, type RevenueGroup } from './reports.types';
 
 export interface ReportsDependencies {
   hotels: Pick<HotelsService, 'find'>;
@@ -39,33 +39,37 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
     return hotel;
   }
 
-  async function performanceOf(hotelId: string, range: Range, granularity: Granularity) {
+  /**
+   * A report's queries, one after another in one read-only REPEATABLE READ transaction: one connection of the pool
+   * and one snapshot, so its figures agree with each other.
+   */
+  const reading = <T>(work: (trx: DbOrTrx) => Promise<T>): Promise<T> =>
+    db.transaction(work, { isolationLevel: 'repeatable read', readOnly: true });
+
+  async function performanceOf(trx: DbOrTrx, hotelId: string, range: Range, granularity: Granularity) {
     assertRange(range);
-    const hotel = await hotelOf(hotelId);
-    const [days, nights] = await Promise.all([
-      reportsRepository.capacity(db, hotelId, range, hotel.timezone),
-      reportsRepository.nights(db, hotelId, range),
-    ]);
-    return performance(days, new Map(nights.map((night) => [night.date, night])), granularity);
+    const days = await reportsRepository.capacity(trx, hotelId, range);
+    const byDay = new Map<string, Partial<NightsOfDay>>();
+    for (const sold of await reportsRepository.nightsSold(trx, hotelId, range)) byDay.set(sold.date, sold);
+    for (const revenue of await reportsRepository.revenue(trx, hotelId, range))
+      byDay.set(revenue.date, { ...byDay.get(revenue.date), ...revenue });
+    return performance(days, byDay, granularity);
   }
 
   /** Rooms and revenue on the books for each night of the range, as now and as at `asOf`. */
-  async function onTheBooks(hotelId: string, range: Range, asOf: Date) {
-    const stays = await reportsRepository.bookedAt(db, hotelId, range, asOf);
+  async function onTheBooks(trx: DbOrTrx, hotelId: string, range: Range, asOf: Date, timeZone: string) {
+    const stays = await reportsRepository.bookedAt(trx, hotelId, range, asOf, timeZone);
     return bookedByNight(stays, range.from, range.to);
   }
 
-  async function forward(hotelId: string, range: Range, pickupDays: number) {
+  async function forward(trx: DbOrTrx, hotelId: string, range: Range, pickupDays: number, timeZone: string) {
     assertRange(range);
-    const hotel = await hotelOf(hotelId);
     const now = new Date();
     const lastYear = { from: addDays(range.from, -LAST_YEAR), to: addDays(range.to, -LAST_YEAR) };
-    const [days, current, before, stly] = await Promise.all([
-      reportsRepository.capacity(db, hotelId, range, hotel.timezone),
-      onTheBooks(hotelId, range, now),
-      onTheBooks(hotelId, range, new Date(now.getTime() - pickupDays * 86_400_000)),
-      onTheBooks(hotelId, lastYear, new Date(now.getTime() - LAST_YEAR * 86_400_000)),
-    ]);
+    const days = await reportsRepository.capacity(trx, hotelId, range);
+    const current = await onTheBooks(trx, hotelId, range, now, timeZone);
+    const before = await onTheBooks(trx, hotelId, range, new Date(now.getTime() - pickupDays * 86_400_000), timeZone);
+    const stly = await onTheBooks(trx, hotelId, lastYear, new Date(now.getTime() - LAST_YEAR * 86_400_000), timeZone);
     return days.map((day) => {
       const held = current.get(day.date)!;
       const earlier = before.get(day.date)!;
@@ -88,29 +92,40 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
     });
   }
 
-  async function stayLists(hotelId: string, date: string) {
-    const { timezone } = await hotelOf(hotelId);
-    const [arrivals, departures, inHouse] = await Promise.all(
-      (['arrivals', 'departures', 'in_house'] as const).map((list) =>
-        reportsRepository.stays(db, hotelId, date, list, timezone),
-      ),
-    );
-    return { date, arrivals, departures, in_house: inHouse };
+  async function stayLists(trx: DbOrTrx, hotelId: string, date: string, timeZone: string) {
+    const list = (name: 'arrivals' | 'departures' | 'in_house') =>
+      reportsRepository.stays(trx, hotelId, date, name, timeZone);
+    return {
+      date,
+      arrivals: await list('arrivals'),
+      departures: await list('departures'),
+      in_house: await list('in_house'),
+    };
   }
 
   return {
-    performance: performanceOf,
-    onTheBooks: forward,
-    stays: stayLists,
+    performance: (hotelId: string, range: Range, granularity: Granularity) =>
+      reading((trx) => performanceOf(trx, hotelId, range, granularity)),
+
+    async onTheBooks(hotelId: string, range: Range, pickupDays: number) {
+      assertRange(range);
+      const { timezone } = await hotelOf(hotelId);
+      return reading((trx) => forward(trx, hotelId, range, pickupDays, timezone));
+    },
+
+    async stays(hotelId: string, date: string) {
+      const { timezone } = await hotelOf(hotelId);
+      return reading((trx) => stayLists(trx, hotelId, date, timezone));
+    },
 
     async revenue(hotelId: string, range: Range, group: RevenueGroup) {
       assertRange(range);
-      return reportsRepository.revenueBy(db, hotelId, range, group);
+      return reading((trx) => reportsRepository.revenueBy(trx, hotelId, range, group));
     },
 
     async payments(hotelId: string, range: Range) {
       assertRange(range);
-      return reportsRepository.payments(db, hotelId, range);
+      return reading((trx) => reportsRepository.payments(trx, hotelId, range));
     },
 
     async housekeeping(hotelId: string) {
@@ -123,32 +138,32 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
     /** The tourist tax module's monthly report as it is (not computed again here). */
     touristTax: (hotelId: string, month: string) => deps.touristTax.report(hotelId, month),
 
-    /** The day's figures, and the last 30 days' and next 30 nights' for the chart. */
+    /** The day's figures, and the last 30 days' and next 30 nights' for the chart, from one snapshot. */
     async daily(hotelId: string, date: string) {
       const hotel = await hotelOf(hotelId);
       const day = { from: date, to: date };
-      const [[figures], byCategory, payments, lists, history, ahead] = await Promise.all([
-        performanceOf(hotelId, day, 'day'),
-        reportsRepository.revenueBy(db, hotelId, day, 'category'),
-        reportsRepository.payments(db, hotelId, day),
-        stayLists(hotelId, date),
-        performanceOf(hotelId, { from: addDays(date, -29), to: date }, 'day'),
-        forward(hotelId, { from: addDays(date, 1), to: addDays(date, 30) }, 1),
-      ]);
+      const read = await reading(async (trx) => ({
+        figures: (await performanceOf(trx, hotelId, day, 'day'))[0],
+        byCategory: await reportsRepository.revenueBy(trx, hotelId, day, 'category'),
+        payments: await reportsRepository.payments(trx, hotelId, day),
+        lists: await stayLists(trx, hotelId, date, hotel.timezone),
+        history: await performanceOf(trx, hotelId, { from: addDays(date, -29), to: date }, 'day'),
+        ahead: await forward(trx, hotelId, { from: addDays(date, 1), to: addDays(date, 30) }, 1, hotel.timezone),
+      }));
       const methods = new Map<string, bigint>();
-      for (const row of payments) methods.set(row.method, (methods.get(row.method) ?? 0n) + parseMoney(row.net));
+      for (const row of read.payments) methods.set(row.method, (methods.get(row.method) ?? 0n) + parseMoney(row.net));
       return {
         hotel: { name: hotel.name, slug: hotel.slug },
         date,
         today: hotelToday(hotel.timezone),
-        figures,
-        revenue_by_category: byCategory,
+        figures: read.figures,
+        revenue_by_category: read.byCategory,
         payments_by_method: [...methods].map(([method, net]) => ({ method, net: formatMoney(net) })),
-        arrivals: lists.arrivals.length,
-        departures: lists.departures.length,
-        in_house: lists.in_house.length,
-        history: history.map(({ period, occupancy, adr }) => ({ date: period, occupancy, adr })),
-        on_the_books: ahead.map(({ date: night, occupancy, rooms }) => ({ date: night, occupancy, rooms })),
+        arrivals: read.lists.arrivals.length,
+        departures: read.lists.departures.length,
+        in_house: read.lists.in_house.length,
+        history: read.history.map(({ period, occupancy, adr }) => ({ date: period, occupancy, adr })),
+        on_the_books: read.ahead.map(({ date: night, occupancy, rooms }) => ({ date: night, occupancy, rooms })),
       };
     },
 

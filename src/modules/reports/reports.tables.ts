@@ -1,14 +1,52 @@
 import type { MonthReport } from '../tourist-tax';
 import type { ReportsService } from './reports.service';
-import type { ReportTable } from './reports.types';
+import type { ColumnType, ReportTable } from './reports.types';
 
 type Rows = readonly object[];
 
-/** A table whose columns are the keys of its first row (or `keys`), headers as named or the key itself. */
-function table(name: string, rows: Rows, keys: string[], headers: Record<string, string> = {}): ReportTable {
+/** The reports' columns that are not text: money, counts and calendar dates (a spreadsheet types cells by these). */
+const COLUMN_TYPES: Record<string, ColumnType> = Object.fromEntries([
+  ...[
+    'room_revenue',
+    'room_discounts',
+    'adr',
+    'revpar',
+    'day_use_revenue',
+    'revenue',
+    'discounts',
+    'pickup_revenue',
+    'last_year_revenue',
+    'received',
+    'refunded',
+    'removed',
+    'net',
+    'price',
+    'base',
+    'tax',
+  ].map((key) => [key, 'money'] as const),
+  ...[
+    'rooms_available',
+    'rooms_out_of_order',
+    'rooms_sold',
+    'occupancy',
+    'day_use_stays',
+    'nights',
+    'rooms',
+    'pickup_rooms',
+    'last_year_rooms',
+    'rooms_vs_last_year',
+    'payments',
+    'guests_count',
+    'count',
+  ].map((key) => [key, 'number'] as const),
+  ...['period', 'from', 'to', 'date', 'last_year_date', 'check_in', 'check_out'].map((key) => [key, 'date'] as const),
+]);
+
+/** A table of the rows' `keys` (the column's type by its key, text unless listed above). */
+function table(name: string, rows: Rows, keys: string[]): ReportTable {
   return {
     name,
-    columns: keys.map((key) => ({ key, header: headers[key] ?? key })),
+    columns: keys.map((key) => ({ key, header: key, type: COLUMN_TYPES[key] ?? 'text' })),
     rows: rows.map((row) =>
       Object.fromEntries(
         keys.map((key) => [key, ((row as Record<string, unknown>)[key] ?? null) as string | number | null]),

@@ -18,14 +18,23 @@ export interface Range {
   to: string;
 }
 
-/** What the folio lines of a day say of its rooms: the night stays sold and their revenue, the day-use stays. */
-export interface NightsOfDay {
+/** The rooms sold of a night (by the night the room-night lines name). */
+export interface NightsSold {
   date: string;
   rooms_sold: number;
+}
+
+/** The room revenue of a business date: night stays' and day use's apart, and the room discounts. */
+export interface RevenueOfDay {
+  date: string;
   room_revenue: string;
   day_use_stays: number;
   day_use_revenue: string;
+  room_discounts: string;
 }
+
+/** What the folio lines say of a day: its night's rooms sold and its business date's revenue. */
+export type NightsOfDay = NightsSold & RevenueOfDay;
 
 /** A day's rooms, and how many of them were out of order. */
 export interface DayCapacity {
@@ -44,6 +53,7 @@ export interface Performance {
   rooms_sold: number;
   occupancy: string;
   room_revenue: string;
+  room_discounts: string;
   adr: string;
   revpar: string;
   day_use_stays: number;
@@ -56,13 +66,18 @@ export interface BookedStay {
   check_in: string;
   check_out: string;
   price: string;
+  /** A checked-out stay's day of departure (its nights end there, an early departure's before `check_out`). */
+  left_on: string | null;
   created_at: Date;
   cancelled_at: Date | null;
 }
 
-/** A table of a report, as CSV and XLSX show it: the columns (key and header) and the rows. */
+/** What a column holds, which says how a spreadsheet types its cells (never the look of the text). */
+export type ColumnType = 'text' | 'money' | 'number' | 'date';
+
+/** A table of a report, as CSV and XLSX show it: the columns (key, header, type) and the rows. */
 export interface ReportTable {
   name: string;
-  columns: { key: string; header: string }[];
+  columns: { key: string; header: string; type: ColumnType }[];
   rows: Record<string, string | number | null>[];
 }
