@@ -4,6 +4,8 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { asBytes } from '../helpers/files';
 import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
+import { messagesTo } from '../helpers/mail';
+import { outboxWorkflowsAtRest, withTemporal } from '../helpers/workflows';
 import { bringStayTo } from '../helpers/stays';
 import { createCategory, createRoom } from '../helpers/structure';
 
@@ -194,5 +196,27 @@ describe('the files', () => {
     expect(cell('check_in').value).toEqual(new Date(`${localDay(0)}T00:00:00Z`));
     expect(cell('price').value).toBe(5000);
     expect(cell('price').numFmt).toBe('0.00');
+  });
+});
+
+describe('the daily report sent on request', () => {
+  it('goes once a day per date and recipient, however often staff ask', async () => {
+    const hotel = await registerHotel(t);
+    const date = localDay(-1);
+    const first = await send(hotel, 'post', '/reports/daily/send', { date }).expect(202);
+    const again = await send(hotel, 'post', '/reports/daily/send', { date }).expect(202);
+    expect(again.body.workflow_id).toBe(first.body.workflow_id);
+    await withTemporal((client) =>
+      outboxWorkflowsAtRest(
+        t.db,
+        client,
+        (outbox) => outbox.where('workflow_id', 'like', `daily-report:${hotel.hotelId}:%`),
+        {
+          what: 'the daily reports sent',
+        },
+      ),
+    );
+    const reports = (await messagesTo(hotel.email)).filter((m) => m.subject.includes(`отчёт за ${date}`));
+    expect(reports).toHaveLength(1);
   });
 });

@@ -1,14 +1,12 @@
 import type { ReportActivities } from '../../../workflows/contracts/reports';
 import { sendClaimed } from '../../platform/db/mail-claims';
+import { HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import type { WorkerContext } from '../../platform/modules';
 import { sendingClaimed } from '../../platform/temporal/mail-failures';
 import type { UsersService } from '../users';
 import { chartPng } from './reports.chart';
 import { dailyEmail } from './reports.daily';
 import type { ReportsService } from './reports.service';
-
-/** Those the daily report goes to: the hotel's active owner and managers. */
-const RECIPIENT_ROLES = ['hotel_admin', 'manager'] as const;
 
 /** The daily report e-mail: each recipient's message claimed once per date and key (a retry never sends it twice). */
 export function reportActivities(
@@ -20,7 +18,7 @@ export function reportActivities(
     async sendDailyReportEmail({ hotelId, date, key }) {
       const report = await reports.daily(hotelId, date);
       const pages = await Promise.all(
-        RECIPIENT_ROLES.map((role) => users.listInHotel(hotelId, { role, active: true }, { limit: 100 })),
+        HOTEL_MANAGEMENT.map((role) => users.listInHotel(hotelId, { role, active: true }, { limit: 100 })),
       );
       const chart = await chartPng(report);
       let sent = 0;

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type Joi from 'joi';
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
-import { touristTaxReportSchema } from '../tourist-tax';
+import { MONEY_DESK } from '../payments';
+import { TOURIST_TAX_REPORT_READERS, touristTaxReportSchema } from '../tourist-tax';
 import { slugParams } from '../../platform/http/schemas';
 import { dailyPdf } from './reports.daily';
 import { REPORT_MEDIA, sendReport } from './reports.formats';
@@ -11,10 +11,10 @@ import type { ReportsService } from './reports.service';
 import { reportTables } from './reports.tables';
 import type { Format, Granularity, Range, RevenueGroup } from './reports.types';
 
-/** The money reports: the owner, the managers and the accountant (as the tourist tax report). */
-const MONEY_REPORTS: readonly Role[] = ['hotel_admin', 'manager', 'accountant'];
-/** Who comes and goes: the desk too. */
-const DESK_LISTS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'accountant'];
+/** The money reports: the owner, the managers and the accountant (those of the tourist tax report). */
+const MONEY_REPORTS = TOURIST_TAX_REPORT_READERS;
+/** Who comes and goes: the desk too (those of the cash desk). */
+const DESK_LISTS = MONEY_DESK;
 /** The rooms' cleaning status: the desk and housekeeping. */
 const HOUSEKEEPING_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'housekeeper'];
 
@@ -172,13 +172,15 @@ export function reportsRoutes(reports: ReportsService): RouteDefinition[] {
       method: 'post',
       path: `${base}/daily/send`,
       summary: 'E-mail the daily report now',
-      description: "Sends the date's daily report with its chart to the hotel's owner and managers, within seconds.",
+      description:
+        "Sends the date's daily report with its chart to the hotel's owner and managers, within seconds; at most once a " +
+        'day per date and recipient (asked again the same day, it answers the same workflow and sends nothing more).',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: slugParams, body: schemas.sendDailyBody },
       responses: { 202: { description: 'Being sent', schema: schemas.sentSchema } },
       async handler({ hotel, body, res }) {
-        res.status(202).json(await reports.sendDailyReport(hotel.id, body.date, `request-${randomUUID()}`));
+        res.status(202).json(await reports.resendDailyReport(hotel.id, body.date));
       },
     }),
   ];

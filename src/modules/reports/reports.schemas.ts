@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { calendarDate, moneyOut } from '../../platform/http/schemas';
 import { openApiComponent } from '../../platform/http/components';
+import { reportMonth } from '../tourist-tax';
 import { FORMATS, GRANULARITIES, MAX_PICKUP_DAYS, REVENUE_GROUPS } from './reports.types';
 
 const format = Joi.string()
@@ -38,12 +39,7 @@ export const onTheBooksQuery = Joi.object({
 });
 export const dateQuery = Joi.object({ date: calendarDate.required(), format });
 export const formatQuery = Joi.object({ format });
-export const monthQuery = Joi.object({
-  month: Joi.string()
-    .pattern(/^(20[2-9]\d)-(0[1-9]|1[0-2])$/, 'YYYY-MM')
-    .required(),
-  format,
-});
+export const monthQuery = Joi.object({ month: reportMonth, format });
 export const dailyQuery = Joi.object({
   date: calendarDate.required(),
   format: Joi.string().valid('json', 'pdf').default('json'),
@@ -80,17 +76,77 @@ export const revenueSchema = Joi.object({
     }),
   ),
 });
-export const onTheBooksSchema = Joi.object({ nights: Joi.array().items(Joi.object().unknown()) });
+const nightSchema = Joi.object({
+  date: Joi.string(),
+  rooms_available: count,
+  rooms: count.description('Night stays on the books'),
+  occupancy: Joi.string(),
+  revenue: moneyOut,
+  pickup_rooms: count,
+  pickup_revenue: moneyOut,
+  last_year_date: Joi.string(),
+  last_year_rooms: count,
+  last_year_revenue: moneyOut,
+  rooms_vs_last_year: count,
+}).meta(openApiComponent('ReportNightOnTheBooks'));
+export const onTheBooksSchema = Joi.object({ nights: Joi.array().items(nightSchema) });
+
+const stayRow = Joi.object({
+  booking_id: Joi.string(),
+  room: Joi.string().allow(null).description("The room of the stay's segment then (room moves)"),
+  category: Joi.string().allow(null),
+  kind: Joi.string(),
+  status: Joi.string(),
+  guest: Joi.string(),
+  guests_count: count,
+  check_in: Joi.string().allow(null),
+  check_out: Joi.string().allow(null),
+  price: moneyOut,
+}).meta(openApiComponent('ReportStay'));
 export const staysSchema = Joi.object({
   date: Joi.string(),
-  arrivals: Joi.array().items(Joi.object().unknown()),
-  departures: Joi.array().items(Joi.object().unknown()),
-  in_house: Joi.array().items(Joi.object().unknown()),
+  arrivals: Joi.array().items(stayRow),
+  departures: Joi.array().items(stayRow),
+  in_house: Joi.array().items(stayRow),
 });
 export const housekeepingSchema = Joi.object({
-  rooms: Joi.array().items(Joi.object().unknown()),
+  rooms: Joi.array().items(
+    Joi.object({
+      room_id: Joi.string(),
+      room: Joi.string(),
+      category: Joi.string().allow(null),
+      status: Joi.string(),
+      occupied: Joi.boolean(),
+    }),
+  ),
   by_status: Joi.array().items(Joi.object({ status: Joi.string(), count })),
 });
-export const paymentsSchema = Joi.object({ rows: Joi.array().items(Joi.object().unknown()) });
-export const dailySchema = Joi.object().unknown().meta(openApiComponent('DailyReport'));
+export const paymentsSchema = Joi.object({
+  rows: Joi.array().items(
+    Joi.object({
+      date: Joi.string(),
+      method: Joi.string(),
+      staff_id: Joi.string().allow(null).description('Who posted the line (none known: null)'),
+      staff_name: Joi.string().allow(null),
+      payments: count,
+      received: moneyOut,
+      refunded: moneyOut,
+      removed: moneyOut,
+      net: moneyOut,
+    }),
+  ),
+});
+export const dailySchema = Joi.object({
+  hotel: Joi.object({ name: Joi.string(), slug: Joi.string() }),
+  date: Joi.string(),
+  today: Joi.string(),
+  figures: performanceRow,
+  revenue_by_category: revenueSchema.extract('groups'),
+  payments_by_method: Joi.array().items(Joi.object({ method: Joi.string(), net: moneyOut })),
+  arrivals: count,
+  departures: count,
+  in_house: count,
+  history: Joi.array().items(Joi.object({ date: Joi.string(), occupancy: Joi.string(), adr: moneyOut })),
+  on_the_books: Joi.array().items(Joi.object({ date: Joi.string(), occupancy: Joi.string(), rooms: count })),
+}).meta(openApiComponent('DailyReport'));
 export const sentSchema = Joi.object({ workflow_id: Joi.string() });

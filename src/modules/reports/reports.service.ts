@@ -103,6 +103,22 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
     };
   }
 
+  /**
+   * E-mails the daily report of `date` to the hotel's owner and managers (the night audit calls this at its last
+   * step). It is sent by a workflow through the outbox, once per `key`.
+   */
+  async function sendDailyReport(hotelId: string, date: string, key = 'audit') {
+    const hotel = await hotelOf(hotelId);
+    const workflowId = `daily-report:${hotelId}:${date}:${key}`;
+    await enqueueOutbox(
+      db,
+      startWorkflowMessage<DailyReportWorkflow>('dailyReport', workflowId, [{ hotelId, date, key }], {
+        HotelSlug: hotel.slug,
+      }),
+    );
+    return { workflow_id: workflowId };
+  }
+
   return {
     performance: (hotelId: string, range: Range, granularity: Granularity) =>
       reading((trx) => performanceOf(trx, hotelId, range, granularity)),
@@ -167,20 +183,15 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
       };
     },
 
+    sendDailyReport,
+
     /**
-     * E-mails the daily report of `date` to the hotel's owner and managers (the night audit calls this at its last
-     * step; staff may ask for it again). It is sent by a workflow through the outbox, once per `key`.
+     * Staff's request to e-mail a date's daily report again: keyed by the hotel's today, so it goes at most once a day
+     * per date and recipient however often it is asked (no one's mailbox filled without bound).
      */
-    async sendDailyReport(hotelId: string, date: string, key = 'audit') {
+    async resendDailyReport(hotelId: string, date: string) {
       const hotel = await hotelOf(hotelId);
-      const workflowId = `daily-report:${hotelId}:${date}:${key}`;
-      await enqueueOutbox(
-        db,
-        startWorkflowMessage<DailyReportWorkflow>('dailyReport', workflowId, [{ hotelId, date, key }], {
-          HotelSlug: hotel.slug,
-        }),
-      );
-      return { workflow_id: workflowId };
+      return sendDailyReport(hotelId, date, `request-${hotelToday(hotel.timezone)}`);
     },
   };
 }

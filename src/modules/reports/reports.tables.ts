@@ -1,4 +1,4 @@
-import type { MonthReport } from '../tourist-tax';
+import { touristTaxRows, type MonthReport } from '../tourist-tax';
 import type { ReportsService } from './reports.service';
 import type { ColumnType, ReportTable } from './reports.types';
 
@@ -102,17 +102,10 @@ export const reportTables = {
       table('in house', named('in_house', lists.in_house), keys),
     ];
   },
+  /** The tourist tax module's own table of its report (the one its CSV is), not built again here. */
   touristTax(report: MonthReport): ReportTable[] {
-    const rows = [
-      {
-        category: 'taxable',
-        name: 'Облагаемые ночи',
-        nights: report.taxable_nights,
-        base: report.base,
-        tax: report.tax,
-      },
-      ...report.exempt_by_category.map((entry) => ({ ...entry, tax: '0.00' })),
-    ];
-    return [table(`tourist tax ${report.month}`, rows, ['category', 'name', 'nights', 'base', 'tax'])];
+    const [keys, ...rows] = touristTaxRows(report);
+    const records = rows.map((row) => Object.fromEntries(keys.map((key, i) => [key, row[i]])));
+    return [table(`tourist tax ${report.month}`, records, keys)];
   },
 };
