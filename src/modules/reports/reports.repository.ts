@@ -16,22 +16,29 @@ const ROOTS = `WITH RECURSIVE up (line_id, ancestor_id) AS (
     WHERE a.kind = 'correction' AND a.corrects_line_id IS NOT NULL),
   roots AS (SELECT up.line_id, a.id AS root_id FROM up
     JOIN folio_lines a ON a.hotel_id = :hotelId AND a.id = up.ancestor_id WHERE a.kind <> 'correction')`;
-/** The lines dated in the range with their root line `root` (a line's own when it corrects nothing). */
-const WITH_ROOT = `folio_lines l LEFT JOIN roots ON roots.line_id = l.id
-  JOIN folio_lines root ON root.hotel_id = l.hotel_id AND root.id = coalesce(roots.root_id, l.id)
-  WHERE l.hotel_id = :hotelId AND l.business_date BETWEEN :from AND :to`;
-const DAY_USE = `root.source LIKE '%:hourly'`;
-const STAY_OF_LINE = `split_part(root.source, ':', 2)::uuid`;
-/** The night a room-night line is of, by its source (none for a day-use stay). */
-const NIGHT_OF = (alias: string) => `substring(${alias}.source FROM '\\d{4}-\\d{2}-\\d{2}$')`;
+/**
+ * The lines dated in the range (`l`), each with its root line's kind, source and VAT rate (its own when it corrects
+ * nothing, so only corrections are joined to another line).
+ */
+const LINES = `(SELECT l.hotel_id, l.id, l.kind, l.amount, l.business_date,
+    coalesce(a.kind, l.kind) AS root_kind, coalesce(a.source, l.source) AS root_source,
+    coalesce(a.vat_rate, l.vat_rate) AS root_vat
+  FROM folio_lines l LEFT JOIN roots ON roots.line_id = l.id
+  LEFT JOIN folio_lines a ON a.hotel_id = l.hotel_id AND a.id = roots.root_id
+  WHERE l.hotel_id = :hotelId AND l.business_date BETWEEN :from AND :to) l`;
+const DAY_USE = `l.root_source LIKE '%:hourly'`;
+/** The stay of a room-night line (cast only for those: another line's source need not name a stay). */
+const STAY_OF_LINE = `CASE WHEN l.root_kind = 'room_night' THEN split_part(l.root_source, ':', 2)::uuid END`;
+/** The night a night stay's room-night line is of: the date its source ends with (never a day-use stay's `hourly`). */
+const NIGHT_OF = (source: string) => `right(${source}, 10)`;
 const DATE = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;
 /** Night `night` of a hotel `h` from its check-in time to the next day's check-out time, in its zone. */
 const NIGHT_SPAN = (night: string) =>
   `tstzrange((${night} + h.check_in_time::time) AT TIME ZONE h.timezone,
      (${night} + 1 + h.check_out_time::time) AT TIME ZONE h.timezone)`;
 /** The moment a line's stay is in its room for that line: midnight after its night, or a day-use stay's start. */
-const MOMENT_OF_LINE = `CASE WHEN ${DAY_USE} THEN b.start_at
-  ELSE ((${NIGHT_OF('root')})::date + 1)::timestamp AT TIME ZONE h.timezone END`;
+const MOMENT_OF_LINE = `CASE WHEN l.root_kind <> 'room_night' THEN NULL WHEN ${DAY_USE} THEN b.start_at
+  ELSE ((${NIGHT_OF('l.root_source')})::date + 1)::timestamp AT TIME ZONE h.timezone END`;
 /** The room a stay `b` was in at `moment`: its segment covering it (room moves), else its room now. */
 const ROOM_AT = (moment: string) => `LEFT JOIN LATERAL (
     SELECT s.room_id FROM booking_rooms s WHERE s.hotel_id = b.hotel_id AND s.booking_id = b.id AND s.during @> ${moment}
@@ -85,9 +92,9 @@ export const reportsRepository = {
   nightsSold(db: DbOrTrx, hotelId: string, { from, to }: Range): Promise<NightsSold[]> {
     return rows(
       db,
-      `SELECT ${NIGHT_OF('l')} AS date, count(*)::int AS rooms_sold FROM folio_lines l
+      `SELECT ${NIGHT_OF('l.source')} AS date, count(*)::int AS rooms_sold FROM folio_lines l
        WHERE l.hotel_id = :hotelId AND l.kind = 'room_night' AND l.business_date >= :from
-         AND ${NIGHT_OF('l')} BETWEEN :from AND :to
+         AND l.source NOT LIKE '%:hourly' AND ${NIGHT_OF('l.source')} BETWEEN :from AND :to
        GROUP BY 1 ORDER BY 1`,
       { hotelId, from, to },
     );
@@ -102,15 +109,15 @@ export const reportsRepository = {
       db,
       `${ROOTS}
        SELECT ${DATE('l.business_date')} AS date,
-         coalesce(sum(l.amount) FILTER (WHERE root.kind = 'room_night' AND NOT ${DAY_USE}), 0)::numeric(14, 2)::text
+         coalesce(sum(l.amount) FILTER (WHERE l.root_kind = 'room_night' AND NOT ${DAY_USE}), 0)::numeric(14, 2)::text
            AS room_revenue,
          count(*) FILTER (WHERE l.kind = 'room_night' AND ${DAY_USE})::int AS day_use_stays,
-         coalesce(sum(l.amount) FILTER (WHERE root.kind = 'room_night' AND ${DAY_USE}), 0)::numeric(14, 2)::text
+         coalesce(sum(l.amount) FILTER (WHERE l.root_kind = 'room_night' AND ${DAY_USE}), 0)::numeric(14, 2)::text
            AS day_use_revenue,
-         coalesce(sum(l.amount) FILTER (WHERE root.kind = 'discount' AND root.vat_rate = coalesce(
+         coalesce(sum(l.amount) FILTER (WHERE l.root_kind = 'discount' AND l.root_vat = coalesce(
            (SELECT fiscal_vat FROM payment_settings WHERE hotel_id = :hotelId), 'none')), 0)::numeric(14, 2)::text
            AS room_discounts
-       FROM ${WITH_ROOT} AND root.kind IN ('room_night', 'discount')
+       FROM ${LINES} WHERE l.root_kind IN ('room_night', 'discount')
        GROUP BY l.business_date ORDER BY l.business_date`,
       { hotelId, from, to },
     );
@@ -129,12 +136,10 @@ export const reportsRepository = {
          count(*) FILTER (WHERE l.kind = 'room_night' AND NOT ${DAY_USE})::int AS nights,
          count(*) FILTER (WHERE l.kind = 'room_night' AND ${DAY_USE})::int AS day_use_stays,
          sum(l.amount)::numeric(14, 2)::text AS revenue
-       FROM folio_lines l LEFT JOIN roots ON roots.line_id = l.id
-       JOIN folio_lines root ON root.hotel_id = l.hotel_id AND root.id = coalesce(roots.root_id, l.id)
-       JOIN hotels h ON h.id = l.hotel_id
+       FROM ${LINES} JOIN hotels h ON h.id = l.hotel_id
        LEFT JOIN bookings b ON b.hotel_id = l.hotel_id AND b.id = ${STAY_OF_LINE}
        ${ROOM_AT(MOMENT_OF_LINE)} ${join}
-       WHERE l.hotel_id = :hotelId AND l.business_date BETWEEN :from AND :to AND root.kind = 'room_night'
+       WHERE l.root_kind = 'room_night'
        GROUP BY 1, 2 ORDER BY 2 NULLS LAST, 1`,
       { hotelId, ...range },
     );
