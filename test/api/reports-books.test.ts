@@ -43,7 +43,15 @@ interface Line {
   kind: string;
   amount: string;
   business_date: string;
+  source: string;
 }
+const cents = (amount: string) => BigInt(amount.replace('.', ''));
+const money = (value: bigint) =>
+  `${value < 0n ? '-' : ''}${(value < 0n ? -value : value) / 100n}.${String((value < 0n ? -value : value) % 100n).padStart(2, '0')}`;
+/** The room-night lines posted so far (at check-in today, night by night by the night audit, the rest at check-out). */
+const nightLines = async (hotel: RegisteredHotel, id: string) =>
+  (await linesOf(hotel, id)).filter((line) => line.kind === 'room_night');
+const nightOf = (line: Line) => line.source.slice(-10);
 const linesOf = async (hotel: RegisteredHotel, id: string) =>
   ((await get(hotel, `/bookings/${id}/folio`).expect(200)).body as { folios: { lines: Line[] }[] }).folios.flatMap(
     (folio) => folio.lines,
@@ -100,13 +108,19 @@ describe('rooms available and sold', () => {
     await builtLongAgo(hotel);
     await send(hotel, 'post', '/folio-settings/close-day', { date: localDay(-1) }).expect(200);
     const id = await book(hotel, room.id, -1, 2, '6000.00');
-    await bringStayTo(t, hotel, id, 'checked_in');
-    const nights = (await linesOf(hotel, id)).filter((line) => line.kind === 'room_night');
-    expect(nights.map((line) => line.business_date)).toEqual([localDay(0), localDay(0)]);
+    await bringStayTo(t, hotel, id, 'checked_out');
+    const nights = await nightLines(hotel, id);
+    // Night -1's line went into the next open day.
+    expect(nights.filter((line) => nightOf(line) === localDay(-1)).map((line) => line.business_date)).toEqual([
+      localDay(0),
+    ]);
     const { body } = await get(hotel, `/reports/performance?from=${localDay(-1)}&to=${localDay(0)}`).expect(200);
     expect(body.periods.map((p: Record<string, unknown>) => [p.rooms_sold, p.room_revenue])).toEqual([
       [1, '0.00'],
-      [1, '6000.00'],
+      [
+        nights.filter((line) => nightOf(line) === localDay(0)).length,
+        money(nights.reduce((sum, line) => sum + cents(line.amount), 0n)),
+      ],
     ]);
   });
 
@@ -130,14 +144,20 @@ describe('room revenue', () => {
     await send(hotel, 'post', `/bookings/${id}/move`, { room_id: b.id, from: localDay(1), reason: 'Ремонт' }).expect(
       200,
     );
+    // Each night posted goes to the category of its room that night: before the move the first, then the second.
+    const expected: Record<string, [number, bigint]> = {};
+    for (const line of await nightLines(hotel, id)) {
+      const key = nightOf(line) < localDay(1) ? first.id : second.id;
+      const [count, sum] = expected[key] ?? [0, 0n];
+      expected[key] = [count + 1, sum + cents(line.amount)];
+    }
     const { body } = await get(hotel, `/reports/revenue?from=${localDay(-1)}&to=${localDay(1)}&by=category`).expect(
       200,
     );
     const groups = body.groups as { key: string; nights: number; revenue: string }[];
-    expect(Object.fromEntries(groups.map((g) => [g.key, [g.nights, g.revenue]]))).toEqual({
-      [first.id]: [2, '6000.00'],
-      [second.id]: [1, '3000.00'],
-    });
+    expect(Object.fromEntries(groups.map((g) => [g.key, [g.nights, g.revenue]]))).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([key, [count, sum]]) => [key, [count, money(sum)]])),
+    );
     const night = async (day: number) =>
       (await get(hotel, `/reports/stays?date=${localDay(day)}`).expect(200)).body.in_house[0];
     expect(await night(0)).toMatchObject({ room: a.number, category: first.name });
@@ -147,9 +167,9 @@ describe('room revenue', () => {
   it('a correction of a correction of a night is room revenue; lodging discounts stand beside it', async () => {
     const hotel = await registerHotel(t);
     const room = await createRoom(t, hotel, (await createCategory(t, hotel)).id);
-    const id = await book(hotel, room.id, 0, 1, '5000.00');
-    await bringStayTo(t, hotel, id, 'checked_in');
-    const [night] = (await linesOf(hotel, id)).filter((line) => line.kind === 'room_night');
+    const id = await book(hotel, room.id, -1, 1, '5000.00');
+    await bringStayTo(t, hotel, id, 'checked_out');
+    const [night] = await nightLines(hotel, id);
     const first = await send(hotel, 'post', `/bookings/${id}/folio/lines`, {
       kind: 'correction',
       amount: '-500.00',
@@ -168,10 +188,11 @@ describe('room revenue', () => {
       description: 'Скидка постоянному гостю',
     }).expect(201);
     const { body } = await get(hotel, `/reports/performance?from=${localDay(0)}&to=${localDay(0)}`).expect(200);
-    expect(body.periods[0]).toMatchObject({ rooms_sold: 1, room_revenue: '4700.00', room_discounts: '-300.00' });
-    const total = (await get(hotel, `/reports/revenue?from=${localDay(0)}&to=${localDay(0)}&by=source`).expect(200))
-      .body.groups[0].revenue;
-    expect(total).toBe('4700.00');
+    expect(body.periods[0]).toMatchObject({ room_revenue: '-300.00', room_discounts: '-300.00' });
+    const range = `from=${localDay(-1)}&to=${localDay(0)}`;
+    expect((await get(hotel, `/reports/revenue?${range}&by=source`).expect(200)).body.groups[0].revenue).toBe(
+      '4700.00',
+    );
   });
 });
 
