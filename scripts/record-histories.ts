@@ -668,6 +668,21 @@ const CASES: Case[] = [
     },
   },
   {
+    workflowType: 'dailyReport',
+    name: "the daily report e-mailed to the hotel's owner on request",
+    histories: ['dailyReport-sent'],
+    async run(r) {
+      const hotel = await registerHotel(r, 'daily-report');
+      const sent = await r.api.call<{ workflow_id: string }>('POST', `/api/hotels/${hotel.slug}/reports/daily/send`, {
+        token: hotel.token,
+        expected: 202,
+        body: { date: localDay(-1) },
+      });
+      expectResult(await finished(r.client, sent.workflow_id), 1);
+      return { 'dailyReport-sent': sent.workflow_id };
+    },
+  },
+  {
     workflowType: 'blockRelease',
     name: 'rolling: two nights released at once, the next awaited, then the block cancelled',
     histories: ['blockRelease-rolling-cancelled'],

@@ -7,6 +7,7 @@ source scripts/lib.sh
 ensure_node_modules
 ensure_temporal_cli
 ensure_versitygw
+ensure_chromium
 
 # The static checks run beside Jest at a lower priority: they take the CPU the tests leave idle while they wait (the
 # stack's start-up, HTTP, Temporal, timers) and yield it whenever a test needs it. Their output follows Jest's.

@@ -15,6 +15,7 @@ import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
 import { benchGuestServices } from './guest-services';
 import { benchHeldLock } from './held-lock';
+import { benchReports } from './history';
 import { benchLifecycleActions } from './lifecycle-actions';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
@@ -27,7 +28,7 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks.
+ * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -75,6 +76,8 @@ async function main(): Promise<void> {
       // Commit -> pg_notify -> the API's LISTEN -> fan-out to 300 sockets of one hotel.
       if (runs('realtime')) console.log(`\n${formatRealtime(await benchRealtime(baseUrl, db, fixture.token))}`);
     }
+    if (runs('reports'))
+      console.log(`\n${(await benchReports(baseUrl, db, await bigHotel(baseUrl, db, users[14]))).join('\n')}`);
     if (runs('bookings')) {
       const big = await bigHotel(baseUrl, db, users[1]);
       console.log(`\n${(await benchAvailability(baseUrl, big, DURATION_MS)).join('\n')}`);

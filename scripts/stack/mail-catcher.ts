@@ -12,6 +12,8 @@ export interface CaughtMessage {
   date: string;
   text: string;
   html: string;
+  /** Its attachments, inline ones with their content id (base64 content), as a mail client would read them. */
+  attachments: { filename: string; contentType: string; cid: string | null; content: string }[];
 }
 
 export interface MailCatcher {
@@ -35,6 +37,12 @@ async function parse(id: string, raw: Buffer): Promise<CaughtMessage> {
     date: (mail.date ?? new Date()).toISOString(),
     text: mail.text ?? '',
     html: typeof mail.html === 'string' ? mail.html : '',
+    attachments: mail.attachments.map((a) => ({
+      filename: a.filename ?? '',
+      contentType: a.contentType,
+      cid: a.cid ?? null,
+      content: a.content.toString('base64'),
+    })),
   };
 }
 

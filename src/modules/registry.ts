@@ -21,6 +21,7 @@ import { pricingModule } from './pricing/pricing.module';
 import { pushModule } from './push/push.module';
 import { loyaltyModule } from './loyalty/loyalty.module';
 import { rentalsModule } from './rentals/rentals.module';
+import { reportsModule } from './reports/reports.module';
 import { restrictionsModule } from './restrictions/restrictions.module';
 import { reviewsModule } from './reviews/reviews.module';
 import { roomServiceModule } from './roomservice/roomservice.module';
@@ -72,6 +73,7 @@ export const MODULES = [
   loyaltyModule,
   reviewsModule,
   roomServiceModule,
+  reportsModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

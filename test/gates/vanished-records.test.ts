@@ -16,6 +16,7 @@ import type { MaintenanceActivities } from '../../workflows/contracts/maintenanc
 import type { BookingPaymentActivities } from '../../workflows/contracts/booking-payments';
 import type { DepositActivities } from '../../workflows/contracts/deposits';
 import type { PushActivities } from '../../workflows/contracts/push';
+import type { ReportActivities } from '../../workflows/contracts/reports';
 import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import type { TvActivities } from '../../workflows/contracts/tv';
 import { registerHotel } from '../helpers/accounts';
@@ -49,6 +50,7 @@ type Contracts = AccountActivities &
   PushActivities &
   ReviewActivities &
   TvActivities &
+  ReportActivities &
   BlockReleaseActivities;
 
 /** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
@@ -67,6 +69,7 @@ const CALLS: Calls = {
   handleAccountRequest: ({ id }) => [id],
   sendAccountEmail: ({ id }) => ['confirmation', id],
   sendInvitationEmail: ({ id }) => [id],
+  sendDailyReportEmail: ({ hotelId, id }) => [{ hotelId, date: '2026-01-01', key: id }],
   expireInvitation: ({ id }) => [id],
   runAgentCommand: ({ hotelId, id }) => [
     { hotelId, workstationId: id, key: `gone:${id}`, type: 'ping', payload: {}, deadlineMs: 1000 },

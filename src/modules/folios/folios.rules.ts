@@ -29,7 +29,8 @@ const negated = (amount: string) => formatMoney(-parseMoney(amount));
 
 /**
  * The folio line of what a stay's records took in: a charge or discount, a payment (negative) or refund (a negative
- * payment: positive), and a payment deleted (a correction, positive, pointing to the payment's line).
+ * payment: positive), and a payment deleted (a correction, positive, pointing to the payment's line). The payment's
+ * method is kept on the line (the ledger's row of a deleted payment is gone; the shift report groups by it).
  */
 export function lineOfEntry(entry: LedgerEntry, vat: HotelVat): LineInput {
   if (entry.kind === 'charge') {
@@ -53,6 +54,7 @@ export function lineOfEntry(entry: LedgerEntry, vat: HotelVat): LineInput {
       description: `Платёж удалён (${payment.method})`,
       source: `payment_removed:${payment.id}`,
       posted_via: 'payments',
+      payment_method: payment.method,
     };
   // A desk payment of a negative amount is money given back: a refund, which the guest owes again.
   const refund = parseMoney(payment.amount) < 0n;
@@ -64,6 +66,7 @@ export function lineOfEntry(entry: LedgerEntry, vat: HotelVat): LineInput {
     source: `payment:${payment.id}`,
     posted_via: 'payments',
     posted_by: payment.created_by,
+    payment_method: payment.method,
   };
 }
 

@@ -66,6 +66,8 @@ export type LineInput = Pick<FolioLine, 'kind' | 'amount' | 'vat_rate' | 'descri
   business_date?: string;
   posted_by?: string | null;
   corrects_line_id?: string | null;
+  /** A payment's, refund's or removed payment's method (`folio_lines.payment_method`, read by the reports). */
+  payment_method?: string | null;
 };
 
 export interface ManualLineInput {

@@ -44,9 +44,9 @@ export function monthReport(month: string, today: string, stays: StayTax[]) {
 
 export type MonthReport = ReturnType<typeof monthReport>;
 
-/** The report as CSV (`;`-separated, as Russian spreadsheets read it): the totals, then one row per category. */
-export function reportCsv(report: MonthReport): string {
-  const rows = [
+/** The report's table: a header, the taxed nights' totals, then one row per exempt category (its CSV and XLSX). */
+export function reportRows(report: MonthReport): string[][] {
+  return [
     ['month', 'category', 'name', 'nights', 'base', 'tax'],
     [report.month, 'taxable', 'Облагаемые ночи', String(report.taxable_nights), report.base, report.tax],
     ...report.exempt_by_category.map((entry) => [
@@ -58,8 +58,12 @@ export function reportCsv(report: MonthReport): string {
       '0.00',
     ]),
   ];
+}
+
+/** The report as CSV (`;`-separated, as Russian spreadsheets read it): the totals, then one row per category. */
+export function reportCsv(report: MonthReport): string {
   return (
-    rows
+    reportRows(report)
       .map((row) => row.map((cell) => (/[;"\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(';'))
       .join('\r\n') + '\r\n'
   );

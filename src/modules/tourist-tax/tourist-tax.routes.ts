@@ -18,7 +18,7 @@ const TAX_READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 
 /** The desk records a guest's exemption with the document shown; management may too. */
 const EXEMPTION_WRITERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
 /** The declaration is the owner's, the managers' and the accountant's. */
-const REPORT_READERS: readonly Role[] = ['hotel_admin', 'manager', 'accountant'];
+export const REPORT_READERS: readonly Role[] = ['hotel_admin', 'manager', 'accountant'];
 
 const tags = ['Tourist tax'];
 const exemptionPath = '/api/hotels/:slug/bookings/:id/tourist-tax-exemption';

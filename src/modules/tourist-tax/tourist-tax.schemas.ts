@@ -100,11 +100,11 @@ export const stayTaxSchema = Joi.object({
   .description('The tourist tax (Tax Code ch. 33.1), charged on top of the price; none for an hourly stay')
   .meta(openApiComponent('TouristTax'));
 
-export const reportQuery = Joi.object({
-  month: Joi.string()
-    .pattern(/^(20[2-9]\d)-(0[1-9]|1[0-2])$/, 'YYYY-MM')
-    .required(),
-});
+/** A month of the report, `YYYY-MM`. */
+export const reportMonth = Joi.string()
+  .pattern(/^(20[2-9]\d)-(0[1-9]|1[0-2])$/, 'YYYY-MM')
+  .required();
+export const reportQuery = Joi.object({ month: reportMonth });
 
 export const reportSchema = Joi.object({
   month: Joi.string(),

@@ -186,7 +186,14 @@ function operation(route: RouteDefinition, path: string, converter: SchemaConver
       Number(status) >= 400
         ? problemContent
         : response.media
-          ? Object.fromEntries(response.media.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+          ? {
+              ...(response.schema && {
+                'application/json': { schema: converter.toSchema(response.schema, { answer: true }) },
+              }),
+              ...Object.fromEntries(
+                response.media.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+              ),
+            }
           : response.schema && {
               'application/json': { schema: converter.toSchema(response.schema, { answer: true }) },
             };

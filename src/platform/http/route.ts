@@ -28,7 +28,7 @@ export interface ResponseSpec {
   schema?: Joi.Schema;
   /** Headers the answer carries, by name, with what they hold (a redirect's `Location`, a page's `Link`). */
   headers?: Record<string, string>;
-  /** A body that is not JSON: the media types it may have (an image). */
+  /** A body that is not JSON: the media types it may have (an image); with `schema`, JSON is one of them too. */
   media?: string[];
 }
 

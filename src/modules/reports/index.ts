@@ -1,0 +1,1 @@
+export type { ReportsService, DailyReport } from './reports.service';

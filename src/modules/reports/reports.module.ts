@@ -1,0 +1,16 @@
+import { defineModule } from '../../platform/modules';
+import { reportActivities } from './reports.activities';
+import { reportsFixtures } from './reports.fixtures';
+import { reportsRoutes } from './reports.routes';
+import { createReportsService, type ReportsDependencies } from './reports.service';
+import type { UsersService } from '../users';
+
+/** The hotel's reports: read from the folio lines and the stays, written nowhere (docs/decisions/reports.md). */
+export const reportsModule = defineModule({
+  name: 'reports',
+  fixtures: reportsFixtures,
+  uses: ['hotels', 'touristTax', 'users'],
+  create: ({ db }, deps: ReportsDependencies & { users: UsersService }) => createReportsService(db, deps),
+  routes: (reports) => reportsRoutes(reports),
+  activities: (reports, context, deps) => reportActivities(reports, context, deps.users),
+});
