@@ -96,6 +96,20 @@ export function createPostings(deps: PostingsDependencies) {
     },
 
     /**
+     * One night of a stay in house and its tourist tax, once (the night audit): the same lines, under the same
+     * sources, as its check-in posts, so a stay posted at check-in gets nothing more. Answers the lines written.
+     */
+    async postNight(trx: DbOrTrx, booking: Booking, date: string): Promise<number> {
+      const hotelId = booking.hotel_id;
+      const tax = await deps.touristTax.ofBooking(hotelId, booking, trx);
+      const lines = stayLines(booking, tax, await vatOf(trx, hotelId), date);
+      let written = 0;
+      for (const line of lines.filter((night) => night.business_date === date))
+        if ((await post(trx, hotelId, booking.id, { ...line, posted_via: 'night_audit' })).created) written += 1;
+      return written;
+    },
+
+    /**
      * A check-out of a hotel that asks for it: a guest folio whose balance is not zero needs the desk's decision
      * recorded for that balance first (409 naming the balance otherwise). A check-out no one at the desk made (the
      * auto check-out sweep) is not refused: it records `leave_open` for the balance, by no one.

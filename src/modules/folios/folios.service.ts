@@ -208,6 +208,12 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
       });
     },
 
+    /** The night audit's posting of a stay's night (folios.postings `postNight`), with the booking's folios locked. */
+    postNight: (hotelId: string, bookingId: string, date: string) =>
+      withBooking(hotelId, bookingId, async (trx) =>
+        postings.postNight(trx, await deps.bookings.get(hotelId, bookingId), date),
+      ),
+
     settings: {
       get: (hotelId: string) => folioSettingsRepository.get(db, hotelId),
 

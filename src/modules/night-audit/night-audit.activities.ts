@@ -1,0 +1,32 @@
+import { Context, getClient } from '@temporalio/activity';
+import type { WorkerContext } from '../../platform/modules';
+import { sendingOnce } from '../../platform/temporal/mail-failures';
+import type { NightAuditActivities } from '../../../workflows/contracts/night-audit';
+import { createDailyReport } from './night-audit.daily-report';
+import { syncAuditSchedule } from './night-audit.schedule';
+import type { NightAuditDependencies, NightAuditService } from './night-audit.service';
+
+const workflowId = () => Context.current().info.workflowExecution!.workflowId;
+
+/** The night audit workflows' activities: thin calls into the service, its steps and the daily report. */
+export function nightAuditActivities(
+  audit: NightAuditService,
+  { db, mailer }: WorkerContext,
+  deps: NightAuditDependencies,
+): NightAuditActivities {
+  const sendDailyReport = createDailyReport({ db, mailer, hotels: deps.hotels });
+  const { steps } = audit;
+  return {
+    beginNightAudit: ({ hotelId, businessDate }) => audit.begin(hotelId, workflowId(), businessDate),
+    postAuditNights: (hotelId, date) => steps.postNights(hotelId, date),
+    cancelAuditNoShows: (hotelId, date) => steps.cancelNoShows(hotelId, date),
+    markAuditStayovers: (hotelId, date) => steps.markStayovers(hotelId, date),
+    closeAuditDay: (hotelId, date) => steps.closeDay(hotelId, date),
+    writeAuditSnapshot: (hotelId, date) => steps.writeSnapshot(hotelId, date),
+    sendAuditReport: (hotelId, date) => sendingOnce(() => sendDailyReport(hotelId, date)),
+    finishNightAudit: (hotelId, date) => audit.finish(hotelId, date, workflowId()),
+    failNightAudit: (hotelId, date, reason) => audit.fail(hotelId, date, workflowId(), reason),
+    syncNightAuditSchedule: async (hotelId) =>
+      syncAuditSchedule(getClient(), Context.current().info.taskQueue, hotelId, await audit.scheduleTarget(hotelId)),
+  };
+}
