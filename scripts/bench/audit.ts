@@ -69,7 +69,10 @@ export async function benchAudit(baseUrl: string, db: Db, email: string, tempora
     const client = new Client({ connection });
     const started = performance.now();
     const run = await call<{ workflow_id: string }>(baseUrl, 'POST', `${hotel}/night-audit/runs`, token);
-    const first = (await client.workflow.getHandle(run.workflow_id).result()) as NightAuditResult;
+    // The outbox relay starts the workflow once the request has committed.
+    const handle = client.workflow.getHandle(run.workflow_id);
+    while (!(await handle.describe().catch(() => undefined))) await new Promise((resolve) => setTimeout(resolve, 50));
+    const first = (await handle.result()) as NightAuditResult;
     lines.push(
       `  audit of ${day} (request to workflow end): ${seconds(started)} s (target < 10 s); ` +
         `${first.nightsPosted} lines posted, ${first.roomsMarked} rooms marked, closed ${first.dayClosed}, ` +

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { transactionWithRetry } from '../../platform/db/retry';
-import { ConflictError } from '../../platform/errors';
+import { ConflictError, NotFoundError } from '../../platform/errors';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { HotelRef } from '../../platform/http/route';
 import { hotelToday } from '../bookings';
@@ -15,9 +15,8 @@ import {
 } from '../../../workflows/contracts/night-audit';
 import { auditSettingsRepository, runsRepository, snapshotsRepository } from './night-audit.repository';
 import { createAuditSteps, type StepsDependencies } from './night-audit.steps';
-import { RECENT_RUNS, type AuditSettingsInput, type RunTrigger } from './night-audit.types';
+import { RECENT_RUNS, type AuditSettingsInput } from './night-audit.types';
 import type { ScheduleTarget } from './night-audit.schedule';
-import { NotFoundError } from '../../platform/errors';
 
 export interface NightAuditDependencies extends StepsDependencies {
   folios: StepsDependencies['folios'] & Pick<FoliosService, 'postings'>;
@@ -27,6 +26,7 @@ export interface NightAuditDependencies extends StepsDependencies {
 export const nightAuditMessages = {
   dayOpen: (date: string) => `День ${date} ещё не закончился по часам отеля: закрывать нечего`,
   running: 'Ночной аудит уже идёт',
+  hotelGone: 'Отель не найден',
   snapshotNotFound: 'Итогов этого дня нет: день не закрыт ночным аудитом',
   failed: (date: string) => `Ночной аудит за ${date} не выполнен`,
 };
@@ -48,7 +48,7 @@ export function createNightAuditService(db: Db, deps: NightAuditDependencies) {
   /** The day the audit closes next, and whether it has ended on the hotel's clock. */
   async function dayToClose(conn: DbOrTrx, hotelId: string) {
     const hotel = await deps.hotels.find(hotelId, conn);
-    if (!hotel) throw new NotFoundError('Отель не найден');
+    if (!hotel) throw new NotFoundError(nightAuditMessages.hotelGone);
     const today = hotelToday(hotel.timezone);
     const { closed_through } = await deps.folios.settings.get(hotelId);
     const yesterday = addDays(today, -1);
@@ -148,8 +148,7 @@ export function createNightAuditService(db: Db, deps: NightAuditDependencies) {
         return (await runsRepository.claim(db, hotelId, named, run?.trigger ?? 'manual', workflowId)) ? named : null;
       }
       const { day, ended } = await dayToClose(db, hotelId);
-      const trigger: RunTrigger = 'schedule';
-      return ended && (await runsRepository.claim(db, hotelId, day, trigger, workflowId)) ? day : null;
+      return ended && (await runsRepository.claim(db, hotelId, day, 'schedule', workflowId)) ? day : null;
     },
 
     finish: (hotelId: string, date: string, workflowId: string) =>
