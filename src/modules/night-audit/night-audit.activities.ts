@@ -16,8 +16,15 @@ export function nightAuditActivities(
 ): NightAuditActivities {
   const sendDailyReport = createDailyReport({ db, mailer, hotels: deps.hotels });
   const { steps } = audit;
+  const syncSchedule = async (hotelId: string) =>
+    syncAuditSchedule(getClient(), Context.current().info.taskQueue, hotelId, await audit.scheduleTarget(hotelId));
   return {
-    beginNightAudit: ({ hotelId, businessDate }) => audit.begin(hotelId, workflowId(), businessDate),
+    // A scheduled run of a hotel gone (or whose audit is off) removes the schedule it came from.
+    async beginNightAudit({ hotelId, businessDate }) {
+      const day = await audit.begin(hotelId, workflowId(), businessDate);
+      if (day === null && !(await audit.scheduleTarget(hotelId))) await syncSchedule(hotelId);
+      return day;
+    },
     postAuditNights: (hotelId, date) => steps.postNights(hotelId, date),
     cancelAuditNoShows: (hotelId, date) => steps.cancelNoShows(hotelId, date),
     markAuditStayovers: (hotelId, date) => steps.markStayovers(hotelId, date),
@@ -26,7 +33,6 @@ export function nightAuditActivities(
     sendAuditReport: (hotelId, date) => sendingOnce(() => sendDailyReport(hotelId, date)),
     finishNightAudit: (hotelId, date) => audit.finish(hotelId, date, workflowId()),
     failNightAudit: (hotelId, date, reason) => audit.fail(hotelId, date, workflowId(), reason),
-    syncNightAuditSchedule: async (hotelId) =>
-      syncAuditSchedule(getClient(), Context.current().info.taskQueue, hotelId, await audit.scheduleTarget(hotelId)),
+    syncNightAuditSchedule: (hotelId) => syncSchedule(hotelId),
   };
 }

@@ -156,6 +156,7 @@ export function createNightAuditService(db: Db, deps: NightAuditDependencies) {
 
     /** The run recorded as failed and the managers told (once per run). */
     async fail(hotelId: string, date: string, workflowId: string, reason: string) {
+      if (!(await deps.hotels.find(hotelId))) return;
       await transactionWithRetry(db, async (trx) => {
         await runsRepository.finish(trx, hotelId, date, workflowId, reason.slice(0, 2000));
         await deps.notifications.notify(trx, hotelId, {

@@ -19,9 +19,11 @@ export interface StepsDependencies {
  * already closed (a re-run changes nothing); the snapshot is written once and each report sent once.
  */
 export function createAuditSteps(db: Db, deps: StepsDependencies) {
+  /** Closed through that day, or a hotel gone (nothing left to do for it either). */
   async function isClosed(hotelId: string, date: string): Promise<boolean> {
-    const { closed_through } = await deps.folios.settings.get(hotelId);
-    return closed_through !== null && closed_through >= date;
+    const settings: { closed_through: string | null } | undefined = await deps.folios.settings.get(hotelId);
+    if (!settings) return true;
+    return settings.closed_through !== null && settings.closed_through >= date;
   }
 
   async function inHouse(hotelId: string, date: string) {
@@ -71,7 +73,7 @@ export function createAuditSteps(db: Db, deps: StepsDependencies) {
     },
 
     async writeSnapshot(hotelId: string, date: string): Promise<number> {
-      if (await snapshotsRepository.exists(db, hotelId, date)) return 0;
+      if ((await snapshotsRepository.exists(db, hotelId, date)) || !(await deps.hotels.find(hotelId))) return 0;
       const snapshot = dayFigures(hotelId, date, await dayRepository.facts(db, hotelId, date));
       return (await snapshotsRepository.insert(db, snapshot)) ? 1 : 0;
     },
