@@ -8,7 +8,7 @@ import { localDay } from '../helpers/dates';
 import { messagesTo } from '../helpers/mail';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
-import { withTemporal } from '../helpers/workflows';
+import { runSchedule, withTemporal } from '../helpers/workflows';
 
 let t: TestApp;
 let owner: RegisteredHotel;
@@ -270,6 +270,29 @@ describe('night audit schedule', () => {
         ),
       { what: 'the schedule removed', timeoutMs: 30_000 },
     );
+  });
+
+  it('follows a change of the hotel’s time zone at its next run, which finds no ended day to close', async () => {
+    const hotel = await registerHotel(t);
+    await t.http
+      .put(api(hotel, '/night-audit/settings'))
+      .set(as(hotel.accessToken))
+      .send({ enabled: true, hour: 4 })
+      .expect(200);
+    await until(() => describeSchedule(hotel).catch(() => undefined), { what: 'the schedule', timeoutMs: 30_000 });
+    await t.http.patch(api(hotel, '')).set(as(hotel.accessToken)).send({ timezone: 'Asia/Vladivostok' }).expect(200);
+    // The hotel's yesterday (by its new clock) closed by hand: the scheduled run has nothing to close.
+    const { day_to_close } = (await get(hotel, '/night-audit').expect(200)).body as { day_to_close: string };
+    await t.http
+      .post(api(hotel, '/folio-settings/close-day'))
+      .set(as(hotel.accessToken))
+      .send({ date: day_to_close })
+      .expect(200);
+    const result = await withTemporal((client) => runSchedule(client, `night-audit:${hotel.hotelId}`));
+    expect(result).toMatchObject({ businessDate: null, dayClosed: 0, snapshots: 0 });
+    const schedule = await describeSchedule(hotel);
+    expect(schedule.spec.timezone).toBe('Asia/Vladivostok');
+    expect(schedule.spec.calendars?.[0]?.hour?.[0]?.start).toBe(4);
   });
 
   it('refuses bad settings and other roles, changing nothing', async () => {

@@ -19,11 +19,11 @@ export function nightAuditActivities(
   const syncSchedule = async (hotelId: string) =>
     syncAuditSchedule(getClient(), Context.current().info.taskQueue, hotelId, await audit.scheduleTarget(hotelId));
   return {
-    // A scheduled run of a hotel gone (or whose audit is off) removes the schedule it came from.
+    // A scheduled run first brings its schedule to the hotel as it is now: its time zone changed, its audit turned
+    // off, the hotel gone (the schedule then removed).
     async beginNightAudit({ hotelId, businessDate }) {
-      const day = await audit.begin(hotelId, workflowId(), businessDate);
-      if (day === null && !(await audit.scheduleTarget(hotelId))) await syncSchedule(hotelId);
-      return day;
+      if (!businessDate) await syncSchedule(hotelId);
+      return audit.begin(hotelId, workflowId(), businessDate);
     },
     postAuditNights: (hotelId, date) => steps.postNights(hotelId, date),
     cancelAuditNoShows: (hotelId, date) => steps.cancelNoShows(hotelId, date),
