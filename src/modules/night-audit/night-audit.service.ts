@@ -32,7 +32,7 @@ export const nightAuditMessages = {
 };
 
 /** `date` moved by `days`. */
-export function addDays(date: string, days: number): string {
+function addDays(date: string, days: number): string {
   const moved = new Date(`${date}T00:00:00Z`);
   moved.setUTCDate(moved.getUTCDate() + days);
   return moved.toISOString().slice(0, 10);
