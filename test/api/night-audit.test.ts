@@ -106,12 +106,24 @@ describe('night audit run by hand', () => {
       .set(as(owner.accessToken))
       .send({ status: 'closed' })
       .expect(200);
-    ids.stayover = await stay(owner, rooms[0], -1, 3, '9000.00');
+    ids.stayover = await stay(owner, rooms[0], -2, 3, '9000.00');
     ids.leaving = await stay(owner, rooms[1], -2, 2, '8000.00');
     ids.legacy = await stay(owner, rooms[2], -1, 2, '5000.00');
     ids.noShow = await stay(owner, rooms[3], -1, 2, '4000.00', false);
     // A stay checked in before folios existed: no lines at all (the audit posts its nights as they pass).
     await t.db('folio_lines').where({ hotel_id: owner.hotelId }).whereLike('source', `%:${ids.legacy}:%`).delete();
+    // A late arrival's check-in posted the stayover's nights past (3000 each); its night of the audited day is taken
+    // off, as if it had checked in that day, and its price raised after: the audit posts that night at the new price.
+    await t
+      .db('folio_lines')
+      .where({ hotel_id: owner.hotelId })
+      .whereLike('source', `%:${ids.stayover}:${auditDay}`)
+      .delete();
+    await t.http
+      .patch(api(owner, `/bookings/${ids.stayover}`))
+      .set(as(owner.accessToken))
+      .send({ price: '12000.00' })
+      .expect(200);
 
     const started = await t.http.post(api(owner, '/night-audit/runs')).set(as(owner.accessToken)).expect(202);
     expect(started.body).toMatchObject({ business_date: auditDay, status: 'running', trigger: 'manual' });
@@ -125,7 +137,7 @@ describe('night audit run by hand', () => {
     report = await waitForReport(owner.email);
   }, 150_000);
 
-  it("posts each in-house stay's night of the day once: those check-in posted are left as they are", async () => {
+  it("posts each in-house stay's night of the day once, its share of what its price leaves; posted nights stay", async () => {
     const legacy = await linesOf(owner, ids.legacy);
     expect(legacy.map((line) => [line.kind, line.business_date, line.amount, line.posted_via]).sort()).toEqual([
       ['room_night', auditDay, '2500.00', 'night_audit'],
@@ -133,12 +145,16 @@ describe('night audit run by hand', () => {
     ]);
     const stayover = await linesOf(owner, ids.stayover);
     const nights = stayover.filter((line) => line.kind === 'room_night');
-    expect(nights.map((line) => [line.business_date, line.posted_via])).toEqual([
-      [localDay(-1), 'check_in'],
-      [localDay(0), 'check_in'],
-      [localDay(1), 'check_in'],
+    // (12000 − 3000 posted) shared over the two nights not posted: 4500; tonight's night is the next audit's.
+    expect(nights.map((line) => [line.business_date, line.posted_via, line.amount])).toEqual([
+      [localDay(-2), 'check_in', '3000.00'],
+      [localDay(-1), 'night_audit', '4500.00'],
     ]);
-    expect(money(nights.reduce((sum, line) => sum + cents(line.amount), 0))).toBe('9000.00');
+    const leaving = (await linesOf(owner, ids.leaving)).filter((line) => line.kind === 'room_night');
+    expect(leaving.map((line) => [line.business_date, line.posted_via, line.amount])).toEqual([
+      [localDay(-2), 'check_in', '4000.00'],
+      [localDay(-1), 'check_in', '4000.00'],
+    ]);
   });
 
   it('cancels the no-show by the hotel’s rule, marks the stayover’s room dirty, not the leaving one’s', async () => {
@@ -159,7 +175,7 @@ describe('night audit run by hand', () => {
       tax += day.filter((line) => line.kind === 'tourist_tax').reduce((sum, line) => sum + cents(line.amount), 0);
       sold += nights.length;
     }
-    expect(revenue).toBe(300000 + 400000 + 250000);
+    expect(revenue).toBe(450000 + 400000 + 250000);
     const snapshot = (await get(owner, `/night-audit/snapshots/${auditDay}`).expect(200)).body;
     expect(snapshot).toMatchObject({
       business_date: auditDay,
@@ -171,7 +187,7 @@ describe('night audit run by hand', () => {
       room_revenue: money(revenue),
       adr: money(Math.round(revenue / sold)),
       revpar: money(Math.round(revenue / 4)),
-      arrivals: 2,
+      arrivals: 1,
       departures: 0,
       no_shows: 1,
       tourist_tax: money(tax),
@@ -184,7 +200,7 @@ describe('night audit run by hand', () => {
     expect(report).toHaveLength(1);
     expect(report[0].subject).toContain(auditDay);
     expect(report[0].html).toContain('<table');
-    expect(report[0].html).toContain(money(300000 + 400000 + 250000));
+    expect(report[0].html).toContain(money(450000 + 400000 + 250000));
     expect(await waitForReport(manager.email)).toHaveLength(1);
   });
 

@@ -6,13 +6,14 @@ import type { HotelsService } from '../hotels';
 import type { PaymentsService } from '../payments';
 import type { TouristTaxService } from '../tourist-tax';
 import { foliosRepository, folioSettingsRepository, linesRepository, settlementsRepository } from './folios.repository';
-import { lineOfEntry, openDate, stayLines, type HotelVat } from './folios.rules';
+import { createNightPostings } from './folios.nights';
+import { lineOfEntry, openDate, type HotelVat } from './folios.rules';
 import type { FolioLine, LineInput } from './folios.types';
 
 export interface PostingsDependencies {
   hotels: Pick<HotelsService, 'find'>;
   payments: Pick<PaymentsService, 'settingsOf'>;
-  touristTax: Pick<TouristTaxService, 'ofBooking'>;
+  touristTax: Pick<TouristTaxService, 'ofNight'>;
 }
 
 export const folioMessages = {
@@ -71,10 +72,18 @@ export function createPostings(deps: PostingsDependencies) {
     return linesRepository.sum(conn, hotelId, folio.id);
   }
 
+  const nights = createNightPostings({
+    ...deps,
+    post,
+    vatOf,
+    businessDate: (conn, hotelId) => businessDate(conn, hotelId),
+  });
+
   return {
     businessDate,
     post,
     guestBalance,
+    nights,
 
     /** A charge, payment or deleted payment of the stay's records, on its guest folio, once. */
     async postEntry(trx: DbOrTrx, entry: LedgerEntry): Promise<void> {
@@ -85,28 +94,6 @@ export function createPostings(deps: PostingsDependencies) {
           ? await linesRepository.bySource(trx, hotelId, `payment:${entry.payment.id}`)
           : undefined;
       await post(trx, hotelId, bookingId, { ...line, corrects_line_id: corrected?.id ?? null });
-    },
-
-    /** The stay's nights and their tourist tax, once, as it is checked in (from its price then). */
-    async postStay(trx: DbOrTrx, booking: Booking): Promise<void> {
-      const hotelId = booking.hotel_id;
-      const tax = await deps.touristTax.ofBooking(hotelId, booking, trx);
-      const lines = stayLines(booking, tax, await vatOf(trx, hotelId), await businessDate(trx, hotelId));
-      for (const line of lines) await post(trx, hotelId, booking.id, line);
-    },
-
-    /**
-     * One night of a stay in house and its tourist tax, once (the night audit): the same lines, under the same
-     * sources, as its check-in posts, so a stay posted at check-in gets nothing more. Answers the lines written.
-     */
-    async postNight(trx: DbOrTrx, booking: Booking, date: string): Promise<number> {
-      const hotelId = booking.hotel_id;
-      const tax = await deps.touristTax.ofBooking(hotelId, booking, trx);
-      const lines = stayLines(booking, tax, await vatOf(trx, hotelId), date);
-      let written = 0;
-      for (const line of lines.filter((night) => night.business_date === date))
-        if ((await post(trx, hotelId, booking.id, { ...line, posted_via: 'night_audit' })).created) written += 1;
-      return written;
     },
 
     /**

@@ -93,6 +93,15 @@ export const linesRepository = {
       FolioLine | undefined;
   },
 
+  /** The lines whose source starts with `prefix` (a stay's room nights, or its tourist tax), on whatever folio. */
+  async bySourcePrefix(db: DbOrTrx, hotelId: string, prefix: string): Promise<FolioLine[]> {
+    return (await db('folio_lines')
+      .select(db.raw(LINE_COLUMNS))
+      .where({ hotel_id: hotelId })
+      .whereRaw('starts_with(source, ?)', [prefix])
+      .orderBy([{ column: 'business_date' }, { column: 'created_at' }])) as FolioLine[];
+  },
+
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<FolioLine | undefined> {
     return (await db('folio_lines').select(db.raw(LINE_COLUMNS)).where({ hotel_id: hotelId, id }).first()) as
       FolioLine | undefined;

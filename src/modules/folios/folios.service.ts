@@ -51,8 +51,11 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   deps.bookings.followStays({
     statuses: ['checked_in', 'checked_out'],
     async effectsOf(trx, booking, reason) {
-      if (booking.status === 'checked_in') await postings.postStay(trx, booking);
-      else await postings.settleAtCheckOut(trx, booking, reason === 'manual');
+      if (booking.status === 'checked_in') await postings.nights.checkIn(trx, booking);
+      else {
+        await postings.nights.checkOut(trx, booking);
+        await postings.settleAtCheckOut(trx, booking, reason === 'manual');
+      }
       return {};
     },
   });
@@ -208,10 +211,10 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
       });
     },
 
-    /** The night audit's posting of a stay's night (folios.postings `postNight`), with the booking's folios locked. */
+    /** The night audit's posting of a stay's night (folios.nights `audit`), with the booking's folios locked. */
     postNight: (hotelId: string, bookingId: string, date: string) =>
       withBooking(hotelId, bookingId, async (trx) =>
-        postings.postNight(trx, await deps.bookings.get(hotelId, bookingId), date),
+        postings.nights.audit(trx, await deps.bookings.get(hotelId, bookingId), date),
       ),
 
     settings: {
