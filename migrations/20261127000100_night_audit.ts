@@ -26,6 +26,10 @@ export async function up(knex: Knex): Promise<void> {
     t.text('error');
     t.timestamp('started_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('finished_at', { useTz: true });
+    // The steps done for the day (a failed day run again skips them: rooms cleaned since are not made dirty again).
+    t.specificType('completed_steps', 'text[]').notNullable().defaultTo('{}');
+    // The daily report's recipients it could not reach (the run succeeded all the same: the day is closed).
+    t.text('report_error');
     t.primary(['hotel_id', 'business_date']);
   });
   await knex.raw(`ALTER TABLE night_audit_runs ADD CONSTRAINT night_audit_runs_check CHECK (

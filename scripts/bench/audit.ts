@@ -4,7 +4,6 @@ import type { NightAuditResult } from '../../workflows/contracts/night-audit';
 import { call, mapConcurrently, signIn } from './fixtures';
 
 const ROOMS = 200;
-const HISTORY_DAYS = 30;
 
 const localDay = (offset: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(new Date(Date.now() + offset * 86_400_000));
@@ -28,7 +27,7 @@ async function footprint(db: Db, hotelId: string) {
 
 /**
  * A 200-room hotel full for the night (every room a stay checked in, its nights of that day taken off its folio as
- * for stays checked in before the folios, so the audit posts all 200 and their tax), the 30 days before it closed:
+ * for stays checked in before the folios, so the audit posts all 200 and their tax), the days before it closed:
  * the audit of the day by hand, from the request to the workflow's end; then the same day audited again.
  */
 export async function benchAudit(baseUrl: string, db: Db, email: string, temporalAddress: string): Promise<string[]> {
@@ -56,7 +55,8 @@ export async function benchAudit(baseUrl: string, db: Db, email: string, tempora
     await call(baseUrl, 'PATCH', `${hotel}/bookings/${stay.id}`, token, { status: 'checked_in' });
   });
   const day = localDay(-1);
-  await call(baseUrl, 'POST', `${hotel}/folio-settings/close-day`, token, { date: localDay(-1 - HISTORY_DAYS) });
+  // The days before it closed (the audit closes the day after the last closed one).
+  await call(baseUrl, 'POST', `${hotel}/folio-settings/close-day`, token, { date: localDay(-2) });
   await db('folio_lines')
     .where({ hotel_id: hotelId, business_date: day })
     .whereIn('kind', ['room_night', 'tourist_tax'])

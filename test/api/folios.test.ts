@@ -4,6 +4,7 @@ import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/ac
 import { localDay } from '../helpers/dates';
 import { problem } from '../helpers/problem';
 import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
 
 let t: TestApp;
 let owner: RegisteredHotel;
@@ -576,6 +577,33 @@ describe('check-out and closed days', () => {
     expect((await readFolio(hotel, id)).settlements).toEqual([
       expect.objectContaining({ decision: 'leave_open', balance: '4000.00', decided_by: null }),
     ]);
+  });
+
+  it('never post a line into a day being closed: a posting waits for the close, then goes to the next open day', async () => {
+    const hotel = await registerHotel(t);
+    const id = await booking(hotel, { nights: 1, from: -1 });
+    const closing = await t.db.transaction();
+    try {
+      await closing('folio_settings').where({ hotel_id: hotel.hotelId }).forUpdate();
+      const posting = postLine(hotel, id, { kind: 'service', amount: '100', description: 'Такси' }).then((r) => r);
+      const waiting = async () => {
+        const { rows } = await t.db.raw(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%folio_settings%'",
+        );
+        return rows[0].n > 0;
+      };
+      // The posting waits for the close (or, unguarded, is written before it).
+      await Promise.race([posting, until(waiting, { what: 'the posting to wait for the close', timeoutMs: 20_000 })]);
+      await closing('folio_settings')
+        .where({ hotel_id: hotel.hotelId })
+        .update({ closed_through: localDay(0) });
+      await closing.commit();
+      expect((await posting).status).toBe(201);
+    } finally {
+      if (!closing.isCompleted()) await closing.rollback();
+    }
+    const line = guestFolio(await readFolio(hotel, id)).lines.find((l) => l.kind === 'service')!;
+    expect(line.business_date).toBe(localDay(1));
   });
 
   it('never change a closed day’s lines: postings go to the next open day, corrections point to the old line', async () => {

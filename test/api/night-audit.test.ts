@@ -247,6 +247,81 @@ describe('night audit run by hand', () => {
   });
 });
 
+/** Waits for the run of `date` to succeed. */
+const succeeded = (hotel: RegisteredHotel, date: string) =>
+  until(
+    async () => {
+      const { runs } = (await get(hotel, '/night-audit').expect(200)).body as {
+        runs: { business_date: string; status: string }[];
+      };
+      return runs.some((run) => run.business_date === date && run.status === 'succeeded');
+    },
+    { what: `the audit of ${date} to succeed`, timeoutMs: 90_000 },
+  );
+
+describe('night audit day after day', () => {
+  it('closes the day after the last closed one, never skipping a day; no close by hand while the audit is on', async () => {
+    const hotel = await registerHotel(t);
+    await t.http
+      .patch(api(hotel, '/settings'))
+      .set(as(hotel.accessToken))
+      .send({ no_show_auto_cancel: false })
+      .expect(200);
+    const category = await createCategory(t, hotel);
+    const room = await createRoom(t, hotel, category.id);
+    const awaited = await stay(hotel, room.id, -2, 1, '3000.00', false);
+    const closeByHand = (date: string) =>
+      t.http.post(api(hotel, '/folio-settings/close-day')).set(as(hotel.accessToken)).send({ date });
+    await closeByHand(localDay(-3)).expect(200);
+    expect((await get(hotel, '/night-audit').expect(200)).body).toMatchObject({
+      day_to_close: localDay(-2),
+      day_ended: true,
+    });
+
+    const first = await t.http.post(api(hotel, '/night-audit/runs')).set(as(hotel.accessToken)).expect(202);
+    expect(first.body).toMatchObject({ business_date: localDay(-2) });
+    await succeeded(hotel, localDay(-2));
+    expect((await get(hotel, '/folio-settings').expect(200)).body).toMatchObject({ closed_through: localDay(-2) });
+    // The hotel cancels no no-shows itself: the guest still awaited at the audit is the day's no-show all the same.
+    expect((await get(hotel, `/night-audit/snapshots/${localDay(-2)}`).expect(200)).body).toMatchObject({
+      no_shows: 1,
+    });
+    expect((await get(hotel, `/bookings/${awaited}`).expect(200)).body).toMatchObject({ status: 'confirmed' });
+
+    await t.http
+      .put(api(hotel, '/night-audit/settings'))
+      .set(as(hotel.accessToken))
+      .send({ enabled: true, hour: 3 })
+      .expect(200);
+    const refused = await closeByHand(localDay(-1)).expect(409);
+    expect(refused.body).toMatchObject({
+      code: 'night_audit_enabled',
+      detail: 'Дни этого отеля закрывает ночной аудит: пока он включён, день вручную не закрывается',
+    });
+    const second = await t.http.post(api(hotel, '/night-audit/runs')).set(as(hotel.accessToken)).expect(202);
+    expect(second.body).toMatchObject({ business_date: localDay(-1) });
+    await succeeded(hotel, localDay(-1));
+    expect((await get(hotel, '/folio-settings').expect(200)).body).toMatchObject({ closed_through: localDay(-1) });
+  }, 150_000);
+});
+
+describe('night audit runs left behind', () => {
+  it('takes a day whose run is still `running` past the time a run can last as failed, and runs it', async () => {
+    const hotel = await registerHotel(t);
+    await t.db('night_audit_runs').insert({
+      hotel_id: hotel.hotelId,
+      business_date: auditDay,
+      status: 'running',
+      trigger: 'manual',
+      workflow_id: `terminated-${randomUUID()}`,
+      started_at: t.db.raw("now() - interval '3 hours'"),
+    });
+    const started = await t.http.post(api(hotel, '/night-audit/runs')).set(as(hotel.accessToken)).expect(202);
+    expect(started.body).toMatchObject({ business_date: auditDay, status: 'running' });
+    await succeeded(hotel, auditDay);
+  }, 120_000);
+});
+
 describe('night audit schedule', () => {
   const describeSchedule = (hotel: RegisteredHotel) =>
     withTemporal((client) => client.schedule.getHandle(`night-audit:${hotel.hotelId}`).describe());
@@ -297,13 +372,10 @@ describe('night audit schedule', () => {
       .expect(200);
     await until(() => describeSchedule(hotel).catch(() => undefined), { what: 'the schedule', timeoutMs: 30_000 });
     await t.http.patch(api(hotel, '')).set(as(hotel.accessToken)).send({ timezone: 'Asia/Vladivostok' }).expect(200);
-    // The hotel's yesterday (by its new clock) closed by hand: the scheduled run has nothing to close.
+    // The hotel's yesterday (by its new clock) audited by hand: the scheduled run has nothing to close.
     const { day_to_close } = (await get(hotel, '/night-audit').expect(200)).body as { day_to_close: string };
-    await t.http
-      .post(api(hotel, '/folio-settings/close-day'))
-      .set(as(hotel.accessToken))
-      .send({ date: day_to_close })
-      .expect(200);
+    await t.http.post(api(hotel, '/night-audit/runs')).set(as(hotel.accessToken)).expect(202);
+    await succeeded(hotel, day_to_close);
     const result = await withTemporal((client) => runSchedule(client, `night-audit:${hotel.hotelId}`));
     expect(result).toMatchObject({ businessDate: null, dayClosed: 0, snapshots: 0 });
     const schedule = await describeSchedule(hotel);

@@ -10,6 +10,7 @@ export interface NightAuditInput {
 
 /** What each step changed (rows written): a re-run of a closed day changes nothing, every figure 0. */
 export interface NightAuditResult {
+  /** The (last) day audited, or null: none. */
   businessDate: string | null;
   nightsPosted: number;
   noShows: number;
@@ -32,12 +33,15 @@ export interface NightAuditActivities {
   closeAuditDay(hotelId: string, date: string): Promise<number>;
   /** The day's statistics, written once (1), or nothing when they exist (0). */
   writeAuditSnapshot(hotelId: string, date: string): Promise<number>;
-  /** The daily report to the managers, each once (e-mails sent). */
+  /**
+   * The daily report to the managers, each once (e-mails sent); a recipient refused is recorded on the run and left
+   * out, one the relay could not take now fails the attempt after the others (retried; those sent stay sent).
+   */
   sendAuditReport(hotelId: string, date: string): Promise<number>;
   /** The run recorded as done. */
   finishNightAudit(hotelId: string, date: string): Promise<void>;
-  /** The run recorded as failed and the managers told. */
-  failNightAudit(hotelId: string, date: string, reason: string): Promise<void>;
+  /** The run recorded as failed (the day named, or the one this workflow holds if null) and the managers told. */
+  failNightAudit(hotelId: string, date: string | null, reason: string): Promise<void>;
   /** Brings the hotel's Temporal schedule to its settings: made or changed, or removed (audit off, hotel gone). */
   syncNightAuditSchedule(hotelId: string): Promise<'present' | 'absent'>;
 }

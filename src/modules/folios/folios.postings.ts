@@ -47,15 +47,16 @@ export interface Posted {
  */
 export function createPostings(deps: PostingsDependencies) {
   /** The hotel's business date today: its local date, or the day after the last closed one if that is later. */
-  async function businessDate(conn: DbOrTrx, hotelId: string, wanted?: string): Promise<string> {
-    const settings = await folioSettingsRepository.get(conn, hotelId);
+  async function businessDate(conn: DbOrTrx, hotelId: string, wanted?: string, forShare = false): Promise<string> {
+    const settings = await folioSettingsRepository.get(conn, hotelId, { forShare });
     const hotel = await deps.hotels.find(hotelId, conn);
     return openDate(settings.closed_through, wanted ?? hotelToday(hotel!.timezone));
   }
 
   async function post(trx: DbOrTrx, hotelId: string, bookingId: string, line: LineInput, folioId?: string) {
     const folio = folioId ?? (await foliosRepository.guestFolio(trx, hotelId, bookingId)).id;
-    const business_date = await businessDate(trx, hotelId, line.business_date);
+    // The close waits for this line's transaction, and this line for a close going on: never a line in a closed day.
+    const business_date = await businessDate(trx, hotelId, line.business_date, true);
     const inserted = await linesRepository.insert(trx, hotelId, folio, { ...line, business_date });
     if (inserted) return { line: inserted, created: true };
     return { line: (await linesRepository.bySource(trx, hotelId, line.source))!, created: false };

@@ -33,11 +33,14 @@ const settingsRows = settingsTable<FolioSettings>('folio_settings');
 export const folioSettingsRepository = {
   ...settingsRows,
   lock: (db: DbOrTrx, hotelId: string) => settingsRows.get(db, hotelId, { forUpdate: true }),
-  async get(db: DbOrTrx, hotelId: string): Promise<FolioSettings> {
-    return (await db('folio_settings')
+  /** The row; `forShare` holds it against a close until the transaction ends (a line never lands in a day closing). */
+  async get(db: DbOrTrx, hotelId: string, options: { forShare?: boolean } = {}): Promise<FolioSettings> {
+    const query = db('folio_settings')
       .select(db.raw(`hotel_id, ${DATE('closed_through')}, checkout_needs_settlement, updated_at`))
       .where({ hotel_id: hotelId })
-      .first()) as FolioSettings;
+      .first();
+    if (options.forShare) query.forShare();
+    return (await query) as FolioSettings;
   },
 };
 

@@ -1,2 +1,3 @@
 export type { FoliosService } from './folios.service';
 export type { Folio, FolioLine, LineKind } from './folios.types';
+export { isClosed } from './folios.rules';

@@ -1,6 +1,5 @@
 import { Context, getClient } from '@temporalio/activity';
 import type { WorkerContext } from '../../platform/modules';
-import { sendingOnce } from '../../platform/temporal/mail-failures';
 import type { NightAuditActivities } from '../../../workflows/contracts/night-audit';
 import { createDailyReport } from './night-audit.daily-report';
 import { syncAuditSchedule } from './night-audit.schedule';
@@ -14,7 +13,7 @@ export function nightAuditActivities(
   { db, mailer }: WorkerContext,
   deps: NightAuditDependencies,
 ): NightAuditActivities {
-  const sendDailyReport = createDailyReport({ db, mailer, hotels: deps.hotels });
+  const sendDailyReport = createDailyReport({ db, mailer, hotels: deps.hotels, notifications: deps.notifications });
   const { steps } = audit;
   const syncSchedule = async (hotelId: string) =>
     syncAuditSchedule(getClient(), Context.current().info.taskQueue, hotelId, await audit.scheduleTarget(hotelId));
@@ -30,7 +29,7 @@ export function nightAuditActivities(
     markAuditStayovers: (hotelId, date) => steps.markStayovers(hotelId, date),
     closeAuditDay: (hotelId, date) => steps.closeDay(hotelId, date),
     writeAuditSnapshot: (hotelId, date) => steps.writeSnapshot(hotelId, date),
-    sendAuditReport: (hotelId, date) => sendingOnce(() => sendDailyReport(hotelId, date)),
+    sendAuditReport: (hotelId, date) => sendDailyReport(hotelId, date),
     finishNightAudit: (hotelId, date) => audit.finish(hotelId, date, workflowId()),
     failNightAudit: (hotelId, date, reason) => audit.fail(hotelId, date, workflowId(), reason),
     syncNightAuditSchedule: (hotelId) => syncSchedule(hotelId),

@@ -14,6 +14,7 @@ export const nightAuditFixtures: ModuleFixtures = {
     const facts = { rooms: 1, outOfOrder: 0, sold: 1, roomRevenue: 500000n, touristTax: 10000n };
     await snapshotsRepository.insert(
       db,
+      hotelId,
       dayFigures(hotelId, date, { ...facts, arrivals: 1, departures: 0, noShows: 0 }),
     );
     await request('/night-audit/settings', { method: 'put', body: { enabled: true, hour: 4 } });

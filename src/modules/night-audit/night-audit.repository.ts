@@ -14,9 +14,13 @@ const RUN_COLUMNS = [
   'trigger',
   'workflow_id',
   'error',
+  'report_error',
   'started_at',
   'finished_at',
 ];
+
+/** How long a run may hold its day: longer than a day's steps with all their retries take. */
+const RUN_LEASE = '2 hours';
 
 export const runsRepository = {
   async recent(db: DbOrTrx, hotelId: string, limit: number): Promise<AuditRun[]> {
@@ -34,16 +38,18 @@ export const runsRepository = {
       .first();
   },
 
+  /** A run going on: `running` and younger than a run can last (an older one's workflow is gone: it counts as failed). */
   async running(db: DbOrTrx, hotelId: string): Promise<AuditRun | undefined> {
     return db('night_audit_runs')
       .select(db.raw(RUN_COLUMNS.join(', ')))
       .where({ hotel_id: hotelId, status: 'running' })
+      .whereRaw(`started_at > now() - interval '${RUN_LEASE}'`)
       .first();
   },
 
   /**
-   * The day's run taken on by this workflow: a new one, a failed one tried again, or its own (a retried activity).
-   * False when another workflow runs it or ran it to the end.
+   * The day's run taken on by this workflow: a new one, a failed one tried again (its steps done kept), one whose
+   * lease ran out, or its own (a retried activity). False when another workflow runs it or ran it to the end.
    */
   async claim(db: DbOrTrx, hotelId: string, date: string, trigger: RunTrigger, workflowId: string): Promise<boolean> {
     const claimed = await db.raw(
@@ -53,15 +59,35 @@ export const runsRepository = {
          SET status = 'running', trigger = EXCLUDED.trigger, workflow_id = EXCLUDED.workflow_id, error = NULL,
              started_at = now(), finished_at = NULL
          WHERE night_audit_runs.status = 'failed' OR night_audit_runs.workflow_id = EXCLUDED.workflow_id
+            OR (night_audit_runs.status = 'running' AND night_audit_runs.started_at <= now() - interval '${RUN_LEASE}')
        RETURNING hotel_id`,
       [hotelId, date, trigger, workflowId],
     );
     return (claimed.rows as unknown[]).length > 0;
   },
 
-  async finish(db: DbOrTrx, hotelId: string, date: string, workflowId: string, error: string | null): Promise<void> {
+  /** The daily report's failures of the day's run (null: every recipient reached). */
+  async noteReport(db: DbOrTrx, hotelId: string, date: string, failures: string | null): Promise<void> {
+    await db('night_audit_runs').where({ hotel_id: hotelId, business_date: date }).update({ report_error: failures });
+  },
+
+  async completedSteps(db: DbOrTrx, hotelId: string, date: string): Promise<string[]> {
+    const row = await db('night_audit_runs').where({ hotel_id: hotelId, business_date: date }).first('completed_steps');
+    return (row?.completed_steps as string[] | undefined) ?? [];
+  },
+
+  async complete(db: DbOrTrx, hotelId: string, date: string, step: string): Promise<void> {
     await db('night_audit_runs')
-      .where({ hotel_id: hotelId, business_date: date, workflow_id: workflowId, status: 'running' })
+      .where({ hotel_id: hotelId, business_date: date })
+      .whereRaw('NOT (? = ANY (completed_steps))', [step])
+      .update({ completed_steps: db.raw('array_append(completed_steps, ?)', [step]) });
+  },
+
+  /** This workflow's run of the day (any day it runs, when none is named) recorded done, or failed with `error`. */
+  async finish(db: DbOrTrx, hotelId: string, date: string | null, workflowId: string, error: string | null) {
+    await db('night_audit_runs')
+      .where({ hotel_id: hotelId, workflow_id: workflowId, status: 'running' })
+      .modify((query) => (date === null ? query : query.where({ business_date: date })))
       .update({ status: error === null ? 'succeeded' : 'failed', error, finished_at: db.fn.now() });
   },
 };
@@ -86,9 +112,9 @@ const SNAPSHOT_COLUMNS = [
 
 export const snapshotsRepository = {
   /** True when written now; a day's snapshot, once written, stays as it is. */
-  async insert(db: DbOrTrx, snapshot: AuditSnapshot): Promise<boolean> {
+  async insert(db: DbOrTrx, hotelId: string, snapshot: Omit<AuditSnapshot, 'hotel_id'>): Promise<boolean> {
     const rows = await db('night_audit_snapshots')
-      .insert(snapshot)
+      .insert({ ...snapshot, hotel_id: hotelId })
       .onConflict(['hotel_id', 'business_date'])
       .ignore()
       .returning('hotel_id');
@@ -131,7 +157,13 @@ export const dayRepository = {
       .orderBy('id')
       .select(
         'id as booking_id',
-        'room_id',
+        // The room of the stay's segment that night (a moved stay's room changes), its own room if it has none.
+        db.raw(
+          `COALESCE((SELECT s.room_id FROM booking_rooms s WHERE s.hotel_id = bookings.hotel_id
+             AND s.booking_id = bookings.id AND s.during @> ((?::date + 1)::timestamp AT TIME ZONE ?) LIMIT 1),
+             bookings.room_id) AS room_id`,
+          [date, timeZone],
+        ),
         db.raw("kind = 'nightly' AND check_out > ?::date + 1 AS stays_on", [date]),
       );
   },
@@ -163,8 +195,11 @@ export const dayRepository = {
             "count(*) FILTER (WHERE check_out = ? AND status IN ('checked_in', 'checked_out'))::int AS departures",
             [date],
           ),
+          // The day's no-shows: cancelled as such, or still awaited at the audit (the hotel cancels them later, or
+          // never): the snapshot is written once, at the audit.
           db.raw(
-            "count(*) FILTER (WHERE check_in = ? AND status = 'cancelled' AND cancel_reason = 'no_show')::int AS no_shows",
+            `count(*) FILTER (WHERE check_in = ? AND (status = 'confirmed'
+               OR (status = 'cancelled' AND cancel_reason = 'no_show')))::int AS no_shows`,
             [date],
           ),
         ),
@@ -179,26 +214,5 @@ export const dayRepository = {
       departures: stays.departures,
       noShows: stays.no_shows,
     };
-  },
-
-  /** Of these rooms, those shown clean or awaiting inspection (a stayover's daily clean makes them dirty). */
-  async cleanRooms(db: DbOrTrx, hotelId: string, roomIds: readonly string[]): Promise<string[]> {
-    if (roomIds.length === 0) return [];
-    const rows = await db('rooms')
-      .where({ hotel_id: hotelId })
-      .whereIn('id', roomIds)
-      .whereIn('status', ['clean', 'inspect'])
-      .orderBy('id')
-      .select('id');
-    return rows.map((row: { id: string }) => row.id);
-  },
-
-  /** The managers who get the daily report: the hotel's active owner and managers. */
-  async managers(db: DbOrTrx, hotelId: string): Promise<{ id: string; email: string }[]> {
-    return db('users')
-      .where({ hotel_id: hotelId, active: true })
-      .whereIn('role', ['hotel_admin', 'manager'])
-      .orderBy('id')
-      .select('id', 'email');
   },
 };

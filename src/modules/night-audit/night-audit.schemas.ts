@@ -26,6 +26,9 @@ export const runSchema = Joi.object({
   trigger: Joi.string().valid('schedule', 'manual'),
   workflow_id: Joi.string(),
   error: Joi.string().allow(null),
+  report_error: Joi.string()
+    .allow(null)
+    .description('The daily report’s recipients not reached, and why (the run succeeded: the day is closed)'),
   started_at: Joi.date(),
   finished_at: Joi.date().allow(null),
 }).meta(openApiComponent('NightAuditRun'));

@@ -20,7 +20,7 @@ import type { ScheduleTarget } from './night-audit.schedule';
 
 export interface NightAuditDependencies extends StepsDependencies {
   folios: StepsDependencies['folios'] & Pick<FoliosService, 'postings'>;
-  notifications: Pick<NotificationsService, 'notify'>;
+  notifications: Pick<NotificationsService, 'notify' | 'staffOf'>;
 }
 
 export const nightAuditMessages = {
@@ -29,6 +29,8 @@ export const nightAuditMessages = {
   hotelGone: 'Отель не найден',
   snapshotNotFound: 'Итогов этого дня нет: день не закрыт ночным аудитом',
   failed: (date: string) => `Ночной аудит за ${date} не выполнен`,
+  failedToBegin: 'Ночной аудит не начался',
+  closeByAudit: 'Дни этого отеля закрывает ночной аудит: пока он включён, день вручную не закрывается',
 };
 
 /** `date` moved by `days`. */
@@ -45,14 +47,22 @@ function addDays(date: string, days: number): string {
 export function createNightAuditService(db: Db, deps: NightAuditDependencies) {
   const steps = createAuditSteps(db, deps);
 
-  /** The day the audit closes next, and whether it has ended on the hotel's clock. */
+  // While the audit is on it closes each day (audited): a close by hand would close days unaudited.
+  deps.folios.settings.guardCloseByHand(async (conn, hotelId) => {
+    if ((await auditSettingsRepository.find(conn, hotelId))?.enabled)
+      throw new ConflictError(nightAuditMessages.closeByAudit, 'night_audit_enabled');
+  });
+
+  /**
+   * The day the audit closes next, and whether it has ended on the hotel's clock: the day after the last closed one,
+   * so that no day is closed unaudited; the hotel's yesterday when none was ever closed.
+   */
   async function dayToClose(conn: DbOrTrx, hotelId: string) {
     const hotel = await deps.hotels.find(hotelId, conn);
     if (!hotel) throw new NotFoundError(nightAuditMessages.hotelGone);
     const today = hotelToday(hotel.timezone);
     const { closed_through } = await deps.folios.settings.get(hotelId);
-    const yesterday = addDays(today, -1);
-    const day = closed_through && closed_through >= yesterday ? addDays(closed_through, 1) : yesterday;
+    const day = closed_through ? addDays(closed_through, 1) : addDays(today, -1);
     return { day, ended: day < today };
   }
 
@@ -138,7 +148,8 @@ export function createNightAuditService(db: Db, deps: NightAuditDependencies) {
 
     /**
      * The day a run audits, its run taken on: the day named (a run by hand; a closed day is run again and changes
-     * nothing), or the day ready to close if it has ended (a scheduled run). Null: nothing to do now.
+     * nothing), or the day ready to close if it has ended and no other run is going on (a scheduled run, which takes
+     * the days one after another). Null: nothing to do now.
      */
     async begin(hotelId: string, workflowId: string, named?: string): Promise<string | null> {
       if (!(await deps.hotels.find(hotelId))) return null;
@@ -147,23 +158,29 @@ export function createNightAuditService(db: Db, deps: NightAuditDependencies) {
         if (run?.status === 'succeeded') return named;
         return (await runsRepository.claim(db, hotelId, named, run?.trigger ?? 'manual', workflowId)) ? named : null;
       }
-      const { day, ended } = await dayToClose(db, hotelId);
-      return ended && (await runsRepository.claim(db, hotelId, day, 'schedule', workflowId)) ? day : null;
+      return transactionWithRetry(db, async (trx) => {
+        await auditSettingsRepository.get(trx, hotelId, { forUpdate: true });
+        const { day, ended } = await dayToClose(trx, hotelId);
+        const running = await runsRepository.running(trx, hotelId);
+        if (!ended || (running && running.workflow_id !== workflowId)) return null;
+        return (await runsRepository.claim(trx, hotelId, day, 'schedule', workflowId)) ? day : null;
+      });
     },
 
     finish: (hotelId: string, date: string, workflowId: string) =>
       runsRepository.finish(db, hotelId, date, workflowId, null),
 
-    /** The run recorded as failed and the managers told (once per run). */
-    async fail(hotelId: string, date: string, workflowId: string, reason: string) {
+    /** The run recorded as failed (the day named, or the one this workflow holds) and the managers told, once per run. */
+    async fail(hotelId: string, date: string | null, workflowId: string, reason: string) {
       if (!(await deps.hotels.find(hotelId))) return;
       await transactionWithRetry(db, async (trx) => {
-        await runsRepository.finish(trx, hotelId, date, workflowId, reason.slice(0, 2000));
+        await runsRepository.finish(trx, hotelId, date, workflowId, reason.slice(0, 2000) || 'failed');
+        const title = date ? nightAuditMessages.failed(date) : nightAuditMessages.failedToBegin;
         await deps.notifications.notify(trx, hotelId, {
           type: 'night_audit_failed',
-          title: nightAuditMessages.failed(date),
-          body: reason.slice(0, 2000) || nightAuditMessages.failed(date),
-          dedupeKey: `night-audit-failed:${workflowId}`.slice(0, 200),
+          title,
+          body: reason.slice(0, 2000) || title,
+          dedupeKey: `night-audit-failed:${workflowId}:${date ?? ''}`.slice(0, 200),
           data: { business_date: date },
         });
       });

@@ -18,6 +18,7 @@ export interface AuditRun {
   status: RunStatus;
   trigger: RunTrigger;
   workflow_id: string;
+  report_error: string | null;
   error: string | null;
   started_at: Date;
   finished_at: Date | null;
