@@ -1,11 +1,5 @@
-import {
-  ScheduleAlreadyRunning,
-  ScheduleNotFoundError,
-  ScheduleOverlapPolicy,
-  type Client,
-  type ScheduleOptionsStartWorkflowAction,
-} from '@temporalio/client';
 import { searchAttributeKeys } from '../../platform/temporal/client';
+import { syncDailySchedule } from '../../platform/temporal/schedules';
 import { nightAuditIds, type NightAuditWorkflow } from '../../../workflows/contracts/night-audit';
 
 /** What a hotel's audit schedule is made from: the hour of its own clock, its zone, its slug (for the Web UI). */
@@ -22,35 +16,25 @@ export interface ScheduleTarget {
  * the next is due makes that one skip.
  */
 export async function syncAuditSchedule(
-  client: Client,
+  client: Parameters<typeof syncDailySchedule>[0],
   taskQueue: string,
   hotelId: string,
   target: ScheduleTarget | null,
 ): Promise<'present' | 'absent'> {
   const scheduleId = nightAuditIds.schedule(hotelId);
-  const handle = client.schedule.getHandle(scheduleId);
-  if (!target) {
-    try {
-      await handle.delete();
-    } catch (error) {
-      if (!(error instanceof ScheduleNotFoundError)) throw error;
-    }
-    return 'absent';
-  }
-  const spec = { calendars: [{ hour: target.hour, minute: 0 }], timezone: target.timezone };
-  const action: ScheduleOptionsStartWorkflowAction<NightAuditWorkflow> = {
-    type: 'startWorkflow',
-    workflowType: 'nightAudit',
-    taskQueue,
-    workflowId: scheduleId,
-    args: [{ hotelId }],
-    typedSearchAttributes: [{ key: searchAttributeKeys.HotelSlug, value: target.slug }],
-  };
-  try {
-    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await handle.update((previous) => ({ ...previous, spec, action }));
-  }
-  return 'present';
+  return syncDailySchedule<NightAuditWorkflow>(
+    client,
+    scheduleId,
+    target && {
+      hour: target.hour,
+      timezone: target.timezone,
+      action: {
+        workflowType: 'nightAudit',
+        taskQueue,
+        workflowId: scheduleId,
+        args: [{ hotelId }],
+        typedSearchAttributes: [{ key: searchAttributeKeys.HotelSlug, value: target.slug }],
+      },
+    },
+  );
 }
