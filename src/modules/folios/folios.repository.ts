@@ -101,7 +101,7 @@ export const linesRepository = {
     return (await db('folio_lines')
       .select(db.raw(LINE_COLUMNS))
       .where({ hotel_id: hotelId })
-      .whereRaw('starts_with(source, ?)', [prefix])
+      .whereRaw("source LIKE ? ESCAPE '\\'", [`${prefix.replace(/[\\%_]/g, '\\$&')}%`])
       .orderBy([{ column: 'business_date' }, { column: 'created_at' }])) as FolioLine[];
   },
 
