@@ -322,6 +322,28 @@ describe('night audit runs left behind', () => {
   }, 120_000);
 });
 
+describe('night audit runs at once', () => {
+  it('starts no scheduled run while another day’s run of the hotel is going on', async () => {
+    const hotel = await registerHotel(t);
+    await t.db('night_audit_runs').insert({
+      hotel_id: hotel.hotelId,
+      business_date: localDay(-5),
+      status: 'running',
+      trigger: 'manual',
+      workflow_id: `going-on-${randomUUID()}`,
+    });
+    const result = await withTemporal((client) =>
+      client.workflow.execute('nightAudit', {
+        taskQueue: 'hotel',
+        workflowId: `test-night-audit-${randomUUID()}`,
+        args: [{ hotelId: hotel.hotelId }],
+      }),
+    );
+    expect(result).toMatchObject({ businessDate: null, dayClosed: 0 });
+    expect((await get(hotel, '/folio-settings').expect(200)).body).toMatchObject({ closed_through: null });
+  }, 60_000);
+});
+
 describe('night audit schedule', () => {
   const describeSchedule = (hotel: RegisteredHotel) =>
     withTemporal((client) => client.schedule.getHandle(`night-audit:${hotel.hotelId}`).describe());
