@@ -683,6 +683,29 @@ const CASES: Case[] = [
     },
   },
   {
+    workflowType: 'nightAudit',
+    name: 'schedule made, a day closed by hand, then a scheduled run with nothing to close',
+    histories: ['nightAuditSchedule-enabled', 'nightAudit-by-hand', 'nightAudit-scheduled-nothing-due'],
+    async run(r) {
+      const { hotel, api, book, setStatus } = await hotelWithRoom(r, 'audit');
+      await r.api.call('PUT', api('/night-audit/settings'), { token: hotel.token, body: { enabled: true, hour: 3 } });
+      const sync = `night-audit-schedule:${hotel.hotelId}`;
+      await finished(r.client, sync);
+      const stay = await book(-1, 2);
+      await setStatus(stay.id, 'checked_in');
+      const run = await r.api.call<{ workflow_id: string }>('POST', api('/night-audit/runs'), {
+        token: hotel.token,
+        expected: 202,
+      });
+      await finished(r.client, run.workflow_id);
+      return {
+        'nightAuditSchedule-enabled': sync,
+        'nightAudit-by-hand': run.workflow_id,
+        'nightAudit-scheduled-nothing-due': await scheduledRun(r, `night-audit:${hotel.hotelId}`),
+      };
+    },
+  },
+  {
     workflowType: 'blockRelease',
     name: 'rolling: two nights released at once, the next awaited, then the block cancelled',
     histories: ['blockRelease-rolling-cancelled'],

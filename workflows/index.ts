@@ -14,3 +14,4 @@ export * from './unread-chat-push.workflow';
 export * from './loyalty-expiry.workflow';
 export * from './block-release.workflow';
 export * from './daily-report.workflow';
+export * from './night-audit.workflow';

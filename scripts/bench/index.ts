@@ -7,6 +7,7 @@ import { startEphemeralStack } from '../stack/stack';
 import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
 import { benchAgents } from './agents';
+import { benchAudit } from './audit';
 import { benchBlocksRace } from './blocks';
 import { benchAvailability, bigHotel } from './bookings';
 import { benchCreation } from './bookings-creation';
@@ -28,7 +29,8 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports.
+ * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
+ * audit.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
     // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
     if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
     // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
-    if (!runs('outbox') && !runs('deposits')) return;
+    if (!runs('outbox') && !runs('deposits') && !runs('audit')) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
     // the second run of booking creation, which starts one of its own beside its API).
     const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
@@ -119,6 +121,9 @@ async function main(): Promise<void> {
       await waitForWorker(stack.env.TEMPORAL_ADDRESS, 'hotel', worker);
       if (runs('outbox'))
         console.log(`\n${(await benchOutbox(db, stack.env.TEMPORAL_ADDRESS, DURATION_MS)).join('\n')}`);
+      // A 200-room hotel's night audit by hand, then the closed day audited again (its own hotel).
+      if (runs('audit'))
+        console.log(`\n${(await benchAudit(baseUrl, db, users[14], stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
       if (runs('deposits')) {
         const { YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS } = stack.env;
         console.log(`\n${(await benchDeposits(baseUrl, db, YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS)).join('\n')}`);

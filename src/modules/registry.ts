@@ -14,6 +14,7 @@ import { hotelsModule } from './hotels/hotels.module';
 import { housekeepingModule } from './housekeeping/housekeeping.module';
 import { lockvendorModule } from './lockvendor/lockvendor.module';
 import { maintenanceModule } from './maintenance/maintenance.module';
+import { nightAuditModule } from './night-audit/night-audit.module';
 import { minibarModule } from './minibar/minibar.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { paymentsModule } from './payments/payments.module';
@@ -61,6 +62,7 @@ export const MODULES = [
   bookingsModule,
   blocksModule,
   foliosModule,
+  nightAuditModule,
   depositsModule,
   billingModule,
   widgetModule,

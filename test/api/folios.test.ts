@@ -4,6 +4,7 @@ import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/ac
 import { localDay } from '../helpers/dates';
 import { problem } from '../helpers/problem';
 import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
 
 let t: TestApp;
 let owner: RegisteredHotel;
@@ -92,12 +93,21 @@ const pay = (hotel: RegisteredHotel, bookingId: string, amount: string) =>
     .send({ amount, method: 'cash' })
     .expect(201);
 
+/** The hotel charges the tourist tax at 2 %. */
+const chargeTax = (hotel: RegisteredHotel) =>
+  t.http
+    .patch(api(hotel, '/tourist-tax/settings'))
+    .set(as(hotel.accessToken))
+    .send({ enabled: true, rate: 2 })
+    .expect(200);
+
 const amounts = (lines: Line[], kind: string) => lines.filter((line) => line.kind === kind).map((l) => l.amount);
 const guestFolio = (folio: { folios: Folio[] }) => folio.folios.find((f) => f.payer_kind === 'guest')!;
 
 describe('folio lines', () => {
-  it('post the payments (negative) and, at check-in, one line per night of the price', async () => {
-    const id = await booking(owner, { nights: 3, price: '10000.00' });
+  // Nights are posted as they pass (the night audit); a check-in posts those before the business date: a late arrival.
+  it('post the payments (negative) and, at a late arrival’s check-in, one line per night past', async () => {
+    const id = await booking(owner, { nights: 3, price: '10000.00', from: -3 });
     const paid = await pay(owner, id, '4000');
     let folio = await readFolio(owner, id);
     expect(guestFolio(folio).lines).toEqual([
@@ -115,9 +125,9 @@ describe('folio lines', () => {
     folio = await readFolio(owner, id);
     const nights = guestFolio(folio).lines.filter((line) => line.kind === 'room_night');
     expect(nights.map((line) => [line.business_date, line.amount])).toEqual([
-      [localDay(0), '3333.33'],
-      [localDay(1), '3333.33'],
-      [localDay(2), '3333.34'],
+      [localDay(-3), '3333.33'],
+      [localDay(-2), '3333.33'],
+      [localDay(-1), '3333.34'],
     ]);
     expect(nights.every((line) => line.posted_by === null && line.posted_via === 'check_in')).toBe(true);
     expect(folio.balance).toBe('6000.00');
@@ -125,12 +135,8 @@ describe('folio lines', () => {
 
   it('post the tourist tax beside each night when the hotel charges it', async () => {
     const hotel = await registerHotel(t);
-    await t.http
-      .patch(api(hotel, '/tourist-tax/settings'))
-      .set(as(hotel.accessToken))
-      .send({ enabled: true, rate: 2 })
-      .expect(200);
-    const id = await booking(hotel, { nights: 2, price: '20000.00' });
+    await chargeTax(hotel);
+    const id = await booking(hotel, { nights: 2, price: '20000.00', from: -2 });
     await setStatus(hotel, id, 'checked_in').expect(200);
     const lines = guestFolio(await readFolio(hotel, id)).lines;
     expect(amounts(lines, 'room_night')).toEqual(['10000.00', '10000.00']);
@@ -139,7 +145,7 @@ describe('folio lines', () => {
   });
 
   it('reconcile with the booking: price plus charges less payments, refunds and deleted payments', async () => {
-    const id = await booking(owner, { nights: 2, price: '7000.00' });
+    const id = await booking(owner, { nights: 2, price: '7000.00', from: -2 });
     await pay(owner, id, '5000');
     const second = await pay(owner, id, '1500.50');
     await pay(owner, id, '-500');
@@ -184,7 +190,7 @@ describe('folio lines', () => {
       .set(as(hotel.accessToken))
       .send({ points: 500, note: 'Приветственные' })
       .expect(201);
-    const id = await booking(hotel, { nights: 2, price: '6000', guestId: guest.body.id });
+    const id = await booking(hotel, { nights: 2, price: '6000', guestId: guest.body.id, from: -2 });
     await setStatus(hotel, id, 'checked_in').expect(200);
     const redeemed = await t.http
       .post(api(hotel, `/bookings/${id}/loyalty-redemptions`))
@@ -239,11 +245,11 @@ describe('folio lines', () => {
       .set(as(hotel.accessToken))
       .send({
         room_id: room.id,
-        check_in: localDay(0),
+        check_in: localDay(-1),
         check_out: localDay(1),
         guest_last_name: 'Гость',
         guest_first_name: 'Тест',
-        price: 3000,
+        price: 6000,
       })
       .expect(201);
     const id = booked.body.id as string;
@@ -279,6 +285,8 @@ describe('folio lines', () => {
       .expect(200);
     lines = guestFolio(await readFolio(hotel, id)).lines;
     expect(amounts(lines, 'room_service')).toEqual(['701.00', '-701.00']);
+    // At check-out the room nights come to the price: the folio is the booking's balance.
+    await setStatus(hotel, id, 'checked_out').expect(200);
     const stay = (
       await t.http
         .get(api(hotel, `/bookings/${id}`))
@@ -289,7 +297,7 @@ describe('folio lines', () => {
   });
 
   it('post a retried line (same source) once, and a retried check-in posts no night twice', async () => {
-    const id = await booking(owner, { nights: 1, price: '5000' });
+    const id = await booking(owner, { nights: 1, price: '5000', from: -1 });
     const body = { kind: 'service', amount: '250.5', description: 'Прачечная', source: `laundry-${randomUUID()}` };
     const first = await postLine(owner, id, body).expect(201);
     const again = await postLine(owner, id, body).expect(200);
@@ -337,9 +345,81 @@ describe('folio lines', () => {
   });
 });
 
+describe('room nights as they pass', () => {
+  const patch = (hotel: RegisteredHotel, bookingId: string, body: Record<string, unknown>) =>
+    t.http
+      .patch(api(hotel, `/bookings/${bookingId}`))
+      .set(as(hotel.accessToken))
+      .send(body)
+      .expect(200);
+  const nightLines = (lines: Line[]) =>
+    lines
+      .filter((line) => line.source.startsWith('room_night:'))
+      .map((line) => [line.kind, line.business_date, line.amount, line.posted_via]);
+  const total = (lines: Line[], prefix: string) =>
+    (
+      lines
+        .filter((line) => line.source.startsWith(prefix))
+        .reduce((sum, line) => sum + Math.round(Number(line.amount) * 100), 0) / 100
+    ).toFixed(2);
+
+  it('post none of tonight’s or later nights at check-in; extended and repriced, an early check-out brings the nights stayed to the price and posts no night after it', async () => {
+    const hotel = await registerHotel(t);
+    const id = await booking(hotel, { nights: 2, price: '6000', from: -1 });
+    await setStatus(hotel, id, 'checked_in').expect(200);
+    expect(nightLines(guestFolio(await readFolio(hotel, id)).lines)).toEqual([
+      ['room_night', localDay(-1), '3000.00', 'check_in'],
+    ]);
+    await patch(hotel, id, { check_out: localDay(2), price: '9900' });
+    await setStatus(hotel, id, 'checked_out').expect(200);
+
+    const lines = guestFolio(await readFolio(hotel, id)).lines;
+    // The guest owes the contract price; leaving early, its remainder lands on the last night posted.
+    expect(nightLines(lines)).toEqual([
+      ['room_night', localDay(-1), '3000.00', 'check_in'],
+      ['room_night', localDay(-1), '6900.00', 'check_out'],
+    ]);
+    expect(total(lines, 'room_night:')).toBe('9900.00');
+    expect(lines.filter((line) => line.business_date >= localDay(0))).toEqual([]);
+  });
+
+  it('post at check-out the nights stayed not posted yet, and a price cut below what is posted as a correction with its tax', async () => {
+    const hotel = await registerHotel(t);
+    await chargeTax(hotel);
+    const late = await booking(hotel, { nights: 2, price: '16000', from: -2 });
+    await setStatus(hotel, late, 'checked_in').expect(200);
+    await patch(hotel, late, { price: '14000' });
+    await setStatus(hotel, late, 'checked_out').expect(200);
+    const cut = guestFolio(await readFolio(hotel, late)).lines;
+    expect(total(cut, 'room_night:')).toBe('14000.00');
+    expect(cut.find((line) => line.source === `room_night:${late}:check_out`)).toMatchObject({
+      kind: 'correction',
+      amount: '-2000.00',
+      business_date: localDay(-1),
+    });
+    // Each night's tax is 2 % of its amount: 160, then 120 for the night cut to 6000 (a correction of −40).
+    expect(total(cut, 'tourist_tax:')).toBe('280.00');
+    expect(cut.find((line) => line.source === `tourist_tax:${late}:check_out`)).toMatchObject({ amount: '-40.00' });
+
+    // A stay that arrived on time and leaves on time without an audit: its nights posted as it leaves.
+    const stayed = await booking(hotel, { nights: 2, price: '5000', from: -2 });
+    await t
+      .db('bookings')
+      .where({ id: stayed })
+      .update({ check_in: localDay(-2) });
+    await setStatus(hotel, stayed, 'checked_in').expect(200);
+    await t.db('folio_lines').where({ hotel_id: hotel.hotelId }).whereLike('source', `%:${stayed}:%`).delete();
+    await setStatus(hotel, stayed, 'checked_out').expect(200);
+    expect(nightLines(guestFolio(await readFolio(hotel, stayed)).lines)).toEqual([
+      ['room_night', localDay(-2), '2500.00', 'check_out'],
+      ['room_night', localDay(-1), '2500.00', 'check_out'],
+    ]);
+  });
+});
+
 describe('payers', () => {
   it('split the bill to a company folio and move a line there, recorded', async () => {
-    const id = await booking(owner, { nights: 2, price: '8000' });
+    const id = await booking(owner, { nights: 2, price: '8000', from: -2 });
     await setStatus(owner, id, 'checked_in').expect(200);
     const company = await t.http
       .post(`${folioPath(owner, id)}/companies`)
@@ -497,6 +577,33 @@ describe('check-out and closed days', () => {
     expect((await readFolio(hotel, id)).settlements).toEqual([
       expect.objectContaining({ decision: 'leave_open', balance: '4000.00', decided_by: null }),
     ]);
+  });
+
+  it('never post a line into a day being closed: a posting waits for the close, then goes to the next open day', async () => {
+    const hotel = await registerHotel(t);
+    const id = await booking(hotel, { nights: 1, from: -1 });
+    const closing = await t.db.transaction();
+    try {
+      await closing('folio_settings').where({ hotel_id: hotel.hotelId }).forUpdate();
+      const posting = postLine(hotel, id, { kind: 'service', amount: '100', description: 'Такси' }).then((r) => r);
+      const waiting = async () => {
+        const { rows } = await t.db.raw(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%folio_settings%'",
+        );
+        return rows[0].n > 0;
+      };
+      // The posting waits for the close (or, unguarded, is written before it).
+      await Promise.race([posting, until(waiting, { what: 'the posting to wait for the close', timeoutMs: 20_000 })]);
+      await closing('folio_settings')
+        .where({ hotel_id: hotel.hotelId })
+        .update({ closed_through: localDay(0) });
+      await closing.commit();
+      expect((await posting).status).toBe(201);
+    } finally {
+      if (!closing.isCompleted()) await closing.rollback();
+    }
+    const line = guestFolio(await readFolio(hotel, id)).lines.find((l) => l.kind === 'service')!;
+    expect(line.business_date).toBe(localDay(1));
   });
 
   it('never change a closed day’s lines: postings go to the next open day, corrections point to the old line', async () => {

@@ -349,6 +349,81 @@ describe('fault injection', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('a night audit survives a worker kill and a Temporal restart midway: the day closed once, no line twice', async () => {
+    const STAYS = 60;
+    const hotel = await registerAndSignIn();
+    const hotelApi = `/api/hotels/${hotel.slug}`;
+    const category = await expectStatus(
+      201,
+      call('POST', `${hotelApi}/room-categories`, hotel.token, { name: 'Audit', base_price: 3000 }),
+    );
+    const stays: string[] = [];
+    for (let i = 0; i < STAYS; i++) {
+      const room = await expectStatus(
+        201,
+        call('POST', `${hotelApi}/rooms`, hotel.token, { number: `A${i}`, category_id: category.id }),
+      );
+      const booked = await expectStatus(
+        201,
+        call('POST', `${hotelApi}/bookings`, hotel.token, {
+          room_id: room.id,
+          check_in: localDay(-1),
+          check_out: localDay(2),
+          guest_last_name: `Аудит${i}`,
+          guest_first_name: 'Тест',
+          price: '3000',
+        }),
+      );
+      await expectStatus(
+        200,
+        call('PATCH', `${hotelApi}/bookings/${booked.id}`, hotel.token, { status: 'checked_in' }),
+      );
+      stays.push(booked.id as string);
+    }
+    // Stays checked in before folios existed: the audit posts each one's night, the work the faults cut into.
+    await db!('folio_lines').where({ hotel_id: hotel.hotelId, kind: 'room_night' }).delete();
+    const day = localDay(-1);
+    const nightLines = () =>
+      db!('folio_lines').where({ hotel_id: hotel.hotelId, kind: 'room_night', business_date: day }).select('source');
+
+    const run = await expectStatus(202, call('POST', `${hotelApi}/night-audit/runs`, hotel.token));
+    await until(async () => (await nightLines()).length > 0, { what: 'the first night posted', intervalMs: 20 });
+    await stack!.killWorker();
+    const postedAtKill = (await nightLines()).length;
+    await stack!.restartTemporal();
+    await stack!.startWorker();
+    await temporal?.close().catch(() => undefined);
+    temporal = await Connection.connect({ address: stack!.temporalAddress });
+    const result = await withDeadline(
+      'the audit after the faults',
+      new Client({ connection: temporal }).workflow.getHandle(run.workflow_id as string).result(),
+      Date.now() + 180_000,
+    );
+    expect(result).toMatchObject({ businessDate: day, snapshots: 1 });
+
+    const lines = await nightLines();
+    expect(lines).toHaveLength(STAYS);
+    expect(new Set(lines.map((line: { source: string }) => line.source)).size).toBe(STAYS);
+    const closed = await db!.raw(
+      "SELECT to_char(closed_through, 'YYYY-MM-DD') AS day FROM folio_settings WHERE hotel_id = ?",
+      [hotel.hotelId],
+    );
+    expect(closed.rows[0].day).toBe(day);
+    const snapshots = await db!('night_audit_snapshots')
+      .where({ hotel_id: hotel.hotelId })
+      .select('sold', 'room_revenue');
+    expect(snapshots).toEqual([{ sold: STAYS, room_revenue: (STAYS * 1000).toFixed(2) }]);
+    const runs = await db!('night_audit_runs').where({ hotel_id: hotel.hotelId }).select('status');
+    expect(runs).toEqual([{ status: 'succeeded' }]);
+    // The report at most once (an attempt killed between its claim and the relay's answer may lose it, never double it).
+    const reports = (await messagesTo(hotel.email)).filter((message) => message.subject.includes(day));
+    expect(reports.length).toBeLessThanOrEqual(1);
+    reportGate(
+      'faults',
+      `night audit: ${postedAtKill} of ${STAYS} nights posted at the kill, the rest after, once each`,
+    );
+  }, 300_000);
+
   it('SIGTERM under keep-alive load: no in-flight request fails; a realtime client that reconnects misses nothing', async () => {
     const hotelApi = `/api/hotels/${owner.slug}`;
     const url = new URL(stack!.apiUrl);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
@@ -13,6 +14,7 @@ import type { FiscalActivities, FiscalPrintActivities } from '../../workflows/co
 import type { LoyaltyActivities } from '../../workflows/contracts/loyalty';
 import type { LoyaltyExpiryActivities } from '../../workflows/contracts/loyalty-expiry';
 import type { MaintenanceActivities } from '../../workflows/contracts/maintenance';
+import type { NightAuditActivities } from '../../workflows/contracts/night-audit';
 import type { BookingPaymentActivities } from '../../workflows/contracts/booking-payments';
 import type { DepositActivities } from '../../workflows/contracts/deposits';
 import type { PushActivities } from '../../workflows/contracts/push';
@@ -22,6 +24,7 @@ import type { TvActivities } from '../../workflows/contracts/tv';
 import { registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
+import { readStackInfo } from '../helpers/stack-env';
 
 /**
  * Every activity the worker registers, called for records that are gone (a hotel deleted while its workflows still
@@ -51,7 +54,8 @@ type Contracts = AccountActivities &
   ReviewActivities &
   TvActivities &
   ReportActivities &
-  BlockReleaseActivities;
+  BlockReleaseActivities &
+  NightAuditActivities;
 
 /** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
 type Calls = {
@@ -108,18 +112,33 @@ const CALLS: Calls = {
   sendReviewInvitation: ({ hotelId, id }) => [hotelId, id],
   pushStayToTv: ({ hotelId, id }) => [{ hotelId, bookingId: id, event: 'check_out' }],
   releaseBlockNights: ({ hotelId, id }) => [hotelId, id],
+  // A day long past: a hotel's own that was never audited, for the hotel that exists.
+  beginNightAudit: ({ hotelId }) => [{ hotelId, businessDate: '2001-01-01' }],
+  postAuditNights: ({ hotelId }) => [hotelId, '2001-01-01'],
+  cancelAuditNoShows: ({ hotelId }) => [hotelId, '2001-01-01'],
+  markAuditStayovers: ({ hotelId }) => [hotelId, '2001-01-01'],
+  closeAuditDay: ({ hotelId }) => [hotelId, '2001-01-01'],
+  writeAuditSnapshot: ({ hotelId }) => [hotelId, '2001-01-01'],
+  sendAuditReport: ({ hotelId }) => [hotelId, '2001-01-01'],
+  finishNightAudit: ({ hotelId }) => [hotelId, '2001-01-01'],
+  failNightAudit: ({ hotelId }) => [hotelId, '2001-01-01', 'gone'],
+  syncNightAuditSchedule: ({ hotelId }) => [hotelId],
 };
 
 let t: TestApp;
 let registered: Record<string, (...args: unknown[]) => Promise<unknown>>;
+/** The worker's client, as activities get it (the night audit's keep its schedules). */
+let temporal: Connection;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = createTestApp();
+  temporal = await Connection.connect({ address: readStackInfo().env.TEMPORAL_ADDRESS });
   const mailer = createMailer(t.config.smtpUrl, t.config.mailFrom);
   registered = createActivities({ db: t.db, config: t.config, mailer }) as typeof registered;
 });
 
 afterAll(async () => {
+  await temporal.close();
   await t.close();
 });
 
@@ -142,7 +161,10 @@ const figures: string[] = [];
 /** How a call ended: an answer, a decided refusal, or a failure a workflow would retry in vain. */
 async function outcomeOf(name: string, args: unknown[]): Promise<string> {
   try {
-    await new MockActivityEnvironment().run(registered[name], ...args);
+    await new MockActivityEnvironment(undefined, { client: new Client({ connection: temporal }) }).run(
+      registered[name],
+      ...args,
+    );
     return 'answered';
   } catch (error) {
     if (error instanceof ApplicationFailure && error.nonRetryable) return `refused (${error.type ?? 'no type'})`;

@@ -64,10 +64,14 @@ function booking(id: string, status: BookingStatus, fields: Partial<Booking> = {
 function memoryRepository(rows: Booking[], due: { noShows?: string[]; overdue?: string[] } = {}) {
   const table = new Map(rows.map((row) => [row.id, { ...row }]));
   const trx = {} as Knex.Transaction;
-  const dueOf = (ids: string[] = [], only?: { hotelId: string; bookingId: string }): DueBooking[] =>
+  const dueOf = (ids: string[] = [], only?: { hotelId: string; bookingId?: string }): DueBooking[] =>
     ids
       .map((id) => ({ hotelId: table.get(id)!.hotel_id, hotelSlug: SLUG, bookingId: id }))
-      .filter((due) => only === undefined || (due.bookingId === only.bookingId && due.hotelId === only.hotelId));
+      .filter(
+        (due) =>
+          only === undefined ||
+          ((only.bookingId === undefined || due.bookingId === only.bookingId) && due.hotelId === only.hotelId),
+      );
   const repository: LifecycleRepository = {
     db: {} as Db,
     segments: { of: async () => [], replace: async () => undefined },

@@ -1,11 +1,19 @@
 import type { Booking, LedgerEntry } from '../../src/modules/bookings';
-import { balanceOf, isClosed, lineOfEntry, openDate, stayLines } from '../../src/modules/folios/folios.rules';
-import type { StayTax } from '../../src/modules/tourist-tax';
+import {
+  balanceOf,
+  isClosed,
+  lineOfEntry,
+  nightLine,
+  nightShares,
+  nightsStayed,
+  openDate,
+  taxLine,
+} from '../../src/modules/folios/folios.rules';
+import { formatMoney } from '../../src/platform/money';
 
 const vat = { lodging: '20', roomService: '10' } as const;
 const stay = (fields: Partial<Booking>) =>
   ({ id: 'b1', check_in: '2026-03-01', check_out: '2026-03-04', price: '1000.00', ...fields }) as Booking;
-const noTax: StayTax = { per_night: [], total: '0.00' };
 
 describe('the business date', () => {
   it('is the day asked unless closed, then the day after the last closed one', () => {
@@ -19,34 +27,43 @@ describe('the business date', () => {
   });
 });
 
-describe('a stay’s lines', () => {
-  it('share the price equally among the nights, the remainder on the last, to the kopeck', () => {
-    const lines = stayLines(stay({}), noTax, vat, '2026-03-01');
-    expect(lines.map((line) => [line.business_date, line.amount, line.vat_rate, line.source])).toEqual([
-      ['2026-03-01', '333.33', '20', 'room_night:b1:2026-03-01'],
-      ['2026-03-02', '333.33', '20', 'room_night:b1:2026-03-02'],
-      ['2026-03-03', '333.34', '20', 'room_night:b1:2026-03-03'],
-    ]);
-    expect(balanceOf(lines)).toBe('1000.00');
-  });
-
-  it('put each taxed night’s tourist tax beside it, none for an exempt night', () => {
-    const tax: StayTax = {
-      per_night: [
-        { date: '2026-03-01', base: '277.78', rate: '2', tax: '100.00', minimum: true, exempt: null },
-        { date: '2026-03-02', base: '277.78', rate: '2', tax: '0.00', minimum: false, exempt: 'student' },
-      ],
-      total: '100.00',
-    };
-    const lines = stayLines(stay({ check_out: '2026-03-03' }), tax, vat, '2026-03-01');
-    expect(lines.filter((line) => line.kind === 'tourist_tax')).toEqual([
-      expect.objectContaining({ amount: '100.00', vat_rate: 'none', source: 'tourist_tax:b1:2026-03-01' }),
+describe('a stay’s nights', () => {
+  it('share what the price leaves equally among the nights not posted, the remainder on the last, to the kopeck', () => {
+    const nights = ['2026-03-01', '2026-03-02', '2026-03-03'];
+    const shares = [...nightShares('1000.00', 0n, nights).values()].map(formatMoney);
+    expect(shares).toEqual(['333.33', '333.33', '333.34']);
+    expect(balanceOf(shares.map((amount) => ({ amount })))).toBe('1000.00');
+    // Repriced to 1200 after one night of 333.33 was posted: the two left share 866.67.
+    expect([...nightShares('1200.00', 33333n, nights.slice(1)).values()].map(formatMoney)).toEqual([
+      '433.33',
+      '433.34',
     ]);
   });
 
-  it('make an hourly stay one line of its whole price on the day', () => {
-    const lines = stayLines(stay({ check_in: null, check_out: null, price: '1500.50' }), noTax, vat, '2026-05-05');
-    expect(lines).toEqual([expect.objectContaining({ amount: '1500.50', business_date: '2026-05-05' })]);
+  it('are a night’s line and its tax under the stay’s sources, the tax a correction when it goes down', () => {
+    expect(nightLine('b1', '2026-03-01', 33333n, vat, 'night_audit')).toMatchObject({
+      kind: 'room_night',
+      amount: '333.33',
+      vat_rate: '20',
+      source: 'room_night:b1:2026-03-01',
+      business_date: '2026-03-01',
+    });
+    expect(taxLine('b1', '2026-03-01', 10000n, 'check_in')).toMatchObject({
+      kind: 'tourist_tax',
+      source: 'tourist_tax:b1:2026-03-01',
+    });
+    expect(taxLine('b1', '2026-03-01', -500n, 'check_out', 'check_out')).toMatchObject({
+      kind: 'correction',
+      amount: '-5.00',
+      source: 'tourist_tax:b1:check_out',
+    });
+  });
+
+  it('stayed at a check-out: those before the day the guest left, the first if the guest left on arrival', () => {
+    expect(nightsStayed(stay({}), '2026-03-03')).toEqual(['2026-03-01', '2026-03-02']);
+    expect(nightsStayed(stay({}), '2026-03-09')).toEqual(['2026-03-01', '2026-03-02', '2026-03-03']);
+    expect(nightsStayed(stay({}), '2026-03-01')).toEqual(['2026-03-01']);
+    expect(nightsStayed(stay({ check_in: null, check_out: null }), '2026-03-01')).toEqual([]);
   });
 });
 

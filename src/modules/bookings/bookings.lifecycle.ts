@@ -180,7 +180,8 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
     cancel: (hotelId: string, id: string, hotelSlug: string, reason: Reason, cancelReason: string) =>
       change(hotelId, id, { status: 'cancelled', cancel_reason: cancelReason }, system(hotelSlug), { reason }),
     sweeps: {
-      noShows: () => repository.due.noShows(repository.db),
+      /** Across hotels, or of one hotel (its night audit). */
+      noShows: (hotelId?: string) => repository.due.noShows(repository.db, hotelId ? { hotelId } : undefined),
       cancelNoShow: (due: DueBooking) => sweep(due, 'no_show'),
       overdueStays: () => repository.due.overdueStays(repository.db),
       autoCheckOut: (due: DueBooking) => sweep(due, 'auto_checkout'),

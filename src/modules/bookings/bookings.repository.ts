@@ -315,7 +315,7 @@ export interface DueBooking {
 
 /** Bookings the background jobs must act on now, across hotels whose toggle is on, by the hotel's own hours. */
 export const dueBookingsRepository = {
-  async noShows(db: DbOrTrx, only?: { hotelId: string; bookingId: string }): Promise<DueBooking[]> {
+  async noShows(db: DbOrTrx, only?: { hotelId: string; bookingId?: string }): Promise<DueBooking[]> {
     const query = db('bookings as b')
       .join('hotel_settings as s', 's.hotel_id', 'b.hotel_id')
       .join('hotels as h', 'h.id', 'b.hotel_id')
@@ -325,7 +325,7 @@ export const dueBookingsRepository = {
       .select('b.hotel_id as hotelId', 'h.slug as hotelSlug', 'b.id as bookingId')
       .orderBy('b.start_at')
       .limit(1000);
-    if (only) query.where({ 'b.hotel_id': only.hotelId, 'b.id': only.bookingId });
+    if (only) query.where({ 'b.hotel_id': only.hotelId, ...(only.bookingId && { 'b.id': only.bookingId }) });
     return query;
   },
 

@@ -7,13 +7,14 @@ import type { PaymentsService } from '../payments';
 import type { TouristTaxService } from '../tourist-tax';
 import { postStayCharge, type ChargeStays, type StayCharge } from './folios.charges';
 import { foliosRepository, folioSettingsRepository, linesRepository, settlementsRepository } from './folios.repository';
-import { lineOfEntry, openDate, stayLines, type HotelVat } from './folios.rules';
+import { createNightPostings } from './folios.nights';
+import { lineOfEntry, openDate, type HotelVat } from './folios.rules';
 import type { FolioLine, LineInput } from './folios.types';
 
 export interface PostingsDependencies {
   hotels: Pick<HotelsService, 'find'>;
   payments: Pick<PaymentsService, 'settingsOf'>;
-  touristTax: Pick<TouristTaxService, 'ofBooking'>;
+  touristTax: Pick<TouristTaxService, 'ofNight'>;
 }
 
 export const folioMessages = {
@@ -47,15 +48,16 @@ export interface Posted {
  */
 export function createPostings(deps: PostingsDependencies) {
   /** The hotel's business date today: its local date, or the day after the last closed one if that is later. */
-  async function businessDate(conn: DbOrTrx, hotelId: string, wanted?: string): Promise<string> {
-    const settings = await folioSettingsRepository.get(conn, hotelId);
+  async function businessDate(conn: DbOrTrx, hotelId: string, wanted?: string, forShare = false): Promise<string> {
+    const settings = await folioSettingsRepository.get(conn, hotelId, { forShare });
     const hotel = await deps.hotels.find(hotelId, conn);
     return openDate(settings.closed_through, wanted ?? hotelToday(hotel!.timezone));
   }
 
   async function post(trx: DbOrTrx, hotelId: string, bookingId: string, line: LineInput, folioId?: string) {
     const folio = folioId ?? (await foliosRepository.guestFolio(trx, hotelId, bookingId)).id;
-    const business_date = await businessDate(trx, hotelId, line.business_date);
+    // The close waits for this line's transaction, and this line for a close going on: never a line in a closed day.
+    const business_date = await businessDate(trx, hotelId, line.business_date, true);
     const inserted = await linesRepository.insert(trx, hotelId, folio, { ...line, business_date });
     if (inserted) return { line: inserted, created: true };
     return { line: (await linesRepository.bySource(trx, hotelId, line.source))!, created: false };
@@ -72,10 +74,18 @@ export function createPostings(deps: PostingsDependencies) {
     return linesRepository.sum(conn, hotelId, folio.id);
   }
 
+  const nights = createNightPostings({
+    ...deps,
+    post,
+    vatOf,
+    businessDate: (conn, hotelId) => businessDate(conn, hotelId),
+  });
+
   return {
     businessDate,
     post,
     guestBalance,
+    nights,
 
     /** A charge, payment or deleted payment of the stay's records, on its guest folio, once. */
     async postEntry(trx: DbOrTrx, entry: LedgerEntry): Promise<void> {
@@ -91,14 +101,6 @@ export function createPostings(deps: PostingsDependencies) {
     /** A minibar item or a rental charged to a stay, its lines brought to what it comes to now (folios.charges.ts). */
     async postCharge(trx: DbOrTrx, charge: StayCharge, stays: ChargeStays): Promise<void> {
       await postStayCharge(trx, post, charge, (await vatOf(trx, charge.hotelId)).roomService, stays);
-    },
-
-    /** The stay's nights and their tourist tax, once, as it is checked in (from its price then). */
-    async postStay(trx: DbOrTrx, booking: Booking): Promise<void> {
-      const hotelId = booking.hotel_id;
-      const tax = await deps.touristTax.ofBooking(hotelId, booking, trx);
-      const lines = stayLines(booking, tax, await vatOf(trx, hotelId), await businessDate(trx, hotelId));
-      for (const line of lines) await post(trx, hotelId, booking.id, line);
     },
 
     /**

@@ -33,11 +33,14 @@ const settingsRows = settingsTable<FolioSettings>('folio_settings');
 export const folioSettingsRepository = {
   ...settingsRows,
   lock: (db: DbOrTrx, hotelId: string) => settingsRows.get(db, hotelId, { forUpdate: true }),
-  async get(db: DbOrTrx, hotelId: string): Promise<FolioSettings> {
-    return (await db('folio_settings')
+  /** The row; `forShare` holds it against a close until the transaction ends (a line never lands in a day closing). */
+  async get(db: DbOrTrx, hotelId: string, options: { forShare?: boolean } = {}): Promise<FolioSettings> {
+    const query = db('folio_settings')
       .select(db.raw(`hotel_id, ${DATE('closed_through')}, checkout_needs_settlement, updated_at`))
       .where({ hotel_id: hotelId })
-      .first()) as FolioSettings;
+      .first();
+    if (options.forShare) query.forShare();
+    return (await query) as FolioSettings;
   },
 };
 
@@ -94,14 +97,14 @@ export const linesRepository = {
   },
 
   /**
-   * The lines whose source starts with `prefix` (a charge's lines: its first and its corrections), oldest first; the
-   * LIKE seeks them through `folio_lines_source_prefix_idx` (migration 102).
+   * The lines whose source starts with `prefix` (a charge's lines: its first and its corrections; a stay's room nights
+   * or tourist tax), on whatever folio, oldest first; the LIKE seeks them through `folio_lines_source_prefix_idx`.
    */
   async bySourcePrefix(db: DbOrTrx, hotelId: string, prefix: string): Promise<FolioLine[]> {
     return (await db('folio_lines')
       .select(db.raw(LINE_COLUMNS))
       .where({ hotel_id: hotelId })
-      .whereRaw('source LIKE ?', [`${prefix.replace(/[\\%_]/g, '\\$&')}%`])
+      .whereRaw("source LIKE ? ESCAPE '\\'", [`${prefix.replace(/[\\%_]/g, '\\$&')}%`])
       .orderBy([{ column: 'created_at' }, { column: 'id' }])) as FolioLine[];
   },
 

@@ -146,20 +146,21 @@ export function foliosRoutes(folios: FoliosService): RouteDefinition[] {
     defineHotelRoute<{ date: string }>({
       method: 'post',
       path: '/api/hotels/:slug/folio-settings/close-day',
-      summary: 'Close the business days through a date by hand (the night audit will do it)',
+      summary: 'Close the business days through a date by hand (a hotel without the night audit)',
       description:
         'Lines of a closed day are never changed, moved or deleted; postings go to the next open day. Never ' +
-        'backwards (409), never beyond the current business date (400).',
+        'backwards (409), never beyond the current business date (400); refused while the hotel’s night audit is ' +
+        'on (409 `night_audit_enabled`: the audit closes each day).',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: slugParams, body: closeDayBody },
       responses: {
         200: { description: 'Settings', schema: settingsSchema },
         400: { description: 'A day not yet come' },
-        409: { description: 'That day is closed already' },
+        409: { description: 'That day is closed already, or the night audit closes the days' },
       },
       async handler({ hotel, body, res }) {
-        res.json(await folios.settings.closeThrough(hotel.id, body.date));
+        res.json(await folios.settings.closeByHand(hotel.id, body.date));
       },
     }),
   ];

@@ -1,7 +1,7 @@
 import type { VatRate } from '../../integrations/atol';
 import { formatMoney, parseMoney, sumMoney } from '../../platform/money';
 import type { Booking, LedgerEntry } from '../bookings';
-import { nightsOf, spread, type StayTax } from '../tourist-tax';
+import { nightsOf, spread } from '../tourist-tax';
 import type { FolioLine, LineInput } from './folios.types';
 
 /** The VAT rates a hotel's receipts name: its lodging's and its room service's (payment settings). */
@@ -70,37 +70,58 @@ export function lineOfEntry(entry: LedgerEntry, vat: HotelVat): LineInput {
   };
 }
 
-/**
- * A stay's nights as lines: its price shared equally among them (the remainder on the last, as the tourist tax shares
- * it), each with its tax beside it when the hotel charges the tax. An hourly stay is one line of its whole price.
- */
-export function stayLines(booking: Booking, tax: StayTax, vat: HotelVat, today: string): LineInput[] {
-  const night = (date: string, amount: bigint, key: string): LineInput => ({
+/** How a stay's night was posted: at check-in (a late arrival), by the night audit, or at check-out. */
+export type NightPoster = 'check_in' | 'night_audit' | 'check_out';
+
+/** A night of a stay as its line, under `room_night:<booking>:<key>` (the night's date; `hourly` for a day-use stay). */
+export function nightLine(
+  bookingId: string,
+  date: string,
+  amount: bigint,
+  vat: HotelVat,
+  via: NightPoster,
+  key = date,
+) {
+  return {
     kind: 'room_night',
     amount: formatMoney(amount),
     vat_rate: vat.lodging,
     description: `Проживание, ночь ${date}`,
-    source: `room_night:${booking.id}:${key}`,
-    posted_via: 'check_in',
+    source: `room_night:${bookingId}:${key}`,
+    posted_via: via,
     business_date: date,
-  });
-  if (!booking.check_in || !booking.check_out) return [night(today, parseMoney(booking.price), 'hourly')];
-  const nights = nightsOf(booking.check_in, booking.check_out);
-  const prices = spread(
-    parseMoney(booking.price),
-    nights.map(() => 0n),
+  } satisfies LineInput;
+}
+
+/** A night's tourist tax as its line, under `tourist_tax:<booking>:<key>`. */
+export function taxLine(bookingId: string, date: string, amount: bigint, via: NightPoster, key = date) {
+  return {
+    kind: amount > 0n ? 'tourist_tax' : 'correction',
+    amount: formatMoney(amount),
+    vat_rate: 'none',
+    description: `Туристический налог, ночь ${date}`,
+    source: `tourist_tax:${bookingId}:${key}`,
+    posted_via: via,
+    business_date: date,
+  } satisfies LineInput;
+}
+
+/**
+ * The amount of each night not yet posted: what the price leaves once the stay's posted room nights are taken off,
+ * shared equally over them (the remainder on the last, as the tourist tax shares a price).
+ */
+export function nightShares(price: string, posted: bigint, unposted: readonly string[]): Map<string, bigint> {
+  const shares = spread(
+    parseMoney(price) - posted,
+    unposted.map(() => 0n),
   );
-  const lines = nights.map((date, index) => night(date, prices[index], date));
-  const taxes: LineInput[] = tax.per_night
-    .filter((nightTax) => parseMoney(nightTax.tax) > 0n)
-    .map((nightTax) => ({
-      kind: 'tourist_tax',
-      amount: formatMoney(parseMoney(nightTax.tax)),
-      vat_rate: 'none',
-      description: `Туристический налог, ночь ${nightTax.date}`,
-      source: `tourist_tax:${booking.id}:${nightTax.date}`,
-      posted_via: 'check_in',
-      business_date: nightTax.date,
-    }));
-  return [...lines, ...taxes];
+  return new Map(unposted.map((night, index) => [night, shares[index]]));
+}
+
+/** The nights of a stay a check-out finds stayed: those before the day the guest left (the first if none). */
+export function nightsStayed(booking: Pick<Booking, 'check_in' | 'check_out'>, leftOn: string): string[] {
+  if (!booking.check_in || !booking.check_out) return [];
+  const nights = nightsOf(booking.check_in, booking.check_out);
+  const stayed = nights.filter((night) => night < leftOn);
+  return stayed.length > 0 ? stayed : nights.slice(0, 1);
 }

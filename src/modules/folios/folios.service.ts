@@ -64,8 +64,11 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   deps.bookings.followStays({
     statuses: ['checked_in', 'checked_out'],
     async effectsOf(trx, booking, reason) {
-      if (booking.status === 'checked_in') await postings.postStay(trx, booking);
-      else await postings.settleAtCheckOut(trx, booking, reason === 'manual');
+      if (booking.status === 'checked_in') await postings.nights.checkIn(trx, booking);
+      else {
+        await postings.nights.checkOut(trx, booking);
+        await postings.settleAtCheckOut(trx, booking, reason === 'manual');
+      }
       return {};
     },
   });
@@ -110,6 +113,22 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
       await foliosRepository.guestFolio(trx, hotelId, bookingId);
       await foliosRepository.lockBooking(trx, hotelId, bookingId);
       return work(trx);
+    });
+  }
+
+  const closeGuards: CloseGuard[] = [];
+
+  /** Closes the business days through `date`: never backwards (409), never ahead (400). */
+  async function closeThrough(hotelId: string, date: string, byHand: boolean) {
+    return transactionWithRetry(db, async (trx) => {
+      if (byHand) for (const guard of closeGuards) await guard(trx, hotelId);
+      await folioSettingsRepository.lock(trx, hotelId);
+      const settings = await folioSettingsRepository.get(trx, hotelId);
+      if (settings.closed_through && date <= settings.closed_through)
+        throw new ConflictError(folioMessages.closeBackwards(settings.closed_through), 'folio_day_closed');
+      if (date > (await postings.businessDate(trx, hotelId))) throw bodyError('date', folioMessages.closeFuture);
+      await folioSettingsRepository.update(trx, hotelId, { closed_through: date });
+      return folioSettingsRepository.get(trx, hotelId);
     });
   }
 
@@ -229,6 +248,12 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
       });
     },
 
+    /** The night audit's posting of a stay's night (folios.nights `audit`), with the booking's folios locked. */
+    postNight: (hotelId: string, bookingId: string, date: string) =>
+      withBooking(hotelId, bookingId, async (trx) =>
+        postings.nights.audit(trx, await deps.bookings.get(hotelId, bookingId), date),
+      ),
+
     settings: {
       get: (hotelId: string) => folioSettingsRepository.get(db, hotelId),
 
@@ -237,20 +262,24 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
         return folioSettingsRepository.get(db, hotelId);
       },
 
-      /** Closes the business days through `date` by hand (the night audit will): never backwards, never ahead. */
-      async closeThrough(hotelId: string, date: string) {
-        return transactionWithRetry(db, async (trx) => {
-          await folioSettingsRepository.lock(trx, hotelId);
-          const settings = await folioSettingsRepository.get(trx, hotelId);
-          if (settings.closed_through && date <= settings.closed_through)
-            throw new ConflictError(folioMessages.closeBackwards(settings.closed_through), 'folio_day_closed');
-          if (date > (await postings.businessDate(trx, hotelId))) throw bodyError('date', folioMessages.closeFuture);
-          await folioSettingsRepository.update(trx, hotelId, { closed_through: date });
-          return folioSettingsRepository.get(trx, hotelId);
-        });
+      /**
+       * A module that closes the hotel's days itself (the night audit) refuses a close by hand while it does: `guard`
+       * throws its error then.
+       */
+      guardCloseByHand(guard: CloseGuard) {
+        closeGuards.push(guard);
       },
+
+      /** Closes the business days through `date` by hand, unless a guard refuses it (the night audit on). */
+      closeByHand: (hotelId: string, date: string) => closeThrough(hotelId, date, true),
+
+      /** Closes the business days through `date` (the night audit's close). */
+      closeThrough: (hotelId: string, date: string) => closeThrough(hotelId, date, false),
     },
   };
 }
+
+/** Refuses a close by hand of the hotel's days (throws), in the close's transaction. */
+export type CloseGuard = (conn: DbOrTrx, hotelId: string) => Promise<void>;
 
 export type FoliosService = ReturnType<typeof createFoliosService>;

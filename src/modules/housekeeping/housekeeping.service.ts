@@ -1,3 +1,4 @@
+import { transactionWithRetry } from '../../platform/db/retry';
 import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors';
@@ -272,6 +273,23 @@ export function createHousekeepingService(db: Db, { hotels, rooms, uploads, mini
           changes: { checklist_item_id: item.id, done },
         });
         return item;
+      });
+    },
+
+    /**
+     * The night audit's stayover rooms (guests staying on): each shown clean or awaiting inspection becomes dirty for
+     * its daily clean; a room being cleaned, under maintenance or closed stays as it is. Answers the rooms marked.
+     */
+    async markStayovers(hotelId: string, roomIds: readonly string[]): Promise<number> {
+      return transactionWithRetry(db, async (trx) => {
+        let marked = 0;
+        for (const roomId of roomIds) {
+          const room = await rooms.findRoom(hotelId, roomId, trx);
+          if (room?.status !== 'clean' && room?.status !== 'inspect') continue;
+          await rooms.updateState(trx, hotelId, roomId, { status: 'dirty' });
+          marked += 1;
+        }
+        return marked;
       });
     },
 

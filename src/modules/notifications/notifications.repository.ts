@@ -129,6 +129,12 @@ export const recipientsRepository = {
     return rows.map((row) => row.id);
   },
 
+  /** The active staff of the hotel whose role is one of `roles`, with their addresses. */
+  async staff(db: DbOrTrx, hotelId: string, roles: readonly HotelRole[]): Promise<{ id: string; email: string }[]> {
+    if (roles.length === 0) return [];
+    return audienceQuery(db, hotelId, roles).select('id', 'email');
+  },
+
   /**
    * Of these notifications, those the given user still has unread and not hidden; their rows stay locked until the
    * transaction ends (a concurrent read or deletion waits for it, or is seen first).

@@ -259,6 +259,8 @@ export function createNotificationsService(db: Db) {
     /** For a module that delivers notifications elsewhere (Web Push), when it is built. */
     deliverAlso: (channel: NotificationChannel) => void channels.push(channel),
     receiversOf,
+    /** The hotel's active staff of these roles and their addresses (for a module that e-mails them, e.g. a report). */
+    staffOf: (hotelId: string, roles: readonly HotelRole[]) => recipientsRepository.staff(db, hotelId, roles),
     stillUnread,
     revise,
     markReadWithin,

@@ -18,6 +18,7 @@ export const NOTIFICATION_TYPES = [
   'review_created',
   'room_service_order',
   'chat_message',
+  'night_audit_failed',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

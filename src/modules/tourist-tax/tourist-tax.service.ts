@@ -170,6 +170,19 @@ export function createTouristTaxService(
       return forStay(hotelId, { booking_id: id, check_in, check_out, price }, conn);
     },
 
+    /**
+     * The tax of one night of a booking on the amount posted for it (the night audit posts nights one by one): the
+     * rules of a stay of that one night, its exemption included. Nothing lodged (zero or less), no tax.
+     */
+    async ofNight(hotelId: string, bookingId: string, night: string, amount: string, conn: DbOrTrx = db) {
+      if (parseMoney(amount) <= 0n) return '0.00';
+      const after = new Date(`${night}T00:00:00Z`);
+      after.setUTCDate(after.getUTCDate() + 1);
+      const check_out = after.toISOString().slice(0, 10);
+      const stay = await forStay(hotelId, { booking_id: bookingId, check_in: night, check_out, price: amount }, conn);
+      return stay.per_night[0]?.tax ?? '0.00';
+    },
+
     exemptions: {
       async get(hotelId: string, bookingId: string) {
         const row = await exemptionsRepository.find(db, hotelId, bookingId);

@@ -1,0 +1,23 @@
+import { randomInt } from 'node:crypto';
+import { day, type ModuleFixtures } from '../../platform/fixtures';
+import { dayFigures } from './night-audit.figures';
+import { snapshotsRepository } from './night-audit.repository';
+
+/**
+ * A closed day's snapshot (written by the audit's workflow, no route makes one: a day of its own far in the past, so
+ * two hotels' seeds name different days), and the audit switched on at 04:00.
+ */
+export const nightAuditFixtures: ModuleFixtures = {
+  records: { audit_snapshot: { paths: ['/api/hotels/:slug/night-audit/snapshots/:date'] } },
+  async seed({ hotelId, request, db }) {
+    const date = day(-randomInt(1, 3000), '2010-01-01');
+    const facts = { rooms: 1, outOfOrder: 0, sold: 1, roomRevenue: 500000n, touristTax: 10000n };
+    await snapshotsRepository.insert(
+      db,
+      hotelId,
+      dayFigures(hotelId, date, { ...facts, arrivals: 1, departures: 0, noShows: 0 }),
+    );
+    await request('/night-audit/settings', { method: 'put', body: { enabled: true, hour: 4 } });
+    return { audit_snapshot: date };
+  },
+};
