@@ -13,3 +13,4 @@ export * from './push-delivery.workflow';
 export * from './unread-chat-push.workflow';
 export * from './loyalty-expiry.workflow';
 export * from './block-release.workflow';
+export * from './invoice-email.workflow';

@@ -15,6 +15,7 @@ import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
 import { benchGuestServices } from './guest-services';
 import { benchHeldLock } from './held-lock';
+import { benchInvoices } from './invoices';
 import { benchLifecycleActions } from './lifecycle-actions';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
@@ -27,7 +28,8 @@ const CLIENTS = 20;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
- * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks.
+ * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks,
+ * invoices.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -83,6 +85,8 @@ async function main(): Promise<void> {
     }
     // 1,000 requests at once for the last units of one category: staff and widget bookings and a block's pickups.
     if (runs('blocks')) console.log(`\n${(await benchBlocksRace(baseUrl, db, users[13])).join('\n')}`);
+    // 50 invoices issued at once in one hotel: the time, and numbers 1…50 with no gap.
+    if (runs('invoices')) console.log(`\n${(await benchInvoices(baseUrl, db, users[14])).join('\n')}`);
     if (runs('widget'))
       console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);
     // 200 reference agents in this process: quick commands' round trips, then an offline desk's queue draining.

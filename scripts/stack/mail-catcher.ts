@@ -12,6 +12,8 @@ export interface CaughtMessage {
   date: string;
   text: string;
   html: string;
+  /** Files attached, their content in base64. */
+  attachments: { filename: string; contentType: string; content: string }[];
 }
 
 export interface MailCatcher {
@@ -35,6 +37,11 @@ async function parse(id: string, raw: Buffer): Promise<CaughtMessage> {
     date: (mail.date ?? new Date()).toISOString(),
     text: mail.text ?? '',
     html: typeof mail.html === 'string' ? mail.html : '',
+    attachments: mail.attachments.map((file) => ({
+      filename: file.filename ?? '',
+      contentType: file.contentType,
+      content: file.content.toString('base64'),
+    })),
   };
 }
 

@@ -15,6 +15,7 @@ import type { LoyaltyExpiryActivities } from '../../workflows/contracts/loyalty-
 import type { MaintenanceActivities } from '../../workflows/contracts/maintenance';
 import type { BookingPaymentActivities } from '../../workflows/contracts/booking-payments';
 import type { DepositActivities } from '../../workflows/contracts/deposits';
+import type { InvoiceActivities } from '../../workflows/contracts/invoices';
 import type { PushActivities } from '../../workflows/contracts/push';
 import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import type { TvActivities } from '../../workflows/contracts/tv';
@@ -49,7 +50,8 @@ type Contracts = AccountActivities &
   PushActivities &
   ReviewActivities &
   TvActivities &
-  BlockReleaseActivities;
+  BlockReleaseActivities &
+  InvoiceActivities;
 
 /** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
 type Calls = {
@@ -105,6 +107,7 @@ const CALLS: Calls = {
   sendReviewInvitation: ({ hotelId, id }) => [hotelId, id],
   pushStayToTv: ({ hotelId, id }) => [{ hotelId, bookingId: id, event: 'check_out' }],
   releaseBlockNights: ({ hotelId, id }) => [hotelId, id],
+  sendInvoiceEmail: ({ hotelId, id }) => [hotelId, id],
 };
 
 let t: TestApp;

@@ -9,6 +9,7 @@ export interface CaughtMessage {
   subject: string;
   text: string;
   html: string;
+  attachments: { filename: string; contentType: string; content: string }[];
 }
 
 function catcherUrl(): string {

@@ -103,6 +103,17 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   return {
     postings,
 
+    /**
+     * For invoices: a folio of the hotel (undefined if none) with its lines, read in the caller's transaction after
+     * its booking's folios are locked, so no line is posted to or moved off it until that transaction ends.
+     */
+    async lockedFolio(trx: DbOrTrx, hotelId: string, folioId: string) {
+      const folio = await foliosRepository.find(trx, hotelId, folioId);
+      if (!folio) return undefined;
+      await foliosRepository.lockBooking(trx, hotelId, folio.booking_id);
+      return { folio, lines: await linesRepository.ofFolios(trx, hotelId, [folio.id]) };
+    },
+
     /** Every folio of the booking with its lines and balance, the balance of them all, the moves and decisions. */
     async view(hotelId: string, bookingId: string) {
       await deps.bookings.get(hotelId, bookingId);

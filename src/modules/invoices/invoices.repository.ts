@@ -1,0 +1,172 @@
+import type { DbOrTrx } from '../../platform/db/knex';
+import type {
+  CreditNote,
+  InvoiceEmail,
+  InvoiceLine,
+  InvoicePayment,
+  InvoiceRow,
+  NewInvoiceLine,
+  Series,
+} from './invoices.types';
+
+const DATE = (column: string) => `to_char(${column}, 'YYYY-MM-DD') AS ${column}`;
+const INVOICE_COLUMNS = [
+  'id',
+  'hotel_id',
+  'booking_id',
+  'folio_id',
+  'year',
+  'sequence',
+  'number',
+  DATE('issued_on'),
+  'seller',
+  'payer',
+  'total',
+  'vat_total',
+  'paid_amount',
+  'status',
+  'pdf_key',
+  'issued_by',
+  'issued_at',
+].join(', ');
+const LINE_COLUMNS = `id, folio_line_id, position, description, ${DATE('business_date')}, amount, vat_rate, vat_amount`;
+const CREDIT_NOTE_COLUMNS = `id, invoice_id, year, sequence, number, ${DATE('issued_on')}, total, reason, issued_by, issued_at`;
+const PAYMENT_COLUMNS = ['id', 'invoice_id', 'amount', 'method', 'folio_line_id', 'paid_by', 'paid_at'];
+const EMAIL_COLUMNS = ['id', 'invoice_id', 'to', 'requested_by', 'requested_at', 'sent_at'];
+
+export const countersRepository = {
+  /**
+   * The next number of the series this year, the counter row kept locked until the caller's transaction ends: a
+   * concurrent issue waits, and a rolled-back one gives its number back (no gap, no duplicate).
+   */
+  async next(trx: DbOrTrx, hotelId: string, series: Series, year: number): Promise<number> {
+    const { rows } = (await trx.raw(
+      `INSERT INTO invoice_counters AS c (hotel_id, series, year, last) VALUES (?, ?, ?, 1)
+       ON CONFLICT (hotel_id, series, year) DO UPDATE SET last = c.last + 1
+       RETURNING last`,
+      [hotelId, series, year],
+    )) as { rows: { last: number }[] };
+    return rows[0].last;
+  },
+};
+
+export const invoicesRepository = {
+  async insert(
+    trx: DbOrTrx,
+    invoice: Omit<InvoiceRow, 'id' | 'paid_amount' | 'status' | 'pdf_key' | 'issued_at'>,
+    lines: NewInvoiceLine[],
+  ): Promise<string> {
+    const [{ id }] = (await trx('invoices')
+      .insert({ ...invoice, seller: JSON.stringify(invoice.seller), payer: JSON.stringify(invoice.payer) })
+      .returning('id')) as { id: string }[];
+    await trx('invoice_lines').insert(lines.map((line) => ({ ...line, hotel_id: invoice.hotel_id, invoice_id: id })));
+    return id;
+  },
+
+  async find(db: DbOrTrx, hotelId: string, id: string, forUpdate = false): Promise<InvoiceRow | undefined> {
+    const query = db('invoices').select(db.raw(INVOICE_COLUMNS)).where({ hotel_id: hotelId, id }).first();
+    return (await (forUpdate ? query.forUpdate() : query)) as InvoiceRow | undefined;
+  },
+
+  async list(db: DbOrTrx, hotelId: string, filter: { booking_id?: string; year?: number }, limit: number) {
+    const query = db('invoices').select(db.raw(INVOICE_COLUMNS)).where({ hotel_id: hotelId });
+    if (filter.booking_id) query.where({ booking_id: filter.booking_id });
+    if (filter.year) query.where({ year: filter.year });
+    return (await query
+      .orderBy([
+        { column: 'year', order: 'desc' },
+        { column: 'sequence', order: 'desc' },
+      ])
+      .limit(limit)) as InvoiceRow[];
+  },
+
+  async lines(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<InvoiceLine[]> {
+    return (await db('invoice_lines')
+      .select(db.raw(LINE_COLUMNS))
+      .where({ hotel_id: hotelId, invoice_id: invoiceId })
+      .orderBy('position')) as InvoiceLine[];
+  },
+
+  /** Of these folio lines, those on an invoice not cancelled. */
+  async liveLineIds(db: DbOrTrx, hotelId: string, folioLineIds: string[]): Promise<Set<string>> {
+    const rows = (await db('invoice_lines')
+      .select('folio_line_id')
+      .where({ hotel_id: hotelId, live: true })
+      .whereIn('folio_line_id', folioLineIds)) as { folio_line_id: string }[];
+    return new Set(rows.map((row) => row.folio_line_id));
+  },
+
+  async update(
+    db: DbOrTrx,
+    hotelId: string,
+    id: string,
+    changes: Partial<Pick<InvoiceRow, 'paid_amount' | 'pdf_key'>>,
+  ) {
+    await db('invoices').where({ hotel_id: hotelId, id }).update(changes);
+  },
+
+  /** Cancelled: its lines may be invoiced again. */
+  async cancel(db: DbOrTrx, hotelId: string, id: string): Promise<void> {
+    await db('invoices').where({ hotel_id: hotelId, id }).update({ status: 'cancelled' });
+    await db('invoice_lines').where({ hotel_id: hotelId, invoice_id: id }).update({ live: false });
+  },
+};
+
+export const creditNotesRepository = {
+  async insert(db: DbOrTrx, hotelId: string, note: Omit<CreditNote, 'id' | 'issued_at'>): Promise<CreditNote> {
+    await db('credit_notes').insert({ ...note, hotel_id: hotelId });
+    return (await creditNotesRepository.ofInvoice(db, hotelId, note.invoice_id))!;
+  },
+
+  async ofInvoice(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<CreditNote | undefined> {
+    return (await db('credit_notes')
+      .select(db.raw(CREDIT_NOTE_COLUMNS))
+      .where({ hotel_id: hotelId, invoice_id: invoiceId })
+      .first()) as CreditNote | undefined;
+  },
+};
+
+export const paymentsRepository = {
+  async insert(
+    db: DbOrTrx,
+    hotelId: string,
+    payment: Omit<InvoicePayment, 'paid_at' | 'folio_line_id'> & { folio_line_id: string },
+  ): Promise<InvoicePayment> {
+    const [row] = (await db('invoice_payments')
+      .insert({ ...payment, hotel_id: hotelId })
+      .returning(PAYMENT_COLUMNS)) as InvoicePayment[];
+    return row;
+  },
+
+  async ofInvoice(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<InvoicePayment[]> {
+    return (await db('invoice_payments')
+      .select(PAYMENT_COLUMNS)
+      .where({ hotel_id: hotelId, invoice_id: invoiceId })
+      .orderBy([{ column: 'paid_at' }, { column: 'id' }])) as InvoicePayment[];
+  },
+};
+
+export const emailsRepository = {
+  async insert(db: DbOrTrx, hotelId: string, invoiceId: string, to: string, by: string | null) {
+    const [row] = (await db('invoice_emails')
+      .insert({ hotel_id: hotelId, invoice_id: invoiceId, to, requested_by: by })
+      .returning(EMAIL_COLUMNS)) as InvoiceEmail[];
+    return row;
+  },
+
+  async find(db: DbOrTrx, hotelId: string, id: string): Promise<InvoiceEmail | undefined> {
+    return (await db('invoice_emails').select(EMAIL_COLUMNS).where({ hotel_id: hotelId, id }).first()) as
+      InvoiceEmail | undefined;
+  },
+
+  async markSent(db: DbOrTrx, hotelId: string, id: string): Promise<void> {
+    await db('invoice_emails').where({ hotel_id: hotelId, id }).whereNull('sent_at').update({ sent_at: db.fn.now() });
+  },
+
+  async ofInvoice(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<InvoiceEmail[]> {
+    return (await db('invoice_emails')
+      .select(EMAIL_COLUMNS)
+      .where({ hotel_id: hotelId, invoice_id: invoiceId })
+      .orderBy([{ column: 'requested_at' }, { column: 'id' }])) as InvoiceEmail[];
+  },
+};

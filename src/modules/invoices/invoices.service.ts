@@ -1,0 +1,220 @@
+import type { Db, DbOrTrx } from '../../platform/db/knex';
+import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
+import { transactionWithRetry } from '../../platform/db/retry';
+import { formatMoney } from '../../platform/money';
+import { escapeHtml } from '../../platform/mail';
+import type { Storage } from '../../platform/storage';
+import { invoiceWorkflowIds, type InvoiceEmailWorkflow } from '../../../workflows/contracts/invoices';
+import { hotelToday, type BookingsService } from '../bookings';
+import type { FoliosService, FolioLine } from '../folios';
+import { missingRequisites, REQUISITE_FIELDS, REQUISITE_NAMES, type HotelsService } from '../hotels';
+import { invoiceErrors, invoiceMessages } from './invoices.messages';
+import { renderInvoicePdf } from './invoices.pdf';
+import {
+  countersRepository,
+  creditNotesRepository,
+  emailsRepository,
+  invoicesRepository,
+  paymentsRepository,
+} from './invoices.repository';
+import { documentNumber, invoiceLines, isInvoiceable, paymentStatusOf, sumOf, vatByRate } from './invoices.rules';
+import { createSettlement } from './invoices.settlement';
+import type { InvoiceRow, IssueInput, Payer, Seller } from './invoices.types';
+
+export interface InvoicesDependencies {
+  hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
+  bookings: Pick<BookingsService, 'get'>;
+  folios: Pick<FoliosService, 'lockedFolio' | 'postings'>;
+}
+
+const pdfKey = (invoice: Pick<InvoiceRow, 'hotel_id' | 'id'>) => `invoices/${invoice.hotel_id}/${invoice.id}.pdf`;
+
+/** What an invoice answers: its row as issued, its lines and VAT by rate, how much is paid, its credit note. */
+async function present(conn: DbOrTrx, invoice: InvoiceRow) {
+  const { hotel_id: _hotel, pdf_key: _key, sequence: _sequence, ...shown } = invoice;
+  const lines = await invoicesRepository.lines(conn, invoice.hotel_id, invoice.id);
+  return {
+    ...shown,
+    payment_status: paymentStatusOf(invoice),
+    lines,
+    vat: vatByRate(lines),
+    credit_note: (await creditNotesRepository.ofInvoice(conn, invoice.hotel_id, invoice.id)) ?? null,
+    payments: await paymentsRepository.ofInvoice(conn, invoice.hotel_id, invoice.id),
+    emails: await emailsRepository.ofInvoice(conn, invoice.hotel_id, invoice.id),
+  };
+}
+
+/** The lines to invoice: those chosen (each of the folio, a charge, on no live invoice), or every such line. */
+async function chooseLines(trx: DbOrTrx, hotelId: string, lines: FolioLine[], chosen?: string[]) {
+  const invoiced = await invoicesRepository.liveLineIds(
+    trx,
+    hotelId,
+    lines.map((line) => line.id),
+  );
+  if (!chosen) {
+    const open = lines.filter((line) => isInvoiceable(line) && !invoiced.has(line.id));
+    if (open.length === 0) throw invoiceErrors.rule(invoiceMessages.nothingToInvoice, 'nothing_to_invoice');
+    return open;
+  }
+  const byId = new Map(lines.map((line) => [line.id, line]));
+  const picked = [...new Set(chosen)].map((id) => byId.get(id));
+  if (picked.some((line) => !line)) throw invoiceErrors.body('line_ids', invoiceMessages.lineNotOfFolio);
+  if (picked.some((line) => !isInvoiceable(line!)))
+    throw invoiceErrors.rule(invoiceMessages.lineNotInvoiceable, 'line_not_invoiceable');
+  if (picked.some((line) => invoiced.has(line!.id)))
+    throw invoiceErrors.conflict(invoiceMessages.lineInvoiced, 'line_invoiced');
+  return picked as FolioLine[];
+}
+
+/**
+ * Invoices issued from folios to their payers, numbered without gaps per hotel and year; their PDFs kept in the object
+ * store and e-mailed on request; cancelled by credit notes; paid into their folios.
+ */
+export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDependencies) {
+  async function sellerOf(hotelId: string): Promise<Seller> {
+    const [hotel, settings] = await Promise.all([deps.hotels.find(hotelId), deps.hotels.settingsOf(hotelId)]);
+    const missing = missingRequisites(settings!).map((field) => REQUISITE_NAMES[field]);
+    if (missing.length > 0)
+      throw invoiceErrors.rule(invoiceMessages.requisitesMissing(missing), 'requisites_missing', missing);
+    const requisites = Object.fromEntries(REQUISITE_FIELDS.map((field) => [field, settings![field]]));
+    return { hotel_name: hotel!.name, ...requisites } as Seller;
+  }
+
+  async function payerOf(
+    hotelId: string,
+    folio: { booking_id: string; payer_kind: string; payer_name: string | null; payer_inn: string | null },
+  ): Promise<Payer> {
+    if (folio.payer_kind === 'company') return { kind: 'company', name: folio.payer_name!, inn: folio.payer_inn };
+    const booking = await deps.bookings.get(hotelId, folio.booking_id);
+    const name = [booking.guest_last_name, booking.guest_first_name, booking.guest_middle_name].filter(Boolean);
+    return { kind: 'guest', name: name.join(' '), inn: null };
+  }
+
+  async function find(conn: DbOrTrx, hotelId: string, id: string, forUpdate = false) {
+    const invoice = await invoicesRepository.find(conn, hotelId, id, forUpdate);
+    if (!invoice) throw invoiceErrors.notFound();
+    return invoice;
+  }
+
+  /** The invoice's PDF: from the object store, rendered and kept there the first time it is asked for. */
+  async function pdfOf(invoice: InvoiceRow): Promise<Buffer> {
+    const stored = invoice.pdf_key ? await storage.read(invoice.pdf_key) : undefined;
+    if (stored) return Buffer.concat(await stored.toArray());
+    const pdf = await renderInvoicePdf(invoice, await invoicesRepository.lines(db, invoice.hotel_id, invoice.id));
+    await storage.put(pdfKey(invoice), pdf, 'application/pdf');
+    await invoicesRepository.update(db, invoice.hotel_id, invoice.id, { pdf_key: pdfKey(invoice) });
+    return pdf;
+  }
+
+  const settlement = createSettlement(db, { ...deps, find, present });
+
+  return {
+    ...settlement,
+
+    /**
+     * Issues an invoice for the folio's open charges (or those chosen), to its payer, with the hotel's requisites as
+     * they are now; its number is the next of the hotel's year, taken in the same transaction (no gap, no repeat).
+     */
+    async issue(hotelId: string, input: IssueInput, userId: string | null) {
+      const seller = await sellerOf(hotelId);
+      const hotel = (await deps.hotels.find(hotelId))!;
+      const invoice = await transactionWithRetry(db, async (trx) => {
+        const found = await deps.folios.lockedFolio(trx, hotelId, input.folio_id);
+        if (!found) throw invoiceErrors.body('folio_id', invoiceMessages.folioNotFound);
+        const lines = invoiceLines(await chooseLines(trx, hotelId, found.lines, input.line_ids));
+        const total = sumOf(lines.map((line) => line.amount));
+        if (total <= 0n) throw invoiceErrors.rule(invoiceMessages.notPositive, 'not_positive');
+        const issuedOn = hotelToday(hotel.timezone);
+        const year = Number(issuedOn.slice(0, 4));
+        const sequence = await countersRepository.next(trx, hotelId, 'invoice', year);
+        const id = await invoicesRepository.insert(
+          trx,
+          {
+            hotel_id: hotelId,
+            booking_id: found.folio.booking_id,
+            folio_id: found.folio.id,
+            year,
+            sequence,
+            number: documentNumber('invoice', year, sequence),
+            issued_on: issuedOn,
+            seller,
+            payer: await payerOf(hotelId, found.folio),
+            total: formatMoney(total),
+            vat_total: formatMoney(sumOf(lines.map((line) => line.vat_amount))),
+            issued_by: userId,
+          },
+          lines,
+        );
+        const row = (await invoicesRepository.find(trx, hotelId, id))!;
+        await settlement.announce(trx, row, 'issued');
+        return row;
+      });
+      // Kept in the object store now; should the store fail, the first download or e-mail renders it again.
+      await pdfOf(invoice).catch(() => undefined);
+      return present(db, invoice);
+    },
+
+    async get(hotelId: string, id: string) {
+      return present(db, await find(db, hotelId, id));
+    },
+
+    async list(hotelId: string, filter: { booking_id?: string; year?: number; limit: number }) {
+      const rows = await invoicesRepository.list(db, hotelId, filter, filter.limit);
+      return Promise.all(rows.map((row) => present(db, row)));
+    },
+
+    async pdf(hotelId: string, id: string) {
+      const invoice = await find(db, hotelId, id);
+      return { number: invoice.number, pdf: await pdfOf(invoice) };
+    },
+
+    /** E-mails the invoice's PDF to `to` through the invoice e-mail workflow (answered at once, sent after). */
+    async email(hotelId: string, id: string, to: string, userId: string | null) {
+      const hotel = (await deps.hotels.find(hotelId))!;
+      return db.transaction(async (trx) => {
+        const invoice = await find(trx, hotelId, id);
+        if (invoice.status === 'cancelled') throw invoiceErrors.conflict(invoiceMessages.cancelled, 'cancelled');
+        const email = await emailsRepository.insert(trx, hotelId, invoice.id, to, userId);
+        await enqueueOutbox(
+          trx,
+          startWorkflowMessage<InvoiceEmailWorkflow>(
+            'invoiceEmail',
+            invoiceWorkflowIds.invoiceEmail(email.id),
+            [{ hotelId, emailId: email.id }],
+            { HotelSlug: hotel.slug },
+            { hotel: hotel.slug, invoice: invoice.number },
+          ),
+        );
+        return email;
+      });
+    },
+
+    /** The e-mail's message with the PDF attached, for the worker's activity; undefined when there is no such e-mail. */
+    async emailMessage(hotelId: string, emailId: string) {
+      const email = await emailsRepository.find(db, hotelId, emailId);
+      if (!email) return undefined;
+      const invoice = await find(db, hotelId, email.invoice_id);
+      const seller = invoice.seller.legal_name ?? invoice.seller.hotel_name;
+      return {
+        email,
+        message: {
+          to: email.to,
+          subject: invoiceMessages.emailSubject(invoice.number, seller),
+          text: invoiceMessages.emailText(invoice.number, seller),
+          html: `<p>${escapeHtml(invoiceMessages.emailText(invoice.number, seller)).replace(/\n/g, '<br>')}</p>`,
+          attachments: [
+            {
+              filename: `invoice-${invoice.number}.pdf`,
+              content: await pdfOf(invoice),
+              contentType: 'application/pdf',
+            },
+          ],
+        },
+      };
+    },
+
+    markEmailSent: (hotelId: string, emailId: string) => emailsRepository.markSent(db, hotelId, emailId),
+  };
+}
+
+export type InvoicesService = ReturnType<typeof createInvoicesService>;

@@ -1,0 +1,388 @@
+import { uniqueEmail, addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { localDay } from '../helpers/dates';
+import { waitForMessages } from '../helpers/mail';
+import { pdfText } from '../helpers/pdf';
+import { problem } from '../helpers/problem';
+import { createCategory, createRoom } from '../helpers/structure';
+import { createStorage } from '../../src/platform/storage';
+import { fixtureRequisites } from '../../src/modules/invoices/invoices.fixtures';
+
+let t: TestApp;
+let owner: RegisteredHotel;
+let other: RegisteredHotel;
+const requisites = fixtureRequisites('test');
+
+beforeAll(async () => {
+  t = createTestApp();
+  [owner, other] = await Promise.all([registerHotel(t), registerHotel(t)]);
+  await Promise.all(
+    [owner, other].map((hotel) =>
+      t.http.patch(api(hotel, '/settings')).set(as(hotel.accessToken)).send(requisites).expect(200),
+    ),
+  );
+});
+afterAll(() => t.close());
+
+const api = (hotel: RegisteredHotel, path: string) => `/api/hotels/${hotel.slug}${path}`;
+const year = () => Number(localDay(0).slice(0, 4));
+
+interface Invoice {
+  id: string;
+  number: string;
+  folio_id: string;
+  total: string;
+  vat_total: string;
+  paid_amount: string;
+  status: string;
+  payment_status: string;
+  payer: { kind: string; name: string; inn: string | null };
+  seller: Record<string, string>;
+  lines: { folio_line_id: string; amount: string; vat_rate: string; vat_amount: string }[];
+  vat: { vat_rate: string; amount: string; vat_amount: string }[];
+  credit_note: { number: string; invoice_id: string } | null;
+}
+
+async function booking(hotel: RegisteredHotel) {
+  const room = await createRoom(t, hotel, (await createCategory(t, hotel)).id);
+  const booked = await t.http
+    .post(api(hotel, '/bookings'))
+    .set(as(hotel.accessToken))
+    .send({
+      room_id: room.id,
+      check_in: localDay(0),
+      check_out: localDay(2),
+      guest_last_name: 'Платёжная',
+      guest_first_name: 'Мария',
+      price: '5000.00',
+    })
+    .expect(201);
+  return booked.body.id as string;
+}
+
+const folioPath = (hotel: RegisteredHotel, bookingId: string) => api(hotel, `/bookings/${bookingId}/folio`);
+
+async function guestFolio(hotel: RegisteredHotel, bookingId: string) {
+  const view = await t.http.get(folioPath(hotel, bookingId)).set(as(hotel.accessToken)).expect(200);
+  return (view.body.folios as { id: string; payer_kind: string; balance: string; lines: Line[] }[]).find(
+    (folio) => folio.payer_kind === 'guest',
+  )!;
+}
+interface Line {
+  id: string;
+  kind: string;
+  amount: string;
+  source: string;
+}
+
+async function postLine(hotel: RegisteredHotel, bookingId: string, amount: string, extra: object = {}) {
+  const line = await t.http
+    .post(`${folioPath(hotel, bookingId)}/lines`)
+    .set(as(hotel.accessToken))
+    .send({ kind: 'service', amount, vat_rate: '20', description: `Услуга ${amount}`, ...extra })
+    .expect(201);
+  return line.body as Line;
+}
+
+const issue = (hotel: RegisteredHotel, body: object, token = hotel.accessToken) =>
+  t.http.post(api(hotel, '/invoices')).set(as(token)).send(body);
+const read = async (hotel: RegisteredHotel, id: string) =>
+  (
+    await t.http
+      .get(api(hotel, `/invoices/${id}`))
+      .set(as(hotel.accessToken))
+      .expect(200)
+  ).body as Invoice;
+const sequenceOf = (number: string) => Number(number.split('-').pop());
+
+describe('requisites in the hotel settings', () => {
+  const patch = (body: object) => t.http.patch(api(owner, '/settings')).set(as(owner.accessToken)).send(body);
+
+  it.each([
+    [{ inn: '7707083894' }, 'ИНН'],
+    [{ inn: '77070838' }, 'ИНН'],
+    [{ inn: '500100732258', kpp: null }, 'ИНН'],
+    [{ kpp: '77360100' }, 'КПП'],
+    [{ bik: '04452522' }, 'БИК'],
+    [{ bik: 'abcdefghi' }, 'БИК'],
+    [{ settlement_account: '40702810038000012345' }, 'Расчётный счёт'],
+    [{ settlement_account: '407028109380000123' }, 'Расчётный счёт'],
+    [{ bik: '044030653' }, 'Расчётный счёт'],
+    [{ correspondent_account: '30101810400000000226' }, 'Корреспондентский счёт'],
+  ])('refuses %j with a 422 naming it, changing nothing', async (body, named) => {
+    const refused = await patch(body).expect(422);
+    expect(refused.body.code).toBe('requisites_invalid');
+    expect(refused.body.errors).toEqual(expect.arrayContaining([expect.stringContaining(named)]));
+    const settings = await t.http.get(api(owner, '/settings')).set(as(owner.accessToken)).expect(200);
+    expect(settings.body).toMatchObject(requisites);
+  });
+
+  it('takes an entrepreneur’s 12-digit INN without a KPP, and shows what is kept', async () => {
+    const saved = await patch({ inn: '500100732259', kpp: null }).expect(200);
+    expect(saved.body).toMatchObject({ ...requisites, inn: '500100732259', kpp: null });
+    await patch({ inn: requisites.inn, kpp: requisites.kpp }).expect(200);
+  });
+
+  it('are needed to issue an invoice: 422 naming what is missing', async () => {
+    const hotel = await registerHotel(t);
+    const id = await booking(hotel);
+    await postLine(hotel, id, '100');
+    await t.http
+      .patch(api(hotel, '/settings'))
+      .set(as(hotel.accessToken))
+      .send({ legal_name: 'ООО Ромашка', inn: '7707083893' })
+      .expect(200);
+    const refused = await issue(hotel, { folio_id: (await guestFolio(hotel, id)).id }).expect(422);
+    expect(refused.body.code).toBe('invoice_requisites_missing');
+    expect(refused.body.errors).toEqual([
+      'КПП',
+      'юридический адрес',
+      'банк',
+      'БИК',
+      'расчётный счёт',
+      'корреспондентский счёт',
+    ]);
+    expect((await t.http.get(api(hotel, '/invoices')).set(as(hotel.accessToken)).expect(200)).body).toEqual([]);
+  });
+});
+
+describe('issuing', () => {
+  it('bills the folio’s open charges to its payer with the requisites and VAT, numbered per year', async () => {
+    const id = await booking(owner);
+    await t.http
+      .post(api(owner, `/bookings/${id}/payments`))
+      .set(as(owner.accessToken))
+      .send({ amount: '300', method: 'cash' })
+      .expect(201);
+    const service = await postLine(owner, id, '1200');
+    const tax = await postLine(owner, id, '100', { vat_rate: 'none' });
+    const folio = await guestFolio(owner, id);
+
+    const issued = await issue(owner, { folio_id: folio.id }).expect(201);
+    const invoice = issued.body as Invoice;
+    expect(invoice.number).toMatch(new RegExp(`^${year()}-\\d{6}$`));
+    expect(invoice).toMatchObject({
+      folio_id: folio.id,
+      total: '1300.00',
+      vat_total: '200.00',
+      paid_amount: '0.00',
+      status: 'issued',
+      payment_status: 'unpaid',
+      payer: { kind: 'guest', name: 'Платёжная Мария', inn: null },
+      seller: requisites,
+    });
+    expect(invoice.lines.map((line) => [line.folio_line_id, line.amount, line.vat_rate, line.vat_amount])).toEqual([
+      [service.id, '1200.00', '20', '200.00'],
+      [tax.id, '100.00', 'none', '0.00'],
+    ]);
+
+    // Every line is on it now: nothing left to invoice, and a line named again is refused.
+    await issue(owner, { folio_id: folio.id }).expect(422);
+    const again = await issue(owner, { folio_id: folio.id, line_ids: [service.id] }).expect(409);
+    expect(again.body.code).toBe('invoice_line_invoiced');
+    const payment = folio.lines.find((line) => line.kind === 'payment')!;
+    expect((await issue(owner, { folio_id: folio.id, line_ids: [payment.id] }).expect(422)).body.code).toBe(
+      'invoice_line_not_invoiceable',
+    );
+
+    // A later line, chosen, is the next number; the hotel's requisites changed since do not change the first.
+    await t.http.patch(api(owner, '/settings')).set(as(owner.accessToken)).send({ legal_name: 'ООО Новое' });
+    const later = await postLine(owner, id, '50');
+    const next = (await issue(owner, { folio_id: folio.id, line_ids: [later.id] }).expect(201)).body as Invoice;
+    expect(sequenceOf(next.number)).toBe(sequenceOf(invoice.number) + 1);
+    expect(next.seller.legal_name).toBe('ООО Новое');
+    expect((await read(owner, invoice.id)).seller.legal_name).toBe(requisites.legal_name);
+    await t.http.patch(api(owner, '/settings')).set(as(owner.accessToken)).send({ legal_name: requisites.legal_name });
+  });
+
+  it('bills a company folio to the company (its name and INN)', async () => {
+    const id = await booking(owner);
+    const company = await t.http
+      .post(`${folioPath(owner, id)}/companies`)
+      .set(as(owner.accessToken))
+      .send({ payer_name: 'ООО Командировка', payer_inn: '7736050003' })
+      .expect(201);
+    await postLine(owner, id, '700', { folio_id: company.body.id });
+    const invoice = (await issue(owner, { folio_id: company.body.id }).expect(201)).body as Invoice;
+    expect(invoice.payer).toEqual({ kind: 'company', name: 'ООО Командировка', inn: '7736050003' });
+    expect(invoice.total).toBe('700.00');
+  });
+
+  it('gives 50 concurrent issues 50 consecutive numbers', async () => {
+    const hotel = await registerHotel(t);
+    await t.http.patch(api(hotel, '/settings')).set(as(hotel.accessToken)).send(requisites).expect(200);
+    const bookings = await Promise.all(Array.from({ length: 5 }, () => booking(hotel)));
+    const jobs: { folio: string; line: string }[] = [];
+    for (const id of bookings) {
+      const folio = (await guestFolio(hotel, id)).id;
+      for (let i = 0; i < 10; i++) jobs.push({ folio, line: (await postLine(hotel, id, `${10 + i}`)).id });
+    }
+    const answers = await Promise.all(jobs.map((job) => issue(hotel, { folio_id: job.folio, line_ids: [job.line] })));
+    expect(answers.map((answer) => answer.status)).toEqual(jobs.map(() => 201));
+    const numbers = answers.map((answer) => sequenceOf((answer.body as Invoice).number)).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+  });
+});
+
+describe('the PDF', () => {
+  it('is kept in the object store, downloadable, and e-mailed with the invoice attached', async () => {
+    const id = await booking(owner);
+    await postLine(owner, id, '2500');
+    const invoice = (await issue(owner, { folio_id: (await guestFolio(owner, id)).id }).expect(201)).body as Invoice;
+
+    const downloaded = await t.http
+      .get(api(owner, `/invoices/${invoice.id}/pdf`))
+      .set(as(owner.accessToken))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(downloaded.headers['content-type']).toBe('application/pdf');
+    const pdf = downloaded.body as Buffer;
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = await pdfText(pdf);
+    expect(text).toContain(`Счёт на оплату № ${invoice.number}`);
+    expect(text).toContain('Платёжная Мария');
+    expect(text).toContain(requisites.settlement_account);
+
+    const row = (await t.db('invoices').where({ id: invoice.id }).first('pdf_key')) as { pdf_key: string };
+    const stored = await createStorage(t.config.storage).read(row.pdf_key);
+    expect(Buffer.concat(await stored!.toArray()).equals(pdf)).toBe(true);
+
+    const to = uniqueEmail('accountant');
+    const asked = await t.http
+      .post(api(owner, `/invoices/${invoice.id}/email`))
+      .set(as(owner.accessToken))
+      .send({ to })
+      .expect(202);
+    expect(asked.body).toMatchObject({ invoice_id: invoice.id, to });
+    const [message] = await waitForMessages(to);
+    expect(message.subject).toContain(invoice.number);
+    expect(message.attachments).toEqual([
+      expect.objectContaining({ filename: `invoice-${invoice.number}.pdf`, contentType: 'application/pdf' }),
+    ]);
+    expect(await pdfText(Buffer.from(message.attachments[0].content, 'base64'))).toContain(invoice.number);
+  });
+});
+
+describe('credit notes', () => {
+  it('cancel an invoice (own series), after which its lines are invoiceable again', async () => {
+    const id = await booking(owner);
+    const line = await postLine(owner, id, '400');
+    const folio = (await guestFolio(owner, id)).id;
+    const invoice = (await issue(owner, { folio_id: folio }).expect(201)).body as Invoice;
+    const receptionist = await addStaff(t, owner, 'receptionist');
+    await t.http
+      .post(api(owner, `/invoices/${invoice.id}/cancel`))
+      .set(as(receptionist.accessToken))
+      .send({ reason: 'Ошибка' })
+      .expect(403);
+
+    const cancel = () =>
+      t.http
+        .post(api(owner, `/invoices/${invoice.id}/cancel`))
+        .set(as(owner.accessToken))
+        .send({ reason: 'Ошибка' });
+    const note = (await cancel().expect(201)).body as { number: string; invoice_id: string; total: string };
+    expect(note).toMatchObject({ invoice_id: invoice.id, total: '400.00' });
+    expect(note.number).toMatch(new RegExp(`^CN-${year()}-\\d{6}$`));
+    expect(await read(owner, invoice.id)).toMatchObject({ status: 'cancelled', credit_note: note });
+    expect((await cancel().expect(409)).body.code).toBe('invoice_cancelled');
+    await t.http
+      .post(api(owner, `/invoices/${invoice.id}/payments`))
+      .set(as(owner.accessToken))
+      .send({ amount: '1' })
+      .expect(409);
+
+    const again = (await issue(owner, { folio_id: folio, line_ids: [line.id] }).expect(201)).body as Invoice;
+    expect(again.total).toBe('400.00');
+    const second = await t.http
+      .post(api(owner, `/invoices/${again.id}/cancel`))
+      .set(as(owner.accessToken))
+      .send({ reason: 'Снова' })
+      .expect(201);
+    expect(sequenceOf(second.body.number as string)).toBe(sequenceOf(note.number) + 1);
+  });
+});
+
+describe('payments', () => {
+  it('post to the folio once each, partial ones add up, overpayment is refused', async () => {
+    const id = await booking(owner);
+    await postLine(owner, id, '1000');
+    const folio = (await guestFolio(owner, id)).id;
+    const invoice = (await issue(owner, { folio_id: folio }).expect(201)).body as Invoice;
+    const pay = (amount: string) =>
+      t.http
+        .post(api(owner, `/invoices/${invoice.id}/payments`))
+        .set(as(owner.accessToken))
+        .send({ amount });
+
+    const first = await pay('400').expect(201);
+    expect(first.body.invoice).toMatchObject({ paid_amount: '400.00', payment_status: 'partially_paid' });
+    const refused = await pay('600.01').expect(422);
+    expect(refused.body).toEqual(
+      problem(422, 'invoice_overpaid', 'Оплата больше остатка по счёту (600.00 ₽)', { errors: [expect.any(String)] }),
+    );
+    await pay('600').expect(201);
+    expect(await read(owner, invoice.id)).toMatchObject({ paid_amount: '1000.00', payment_status: 'paid' });
+    await pay('0.01').expect(422);
+
+    const guest = await guestFolio(owner, id);
+    const payments = guest.lines.filter((line) => line.kind === 'payment');
+    expect(payments.map((line) => [line.amount, line.source])).toEqual([
+      ['-400.00', `invoice_payment:${first.body.payment.id}`],
+      ['-600.00', expect.stringMatching(/^invoice_payment:/)],
+    ]);
+    expect(guest.balance).toBe('0.00');
+    // A paid invoice is not cancelled: its money stays on the folio.
+    await t.http
+      .post(api(owner, `/invoices/${invoice.id}/cancel`))
+      .set(as(owner.accessToken))
+      .send({ reason: 'Поздно' })
+      .expect(409);
+  });
+});
+
+describe('another hotel', () => {
+  it('gets nothing of this hotel’s invoices and cannot invoice its folios', async () => {
+    const id = await booking(owner);
+    const line = await postLine(owner, id, '300');
+    const folio = (await guestFolio(owner, id)).id;
+    const invoice = (await issue(owner, { folio_id: folio }).expect(201)).body as Invoice;
+    const theirs = (path: string) => api(other, path);
+    await t.http
+      .get(theirs(`/invoices/${invoice.id}`))
+      .set(as(other.accessToken))
+      .expect(404);
+    await t.http
+      .get(theirs(`/invoices/${invoice.id}/pdf`))
+      .set(as(other.accessToken))
+      .expect(404);
+    await t.http
+      .post(theirs(`/invoices/${invoice.id}/payments`))
+      .set(as(other.accessToken))
+      .send({ amount: '1' })
+      .expect(404);
+    await t.http
+      .post(theirs(`/invoices/${invoice.id}/cancel`))
+      .set(as(other.accessToken))
+      .send({ reason: 'x' })
+      .expect(404);
+    await t.http
+      .post(theirs(`/invoices/${invoice.id}/email`))
+      .set(as(other.accessToken))
+      .send({ to: 'x@example.test' })
+      .expect(404);
+    await issue(other, { folio_id: folio }).expect(400);
+    const list = await t.http.get(theirs('/invoices')).set(as(other.accessToken)).expect(200);
+    expect(list.body).toEqual([]);
+    await t.http
+      .get(api(owner, `/invoices/${invoice.id}`))
+      .set(as(other.accessToken))
+      .expect(403);
+    expect((await read(owner, invoice.id)).lines.map((l) => l.folio_line_id)).toEqual([line.id]);
+  });
+});
