@@ -37,7 +37,7 @@ export const paymentBody = Joi.object({
 const party = (fields: Record<string, Joi.Schema>) => Joi.object(fields);
 const nullableText = Joi.string().allow(null);
 
-const creditNoteFields = {
+export const creditNoteSchema = Joi.object({
   id: Joi.string().uuid(),
   invoice_id: Joi.string().uuid(),
   year: Joi.number().integer(),
@@ -48,8 +48,7 @@ const creditNoteFields = {
   reason: Joi.string(),
   issued_by: Joi.string().uuid().allow(null),
   issued_at: Joi.date(),
-};
-export const creditNoteSchema = Joi.object(creditNoteFields).meta(openApiComponent('CreditNote'));
+}).meta(openApiComponent('CreditNote'));
 
 export const invoicePaymentSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -69,6 +68,17 @@ export const emailSchema = Joi.object({
   requested_at: Joi.date(),
   sent_at: Joi.date().allow(null),
 }).meta(openApiComponent('InvoiceEmail'));
+
+const invoiceLineSchema = Joi.object({
+  id: Joi.string().uuid(),
+  folio_line_id: Joi.string().uuid(),
+  position: Joi.number().integer(),
+  description: Joi.string(),
+  business_date: calendarDate,
+  amount: moneyOut,
+  vat_rate: Joi.string().valid(...VAT_RATES),
+  vat_amount: moneyOut.description('The VAT the amount includes'),
+}).meta(openApiComponent('InvoiceLine'));
 
 export const invoiceSchema = Joi.object({
   id: Joi.string().uuid(),
@@ -100,22 +110,13 @@ export const invoiceSchema = Joi.object({
   payment_status: Joi.string().valid(...PAYMENT_STATUSES),
   issued_by: Joi.string().uuid().allow(null),
   issued_at: Joi.date(),
-  lines: Joi.array().items(
-    Joi.object({
-      id: Joi.string().uuid(),
-      folio_line_id: Joi.string().uuid(),
-      position: Joi.number().integer(),
-      description: Joi.string(),
-      business_date: calendarDate,
-      amount: moneyOut,
-      vat_rate: Joi.string().valid(...VAT_RATES),
-      vat_amount: moneyOut.description('The VAT the amount includes'),
-    }),
-  ),
+  lines: Joi.array().items(invoiceLineSchema),
   vat: Joi.array().items(
     Joi.object({ vat_rate: Joi.string().valid(...VAT_RATES), amount: moneyOut, vat_amount: moneyOut }),
   ),
-  credit_note: Joi.object(creditNoteFields).allow(null).description('The credit note that cancelled it'),
+  credit_note: Joi.alternatives()
+    .try(creditNoteSchema, Joi.valid(null))
+    .description('The credit note that cancelled it'),
   payments: Joi.array().items(invoicePaymentSchema),
   emails: Joi.array().items(emailSchema),
 }).meta(openApiComponent('Invoice'));
