@@ -51,16 +51,19 @@ export const countersRepository = {
 };
 
 export const invoicesRepository = {
+  /** The invoice and its lines; answered as `find` answers it. */
   async insert(
     trx: DbOrTrx,
     invoice: Omit<InvoiceRow, 'id' | 'paid_amount' | 'status' | 'pdf_key' | 'issued_at'>,
     lines: NewInvoiceLine[],
-  ): Promise<string> {
-    const [{ id }] = (await trx('invoices')
+  ): Promise<InvoiceRow> {
+    const [row] = (await trx('invoices')
       .insert({ ...invoice, seller: JSON.stringify(invoice.seller), payer: JSON.stringify(invoice.payer) })
-      .returning('id')) as { id: string }[];
-    await trx('invoice_lines').insert(lines.map((line) => ({ ...line, hotel_id: invoice.hotel_id, invoice_id: id })));
-    return id;
+      .returning(trx.raw(INVOICE_COLUMNS))) as InvoiceRow[];
+    await trx('invoice_lines').insert(
+      lines.map((line) => ({ ...line, hotel_id: invoice.hotel_id, invoice_id: row.id })),
+    );
+    return row;
   },
 
   async find(db: DbOrTrx, hotelId: string, id: string, forUpdate = false): Promise<InvoiceRow | undefined> {

@@ -23,7 +23,7 @@ import type { InvoiceRow, IssueInput, Payer, Seller } from './invoices.types';
 
 export interface InvoicesDependencies {
   hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
-  bookings: Pick<BookingsService, 'get'>;
+  bookings: Pick<BookingsService, 'getWithin'>;
   folios: Pick<FoliosService, 'lockedFolio' | 'postings'>;
 }
 
@@ -81,11 +81,12 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
   }
 
   async function payerOf(
+    trx: DbOrTrx,
     hotelId: string,
     folio: { booking_id: string; payer_kind: string; payer_name: string | null; payer_inn: string | null },
   ): Promise<Payer> {
     if (folio.payer_kind === 'company') return { kind: 'company', name: folio.payer_name!, inn: folio.payer_inn };
-    const booking = await deps.bookings.get(hotelId, folio.booking_id);
+    const booking = await deps.bookings.getWithin(trx, hotelId, folio.booking_id);
     const name = [booking.guest_last_name, booking.guest_first_name, booking.guest_middle_name].filter(Boolean);
     return { kind: 'guest', name: name.join(' '), inn: null };
   }
@@ -96,7 +97,10 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
     return invoice;
   }
 
-  /** The invoice's PDF: from the object store, rendered and kept there the first time it is asked for. */
+  /**
+   * The invoice's PDF: from the object store, rendered and kept there the first time it is downloaded or e-mailed
+   * (not at issue: rendering takes the event loop for about 100 ms, which 50 issues at once must not wait for).
+   */
   async function pdfOf(invoice: InvoiceRow): Promise<Buffer> {
     const stored = invoice.pdf_key ? await storage.read(invoice.pdf_key) : undefined;
     if (stored) return Buffer.concat(await stored.toArray());
@@ -126,8 +130,10 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
         if (total <= 0n) throw invoiceErrors.rule(invoiceMessages.notPositive, 'not_positive');
         const issuedOn = hotelToday(hotel.timezone);
         const year = Number(issuedOn.slice(0, 4));
+        const payer = await payerOf(trx, hotelId, found.folio);
+        // The counter last: its row stays locked until commit, so nothing slow may come after it.
         const sequence = await countersRepository.next(trx, hotelId, 'invoice', year);
-        const id = await invoicesRepository.insert(
+        const row = await invoicesRepository.insert(
           trx,
           {
             hotel_id: hotelId,
@@ -138,19 +144,16 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
             number: documentNumber('invoice', year, sequence),
             issued_on: issuedOn,
             seller,
-            payer: await payerOf(hotelId, found.folio),
+            payer,
             total: formatMoney(total),
             vat_total: formatMoney(sumOf(lines.map((line) => line.vat_amount))),
             issued_by: userId,
           },
           lines,
         );
-        const row = (await invoicesRepository.find(trx, hotelId, id))!;
         await settlement.announce(trx, row, 'issued');
         return row;
       });
-      // Kept in the object store now; should the store fail, the first download or e-mail renders it again.
-      await pdfOf(invoice).catch(() => undefined);
       return present(db, invoice);
     },
 
