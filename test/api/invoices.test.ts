@@ -222,6 +222,22 @@ describe('issuing', () => {
     const numbers = answers.map((answer) => sequenceOf((answer.body as Invoice).number)).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
+  it('invoices a line once when issues of one folio race, and refused issues leave no gap', async () => {
+    const id = await booking(owner);
+    await postLine(owner, id, '10');
+    await postLine(owner, id, '20');
+    const folio = (await guestFolio(owner, id)).id;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => issue(owner, { folio_id: folio })));
+    const issued = answers.filter((answer) => answer.status === 201);
+    expect(issued).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 422).map((answer) => answer.body.code)).toEqual(
+      Array.from({ length: 4 }, () => 'invoice_nothing_to_invoice'),
+    );
+    expect((issued[0].body as Invoice).total).toBe('30.00');
+    const next = await postLine(owner, id, '5');
+    const after = (await issue(owner, { folio_id: folio, line_ids: [next.id] }).expect(201)).body as Invoice;
+    expect(sequenceOf(after.number)).toBe(sequenceOf((issued[0].body as Invoice).number) + 1);
+  });
 });
 
 describe('the PDF', () => {
@@ -291,6 +307,11 @@ describe('credit notes', () => {
     expect(note.number).toMatch(new RegExp(`^CN-${year()}-\\d{6}$`));
     expect(await read(owner, invoice.id)).toMatchObject({ status: 'cancelled', credit_note: note });
     expect((await cancel().expect(409)).body.code).toBe('invoice_cancelled');
+    await t.http
+      .post(api(owner, `/invoices/${invoice.id}/email`))
+      .set(as(owner.accessToken))
+      .send({ to: uniqueEmail('late') })
+      .expect(409);
     await t.http
       .post(api(owner, `/invoices/${invoice.id}/payments`))
       .set(as(owner.accessToken))
