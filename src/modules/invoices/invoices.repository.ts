@@ -99,13 +99,18 @@ export const invoicesRepository = {
     return new Set(rows.map((row) => row.folio_line_id));
   },
 
-  async update(
-    db: DbOrTrx,
-    hotelId: string,
-    id: string,
-    changes: Partial<Pick<InvoiceRow, 'paid_amount' | 'pdf_key'>>,
-  ) {
-    await db('invoices').where({ hotel_id: hotelId, id }).update(changes);
+  async setPaid(db: DbOrTrx, hotelId: string, id: string, paidAmount: string): Promise<void> {
+    await db('invoices').where({ hotel_id: hotelId, id }).update({ paid_amount: paidAmount });
+  },
+
+  /** Records where its PDF is kept, unless another request did first (false then). */
+  async keepPdf(db: DbOrTrx, hotelId: string, id: string, key: string): Promise<boolean> {
+    const kept = await db('invoices')
+      .where({ hotel_id: hotelId, id })
+      .whereNull('pdf_key')
+      .update({ pdf_key: key })
+      .returning('id');
+    return kept.length > 0;
   },
 
   /** Cancelled: its lines may be invoiced again. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { transactionWithRetry } from '../../platform/db/retry';
@@ -27,7 +28,12 @@ export interface InvoicesDependencies {
   folios: Pick<FoliosService, 'lockedFolio' | 'postings'>;
 }
 
-const pdfKey = (invoice: Pick<InvoiceRow, 'hotel_id' | 'id'>) => `invoices/${invoice.hotel_id}/${invoice.id}.pdf`;
+/**
+ * Where a PDF is kept: under a random name no answer shows (never the invoice's id), since the production-like
+ * bucket is readable by anyone who knows an object's key (docs/operations.md).
+ */
+const pdfKey = (invoice: Pick<InvoiceRow, 'hotel_id'>) =>
+  `invoices/${invoice.hotel_id}/${randomBytes(32).toString('hex')}.pdf`;
 
 /** What an invoice answers: its row as issued, its lines and VAT by rate, how much is paid, its credit note. */
 async function present(conn: DbOrTrx, invoice: InvoiceRow) {
@@ -105,8 +111,10 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
     const stored = invoice.pdf_key ? await storage.read(invoice.pdf_key) : undefined;
     if (stored) return Buffer.concat(await stored.toArray());
     const pdf = await renderInvoicePdf(invoice, await invoicesRepository.lines(db, invoice.hotel_id, invoice.id));
-    await storage.put(pdfKey(invoice), pdf, 'application/pdf');
-    await invoicesRepository.update(db, invoice.hotel_id, invoice.id, { pdf_key: pdfKey(invoice) });
+    const key = pdfKey(invoice);
+    await storage.put(key, pdf, 'application/pdf');
+    // Two first downloads at once: one object is kept, the other's removed (both rendered the same snapshot).
+    if (!(await invoicesRepository.keepPdf(db, invoice.hotel_id, invoice.id, key))) await storage.remove(key);
     return pdf;
   }
 

@@ -107,7 +107,7 @@ export function createSettlement(db: Db, deps: SettlementDependencies) {
           paid_by: userId,
         });
         const paid = { ...invoice, paid_amount: formatMoney(parseMoney(invoice.paid_amount) + amount) };
-        await invoicesRepository.update(trx, hotelId, invoice.id, { paid_amount: paid.paid_amount });
+        await invoicesRepository.setPaid(trx, hotelId, invoice.id, paid.paid_amount);
         await announce(trx, paid, 'paid');
         return { payment, invoice: await deps.present(trx, paid) };
       });
