@@ -107,6 +107,7 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('invoice_id').notNullable();
     t.decimal('amount', 14, 2).notNullable();
     t.text('method').notNullable();
+    t.uuid('booking_payment_id').notNullable().unique();
     t.uuid('folio_line_id').notNullable();
     t.uuid('paid_by');
     t.timestamp('paid_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -115,7 +116,7 @@ export async function up(knex: Knex): Promise<void> {
     ADD CONSTRAINT invoice_payments_invoice_fk FOREIGN KEY (hotel_id, invoice_id) REFERENCES invoices (hotel_id, id)
       ON DELETE CASCADE,
     ADD CONSTRAINT invoice_payments_values_check CHECK (amount > 0
-      AND method IN ('bank_transfer', 'cash', 'card'))`);
+      AND method = 'bank_transfer')`);
   await knex.raw('CREATE INDEX invoice_payments_invoice_idx ON invoice_payments (hotel_id, invoice_id)');
 
   await knex.schema.createTable('invoice_emails', (t) => {

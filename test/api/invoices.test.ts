@@ -41,6 +41,8 @@ interface Invoice {
   lines: { folio_line_id: string; amount: string; vat_rate: string; vat_amount: string }[];
   vat: { vat_rate: string; amount: string; vat_amount: string }[];
   credit_note: { number: string; invoice_id: string } | null;
+  payments: unknown[];
+  emails: unknown[];
 }
 
 async function booking(hotel: RegisteredHotel) {
@@ -82,6 +84,19 @@ async function postLine(hotel: RegisteredHotel, bookingId: string, amount: strin
     .send({ kind: 'service', amount, vat_rate: '20', description: `Услуга ${amount}`, ...extra })
     .expect(201);
   return line.body as Line;
+}
+
+/** A booking's company folio with one charge on it, and its invoice. */
+async function companyInvoice(name: string, amount: string) {
+  const id = await booking(owner);
+  const company = await t.http
+    .post(`${folioPath(owner, id)}/companies`)
+    .set(as(owner.accessToken))
+    .send({ payer_name: name, payer_inn: '7736050003' })
+    .expect(201);
+  await postLine(owner, id, amount, { folio_id: company.body.id });
+  const invoice = (await issue(owner, { folio_id: company.body.id }).expect(201)).body as Invoice;
+  return { id, folio: company.body.id as string, invoice };
 }
 
 const issue = (hotel: RegisteredHotel, body: object, token = hotel.accessToken) =>
@@ -196,14 +211,7 @@ describe('issuing', () => {
   });
 
   it('bills a company folio to the company (its name and INN)', async () => {
-    const id = await booking(owner);
-    const company = await t.http
-      .post(`${folioPath(owner, id)}/companies`)
-      .set(as(owner.accessToken))
-      .send({ payer_name: 'ООО Командировка', payer_inn: '7736050003' })
-      .expect(201);
-    await postLine(owner, id, '700', { folio_id: company.body.id });
-    const invoice = (await issue(owner, { folio_id: company.body.id }).expect(201)).body as Invoice;
+    const { invoice } = await companyInvoice('ООО Командировка', '700');
     expect(invoice.payer).toEqual({ kind: 'company', name: 'ООО Командировка', inn: '7736050003' });
     expect(invoice.total).toBe('700.00');
   });
@@ -240,22 +248,25 @@ describe('issuing', () => {
   });
 });
 
+const downloadPdf = (id: string) =>
+  t.http
+    .get(api(owner, `/invoices/${id}/pdf`))
+    .set(as(owner.accessToken))
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    })
+    .expect(200);
+
 describe('the PDF', () => {
   it('is kept in the object store, downloadable, and e-mailed with the invoice attached', async () => {
     const id = await booking(owner);
     await postLine(owner, id, '2500');
     const invoice = (await issue(owner, { folio_id: (await guestFolio(owner, id)).id }).expect(201)).body as Invoice;
 
-    const downloaded = await t.http
-      .get(api(owner, `/invoices/${invoice.id}/pdf`))
-      .set(as(owner.accessToken))
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
+    const downloaded = await downloadPdf(invoice.id);
     expect(downloaded.headers['content-type']).toBe('application/pdf');
     const pdf = downloaded.body as Buffer;
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
@@ -354,8 +365,8 @@ describe('payments', () => {
     const guest = await guestFolio(owner, id);
     const payments = guest.lines.filter((line) => line.kind === 'payment');
     expect(payments.map((line) => [line.amount, line.source])).toEqual([
-      ['-400.00', `invoice_payment:${first.body.payment.id}`],
-      ['-600.00', expect.stringMatching(/^invoice_payment:/)],
+      ['-400.00', `payment:${first.body.payment.booking_payment_id}`],
+      ['-600.00', expect.stringMatching(/^payment:/)],
     ]);
     expect(guest.balance).toBe('0.00');
     // A paid invoice is not cancelled: its money stays on the folio.
@@ -364,6 +375,194 @@ describe('payments', () => {
       .set(as(owner.accessToken))
       .send({ reason: 'Поздно' })
       .expect(409);
+  });
+});
+
+const payInvoice = (hotel: RegisteredHotel, id: string, body: object) =>
+  t.http
+    .post(api(hotel, `/invoices/${id}/payments`))
+    .set(as(hotel.accessToken))
+    .send(body);
+
+describe('what is not billed', () => {
+  it('a deleted desk payment (a correction of the payment line) is no charge', async () => {
+    const id = await booking(owner);
+    await postLine(owner, id, '1000');
+    const paid = await t.http
+      .post(api(owner, `/bookings/${id}/payments`))
+      .set(as(owner.accessToken))
+      .send({ amount: '300.00', method: 'cash' })
+      .expect(201);
+    await t.http
+      .delete(api(owner, `/bookings/${id}/payments/${paid.body.payment.id}`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    const folio = await guestFolio(owner, id);
+    const removed = folio.lines.find((line) => line.kind === 'correction')!;
+    expect(removed.amount).toBe('300.00');
+    const refused = await issue(owner, { folio_id: folio.id, line_ids: [removed.id] }).expect(422);
+    expect(refused.body.code).toBe('invoice_line_not_invoiceable');
+    const invoice = (await issue(owner, { folio_id: folio.id }).expect(201)).body as Invoice;
+    expect(invoice.total).toBe('1000.00');
+    expect(invoice.lines.map((line) => line.folio_line_id)).not.toContain(removed.id);
+  });
+
+  it('a correction of an invoiced line waits for the credit note, not the next invoice', async () => {
+    const id = await booking(owner);
+    const line = await postLine(owner, id, '1000');
+    const folio = (await guestFolio(owner, id)).id;
+    const first = (await issue(owner, { folio_id: folio }).expect(201)).body as Invoice;
+    const correction = await postLine(owner, id, '-200', { kind: 'correction', corrects_line_id: line.id });
+    const later = await postLine(owner, id, '50');
+    const second = (await issue(owner, { folio_id: folio }).expect(201)).body as Invoice;
+    expect(second.lines.map((l) => l.folio_line_id)).toEqual([later.id]);
+    expect(second.total).toBe('50.00');
+    await t.http
+      .post(api(owner, `/invoices/${first.id}/cancel`))
+      .set(as(owner.accessToken))
+      .send({ reason: 'Скидка' })
+      .expect(201);
+    const reissued = (await issue(owner, { folio_id: folio }).expect(201)).body as Invoice;
+    expect(reissued.lines.map((l) => l.folio_line_id).sort()).toEqual([line.id, correction.id].sort());
+    expect(reissued.total).toBe('800.00');
+  });
+
+  it('takes at most 500 lines without line_ids (422 beyond)', async () => {
+    const id = await booking(owner);
+    const line = await postLine(owner, id, '1');
+    const row = (await t.db('folio_lines').where({ id: line.id }).first()) as Record<string, unknown>;
+    const { id: _id, ...rest } = row;
+    await t
+      .db('folio_lines')
+      .insert(Array.from({ length: 500 }, (_, i) => ({ ...rest, source: `${String(row.source)}:${i}` })));
+    const refused = await issue(owner, { folio_id: String(row.folio_id) }).expect(422);
+    expect(refused.body.code).toBe('invoice_too_many_lines');
+  });
+});
+
+describe('invoiced lines stay on their folio', () => {
+  it('a line on a live invoice is not moved (409) until a credit note cancels it', async () => {
+    const id = await booking(owner);
+    const line = await postLine(owner, id, '700');
+    const invoice = (await issue(owner, { folio_id: (await guestFolio(owner, id)).id }).expect(201)).body as Invoice;
+    const company = await t.http
+      .post(`${folioPath(owner, id)}/companies`)
+      .set(as(owner.accessToken))
+      .send({ payer_name: 'ООО Перенос', payer_inn: '7707083893' })
+      .expect(201);
+    const move = () =>
+      t.http
+        .post(`${folioPath(owner, id)}/lines/${line.id}/move`)
+        .set(as(owner.accessToken))
+        .send({ folio_id: company.body.id });
+    const refused = await move().expect(409);
+    expect(refused.body).toMatchObject({
+      code: 'invoice_line_on_invoice',
+      error: expect.stringContaining('кредит-нот'),
+    });
+    expect((await guestFolio(owner, id)).lines.map((l) => l.id)).toContain(line.id);
+    await t.http
+      .post(api(owner, `/invoices/${invoice.id}/cancel`))
+      .set(as(owner.accessToken))
+      .send({ reason: 'Другой плательщик' })
+      .expect(201);
+    await move().expect(201);
+  });
+
+  it('a company’s INN with wrong check digits makes no folio (400)', async () => {
+    const id = await booking(owner);
+    await t.http
+      .post(`${folioPath(owner, id)}/companies`)
+      .set(as(owner.accessToken))
+      .send({ payer_name: 'ООО Опечатка', payer_inn: '7707083894' })
+      .expect(400);
+  });
+});
+
+describe('payments into the booking’s ledger', () => {
+  it('a bank transfer is a row of the booking’s payments, its paid amount, and a line of the invoice’s folio', async () => {
+    const { id, folio, invoice } = await companyInvoice('ООО Плательщик', '900');
+    const paid = await payInvoice(owner, invoice.id, { amount: '900', method: 'bank_transfer' }).expect(201);
+    const ledger = await t.http
+      .get(api(owner, `/bookings/${id}/payments`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(ledger.body).toEqual([
+      expect.objectContaining({ id: paid.body.payment.booking_payment_id, amount: '900.00', method: 'transfer' }),
+    ]);
+    const stay = await t.http
+      .get(api(owner, `/bookings/${id}`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(stay.body.paid_amount).toBe('900.00');
+    const view = await t.http.get(folioPath(owner, id)).set(as(owner.accessToken)).expect(200);
+    const folios = view.body.folios as { id: string; balance: string; lines: Line[] }[];
+    const theirs = folios.find((one) => one.id === folio)!;
+    expect(theirs.balance).toBe('0.00');
+    expect(theirs.lines.find((line) => line.kind === 'payment')).toMatchObject({
+      id: paid.body.payment.folio_line_id,
+      source: `payment:${paid.body.payment.booking_payment_id}`,
+      amount: '-900.00',
+    });
+    expect(folios.flatMap((folio) => folio.lines).filter((line) => line.kind === 'payment')).toHaveLength(1);
+  });
+
+  it('cash and cards are the desk’s (422), nothing recorded', async () => {
+    const id = await booking(owner);
+    await postLine(owner, id, '100');
+    const invoice = (await issue(owner, { folio_id: (await guestFolio(owner, id)).id }).expect(201)).body as Invoice;
+    for (const method of ['cash', 'card']) {
+      const refused = await payInvoice(owner, invoice.id, { amount: '100', method }).expect(422);
+      expect(refused.body.code).toBe('invoice_payment_at_desk');
+    }
+    expect(await read(owner, invoice.id)).toMatchObject({ paid_amount: '0.00', payments: [] });
+    const ledger = await t.http
+      .get(api(owner, `/bookings/${id}/payments`))
+      .set(as(owner.accessToken))
+      .expect(200);
+    expect(ledger.body).toEqual([]);
+  });
+});
+
+describe('e-mails asked', () => {
+  it('a retry with the same Idempotency-Key sends once; 20 per invoice at most', async () => {
+    const id = await booking(owner);
+    await postLine(owner, id, '100');
+    const invoice = (await issue(owner, { folio_id: (await guestFolio(owner, id)).id }).expect(201)).body as Invoice;
+    const to = uniqueEmail('retry');
+    const ask = (key: string) =>
+      t.http
+        .post(api(owner, `/invoices/${invoice.id}/email`))
+        .set(as(owner.accessToken))
+        .set('Idempotency-Key', key)
+        .send({ to });
+    const first = await ask('mail-once').expect(202);
+    const again = await ask('mail-once').expect(202);
+    expect(again.body.id).toBe(first.body.id);
+    await waitForMessages(to);
+    expect((await read(owner, invoice.id)).emails).toHaveLength(1);
+
+    await t
+      .db('invoice_emails')
+      .insert(Array.from({ length: 19 }, () => ({ hotel_id: owner.hotelId, invoice_id: invoice.id, to })));
+    const refused = await ask('mail-21').expect(422);
+    expect(refused.body.code).toBe('invoice_email_limit');
+  });
+});
+
+describe('a cancelled invoice’s PDF', () => {
+  it('is marked АННУЛИРОВАН', async () => {
+    const id = await booking(owner);
+    await postLine(owner, id, '100');
+    const invoice = (await issue(owner, { folio_id: (await guestFolio(owner, id)).id }).expect(201)).body as Invoice;
+    const download = async () => pdfText((await downloadPdf(invoice.id)).body as Buffer);
+    expect(await download()).not.toContain('АННУЛИРОВАН');
+    await t.http
+      .post(api(owner, `/invoices/${invoice.id}/cancel`))
+      .set(as(owner.accessToken))
+      .send({ reason: 'Ошибка' })
+      .expect(201);
+    expect(await download()).toContain('АННУЛИРОВАН');
   });
 });
 

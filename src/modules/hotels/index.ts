@@ -1,4 +1,10 @@
 export type { HotelsService } from './hotels.service';
 export type { Hotel } from './hotels.model';
 export type { GuestLanguage, HotelSettingsRow } from './hotels.settings';
-export { missingRequisites, REQUISITE_FIELDS, REQUISITE_NAMES, type HotelRequisites } from './hotels.requisites';
+export {
+  isValidInn,
+  missingRequisites,
+  REQUISITE_FIELDS,
+  REQUISITE_NAMES,
+  type HotelRequisites,
+} from './hotels.requisites';

@@ -66,6 +66,8 @@ export function renderInvoicePdf(invoice: InvoiceRow, lines: InvoiceLine[]): Pro
     .font('bold')
     .fontSize(14)
     .text(`Счёт на оплату № ${invoice.number} от ${ruDate(invoice.issued_on)}`);
+  // Cancelled by a credit note: rendered at each download with the mark, never kept.
+  if (invoice.status === 'cancelled') doc.fillColor('red').text('АННУЛИРОВАН').fillColor('black');
   doc.moveDown(0.5).font('main').fontSize(9);
   doc.text(
     `Поставщик: ${seller.legal_name}, ИНН ${seller.inn}${seller.kpp ? `, КПП ${seller.kpp}` : ''}, ${seller.legal_address}`,

@@ -29,9 +29,18 @@ const INVOICE_COLUMNS = [
   'issued_by',
   'issued_at',
 ].join(', ');
-const LINE_COLUMNS = `id, folio_line_id, position, description, ${DATE('business_date')}, amount, vat_rate, vat_amount`;
+const LINE_COLUMNS = `id, invoice_id, folio_line_id, position, description, ${DATE('business_date')}, amount, vat_rate, vat_amount`;
 const CREDIT_NOTE_COLUMNS = `id, invoice_id, year, sequence, number, ${DATE('issued_on')}, total, reason, issued_by, issued_at`;
-const PAYMENT_COLUMNS = ['id', 'invoice_id', 'amount', 'method', 'folio_line_id', 'paid_by', 'paid_at'];
+const PAYMENT_COLUMNS = [
+  'id',
+  'invoice_id',
+  'amount',
+  'method',
+  'booking_payment_id',
+  'folio_line_id',
+  'paid_by',
+  'paid_at',
+];
 const EMAIL_COLUMNS = ['id', 'invoice_id', 'to', 'requested_by', 'requested_at', 'sent_at'];
 
 export const countersRepository = {
@@ -54,15 +63,19 @@ export const invoicesRepository = {
   /** The invoice and its lines; answered as `find` answers it. */
   async insert(
     trx: DbOrTrx,
-    invoice: Omit<InvoiceRow, 'id' | 'paid_amount' | 'status' | 'pdf_key' | 'issued_at'>,
+    hotelId: string,
+    invoice: Omit<InvoiceRow, 'id' | 'hotel_id' | 'paid_amount' | 'status' | 'pdf_key' | 'issued_at'>,
     lines: NewInvoiceLine[],
   ): Promise<InvoiceRow> {
     const [row] = (await trx('invoices')
-      .insert({ ...invoice, seller: JSON.stringify(invoice.seller), payer: JSON.stringify(invoice.payer) })
+      .insert({
+        ...invoice,
+        hotel_id: hotelId,
+        seller: JSON.stringify(invoice.seller),
+        payer: JSON.stringify(invoice.payer),
+      })
       .returning(trx.raw(INVOICE_COLUMNS))) as InvoiceRow[];
-    await trx('invoice_lines').insert(
-      lines.map((line) => ({ ...line, hotel_id: invoice.hotel_id, invoice_id: row.id })),
-    );
+    await trx('invoice_lines').insert(lines.map((line) => ({ ...line, hotel_id: hotelId, invoice_id: row.id })));
     return row;
   },
 
@@ -83,11 +96,13 @@ export const invoicesRepository = {
       .limit(limit)) as InvoiceRow[];
   },
 
-  async lines(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<InvoiceLine[]> {
+  /** The lines of these invoices, each invoice's in their order. */
+  async lines(db: DbOrTrx, hotelId: string, invoiceIds: string[]): Promise<(InvoiceLine & { invoice_id: string })[]> {
     return (await db('invoice_lines')
       .select(db.raw(LINE_COLUMNS))
-      .where({ hotel_id: hotelId, invoice_id: invoiceId })
-      .orderBy('position')) as InvoiceLine[];
+      .where({ hotel_id: hotelId })
+      .whereIn('invoice_id', invoiceIds)
+      .orderBy(['invoice_id', 'position'])) as (InvoiceLine & { invoice_id: string })[];
   },
 
   /** Of these folio lines, those on an invoice not cancelled. */
@@ -123,33 +138,30 @@ export const invoicesRepository = {
 export const creditNotesRepository = {
   async insert(db: DbOrTrx, hotelId: string, note: Omit<CreditNote, 'id' | 'issued_at'>): Promise<CreditNote> {
     await db('credit_notes').insert({ ...note, hotel_id: hotelId });
-    return (await creditNotesRepository.ofInvoice(db, hotelId, note.invoice_id))!;
+    return (await creditNotesRepository.ofInvoices(db, hotelId, [note.invoice_id]))[0];
   },
 
-  async ofInvoice(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<CreditNote | undefined> {
+  async ofInvoices(db: DbOrTrx, hotelId: string, invoiceIds: string[]): Promise<CreditNote[]> {
     return (await db('credit_notes')
       .select(db.raw(CREDIT_NOTE_COLUMNS))
-      .where({ hotel_id: hotelId, invoice_id: invoiceId })
-      .first()) as CreditNote | undefined;
+      .where({ hotel_id: hotelId })
+      .whereIn('invoice_id', invoiceIds)) as CreditNote[];
   },
 };
 
 export const paymentsRepository = {
-  async insert(
-    db: DbOrTrx,
-    hotelId: string,
-    payment: Omit<InvoicePayment, 'paid_at' | 'folio_line_id'> & { folio_line_id: string },
-  ): Promise<InvoicePayment> {
+  async insert(db: DbOrTrx, hotelId: string, payment: Omit<InvoicePayment, 'id' | 'paid_at'>): Promise<InvoicePayment> {
     const [row] = (await db('invoice_payments')
       .insert({ ...payment, hotel_id: hotelId })
       .returning(PAYMENT_COLUMNS)) as InvoicePayment[];
     return row;
   },
 
-  async ofInvoice(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<InvoicePayment[]> {
+  async ofInvoices(db: DbOrTrx, hotelId: string, invoiceIds: string[]): Promise<InvoicePayment[]> {
     return (await db('invoice_payments')
       .select(PAYMENT_COLUMNS)
-      .where({ hotel_id: hotelId, invoice_id: invoiceId })
+      .where({ hotel_id: hotelId })
+      .whereIn('invoice_id', invoiceIds)
       .orderBy([{ column: 'paid_at' }, { column: 'id' }])) as InvoicePayment[];
   },
 };
@@ -171,10 +183,18 @@ export const emailsRepository = {
     await db('invoice_emails').where({ hotel_id: hotelId, id }).whereNull('sent_at').update({ sent_at: db.fn.now() });
   },
 
-  async ofInvoice(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<InvoiceEmail[]> {
+  async ofInvoices(db: DbOrTrx, hotelId: string, invoiceIds: string[]): Promise<InvoiceEmail[]> {
     return (await db('invoice_emails')
       .select(EMAIL_COLUMNS)
-      .where({ hotel_id: hotelId, invoice_id: invoiceId })
+      .where({ hotel_id: hotelId })
+      .whereIn('invoice_id', invoiceIds)
       .orderBy([{ column: 'requested_at' }, { column: 'id' }])) as InvoiceEmail[];
+  },
+
+  async count(db: DbOrTrx, hotelId: string, invoiceId: string): Promise<number> {
+    const [{ count }] = (await db('invoice_emails')
+      .where({ hotel_id: hotelId, invoice_id: invoiceId })
+      .count({ count: '*' })) as { count: string }[];
+    return Number(count);
   },
 };

@@ -1,5 +1,6 @@
 import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
 import type { Role } from '../../platform/http/roles';
+import { idempotencyKeyHeader } from '../../platform/http/idempotency-key';
 import { idParams, slugParams } from '../../platform/http/schemas';
 import { MONEY_DESK, MONEY_READERS } from '../payments';
 import {
@@ -30,8 +31,9 @@ export function invoicesRoutes(invoices: InvoicesService): RouteDefinition[] {
       path,
       summary: 'Issue an invoice from a folio to its payer',
       description:
-        'Bills the folio’s charges (every kind but payments and refunds) that are on no invoice not cancelled, or the ' +
-        'lines named in `line_ids`. Numbered `<year>-<sequence>` without gaps per hotel and calendar year (the ' +
+        'Bills the folio’s charges (every kind but payments and refunds and corrections of them) that are on no ' +
+        'invoice not cancelled, but corrections of lines on one (settled by its credit note and reissue), at most ' +
+        '500; or the lines named in `line_ids`. Numbered `<year>-<sequence>` without gaps per hotel and calendar year (the ' +
         'hotel’s local date); carries the hotel’s requisites (its settings) and the payer’s as they are now. 422 ' +
         '`invoice_requisites_missing` names the requisites to fill first.',
       tags,
@@ -96,14 +98,17 @@ export function invoicesRoutes(invoices: InvoicesService): RouteDefinition[] {
       path: `${path}/:id/email`,
       summary: 'E-mail the invoice’s PDF to an address',
       description:
-        'Answered at once; a workflow sends it (retried while the mail relay is down). Recorded on the invoice.',
+        'Answered at once; a workflow sends it (retried while the mail relay is down), at most once per request: a ' +
+        'retry with the same `Idempotency-Key` is answered the first answer. Recorded on the invoice; 20 per invoice.',
       tags,
       access: { kind: 'hotel', roles: MONEY_DESK },
-      request: { params: idParams, body: emailBody },
+      idempotency: 'mount',
+      request: { params: idParams, body: emailBody, headers: idempotencyKeyHeader },
       responses: {
         202: { description: 'Asked', schema: emailSchema },
         404: { description: 'No such invoice' },
         409: { description: 'The invoice is cancelled' },
+        422: { description: 'Already e-mailed the most times an invoice is (20)' },
       },
       async handler({ hotel, params, body, auth, res }) {
         res.status(202).json(await invoices.email(hotel.id, params.id, body.to, auth.sub));
@@ -133,8 +138,10 @@ export function invoicesRoutes(invoices: InvoicesService): RouteDefinition[] {
       path: `${path}/:id/payments`,
       summary: 'Record a payment of the invoice (posted to its folio)',
       description:
-        'Posted to the invoice’s folio as a `payment` line (source `invoice_payment:<payment id>`). Partial payments ' +
-        'add up; more than is left to pay is 422 `invoice_overpaid`.',
+        'A bank transfer, recorded in the booking’s payment ledger (method `transfer`, its `paid_amount`) and so ' +
+        'posted to the invoice’s folio as a `payment` line (source `payment:<ledger id>`). Partial payments add up; ' +
+        'more than is left to pay is 422 `invoice_overpaid`; cash or a card is 422 `invoice_payment_at_desk` (the ' +
+        'desk’s payment of the booking prints its receipt).',
       tags,
       access: { kind: 'hotel', roles: MONEY_DESK },
       request: { params: idParams, body: paymentBody },
@@ -142,7 +149,7 @@ export function invoicesRoutes(invoices: InvoicesService): RouteDefinition[] {
         201: { description: 'The payment and the invoice', schema: paidSchema },
         404: { description: 'No such invoice' },
         409: { description: 'The invoice is cancelled' },
-        422: { description: 'More than is left to pay' },
+        422: { description: 'More than is left to pay, or cash or a card (taken at the desk)' },
       },
       async handler({ hotel, params, body, auth, res }) {
         res.status(201).json(await invoices.pay(hotel.id, params.id, body, auth.sub));

@@ -14,7 +14,28 @@ export function documentNumber(series: Series, year: number, sequence: number): 
   return series === 'invoice' ? number : `CN-${number}`;
 }
 
-export const isInvoiceable = (line: Pick<FolioLine, 'kind'>) => !NOT_INVOICEABLE_KINDS.includes(line.kind);
+/** The lines a correction corrects, nearest first (its line, that line's...); none for a line that corrects none. */
+export function correctedBy(line: FolioLine, known: ReadonlyMap<string, FolioLine>): FolioLine[] {
+  const chain: FolioLine[] = [];
+  for (let next = known.get(line.corrects_line_id ?? ''); next && !chain.includes(next);) {
+    chain.push(next);
+    next = known.get(next.corrects_line_id ?? '');
+  }
+  return chain;
+}
+
+const settles = (line: Pick<FolioLine, 'kind'>) => NOT_INVOICEABLE_KINDS.includes(line.kind);
+
+/**
+ * A charge: not a payment or refund, nor a correction of one (a deleted payment is posted as a correction of its
+ * line: money the guest owes again, not a charge of the hotel's).
+ */
+export const isInvoiceable = (line: FolioLine, known: ReadonlyMap<string, FolioLine>) =>
+  !settles(line) && !correctedBy(line, known).some(settles);
+
+/** A correction of a line on a live invoice: settled by that invoice's credit note and reissue, not another invoice. */
+export const correctsInvoiced = (line: FolioLine, known: ReadonlyMap<string, FolioLine>, invoiced: Set<string>) =>
+  correctedBy(line, known).some((corrected) => invoiced.has(corrected.id));
 
 /** The VAT within an amount that includes it (a Russian price does): amount × rate / (100 + rate), to the kopeck. */
 export function vatWithin(amount: bigint, rate: string): bigint {

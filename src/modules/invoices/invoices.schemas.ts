@@ -31,7 +31,7 @@ export const paymentBody = Joi.object({
   amount: positiveMoney.required().description('Roubles; at most what is left to pay'),
   method: Joi.string()
     .valid(...PAYMENT_METHODS)
-    .description('Default `bank_transfer`'),
+    .description('Default `bank_transfer`, the only one taken here: cash and cards are the desk’s (422)'),
 });
 
 const party = (fields: Record<string, Joi.Schema>) => Joi.object(fields);
@@ -55,7 +55,8 @@ export const invoicePaymentSchema = Joi.object({
   invoice_id: Joi.string().uuid(),
   amount: moneyOut,
   method: Joi.string().valid(...PAYMENT_METHODS),
-  folio_line_id: Joi.string().uuid().description('The `payment` line it posted to the folio'),
+  booking_payment_id: Joi.string().uuid().description('Its row in the booking’s payment ledger (method `transfer`)'),
+  folio_line_id: Joi.string().uuid().description('The `payment` line the ledger posted, on the invoice’s folio'),
   paid_by: Joi.string().uuid().allow(null),
   paid_at: Joi.date(),
 }).meta(openApiComponent('InvoicePayment'));

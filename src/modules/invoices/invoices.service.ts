@@ -3,6 +3,7 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { formatMoney } from '../../platform/money';
+import { ServiceUnavailableError } from '../../platform/errors';
 import { escapeHtml } from '../../platform/mail';
 import type { Storage } from '../../platform/storage';
 import { invoiceWorkflowIds, type InvoiceEmailWorkflow } from '../../../workflows/contracts/invoices';
@@ -18,54 +19,111 @@ import {
   invoicesRepository,
   paymentsRepository,
 } from './invoices.repository';
-import { documentNumber, invoiceLines, isInvoiceable, paymentStatusOf, sumOf, vatByRate } from './invoices.rules';
+import {
+  correctsInvoiced,
+  documentNumber,
+  invoiceLines,
+  isInvoiceable,
+  paymentStatusOf,
+  sumOf,
+  vatByRate,
+} from './invoices.rules';
 import { createSettlement } from './invoices.settlement';
-import type { InvoiceRow, IssueInput, Payer, Seller } from './invoices.types';
+import {
+  MAX_EMAILS,
+  MAX_INVOICE_LINES,
+  type InvoiceRow,
+  type IssueInput,
+  type Payer,
+  type Seller,
+} from './invoices.types';
+
+type LockedFolio = NonNullable<Awaited<ReturnType<FoliosService['lockedFolio']>>>;
 
 export interface InvoicesDependencies {
   hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
-  bookings: Pick<BookingsService, 'getWithin'>;
-  folios: Pick<FoliosService, 'lockedFolio' | 'postings'>;
+  bookings: Pick<BookingsService, 'getWithin' | 'payments'>;
+  folios: Pick<FoliosService, 'lockedFolio' | 'placeLine' | 'guardMoves'>;
 }
 
 /**
  * Where a PDF is kept: under a random name no answer shows (never the invoice's id), since the production-like
  * bucket is readable by anyone who knows an object's key (docs/operations.md).
  */
+/** The object store down (or refusing): 503, to be retried, not a 500; the store's error logged as its cause. */
+async function inStore<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw Object.assign(new ServiceUnavailableError('storage_unavailable', invoiceMessages.storageDown, 5), {
+      cause: error,
+    });
+  }
+}
+
 const pdfKey = (invoice: Pick<InvoiceRow, 'hotel_id'>) =>
   `invoices/${invoice.hotel_id}/${randomBytes(32).toString('hex')}.pdf`;
 
-/** What an invoice answers: its row as issued, its lines and VAT by rate, how much is paid, its credit note. */
-async function present(conn: DbOrTrx, invoice: InvoiceRow) {
-  const { hotel_id: _hotel, pdf_key: _key, sequence: _sequence, ...shown } = invoice;
-  const lines = await invoicesRepository.lines(conn, invoice.hotel_id, invoice.id);
-  return {
-    ...shown,
-    payment_status: paymentStatusOf(invoice),
-    lines,
-    vat: vatByRate(lines),
-    credit_note: (await creditNotesRepository.ofInvoice(conn, invoice.hotel_id, invoice.id)) ?? null,
-    payments: await paymentsRepository.ofInvoice(conn, invoice.hotel_id, invoice.id),
-    emails: await emailsRepository.ofInvoice(conn, invoice.hotel_id, invoice.id),
-  };
+/** Rows of several invoices grouped by invoice. */
+function byInvoice<T extends { invoice_id: string }>(rows: T[]): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const row of rows) grouped.set(row.invoice_id, [...(grouped.get(row.invoice_id) ?? []), row]);
+  return grouped;
 }
 
-/** The lines to invoice: those chosen (each of the folio, a charge, on no live invoice), or every such line. */
-async function chooseLines(trx: DbOrTrx, hotelId: string, lines: FolioLine[], chosen?: string[]) {
-  const invoiced = await invoicesRepository.liveLineIds(
-    trx,
-    hotelId,
-    lines.map((line) => line.id),
-  );
+/**
+ * What invoices answer: each row as issued, its lines and VAT by rate, how much is paid, its credit note, its e-mails
+ * (four queries for any number of invoices).
+ */
+async function presentAll(conn: DbOrTrx, hotelId: string, invoices: InvoiceRow[]) {
+  const ids = invoices.map((invoice) => invoice.id);
+  if (ids.length === 0) return [];
+  const [lines, notes, payments, emails] = [
+    byInvoice(await invoicesRepository.lines(conn, hotelId, ids)),
+    byInvoice(await creditNotesRepository.ofInvoices(conn, hotelId, ids)),
+    byInvoice(await paymentsRepository.ofInvoices(conn, hotelId, ids)),
+    byInvoice(await emailsRepository.ofInvoices(conn, hotelId, ids)),
+  ];
+  return invoices.map(({ hotel_id: _hotel, pdf_key: _key, sequence: _sequence, ...shown }) => {
+    const own = (lines.get(shown.id) ?? []).map(({ invoice_id: _invoice, ...line }) => line);
+    return {
+      ...shown,
+      payment_status: paymentStatusOf(shown),
+      lines: own,
+      vat: vatByRate(own),
+      credit_note: notes.get(shown.id)?.[0] ?? null,
+      payments: payments.get(shown.id) ?? [],
+      emails: emails.get(shown.id) ?? [],
+    };
+  });
+}
+
+const present = async (conn: DbOrTrx, invoice: InvoiceRow) => (await presentAll(conn, invoice.hotel_id, [invoice]))[0];
+
+/**
+ * The lines to invoice: those chosen (each of the folio, a charge, on no live invoice), or every such line but the
+ * corrections of lines on a live invoice (settled by its credit note and reissue), at most MAX_INVOICE_LINES.
+ */
+async function chooseLines(trx: DbOrTrx, hotelId: string, found: LockedFolio, chosen?: string[]) {
+  const { lines, corrected } = found;
+  const invoiced = await invoicesRepository.liveLineIds(trx, hotelId, [
+    ...lines.map((line) => line.id),
+    ...corrected.keys(),
+  ]);
   if (!chosen) {
-    const open = lines.filter((line) => isInvoiceable(line) && !invoiced.has(line.id));
+    const open = lines.filter(
+      (line) =>
+        isInvoiceable(line, corrected) && !invoiced.has(line.id) && !correctsInvoiced(line, corrected, invoiced),
+    );
     if (open.length === 0) throw invoiceErrors.rule(invoiceMessages.nothingToInvoice, 'nothing_to_invoice');
+    if (open.length > MAX_INVOICE_LINES)
+      throw invoiceErrors.rule(invoiceMessages.tooManyLines(MAX_INVOICE_LINES), 'too_many_lines');
     return open;
   }
   const byId = new Map(lines.map((line) => [line.id, line]));
   const picked = [...new Set(chosen)].map((id) => byId.get(id));
   if (picked.some((line) => !line)) throw invoiceErrors.body('line_ids', invoiceMessages.lineNotOfFolio);
-  if (picked.some((line) => !isInvoiceable(line!)))
+  if (picked.some((line) => !isInvoiceable(line!, corrected)))
     throw invoiceErrors.rule(invoiceMessages.lineNotInvoiceable, 'line_not_invoiceable');
   if (picked.some((line) => invoiced.has(line!.id)))
     throw invoiceErrors.conflict(invoiceMessages.lineInvoiced, 'line_invoiced');
@@ -77,6 +135,12 @@ async function chooseLines(trx: DbOrTrx, hotelId: string, lines: FolioLine[], ch
  * store and e-mailed on request; cancelled by credit notes; paid into their folios.
  */
 export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDependencies) {
+  // An invoice is a snapshot of its lines: one on a live invoice stays on its folio until a credit note cancels it.
+  deps.folios.guardMoves(async (trx, hotelId, line) => {
+    if ((await invoicesRepository.liveLineIds(trx, hotelId, [line.id])).size > 0)
+      throw invoiceErrors.conflict(invoiceMessages.lineOnInvoice, 'line_on_invoice');
+  });
+
   async function sellerOf(hotelId: string): Promise<Seller> {
     const [hotel, settings] = await Promise.all([deps.hotels.find(hotelId), deps.hotels.settingsOf(hotelId)]);
     const missing = missingRequisites(settings!).map((field) => REQUISITE_NAMES[field]);
@@ -104,15 +168,18 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
   }
 
   /**
-   * The invoice's PDF: from the object store, rendered and kept there the first time it is downloaded or e-mailed
-   * (not at issue: rendering takes the event loop for about 100 ms, which 50 issues at once must not wait for).
+   * The invoice's PDF: from the object store, rendered and kept there (private to the API) the first time it is
+   * downloaded or e-mailed (not at issue: rendering takes the event loop for about 100 ms, which 50 issues at once
+   * must not wait for). A cancelled invoice's is rendered at each download with its «АННУЛИРОВАН» mark.
    */
   async function pdfOf(invoice: InvoiceRow): Promise<Buffer> {
-    const stored = invoice.pdf_key ? await storage.read(invoice.pdf_key) : undefined;
+    const lines = () => invoicesRepository.lines(db, invoice.hotel_id, [invoice.id]);
+    if (invoice.status === 'cancelled') return renderInvoicePdf(invoice, await lines());
+    const stored = invoice.pdf_key ? await inStore(() => storage.read(invoice.pdf_key!)) : undefined;
     if (stored) return Buffer.concat(await stored.toArray());
-    const pdf = await renderInvoicePdf(invoice, await invoicesRepository.lines(db, invoice.hotel_id, invoice.id));
+    const pdf = await renderInvoicePdf(invoice, await lines());
     const key = pdfKey(invoice);
-    await storage.put(key, pdf, 'application/pdf');
+    await inStore(() => storage.put(key, pdf, 'application/pdf', { cacheControl: 'private, no-store' }));
     // Two first downloads at once: one object is kept, the other's removed (both rendered the same snapshot).
     if (!(await invoicesRepository.keepPdf(db, invoice.hotel_id, invoice.id, key))) await storage.remove(key);
     return pdf;
@@ -133,7 +200,7 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
       const invoice = await transactionWithRetry(db, async (trx) => {
         const found = await deps.folios.lockedFolio(trx, hotelId, input.folio_id);
         if (!found) throw invoiceErrors.body('folio_id', invoiceMessages.folioNotFound);
-        const lines = invoiceLines(await chooseLines(trx, hotelId, found.lines, input.line_ids));
+        const lines = invoiceLines(await chooseLines(trx, hotelId, found, input.line_ids));
         const total = sumOf(lines.map((line) => line.amount));
         if (total <= 0n) throw invoiceErrors.rule(invoiceMessages.notPositive, 'not_positive');
         const issuedOn = hotelToday(hotel.timezone);
@@ -143,8 +210,8 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
         const sequence = await countersRepository.next(trx, hotelId, 'invoice', year);
         const row = await invoicesRepository.insert(
           trx,
+          hotelId,
           {
-            hotel_id: hotelId,
             booking_id: found.folio.booking_id,
             folio_id: found.folio.id,
             year,
@@ -170,8 +237,7 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
     },
 
     async list(hotelId: string, filter: { booking_id?: string; year?: number; limit: number }) {
-      const rows = await invoicesRepository.list(db, hotelId, filter, filter.limit);
-      return Promise.all(rows.map((row) => present(db, row)));
+      return presentAll(db, hotelId, await invoicesRepository.list(db, hotelId, filter, filter.limit));
     },
 
     async pdf(hotelId: string, id: string) {
@@ -183,8 +249,10 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
     async email(hotelId: string, id: string, to: string, userId: string | null) {
       const hotel = (await deps.hotels.find(hotelId))!;
       return db.transaction(async (trx) => {
-        const invoice = await find(trx, hotelId, id);
+        const invoice = await find(trx, hotelId, id, true);
         if (invoice.status === 'cancelled') throw invoiceErrors.conflict(invoiceMessages.cancelled, 'cancelled');
+        if ((await emailsRepository.count(trx, hotelId, invoice.id)) >= MAX_EMAILS)
+          throw invoiceErrors.rule(invoiceMessages.tooManyEmails(MAX_EMAILS), 'email_limit');
         const email = await emailsRepository.insert(trx, hotelId, invoice.id, to, userId);
         await enqueueOutbox(
           trx,

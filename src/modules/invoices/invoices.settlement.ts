@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { formatMoney, parseMoney } from '../../platform/money';
 import { hotelToday } from '../bookings';
+import type { BookingsService } from '../bookings';
 import type { FoliosService } from '../folios';
 import type { HotelsService } from '../hotels';
 import { invoiceUpdated } from './invoices.events';
@@ -14,11 +14,12 @@ import {
   paymentsRepository,
 } from './invoices.repository';
 import { documentNumber, paymentStatusOf } from './invoices.rules';
-import type { InvoiceRow, PaymentInput } from './invoices.types';
+import { LEDGER_METHODS, type InvoiceRow, type PaymentInput } from './invoices.types';
 
 interface SettlementDependencies {
   hotels: Pick<HotelsService, 'find'>;
-  folios: Pick<FoliosService, 'lockedFolio' | 'postings'>;
+  bookings: Pick<BookingsService, 'payments'>;
+  folios: Pick<FoliosService, 'placeLine'>;
   find(conn: DbOrTrx, hotelId: string, id: string, forUpdate?: boolean): Promise<InvoiceRow>;
   present(conn: DbOrTrx, invoice: InvoiceRow): Promise<unknown>;
 }
@@ -70,39 +71,39 @@ export function createSettlement(db: Db, deps: SettlementDependencies) {
     },
 
     /**
-     * A payment of the invoice, posted to its folio as a `payment` line once (source `invoice_payment:<id>`); partial
-     * payments add up, more than is left is refused (422), a cancelled invoice takes none (409).
+     * A bank transfer paying the invoice, recorded in the booking's payment ledger as the desk's payments are (its
+     * `paid_amount`, the folio's `payment` line, source `payment:<ledger id>`, put on the invoice's folio), in one
+     * transaction; partial payments add up, more than is left is refused (422), a cancelled invoice takes none (409).
+     * Cash and cards are the desk's (a 54-FZ receipt at its register): 422 here.
      */
     async pay(hotelId: string, id: string, input: PaymentInput, userId: string | null) {
+      const method = input.method ?? 'bank_transfer';
+      if (method !== 'bank_transfer') throw invoiceErrors.rule(invoiceMessages.paymentAtDesk, 'payment_at_desk');
       return transactionWithRetry(db, async (trx) => {
-        const unlocked = await deps.find(trx, hotelId, id);
-        await deps.folios.lockedFolio(trx, hotelId, unlocked.folio_id);
         const invoice = await deps.find(trx, hotelId, id, true);
         if (invoice.status === 'cancelled') throw invoiceErrors.conflict(invoiceMessages.cancelled, 'cancelled');
         const amount = parseMoney(input.amount);
         const left = parseMoney(invoice.total) - parseMoney(invoice.paid_amount);
         if (amount > left) throw invoiceErrors.rule(invoiceMessages.overpaid(formatMoney(left)), 'overpaid');
-        const paymentId = randomUUID();
-        const { line } = await deps.folios.postings.post(
+        const recorded = await deps.bookings.payments.recordWithin(
           trx,
           hotelId,
           invoice.booking_id,
-          {
-            kind: 'payment',
-            amount: formatMoney(-amount),
-            vat_rate: 'none',
-            description: `Оплата по счёту № ${invoice.number}`,
-            source: `invoice_payment:${paymentId}`,
-            posted_via: 'invoice',
-            posted_by: userId,
-          },
+          { amount: formatMoney(amount), method: LEDGER_METHODS[method], note: `Оплата по счёту № ${invoice.number}` },
+          userId,
+        );
+        const line = await deps.folios.placeLine(
+          trx,
+          hotelId,
+          `payment:${recorded.payment.id}`,
           invoice.folio_id,
+          userId,
         );
         const payment = await paymentsRepository.insert(trx, hotelId, {
-          id: paymentId,
           invoice_id: invoice.id,
           amount: formatMoney(amount),
-          method: input.method ?? 'bank_transfer',
+          method,
+          booking_payment_id: recorded.payment.id,
           folio_line_id: line.id,
           paid_by: userId,
         });

@@ -2,8 +2,15 @@ import type { VatRate } from '../../integrations/atol';
 import type { LineKind } from '../folios';
 import type { HotelRequisites } from '../hotels';
 
+import type { PaymentMethod as LedgerMethod } from '../payments';
+
+/** Accepted by the request, so cash and cards get a 422 naming the desk; only a bank transfer is taken here. */
 export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'card'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** How an invoice payment is written in the booking's payment ledger (a transfer passes no fiscal register). */
+export const LEDGER_METHODS: Partial<Record<PaymentMethod, LedgerMethod>> & { bank_transfer: LedgerMethod } = {
+  bank_transfer: 'transfer',
+};
 
 export const INVOICE_STATUSES = ['issued', 'cancelled'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -18,6 +25,8 @@ export const NOT_INVOICEABLE_KINDS: readonly LineKind[] = ['payment', 'refund'];
 
 export const MAX_INVOICE_LINES = 500;
 export const MAX_REASON = 500;
+/** E-mails asked per invoice: a retrying script or a slip of the finger does not flood a mailbox. */
+export const MAX_EMAILS = 20;
 
 /** The seller as it was at issue: the hotel's name and requisites. */
 export type Seller = { [K in keyof HotelRequisites]: HotelRequisites[K] } & { hotel_name: string };
@@ -80,6 +89,7 @@ export interface InvoicePayment {
   invoice_id: string;
   amount: string;
   method: PaymentMethod;
+  booking_payment_id: string;
   folio_line_id: string;
   paid_by: string | null;
   paid_at: Date;
