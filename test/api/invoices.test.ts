@@ -5,6 +5,7 @@ import { waitForMessages } from '../helpers/mail';
 import { pdfText } from '../helpers/pdf';
 import { problem } from '../helpers/problem';
 import { createCategory, createRoom } from '../helpers/structure';
+import { Client } from 'minio';
 import { createStorage } from '../../src/platform/storage';
 import { fixtureRequisites } from '../../src/modules/invoices/invoices.fixtures';
 
@@ -278,6 +279,19 @@ describe('the PDF', () => {
     const row = (await t.db('invoices').where({ id: invoice.id }).first('pdf_key')) as { pdf_key: string };
     const stored = await createStorage(t.config.storage).read(row.pdf_key);
     expect(Buffer.concat(await stored!.toArray()).equals(pdf)).toBe(true);
+    // Only the API serves it: no cache on the way may keep it.
+    const { endpoint, bucket, accessKey, secretKey, region } = t.config.storage;
+    const url = new URL(endpoint);
+    const store = new Client({
+      endPoint: url.hostname,
+      port: Number(url.port),
+      useSSL: false,
+      accessKey,
+      secretKey,
+      region,
+      pathStyle: true,
+    });
+    expect((await store.statObject(bucket, row.pdf_key)).metaData['cache-control']).toBe('private, no-store');
 
     const to = uniqueEmail('accountant');
     const asked = await t.http
