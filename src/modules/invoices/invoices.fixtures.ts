@@ -13,7 +13,7 @@ export const fixtureRequisites = (canary: string) => ({
 });
 
 /**
- * The hotel's requisites filled; an invoice of the seeded booking's guest folio (its service line), paid in part; a
+ * The hotel's requisites filled; an invoice of a service line of the seeded booking's guest folio, paid in part; a
  * line on the seeded company folio left to invoice.
  */
 export const invoicesFixtures: ModuleFixtures = {
@@ -44,7 +44,11 @@ export const invoicesFixtures: ModuleFixtures = {
     const line = await request<{ id: string }>(`${folio}/lines`, {
       body: { kind: 'service', amount: '99', description: `Invoiced ${canary}`, folio_id: records.folio },
     });
-    const invoice = await request<{ id: string }>('/invoices', { body: { folio_id: guest.id } });
+    // Its own line only: the folios' seeded line stays movable (a line on a live invoice is not moved).
+    const billed = await request<{ id: string }>(`${folio}/lines`, {
+      body: { kind: 'service', amount: '50', description: `Billed ${canary}` },
+    });
+    const invoice = await request<{ id: string }>('/invoices', { body: { folio_id: guest.id, line_ids: [billed.id] } });
     await request(`/invoices/${invoice.id}/payments`, { body: { amount: '10.00' } });
     return { invoice: invoice.id, invoiceable_line: line.id };
   },
