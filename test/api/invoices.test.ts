@@ -519,6 +519,13 @@ describe('payments into the booking’s ledger', () => {
       amount: '-900.00',
     });
     expect(folios.flatMap((folio) => folio.lines).filter((line) => line.kind === 'payment')).toHaveLength(1);
+    // The desk does not delete it from under the invoice.
+    const kept = await t.http
+      .delete(api(owner, `/bookings/${id}/payments/${paid.body.payment.booking_payment_id}`))
+      .set(as(owner.accessToken))
+      .expect(409);
+    expect(kept.body.code).toBe('invoice_payment_of_invoice');
+    expect((await read(owner, invoice.id)).paid_amount).toBe('900.00');
   });
 
   it('cash and cards are the desk’s (422), nothing recorded', async () => {

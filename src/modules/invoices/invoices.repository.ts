@@ -157,6 +157,14 @@ export const paymentsRepository = {
     return row;
   },
 
+  /** The invoice payment recorded as that row of the booking's payment ledger, if any. */
+  async ofLedgerRow(db: DbOrTrx, hotelId: string, bookingPaymentId: string): Promise<InvoicePayment | undefined> {
+    return (await db('invoice_payments')
+      .select(PAYMENT_COLUMNS)
+      .where({ hotel_id: hotelId, booking_payment_id: bookingPaymentId })
+      .first()) as InvoicePayment | undefined;
+  },
+
   async ofInvoices(db: DbOrTrx, hotelId: string, invoiceIds: string[]): Promise<InvoicePayment[]> {
     return (await db('invoice_payments')
       .select(PAYMENT_COLUMNS)

@@ -42,7 +42,7 @@ type LockedFolio = NonNullable<Awaited<ReturnType<FoliosService['lockedFolio']>>
 
 export interface InvoicesDependencies {
   hotels: Pick<HotelsService, 'find' | 'settingsOf'>;
-  bookings: Pick<BookingsService, 'getWithin' | 'payments'>;
+  bookings: Pick<BookingsService, 'getWithin' | 'payments' | 'followLedger'>;
   folios: Pick<FoliosService, 'lockedFolio' | 'placeLine' | 'guardMoves'>;
 }
 
@@ -139,6 +139,12 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
   deps.folios.guardMoves(async (trx, hotelId, line) => {
     if ((await invoicesRepository.liveLineIds(trx, hotelId, [line.id])).size > 0)
       throw invoiceErrors.conflict(invoiceMessages.lineOnInvoice, 'line_on_invoice');
+  });
+  // An invoice's payment stays in the booking's ledger: the desk deleting it would leave the invoice paid.
+  deps.bookings.followLedger(async (trx, entry) => {
+    if (entry.kind !== 'payment_removed') return;
+    if (await paymentsRepository.ofLedgerRow(trx, entry.booking.hotel_id, entry.payment.id))
+      throw invoiceErrors.conflict(invoiceMessages.paymentOfInvoice, 'payment_of_invoice');
   });
 
   async function sellerOf(hotelId: string): Promise<Seller> {
