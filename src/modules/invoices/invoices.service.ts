@@ -46,10 +46,6 @@ export interface InvoicesDependencies {
   folios: Pick<FoliosService, 'lockedFolio' | 'placeLine' | 'guardMoves'>;
 }
 
-/**
- * Where a PDF is kept: under a random name no answer shows (never the invoice's id), since the production-like
- * bucket is readable by anyone who knows an object's key (docs/operations.md).
- */
 /** The object store down (or refusing): 503, to be retried, not a 500; the store's error logged as its cause. */
 async function inStore<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -61,6 +57,10 @@ async function inStore<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Where a PDF is kept: under a random name no answer shows (never the invoice's id), since the production-like
+ * bucket is readable by anyone who knows an object's key (docs/operations.md).
+ */
 const pdfKey = (invoice: Pick<InvoiceRow, 'hotel_id'>) =>
   `invoices/${invoice.hotel_id}/${randomBytes(32).toString('hex')}.pdf`;
 
