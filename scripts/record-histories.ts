@@ -22,6 +22,7 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { buildApi } from '../src/app';
 import type { SocketEndpoint } from '../src/platform/realtime/socket-endpoint';
+import { fixtureRequisites } from '../src/modules/invoices/invoices.fixtures';
 import { createNotificationsService } from '../src/modules/notifications/notifications.service';
 import { pushChannel } from '../src/modules/push/push.channel';
 import { loadConfig } from '../src/config';
@@ -36,6 +37,7 @@ import { fakeYooKassaControl } from '../test/fakes/yookassa';
 import { fiscalWorkflowIds } from '../workflows/contracts/fiscal';
 import { bookingPaymentWorkflowId } from '../workflows/contracts/booking-payments';
 import { depositWorkflowId } from '../workflows/contracts/deposits';
+import { invoiceWorkflowIds } from '../workflows/contracts/invoices';
 import { pushWorkflowIds } from '../workflows/contracts/push';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
 import { startEphemeralStack, type RunningStack } from './stack/stack';
@@ -733,6 +735,36 @@ const CASES: Case[] = [
       const workflowId = `block-release:${block.id}`;
       expectResult(await finished(r.client, workflowId), 'released');
       return { 'blockRelease-rolling-cancelled': workflowId };
+    },
+  },
+  {
+    workflowType: 'invoiceEmail',
+    name: 'an invoice PDF e-mailed',
+    histories: ['invoiceEmail-sent'],
+    async run(r) {
+      const { hotel, api, book } = await hotelWithRoom(r, 'invoices', fixtureRequisites('replay'));
+      const stay = await book(0, 1);
+      const folio = `/bookings/${stay.id}/folio`;
+      await r.api.call('POST', api(`${folio}/lines`), {
+        token: hotel.token,
+        expected: 201,
+        body: { kind: 'service', amount: '1000', description: 'Fixture service' },
+      });
+      const view = await r.api.call<{ folios: { id: string }[] }>('GET', api(folio), { token: hotel.token });
+      const invoice = await r.api.call<{ id: string }>('POST', api('/invoices'), {
+        token: hotel.token,
+        expected: 201,
+        body: { folio_id: view.folios[0].id },
+      });
+      const email = await r.api.call<{ id: string }>('POST', api(`/invoices/${invoice.id}/email`), {
+        token: hotel.token,
+        expected: 202,
+        body: { to: FAKE.email('invoice') },
+      });
+      const workflowId = invoiceWorkflowIds.invoiceEmail(email.id);
+      await finished(r.client, workflowId);
+      await mailTo(r.stackEnv, FAKE.email('invoice'));
+      return { 'invoiceEmail-sent': workflowId };
     },
   },
   {

@@ -15,3 +15,4 @@ export * from './loyalty-expiry.workflow';
 export * from './block-release.workflow';
 export * from './daily-report.workflow';
 export * from './night-audit.workflow';
+export * from './invoice-email.workflow';

@@ -17,6 +17,7 @@ import { benchDeposits } from './deposits';
 import { benchGuestServices } from './guest-services';
 import { benchHeldLock } from './held-lock';
 import { benchReports } from './history';
+import { benchInvoices } from './invoices';
 import { benchLifecycleActions } from './lifecycle-actions';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
@@ -30,7 +31,7 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
  * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
- * audit.
+ * audit, invoices.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -88,6 +89,8 @@ async function main(): Promise<void> {
     }
     // 1,000 requests at once for the last units of one category: staff and widget bookings and a block's pickups.
     if (runs('blocks')) console.log(`\n${(await benchBlocksRace(baseUrl, db, users[13])).join('\n')}`);
+    // 50 invoices issued at once in one hotel: the time, and numbers 1…50 with no gap.
+    if (runs('invoices')) console.log(`\n${(await benchInvoices(baseUrl, db, users[14])).join('\n')}`);
     if (runs('widget'))
       console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);
     // 200 reference agents in this process: quick commands' round trips, then an offline desk's queue draining.

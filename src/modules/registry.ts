@@ -11,6 +11,7 @@ import { fiscalModule } from './fiscal/fiscal.module';
 import { foliosModule } from './folios/folios.module';
 import { guestsModule } from './guests/guests.module';
 import { hotelsModule } from './hotels/hotels.module';
+import { invoicesModule } from './invoices/invoices.module';
 import { housekeepingModule } from './housekeeping/housekeeping.module';
 import { lockvendorModule } from './lockvendor/lockvendor.module';
 import { maintenanceModule } from './maintenance/maintenance.module';
@@ -63,6 +64,7 @@ export const MODULES = [
   blocksModule,
   foliosModule,
   nightAuditModule,
+  invoicesModule,
   depositsModule,
   billingModule,
   widgetModule,

@@ -5,7 +5,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /** Files sent with it; one with a `cid` is shown inline where the HTML names `cid:<cid>`. */
+  /** Files sent with it (an invoice's PDF); one with a `cid` is shown inline where the HTML names `cid:<cid>`. */
   attachments?: { filename: string; content: Buffer; cid?: string; contentType: string }[];
 }
 

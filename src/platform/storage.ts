@@ -4,8 +4,11 @@ import type { SharedSettings } from './config';
 
 /** The object store (S3 protocol: MinIO or S3 in production, s3rver in dev and tests), one bucket. */
 export interface Storage {
-  /** Stores `body` under `key`; objects are immutable once written (keys are never reused). */
-  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores `body` under `key`; objects are immutable once written (keys are never reused), cached by anyone for a year
+   * unless `cacheControl` says otherwise (a document only the API serves: `private, no-store`).
+   */
+  put(key: string, body: Buffer, contentType: string, options?: { cacheControl?: string }): Promise<void>;
   /** Removes the object; removing a missing object succeeds (idempotent). */
   remove(key: string): Promise<void>;
   /** The object's bytes as a stream; undefined when there is no such object. */
@@ -35,10 +38,10 @@ export function createStorage(config: SharedSettings['storage']): Storage {
     pathStyle: true,
   });
   return {
-    async put(key, body, contentType) {
+    async put(key, body, contentType, options) {
       await client.putObject(config.bucket, key, body, body.length, {
         'Content-Type': contentType,
-        'Cache-Control': 'public, max-age=31536000, immutable',
+        'Cache-Control': options?.cacheControl ?? 'public, max-age=31536000, immutable',
       });
     },
     async remove(key) {

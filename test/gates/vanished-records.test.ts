@@ -17,6 +17,7 @@ import type { MaintenanceActivities } from '../../workflows/contracts/maintenanc
 import type { NightAuditActivities } from '../../workflows/contracts/night-audit';
 import type { BookingPaymentActivities } from '../../workflows/contracts/booking-payments';
 import type { DepositActivities } from '../../workflows/contracts/deposits';
+import type { InvoiceActivities } from '../../workflows/contracts/invoices';
 import type { PushActivities } from '../../workflows/contracts/push';
 import type { ReportActivities } from '../../workflows/contracts/reports';
 import type { ReviewActivities } from '../../workflows/contracts/reviews';
@@ -55,7 +56,8 @@ type Contracts = AccountActivities &
   TvActivities &
   ReportActivities &
   BlockReleaseActivities &
-  NightAuditActivities;
+  NightAuditActivities &
+  InvoiceActivities;
 
 /** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
 type Calls = {
@@ -123,6 +125,7 @@ const CALLS: Calls = {
   finishNightAudit: ({ hotelId }) => [hotelId, '2001-01-01'],
   failNightAudit: ({ hotelId }) => [hotelId, '2001-01-01', 'gone'],
   syncNightAuditSchedule: ({ hotelId }) => [hotelId],
+  sendInvoiceEmail: ({ hotelId, id }) => [hotelId, id],
 };
 
 let t: TestApp;

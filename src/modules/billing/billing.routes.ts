@@ -150,6 +150,7 @@ export function deskPaymentsRoutes(deskPayments: DeskPayments): RouteDefinition[
       responses: {
         200: { description: 'The booking', schema: bookingSchema },
         404: { description: 'No such payment' },
+        409: { description: 'A payment of an invoice (`invoice_payment_of_invoice`): it stays with the invoice' },
         422: { description: 'The sum of the payments would leave what its column holds' },
       },
       async handler({ hotel, params, res }) {

@@ -130,6 +130,22 @@ export const linesRepository = {
       .orderBy([{ column: 'business_date' }, { column: 'created_at' }, { column: 'id' }])) as FolioLine[];
   },
 
+  /** These lines and every line they correct, transitively (a correction of a correction of a payment...). */
+  async withCorrected(db: DbOrTrx, hotelId: string, ids: string[]): Promise<FolioLine[]> {
+    return (await db('folio_lines')
+      .select(db.raw(LINE_COLUMNS))
+      .where({ hotel_id: hotelId })
+      .whereRaw(
+        `id IN (WITH RECURSIVE chain AS (
+           SELECT id, corrects_line_id FROM folio_lines WHERE hotel_id = ? AND id = ANY(?::uuid[])
+           UNION
+           SELECT l.id, l.corrects_line_id FROM folio_lines l JOIN chain c ON l.id = c.corrects_line_id AND l.hotel_id = ?
+         ) SELECT id FROM chain)`,
+        // As one array literal: knex would spread an array binding into a list.
+        [hotelId, `{${ids.join(',')}}`, hotelId],
+      )) as FolioLine[];
+  },
+
   async sum(db: DbOrTrx, hotelId: string, folioId: string): Promise<string> {
     const row = (await db('folio_lines')
       .where({ hotel_id: hotelId, folio_id: folioId })

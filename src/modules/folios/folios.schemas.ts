@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { VAT_RATES } from '../../integrations/atol';
 import { openApiComponent } from '../../platform/http/components';
 import { calendarDate, idParams, moneyOut, signedDecimal } from '../../platform/http/schemas';
+import { isValidInn } from '../hotels';
 import {
   LINE_KINDS,
   MANUAL_KINDS,
@@ -34,12 +35,15 @@ export const manualLineBody = Joi.object({
   corrects_line_id: Joi.string().uuid().description('The line of the booking this one corrects'),
 });
 
+const innMessage = 'ИНН плательщика с неверными контрольными цифрами';
+
 export const companyFolioBody = Joi.object({
   payer_name: Joi.string().trim().min(1).max(200).required(),
   payer_inn: Joi.string()
     .pattern(/^(\d{10}|\d{12})$/, 'INN')
+    .custom((inn: string, helpers) => (isValidInn(inn) ? inn : helpers.message({ custom: innMessage })))
     .required()
-    .description('10 digits (a company) or 12 (an entrepreneur)'),
+    .description('10 digits (a company) or 12 (an entrepreneur), with the right check digits'),
 });
 
 export const moveLineBody = Joi.object({ folio_id: Joi.string().uuid().required() });

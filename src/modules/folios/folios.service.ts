@@ -41,6 +41,9 @@ function assertSign({ kind, amount }: ManualLineInput): void {
     throw bodyError('amount', folioMessages.sign(kind));
 }
 
+/** Another module's veto on moving a line (invoices: a line on a live invoice stays), in the move's transaction. */
+export type MoveGuard = (trx: DbOrTrx, hotelId: string, line: FolioLine) => Promise<void>;
+
 function present(folio: Folio, lines: FolioLine[]) {
   const own = lines.filter((line) => line.folio_id === folio.id);
   return { ...folio, balance: balanceOf(own), lines: own };
@@ -52,6 +55,7 @@ function present(folio: Folio, lines: FolioLine[]) {
  */
 export function createFoliosService(db: Db, deps: FoliosDependencies) {
   const postings = createPostings(deps);
+  const moveGuards: MoveGuard[] = [];
 
   deps.bookings.followLedger((trx, entry) => postings.postEntry(trx, entry));
   const stays: ChargeStays = {
@@ -143,6 +147,38 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
       return receiptDuesOf(booking, folio.id, lines, nights);
     },
 
+    /** Called by a module built after folios: `guard` may refuse a move (it throws) before the line moves. */
+    guardMoves(guard: MoveGuard): void {
+      moveGuards.push(guard);
+    },
+
+    /**
+     * For invoices: a folio of the hotel (undefined if none) with its lines, and the lines they correct
+     * (transitively), read in the caller's transaction after its booking's folios are locked, so until that
+     * transaction ends no line is moved on or off it nor posted to it by hand. The lines the stay's records post
+     * (payments, charges, nights) take no such lock: the caller bills the lines it read, no others.
+     */
+    async lockedFolio(trx: DbOrTrx, hotelId: string, folioId: string) {
+      const folio = await foliosRepository.find(trx, hotelId, folioId);
+      if (!folio) return undefined;
+      await foliosRepository.lockBooking(trx, hotelId, folio.booking_id);
+      const lines = await linesRepository.ofFolios(trx, hotelId, [folio.id]);
+      const corrected = await linesRepository.withCorrected(
+        trx,
+        hotelId,
+        lines.flatMap((line) => line.corrects_line_id ?? []),
+      );
+      return { folio, lines, corrected: new Map(corrected.map((line) => [line.id, line])) };
+    },
+
+    /** For invoices: puts the line posted under `source` (in this transaction) on the folio, the move recorded. */
+    async placeLine(trx: DbOrTrx, hotelId: string, source: string, folioId: string, by: string | null) {
+      const line = (await linesRepository.bySource(trx, hotelId, source))!;
+      if (line.folio_id === folioId) return line;
+      await linesRepository.move(trx, hotelId, line, folioId, by);
+      return { ...line, folio_id: folioId };
+    },
+
     /** Every folio of the booking with its lines and balance, the balance of them all, the moves and decisions. */
     async view(hotelId: string, bookingId: string) {
       await deps.bookings.get(hotelId, bookingId);
@@ -216,7 +252,7 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
 
     /**
      * Moves a line to another folio of the booking, or to one of another stay of its group block (a closed day's lines
-     * stay where they are: 409).
+     * stay where they are, and so do those a guard refuses, e.g. a line on a live invoice: 409).
      */
     async moveLine(hotelId: string, bookingId: string, lineId: string, toFolioId: string, userId: string | null) {
       return withBooking(hotelId, bookingId, async (trx) => {
@@ -226,6 +262,7 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
         const { closed_through } = await folioSettingsRepository.get(trx, hotelId);
         if (isClosed(closed_through, line.business_date))
           throw new ConflictError(folioMessages.closedDay(line.business_date), 'folio_day_closed');
+        for (const guard of moveGuards) await guard(trx, hotelId, line);
         return linesRepository.move(trx, hotelId, line, toFolioId, userId);
       });
     },

@@ -54,12 +54,16 @@ export function hotelsRoutes(hotels: HotelsService): RouteDefinition[] {
       path: '/api/hotels/:slug/settings',
       summary: 'Update the hotel settings',
       description:
-        '`smtp_password` is stored encrypted (AES-256-GCM) and only reported back as `smtp_password_set`; null clears it.',
+        '`smtp_password` is stored encrypted (AES-256-GCM) and only reported back as `smtp_password_set`; null clears it. ' +
+        'The requisites (what the hotel’s invoices carry) are checked with their check digits and control keys.',
       tags: ['Hotel'],
       concurrency: 'if-match',
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: slugParams, body: updateSettingsBody },
-      responses: { 200: { description: 'The updated settings', schema: settingsSchema } },
+      responses: {
+        200: { description: 'The updated settings', schema: settingsSchema },
+        422: { description: 'Malformed requisites (INN, KPP, BIK, accounts): every problem named' },
+      },
       async handler({ hotel, body, expectedVersion, res }) {
         res.json(await hotels.updateSettings(hotel.id, body, expectedVersion));
       },

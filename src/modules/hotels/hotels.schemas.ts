@@ -1,6 +1,20 @@
 import Joi from 'joi';
 import { GUEST_LANGUAGES, ROOM_ASSIGNMENT_STRATEGIES } from './hotels.settings';
 import { openApiComponent } from '../../platform/http/components';
+import { REQUISITE_FIELDS } from './hotels.requisites';
+
+/** The seller's requisites of the hotel's invoices: their format is checked by the service (422 naming what is wrong). */
+const requisitesBody = Object.fromEntries(
+  REQUISITE_FIELDS.map((field) => [
+    field,
+    Joi.string()
+      .trim()
+      .min(1)
+      .max(['legal_name', 'legal_address', 'bank_name'].includes(field) ? 500 : 40)
+      .allow(null),
+  ]),
+);
+const requisitesShown = Object.fromEntries(REQUISITE_FIELDS.map((field) => [field, Joi.string().allow(null)]));
 
 /** Any zone the runtime's time zone database knows, including aliases such as Asia/Kolkata. */
 function isTimeZone(value: string): boolean {
@@ -67,6 +81,7 @@ export const updateSettingsBody = Joi.object({
   guest_language: Joi.string()
     .valid(...GUEST_LANGUAGES)
     .description('The language of the e-mails to guests of online bookings'),
+  ...requisitesBody,
 })
   .min(1)
   .messages({ 'object.min': 'at least one field must be given' });
@@ -88,5 +103,6 @@ export const settingsSchema = Joi.object({
   smtp_from: Joi.string().allow(null),
   smtp_password_set: Joi.boolean(),
   guest_language: Joi.string().valid(...GUEST_LANGUAGES),
+  ...requisitesShown,
   updated_at: Joi.date(),
 }).meta(openApiComponent('HotelSettings'));

@@ -8,6 +8,7 @@ import { assertVersion, type ExpectedVersion } from '../../platform/http/concurr
 import { assertPublicDestination } from '../../platform/outbound';
 import type { Hotel, HotelChanges } from './hotels.model';
 import { hotelsRepository } from './hotels.repository';
+import { assertRequisites, REQUISITE_FIELDS } from './hotels.requisites';
 import { settingsRepository, type HotelSettingsChanges, type HotelSettingsRow } from './hotels.settings';
 import { firstFreeSlug, slugify } from './hotels.slug';
 
@@ -111,10 +112,9 @@ export function createHotelsService(db: Db, config: SharedSettings) {
       await db.transaction(async (trx) => {
         const hotel = await hotelsRepository.lock(trx, hotelId);
         if (!hotel) throw new NotFoundError(notFound);
-        assertVersion(
-          expected,
-          settingsVersion(hotel, await settingsRepository.get(trx, hotelId, { forUpdate: true })),
-        );
+        const current = (await settingsRepository.get(trx, hotelId, { forUpdate: true }))!;
+        assertVersion(expected, settingsVersion(hotel, current));
+        if (REQUISITE_FIELDS.some((field) => field in settings)) assertRequisites({ ...current, ...settings });
         if (check_in_time || check_out_time) {
           await hotelsRepository.update(trx, hotelId, { check_in_time, check_out_time });
         }

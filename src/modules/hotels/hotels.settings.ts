@@ -1,4 +1,5 @@
 import { settingsTable } from '../../platform/db/settings-table';
+import type { HotelRequisites } from './hotels.requisites';
 
 export const ROOM_ASSIGNMENT_STRATEGIES = ['spread', 'together', 'sequential', 'manual'] as const;
 /** The languages the hotel can write to its guests in. */
@@ -6,7 +7,7 @@ export const GUEST_LANGUAGES = ['ru', 'en'] as const;
 
 export type GuestLanguage = (typeof GUEST_LANGUAGES)[number];
 
-export interface HotelSettingsRow {
+export interface HotelSettingsRow extends HotelRequisites {
   hotel_id: string;
   early_checkin_enabled: boolean;
   late_checkout_enabled: boolean;

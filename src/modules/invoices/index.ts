@@ -1,0 +1,1 @@
+export type { InvoicesService } from './invoices.service';

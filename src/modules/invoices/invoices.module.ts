@@ -1,0 +1,19 @@
+import { defineModule } from '../../platform/modules';
+import { createStorage } from '../../platform/storage';
+import { invoiceActivities } from './invoices.activities';
+import { invoiceUpdated } from './invoices.events';
+import { invoicesFixtures } from './invoices.fixtures';
+import { invoicesRoutes } from './invoices.routes';
+import { createInvoicesService, type InvoicesDependencies } from './invoices.service';
+
+/** Invoices from folios to their payers: numbered, PDF in the object store, e-mailed, cancelled by credit notes, paid. */
+export const invoicesModule = defineModule({
+  name: 'invoices',
+  fixtures: invoicesFixtures,
+  uses: ['hotels', 'bookings', 'folios'],
+  create: ({ db, config }, deps: InvoicesDependencies) =>
+    createInvoicesService(db, createStorage(config.storage), deps),
+  events: [invoiceUpdated],
+  routes: (invoices) => invoicesRoutes(invoices),
+  activities: (invoices, context) => invoiceActivities(invoices, context),
+});
