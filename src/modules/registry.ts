@@ -63,6 +63,7 @@ export const MODULES = [
   bookingsModule,
   blocksModule,
   foliosModule,
+  reportsModule,
   nightAuditModule,
   invoicesModule,
   depositsModule,
@@ -77,7 +78,6 @@ export const MODULES = [
   loyaltyModule,
   reviewsModule,
   roomServiceModule,
-  reportsModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

@@ -73,7 +73,7 @@ const auditDay = localDay(-1);
 
 /** The daily reports `address` received (its other mail, e.g. the registration's, left aside). */
 const reportsTo = async (address: string) =>
-  (await messagesTo(address)).filter((message) => message.subject.includes('итоги дня'));
+  (await messagesTo(address)).filter((message) => message.subject.includes('отчёт за'));
 const waitForReport = (address: string) =>
   until(
     async () => {

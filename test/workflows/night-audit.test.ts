@@ -164,6 +164,6 @@ it('succeeds once the day is closed though the relay refuses one recipient: the 
       report_error: expect.stringContaining(`${hotel.email}: SMTP refused the message (550)`),
     }),
   ]);
-  const reports = (await messagesTo(manager.email)).filter((message) => message.subject.includes('итоги дня'));
+  const reports = (await messagesTo(manager.email)).filter((message) => message.subject.includes('отчёт за'));
   expect(reports).toHaveLength(1);
 }, 150_000);

@@ -13,7 +13,7 @@ export function nightAuditActivities(
   { db, mailer }: WorkerContext,
   deps: NightAuditDependencies,
 ): NightAuditActivities {
-  const sendDailyReport = createDailyReport({ db, mailer, hotels: deps.hotels, notifications: deps.notifications });
+  const sendDailyReport = createDailyReport({ db, mailer, ...deps });
   const { steps } = audit;
   const syncSchedule = async (hotelId: string) =>
     syncAuditSchedule(getClient(), Context.current().info.taskQueue, hotelId, await audit.scheduleTarget(hotelId));

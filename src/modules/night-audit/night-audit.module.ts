@@ -12,7 +12,7 @@ import { createNightAuditService, type NightAuditDependencies } from './night-au
 export const nightAuditModule = defineModule({
   name: 'nightAudit',
   fixtures: nightAuditFixtures,
-  uses: ['hotels', 'bookings', 'housekeeping', 'folios', 'notifications'],
+  uses: ['hotels', 'bookings', 'housekeeping', 'folios', 'notifications', 'reports'],
   create: ({ db }, deps: NightAuditDependencies) => createNightAuditService(db, deps),
   routes: (audit) => nightAuditRoutes(audit),
   activities: (audit, context, deps) => nightAuditActivities(audit, context, deps),

@@ -8,6 +8,7 @@ import type { HotelRef } from '../../platform/http/route';
 import { hotelToday } from '../bookings';
 import type { FoliosService } from '../folios';
 import type { NotificationsService } from '../notifications';
+import type { ReportsService } from '../reports';
 import {
   nightAuditIds,
   type NightAuditScheduleWorkflow,
@@ -21,6 +22,7 @@ import type { ScheduleTarget } from './night-audit.schedule';
 export interface NightAuditDependencies extends StepsDependencies {
   folios: StepsDependencies['folios'] & Pick<FoliosService, 'postings'>;
   notifications: Pick<NotificationsService, 'notify' | 'staffOf'>;
+  reports: Pick<ReportsService, 'daily'>;
 }
 
 export const nightAuditMessages = {

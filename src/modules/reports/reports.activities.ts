@@ -4,8 +4,7 @@ import { HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import type { WorkerContext } from '../../platform/modules';
 import { sendingClaimed } from '../../platform/temporal/mail-failures';
 import type { UsersService } from '../users';
-import { chartPng } from './reports.chart';
-import { dailyEmail } from './reports.daily';
+import { dailyEmailOf } from './reports.daily';
 import type { ReportsService } from './reports.service';
 
 /** The daily report e-mail: each recipient's message claimed once per date and key (a retry never sends it twice). */
@@ -16,14 +15,13 @@ export function reportActivities(
 ): ReportActivities {
   return {
     async sendDailyReportEmail({ hotelId, date, key }) {
-      const report = await reports.daily(hotelId, date);
+      const messageTo = await dailyEmailOf(reports, hotelId, date);
       const pages = await Promise.all(
         HOTEL_MANAGEMENT.map((role) => users.listInHotel(hotelId, { role, active: true }, { limit: 100 })),
       );
-      const chart = await chartPng(report);
       let sent = 0;
       for (const user of pages.flatMap((page) => page.items)) {
-        const message = dailyEmail(report, chart, user.email);
+        const message = messageTo(user.email);
         const outcome = await sendingClaimed(
           () =>
             sendClaimed(db, `daily-report:${hotelId}:${date}:${key}:${user.id}`, () => mailer.send(message), 'send'),

@@ -1,7 +1,8 @@
 import { escapeHtml, type MailMessage } from '../../platform/mail';
 import { FONT_FILE } from './reports.chart';
 import { loadPackage } from './reports.lazy';
-import type { DailyReport } from './reports.service';
+import { chartPng } from './reports.chart';
+import type { DailyReport, ReportsService } from './reports.service';
 
 const CHART_CID = 'daily-chart@reports';
 
@@ -27,7 +28,7 @@ function keyFigures(report: DailyReport): [string, string][] {
  * The e-mail: the figures as a table, the chart (`chart`, a PNG rendered once for every recipient) attached inline
  * (by CID, so every mail client shows it).
  */
-export function dailyEmail(report: DailyReport, chart: Buffer, to: string): MailMessage {
+function dailyEmail(report: DailyReport, chart: Buffer, to: string): MailMessage {
   const title = `${report.hotel.name}: отчёт за ${report.date}`;
   const rows = keyFigures(report)
     .map(([name, value]) => `<tr><td>${escapeHtml(name)}</td><td align="right">${escapeHtml(value)}</td></tr>`)
@@ -44,6 +45,17 @@ export function dailyEmail(report: DailyReport, chart: Buffer, to: string): Mail
       `<p><img id="chart" src="cid:${CHART_CID}" width="720" alt="Загрузка и ADR"></p></body></html>`,
     attachments: [{ filename: 'chart.png', content: chart, cid: CHART_CID, contentType: 'image/png' }],
   };
+}
+
+/** The daily report e-mail of `date`, its chart rendered once: the message for each recipient. */
+export async function dailyEmailOf(
+  reports: Pick<ReportsService, 'daily'>,
+  hotelId: string,
+  date: string,
+): Promise<(to: string) => MailMessage> {
+  const report = await reports.daily(hotelId, date);
+  const chart = await chartPng(report);
+  return (to) => dailyEmail(report, chart, to);
 }
 
 /** The day's report as a one-page PDF (pdfkit, with the packaged Cyrillic font). */

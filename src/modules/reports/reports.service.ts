@@ -104,10 +104,10 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
   }
 
   /**
-   * E-mails the daily report of `date` to the hotel's owner and managers (the night audit calls this at its last
-   * step). It is sent by a workflow through the outbox, once per `key`.
+   * E-mails the daily report of `date` to the hotel's owner and managers on staff's request (the night audit sends it
+   * by its own step, `dailyEmailOf`). It is sent by a workflow through the outbox, once per `key`.
    */
-  async function sendDailyReport(hotelId: string, date: string, key = 'audit') {
+  async function sendDailyReport(hotelId: string, date: string, key: string) {
     const hotel = await hotelOf(hotelId);
     const workflowId = `daily-report:${hotelId}:${date}:${key}`;
     await enqueueOutbox(
@@ -117,6 +117,35 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
       }),
     );
     return { workflow_id: workflowId };
+  }
+
+  /** The day's figures, and the last 30 days' and next 30 nights' for the chart, from one snapshot. */
+  async function daily(hotelId: string, date: string) {
+    const hotel = await hotelOf(hotelId);
+    const day = { from: date, to: date };
+    const read = await reading(async (trx) => ({
+      figures: (await performanceOf(trx, hotelId, day, 'day'))[0],
+      byCategory: await reportsRepository.revenueBy(trx, hotelId, day, 'category'),
+      payments: await reportsRepository.payments(trx, hotelId, day),
+      lists: await stayLists(trx, hotelId, date, hotel.timezone),
+      history: await performanceOf(trx, hotelId, { from: addDays(date, -29), to: date }, 'day'),
+      ahead: await forward(trx, hotelId, { from: addDays(date, 1), to: addDays(date, 30) }, 1, hotel.timezone),
+    }));
+    const methods = new Map<string, bigint>();
+    for (const row of read.payments) methods.set(row.method, (methods.get(row.method) ?? 0n) + parseMoney(row.net));
+    return {
+      hotel: { name: hotel.name, slug: hotel.slug },
+      date,
+      today: hotelToday(hotel.timezone),
+      figures: read.figures,
+      revenue_by_category: read.byCategory,
+      payments_by_method: [...methods].map(([method, net]) => ({ method, net: formatMoney(net) })),
+      arrivals: read.lists.arrivals.length,
+      departures: read.lists.departures.length,
+      in_house: read.lists.in_house.length,
+      history: read.history.map(({ period, occupancy, adr }) => ({ date: period, occupancy, adr })),
+      on_the_books: read.ahead.map(({ date: night, occupancy, rooms }) => ({ date: night, occupancy, rooms })),
+    };
   }
 
   return {
@@ -154,36 +183,7 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
     /** The tourist tax module's monthly report as it is (not computed again here). */
     touristTax: (hotelId: string, month: string) => deps.touristTax.report(hotelId, month),
 
-    /** The day's figures, and the last 30 days' and next 30 nights' for the chart, from one snapshot. */
-    async daily(hotelId: string, date: string) {
-      const hotel = await hotelOf(hotelId);
-      const day = { from: date, to: date };
-      const read = await reading(async (trx) => ({
-        figures: (await performanceOf(trx, hotelId, day, 'day'))[0],
-        byCategory: await reportsRepository.revenueBy(trx, hotelId, day, 'category'),
-        payments: await reportsRepository.payments(trx, hotelId, day),
-        lists: await stayLists(trx, hotelId, date, hotel.timezone),
-        history: await performanceOf(trx, hotelId, { from: addDays(date, -29), to: date }, 'day'),
-        ahead: await forward(trx, hotelId, { from: addDays(date, 1), to: addDays(date, 30) }, 1, hotel.timezone),
-      }));
-      const methods = new Map<string, bigint>();
-      for (const row of read.payments) methods.set(row.method, (methods.get(row.method) ?? 0n) + parseMoney(row.net));
-      return {
-        hotel: { name: hotel.name, slug: hotel.slug },
-        date,
-        today: hotelToday(hotel.timezone),
-        figures: read.figures,
-        revenue_by_category: read.byCategory,
-        payments_by_method: [...methods].map(([method, net]) => ({ method, net: formatMoney(net) })),
-        arrivals: read.lists.arrivals.length,
-        departures: read.lists.departures.length,
-        in_house: read.lists.in_house.length,
-        history: read.history.map(({ period, occupancy, adr }) => ({ date: period, occupancy, adr })),
-        on_the_books: read.ahead.map(({ date: night, occupancy, rooms }) => ({ date: night, occupancy, rooms })),
-      };
-    },
-
-    sendDailyReport,
+    daily,
 
     /**
      * Staff's request to e-mail a date's daily report again: keyed by the hotel's today, so it goes at most once a day
