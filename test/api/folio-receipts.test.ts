@@ -188,12 +188,15 @@ describe('receipts from the folio lines', () => {
       guest_phone: '+7 999 765-43-21',
       booking_id: stay.id,
     }).expect(201);
-    expect(await paidAtDesk(stay.id, '5200.00')).toEqual([
-      ['Туристический налог', 200, 'none'],
+    // The check-out posts the stay's nights and their tourist tax (in house, they wait for the night audit).
+    await send('patch', `/bookings/${stay.id}`, { status: 'checked_out' }).expect(200);
+    const { tax } = await folioBalance(stay.id);
+    expect(tax).toBeGreaterThan(0);
+    expect(await paidAtDesk(stay.id, (tax + 5000).toFixed(2))).toEqual([
+      ['Туристический налог', tax, 'none'],
       ['Аренда', 5000, 'vat22'],
     ]);
 
-    await send('patch', `/bookings/${stay.id}`, { status: 'checked_out' }).expect(200);
     const tasks = await t.http
       .get(api(`/housekeeping?room_id=${stay.roomId}`))
       .set(as(hotel.accessToken))
@@ -218,10 +221,13 @@ describe('receipts from the folio lines', () => {
       vat_rate: '22',
       description: 'Трансфер из аэропорта',
     }).expect(201);
-    const { balance } = await folioBalance(stay.id);
+    // The check-out posts the stay's nights and their tourist tax: the balance is the whole bill.
+    await send('patch', `/bookings/${stay.id}`, { status: 'checked_out' }).expect(200);
+    const { balance, tax } = await folioBalance(stay.id);
+    expect(Number(balance)).toBeCloseTo(8000 + tax + 1000, 2);
     expect(await paidAtDesk(stay.id, balance)).toEqual([
       [lodgingName(), 8000, 'vat0'],
-      ['Туристический налог', 200, 'none'],
+      ['Туристический налог', tax, 'none'],
       ['Услуги', 1000, 'vat22'],
     ]);
   });
