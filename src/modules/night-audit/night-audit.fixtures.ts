@@ -5,7 +5,8 @@ import { snapshotsRepository } from './night-audit.repository';
 
 /**
  * A closed day's snapshot (written by the audit's workflow, no route makes one: a day of its own far in the past, so
- * two hotels' seeds name different days), and the audit switched on at 04:00.
+ * two hotels' seeds name different days), and the audit's hour set to 04:00 but left off: switched on, it would refuse
+ * the folios' close by hand (the gates' own write of the folios) and leave a schedule per seeded hotel in Temporal.
  */
 export const nightAuditFixtures: ModuleFixtures = {
   records: { audit_snapshot: { paths: ['/api/hotels/:slug/night-audit/snapshots/:date'] } },
@@ -17,7 +18,7 @@ export const nightAuditFixtures: ModuleFixtures = {
       hotelId,
       dayFigures(hotelId, date, { ...facts, arrivals: 1, departures: 0, noShows: 0 }),
     );
-    await request('/night-audit/settings', { method: 'put', body: { enabled: true, hour: 4 } });
+    await request('/night-audit/settings', { method: 'put', body: { enabled: false, hour: 4 } });
     return { audit_snapshot: date };
   },
 };
