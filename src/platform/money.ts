@@ -73,6 +73,11 @@ export function applyPercent(cents: bigint, percent: string): bigint {
   return divideRoundingHalfAwayFromZero(cents * parsePercent(percent), 10000n);
 }
 
+/** An amount shared by `count` (ADR, RevPAR), to the kopeck as cashiers round; nothing shared by no one is 0. */
+export function divideMoney(cents: bigint, count: number): bigint {
+  return count > 0 ? divideRoundingHalfAwayFromZero(cents, BigInt(count)) : 0n;
+}
+
 export function sumMoney(amounts: Iterable<bigint>): bigint {
   let total = 0n;
   for (const amount of amounts) total += amount;

@@ -1,3 +1,4 @@
+import { atLeastZero } from '../../platform/money';
 import type { ReceiptDue } from '../folios';
 
 /** What a receipt gave one thing at one VAT rate, in kopecks (negative for a refund's). */
@@ -14,7 +15,6 @@ interface Ledger {
   share: bigint;
 }
 
-const atLeastZero = (value: bigint) => (value > 0n ? value : 0n);
 const least = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** Each thing owed or receipted before, the lodging first, then in the dues' order, with what it owes clamped at 0. */

@@ -1,10 +1,7 @@
+import { addDays } from '../../platform/dates';
 import { ValidationError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
 import { MAX_BLOCK_NIGHTS, type AllotmentItem, type BlockNight, type NightCount } from './blocks.types';
-
-const DAY_MS = 86_400_000;
-export const plusDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 export const allotmentMessages = {
   order: 'Последняя ночь не может быть раньше первой',
@@ -26,7 +23,7 @@ export function nightsOfAllotment(items: AllotmentItem[], list = 'allotment'): N
     if (item.to < item.from) throw itemError(list, index, 'to', allotmentMessages.order);
     if (daysBetween(first, item.to) >= MAX_BLOCK_NIGHTS) throw itemError(list, index, 'to', allotmentMessages.span);
     for (let day = 0; day <= daysBetween(item.from, item.to); day++) {
-      const night = plusDays(item.from, day);
+      const night = addDays(item.from, day);
       const key = `${item.category_id}:${night}`;
       if (seen.has(key)) throw itemError(list, index, 'from', allotmentMessages.overlap(night));
       seen.add(key);
@@ -66,7 +63,7 @@ export function grownNights(after: NightCount[], before: BlockNight[], heldBefor
 /** The first of the nights `from`..`to` (exclusive) of the category that are not among `held`, if any. */
 export function firstNotHeld(held: NightCount[], categoryId: string, from: string, to: string): string | undefined {
   const own = new Set(held.filter((night) => night.category_id === categoryId).map((night) => night.night));
-  for (let day = 0; day < daysBetween(from, to); day++) if (!own.has(plusDays(from, day))) return plusDays(from, day);
+  for (let day = 0; day < daysBetween(from, to); day++) if (!own.has(addDays(from, day))) return addDays(from, day);
   return undefined;
 }
 

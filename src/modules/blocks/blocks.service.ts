@@ -1,3 +1,4 @@
+import { addDays } from '../../platform/dates';
 import type { Knex } from 'knex';
 import { refusalsAs } from '../../platform/db/base-model';
 import type { PageRequest } from '../../platform/db/keyset';
@@ -10,14 +11,7 @@ import { enqueueOutbox } from '../../platform/db/outbox';
 import { blockChangedSignal, blockReleaseWorkflowId } from '../../../workflows/contracts/blocks';
 import type { BookingsService } from '../bookings';
 import type { NotificationsService } from '../notifications';
-import {
-  assertFits,
-  droppedWithStays,
-  firstNotHeld,
-  grownNights,
-  nightsOfAllotment,
-  plusDays,
-} from './blocks.allotment';
+import { assertFits, droppedWithStays, firstNotHeld, grownNights, nightsOfAllotment } from './blocks.allotment';
 import { blocksRepository as repository } from './blocks.repository';
 import {
   holds,
@@ -231,7 +225,7 @@ export function createBlocksService(db: Db, { bookings, notifications }: BlocksD
         const nights = nightsOfAllotment(items, 'items');
         const heldNights = await repository.nights(trx, hotelId, id);
         items.forEach((item, index) => {
-          const unheld = firstNotHeld(heldNights, item.category_id, item.from, plusDays(item.to, 1));
+          const unheld = firstNotHeld(heldNights, item.category_id, item.from, addDays(item.to, 1));
           if (!unheld) return;
           const message = heldNights.some((night) => night.category_id === item.category_id)
             ? blockMessages.nightNotHeld(unheld)

@@ -1,3 +1,4 @@
+import { addDays } from '../../platform/dates';
 import type { VatRate } from '../../integrations/atol';
 import { formatMoney, parseMoney, sumMoney } from '../../platform/money';
 import type { Booking, LedgerEntry } from '../bookings';
@@ -18,9 +19,7 @@ export function balanceOf(lines: readonly Pick<FolioLine, 'amount'>[]): string {
 /** The business date a posting belongs to: the day asked, or today, but never a day already closed. */
 export function openDate(closedThrough: string | null, wanted: string): string {
   if (!closedThrough || wanted > closedThrough) return wanted;
-  const next = new Date(`${closedThrough}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString().slice(0, 10);
+  return addDays(closedThrough, 1);
 }
 
 export const isClosed = (closedThrough: string | null, date: string) => closedThrough !== null && date <= closedThrough;

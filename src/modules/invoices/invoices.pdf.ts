@@ -1,4 +1,5 @@
-import PDFDocument from 'pdfkit';
+import { russianDate } from '../../platform/dates';
+import { loadPackage } from '../../platform/lazy-package';
 import { formatMoney, parseMoney } from '../../platform/money';
 import { vatByRate } from './invoices.rules';
 import type { InvoiceLine, InvoiceRow } from './invoices.types';
@@ -7,7 +8,6 @@ import type { InvoiceLine, InvoiceRow } from './invoices.types';
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
-const ruDate = (iso: string) => iso.split('-').reverse().join('.');
 const rub = (amount: string) => {
   const [whole, fraction] = formatMoney(parseMoney(amount)).split('.');
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ')},${fraction}`;
@@ -18,7 +18,7 @@ const vatLabel = (rate: string) => (rate === 'none' ? 'Без НДС' : `${rate}
 const COLUMNS: [string, number, (line: InvoiceLine, n: number) => string][] = [
   ['№', 25, (_line, n) => String(n)],
   ['Наименование', 215, (line) => line.description],
-  ['Дата', 65, (line) => ruDate(line.business_date)],
+  ['Дата', 65, (line) => russianDate(line.business_date)],
   ['НДС', 50, (line) => vatLabel(line.vat_rate)],
   ['В т. ч. НДС', 70, (line) => rub(line.vat_amount)],
   ['Сумма, ₽', 80, (line) => rub(line.amount)],
@@ -45,7 +45,8 @@ function table(doc: PDFKit.PDFDocument, lines: InvoiceLine[]): void {
 }
 
 /** The invoice as a Russian «счёт на оплату»: seller with bank details, payer, lines with VAT, totals. */
-export function renderInvoicePdf(invoice: InvoiceRow, lines: InvoiceLine[]): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: InvoiceRow, lines: InvoiceLine[]): Promise<Buffer> {
+  const PDFDocument = await loadPackage(() => import('pdfkit'));
   const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `Счёт № ${invoice.number}` } });
   doc.registerFont('main', FONT);
   doc.registerFont('bold', BOLD);
@@ -65,7 +66,7 @@ export function renderInvoicePdf(invoice: InvoiceRow, lines: InvoiceLine[]): Pro
   doc
     .font('bold')
     .fontSize(14)
-    .text(`Счёт на оплату № ${invoice.number} от ${ruDate(invoice.issued_on)}`);
+    .text(`Счёт на оплату № ${invoice.number} от ${russianDate(invoice.issued_on)}`);
   // Cancelled by a credit note: rendered at each download with the mark, never kept.
   if (invoice.status === 'cancelled') doc.fillColor('red').text('АННУЛИРОВАН').fillColor('black');
   doc.moveDown(0.5).font('main').fontSize(9);

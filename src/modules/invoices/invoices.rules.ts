@@ -1,4 +1,4 @@
-import { formatMoney, parseMoney } from '../../platform/money';
+import { formatMoney, parseMoney, sumMoney } from '../../platform/money';
 import type { FolioLine } from '../folios';
 import {
   NOT_INVOICEABLE_KINDS,
@@ -60,8 +60,6 @@ export function invoiceLines(lines: FolioLine[]): NewInvoiceLine[] {
   }));
 }
 
-export const sumOf = (amounts: string[]) => amounts.reduce((sum, amount) => sum + parseMoney(amount), 0n);
-
 export function paymentStatusOf(invoice: Pick<InvoiceRow, 'total' | 'paid_amount'>): PaymentStatus {
   const paid = parseMoney(invoice.paid_amount);
   if (paid === 0n) return 'unpaid';
@@ -75,8 +73,8 @@ export function vatByRate(lines: Pick<NewInvoiceLine, 'vat_rate' | 'amount' | 'v
     const own = lines.filter((line) => line.vat_rate === rate);
     return {
       vat_rate: rate,
-      amount: formatMoney(sumOf(own.map((line) => line.amount))),
-      vat_amount: formatMoney(sumOf(own.map((line) => line.vat_amount))),
+      amount: formatMoney(sumMoney(own.map((line) => parseMoney(line.amount)))),
+      vat_amount: formatMoney(sumMoney(own.map((line) => parseMoney(line.vat_amount)))),
     };
   });
 }

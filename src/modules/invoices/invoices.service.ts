@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { transactionWithRetry } from '../../platform/db/retry';
-import { formatMoney } from '../../platform/money';
+import { formatMoney, parseMoney, sumMoney } from '../../platform/money';
 import { ServiceUnavailableError } from '../../platform/errors';
 import { escapeHtml } from '../../platform/mail';
 import type { Storage } from '../../platform/storage';
@@ -25,7 +25,6 @@ import {
   invoiceLines,
   isInvoiceable,
   paymentStatusOf,
-  sumOf,
   vatByRate,
 } from './invoices.rules';
 import { createSettlement } from './invoices.settlement';
@@ -207,7 +206,7 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
         const found = await deps.folios.lockedFolio(trx, hotelId, input.folio_id);
         if (!found) throw invoiceErrors.body('folio_id', invoiceMessages.folioNotFound);
         const lines = invoiceLines(await chooseLines(trx, hotelId, found, input.line_ids));
-        const total = sumOf(lines.map((line) => line.amount));
+        const total = sumMoney(lines.map((line) => parseMoney(line.amount)));
         if (total <= 0n) throw invoiceErrors.rule(invoiceMessages.notPositive, 'not_positive');
         const issuedOn = hotelToday(hotel.timezone);
         const year = Number(issuedOn.slice(0, 4));
@@ -227,7 +226,7 @@ export function createInvoicesService(db: Db, storage: Storage, deps: InvoicesDe
             seller,
             payer,
             total: formatMoney(total),
-            vat_total: formatMoney(sumOf(lines.map((line) => line.vat_amount))),
+            vat_total: formatMoney(sumMoney(lines.map((line) => parseMoney(line.vat_amount)))),
             issued_by: userId,
           },
           lines,

@@ -13,8 +13,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 /**
  * The daily report of a closed day (the reports module's e-mail: its figures and chart) to the hotel's active owner
- * and managers, each e-mail at
- * most once (claimed before it is sent). A recipient that fails does not stop the others: the failures are recorded on
+ * and managers, each e-mail at most once (claimed before it is sent). A recipient that fails does not stop the others: the failures are recorded on
  * the day's run; a relay refusing an address for good is left at that, any other failure fails the attempt once all
  * were tried (its retry sends only what is still unsent).
  */
@@ -26,11 +25,11 @@ export function createDailyReport(deps: {
   reports: Pick<ReportsService, 'daily'>;
 }) {
   return async function sendDailyReport(hotelId: string, date: string): Promise<number> {
-    const [snapshot, hotel] = await Promise.all([
-      snapshotsRepository.find(deps.db, hotelId, date),
+    const [closed, hotel] = await Promise.all([
+      snapshotsRepository.exists(deps.db, hotelId, date),
       deps.hotels.find(hotelId),
     ]);
-    if (!snapshot || !hotel) return 0;
+    if (!closed || !hotel) return 0;
     const messageTo = await dailyEmailOf(deps.reports, hotelId, date);
     let sent = 0;
     const failures: string[] = [];

@@ -1,9 +1,5 @@
-import { formatMoney } from '../../platform/money';
+import { divideMoney, formatMoney } from '../../platform/money';
 import type { AuditSnapshot, DayFacts } from './night-audit.types';
-
-/** Kopecks divided, rounded half up. */
-const perUnit = (kopecks: bigint, units: number) =>
-  units > 0 ? (kopecks * 2n + BigInt(units)) / (2n * BigInt(units)) : 0n;
 
 /**
  * A day's figures, as the night audit writes them: rooms out of order (under maintenance or closed) are not available;
@@ -21,8 +17,8 @@ export function dayFigures(hotelId: string, date: string, facts: DayFacts): Audi
     sold: facts.sold,
     occupancy: available > 0 ? (facts.sold / available).toFixed(4) : '0.0000',
     room_revenue: formatMoney(facts.roomRevenue),
-    adr: formatMoney(perUnit(facts.roomRevenue, facts.sold)),
-    revpar: formatMoney(perUnit(facts.roomRevenue, available)),
+    adr: formatMoney(divideMoney(facts.roomRevenue, facts.sold)),
+    revpar: formatMoney(divideMoney(facts.roomRevenue, available)),
     arrivals: facts.arrivals,
     departures: facts.departures,
     no_shows: facts.noShows,

@@ -1,3 +1,4 @@
+import { addDays } from '../../platform/dates';
 import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
@@ -34,13 +35,6 @@ export const nightAuditMessages = {
   failedToBegin: 'Ночной аудит не начался',
   closeByAudit: 'Дни этого отеля закрывает ночной аудит: пока он включён, день вручную не закрывается',
 };
-
-/** `date` moved by `days`. */
-function addDays(date: string, days: number): string {
-  const moved = new Date(`${date}T00:00:00Z`);
-  moved.setUTCDate(moved.getUTCDate() + days);
-  return moved.toISOString().slice(0, 10);
-}
 
 /**
  * The night audit: per hotel, its settings (kept in step with its Temporal schedule), the day ready to close (the

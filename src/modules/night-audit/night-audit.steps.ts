@@ -91,5 +91,3 @@ export function createAuditSteps(db: Db, deps: StepsDependencies) {
     },
   };
 }
-
-export type AuditSteps = ReturnType<typeof createAuditSteps>;

@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { loadPackage } from './reports.lazy';
+import { loadPackage } from '../../platform/lazy-package';
 
 /** The Cyrillic font the chart and the PDF are drawn with, from an npm package: a fresh machine may have none. */
 export const FONT_FILE = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');

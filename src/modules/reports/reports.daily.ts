@@ -1,6 +1,6 @@
 import { escapeHtml, type MailMessage } from '../../platform/mail';
 import { FONT_FILE } from './reports.chart';
-import { loadPackage } from './reports.lazy';
+import { loadPackage } from '../../platform/lazy-package';
 import { chartPng } from './reports.chart';
 import type { DailyReport, ReportsService } from './reports.service';
 

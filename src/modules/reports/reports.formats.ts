@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Workbook } from 'exceljs';
-import { loadPackage } from './reports.lazy';
+import { loadPackage } from '../../platform/lazy-package';
 import type { ColumnType, Format, ReportTable } from './reports.types';
 
 type Cell = string | number | null;

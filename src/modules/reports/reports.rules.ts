@@ -1,12 +1,7 @@
-import { formatMoney, parseMoney } from '../../platform/money';
+import { addDays } from '../../platform/dates';
+import { divideMoney, formatMoney, parseMoney } from '../../platform/money';
 import { nightsOf, spread } from '../tourist-tax';
 import type { BookedStay, DayCapacity, Granularity, NightsOfDay, Performance } from './reports.types';
-
-const DAY_MS = 86_400_000;
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 /** The days from `from` to `to`, both included. */
 export function daysOf(from: string, to: string): string[] {
@@ -29,10 +24,7 @@ export function percent(part: number, whole: number): string {
 
 /** Kopecks divided by a count, rounded half up to the kopeck. */
 export function perUnit(cents: bigint, count: number): string {
-  if (count === 0) return '0.00';
-  const n = BigInt(count);
-  const sign = cents < 0n ? -1n : 1n;
-  return formatMoney((sign * ((sign * cents * 2n + n) / (2n * n))) as bigint);
+  return formatMoney(divideMoney(cents, count));
 }
 
 /** The days' figures summed by period, then occupancy, ADR and RevPAR of each period computed from the sums. */

@@ -2,13 +2,14 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage } from '../../platform/db/outbox';
 import { BusinessRuleError, NotFoundError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
+import { addDays } from '../../platform/dates';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { DailyReportWorkflow } from '../../../workflows/contracts/reports';
 import { hotelToday } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { TouristTaxService } from '../tourist-tax';
 import { reportsRepository } from './reports.repository';
-import { addDays, bookedByNight, percent, performance } from './reports.rules';
+import { bookedByNight, percent, performance } from './reports.rules';
 import { MAX_RANGE_DAYS, type Granularity, type NightsOfDay, type Range, type RevenueGroup } from './reports.types';
 
 export interface ReportsDependencies {
@@ -124,7 +125,6 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
     const hotel = await hotelOf(hotelId);
     const day = { from: date, to: date };
     const read = await reading(async (trx) => ({
-      figures: (await performanceOf(trx, hotelId, day, 'day'))[0],
       byCategory: await reportsRepository.revenueBy(trx, hotelId, day, 'category'),
       payments: await reportsRepository.payments(trx, hotelId, day),
       lists: await stayLists(trx, hotelId, date, hotel.timezone),
@@ -137,7 +137,8 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
       hotel: { name: hotel.name, slug: hotel.slug },
       date,
       today: hotelToday(hotel.timezone),
-      figures: read.figures,
+      // The day is the last of the 30 the chart shows: its figures are that row, not read again.
+      figures: read.history.at(-1)!,
       revenue_by_category: read.byCategory,
       payments_by_method: [...methods].map(([method, net]) => ({ method, net: formatMoney(net) })),
       arrivals: read.lists.arrivals.length,

@@ -1,10 +1,9 @@
+import { addDays } from '../../platform/dates';
 import { brokenBy } from './restrictions.rules';
 import type { BrokenRestriction, RestrictedStay, RestrictionNight } from './restrictions.types';
 
 /** Alternatives are the same stay shifted by at most this many days either way. */
 export const MAX_SHIFT_DAYS = 3;
-
-const DAY_MS = 86_400_000;
 
 /** The nights of a stay as an answer names them. */
 export interface StayDates {
@@ -12,14 +11,11 @@ export interface StayDates {
   check_out: string;
 }
 
-const plusDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
 /** The stay shifted by `days` (negative: earlier), the same length. */
 export const shifted = <T extends StayDates>(stay: T, days: number): T => ({
   ...stay,
-  check_in: plusDays(stay.check_in, days),
-  check_out: plusDays(stay.check_out, days),
+  check_in: addDays(stay.check_in, days),
+  check_out: addDays(stay.check_out, days),
 });
 
 /** The shifts tried for alternatives, closest first; on a tie the earlier stay first: -1, +1, -2, +2, -3, +3. */

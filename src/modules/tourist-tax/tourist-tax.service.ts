@@ -1,3 +1,4 @@
+import { addDays } from '../../platform/dates';
 import type { VatRate } from '../../integrations/atol';
 import type { SharedSettings } from '../../platform/config';
 import { decryptSecret, encryptSecret } from '../../platform/crypto';
@@ -176,9 +177,7 @@ export function createTouristTaxService(
      */
     async ofNight(hotelId: string, bookingId: string, night: string, amount: string, conn: DbOrTrx = db) {
       if (parseMoney(amount) <= 0n) return '0.00';
-      const after = new Date(`${night}T00:00:00Z`);
-      after.setUTCDate(after.getUTCDate() + 1);
-      const check_out = after.toISOString().slice(0, 10);
+      const check_out = addDays(night, 1);
       const stay = await forStay(hotelId, { booking_id: bookingId, check_in: night, check_out, price: amount }, conn);
       return stay.per_night[0]?.tax ?? '0.00';
     },
