@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createMailer, PermanentMailError, type Mailer } from '../../src/platform/mail';
 import type { NightAuditActivities } from '../../workflows/contracts/night-audit';
+import type { ReportActivities } from '../../workflows/contracts/reports';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { localDay } from '../helpers/dates';
@@ -167,3 +169,36 @@ it('succeeds once the day is closed though the relay refuses one recipient: the 
   const reports = (await messagesTo(manager.email)).filter((message) => message.subject.includes('отчёт за'));
   expect(reports).toHaveLength(1);
 }, 150_000);
+
+it('sends the daily report asked for to every manager though the relay refuses the owner, and a second run sends no one a second', async () => {
+  const hotel = await registerHotel(t);
+  const managers = await Promise.all([addStaff(t, hotel, 'manager'), addStaff(t, hotel, 'manager')]);
+  const mailer = createMailer(t.config.smtpUrl, t.config.mailFrom);
+  const refused: string[] = [];
+  const activities = createActivities({
+    db: t.db,
+    config: t.config,
+    mailer: {
+      ...mailer,
+      async send(message) {
+        if (message.to === hotel.email) {
+          refused.push(message.to);
+          throw new PermanentMailError('SMTP refused the message (550)');
+        }
+        return mailer.send(message);
+      },
+    },
+  }) as unknown as ReportActivities;
+  try {
+    const input = { hotelId: hotel.hotelId, date: day, key: `request-${randomUUID()}` };
+    expect(await new MockActivityEnvironment().run(activities.sendDailyReportEmail, input)).toBe(2);
+    expect(await new MockActivityEnvironment().run(activities.sendDailyReportEmail, input)).toBe(0);
+  } finally {
+    mailer.close();
+  }
+  expect(refused).toEqual([hotel.email, hotel.email]);
+  for (const manager of managers) {
+    const reports = (await messagesTo(manager.email)).filter((message) => message.subject.includes(`отчёт за ${day}`));
+    expect(reports).toHaveLength(1);
+  }
+}, 60_000);

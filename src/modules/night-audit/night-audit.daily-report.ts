@@ -1,15 +1,9 @@
 import type { Db } from '../../platform/db/knex';
-import { sendClaimed } from '../../platform/db/mail-claims';
-import { PermanentMailError, type Mailer } from '../../platform/mail';
+import type { Mailer } from '../../platform/mail';
 import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
-import { dailyEmailOf, type ReportsService } from '../reports';
+import { mailDailyReport, type ReportsService } from '../reports';
 import { runsRepository, snapshotsRepository } from './night-audit.repository';
-
-/** The roles the daily report goes to: the hotel's owner and its managers. */
-const REPORT_ROLES = ['hotel_admin', 'manager'] as const;
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The daily report of a closed day (the reports module's e-mail: its figures and chart) to the hotel's active owner
@@ -30,21 +24,13 @@ export function createDailyReport(deps: {
       deps.hotels.find(hotelId),
     ]);
     if (!closed || !hotel) return 0;
-    const messageTo = await dailyEmailOf(deps.reports, hotelId, date);
-    let sent = 0;
-    const failures: string[] = [];
-    let retry = false;
-    for (const manager of await deps.notifications.staffOf(hotelId, REPORT_ROLES)) {
-      const key = `night-audit-report:${hotelId}:${date}:${manager.id}`;
-      try {
-        const outcome = await sendClaimed(deps.db, key, () => deps.mailer.send(messageTo(manager.email)), 'skip');
-        if (outcome === 'busy') throw new Error('being sent by another attempt');
-        if (outcome === 'sent') sent += 1;
-      } catch (error) {
-        failures.push(`${manager.email}: ${messageOf(error)}`);
-        retry ||= !(error instanceof PermanentMailError);
-      }
-    }
+    const { sent, failures, retry } = await mailDailyReport(
+      deps,
+      hotelId,
+      date,
+      (managerId) => `night-audit-report:${hotelId}:${date}:${managerId}`,
+      'skip',
+    );
     await runsRepository.noteReport(
       deps.db,
       hotelId,

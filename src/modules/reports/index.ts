@@ -1,2 +1,2 @@
 export type { ReportsService, DailyReport } from './reports.service';
-export { dailyEmailOf } from './reports.daily';
+export { mailDailyReport } from './reports.daily-mail';

@@ -1,34 +1,29 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { ReportActivities } from '../../../workflows/contracts/reports';
-import { sendClaimed } from '../../platform/db/mail-claims';
-import { HOTEL_MANAGEMENT } from '../../platform/http/roles';
 import type { WorkerContext } from '../../platform/modules';
-import { sendingClaimed } from '../../platform/temporal/mail-failures';
-import type { UsersService } from '../users';
-import { dailyEmailOf } from './reports.daily';
+import type { NotificationsService } from '../notifications';
+import { mailDailyReport } from './reports.daily-mail';
 import type { ReportsService } from './reports.service';
 
-/** The daily report e-mail: each recipient's message claimed once per date and key (a retry never sends it twice). */
+/**
+ * The daily report e-mail on request: each recipient's message claimed once per date and key (a retry never sends it
+ * twice); an address the relay refuses for good is left at that, any other failure is retried for what is unsent.
+ */
 export function reportActivities(
   reports: ReportsService,
   { db, mailer }: WorkerContext,
-  users: Pick<UsersService, 'listInHotel'>,
+  notifications: Pick<NotificationsService, 'staffOf'>,
 ): ReportActivities {
   return {
     async sendDailyReportEmail({ hotelId, date, key }) {
-      const messageTo = await dailyEmailOf(reports, hotelId, date);
-      const pages = await Promise.all(
-        HOTEL_MANAGEMENT.map((role) => users.listInHotel(hotelId, { role, active: true }, { limit: 100 })),
+      const { sent, failures, retry } = await mailDailyReport(
+        { db, mailer, reports, notifications },
+        hotelId,
+        date,
+        (recipientId) => `daily-report:${hotelId}:${date}:${key}:${recipientId}`,
+        'send',
       );
-      let sent = 0;
-      for (const user of pages.flatMap((page) => page.items)) {
-        const message = messageTo(user.email);
-        const outcome = await sendingClaimed(
-          () =>
-            sendClaimed(db, `daily-report:${hotelId}:${date}:${key}:${user.id}`, () => mailer.send(message), 'send'),
-          { type: 'DailyReportBusy', message: 'the daily report e-mail is being sent' },
-        );
-        if (outcome === 'sent') sent += 1;
-      }
+      if (retry) throw ApplicationFailure.retryable(`the daily report did not reach: ${failures.join('; ')}`);
       return sent;
     },
   };

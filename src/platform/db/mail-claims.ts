@@ -1,3 +1,4 @@
+import { PermanentMailError } from '../mail';
 import type { Db } from './knex';
 
 /**
@@ -57,6 +58,39 @@ export async function sendClaimed(
   }
   await db('mail_claims').where({ key }).update({ sent_at: db.fn.now() });
   return 'sent';
+}
+
+/** What one e-mail per recipient came to: the failures by address, and whether trying again could mend any of them. */
+export interface SentToEach {
+  sent: number;
+  failures: string[];
+  retry: boolean;
+}
+
+/**
+ * One e-mail to each recipient, each claimed under its own key: a recipient that fails does not stop the others, and
+ * a retry sends only what is still unsent. A relay refusing an address for good is not worth a retry; a busy claim
+ * (another attempt still sending) or any other failure is.
+ */
+export async function sendClaimedToEach<Recipient extends { email: string }>(
+  db: Db,
+  recipients: readonly Recipient[],
+  keyOf: (recipient: Recipient) => string,
+  send: (recipient: Recipient) => Promise<unknown>,
+  whenInDoubt: WhenInDoubt,
+): Promise<SentToEach> {
+  const result: SentToEach = { sent: 0, failures: [], retry: false };
+  for (const recipient of recipients) {
+    try {
+      const outcome = await sendClaimed(db, keyOf(recipient), () => send(recipient), whenInDoubt);
+      if (outcome === 'busy') throw new Error('being sent by another attempt');
+      if (outcome === 'sent') result.sent += 1;
+    } catch (error) {
+      result.failures.push(`${recipient.email}: ${error instanceof Error ? error.message : String(error)}`);
+      result.retry ||= !(error instanceof PermanentMailError);
+    }
+  }
+  return result;
 }
 
 /**
