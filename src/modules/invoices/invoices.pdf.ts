@@ -1,12 +1,8 @@
 import { russianDate } from '../../platform/dates';
-import { loadPackage } from '../../platform/lazy-package';
 import { formatMoney, parseMoney } from '../../platform/money';
+import { renderPdf } from '../../platform/pdf';
 import { vatByRate } from './invoices.rules';
 import type { InvoiceLine, InvoiceRow } from './invoices.types';
-
-/** Shipped by an npm package, so a fresh machine renders Cyrillic without a system font. */
-const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 const rub = (amount: string) => {
   const [whole, fraction] = formatMoney(parseMoney(amount)).split('.');
@@ -45,48 +41,38 @@ function table(doc: PDFKit.PDFDocument, lines: InvoiceLine[]): void {
 }
 
 /** The invoice as a Russian «счёт на оплату»: seller with bank details, payer, lines with VAT, totals. */
-export async function renderInvoicePdf(invoice: InvoiceRow, lines: InvoiceLine[]): Promise<Buffer> {
-  const PDFDocument = await loadPackage(() => import('pdfkit'));
-  const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `Счёт № ${invoice.number}` } });
-  doc.registerFont('main', FONT);
-  doc.registerFont('bold', BOLD);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const { seller, payer } = invoice;
-  doc.font('main').fontSize(9);
-  doc.text(`Банк получателя: ${seller.bank_name}`);
-  doc.text(`БИК ${seller.bik}   Корр. счёт ${seller.correspondent_account}`);
-  doc.text(`Получатель: ${seller.legal_name}   ИНН ${seller.inn}${seller.kpp ? `   КПП ${seller.kpp}` : ''}`);
-  doc.text(`Расчётный счёт ${seller.settlement_account}`);
-  doc.moveDown();
-  doc
-    .font('bold')
-    .fontSize(14)
-    .text(`Счёт на оплату № ${invoice.number} от ${russianDate(invoice.issued_on)}`);
-  // Cancelled by a credit note: rendered at each download with the mark, never kept.
-  if (invoice.status === 'cancelled') doc.fillColor('red').text('АННУЛИРОВАН').fillColor('black');
-  doc.moveDown(0.5).font('main').fontSize(9);
-  doc.text(
-    `Поставщик: ${seller.legal_name}, ИНН ${seller.inn}${seller.kpp ? `, КПП ${seller.kpp}` : ''}, ${seller.legal_address}`,
-  );
-  doc.text(`Покупатель: ${payer.name}${payer.inn ? `, ИНН ${payer.inn}` : ''}`);
-  doc.moveDown();
-  table(doc, lines);
-  doc.moveDown().font('bold');
-  doc.text(`Итого: ${rub(invoice.total)} ₽`, { align: 'right' });
-  doc.font('main');
-  for (const vat of vatByRate(lines))
+export function renderInvoicePdf(invoice: InvoiceRow, lines: InvoiceLine[]): Promise<Buffer> {
+  return renderPdf({ title: `Счёт № ${invoice.number}`, margin: 40 }, (doc) => {
+    const { seller, payer } = invoice;
+    doc.fontSize(9);
+    doc.text(`Банк получателя: ${seller.bank_name}`);
+    doc.text(`БИК ${seller.bik}   Корр. счёт ${seller.correspondent_account}`);
+    doc.text(`Получатель: ${seller.legal_name}   ИНН ${seller.inn}${seller.kpp ? `   КПП ${seller.kpp}` : ''}`);
+    doc.text(`Расчётный счёт ${seller.settlement_account}`);
+    doc.moveDown();
+    doc
+      .font('bold')
+      .fontSize(14)
+      .text(`Счёт на оплату № ${invoice.number} от ${russianDate(invoice.issued_on)}`);
+    // Cancelled by a credit note: rendered at each download with the mark, never kept.
+    if (invoice.status === 'cancelled') doc.fillColor('red').text('АННУЛИРОВАН').fillColor('black');
+    doc.moveDown(0.5).font('main').fontSize(9);
     doc.text(
-      vat.vat_rate === 'none'
-        ? `Без НДС: ${rub(vat.amount)} ₽`
-        : `В т. ч. НДС ${vat.vat_rate}%: ${rub(vat.vat_amount)} ₽`,
-      { align: 'right' },
+      `Поставщик: ${seller.legal_name}, ИНН ${seller.inn}${seller.kpp ? `, КПП ${seller.kpp}` : ''}, ${seller.legal_address}`,
     );
-  doc.moveDown().text(`Всего наименований ${lines.length}, на сумму ${rub(invoice.total)} ₽`);
-  doc.end();
-  return done;
+    doc.text(`Покупатель: ${payer.name}${payer.inn ? `, ИНН ${payer.inn}` : ''}`);
+    doc.moveDown();
+    table(doc, lines);
+    doc.moveDown().font('bold');
+    doc.text(`Итого: ${rub(invoice.total)} ₽`, { align: 'right' });
+    doc.font('main');
+    for (const vat of vatByRate(lines))
+      doc.text(
+        vat.vat_rate === 'none'
+          ? `Без НДС: ${rub(vat.amount)} ₽`
+          : `В т. ч. НДС ${vat.vat_rate}%: ${rub(vat.vat_amount)} ₽`,
+        { align: 'right' },
+      );
+    doc.moveDown().text(`Всего наименований ${lines.length}, на сумму ${rub(invoice.total)} ₽`);
+  });
 }

@@ -1,8 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { loadPackage } from '../../platform/lazy-package';
+import { FONT_FILES } from '../../platform/pdf';
 
-/** The Cyrillic font the chart and the PDF are drawn with, from an npm package: a fresh machine may have none. */
-export const FONT_FILE = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT = 'DejaVu Sans';
 
 export interface ChartData {
@@ -57,7 +56,7 @@ export async function chartPng(data: ChartData): Promise<Buffer> {
   const svg = await view.toSVG(2);
   view.finalize();
   const png = await renderAsync(svg, {
-    font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: FONT },
+    font: { fontFiles: [FONT_FILES.main], loadSystemFonts: false, defaultFontFamily: FONT },
   });
   return Buffer.from(png.asPng());
 }

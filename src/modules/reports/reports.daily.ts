@@ -1,6 +1,5 @@
 import { escapeHtml, type MailMessage } from '../../platform/mail';
-import { FONT_FILE } from './reports.chart';
-import { loadPackage } from '../../platform/lazy-package';
+import { renderPdf } from '../../platform/pdf';
 import { chartPng } from './reports.chart';
 import type { DailyReport, ReportsService } from './reports.service';
 
@@ -59,21 +58,12 @@ export async function dailyEmailOf(
 }
 
 /** The day's report as a one-page PDF (pdfkit, with the packaged Cyrillic font). */
-export async function dailyPdf(report: DailyReport): Promise<Buffer> {
-  const PDFDocument = await loadPackage(() => import('pdfkit'));
-  const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `Daily report ${report.date}` } });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
+export function dailyPdf(report: DailyReport): Promise<Buffer> {
+  return renderPdf({ title: `Daily report ${report.date}`, margin: 48 }, (doc) => {
+    doc.fontSize(16).text(`${report.hotel.name}: отчёт за ${report.date}`).moveDown();
+    doc.fontSize(11);
+    for (const [name, value] of keyFigures(report)) doc.text(`${name}: ${value}`);
+    doc.moveDown().fontSize(13).text('Доход от номеров по категориям').fontSize(11);
+    for (const row of report.revenue_by_category) doc.text(`${row.name ?? '—'}: ${row.nights} ноч., ${row.revenue} ₽`);
   });
-  doc.registerFont('body', FONT_FILE).font('body');
-  doc.fontSize(16).text(`${report.hotel.name}: отчёт за ${report.date}`).moveDown();
-  doc.fontSize(11);
-  for (const [name, value] of keyFigures(report)) doc.text(`${name}: ${value}`);
-  doc.moveDown().fontSize(13).text('Доход от номеров по категориям').fontSize(11);
-  for (const row of report.revenue_by_category) doc.text(`${row.name ?? '—'}: ${row.nights} ноч., ${row.revenue} ₽`);
-  doc.end();
-  return done;
 }
