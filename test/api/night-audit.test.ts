@@ -101,6 +101,11 @@ describe('night audit run by hand', () => {
       .expect(200);
     const category = await createCategory(t, owner);
     for (let n = 0; n < 5; n++) rooms.push((await createRoom(t, owner, category.id)).id);
+    // Made before the audited night (a night's rooms are those that existed by its end), whatever the hour now.
+    await t
+      .db('rooms')
+      .where({ hotel_id: owner.hotelId })
+      .update({ created_at: t.db.raw("now() - interval '30 days'") });
     await t.http
       .patch(api(owner, `/rooms/${rooms[4]}/status`))
       .set(as(owner.accessToken))
@@ -191,6 +196,18 @@ describe('night audit run by hand', () => {
       departures: 0,
       no_shows: 1,
       tourist_tax: money(tax),
+    });
+    // One definition: the performance report of that day, read now, gives the same figures.
+    const [reported] = (
+      await get(owner, `/reports/performance?from=${auditDay}&to=${auditDay}&granularity=day`).expect(200)
+    ).body.periods;
+    expect(reported).toMatchObject({
+      rooms_available: snapshot.available,
+      rooms_out_of_order: snapshot.out_of_order,
+      rooms_sold: snapshot.sold,
+      room_revenue: snapshot.room_revenue,
+      adr: snapshot.adr,
+      revpar: snapshot.revpar,
     });
     // The same figures for the manager; the accountant reads them too, the desk does not.
     await get(owner, `/night-audit/snapshots/${auditDay}`, manager.accessToken).expect(200);

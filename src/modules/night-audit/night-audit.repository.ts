@@ -169,21 +169,10 @@ export const dayRepository = {
   },
 
   async facts(db: DbOrTrx, hotelId: string, date: string): Promise<DayFacts> {
-    const [rooms, lines, stays] = await Promise.all([
-      db('rooms')
-        .where({ hotel_id: hotelId })
-        .first(
-          db.raw('count(*)::int AS rooms'),
-          db.raw("count(*) FILTER (WHERE status IN ('maintenance', 'closed'))::int AS out_of_order"),
-        ),
+    const [lines, stays] = await Promise.all([
       db('folio_lines')
-        .where({ hotel_id: hotelId, business_date: date })
-        .whereIn('kind', ['room_night', 'tourist_tax'])
-        .first(
-          db.raw("COALESCE(sum(amount) FILTER (WHERE kind = 'room_night'), 0)::text AS room_revenue"),
-          db.raw("COALESCE(sum(amount) FILTER (WHERE kind = 'tourist_tax'), 0)::text AS tourist_tax"),
-          db.raw("count(*) FILTER (WHERE kind = 'room_night' AND source LIKE '%:' || ?)::int AS sold", [date]),
-        ),
+        .where({ hotel_id: hotelId, business_date: date, kind: 'tourist_tax' })
+        .first(db.raw('COALESCE(sum(amount), 0)::text AS tourist_tax')),
       db('bookings')
         .where({ hotel_id: hotelId, kind: 'nightly' })
         .where((dated) => dated.where('check_in', date).orWhere('check_out', date))
@@ -205,10 +194,6 @@ export const dayRepository = {
         ),
     ]);
     return {
-      rooms: rooms.rooms,
-      outOfOrder: rooms.out_of_order,
-      sold: lines.sold,
-      roomRevenue: parseMoney(lines.room_revenue),
       touristTax: parseMoney(lines.tourist_tax),
       arrivals: stays.arrivals,
       departures: stays.departures,

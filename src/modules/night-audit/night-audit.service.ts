@@ -23,7 +23,7 @@ import type { ScheduleTarget } from './night-audit.schedule';
 export interface NightAuditDependencies extends StepsDependencies {
   folios: StepsDependencies['folios'] & Pick<FoliosService, 'postings'>;
   notifications: Pick<NotificationsService, 'notify' | 'staffOf'>;
-  reports: Pick<ReportsService, 'daily'>;
+  reports: StepsDependencies['reports'] & Pick<ReportsService, 'daily'>;
 }
 
 export const nightAuditMessages = {

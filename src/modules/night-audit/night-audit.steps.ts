@@ -4,6 +4,7 @@ import type { BookingsService } from '../bookings';
 import { isClosed, type FoliosService } from '../folios';
 import type { HotelsService } from '../hotels';
 import type { HousekeepingService } from '../housekeeping';
+import type { ReportsService } from '../reports';
 import { dayFigures } from './night-audit.figures';
 import { dayRepository, runsRepository, snapshotsRepository } from './night-audit.repository';
 
@@ -12,6 +13,7 @@ export interface StepsDependencies {
   bookings: Pick<BookingsService, 'lifecycle'>;
   housekeeping: Pick<HousekeepingService, 'markStayovers'>;
   folios: Pick<FoliosService, 'postNight' | 'settings'>;
+  reports: Pick<ReportsService, 'performance'>;
 }
 
 /**
@@ -86,7 +88,11 @@ export function createAuditSteps(db: Db, deps: StepsDependencies) {
 
     async writeSnapshot(hotelId: string, date: string): Promise<number> {
       if ((await snapshotsRepository.exists(db, hotelId, date)) || !(await deps.hotels.find(hotelId))) return 0;
-      const snapshot = dayFigures(hotelId, date, await dayRepository.facts(db, hotelId, date));
+      const [[day], facts] = await Promise.all([
+        deps.reports.performance(hotelId, { from: date, to: date }, 'day'),
+        dayRepository.facts(db, hotelId, date),
+      ]);
+      const snapshot = dayFigures(hotelId, date, day, facts);
       return (await snapshotsRepository.insert(db, hotelId, snapshot)) ? 1 : 0;
     },
   };

@@ -24,14 +24,9 @@ export interface AuditRun {
   finished_at: Date | null;
 }
 
-/** What a day's statistics are computed from (night-audit.figures.ts). */
+/** What a day's statistics add to the reports' figures of the day (night-audit.figures.ts). */
 export interface DayFacts {
-  rooms: number;
-  outOfOrder: number;
-  /** Stays with a room night of the day (day-use stays are revenue, not rooms sold). */
-  sold: number;
-  /** The day's room night lines, in kopecks. */
-  roomRevenue: bigint;
+  /** The day's tourist tax lines, in kopecks. */
   touristTax: bigint;
   arrivals: number;
   departures: number;

@@ -106,7 +106,7 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
 
   /**
    * E-mails the daily report of `date` to the hotel's owner and managers on staff's request (the night audit sends it
-   * by its own step, `dailyEmailOf`). It is sent by a workflow through the outbox, once per `key`.
+   * by its own step, `mailDailyReport`). It is sent by a workflow through the outbox, once per `key`.
    */
   async function sendDailyReport(hotelId: string, date: string, key: string) {
     const hotel = await hotelOf(hotelId);
