@@ -25,7 +25,7 @@ export function createBookingCharges({
 }: {
   repository: Pick<BookingsRepository, 'db' | 'bookings'>;
   effects: Pick<BookingEffects, 'announce'>;
-  ledger: Pick<LedgerFollowers, 'told'>;
+  ledger: Pick<LedgerFollowers, 'tell'>;
 }) {
   function refuseUnfit(booking: Booking, line: BookingChargeInput): void {
     if (booking.status === 'cancelled')
@@ -59,7 +59,7 @@ export function createBookingCharges({
           created: false,
         };
       const updated = await bookings.addToCharges(trx, hotelId, bookingId, amount);
-      await ledger.told(trx, { kind: 'charge', booking: updated, charge });
+      await ledger.tell(trx, { kind: 'charge', booking: updated, charge });
       await effects.announce(trx, updated, 'booking_updated', { charges_amount: updated.charges_amount });
       return { charge, booking: updated, created: true };
     },

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../platform/db/knex';
+import { createFollowers } from '../../platform/followers';
 import type { BookingPayment } from '../payments';
 import type { Booking, BookingCharge } from './bookings.types';
 
@@ -11,17 +12,6 @@ export type LedgerEntry =
 /** Another module keeping books of the stay (the folios): it writes its own rows for each entry, in that transaction. */
 export type LedgerFollower = (trx: DbOrTrx, entry: LedgerEntry) => Promise<void>;
 
-export function createLedgerFollowers() {
-  const followers: LedgerFollower[] = [];
-  return {
-    /** Called by the module that follows, when it is built (after bookings, whose service it uses). */
-    add(follower: LedgerFollower): void {
-      followers.push(follower);
-    },
-    async told(trx: DbOrTrx, entry: LedgerEntry): Promise<void> {
-      for (const follower of followers) await follower(trx, entry);
-    },
-  };
-}
+export const createLedgerFollowers = () => createFollowers<[DbOrTrx, LedgerEntry]>();
 
 export type LedgerFollowers = ReturnType<typeof createLedgerFollowers>;

@@ -28,7 +28,7 @@ export function createBookingPayments({
   repository: Pick<BookingsRepository, 'transaction' | 'bookings'>;
   effects: Pick<BookingEffects, 'announce'>;
   payments: Pick<PaymentsService, 'ledger'>;
-  ledger: Pick<LedgerFollowers, 'told'>;
+  ledger: Pick<LedgerFollowers, 'tell'>;
 }) {
   async function lockBooking(trx: DbOrTrx, hotelId: string, id: string) {
     const booking = await bookings.find(trx, hotelId, id, { forUpdate: true });
@@ -41,7 +41,7 @@ export function createBookingPayments({
     assertPaidFits(booking, parseMoney(payment.amount));
     const row = await payments.ledger.record(trx, booking.hotel_id, booking.id, payment, createdBy);
     const updated = await bookings.addToPaid(trx, booking.hotel_id, booking.id, payment.amount);
-    await ledger.told(trx, { kind: 'payment', booking: updated, payment: row });
+    await ledger.tell(trx, { kind: 'payment', booking: updated, payment: row });
     return { payment: row, booking: updated };
   }
 
@@ -71,7 +71,7 @@ export function createBookingPayments({
         const refund = -parseMoney(removed.amount);
         assertPaidFits(booking, refund);
         const updated = await bookings.addToPaid(trx, hotelId, bookingId, formatMoney(refund));
-        await ledger.told(trx, { kind: 'payment_removed', booking: updated, payment: removed });
+        await ledger.tell(trx, { kind: 'payment_removed', booking: updated, payment: removed });
         await effects.announce(trx, updated, 'booking_updated', { paid_amount: updated.paid_amount });
         return presentBooking(updated);
       });

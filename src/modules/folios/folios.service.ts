@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { transactionWithRetry } from '../../platform/db/retry';
+import { createFollowers } from '../../platform/followers';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors';
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { Booking, BookingsService } from '../bookings';
@@ -55,7 +56,7 @@ function present(folio: Folio, lines: FolioLine[]) {
  */
 export function createFoliosService(db: Db, deps: FoliosDependencies) {
   const postings = createPostings(deps);
-  const moveGuards: MoveGuard[] = [];
+  const moveGuards = createFollowers<Parameters<MoveGuard>>();
 
   deps.bookings.followLedger((trx, entry) => postings.postEntry(trx, entry));
   const stays: ChargeStays = {
@@ -148,9 +149,7 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
     },
 
     /** Called by a module built after folios: `guard` may refuse a move (it throws) before the line moves. */
-    guardMoves(guard: MoveGuard): void {
-      moveGuards.push(guard);
-    },
+    guardMoves: moveGuards.add,
 
     /**
      * For invoices: a folio of the hotel (undefined if none) with its lines, and the lines they correct
@@ -262,7 +261,7 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
         const { closed_through } = await folioSettingsRepository.get(trx, hotelId);
         if (isClosed(closed_through, line.business_date))
           throw new ConflictError(folioMessages.closedDay(line.business_date), 'folio_day_closed');
-        for (const guard of moveGuards) await guard(trx, hotelId, line);
+        await moveGuards.tell(trx, hotelId, line);
         return linesRepository.move(trx, hotelId, line, toFolioId, userId);
       });
     },

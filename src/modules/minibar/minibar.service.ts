@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { PageRequest } from '../../platform/db/keyset';
 import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { refusalsAs } from '../../platform/db/base-model';
+import { createFollowers } from '../../platform/followers';
 import {
   BusinessRuleError,
   ConflictError,
@@ -192,19 +193,14 @@ export function createMinibarService(db: Db) {
     return item;
   }
 
-  const followers: MinibarChargeFollower[] = [];
-  const told: MinibarChargeFollower = async (trx, charge) => {
-    for (const follower of followers) await follower(trx, charge);
-  };
+  const followers = createFollowers<Parameters<MinibarChargeFollower>>();
 
   return {
     /** Called by the module keeping the stays' books (after this one, whose service it uses), when it is built. */
-    followCharges(follower: MinibarChargeFollower): void {
-      followers.push(follower);
-    },
+    followCharges: followers.add,
 
     recordCheck: (trx: Knex.Transaction, hotelId: string, check: MinibarCheck) =>
-      recordMinibarCheck(trx, hotelId, check, told),
+      recordMinibarCheck(trx, hotelId, check, followers.tell),
 
     /** What the guests of a stay took from the minibar (the checks of the tasks made for that booking). */
     consumptionsForBooking: (hotelId: string, bookingId: string, conn: DbOrTrx = db): Promise<MinibarConsumption[]> =>

@@ -1,5 +1,6 @@
 import { russianDate } from '../../platform/dates';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { createFollowers } from '../../platform/followers';
 import { rentalObjectsRepository } from './rentals.repository';
 import type { RentalBooking } from './rentals.types';
 
@@ -23,16 +24,13 @@ const dateTime = (instant: Date, timeZone: string) =>
   new Intl.DateTimeFormat('ru-RU', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(instant);
 
 export function createRentalChargeFollowers() {
-  const followers: RentalChargeFollower[] = [];
+  const followers = createFollowers<Parameters<RentalChargeFollower>>();
   return {
-    /** Called by the module that follows, when it is built (after rentals, whose service it uses). */
-    add(follower: RentalChargeFollower): void {
-      followers.push(follower);
-    },
+    add: followers.add,
 
     /** Tells the followers what the rental booking comes to now (after its insert or update, row still locked). */
     async told(trx: DbOrTrx, rental: RentalBooking, timeZone: string, by: string | null): Promise<void> {
-      if (followers.length === 0) return;
+      if (!followers.any) return;
       const object = await rentalObjectsRepository.find(trx, rental.hotel_id, rental.rental_object_id);
       const when =
         rental.kind === 'daily'
@@ -47,7 +45,7 @@ export function createRentalChargeFollowers() {
         description: `Аренда: ${object?.name ?? ''} ${when}`.replace(/\s+/g, ' ').trim(),
         by,
       };
-      for (const follower of followers) await follower(trx, charge);
+      await followers.tell(trx, charge);
     },
   };
 }
