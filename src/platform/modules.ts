@@ -11,6 +11,7 @@ import type { HotelEventKind } from './realtime/events';
 import { activityBoundary, type RefusalFailure } from './temporal/activity-boundary';
 import type { SocketEndpoint } from './realtime/socket-endpoint';
 import type { ScheduleDefinition } from './temporal/schedules';
+import { createStorage, type Storage } from './storage';
 
 /** What a module reads of the configuration: the platform's shared settings and its own section, nothing else. */
 export type ModuleConfig<Settings = unknown> = SharedSettings & Settings;
@@ -19,6 +20,8 @@ export type ModuleConfig<Settings = unknown> = SharedSettings & Settings;
 export interface ModuleContext<Settings = unknown> {
   db: Db;
   config: ModuleConfig<Settings>;
+  /** The object store: one client for every module of the process. */
+  storage: Storage;
   /** The API process's LISTEN connection (the worker has none): for services that wait on other replicas. */
   listener?: PgListener;
   /** Runs every module's `onHotelCreated` in the registration transaction (the rows a new hotel starts with). */
@@ -172,6 +175,7 @@ export function buildModules<Modules extends readonly AnyModule[]>(
   const depsOf = new Map<string, Record<string, unknown>>();
   const shared = {
     ...base,
+    storage: createStorage(base.config.storage),
     async hotelCreated(trx: Knex.Transaction, hotelId: string) {
       for (const module of modules) await module.onHotelCreated?.(built.get(module.name), trx, hotelId);
     },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { MODULES } from '../../src/modules/registry';
 import type { AnyModule, ModuleContext } from '../../src/platform/modules';
 import type { TestApp } from './app';
+import { createStorage } from '../../src/platform/storage';
 
 /** Where the quality gates leave their one-line summaries for `npm test` to print after Jest. */
 export function gatesFile(): string {
@@ -136,6 +137,7 @@ export function inScope(
     db: t.db,
     config: t.config,
     listener: t.listener,
+    storage: createStorage(t.config.storage),
     hotelCreated: () => Promise.reject(new Error('a gate reading routes creates no hotel')),
   };
   const keys = new Set(

@@ -1,5 +1,4 @@
 import { defineModule } from '../../platform/modules';
-import { createStorage } from '../../platform/storage';
 import { invoiceActivities } from './invoices.activities';
 import { invoiceUpdated } from './invoices.events';
 import { invoicesFixtures } from './invoices.fixtures';
@@ -11,8 +10,7 @@ export const invoicesModule = defineModule({
   name: 'invoices',
   fixtures: invoicesFixtures,
   uses: ['hotels', 'bookings', 'folios'],
-  create: ({ db, config }, deps: InvoicesDependencies) =>
-    createInvoicesService(db, createStorage(config.storage), deps),
+  create: ({ db, storage }, deps: InvoicesDependencies) => createInvoicesService(db, storage, deps),
   events: [invoiceUpdated],
   routes: (invoices) => invoicesRoutes(invoices),
   activities: (invoices, context) => invoiceActivities(invoices, context),

@@ -1,6 +1,5 @@
 import { uploadsFixtures } from './uploads.fixtures';
 import { defineModule } from '../../platform/modules';
-import { createStorage } from '../../platform/storage';
 import { uploadsRoutes } from './uploads.routes';
 import { createUploadsService } from './uploads.service';
 import { uploadsEnv } from './uploads.env';
@@ -10,6 +9,6 @@ export const uploadsModule = defineModule({
   fixtures: uploadsFixtures,
   uses: [],
   config: uploadsEnv,
-  create: ({ db, config }) => createUploadsService(db, config, createStorage(config.storage)),
+  create: ({ db, config, storage }) => createUploadsService(db, config, storage),
   routes: (uploads) => uploadsRoutes(uploads),
 });
