@@ -311,6 +311,12 @@ describe('the daily report', () => {
     expect(body.history).toHaveLength(30);
     expect(body.on_the_books).toHaveLength(30);
     expect(body.in_house).toBe(2);
+    const lists = (await get(`/reports/stays?date=${localDay(-1)}`).expect(200)).body;
+    expect([body.arrivals, body.departures, body.in_house]).toEqual([
+      lists.arrivals.length,
+      lists.departures.length,
+      lists.in_house.length,
+    ]);
     const pdf = await get(`/reports/daily?date=${localDay(-1)}&format=pdf`)
       .buffer(true)
       .parse(asBytes)

@@ -63,6 +63,21 @@ async function rows<T>(db: DbOrTrx, sql: string, bindings: Record<string, unknow
   return ((await db.raw(sql, bindings)) as { rows: T[] }).rows;
 }
 
+export type StayList = 'arrivals' | 'departures' | 'in_house';
+
+const DAY = `(:date::timestamp AT TIME ZONE :tz)`;
+const NEXT_DAY = `((CAST(:date AS date) + 1)::timestamp AT TIME ZONE :tz)`;
+
+/** Which stays a day's list holds (`when`), and the moment whose room the list shows. */
+const STAY_LISTS: Record<StayList, { when: string; moment: string }> = {
+  arrivals: { when: `b.start_at >= ${DAY} AND b.start_at < ${NEXT_DAY}`, moment: 'b.start_at' },
+  departures: { when: `b.end_at >= ${DAY} AND b.end_at < ${NEXT_DAY}`, moment: "b.end_at - interval '1 microsecond'" },
+  in_house: {
+    when: `b.start_at < ${NEXT_DAY} AND (b.end_at >= ${NEXT_DAY} OR (b.kind = 'hourly' AND b.end_at >= ${DAY}))`,
+    moment: `CASE WHEN b.kind = 'hourly' THEN b.start_at ELSE ${NEXT_DAY} END`,
+  },
+};
+
 export const reportsRepository = {
   /**
    * Each night's rooms (those created before it ended) and those not for sale that night: closed, under maintenance
@@ -202,17 +217,8 @@ export const reportsRepository = {
    * The stays arriving, leaving or in house on a date (confirmed, checked in or out), each with the room (and its
    * category) its segment held then: at arrival, at departure, or the night's midnight (room moves).
    */
-  stays(db: DbOrTrx, hotelId: string, date: string, list: 'arrivals' | 'departures' | 'in_house', timeZone: string) {
-    const day = `(:date::timestamp AT TIME ZONE :tz)`;
-    const next = `((CAST(:date AS date) + 1)::timestamp AT TIME ZONE :tz)`;
-    const { when, moment } = {
-      arrivals: { when: `b.start_at >= ${day} AND b.start_at < ${next}`, moment: 'b.start_at' },
-      departures: { when: `b.end_at >= ${day} AND b.end_at < ${next}`, moment: "b.end_at - interval '1 microsecond'" },
-      in_house: {
-        when: `b.start_at < ${next} AND (b.end_at >= ${next} OR (b.kind = 'hourly' AND b.end_at >= ${day}))`,
-        moment: `CASE WHEN b.kind = 'hourly' THEN b.start_at ELSE ${next} END`,
-      },
-    }[list];
+  stays(db: DbOrTrx, hotelId: string, date: string, list: StayList, timeZone: string) {
+    const { when, moment } = STAY_LISTS[list];
     return rows<Record<string, string | number | null>>(
       db,
       `SELECT b.id AS booking_id, r.number AS room, g.name AS category, b.kind, b.status,
@@ -224,6 +230,21 @@ export const reportsRepository = {
        ORDER BY r.number, b.start_at, b.id`,
       { hotelId, date, tz: timeZone },
     );
+  },
+
+  /** How many stays each list of the day holds (the daily report's counts), in one pass. */
+  async stayCounts(db: DbOrTrx, hotelId: string, date: string, timeZone: string): Promise<Record<StayList, number>> {
+    const [counts] = await rows<Record<StayList, number>>(
+      db,
+      `SELECT count(*) FILTER (WHERE ${STAY_LISTS.arrivals.when})::int AS arrivals,
+         count(*) FILTER (WHERE ${STAY_LISTS.departures.when})::int AS departures,
+         count(*) FILTER (WHERE ${STAY_LISTS.in_house.when})::int AS in_house
+       FROM bookings b
+       WHERE b.hotel_id = :hotelId AND b.status IN ('confirmed', 'checked_in', 'checked_out')
+         AND b.start_at < ${NEXT_DAY} AND b.end_at >= ${DAY}`,
+      { hotelId, date, tz: timeZone },
+    );
+    return counts;
   },
 
   /** Every room's cleaning status, its category and whether a stay is checked in to it now. */

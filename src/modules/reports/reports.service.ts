@@ -127,7 +127,7 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
     const read = await reading(async (trx) => ({
       byCategory: await reportsRepository.revenueBy(trx, hotelId, day, 'category'),
       payments: await reportsRepository.payments(trx, hotelId, day),
-      lists: await stayLists(trx, hotelId, date, hotel.timezone),
+      stays: await reportsRepository.stayCounts(trx, hotelId, date, hotel.timezone),
       history: await performanceOf(trx, hotelId, { from: addDays(date, -29), to: date }, 'day'),
       ahead: await forward(trx, hotelId, { from: addDays(date, 1), to: addDays(date, 30) }, 1, hotel.timezone),
     }));
@@ -141,9 +141,7 @@ export function createReportsService(db: Db, deps: ReportsDependencies) {
       figures: read.history.at(-1)!,
       revenue_by_category: read.byCategory,
       payments_by_method: [...methods].map(([method, net]) => ({ method, net: formatMoney(net) })),
-      arrivals: read.lists.arrivals.length,
-      departures: read.lists.departures.length,
-      in_house: read.lists.in_house.length,
+      ...read.stays,
       history: read.history.map(({ period, occupancy, adr }) => ({ date: period, occupancy, adr })),
       on_the_books: read.ahead.map(({ date: night, occupancy, rooms }) => ({ date: night, occupancy, rooms })),
     };
