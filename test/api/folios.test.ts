@@ -160,7 +160,11 @@ describe('folio lines', () => {
     const folio = await readFolio(owner, id);
     const lines = guestFolio(folio).lines;
     const removed = lines.find((line) => line.kind === 'correction')!;
-    expect(removed).toMatchObject({ amount: '1500.50', source: `payment_removed:${second.body.payment.id}` });
+    expect(removed).toMatchObject({
+      amount: '1500.50',
+      source: `payment_removed:${second.body.payment.id}`,
+      posted_by: owner.userId,
+    });
     expect(lines.find((line) => line.id === removed.corrects_line_id)).toMatchObject({ amount: '-1500.50' });
     expect(amounts(lines, 'refund')).toEqual(['500.00']);
 

@@ -83,10 +83,11 @@ describe('the line of a stay’s record', () => {
       kind: 'refund',
       amount: '300.00',
     });
-    expect(lineOfEntry({ kind: 'payment_removed', booking, payment }, vat)).toMatchObject({
+    expect(lineOfEntry({ kind: 'payment_removed', booking, payment, removedBy: 'u2' }, vat)).toMatchObject({
       kind: 'correction',
       amount: '2500.00',
       source: 'payment_removed:p1',
+      posted_by: 'u2',
     });
   });
 

@@ -153,8 +153,8 @@ export function deskPaymentsRoutes(deskPayments: DeskPayments): RouteDefinition[
         409: { description: 'A payment of an invoice (`invoice_payment_of_invoice`): it stays with the invoice' },
         422: { description: 'The sum of the payments would leave what its column holds' },
       },
-      async handler({ hotel, params, res }) {
-        res.json(await deskPayments.remove(hotel.id, params.id, params.paymentId));
+      async handler({ hotel, params, auth, res }) {
+        res.json(await deskPayments.remove(hotel.id, params.id, params.paymentId, auth.sub));
       },
     }),
   ];

@@ -7,7 +7,7 @@ import type { Booking, BookingCharge } from './bookings.types';
 export type LedgerEntry =
   | { kind: 'charge'; booking: Booking; charge: BookingCharge }
   | { kind: 'payment'; booking: Booking; payment: BookingPayment }
-  | { kind: 'payment_removed'; booking: Booking; payment: BookingPayment };
+  | { kind: 'payment_removed'; booking: Booking; payment: BookingPayment; removedBy: string };
 
 /** Another module keeping books of the stay (the folios): it writes its own rows for each entry, in that transaction. */
 export type LedgerFollower = (trx: DbOrTrx, entry: LedgerEntry) => Promise<void>;

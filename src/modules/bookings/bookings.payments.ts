@@ -63,7 +63,7 @@ export function createBookingPayments({
     record,
     recordWithin,
 
-    async remove(hotelId: string, bookingId: string, paymentId: string) {
+    async remove(hotelId: string, bookingId: string, paymentId: string, removedBy: string) {
       return transaction(async (trx) => {
         const booking = await lockBooking(trx, hotelId, bookingId);
         const removed = await payments.ledger.remove(trx, hotelId, bookingId, paymentId);
@@ -71,7 +71,7 @@ export function createBookingPayments({
         const refund = -parseMoney(removed.amount);
         assertPaidFits(booking, refund);
         const updated = await bookings.addToPaid(trx, hotelId, bookingId, formatMoney(refund));
-        await ledger.tell(trx, { kind: 'payment_removed', booking: updated, payment: removed });
+        await ledger.tell(trx, { kind: 'payment_removed', booking: updated, payment: removed, removedBy });
         await effects.announce(trx, updated, 'booking_updated', { paid_amount: updated.paid_amount });
         return presentBooking(updated);
       });

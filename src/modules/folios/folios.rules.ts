@@ -53,6 +53,7 @@ export function lineOfEntry(entry: LedgerEntry, vat: HotelVat): LineInput {
       description: `Платёж удалён (${payment.method})`,
       source: `payment_removed:${payment.id}`,
       posted_via: 'payments',
+      posted_by: entry.removedBy,
       payment_method: payment.method,
     };
   // A desk payment of a negative amount is money given back: a refund, which the guest owes again.
