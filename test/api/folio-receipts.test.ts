@@ -212,6 +212,17 @@ describe('receipts from the folio lines', () => {
     expect(await paidAtDesk(stay.id, '-300.00')).toEqual([['Мини-бар', 300, 'vat22']]);
   });
 
+  it('a stay paid in full at check-in pays the tax of its nights to come as the tax, not as lodging', async () => {
+    const stay = await booked('Заранеева');
+    await send('patch', `/bookings/${stay.id}`, { status: 'checked_in' }).expect(200);
+    // No night passed yet: none is posted, but two nights' tax (the minimum, 100.00 each) is owed with the lodging.
+    expect((await folioBalance(stay.id)).tax).toBe(0);
+    expect(await paidAtDesk(stay.id, '8200.00')).toEqual([
+      [lodgingName(), 8000, 'vat0'],
+      ['Туристический налог', 200, 'none'],
+    ]);
+  });
+
   it("a service posted to the guest folio is paid at its own VAT rate, not as the lodging's", async () => {
     const stay = await booked('Услугова');
     await send('patch', `/bookings/${stay.id}`, { status: 'checked_in' }).expect(200);

@@ -25,18 +25,22 @@ const FOLIO_DUES: readonly LineKind[] = ['tourist_tax', 'room_service', 'service
  * service, the minibar or a rental at its own VAT rate, a correction counted with the line it corrects (its kind and
  * rate). The lodging is the stay's price (its nights are posted at check-in, or night by night by the night audit, so
  * the price is what they come to), less its nights moved to another folio, plus nights of other stays moved to this
- * one, plus the guest folio's discounts. Lines on a company's folio are not the guest's to pay at the desk.
+ * one, plus the guest folio's discounts. The tourist tax adds that of the nights not posted yet (`pendingTax`), so a
+ * stay paid ahead of its nights pays their tax as the tax, not as lodging. Lines on a company's folio are not the
+ * guest's to pay at the desk.
  */
 export function receiptDuesOf(
   booking: Pick<Booking, 'id' | 'price'>,
   guestFolio: string,
   guestLines: readonly FolioLine[],
   nights: readonly FolioLine[],
+  pendingTax = 0n,
 ): ReceiptDue[] {
   const byId = new Map(guestLines.map((line) => [line.id, line]));
   let lodging = parseMoney(booking.price);
   for (const night of nights) if (night.folio_id !== guestFolio) lodging -= parseMoney(night.amount);
   const dues = new Map<string, ReceiptDue>();
+  if (pendingTax > 0n) dues.set('tourist_tax:none', { kind: 'tourist_tax', vat_rate: 'none', amount: pendingTax });
   for (const line of guestLines) {
     const target = line.kind === 'correction' && line.corrects_line_id ? byId.get(line.corrects_line_id) : line;
     if (!target) continue;

@@ -93,6 +93,22 @@ export function createNightPostings(deps: NightsDependencies) {
   }
 
   return {
+    /**
+     * The tourist tax of the stay's nights not posted yet, each on the share of the price it will be posted at: what
+     * the desk collects with the lodging paid ahead of the nights (a day-use stay has none).
+     */
+    async pendingTax(conn: DbOrTrx, booking: Booking): Promise<bigint> {
+      if (!booking.check_in || !booking.check_out) return 0n;
+      const posted = await postedOf(conn, booking);
+      const unposted = nightsOf(booking.check_in, booking.check_out).filter((night) => !posted.byKey.has(night));
+      let tax = 0n;
+      for (const [night, amount] of nightShares(booking.price, posted.total, unposted))
+        tax += parseMoney(
+          await deps.touristTax.ofNight(booking.hotel_id, booking.id, night, formatMoney(amount), conn),
+        );
+      return tax;
+    },
+
     /** At check-in: the nights before the business date (a late arrival after a close); a day-use stay's line. */
     async checkIn(trx: DbOrTrx, booking: Booking): Promise<void> {
       const today = await deps.businessDate(trx, booking.hotel_id);

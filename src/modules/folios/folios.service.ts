@@ -141,11 +141,12 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
     postings,
 
     /** What the guest owes at the desk, thing by thing (folios.dues.ts): what the desk receipts' lines pay. */
-    async receiptDues(conn: DbOrTrx, hotelId: string, booking: Pick<Booking, 'id' | 'price'>): Promise<ReceiptDue[]> {
+    async receiptDues(conn: DbOrTrx, hotelId: string, booking: Booking): Promise<ReceiptDue[]> {
       const folio = await foliosRepository.guestFolio(conn, hotelId, booking.id);
       const lines = await linesRepository.ofFolios(conn, hotelId, [folio.id]);
       const nights = await linesRepository.bySourcePrefix(conn, hotelId, `room_night:${booking.id}:`);
-      return receiptDuesOf(booking, folio.id, lines, nights);
+      const pendingTax = await postings.nights.pendingTax(conn, booking);
+      return receiptDuesOf(booking, folio.id, lines, nights, pendingTax);
     },
 
     /** Called by a module built after folios: `guard` may refuse a move (it throws) before the line moves. */
