@@ -4,7 +4,7 @@ import type { Booking } from '../bookings';
 import type { FolioLine, LineKind } from './folios.types';
 
 /** What a desk receipt names as a thing paid for: the lodging, or a kind of the guest folio's lines. */
-export const DUE_KINDS = ['lodging', 'tourist_tax', 'room_service', 'service', 'minibar', 'rental'] as const;
+const DUE_KINDS = ['lodging', 'tourist_tax', 'room_service', 'service', 'minibar', 'rental'] as const;
 export type DueKind = (typeof DUE_KINDS)[number];
 
 /**

@@ -15,7 +15,7 @@ export function documentNumber(series: Series, year: number, sequence: number): 
 }
 
 /** The lines a correction corrects, nearest first (its line, that line's...); none for a line that corrects none. */
-export function correctedBy(line: FolioLine, known: ReadonlyMap<string, FolioLine>): FolioLine[] {
+function correctedBy(line: FolioLine, known: ReadonlyMap<string, FolioLine>): FolioLine[] {
   const chain: FolioLine[] = [];
   for (let next = known.get(line.corrects_line_id ?? ''); next && !chain.includes(next);) {
     chain.push(next);
@@ -38,7 +38,7 @@ export const correctsInvoiced = (line: FolioLine, known: ReadonlyMap<string, Fol
   correctedBy(line, known).some((corrected) => invoiced.has(corrected.id));
 
 /** The VAT within an amount that includes it (a Russian price does): amount × rate / (100 + rate), to the kopeck. */
-export function vatWithin(amount: bigint, rate: string): bigint {
+function vatWithin(amount: bigint, rate: string): bigint {
   if (rate === 'none' || rate === '0') return 0n;
   const r = BigInt(rate);
   const scaled = amount * r * 2n;

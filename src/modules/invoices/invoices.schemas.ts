@@ -50,7 +50,7 @@ export const creditNoteSchema = Joi.object({
   issued_at: Joi.date(),
 }).meta(openApiComponent('CreditNote'));
 
-export const invoicePaymentSchema = Joi.object({
+const invoicePaymentSchema = Joi.object({
   id: Joi.string().uuid(),
   invoice_id: Joi.string().uuid(),
   amount: moneyOut,

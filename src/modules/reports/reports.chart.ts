@@ -10,7 +10,7 @@ export interface ChartData {
 }
 
 /** Occupancy of the last 30 days and on the books for the next 30 as bars, the ADR of the past days as a line. */
-export function chartSpec({ history, on_the_books: ahead }: ChartData): TopLevelSpec {
+function chartSpec({ history, on_the_books: ahead }: ChartData): TopLevelSpec {
   const values = [
     ...history.map((day) => ({ date: day.date, occupancy: Number(day.occupancy), adr: Number(day.adr), kind: 'Факт' })),
     ...ahead.map((day) => ({ date: day.date, occupancy: Number(day.occupancy), adr: null, kind: 'На книгах' })),

@@ -7,7 +7,7 @@ type Cell = string | number | null;
 
 /** A text a spreadsheet would read as a formula (=, +, -, @, tab, carriage return first) gets a `'` before it. */
 const FORMULA_START = /^[=+\-@\t\r]/;
-export const inertText = (value: Cell): Cell =>
+const inertText = (value: Cell): Cell =>
   typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
 
 /** A CSV cell: text made inert; money, numbers and dates as written (money exact). */
@@ -43,7 +43,7 @@ async function workbookOf(tables: readonly ReportTable[], cell: (value: Cell, ty
 }
 
 /** The first table as CSV (its money as written, exact) (`;`-separated, as Russian spreadsheets read it, with a BOM for Excel). */
-export async function csvOf(table: ReportTable): Promise<Buffer> {
+async function csvOf(table: ReportTable): Promise<Buffer> {
   const body = await (
     await workbookOf([table], csvCell)
   ).csv.writeBuffer({
@@ -52,7 +52,7 @@ export async function csvOf(table: ReportTable): Promise<Buffer> {
   return Buffer.from(body);
 }
 
-export async function xlsxOf(tables: readonly ReportTable[]): Promise<Buffer> {
+async function xlsxOf(tables: readonly ReportTable[]): Promise<Buffer> {
   return Buffer.from(await (await workbookOf(tables, xlsxCell)).xlsx.writeBuffer());
 }
 

@@ -4,7 +4,7 @@ import { nightsOf, spread } from '../tourist-tax';
 import type { BookedStay, DayCapacity, Granularity, NightsOfDay, Performance } from './reports.types';
 
 /** The days from `from` to `to`, both included. */
-export function daysOf(from: string, to: string): string[] {
+function daysOf(from: string, to: string): string[] {
   return nightsOf(from, addDays(to, 1));
 }
 

@@ -3,9 +3,9 @@ import { formatMoney, formatPercent, parseMoney, parsePercent, sumMoney } from '
 import type { ExemptionCategory, NightTax, PricedNight, StayTax, TaxSeason, TaxSettings } from './tourist-tax.types';
 
 /** The tax is charged on the nights from this one on (Federal Law 176-FZ of 12.07.2024). */
-export const FIRST_TAXED_NIGHT = '2025-01-01';
+const FIRST_TAXED_NIGHT = '2025-01-01';
 /** The least tax of a taxable night, in kopecks: 100 roubles (art. 418.7). */
-export const MINIMUM_PER_NIGHT = 10_000n;
+const MINIMUM_PER_NIGHT = 10_000n;
 
 /** The tax of a stay without nights (an hourly one). */
 export const NO_TOURIST_TAX: StayTax = { per_night: [], total: '0.00' };

@@ -5,7 +5,7 @@ import { calendarDate, dateSpan, moneyOut, percent } from '../../platform/http/s
 import { EXEMPTION_CATEGORIES, EXEMPTION_CODES } from './tourist-tax.types';
 
 /** At most this many seasons, each within a year. */
-export const MAX_SEASONS = 24;
+const MAX_SEASONS = 24;
 const MAX_SEASON_NIGHTS = 366;
 
 /** A rate as the law bounds it at most (5 % from 2029); each night's year is checked by the service. */
@@ -82,7 +82,7 @@ export const exemptionSchema = Joi.object({
   updated_at: Joi.date(),
 }).meta(openApiComponent('TouristTaxExemption'));
 
-export const nightTaxSchema = Joi.object({
+const nightTaxSchema = Joi.object({
   date: Joi.string(),
   base: moneyOut.description('The price of the night without VAT'),
   rate: Joi.string().description('Percent applied (0.00: untaxed)'),

@@ -229,7 +229,7 @@ export function createTouristTaxService(
 }
 
 /** The first night of a month `YYYY-MM` and of the next. */
-export function monthBounds(month: string): [string, string] {
+function monthBounds(month: string): [string, string] {
   const [year, number] = month.split('-').map(Number);
   const next = number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
   return [`${month}-01`, `${next}-01`];
