@@ -169,13 +169,13 @@ function configOf(module: AnyModule, config: SharedSettings): ModuleConfig {
 /** Builds every module's service in list order, each from the services it names; refuses names not built yet. */
 export function buildModules<Modules extends readonly AnyModule[]>(
   modules: Modules,
-  base: { db: Db; config: SharedSettings; listener?: PgListener },
+  base: { db: Db; config: SharedSettings; listener?: PgListener; storage?: Storage },
 ): ModuleRuntime<Modules> {
   const built = new Map<string, unknown>();
   const depsOf = new Map<string, Record<string, unknown>>();
   const shared = {
     ...base,
-    storage: createStorage(base.config.storage),
+    storage: base.storage ?? createStorage(base.config.storage),
     async hotelCreated(trx: Knex.Transaction, hotelId: string) {
       for (const module of modules) await module.onHotelCreated?.(built.get(module.name), trx, hotelId);
     },

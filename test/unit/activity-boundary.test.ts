@@ -37,7 +37,7 @@ function workerActivities(refusals?: { type?: string; withCode?: boolean }) {
     refusals,
   });
   const config = Object.fromEntries(SHARED_SETTINGS.map((name) => [name, undefined])) as never;
-  const modules = buildModules([area] as const, { db: {} as never, config });
+  const modules = buildModules([area] as const, { db: {} as never, config, storage: {} as never });
   return modules.activities({} as Mailer) as Record<string, (...args: unknown[]) => Promise<unknown>>;
 }
 
