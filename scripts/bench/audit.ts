@@ -2,6 +2,8 @@ import { Client, Connection } from '@temporalio/client';
 import type { Db } from '../../src/platform/db/knex';
 import type { NightAuditResult } from '../../workflows/contracts/night-audit';
 import { call, mapConcurrently, signIn } from './fixtures';
+import { seedYearOfHistory } from './history';
+import { activityTimes } from './task-latencies';
 
 const ROOMS = 200;
 
@@ -26,8 +28,9 @@ async function footprint(db: Db, hotelId: string) {
 }
 
 /**
- * A 200-room hotel full for the night (every room a stay checked in, its nights of that day taken off its folio as
- * for stays checked in before the folios, so the audit posts all 200 and their tax), the days before it closed:
+ * A 200-room hotel with a year of history, full for the night (every room a stay checked in, its nights of that day
+ * taken off its folio as for stays checked in before the folios, so the audit posts all 200 and their tax), the days
+ * before it closed:
  * the audit of the day by hand, from the request to the workflow's end; then the same day audited again.
  */
 export async function benchAudit(baseUrl: string, db: Db, email: string, temporalAddress: string): Promise<string[]> {
@@ -54,6 +57,8 @@ export async function benchAudit(baseUrl: string, db: Db, email: string, tempora
     });
     await call(baseUrl, 'PATCH', `${hotel}/bookings/${stay.id}`, token, { status: 'checked_in' });
   });
+  // The year before the stays in house, ending before the first of them arrived.
+  const history = await seedYearOfHistory(db, hotelId, localDay(-368), localDay(-4));
   const day = localDay(-1);
   // The days before it closed (the audit closes the day after the last closed one).
   await call(baseUrl, 'POST', `${hotel}/folio-settings/close-day`, token, { date: localDay(-2) });
@@ -62,7 +67,10 @@ export async function benchAudit(baseUrl: string, db: Db, email: string, tempora
     .whereIn('kind', ['room_night', 'tourist_tax'])
     .delete();
   const seconds = (from: number) => ((performance.now() - from) / 1000).toFixed(2);
-  const lines = [`night audit: ${ROOMS} rooms, ${ROOMS} stays in house seeded in ${seconds(seeded)} s`];
+  const lines = [
+    `night audit: ${ROOMS} rooms, ${ROOMS} stays in house and a year of history (${history} folio lines) seeded in ` +
+      `${seconds(seeded)} s`,
+  ];
 
   const connection = await Connection.connect({ address: temporalAddress });
   try {
@@ -77,6 +85,9 @@ export async function benchAudit(baseUrl: string, db: Db, email: string, tempora
       `  audit of ${day} (request to workflow end): ${seconds(started)} s (target < 10 s); ` +
         `${first.nightsPosted} lines posted, ${first.roomsMarked} rooms marked, closed ${first.dayClosed}, ` +
         `snapshot ${first.snapshots}, reports ${first.reportsSent}`,
+      `  its steps: ${activityTimes(await handle.fetchHistory())
+        .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)} s`)
+        .join(', ')}`,
     );
     const before = await footprint(db, hotelId);
     const again = performance.now();

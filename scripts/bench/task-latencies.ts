@@ -49,3 +49,18 @@ export function taskLatencies(history: History): TaskLatencies {
   }
   return result;
 }
+
+/** Each activity of a history, in order: its name and the time from its scheduling to its completion, ms. */
+export function activityTimes(history: History): [string, number][] {
+  const scheduled = new Map<number, { name: string; at: number }>();
+  const times: [string, number][] = [];
+  for (const event of history.events ?? []) {
+    const attributes = event.activityTaskScheduledEventAttributes;
+    if (attributes)
+      scheduled.set(Number(event.eventId), { name: attributes.activityType?.name ?? '?', at: msOf(event.eventTime) });
+    const completed = event.activityTaskCompletedEventAttributes;
+    const started = completed && scheduled.get(Number(completed.scheduledEventId ?? 0));
+    if (started) times.push([started.name, msOf(event.eventTime) - started.at]);
+  }
+  return times;
+}
