@@ -31,6 +31,15 @@ export function roomFree(rooms: RoomNights[], first: string, stay: StayDates): b
 }
 
 /**
+ * How many of `rooms` are free on `night` once the units blocks hold then (`held`, by the same night index) are taken
+ * off: a held unit is no room in particular, so it takes one of the free rooms (never below none left).
+ */
+export function freeOn(rooms: readonly Pick<RoomNights, 'free'>[], night: number, held?: readonly number[]): number {
+  const free = rooms.reduce((sum, room) => sum + (room.free[night] ? 1 : 0), 0);
+  return Math.max(0, free - (held?.[night] ?? 0));
+}
+
+/**
  * Whether, after the units blocks hold (`held`, per night from `first`), one of `rooms` is still left on every night
  * of `stay`: a held unit is no room in particular, so it takes one of the category's free rooms off each night.
  */
@@ -38,10 +47,7 @@ export function leftAfterHolds(rooms: RoomNights[], held: number[] | undefined, 
   if (!held) return true;
   const start = daysBetween(first, stay.check_in);
   const end = daysBetween(first, stay.check_out);
-  for (let night = start; night < end; night++) {
-    const free = rooms.reduce((sum, room) => sum + (room.free[night] ? 1 : 0), 0);
-    if (free - (held[night] ?? 0) < 1) return false;
-  }
+  for (let night = start; night < end; night++) if (freeOn(rooms, night, held) < 1) return false;
   return true;
 }
 
@@ -84,9 +90,7 @@ function availabilityOf(
     const categories = stays.map((stay) => {
       const list = byCategory.get(stay.category_id)!;
       const holds = held.get(stay.category_id);
-      const free = new Array<number>(nightCount).fill(0);
-      for (const room of list) inWindow(room.free).forEach((night, index) => (free[index] += night ? 1 : 0));
-      if (holds) free.forEach((count, index) => (free[index] = Math.max(0, count - holds[MAX_SHIFT_DAYS + index])));
+      const free = Array.from({ length: nightCount }, (_, index) => freeOn(list, MAX_SHIFT_DAYS + index, holds));
       const verdict = offering.verdict(
         stay,
         (dates) => roomFree(list, first, dates) && leftAfterHolds(list, holds, first, dates),

@@ -1,8 +1,8 @@
 import { ValidationError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
 import type { RestrictionsService } from '../restrictions';
-import { nightsFrom, type Inventory } from './bookings.inventory';
-import type { AvailabilityWindow, Offerings } from './bookings.availability';
+import { nightsFrom, type Inventory, type RoomNights } from './bookings.inventory';
+import { freeOn, type AvailabilityWindow, type Offerings } from './bookings.availability';
 
 /** A year and a day: the revenue calendar's longest window (the room-by-room availability stops at 93 nights). */
 export const MAX_CALENDAR_NIGHTS = 366;
@@ -35,29 +35,25 @@ export function createAvailabilityCalendar(
           tariff_id: null,
         }),
       ]);
-      const categories = new Map<string, { category_id: string; total_rooms: number; free: number[] }>();
+      const categories = new Map<string, RoomNights[]>();
       for (const room of rooms) {
         if (window.category_id && room.category_id !== window.category_id) continue;
-        let category = categories.get(room.category_id);
-        if (!category) {
-          category = { category_id: room.category_id, total_rooms: 0, free: new Array<number>(nightCount).fill(0) };
-          categories.set(room.category_id, category);
-        }
-        category.total_rooms += 1;
-        room.free.forEach((free, night) => (category.free[night] += free ? 1 : 0));
+        const list = categories.get(room.category_id);
+        if (list) list.push(room);
+        else categories.set(room.category_id, [room]);
       }
       const none = new Array<number>(nightCount).fill(0);
       return {
         from: window.from,
         to: window.to,
         nights,
-        categories: [...categories.values()].map(({ free, ...category }) => ({
-          ...category,
-          // A held unit takes one of the category's free rooms off the night (never below none left).
-          free: free.map((count, night) => Math.max(0, count - (held.get(category.category_id) ?? none)[night])),
-          held: held.get(category.category_id) ?? none,
+        categories: [...categories].map(([categoryId, list]) => ({
+          category_id: categoryId,
+          total_rooms: list.length,
+          free: nights.map((_, night) => freeOn(list, night, held.get(categoryId))),
+          held: held.get(categoryId) ?? none,
           restrictions: restricted
-            .filter((row) => row.category_id === category.category_id)
+            .filter((row) => row.category_id === categoryId)
             .map(({ category_id, tariff_id, ...night }) => night),
         })),
       };
