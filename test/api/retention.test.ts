@@ -247,3 +247,33 @@ describe('the retention sweep', () => {
     });
   });
 });
+
+describe('the widget consent', () => {
+  it('is the version the widget shows; a page showing an older text is refused (409), nothing made', async () => {
+    const hotel = await registerHotel(t);
+    await t.http
+      .patch(api(hotel, '/widget-settings'))
+      .set(as(hotel.accessToken))
+      .send({ consent_text_version: '2026-11' })
+      .expect(200);
+    const { body: config } = await t.http.get(`/api/widget/${hotel.slug}/config`).expect(200);
+    expect(config.widgetSettings.consent_text_version).toBe('2026-11');
+    const category = await createCategory(t, hotel);
+    await createRoom(t, hotel, category.id);
+    const refused = await t.http
+      .post(`/api/widget/${hotel.slug}/bookings`)
+      .send({
+        category_id: category.id,
+        check_in: localDay(5),
+        check_out: localDay(6),
+        guest_last_name: 'Старая',
+        guest_first_name: 'Версия',
+        guest_phone: '+79160001122',
+        consent_version: '2026-10',
+      })
+      .expect(409);
+    expect(refused.body.code).toBe('consent_outdated');
+    const [{ count }] = await t.db('bookings').where({ hotel_id: hotel.hotelId }).count({ count: '*' });
+    expect(Number(count)).toBe(0);
+  });
+});

@@ -10,7 +10,7 @@ export async function databaseHits(t: TestApp, needles: string[]): Promise<strin
     `SELECT c.table_name, c.column_name FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
       WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
-        AND c.data_type IN ('text', 'character varying', 'jsonb', 'json', 'ARRAY', 'USER-DEFINED')`,
+        AND c.data_type IN ('text', 'character varying', 'jsonb', 'json', 'ARRAY', 'USER-DEFINED', 'tsvector')`,
   );
   const patterns = needles.map((needle) => `%${needle.replace(/[\\%_]/g, '\\$&')}%`);
   const hits: string[] = [];

@@ -11,6 +11,12 @@ import { createRetentionService, type RetentionDependencies } from './retention.
 export const retentionModule = defineModule({
   name: 'retention',
   uses: ['guests'],
+  fixtures: {
+    records: {},
+    requests: {
+      body: { 'PATCH /api/hotels/:slug/retention-settings': { base: () => ({ guest_data_days: 400 }) } },
+    },
+  },
   create: ({ db, config }, deps: RetentionDependencies) =>
     createRetentionService(db, config, createStorage(config.storage), deps),
   routes: (retention) => retentionRoutes(retention),

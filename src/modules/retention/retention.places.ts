@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ERASED, scrubbedPlace } from './retention.scrub';
+import { ERASED, ofBookings, ofGuests, scrubbedPlace } from './retention.scrub';
 import type { ErasurePlace, ErasureTarget } from './retention.types';
 
 /** A place whose rows belong to the batch's bookings: `set` overwrites them (a delete when `set` is null). */
@@ -98,12 +98,23 @@ export const ERASURE_PLACES: readonly ErasurePlace[] = [
   reviewOptOuts,
   bookingRows('wifi_sessions', null),
   bookingRows('tourist_tax_exemptions', () => ({ document_number_encrypted: null, document_key_id: null })),
-  scrubbedPlace({ table: 'reviews', columns: [{ name: 'comment' }] }),
-  scrubbedPlace({ table: 'tourist_tax_exemptions', columns: [{ name: 'description' }] }),
-  scrubbedPlace({ table: 'loyalty_entries', columns: [{ name: 'note' }] }),
-  scrubbedPlace({ table: 'room_service_orders', columns: [{ name: 'note' }, { name: 'cancel_reason' }] }),
-  scrubbedPlace({ table: 'booking_payments', columns: [{ name: 'note' }] }),
-  scrubbedPlace({ table: 'folio_lines', columns: [{ name: 'description' }] }),
+  scrubbedPlace({ table: 'reviews', columns: [{ name: 'comment' }], of: ofBookings }),
+  scrubbedPlace({ table: 'tourist_tax_exemptions', columns: [{ name: 'description' }], of: ofBookings }),
+  scrubbedPlace({ table: 'loyalty_entries', columns: [{ name: 'note' }], of: ofGuests }),
+  scrubbedPlace({
+    table: 'room_service_orders',
+    columns: [{ name: 'note' }, { name: 'cancel_reason' }],
+    of: ofBookings,
+  }),
+  scrubbedPlace({ table: 'booking_payments', columns: [{ name: 'note' }], of: ofBookings }),
+  scrubbedPlace({
+    table: 'folio_lines',
+    columns: [{ name: 'description' }],
+    of: (query, target) =>
+      query.whereIn('folio_id', (folios) =>
+        folios.from('folios').where({ hotel_id: target.hotelId }).whereIn('booking_id', target.bookingIds).select('id'),
+      ),
+  }),
   scrubbedPlace({
     table: 'fiscal_receipts',
     columns: [
@@ -111,7 +122,7 @@ export const ERASURE_PLACES: readonly ErasurePlace[] = [
       { name: 'fiscal', json: true },
     ],
   }),
-  scrubbedPlace({ table: 'invoices', columns: [{ name: 'payer', json: true }] }),
+  scrubbedPlace({ table: 'invoices', columns: [{ name: 'payer', json: true }], of: ofBookings }),
   scrubbedPlace({ table: 'invoice_emails', columns: [{ name: 'to' }] }),
   scrubbedPlace({
     table: 'agent_commands',
@@ -125,6 +136,8 @@ export const ERASURE_PLACES: readonly ErasurePlace[] = [
     table: 'notifications',
     columns: [{ name: 'title' }, { name: 'body' }, { name: 'data', json: true }],
   }),
+  // Free text not linked to a booking (a note may name a guest of another stay): the hotel's rows are searched.
+  scrubbedPlace({ table: 'bookings', columns: [{ name: 'notes' }, { name: 'cancel_reason' }] }),
   scrubbedPlace({ table: 'realtime_events', columns: [{ name: 'payload', json: true }] }),
   scrubbedPlace({ table: 'idempotency_keys', columns: [{ name: 'response_body', json: true }] }),
   scrubbedPlace({ table: 'outbox', columns: [{ name: 'message', json: true }], unscoped: true }),

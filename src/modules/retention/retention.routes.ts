@@ -6,7 +6,7 @@ import { retentionMessages, type RetentionService } from './retention.service';
 import type { RetentionSettingsChanges } from './retention.types';
 
 const tags = ['Personal data'];
-const guestPath = '/api/hotels/:slug/personal-data/guests/:guestId';
+const guestPath = '/api/hotels/:slug/personal-data/guests/:id';
 const notFound = { description: retentionMessages.notFound };
 
 /** Retention, exports and erasures are the owner's and the managers' (152-FZ: the operator answers the request). */
@@ -25,7 +25,7 @@ export function retentionRoutes(retention: RetentionService): RouteDefinition[] 
         'erases it then (docs/decisions/retention.md).',
       settings: retention.settings,
     }),
-    defineHotelRoute<unknown, unknown, { guestId: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'get',
       path: `${guestPath}/export`,
       summary: 'Export everything held about a guest (JSON)',
@@ -34,10 +34,10 @@ export function retentionRoutes(retention: RetentionService): RouteDefinition[] 
       request: { params: guestParams },
       responses: { 200: { description: 'The guest’s data', schema: exportSchema }, 404: notFound },
       async handler({ hotel, params, res }) {
-        res.json(await retention.exportGuest(hotel.id, params.guestId));
+        res.json(await retention.exportGuest(hotel.id, params.id));
       },
     }),
-    defineHotelRoute<unknown, unknown, { guestId: string }>({
+    defineHotelRoute<unknown, unknown, { id: string }>({
       method: 'post',
       path: `${guestPath}/erasure`,
       summary: 'Erase a guest’s personal data now',
@@ -56,7 +56,7 @@ export function retentionRoutes(retention: RetentionService): RouteDefinition[] 
         409: { description: retentionMessages.staying },
       },
       async handler({ hotel, params, res }) {
-        res.json(await retention.eraseNow(hotel.id, params.guestId));
+        res.json(await retention.eraseNow(hotel.id, params.id));
       },
     }),
   ];

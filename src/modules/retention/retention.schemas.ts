@@ -19,7 +19,7 @@ export const settingsSchema = Joi.object({
   updated_at: Joi.date(),
 }).meta(openApiComponent('RetentionSettings'));
 
-export const guestParams = slugParams.keys({ guestId: Joi.string().uuid().required() });
+export const guestParams = slugParams.keys({ id: Joi.string().uuid().required() });
 
 export const exportSchema = Joi.object({
   exported_at: Joi.date(),

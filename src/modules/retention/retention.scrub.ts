@@ -4,6 +4,11 @@ import type { ErasurePlace, ErasureTarget } from './retention.types';
 /** What an erased value becomes: an anonymous marker, so what the books keep still reads as someone's stay. */
 export const ERASED = '[erased]';
 
+/** The rows of the batch's bookings (`booking_id`) or guests (`guest_id`). */
+export const ofBookings = (query: Knex.QueryBuilder, target: ErasureTarget) =>
+  query.whereIn('booking_id', target.bookingIds);
+export const ofGuests = (query: Knex.QueryBuilder, target: ErasureTarget) => query.whereIn('guest_id', target.guestIds);
+
 const likeEscape = (value: string) => value.replace(/[\\%_]/g, '\\$&');
 const regexEscape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -24,6 +29,8 @@ interface ScrubbedColumns {
   columns: { name: string; json?: boolean }[];
   /** Rows without a hotel column (the outbox) are matched by their text alone. */
   unscoped?: boolean;
+  /** Only the rows of the batch's bookings or guests are read (a table that links them): no scan of the hotel's. */
+  of?: (query: Knex.QueryBuilder, target: ErasureTarget) => Knex.QueryBuilder;
 }
 
 /**
@@ -31,7 +38,7 @@ interface ScrubbedColumns {
  * been written: each value that holds one has it replaced by the marker, the rest of the value (amounts, ids, dates)
  * left as it was. Rows are found by a case-insensitive match and rewritten by their physical address, locked.
  */
-export function scrubbedPlace({ table, columns, unscoped }: ScrubbedColumns): ErasurePlace {
+export function scrubbedPlace({ table, columns, unscoped, of }: ScrubbedColumns): ErasurePlace {
   return {
     place: `${table} (${columns.map((column) => column.name).join(', ')})`,
     async erase(trx: Knex.Transaction, target: ErasureTarget) {
@@ -49,6 +56,7 @@ export function scrubbedPlace({ table, columns, unscoped }: ScrubbedColumns): Er
         })
         .forUpdate();
       if (!unscoped) query.where({ hotel_id: target.hotelId });
+      of?.(query, target);
       const rows = (await query) as Record<string, string | null>[];
       for (const row of rows) {
         const changes: Record<string, unknown> = {};
