@@ -136,11 +136,10 @@ export const ERASURE_PLACES: readonly ErasurePlace[] = [
     table: 'notifications',
     columns: [{ name: 'title' }, { name: 'body' }, { name: 'data', json: true }],
   }),
-  // Free text not linked to a booking (a note may name a guest of another stay): the hotel's rows are searched.
-  scrubbedPlace({ table: 'bookings', columns: [{ name: 'notes' }, { name: 'cancel_reason' }] }),
   scrubbedPlace({ table: 'realtime_events', columns: [{ name: 'payload', json: true }] }),
   scrubbedPlace({ table: 'idempotency_keys', columns: [{ name: 'response_body', json: true }] }),
   scrubbedPlace({ table: 'outbox', columns: [{ name: 'message', json: true }], unscoped: true }),
   scrubbedPlace({ table: 'housekeeping_tasks', columns: [{ name: 'notes' }, { name: 'resolution_notes' }] }),
   scrubbedPlace({ table: 'chat_messages', columns: [{ name: 'text' }] }),
+  scrubbedPlace({ table: 'tv_push_log', columns: [{ name: 'detail' }] }),
 ];
