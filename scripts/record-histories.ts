@@ -670,6 +670,14 @@ const CASES: Case[] = [
     },
   },
   {
+    workflowType: 'retentionSweep',
+    name: 'triggered by its schedule',
+    histories: ['retentionSweep-schedule'],
+    async run(r) {
+      return { 'retentionSweep-schedule': await scheduledRun(r, 'retention-sweep') };
+    },
+  },
+  {
     workflowType: 'dailyReport',
     name: "the daily report e-mailed to the hotel's owner on request",
     histories: ['dailyReport-sent'],

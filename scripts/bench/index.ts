@@ -22,6 +22,7 @@ import { benchLifecycleActions } from './lifecycle-actions';
 import { benchOutbox } from './outbox';
 import { benchPublicRefusals } from './public-refusals';
 import { benchRealtime, formatRealtime } from './realtime';
+import { benchRetention } from './retention';
 import { benchSteady } from './steady';
 import { benchWidget } from './widget';
 import { formatLoad, runLoad } from './stats';
@@ -31,7 +32,7 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
  * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
- * audit, invoices.
+ * audit, invoices, retention.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -91,6 +92,8 @@ async function main(): Promise<void> {
     if (runs('blocks')) console.log(`\n${(await benchBlocksRace(baseUrl, db, users[13])).join('\n')}`);
     // 50 invoices issued at once in one hotel: the time, and numbers 1…50 with no gap.
     if (runs('invoices')) console.log(`\n${(await benchInvoices(baseUrl, db, users[14])).join('\n')}`);
+    // 10,000 guests past their hotel's retention period erased by the sweep's passes, then searched for.
+    if (runs('retention')) console.log(`\n${(await benchRetention(baseUrl, db, users[15], processEnv)).join('\n')}`);
     if (runs('widget'))
       console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);
     // 200 reference agents in this process: quick commands' round trips, then an offline desk's queue draining.

@@ -24,6 +24,7 @@ import { pushModule } from './push/push.module';
 import { loyaltyModule } from './loyalty/loyalty.module';
 import { rentalsModule } from './rentals/rentals.module';
 import { reportsModule } from './reports/reports.module';
+import { retentionModule } from './retention/retention.module';
 import { restrictionsModule } from './restrictions/restrictions.module';
 import { reviewsModule } from './reviews/reviews.module';
 import { roomServiceModule } from './roomservice/roomservice.module';
@@ -78,6 +79,7 @@ export const MODULES = [
   loyaltyModule,
   reviewsModule,
   roomServiceModule,
+  retentionModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

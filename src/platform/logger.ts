@@ -29,6 +29,13 @@ const redactedPaths = [
   'passport_series',
   'passport_issued_by',
   'passport_issue_date',
+  // A guest's name and contacts (docs/decisions/retention.md): an erasure cannot reach lines already written.
+  ...['last_name', 'first_name', 'middle_name', 'phone', 'email', 'birth_date'].flatMap((field) => [
+    field,
+    `*.${field}`,
+    `guest_${field}`,
+    `*.guest_${field}`,
+  ]),
 ];
 
 const REDACTED = '[redacted]';

@@ -13,6 +13,7 @@ import type { ChatActivities } from '../../workflows/contracts/chat';
 import type { FiscalActivities, FiscalPrintActivities } from '../../workflows/contracts/fiscal';
 import type { LoyaltyActivities } from '../../workflows/contracts/loyalty';
 import type { LoyaltyExpiryActivities } from '../../workflows/contracts/loyalty-expiry';
+import type { RetentionActivities } from '../../workflows/contracts/retention';
 import type { MaintenanceActivities } from '../../workflows/contracts/maintenance';
 import type { NightAuditActivities } from '../../workflows/contracts/night-audit';
 import type { BookingPaymentActivities } from '../../workflows/contracts/booking-payments';
@@ -48,6 +49,7 @@ type Contracts = AccountActivities &
   FiscalPrintActivities &
   LoyaltyActivities &
   LoyaltyExpiryActivities &
+  RetentionActivities &
   MaintenanceActivities &
   DepositActivities &
   BookingPaymentActivities &
@@ -98,6 +100,8 @@ const CALLS: Calls = {
   printFiscalReceipt: ({ hotelId, id }) => [{ hotelId, receiptId: id, deadlineMs: 1000 }],
   accrueStayPoints: ({ hotelId, id }) => [hotelId, id],
   expireLoyaltyPoints: 'sweep',
+  // A sweep: at the present moment, nothing of the records gone is chosen.
+  eraseExpiredGuests: () => [new Date().toISOString()],
   purgeExpiredRecords: 'sweep',
   createDepositPayment: ({ hotelId, id }) => [hotelId, id],
   syncDepositPayment: ({ hotelId, id }) => [hotelId, id],

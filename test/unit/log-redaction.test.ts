@@ -1,4 +1,5 @@
-import { loggedRequest, redactUrl } from '../../src/platform/logger';
+import { Writable } from 'node:stream';
+import { createLogger, loggedRequest, redactUrl } from '../../src/platform/logger';
 
 /** Secrets some callers can only put in a URL never reach the request log; the rest of the URL does, as it came. */
 
@@ -49,5 +50,34 @@ describe('loggedRequest', () => {
   it('keeps a request without a URL secret as it came', () => {
     const headers = { host: 'api.test' };
     expect(loggedRequest({ url: '/api/auth/me', query: {}, headers })).toEqual({ url: '/api/auth/me', headers });
+  });
+});
+
+describe('the logger', () => {
+  it("never writes a guest's name, contacts, birth date or documents, at the top or nested (retention)", () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', 'test', {
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    });
+    const guest = {
+      last_name: 'Скрытова',
+      first_name: 'Алла',
+      middle_name: 'Петровна',
+      phone: '+79160000001',
+      email: 'hidden@example.test',
+      birth_date: '1970-01-02',
+      passport_number: '123456',
+    };
+    const { passport_number: _documents, ...person } = guest;
+    const booking = Object.fromEntries(Object.entries(person).map(([key, value]) => [`guest_${key}`, value]));
+    logger.info({ ...guest, guest, booking, ...booking, body: booking }, 'a guest');
+    const text = lines.join('');
+    expect(text).toContain('[redacted]');
+    for (const value of Object.values(guest)) expect(text).not.toContain(value);
   });
 });

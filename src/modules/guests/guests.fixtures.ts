@@ -2,7 +2,12 @@ import type { ModuleFixtures } from '../../platform/fixtures';
 
 /** A guest with passport data (the bookings seed adds it to the booking, then blacklists it). */
 export const guestsFixtures: ModuleFixtures = {
-  records: { guest: { paths: ['/api/hotels/:slug/guests/:id'], fields: ['guest_id'] } },
+  records: {
+    guest: {
+      paths: ['/api/hotels/:slug/guests/:id', '/api/hotels/:slug/personal-data/guests/:id'],
+      fields: ['guest_id'],
+    },
+  },
   requests: {
     body: {
       'POST /api/hotels/:slug/guests/:id/blacklist': { base: () => ({ is_blacklisted: true, reason: 'Gate reason' }) },

@@ -18,7 +18,7 @@ import {
   widgetSettingsSchema,
 } from './widget.schemas';
 import { hotelNotFound, type WidgetServiceApi } from './widget.service';
-import type { RentalBookingInput } from '../rentals';
+import type { WidgetRentalInput } from './widget.consent';
 import type { WidgetBookingInput, WidgetSettingsChanges } from './widget.types';
 
 type SlugParams = { slug: string };
@@ -60,7 +60,9 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
       changeDescription:
         '`services` (at most 50, unique `code`s) are offered by the widget and recorded on the bookings that ask for ' +
         'them; `allowed_origins` (at most 20 origins such as `https://hotel.example`) may call the widget routes ' +
-        'from a browser (CORS); `is_enabled` false makes the widget answer 404 like an unknown hotel.',
+        'from a browser (CORS); `is_enabled` false makes the widget answer 404 like an unknown hotel; ' +
+        '`consent_text_version` (1 to 40 of `A-Z a-z 0-9 . _ -`) names the personal-data consent text the widget ' +
+        'shows, recorded with each submission.',
       settings: widget.settings,
     }),
     defineRoute<unknown, unknown, SlugParams>({
@@ -111,7 +113,10 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
         'ignored), with the guest profile matched by phone or e-mail; staff are notified. With online payment ' +
         'configured, `payment.confirmation_url` is the page where the guest pays (null if not ready within 3 s: ' +
         'submit again with the same `Idempotency-Key` to read it). 409 when no room of the category is free; 403 ' +
-        'with one generic message whenever the hotel does not take the booking from this person.',
+        'with one generic message whenever the hotel does not take the booking from this person. Each submission ' +
+        'records the guest’s consent to the processing of personal data (152-FZ): the version of the text the ' +
+        "widget's settings name (`consent_text_version`), and the time; `consent_version`, when sent, must be " +
+        'that version (409 `consent_outdated` otherwise).',
       tags,
       access: { kind: 'public' },
       oneAnswer: unknownHotel,
@@ -121,7 +126,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
         201: { description: 'Received', schema: widgetBookingAnswer },
         403: { description: 'Not taken (generic message)' },
         404: notFound,
-        409: { description: 'Sold out for these dates' },
+        409: { description: 'Sold out for these dates, or the consent text changed' },
         422: { description: 'A rule of the stay refused it (e.g. dates in the wrong order, an unknown service)' },
         429: limited,
       },
@@ -130,7 +135,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
         res.status(result.status).json(result.body);
       },
     }),
-    defineRoute<RentalBookingInput, unknown, SlugParams>({
+    defineRoute<WidgetRentalInput, unknown, SlugParams>({
       method: 'post',
       path: '/api/widget/:slug/rental-bookings',
       summary: 'Book a rental object from the widget',
@@ -138,7 +143,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
         'An active rental object by the hour (`kind` `hourly`, `start_at`/`end_at` on whole hours within its opening ' +
         'hours) or the day (`daily`, `date_from`..`date_to`), priced by the server from its rates (a `price` sent is ' +
         'ignored). 409 names nothing of the other booking when the object (with its buffer) is taken; 403 as for room ' +
-        'bookings.',
+        'bookings; the consent is recorded as for room bookings.',
       tags,
       access: { kind: 'public' },
       oneAnswer: unknownHotel,
@@ -148,7 +153,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
         201: { description: 'Booked', schema: widgetRentalAnswer },
         403: { description: 'Not taken (generic message)' },
         404: notFound,
-        409: { description: 'The object is taken at that time' },
+        409: { description: 'The object is taken at that time, or the consent text changed' },
         422: { description: 'Outside opening hours, a draft object, or a rule of the schedule' },
         429: limited,
       },

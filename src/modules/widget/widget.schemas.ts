@@ -37,13 +37,18 @@ export const widgetSettingsSchema = Joi.object({
     Joi.object({ code: Joi.string(), name: Joi.string(), price: moneyOut, description: Joi.string().allow('') }),
   ),
   allowed_origins: Joi.array().items(Joi.string()),
+  consent_text_version: Joi.string().description('The personal-data consent text the widget shows, by version'),
   updated_at: Joi.date(),
 }).meta(openApiComponent('WidgetSettings'));
+
+/** A consent text's version as the hotel names it: `1`, `2026-11`, `v3.1`. */
+const consentVersion = Joi.string().pattern(/^[A-Za-z0-9._-]{1,40}$/, 'version');
 
 export const widgetSettingsChanges = Joi.object({
   is_enabled: Joi.boolean(),
   services: Joi.array().items(service).max(50).unique('code'),
   allowed_origins: Joi.array().items(webOrigin).max(20).unique(),
+  consent_text_version: consentVersion,
 }).min(1);
 
 export const widgetParams = slugParams;
@@ -68,6 +73,9 @@ export const widgetBookingBody = Joi.object({
     .default([]),
   comment: Joi.string().trim().max(2000).allow(''),
   return_url: returnUrl,
+  consent_version: consentVersion.description(
+    'The personal-data consent text the guest accepted (optional; when sent, the hotel’s current version)',
+  ),
   price: Joi.any().strip(),
 })
   .xor('check_in', 'start_at')
@@ -152,6 +160,7 @@ export const widgetConfigAnswer = Joi.object({
         openApiComponent('WidgetServiceOffer'),
       ),
     ),
+    consent_text_version: Joi.string().description('The personal-data consent text to show, by version'),
   }).meta(openApiComponent('WidgetPublicSettings')),
 }).meta(openApiComponent('WidgetConfig'));
 
@@ -206,6 +215,7 @@ export const widgetRentalBookingBody = createRentalBookingBody.keys({
   source: Joi.any().strip(),
   status: Joi.any().strip(),
   price: Joi.any().strip(),
+  consent_version: consentVersion,
 });
 
 export const widgetRentalAnswer = Joi.object({

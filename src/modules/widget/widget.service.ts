@@ -9,10 +9,11 @@ import type { NotificationsService } from '../notifications';
 import type { OnlinePayments } from '../billing';
 import type { PaymentsService } from '../payments';
 import { formatMoney, parseMoney } from '../../platform/money';
-import type { RentalBookingInput, RentalsService } from '../rentals';
+import type { RentalsService } from '../rentals';
 import type { RoomsService } from '../rooms';
 import type { TouristTaxService } from '../tourist-tax';
 import { createPublicCache } from './widget.cache';
+import { consentsRepository, consentTo, type WidgetRentalInput } from './widget.consent';
 import { widgetSettingsRepository } from './widget.repository';
 import type { WidgetBookingInput, WidgetService, WidgetSettingsChanges } from './widget.types';
 
@@ -157,6 +158,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
               price,
               description,
             })),
+            consent_text_version: settings.consent_text_version,
           },
         };
       });
@@ -175,6 +177,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
      */
     async submit(slug: string, input: WidgetBookingInput, idempotencyKey?: string) {
       const { hotel, settings } = await publicHotel(slug);
+      const consent = consentTo(settings, input.consent_version);
       await refuseBlacklisted(hotel.id, { phone: input.guest_phone, email: input.guest_email });
       const services = servicesAsked(settings.services, input.services);
       const actor = { userId: null, hotelSlug: hotel.slug };
@@ -212,6 +215,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
         throw error;
       }
       const booking = created.body;
+      await consentsRepository.record(db, hotel.id, { booking_id: booking.id }, consent);
       await db.transaction((trx) =>
         deps.notifications.notify(trx, hotel.id, {
           type: 'widget_booking',
@@ -257,8 +261,10 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
     },
 
     /** A court, sauna or hall by the hour or the day, checked against its other bookings and buffer; idempotent. */
-    async submitRental(slug: string, input: RentalBookingInput, idempotencyKey?: string) {
-      const { hotel } = await publicHotel(slug);
+    async submitRental(slug: string, widgetInput: WidgetRentalInput, idempotencyKey?: string) {
+      const { hotel, settings } = await publicHotel(slug);
+      const { consent_version: consentVersion, ...input } = widgetInput;
+      const consent = consentTo(settings, consentVersion);
       await refuseBlacklisted(hotel.id, { phone: input.guest_phone, email: input.guest_email });
       const actor = { userId: null, hotelSlug: hotel.slug };
       const created = await deps.rentals.bookings
@@ -268,6 +274,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
           throw error instanceof ConflictError ? new ConflictError(widgetMessages.rentalTaken, 'rental_taken') : error;
         });
       const { id, rental_object_id, kind, date_from, date_to, start_at, end_at, status, price } = created.body;
+      await consentsRepository.record(db, hotel.id, { rental_booking_id: id }, consent);
       return {
         status: created.status,
         body: {

@@ -11,10 +11,14 @@ export interface WidgetSettings {
   is_enabled: boolean;
   services: WidgetService[];
   allowed_origins: string[];
+  /** The version of the personal-data consent text the widget shows; recorded with each submission. */
+  consent_text_version: string;
   updated_at: Date;
 }
 
-export type WidgetSettingsChanges = Partial<Pick<WidgetSettings, 'is_enabled' | 'services' | 'allowed_origins'>>;
+export type WidgetSettingsChanges = Partial<
+  Pick<WidgetSettings, 'is_enabled' | 'services' | 'allowed_origins' | 'consent_text_version'>
+>;
 
 /** What a guest submits from the widget; a price sent along is never read. */
 export interface WidgetBookingInput {
@@ -32,4 +36,6 @@ export interface WidgetBookingInput {
   services: string[];
   comment?: string;
   return_url?: string;
+  /** The consent text's version the guest was shown (optional; when sent, it must be the hotel's current one). */
+  consent_version?: string;
 }

@@ -1,0 +1,1 @@
+export type { RetentionService } from './retention.service';
