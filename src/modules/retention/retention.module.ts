@@ -1,5 +1,4 @@
 import { defineModule } from '../../platform/modules';
-import { createStorage } from '../../platform/storage';
 import { retentionActivities } from './retention.activities';
 import { retentionRoutes } from './retention.routes';
 import { createRetentionService, type RetentionDependencies } from './retention.service';
@@ -17,8 +16,7 @@ export const retentionModule = defineModule({
       body: { 'PATCH /api/hotels/:slug/retention-settings': { base: () => ({ guest_data_days: 400 }) } },
     },
   },
-  create: ({ db, config }, deps: RetentionDependencies) =>
-    createRetentionService(db, config, createStorage(config.storage), deps),
+  create: ({ db, config, storage }, deps: RetentionDependencies) => createRetentionService(db, config, storage, deps),
   routes: (retention) => retentionRoutes(retention),
   activities: (retention) => retentionActivities(retention),
   schedules: [{ scheduleId: 'retention-sweep', workflowType: 'retentionSweep', every: '1 day' }],
