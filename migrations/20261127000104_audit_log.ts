@@ -6,12 +6,12 @@ import type { Knex } from 'knex';
  * fields before and after (of an update, only those that changed), personal data and secrets replaced by "[masked]",
  * and who did it, read from the connection's `audit.context` setting (the platform's `audit-context.ts` keeps it
  * equal to the request's or the job's context). An entry is inserted with a provisional negative `seq`; a deferred
- * trigger at commit, under the hotel's advisory lock (as the realtime events are numbered, migration 017), gives the
- * transaction's entries the hotel's next numbers and chains them: each `hash` is sha256 of the previous entry's hash
- * and the entry's own content. `audit_heads` holds each hotel's last number and hash.
+ * trigger at commit, under the hotel's advisory lock (as the realtime events are numbered, migration 017), gives each
+ * of the transaction's entries the hotel's next number and chains it: its `hash` is sha256 of the previous entry's
+ * hash and the entry's own content. `audit_heads` holds each hotel's last number and hash.
  */
 
-/** Tables whose rows are the platform's machinery or derived counters, not changes anyone makes. */
+/** Tables whose rows are the platform's machinery, queues, logs or derived counters, not changes anyone makes. */
 const NOT_AUDITED = [
   'audit_entries',
   'audit_heads',
@@ -27,6 +27,8 @@ const NOT_AUDITED = [
   'chat_presence',
   'chat_reads',
   'chat_unread_pushes',
+  'agent_commands',
+  'tv_push_log',
 ];
 
 /** Columns masked in every table: personal data (names, contacts, documents, notes) and secrets. */
@@ -44,7 +46,6 @@ const MASKED_IN: Record<string, string[]> = {
   notifications: ['data', 'body'],
   chat_messages: ['text'],
   fiscal_receipts: ['task'],
-  agent_commands: ['payload'],
   card_issuances: ['card_number'],
 };
 
@@ -96,10 +97,8 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (hotel_id, seq)
     )`);
   await knex.raw('ALTER SEQUENCE audit_entries_pending_seq OWNED BY audit_entries.seq');
-  await knex.raw('CREATE INDEX audit_entries_pending ON audit_entries (seq) WHERE seq < 0');
   await knex.raw('CREATE INDEX audit_entries_resource ON audit_entries (hotel_id, resource, resource_id, seq)');
   await knex.raw('CREATE INDEX audit_entries_request ON audit_entries (hotel_id, request_id)');
-  await knex.raw('CREATE INDEX audit_entries_at ON audit_entries (hotel_id, at)');
   await knex.raw(`
     CREATE TABLE audit_heads (
       hotel_id uuid PRIMARY KEY,
@@ -133,11 +132,13 @@ export async function up(knex: Knex): Promise<void> {
     DECLARE
       old_row jsonb := CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END;
       new_row jsonb := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END;
+      hotel text := coalesce(new_row, old_row)->>TG_ARGV[0];
       masked text[] := TG_ARGV[1:TG_NARGS];
       before_image jsonb;
       after_image jsonb;
+      hotels text;
     BEGIN
-      IF coalesce(new_row, old_row)->>TG_ARGV[0] IS NULL THEN
+      IF hotel IS NULL THEN
         RETURN NULL;
       END IF;
       SELECT jsonb_object_agg(o.key, CASE WHEN o.key = ANY(masked) AND o.value <> 'null' THEN '"[masked]"' ELSE o.value END)
@@ -149,7 +150,12 @@ export async function up(knex: Knex): Promise<void> {
       IF TG_OP = 'UPDATE' AND after_image IS NULL THEN
         RETURN NULL;
       END IF;
-      PERFORM audit_insert((coalesce(new_row, old_row)->>TG_ARGV[0])::uuid,
+      -- The hotels whose locks the commit takes (see audit_entries_commit).
+      hotels := coalesce(current_setting('audit.hotels', true), '');
+      IF strpos(hotels, hotel) = 0 THEN
+        PERFORM set_config('audit.hotels', hotels || hotel || ',', true);
+      END IF;
+      PERFORM audit_insert(hotel::uuid,
                            nullif(current_setting('audit.context', true), '')::jsonb,
                            TG_TABLE_NAME, coalesce(new_row, old_row)->>'id', lower(TG_OP), before_image, after_image);
       RETURN NULL;
@@ -163,30 +169,34 @@ export async function up(knex: Knex): Promise<void> {
        WHERE NOT EXISTS (SELECT 1 FROM audit_entries WHERE hotel_id = hotel AND request_id = context->>'requestId')
     $$`);
 
+  // Fires for each entry, in the order they were written. The first firing takes the advisory locks of every hotel the
+  // transaction wrote entries for (named in the transaction-local `audit.hotels`), sorted, so two transactions never
+  // wait for each other's hotels in opposite orders; each firing then numbers and chains its own entry by its key, so a
+  // commit reads no other entries.
   await knex.raw(`
-    CREATE FUNCTION audit_entries_commit() RETURNS trigger LANGUAGE plpgsql SET enable_seqscan = off AS $$
+    CREATE FUNCTION audit_entries_commit() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
-      pending audit_entries%ROWTYPE;
-      provisional bigint;
+      entry audit_entries%ROWTYPE := NEW;
     BEGIN
-      -- The first firing in a transaction numbers all of its entries; the later ones find nothing left to do.
-      IF NOT EXISTS (SELECT 1 FROM audit_entries WHERE seq < 0) THEN
-        RETURN NULL;
+      IF coalesce(current_setting('audit.locked', true), '') = '' THEN
+        PERFORM pg_advisory_xact_lock(${HOTEL_LOCK_CLASS}, key)
+          FROM (SELECT DISTINCT hashtext(hotel) AS key
+                  FROM unnest(string_to_array(coalesce(current_setting('audit.hotels', true), '') || NEW.hotel_id, ','))
+                       AS hotel
+                 WHERE hotel <> '') AS locks
+          ORDER BY key;
+        PERFORM set_config('audit.locked', 'yes', true);
+      ELSE
+        PERFORM pg_advisory_xact_lock(${HOTEL_LOCK_CLASS}, hashtext(NEW.hotel_id::text));
       END IF;
-      PERFORM pg_advisory_xact_lock(${HOTEL_LOCK_CLASS}, key)
-        FROM (SELECT DISTINCT hashtext(hotel_id::text) AS key FROM audit_entries WHERE seq < 0) AS locks
-        ORDER BY key;
-      FOR pending IN SELECT * FROM audit_entries WHERE seq < 0 ORDER BY seq DESC LOOP
-        provisional := pending.seq;
-        INSERT INTO audit_heads AS head (hotel_id, last_seq) VALUES (pending.hotel_id, 1)
-          ON CONFLICT (hotel_id) DO UPDATE SET last_seq = head.last_seq + 1
-          RETURNING last_seq, last_hash INTO pending.seq, pending.prev_hash;
-        pending.at := clock_timestamp();
-        pending.hash := audit_entry_hash(pending);
-        UPDATE audit_entries SET seq = pending.seq, at = pending.at, prev_hash = pending.prev_hash, hash = pending.hash
-         WHERE hotel_id = pending.hotel_id AND seq = provisional;
-        UPDATE audit_heads SET last_hash = pending.hash WHERE hotel_id = pending.hotel_id;
-      END LOOP;
+      SELECT coalesce(max(last_seq), 0) + 1, max(last_hash) INTO entry.seq, entry.prev_hash
+        FROM audit_heads WHERE hotel_id = NEW.hotel_id;
+      entry.at := clock_timestamp();
+      entry.hash := audit_entry_hash(entry);
+      UPDATE audit_entries SET seq = entry.seq, at = entry.at, prev_hash = entry.prev_hash, hash = entry.hash
+       WHERE hotel_id = NEW.hotel_id AND seq = NEW.seq;
+      INSERT INTO audit_heads (hotel_id, last_seq, last_hash) VALUES (NEW.hotel_id, entry.seq, entry.hash)
+        ON CONFLICT (hotel_id) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_hash = EXCLUDED.last_hash;
       RETURN NULL;
     END
     $$`);
