@@ -29,6 +29,7 @@ const NOT_AUDITED = [
   'chat_unread_pushes',
   'agent_commands',
   'tv_push_log',
+  'notification_recipients',
 ];
 
 /** Columns masked in every table: personal data (names, contacts, documents, notes) and secrets. */

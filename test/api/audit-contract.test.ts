@@ -1,6 +1,6 @@
 import type supertest from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { reportGate } from '../helpers/gates';
+import { operationKey, operationMatcher, reportGate } from '../helpers/gates';
 import { until } from '../helpers/wait';
 import { newCanary, registerCanaryHotel, seedHotel } from '../gates/tenant-fixture';
 
@@ -46,14 +46,11 @@ afterAll(() => t.close());
 /** The operations that change a hotel's data: its staff's routes and the public ones. */
 const hotelChanging = () => operations.filter((op) => ['hotel', 'public'].includes(op['x-access'].kind));
 
-/** The declared operation a sent request ran: the template it matches, literal segments before parameters. */
+/** The declared operation a sent request ran (the gates' matcher: literal segments before parameters). */
 function operationOf(method: Method, url: string): Operation | undefined {
-  const path = url.split('?')[0];
-  const matches = operations.filter((op) => {
-    const pattern = op.path.replace(/\./g, '\\.').replace(/\{\w+\}/g, '[^/]+');
-    return op.method === method && new RegExp(`^${pattern}$`).test(path);
-  });
-  return matches.sort((a, b) => a.path.split('{').length - b.path.split('{').length)[0];
+  const byKey = new Map(operations.map((op) => [operationKey(op), op]));
+  const match = operationMatcher(operations.map((op) => ({ method: op.method, path: operationKey(op).split(' ')[1] })));
+  return byKey.get(match(method, url) ?? '');
 }
 
 /** Records every changing request `t.http` sends from now on, with its answer's status and request id. */
