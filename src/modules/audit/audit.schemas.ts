@@ -42,7 +42,10 @@ export const auditEntrySchema = Joi.object({
 export const chainVerdictSchema = Joi.object({
   intact: Joi.boolean().required(),
   entries: Joi.number().integer().description('Entries checked and found linked'),
-  last_hash: Joi.string().allow(null),
-  broken_at: Joi.number().integer().description('The number of the first entry whose link is broken'),
-  reason: Joi.string().valid('content_changed', 'previous_hash_mismatch', 'entry_missing', 'head_mismatch'),
+  last_hash: Joi.string().allow(null).optional().description("When intact: the last entry's hash (null for none)"),
+  broken_at: Joi.number().integer().optional().description('When not: the number of the first broken link'),
+  reason: Joi.string()
+    .valid('content_changed', 'previous_hash_mismatch', 'entry_missing', 'head_mismatch')
+    .optional()
+    .description('When not: why'),
 }).meta(openApiComponent('AuditChainVerdict'));
