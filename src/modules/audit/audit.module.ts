@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules';
+import { auditFixtures } from './audit.fixtures';
 import { auditRoutes } from './audit.routes';
 import { createAuditService } from './audit.service';
 
@@ -11,4 +12,5 @@ export const auditModule = defineModule({
   uses: [],
   create: ({ db }) => createAuditService(db),
   routes: (audit) => auditRoutes(audit),
+  fixtures: auditFixtures,
 });

@@ -23,9 +23,9 @@ export const auditEntrySchema = Joi.object({
   at: Joi.date(),
   actor: Joi.object({
     kind: Joi.string().valid(...AUDIT_ACTOR_KINDS),
-    id: Joi.string().allow(null),
-    role: Joi.string().allow(null),
-  }),
+    id: Joi.string().allow(null).description("A user's id, a job's workflow, a public route's channel"),
+    role: Joi.string().allow(null).description("A staff member's role"),
+  }).meta(openApiComponent('AuditActor')),
   operation: Joi.string(),
   resource: Joi.string(),
   resource_id: Joi.string().allow(null),
