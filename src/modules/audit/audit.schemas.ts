@@ -5,6 +5,8 @@ import { pageQueryKeys } from '../../platform/http/pagination';
 const name = Joi.string().max(200);
 const fields = Joi.object().unknown(true).allow(null);
 
+const AUDIT_PAGE_DEFAULT = 50;
+
 export const AUDIT_ACTOR_KINDS = ['staff', 'user', 'guest', 'agent', 'provider', 'visitor', 'job', 'system'] as const;
 
 export const auditListQuery = Joi.object({
@@ -16,6 +18,10 @@ export const auditListQuery = Joi.object({
   from: Joi.date().iso().description('Entries at or after this time'),
   to: Joi.date().iso().description('Entries before this time'),
   ...pageQueryKeys,
+  // An entry carries its row's images: a smaller first page than the lists' default.
+  limit: pageQueryKeys.limit
+    .default(AUDIT_PAGE_DEFAULT)
+    .description(`Entries per page (default ${AUDIT_PAGE_DEFAULT})`),
 });
 
 export const auditEntrySchema = Joi.object({
