@@ -1,4 +1,5 @@
 import type { DependenciesSatisfied, ServicesOf } from '../platform/modules';
+import { auditModule } from './audit/audit.module';
 import { agentsModule } from './agents/agents.module';
 import { authModule } from './auth/auth.module';
 import { billingModule } from './billing/billing.module';
@@ -45,6 +46,7 @@ import { wifiModule } from './wifi/wifi.module';
 export const MODULES = [
   usersModule,
   hotelsModule,
+  auditModule,
   authModule,
   staffModule,
   uploadsModule,

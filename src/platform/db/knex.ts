@@ -3,6 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { DbLimits, PlatformConfig } from '../config';
 import type { Logger } from '../logger';
+import { recordActors } from './audit-context';
 
 // Calendar dates stay `YYYY-MM-DD` strings: parsing them into Date objects would shift them by the process time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
@@ -58,14 +59,19 @@ export function createDb(databaseUrl: string, role: DbRole): Db {
   });
 }
 
-/** The pool of the API or the worker process, sized and limited as configured. */
+/**
+ * The pool of the API or the worker process, sized and limited as configured; its connections carry the audit
+ * context of the code using them (`audit-context.ts`).
+ */
 export function createProcessDb(config: PlatformConfig, role: 'api' | 'worker', logger?: Logger): Db {
-  return createDb(config.databaseUrl, {
-    role,
-    poolMax: config.databasePoolMax,
-    limits: config.databaseLimits[role],
-    logger,
-  });
+  return recordActors(
+    createDb(config.databaseUrl, {
+      role,
+      poolMax: config.databasePoolMax,
+      limits: config.databaseLimits[role],
+      logger,
+    }),
+  );
 }
 
 export const migrationsDirectory = path.resolve(__dirname, '../../../migrations');

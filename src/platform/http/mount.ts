@@ -1,10 +1,12 @@
 import type { Request, Response, Router } from 'express';
 import type Joi from 'joi';
 import type { Knex } from 'knex';
+import { runAsActor } from '../db/audit-context';
 import { idempotentOutside } from '../db/idempotency';
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from '../errors';
 import { bindToRequest } from '../observability/request-context';
 import type { AccessGuard } from './access-guard';
+import { auditContextOf, recordRequest } from './audit-route';
 import { parseIfMatch, tagAnswerWithVersion, type ExpectedVersion } from './concurrency';
 import type { HotelBulkhead } from './hotel-bulkhead';
 import { verifyAccessToken, type AccessTokenPayload } from './access-token';
@@ -150,7 +152,9 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
         if (route.method !== 'get') expectedVersion = parseIfMatch(req.get('if-match'));
         tagAnswerWithVersion(res);
       }
-      const run = () => route.handler({ body, query, params, headers, auth, hotel, expectedVersion, req, res });
+      const handler = () => route.handler({ body, query, params, headers, auth, hotel, expectedVersion, req, res });
+      const audit = auditContextOf(route, req, auth);
+      const run = audit ? () => runAsActor(audit, handler) : handler;
       const key = route.idempotency === 'mount' ? headers['idempotency-key'] : undefined;
       const scope = `${route.method} ${route.path}`;
       const handle =
@@ -161,6 +165,8 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
       if (hotel) await deps.hotelBulkhead.run(hotel.id, handle);
       else if (guestsOf) await deps.publicBulkhead.run(guestsOf.id, handle);
       else await handle();
+      const recordedHotel = hotel ?? guestsOf;
+      if (audit && recordedHotel) await recordRequest(deps.db, recordedHotel.id, audit, res);
     });
   }
 }

@@ -3,7 +3,7 @@ import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_PREFIX } from '../errors';
 import { openApiComponent } from './components';
 import { declaresIdempotencyKey } from './idempotency-key';
 import { createSchemaConverter, type JsonSchema, type SchemaConverter } from './json-schema';
-import type { MultipartSpec, RouteDefinition } from './route';
+import { auditOf, operationIdOf, type MultipartSpec, type RouteDefinition } from './route';
 
 /** The body of every refusal (`errors.ts` builds it): RFC 9457 problem details plus the spec's `error`. */
 const problemSchema = Joi.object({
@@ -167,18 +167,7 @@ function multipartBody(multipart: MultipartSpec) {
   };
 }
 
-/** `get /api/hotels/{slug}/rooms/{id}` → `getHotelsBySlugRoomsById` */
-function operationId(method: string, path: string): string {
-  const words = path
-    .split('/')
-    .filter((segment) => segment && segment !== 'api')
-    .map((segment) => segment.replace(/^\{(\w+)\}$/, 'by-$1'))
-    .flatMap((segment) => segment.split(/[-_]/))
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1));
-  return method + words.join('');
-}
-
-function operation(route: RouteDefinition, path: string, converter: SchemaConverter) {
+function operation(route: RouteDefinition, converter: SchemaConverter) {
   const responses: Record<string, JsonSchema & { headers?: Record<string, unknown> }> = {};
   for (const [status, response] of Object.entries(route.responses)) {
     // Every refusal answers the platform's problem body (errors.ts); a success answers its own schema, if any.
@@ -226,11 +215,12 @@ function operation(route: RouteDefinition, path: string, converter: SchemaConver
     }
   }
   return {
-    operationId: operationId(route.method, path),
+    operationId: operationIdOf(route),
     summary: route.summary,
     description: [route.description, describeAccess(route), describeIdempotency(route)].filter(Boolean).join('\n\n'),
     tags: route.tags,
     'x-access': route.access,
+    ...(route.method !== 'get' && { 'x-audit': auditOf(route) }),
     security: route.access.kind === 'public' ? [] : [{ bearerAuth: [] }],
     parameters: parameters(route, converter),
     ...(route.request?.body && {
@@ -315,7 +305,7 @@ export function buildOpenApiDocument(
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][route.method] = operation(route, path, converter);
+    paths[path][route.method] = operation(route, converter);
   }
   const schemas = converter.components();
   addCreationLinks(paths, schemas);

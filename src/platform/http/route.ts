@@ -107,6 +107,12 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
    * `{ none }` opts out, saying why a replay makes no sense there; the contract gate lists the routes that do.
    */
   idempotency?: 'mount' | { none: string };
+  /**
+   * A route that changes something is recorded in the audit log (`audit-route.ts`): each row it changes, with its
+   * operationId and caller, or one entry naming the operation when it changed no audited row. `{ none }` opts a
+   * POST out that changes nothing (a computation), saying why; OpenAPI shows it as `x-audit`.
+   */
+  audit?: { none: string };
   request?: {
     body?: Joi.ObjectSchema;
     query?: Joi.ObjectSchema;
@@ -117,6 +123,23 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
   };
   responses: Record<number, ResponseSpec>;
   handler(ctx: RouteContext<Body, Query, Params>): Promise<void>;
+}
+
+/** `get /api/hotels/:slug/rooms/:id` → `getHotelsBySlugRoomsById`, the route's operationId in OpenAPI. */
+export function operationIdOf(route: Pick<RouteDefinition, 'method' | 'path'>): string {
+  const words = route.path
+    .replace(/:(\w+)/g, '{$1}')
+    .split('/')
+    .filter((segment) => segment && segment !== 'api')
+    .map((segment) => segment.replace(/^\{(\w+)\}$/, 'by-$1'))
+    .flatMap((segment) => segment.split(/[-_]/))
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+  return route.method + words.join('');
+}
+
+/** Whether a changing route is recorded in the audit log, as OpenAPI's `x-audit` says. */
+export function auditOf(route: Pick<RouteDefinition, 'audit'>): { records: true } | { none: string } {
+  return route.audit ?? { records: true };
 }
 
 /** A creating POST's default: the `Idempotency-Key` header, kept by mount unless the route reads it or opts out. */

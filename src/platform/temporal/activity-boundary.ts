@@ -1,4 +1,6 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { runAsActor, type AuditContext } from '../db/audit-context';
 import { refusesForGood } from '../errors';
 
 /**
@@ -26,15 +28,30 @@ function asActivityFailure(error: unknown, refusal: RefusalFailure = {}): unknow
 type Activity = (...args: unknown[]) => Promise<unknown>;
 
 /**
+ * A job records its changes in the audit log as itself: the workflow it runs for (a no-show sweep, the night audit, a
+ * block's release) and the activity. Called outside a worker (a test calling the function), the activity's name.
+ */
+function jobOf(name: string): AuditContext {
+  let workflow = name;
+  try {
+    workflow = Context.current().info.workflowType ?? name;
+  } catch {
+    // Not in an activity's context.
+  }
+  return { actor: { kind: 'job', name: workflow }, operation: name };
+}
+
+/**
  * The one boundary between the services and Temporal: every activity the worker registers runs behind it, so services
- * throw their own errors and never import Temporal. Names and results are kept; only refusals are translated.
+ * throw their own errors and never import Temporal. Names and results are kept; only refusals are translated; what
+ * an activity changes is recorded in the audit log as its workflow's.
  */
 export function activityBoundary<A extends object>(activities: A, refusal?: RefusalFailure): A {
   const bounded = Object.entries(activities as Record<string, Activity>).map(([name, activity]) => [
     name,
     async (...args: unknown[]) => {
       try {
-        return await activity(...args);
+        return await runAsActor(jobOf(name), () => activity(...args));
       } catch (error) {
         throw asActivityFailure(error, refusal);
       }

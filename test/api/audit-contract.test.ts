@@ -1,0 +1,127 @@
+import type supertest from 'supertest';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { operationKey, operationMatcher, reportGate } from '../helpers/gates';
+import { until } from '../helpers/wait';
+import { newCanary, registerCanaryHotel, seedHotel } from '../gates/tenant-fixture';
+
+/**
+ * The audit log's contract, walked from OpenAPI: every operation that changes something (POST, PUT, PATCH, DELETE of
+ * the hotel routes and of the public ones: the widget, room service, the guest's links) declares that it is recorded
+ * (`x-audit`), and every such request the modules' fixtures make while seeding a hotel of every kind of record, as its
+ * staff and as its guests, leaves entries in the log naming that request's operation.
+ */
+
+const CHANGING = ['post', 'put', 'patch', 'delete'] as const;
+type Method = (typeof CHANGING)[number];
+
+interface Operation {
+  method: Method;
+  path: string;
+  operationId: string;
+  'x-access': { kind: string };
+  'x-audit'?: { records?: true; none?: string };
+}
+
+interface Sent {
+  method: Method;
+  url: string;
+  status: number;
+  requestId: string;
+}
+
+let t: TestApp;
+let operations: Operation[];
+
+beforeAll(async () => {
+  t = createTestApp();
+  const document = (await t.http.get('/api/openapi.json').expect(200)).body as {
+    paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>;
+  };
+  operations = Object.entries(document.paths).flatMap(([path, byMethod]) =>
+    CHANGING.filter((method) => byMethod[method]).map((method) => ({ ...byMethod[method], method, path })),
+  );
+});
+afterAll(() => t.close());
+
+/** The operations that change a hotel's data: its staff's routes and the public ones. */
+const hotelChanging = () => operations.filter((op) => ['hotel', 'public'].includes(op['x-access'].kind));
+
+/** The declared operation a sent request ran (the gates' matcher: literal segments before parameters). */
+function operationOf(method: Method, url: string): Operation | undefined {
+  const byKey = new Map(operations.map((op) => [operationKey(op), op]));
+  const match = operationMatcher(operations.map((op) => ({ method: op.method, path: operationKey(op).split(' ')[1] })));
+  return byKey.get(match(method, url) ?? '');
+}
+
+/** Records every changing request `t.http` sends from now on, with its answer's status and request id. */
+function recordRequests(sent: Sent[]): void {
+  for (const method of CHANGING) {
+    const send = t.http[method].bind(t.http) as (url: string) => supertest.Test;
+    (t.http as unknown as Record<Method, (url: string) => supertest.Test>)[method] = (url: string) =>
+      send(url).on('response', (res: { status: number; headers: Record<string, string> }) =>
+        sent.push({ method, url, status: res.status, requestId: res.headers['x-request-id'] }),
+      );
+  }
+}
+
+describe('the audit contract', () => {
+  it('every changing hotel and public operation declares in OpenAPI that it is recorded, or why not', () => {
+    const changing = hotelChanging();
+    expect(changing.length).toBeGreaterThan(150);
+    const undeclared = changing.filter((op) => !op['x-audit']?.records && !op['x-audit']?.none?.trim());
+    expect(undeclared.map((op) => `${op.method} ${op.path}`)).toEqual([]);
+  });
+
+  it("every changing request of the modules' fixtures writes entries naming its operation", async () => {
+    const sent: Sent[] = [];
+    recordRequests(sent);
+    const canary = newCanary();
+    const hotel = await registerCanaryHotel(t, canary);
+    await seedHotel(t, hotel, canary);
+    const succeeded = sent.filter((request) => request.status < 300);
+    const recorded = async () => {
+      const rows = (await t
+        .db('audit_entries')
+        .whereIn(
+          'request_id',
+          succeeded.map((request) => request.requestId),
+        )
+        .select('request_id', 'operation')) as { request_id: string; operation: string }[];
+      return succeeded.map((request) => ({
+        request,
+        operations: rows.filter((row) => row.request_id === request.requestId).map((row) => row.operation),
+      }));
+    };
+    // A request that changed no audited row has its one entry written just after its answer.
+    const found = await until(
+      async () => {
+        const all = await recorded();
+        return all.every((entry) => entry.operations.length > 0) && all;
+      },
+      { what: 'entries of every request', timeoutMs: 10_000, intervalMs: 200 },
+    ).catch(() => recorded());
+    // A public route outside any hotel (signing in) has no hotel to record it for unless it changes a hotel's rows.
+    const ofAHotel = (op: Operation | undefined) => op?.['x-access'].kind === 'hotel' || op?.path.includes('{slug}');
+    const wrong = found
+      .map(({ request, operations: named }) => ({
+        request: `${request.method} ${request.url}`,
+        operation: operationOf(request.method, request.url),
+        named: [...new Set(named)],
+      }))
+      .filter(
+        ({ operation, named }) =>
+          !operation ||
+          (named.length === 0 && ofAHotel(operation)) ||
+          named.some((name) => name !== operation.operationId),
+      )
+      .map(({ request, operation, named }) => ({ request, expected: operation?.operationId, named }));
+    expect(wrong).toEqual([]);
+    const exercised = new Set(found.map(({ request }) => operationOf(request.method, request.url)?.operationId));
+    expect(exercised.size).toBeGreaterThan(30);
+    reportGate(
+      'audit',
+      `${hotelChanging().length} changing operations declare their record; ${exercised.size} exercised by the ` +
+        `fixtures (${succeeded.length} requests), each wrote entries naming it`,
+    );
+  });
+});
