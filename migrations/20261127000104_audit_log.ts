@@ -38,13 +38,19 @@ const MASKED_NAMES =
   '.*passport.*|document_number.*|notes?|.*_notes?|comment|address|username|.*token.*|.*hash.*|.*secret.*|' +
   '.*password.*|.*_encrypted)$';
 
-/** Columns masked in one table besides: a person's name, a payer, messages and tasks that carry names and contacts. */
+/**
+ * Columns masked in one table besides: a person's name, a payer, messages, tasks and free-text descriptions that may
+ * carry names and contacts (a notification's title names the guest; staff write names into charges' descriptions).
+ */
 const MASKED_IN: Record<string, string[]> = {
   users: ['name'],
   account_requests: ['name'],
   invoices: ['payer'],
   invoice_emails: ['to'],
-  notifications: ['data', 'body'],
+  notifications: ['data', 'body', 'title'],
+  folio_lines: ['description'],
+  booking_charges: ['description'],
+  invoice_lines: ['description'],
   chat_messages: ['text'],
   fiscal_receipts: ['task'],
   card_issuances: ['card_number'],
