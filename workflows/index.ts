@@ -16,3 +16,4 @@ export * from './block-release.workflow';
 export * from './daily-report.workflow';
 export * from './night-audit.workflow';
 export * from './invoice-email.workflow';
+export * from './webhook-delivery.workflow';

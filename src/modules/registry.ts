@@ -34,6 +34,7 @@ import { tvModule } from './tv/tv.module';
 import { uploadsModule } from './uploads/uploads.module';
 import { usersModule } from './users/users.module';
 import { widgetModule } from './widget/widget.module';
+import { webhooksModule } from './webhooks/webhooks.module';
 import { wifiModule } from './wifi/wifi.module';
 
 /**
@@ -78,6 +79,7 @@ export const MODULES = [
   loyaltyModule,
   reviewsModule,
   roomServiceModule,
+  webhooksModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

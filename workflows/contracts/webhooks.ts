@@ -1,0 +1,73 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * One subscription's deliveries (`webhooks:<subscriptionId>`): started (or revived) through the outbox by the commit
+ * of an event the subscription wants, by its creation, resumption and a replay; it delivers the events after the
+ * subscription's cursor one at a time, in sequence order. Ids only go in and out: payloads are read and sent inside
+ * the activity and never enter a workflow history.
+ */
+export interface WebhookDeliveryInput {
+  hotelId: string;
+  subscriptionId: string;
+}
+
+/** What the workflow reads before each round: the next events to deliver, and how long one may be retried. */
+export interface WebhookBatch {
+  /** `active`; `paused` or `gone` end the workflow (a resumption starts it again). */
+  status: 'active' | 'paused' | 'gone';
+  /** The sequence numbers of the next wanted events after the cursor, in order. */
+  seqs: number[];
+  /** How long one event is retried before the subscription is paused (WEBHOOK_RETRY_HORIZON_SECONDS). */
+  retryHorizonSeconds: number;
+}
+
+/** A delivered event moves the cursor; `stale` when the subscription changed meanwhile (paused, deleted, replayed). */
+export type WebhookOutcome = 'delivered' | 'stale';
+
+export interface WebhookActivities {
+  nextWebhookEvents(input: WebhookDeliveryInput): Promise<WebhookBatch>;
+  /**
+   * One attempt to deliver one event (each logged, with its status code, latency and error), the cursor advanced
+   * when the receiver answers 2xx; fails retryable otherwise.
+   */
+  deliverWebhookEvent(input: WebhookDeliveryInput & { seq: number }): Promise<WebhookOutcome>;
+  /** Pauses the subscription after its retry horizon and tells the hotel's admins (once per pause). */
+  pauseWebhookSubscription(input: WebhookDeliveryInput & { seq: number; reason: string }): Promise<void>;
+}
+
+/** Events read per round. */
+export const WEBHOOK_BATCH = 100;
+/** A caught-up workflow looks again after this long even without a wake (a lost wake costs at most this). */
+export const WEBHOOK_IDLE_POLL = '1 minute';
+/** Rounds before the workflow continues as new (its history stays short). */
+export const WEBHOOK_ROUNDS_PER_RUN = 200;
+
+export const WEBHOOK_READ_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/**
+ * One event's delivery: an attempt lasts at most 15 s (the request itself 10 s), then 1 s, 2 s, 4 s ... up to 10
+ * minutes between attempts, until the horizon (3 days by default) has passed.
+ */
+export function webhookSendOptions(retryHorizonSeconds: number): ActivityOptions {
+  return {
+    startToCloseTimeout: '15 seconds',
+    scheduleToCloseTimeout: `${retryHorizonSeconds} seconds`,
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: `${Math.max(1, Math.min(600, Math.floor(retryHorizonSeconds / 4)))} seconds`,
+    },
+  };
+}
+
+export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<void>;
+
+export const webhookWorkflowIds = {
+  delivery: (subscriptionId: string) => `webhooks:${subscriptionId}`,
+};
+export const WEBHOOK_WAKE_SIGNAL = 'wake';
+/** A refusal of the module's activities (the activity boundary's type for them). */
+export const WEBHOOKS_REFUSED = 'WebhooksRefused';
