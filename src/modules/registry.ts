@@ -55,6 +55,7 @@ export const MODULES = [
   pricingModule,
   minibarModule,
   notificationsModule,
+  webhooksModule,
   pushModule,
   guestsModule,
   housekeepingModule,
@@ -79,7 +80,6 @@ export const MODULES = [
   loyaltyModule,
   reviewsModule,
   roomServiceModule,
-  webhooksModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

@@ -188,6 +188,31 @@ describe('outbound webhooks', () => {
     expect(log.body.items[0]).toMatchObject({ status_code: 503, error: 'HTTP 503' });
   });
 
+  it('keep events 30 days: the feed refuses a window reaching past them, before and after the sweep purges them', async () => {
+    const other = await registerHotel(t);
+    const feed = (after: number) =>
+      t.http.get(`/api/hotels/${other.slug}/events`).query({ after }).set(as(other.accessToken));
+    const base = 1_000_000;
+    await t.db('webhook_events').insert([
+      {
+        hotel_id: other.hotelId,
+        seq: base,
+        type: 'room_updated',
+        payload: {},
+        created_at: new Date(Date.now() - 31 * 86_400_000),
+      },
+      { hotel_id: other.hotelId, seq: base + 1, type: 'room_updated', payload: { n: 1 }, created_at: new Date() },
+    ]);
+    expect((await feed(base - 1).expect(422)).body.code).toBe('replay_too_old');
+    expect((await feed(base).expect(200)).body).toMatchObject({
+      items: [{ seq: base + 1, data: { n: 1 } }],
+      next_after: base + 1,
+    });
+    expect(await t.services.webhooks.purgeExpired()).toBeGreaterThanOrEqual(1);
+    await feed(base - 1).expect(422);
+    await feed(base).expect(200);
+  });
+
   it('refuse a private receiver address where private addresses are not allowed', async () => {
     const strict = createTestApp({ ...stack.env, ALLOW_PRIVATE_OUTBOUND: 'false' });
     try {

@@ -92,7 +92,7 @@ export const eventsRepository = {
     return old !== undefined;
   },
 
-  /** Removes events older than the window, remembering per hotel how far its history was cut. */
+  /** Removes events and attempts older than the window, remembering per hotel how far its history was cut. */
   async purge(conn: DbOrTrx): Promise<number> {
     const result = await conn.raw(
       `WITH purged AS (
@@ -102,9 +102,11 @@ export const eventsRepository = {
          SELECT hotel_id, max(seq) FROM purged GROUP BY hotel_id
          ON CONFLICT (hotel_id) DO UPDATE
            SET purged_through = GREATEST(webhook_event_horizons.purged_through, EXCLUDED.purged_through)
+       ), attempts AS (
+         DELETE FROM webhook_deliveries WHERE created_at < now() - make_interval(days => ?) RETURNING 1
        )
-       SELECT count(*)::int AS purged FROM purged`,
-      [WEBHOOK_KEEP_DAYS],
+       SELECT (SELECT count(*) FROM purged)::int + (SELECT count(*) FROM attempts)::int AS purged`,
+      [WEBHOOK_KEEP_DAYS, WEBHOOK_KEEP_DAYS],
     );
     return (result as { rows: { purged: number }[] }).rows[0].purged;
   },

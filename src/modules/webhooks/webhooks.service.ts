@@ -53,6 +53,16 @@ function wake(trx: DbOrTrx, hotel: { id: string; slug: string }, subscriptionId:
   });
 }
 
+/** Wakes a running delivery workflow only (after a pause or a deletion it reads that and ends). */
+function nudge(trx: DbOrTrx, subscriptionId: string) {
+  return enqueueOutbox(trx, {
+    kind: 'signalWorkflow',
+    workflowId: webhookWorkflowIds.delivery(subscriptionId),
+    signal: WEBHOOK_WAKE_SIGNAL,
+    args: [],
+  });
+}
+
 export function createWebhooksService(db: Db, config: WebhooksConfig, deps: WebhooksDependencies) {
   const guard = (url: string) =>
     assertPublicDestination(url, { allowPrivate: config.allowPrivateOutbound, allowUnresolved: true });
@@ -136,7 +146,7 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
           status: paused ? 'paused' : 'active',
           paused_reason: paused ? 'paused by staff' : null,
         });
-        if (!paused) await wake(trx, hotel, id);
+        await (paused ? nudge(trx, id) : wake(trx, hotel, id));
         return present(row!);
       });
     },
