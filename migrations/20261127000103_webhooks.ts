@@ -15,7 +15,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('webhook_subscriptions', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
     t.uuid('hotel_id').notNullable().references('hotels.id').onDelete('CASCADE');
-    t.text('url').notNullable();
+    t.text('endpoint').notNullable();
     t.specificType('event_types', 'text[]').notNullable();
     t.text('status').notNullable().defaultTo('active');
     t.text('paused_reason');
@@ -32,7 +32,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['hotel_id', 'created_at']);
   });
   await knex.raw(`ALTER TABLE webhook_subscriptions ADD CONSTRAINT webhook_subscriptions_values_check CHECK (
-      status IN ('active', 'paused') AND char_length(url) <= 2000 AND char_length(paused_reason) <= 2000)`);
+      status IN ('active', 'paused') AND char_length(endpoint) <= 2000 AND char_length(paused_reason) <= 2000)`);
 
   await knex.schema.createTable('webhook_events', (t) => {
     t.uuid('hotel_id').notNullable().references('hotels.id').onDelete('CASCADE');

@@ -469,7 +469,7 @@ const CASES: Case[] = [
       const subscription = await r.api.call<{ id: string }>('POST', `/api/hotels/${hotel.slug}/webhooks`, {
         token: hotel.token,
         expected: 201,
-        body: { url: 'https://receiver.webhooks.invalid/hook', event_types: ['booking_created'] },
+        body: { endpoint: 'https://receiver.webhooks.invalid/hook', event_types: ['booking_created'] },
       });
       await book(3, 4);
       const workflowId = webhookWorkflowIds.delivery(subscription.id);

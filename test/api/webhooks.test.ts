@@ -39,7 +39,7 @@ async function subscribe(eventTypes = ['room_updated', 'booking_created']) {
   const created = await t.http
     .post(api('/webhooks'))
     .set(as(hotel.accessToken))
-    .send({ url: receiver.url(path), event_types: eventTypes })
+    .send({ endpoint: receiver.url(path), event_types: eventTypes })
     .expect(201);
   receiver.trust(path, [created.body.secret]);
   return { path, id: created.body.id as string, secret: created.body.secret as string };
@@ -220,13 +220,13 @@ describe('outbound webhooks', () => {
         await strict.http
           .post(api('/webhooks'))
           .set(as(hotel.accessToken))
-          .send({ url, event_types: ['room_updated'] })
+          .send({ endpoint: url, event_types: ['room_updated'] })
           .expect(400);
       }
       await strict.http
         .post(api('/webhooks'))
         .set(as(hotel.accessToken))
-        .send({ url: 'https://receiver.example.com/x', event_types: ['chat:typing'] })
+        .send({ endpoint: 'https://receiver.example.com/x', event_types: ['chat:typing'] })
         .expect(400);
     } finally {
       await strict.close();

@@ -26,6 +26,7 @@ import { registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
 import { readStackInfo } from '../helpers/stack-env';
+import type { WebhookActivities } from '../../workflows/contracts/webhooks';
 
 /**
  * Every activity the worker registers, called for records that are gone (a hotel deleted while its workflows still
@@ -57,7 +58,8 @@ type Contracts = AccountActivities &
   ReportActivities &
   BlockReleaseActivities &
   NightAuditActivities &
-  InvoiceActivities;
+  InvoiceActivities &
+  WebhookActivities;
 
 /** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
 type Calls = {
@@ -126,6 +128,9 @@ const CALLS: Calls = {
   failNightAudit: ({ hotelId }) => [hotelId, '2001-01-01', 'gone'],
   syncNightAuditSchedule: ({ hotelId }) => [hotelId],
   sendInvoiceEmail: ({ hotelId, id }) => [hotelId, id],
+  nextWebhookEvents: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
+  deliverWebhookEvent: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, seq: 1 }],
+  pauseWebhookSubscription: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, seq: 1, reason: 'gone' }],
 };
 
 let t: TestApp;

@@ -71,3 +71,9 @@ export const webhookWorkflowIds = {
 export const WEBHOOK_WAKE_SIGNAL = 'wake';
 /** A refusal of the module's activities (the activity boundary's type for them). */
 export const WEBHOOKS_REFUSED = 'WebhooksRefused';
+
+/**
+ * The delivery attempt waits on the hotel's receiver (retried until the horizon while it does not answer 2xx), as the
+ * agents' activities wait on a desk: a workflow retrying it has nothing left to do until its next attempt.
+ */
+export const WEBHOOK_OUTSIDE_WAIT_ACTIVITIES: readonly string[] = ['deliverWebhookEvent'];

@@ -80,7 +80,7 @@ export function createDelivery(
       const webhookId = webhookIdOf(subscriptionId, seq);
       const started = Date.now();
       const result = await post(
-        row.url,
+        row.endpoint,
         webhookHeaders(webhookId, body, signingSecrets(row, config)),
         body,
         config.allowPrivateOutbound,

@@ -60,7 +60,7 @@ export function webhooksRoutes(webhooks: WebhooksService): RouteDefinition[] {
       idempotency: shownOnce,
       summary: 'Subscribe a URL to the hotel’s events',
       description:
-        'Events from now on are POSTed to `url` one at a time in `seq` order, signed as Standard Webhooks ' +
+        'Events from now on are POSTed to `endpoint` one at a time in `seq` order, signed as Standard Webhooks ' +
         '(`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the secret answered this once. A failed ' +
         'event is retried with backoff for up to 3 days, then the subscription is paused and the admins told.',
       tags,
@@ -136,7 +136,10 @@ export function webhooksRoutes(webhooks: WebhooksService): RouteDefinition[] {
       tags,
       access,
       request: { params: subscriptionParams, body: replayBody },
-      responses: { 200: { description: 'The subscription', schema: subscriptionSchema } },
+      responses: {
+        200: { description: 'The subscription', schema: subscriptionSchema },
+        422: { description: '`replay_too_old`: further back than the events kept (30 days)' },
+      },
       async handler({ hotel, params, body, res }) {
         res.json(await webhooks.replay(hotel, params.id, body));
       },
@@ -163,7 +166,10 @@ export function webhooksRoutes(webhooks: WebhooksService): RouteDefinition[] {
       tags,
       access,
       request: { params: slugParams, query: feedQuery },
-      responses: { 200: { description: 'A page of events', schema: feedSchema } },
+      responses: {
+        200: { description: 'A page of events', schema: feedSchema },
+        422: { description: '`replay_too_old`: `after` is below the events kept (30 days)' },
+      },
       async handler({ hotel, query, res }) {
         res.json(await webhooks.feed(hotel.id, query.after, query.limit));
       },

@@ -1,8 +1,9 @@
 import Joi from 'joi';
+import { openApiComponent } from '../../platform/http/components';
 import { idParams, instant } from '../../platform/http/schemas';
 import { WEBHOOK_EVENT_TYPES } from './webhooks.types';
 
-const url = Joi.string()
+const endpoint = Joi.string()
   .uri({ scheme: ['https', 'http'] })
   .max(2000)
   .description('Where events are POSTed; an address inside this service’s networks is refused (400)');
@@ -12,8 +13,8 @@ const eventTypes = Joi.array()
   .max(WEBHOOK_EVENT_TYPES.length)
   .description('The event types wanted (those of `/ws` that are hotel-wide business facts)');
 
-export const subscriptionBody = Joi.object({ url: url.required(), event_types: eventTypes.required() });
-export const subscriptionChanges = Joi.object({ url, event_types: eventTypes }).min(1);
+export const subscriptionBody = Joi.object({ endpoint: endpoint.required(), event_types: eventTypes.required() });
+export const subscriptionChanges = Joi.object({ endpoint, event_types: eventTypes }).min(1);
 export const subscriptionParams = idParams;
 
 export const replayBody = Joi.object({
@@ -42,7 +43,7 @@ export const feedQuery = Joi.object({
 
 const subscriptionFields = {
   id: Joi.string().uuid().required(),
-  url: Joi.string().required(),
+  endpoint: Joi.string().required(),
   event_types: Joi.array().items(Joi.string()).required(),
   status: Joi.string().valid('active', 'paused').required(),
   paused_reason: Joi.string().allow(null).required(),
@@ -53,13 +54,13 @@ const subscriptionFields = {
   updated_at: Joi.date().required(),
 };
 
-export const subscriptionSchema = Joi.object(subscriptionFields);
+export const subscriptionSchema = Joi.object(subscriptionFields).meta(openApiComponent('WebhookSubscription'));
 export const subscriptionWithSecretSchema = Joi.object({
   ...subscriptionFields,
   secret: Joi.string()
     .required()
     .description('`whsec_<base64>`, shown this once: verify `webhook-signature` with it (Standard Webhooks)'),
-});
+}).meta(openApiComponent('WebhookSubscriptionWithSecret'));
 export const subscriptionListSchema = Joi.object({ items: Joi.array().items(subscriptionSchema).required() });
 
 export const deliveriesSchema = Joi.object({
@@ -74,7 +75,7 @@ export const deliveriesSchema = Joi.object({
         latency_ms: Joi.number().integer().required(),
         error: Joi.string().allow(null).required(),
         created_at: Joi.date().required(),
-      }),
+      }).meta(openApiComponent('WebhookDeliveryAttempt')),
     )
     .required(),
   next_before: Joi.number().integer().allow(null).required(),
@@ -85,7 +86,7 @@ export const eventSchema = Joi.object({
   type: Joi.string().required(),
   timestamp: Joi.string().isoDate().required(),
   data: Joi.object().unknown(true).required().description('The payload, as on `/ws`'),
-});
+}).meta(openApiComponent('WebhookEvent'));
 export const feedSchema = Joi.object({
   items: Joi.array().items(eventSchema).required(),
   next_after: Joi.number().integer().required(),

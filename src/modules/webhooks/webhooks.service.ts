@@ -28,7 +28,7 @@ export const webhookMessages = {
 
 const present = (row: SubscriptionRow): Subscription => ({
   id: row.id,
-  url: row.url,
+  endpoint: row.endpoint,
   event_types: row.event_types,
   status: row.status,
   paused_reason: row.paused_reason,
@@ -95,12 +95,12 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
 
     /** A new subscription, from the hotel's next event on; its secret is in this answer only. */
     async create(hotel: { id: string; slug: string }, input: SubscriptionInput) {
-      await guard(input.url);
+      await guard(input.endpoint);
       const secret = newSigningSecret();
       return db.transaction(async (trx) => {
         const row = await subscriptionsRepository.insert(trx, {
           hotel_id: hotel.id,
-          url: input.url,
+          endpoint: input.endpoint,
           event_types: [...new Set(input.event_types)],
           secret_encrypted: sealed(secret),
           secret_hint: secretHint(secret),
@@ -111,7 +111,7 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
     },
 
     async update(hotelId: string, id: string, input: Partial<SubscriptionInput>) {
-      if (input.url !== undefined) await guard(input.url);
+      if (input.endpoint !== undefined) await guard(input.endpoint);
       const changes = { ...input, ...(input.event_types && { event_types: [...new Set(input.event_types)] }) };
       const row = await subscriptionsRepository.update(db, hotelId, id, changes);
       if (!row) throw new NotFoundError(webhookMessages.notFound);
@@ -191,7 +191,7 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
         await deps.notifications.notify(trx, hotelId, {
           type: 'webhook_paused',
           title: webhookMessages.pausedTitle,
-          body: webhookMessages.pausedBody(row.url, reason).slice(0, 2000),
+          body: webhookMessages.pausedBody(row.endpoint, reason).slice(0, 2000),
           dedupeKey: `webhook-paused:${id}:${seq}`,
           data: { subscription_id: id, seq },
         });

@@ -29,7 +29,7 @@ export const WEBHOOK_KEEP_DAYS = 30;
 export interface SubscriptionRow {
   id: string;
   hotel_id: string;
-  url: string;
+  endpoint: string;
   event_types: string[];
   status: 'active' | 'paused';
   paused_reason: string | null;
@@ -45,7 +45,7 @@ export interface SubscriptionRow {
 /** A subscription as the API shows it: never its secret. */
 export interface Subscription {
   id: string;
-  url: string;
+  endpoint: string;
   event_types: string[];
   status: 'active' | 'paused';
   paused_reason: string | null;
@@ -84,6 +84,6 @@ export interface DeliveryRow {
 }
 
 export interface SubscriptionInput {
-  url: string;
+  endpoint: string;
   event_types: string[];
 }
