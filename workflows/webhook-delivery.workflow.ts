@@ -17,41 +17,37 @@ import {
 } from './contracts/webhooks';
 
 const reader =
-  proxyActivities<Pick<WebhookActivities, 'nextWebhookEvents' | 'pauseWebhookSubscription'>>(WEBHOOK_READ_OPTIONS);
+  proxyActivities<Pick<WebhookActivities, 'webhookState' | 'pauseWebhookSubscription'>>(WEBHOOK_READ_OPTIONS);
 export const webhookWake = defineSignal(WEBHOOK_WAKE_SIGNAL);
 
 /**
- * A subscription's deliveries (`webhooks:<subscriptionId>`), one event at a time in sequence order: each retried
- * with backoff until the retry horizon, then the subscription is paused (its admins told) and the workflow ends.
- * Caught up, it waits for a wake (the commit of a wanted event) or WEBHOOK_IDLE_POLL; it continues as new every
- * WEBHOOK_ROUNDS_PER_RUN rounds. It ends when the subscription is paused or deleted.
+ * A subscription's deliveries (`webhooks:<subscriptionId>`), in seq order: rounds of sending, each retried with
+ * backoff while its first event fails, until the retry horizon; then the subscription is paused (its admins told)
+ * and the workflow ends. Caught up, it waits for a wake (the commit of a wanted event) or WEBHOOK_IDLE_POLL; it
+ * continues as new every WEBHOOK_ROUNDS_PER_RUN rounds. It ends when the subscription is paused or deleted.
  */
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void> {
   let woken = false;
   setHandler(webhookWake, () => {
     woken = true;
   });
+  const state = await reader.webhookState(input);
+  if (state.status !== 'active') return;
+  const sender = proxyActivities<Pick<WebhookActivities, 'deliverWebhookEvents'>>(
+    webhookSendOptions(state.retryHorizonSeconds),
+  );
   for (let round = 0; round < WEBHOOK_ROUNDS_PER_RUN; round += 1) {
     woken = false;
-    const batch = await reader.nextWebhookEvents(input);
-    if (batch.status !== 'active') return;
-    if (batch.seqs.length === 0) {
-      await condition(() => woken, WEBHOOK_IDLE_POLL);
-      continue;
+    let result;
+    try {
+      result = await sender.deliverWebhookEvents(input);
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      await reader.pauseWebhookSubscription({ ...input, reason: error.cause?.message ?? error.message });
+      return;
     }
-    const sender = proxyActivities<Pick<WebhookActivities, 'deliverWebhookEvent'>>(
-      webhookSendOptions(batch.retryHorizonSeconds),
-    );
-    for (const seq of batch.seqs) {
-      try {
-        if ((await sender.deliverWebhookEvent({ ...input, seq })) === 'stale') break;
-      } catch (error) {
-        if (!(error instanceof ActivityFailure)) throw error;
-        const reason = error.cause?.message ?? error.message;
-        await reader.pauseWebhookSubscription({ ...input, seq, reason });
-        return;
-      }
-    }
+    if (result.status !== 'active') return;
+    if (result.caughtUp) await condition(() => woken, WEBHOOK_IDLE_POLL);
   }
   await continueAsNew<typeof webhookDelivery>(input);
 }

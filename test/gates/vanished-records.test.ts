@@ -128,9 +128,9 @@ const CALLS: Calls = {
   failNightAudit: ({ hotelId }) => [hotelId, '2001-01-01', 'gone'],
   syncNightAuditSchedule: ({ hotelId }) => [hotelId],
   sendInvoiceEmail: ({ hotelId, id }) => [hotelId, id],
-  nextWebhookEvents: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
-  deliverWebhookEvent: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, seq: 1 }],
-  pauseWebhookSubscription: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, seq: 1, reason: 'gone' }],
+  webhookState: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
+  deliverWebhookEvents: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
+  pauseWebhookSubscription: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, reason: 'gone' }],
 };
 
 let t: TestApp;

@@ -11,32 +11,40 @@ export interface WebhookDeliveryInput {
   subscriptionId: string;
 }
 
-/** What the workflow reads before each round: the next events to deliver, and how long one may be retried. */
-export interface WebhookBatch {
+/** What the workflow reads at the start of a run: whether to go on, and how long one event may be retried. */
+export interface WebhookState {
   /** `active`; `paused` or `gone` end the workflow (a resumption starts it again). */
   status: 'active' | 'paused' | 'gone';
-  /** The sequence numbers of the next wanted events after the cursor, in order. */
-  seqs: number[];
   /** How long one event is retried before the subscription is paused (WEBHOOK_RETRY_HORIZON_SECONDS). */
   retryHorizonSeconds: number;
 }
 
-/** A delivered event moves the cursor; `stale` when the subscription changed meanwhile (paused, deleted, replayed). */
-export type WebhookOutcome = 'delivered' | 'stale';
+/** What one round of sending came to. */
+export interface WebhookRound {
+  status: 'active' | 'paused' | 'gone';
+  /** Events delivered (2xx) in this round, in seq order. */
+  delivered: number;
+  /** Nothing wanted is left after the cursor (or the round stopped at a failure after some deliveries). */
+  caughtUp: boolean;
+}
 
 export interface WebhookActivities {
-  nextWebhookEvents(input: WebhookDeliveryInput): Promise<WebhookBatch>;
+  webhookState(input: WebhookDeliveryInput): Promise<WebhookState>;
   /**
-   * One attempt to deliver one event (each logged, with its status code, latency and error), the cursor advanced
-   * when the receiver answers 2xx; fails retryable otherwise.
+   * One round: the next wanted events after the cursor sent one at a time in seq order (each attempt logged with its
+   * status code, latency and error; the cursor moved on each 2xx), for up to WEBHOOK_ROUND_MS. Fails retryable when
+   * the round's first event fails (so the retry horizon counts from that event's first attempt); a failure after
+   * some deliveries ends the round without failing it.
    */
-  deliverWebhookEvent(input: WebhookDeliveryInput & { seq: number }): Promise<WebhookOutcome>;
+  deliverWebhookEvents(input: WebhookDeliveryInput): Promise<WebhookRound>;
   /** Pauses the subscription after its retry horizon and tells the hotel's admins (once per pause). */
-  pauseWebhookSubscription(input: WebhookDeliveryInput & { seq: number; reason: string }): Promise<void>;
+  pauseWebhookSubscription(input: WebhookDeliveryInput & { reason: string }): Promise<void>;
 }
 
 /** Events read per round. */
 export const WEBHOOK_BATCH = 100;
+/** A round sends no new event after this long (one more attempt lasts at most the request timeout, 10 s). */
+export const WEBHOOK_ROUND_MS = 5_000;
 /** A caught-up workflow looks again after this long even without a wake (a lost wake costs at most this). */
 export const WEBHOOK_IDLE_POLL = '1 minute';
 /** Rounds before the workflow continues as new (its history stays short). */
@@ -48,12 +56,12 @@ export const WEBHOOK_READ_OPTIONS: ActivityOptions = {
 };
 
 /**
- * One event's delivery: an attempt lasts at most 15 s (the request itself 10 s), then 1 s, 2 s, 4 s ... up to 10
- * minutes between attempts, until the horizon (3 days by default) has passed.
+ * A round: an attempt lasts at most 30 s (WEBHOOK_ROUND_MS of deliveries and one last request of 10 s), then 1 s,
+ * 2 s, 4 s ... up to 10 minutes between attempts, until the horizon (3 days by default) has passed.
  */
 export function webhookSendOptions(retryHorizonSeconds: number): ActivityOptions {
   return {
-    startToCloseTimeout: '15 seconds',
+    startToCloseTimeout: '30 seconds',
     scheduleToCloseTimeout: `${retryHorizonSeconds} seconds`,
     retry: {
       initialInterval: '1 second',
@@ -76,4 +84,4 @@ export const WEBHOOKS_REFUSED = 'WebhooksRefused';
  * The delivery attempt waits on the hotel's receiver (retried until the horizon while it does not answer 2xx), as the
  * agents' activities wait on a desk: a workflow retrying it has nothing left to do until its next attempt.
  */
-export const WEBHOOK_OUTSIDE_WAIT_ACTIVITIES: readonly string[] = ['deliverWebhookEvent'];
+export const WEBHOOK_OUTSIDE_WAIT_ACTIVITIES: readonly string[] = ['deliverWebhookEvents'];

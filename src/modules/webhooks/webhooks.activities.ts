@@ -2,18 +2,18 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { WebhookActivities } from '../../../workflows/contracts/webhooks';
 import type { WebhooksService } from './webhooks.service';
 
-/** The delivery workflow's activities: a failed attempt fails retryable with the receiver's status or error. */
+/** The delivery workflow's activities: a round whose first event failed fails retryable with the receiver's answer. */
 export function webhooksActivities(webhooks: WebhooksService): WebhookActivities {
   return {
-    nextWebhookEvents: ({ hotelId, subscriptionId }) => webhooks.delivery.next(hotelId, subscriptionId),
+    webhookState: ({ hotelId, subscriptionId }) => webhooks.delivery.state(hotelId, subscriptionId),
 
-    async deliverWebhookEvent({ hotelId, subscriptionId, seq }) {
-      const result = await webhooks.delivery.send(hotelId, subscriptionId, seq, Context.current().info.attempt);
-      if (result.outcome === 'failed') throw ApplicationFailure.retryable(result.error, 'WebhookFailed');
-      return result.outcome;
+    async deliverWebhookEvents({ hotelId, subscriptionId }) {
+      const result = await webhooks.delivery.round(hotelId, subscriptionId, Context.current().info.attempt);
+      if ('failed' in result) throw ApplicationFailure.retryable(result.failed, 'WebhookFailed');
+      return result;
     },
 
-    pauseWebhookSubscription: ({ hotelId, subscriptionId, seq, reason }) =>
-      webhooks.pauseAfterHorizon(hotelId, subscriptionId, seq, reason),
+    pauseWebhookSubscription: ({ hotelId, subscriptionId, reason }) =>
+      webhooks.pauseAfterHorizon(hotelId, subscriptionId, reason),
   };
 }

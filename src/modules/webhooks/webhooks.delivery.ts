@@ -1,8 +1,7 @@
 import { decryptSecret } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import { assertPublicDestination } from '../../platform/outbound';
-import type { WebhookBatch, WebhookOutcome } from '../../../workflows/contracts/webhooks';
-import { WEBHOOK_BATCH } from '../../../workflows/contracts/webhooks';
+import { WEBHOOK_BATCH, WEBHOOK_ROUND_MS, type WebhookState } from '../../../workflows/contracts/webhooks';
 import type { WebhooksConfig } from './webhooks.env';
 import { deliveriesRepository, eventsRepository, subscriptionsRepository } from './webhooks.repository';
 import { webhookHeaders, webhookIdOf } from './webhooks.signing';
@@ -54,50 +53,69 @@ async function post(url: string, headers: Record<string, string>, body: string, 
   }
 }
 
-/** What the delivery workflow's activities do: read the next events, send one, each attempt logged. */
+/** What the delivery workflow's activities do: read the state, send rounds of events, each attempt logged. */
 export function createDelivery(
   db: Db,
   config: Pick<WebhooksConfig, 'encryption' | 'webhooks' | 'allowPrivateOutbound'>,
 ) {
+  /** One attempt at one event: logged; true on 2xx. */
+  async function attempt(row: SubscriptionRow, event: EventRow, secrets: string[], number: number) {
+    const seq = Number(event.seq);
+    const body = JSON.stringify(presentEvent(event));
+    const webhookId = webhookIdOf(row.id, seq);
+    const started = Date.now();
+    const headers = webhookHeaders(webhookId, body, secrets);
+    const result = await post(row.endpoint, headers, body, config.allowPrivateOutbound);
+    await deliveriesRepository.record(db, {
+      hotel_id: row.hotel_id,
+      subscription_id: row.id,
+      seq: String(seq),
+      webhook_id: webhookId,
+      attempt: number,
+      status_code: result.statusCode,
+      latency_ms: Date.now() - started,
+      error: result.error,
+    });
+    return result;
+  }
+
   return {
-    async next(hotelId: string, subscriptionId: string): Promise<WebhookBatch> {
+    async state(hotelId: string, subscriptionId: string): Promise<WebhookState> {
       const retryHorizonSeconds = config.webhooks.retryHorizonSeconds;
       const row = await subscriptionsRepository.find(db, hotelId, subscriptionId);
-      if (!row) return { status: 'gone', seqs: [], retryHorizonSeconds };
-      if (row.status !== 'active') return { status: 'paused', seqs: [], retryHorizonSeconds };
-      const events = await eventsRepository.after(db, hotelId, Number(row.cursor), WEBHOOK_BATCH, row.event_types);
-      return { status: 'active', seqs: events.map((event) => Number(event.seq)), retryHorizonSeconds };
+      return { status: row ? row.status : 'gone', retryHorizonSeconds };
     },
 
-    /** Sends `seq` when it is the subscription's next wanted event; the attempt is logged, the cursor moved on 2xx. */
-    async send(hotelId: string, subscriptionId: string, seq: number, attempt: number) {
+    /**
+     * Sends the next wanted events one at a time until one fails, the round's time is up, or the cursor moved
+     * meanwhile (a replay, a pause). `failed` only when the round's first event failed (`attemptNumber` is its attempt).
+     */
+    async round(hotelId: string, subscriptionId: string, attemptNumber: number) {
       const row = await subscriptionsRepository.find(db, hotelId, subscriptionId);
-      if (!row || row.status !== 'active') return { outcome: 'stale' as WebhookOutcome };
-      const cursor = Number(row.cursor);
-      const [next] = await eventsRepository.after(db, hotelId, cursor, 1, row.event_types);
-      if (!next || Number(next.seq) !== seq) return { outcome: 'stale' as WebhookOutcome };
-      const body = JSON.stringify(presentEvent(next));
-      const webhookId = webhookIdOf(subscriptionId, seq);
+      if (!row || row.status !== 'active')
+        return { status: row ? row.status : ('gone' as const), delivered: 0, caughtUp: true };
+      let cursor = Number(row.cursor);
+      const events = await eventsRepository.after(db, hotelId, cursor, WEBHOOK_BATCH, row.event_types);
+      const secrets = signingSecrets(row, config);
       const started = Date.now();
-      const result = await post(
-        row.endpoint,
-        webhookHeaders(webhookId, body, signingSecrets(row, config)),
-        body,
-        config.allowPrivateOutbound,
-      );
-      await deliveriesRepository.record(db, {
-        hotel_id: hotelId,
-        subscription_id: subscriptionId,
-        seq: String(seq),
-        webhook_id: webhookId,
-        attempt,
-        status_code: result.statusCode,
-        latency_ms: Date.now() - started,
-        error: result.error,
-      });
-      if (result.error) return { outcome: 'failed' as const, error: result.error };
-      const moved = await subscriptionsRepository.advance(db, hotelId, subscriptionId, cursor, seq);
-      return { outcome: (moved ? 'delivered' : 'stale') as WebhookOutcome };
+      let delivered = 0;
+      for (const event of events) {
+        const result = await attempt(row, event, secrets, delivered === 0 ? attemptNumber : 1);
+        if (result.error) {
+          if (delivered === 0) return { failed: result.error };
+          break;
+        }
+        const seq = Number(event.seq);
+        if (!(await subscriptionsRepository.advance(db, hotelId, subscriptionId, cursor, seq))) break;
+        cursor = seq;
+        delivered += 1;
+        if (Date.now() - started > WEBHOOK_ROUND_MS) break;
+      }
+      return {
+        status: 'active' as const,
+        delivered,
+        caughtUp: delivered === events.length && events.length < WEBHOOK_BATCH,
+      };
     },
   };
 }

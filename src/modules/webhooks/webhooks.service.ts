@@ -182,10 +182,13 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
     },
 
     /** After the retry horizon: paused, its admins told (once per pause) and staff screens updated. */
-    async pauseAfterHorizon(hotelId: string, id: string, seq: number, reason: string) {
+    async pauseAfterHorizon(hotelId: string, id: string, reason: string) {
       await db.transaction(async (trx) => {
         const row = await subscriptionsRepository.lock(trx, hotelId, id);
         if (!row || row.status !== 'active') return;
+        // The event it failed on: the first one wanted after the cursor.
+        const [failed] = await eventsRepository.after(trx, hotelId, Number(row.cursor), 1, row.event_types);
+        const seq = failed ? Number(failed.seq) : Number(row.cursor) + 1;
         const why = `event ${seq}: ${reason}`.slice(0, 2000);
         await subscriptionsRepository.update(trx, hotelId, id, { status: 'paused', paused_reason: why });
         await deps.notifications.notify(trx, hotelId, {
