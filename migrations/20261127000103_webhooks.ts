@@ -6,11 +6,37 @@ import type { Knex } from 'knex';
  *
  * The event log is filled where realtime events get their place: when the realtime commit trigger gives an event its
  * final per-hotel id (under the hotel's advisory lock, in commit order), a row trigger copies the hotel-wide ones
- * (no audience) into `webhook_events` with that id as `seq`, and wakes the delivery workflow of each active
+ * (no audience) of a published kind into `webhook_events` with that id as `seq`, and wakes the delivery workflow of each active
  * subscription that wants the type, through the outbox. The wake is coalesced: a workflow with two wakes still
  * undelivered needs no third (the second reaches it after this commit; the relay delivers a workflow's messages in
  * order, the second only once the first is recorded).
  */
+/**
+ * The kinds that are published (WEBHOOK_EVENT_TYPES of the module, which a test compares with this list): only they
+ * are kept, so no other event (a notification's title, a chat's) is stored 30 days. A new published kind needs a
+ * migration that recreates the trigger with it.
+ */
+const PUBLISHED = [
+  'booking_created',
+  'booking_updated',
+  'booking:moved',
+  'room_updated',
+  'housekeeping_task_created',
+  'housekeeping_updated',
+  'housekeeping_done',
+  'restrictions_changed',
+  'deposit_updated',
+  'invoice_updated',
+  'rental_booking_created',
+  'rental_booking_updated',
+  'room_service_order_created',
+  'room_service_order_updated',
+  'card_issuance_updated',
+  'review:updated',
+]
+  .map((type) => `'${type}'`)
+  .join(', ');
+
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('webhook_subscriptions', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -100,7 +126,7 @@ export async function up(knex: Knex): Promise<void> {
     $$`);
   await knex.raw(`
     CREATE TRIGGER webhook_events_record AFTER UPDATE OF id ON realtime_events
-      FOR EACH ROW WHEN (OLD.id < 0 AND NEW.id > 0 AND NEW.audience IS NULL)
+      FOR EACH ROW WHEN (OLD.id < 0 AND NEW.id > 0 AND NEW.audience IS NULL AND NEW.type IN (${PUBLISHED}))
       EXECUTE FUNCTION webhook_events_record()`);
 }
 

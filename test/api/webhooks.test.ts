@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks';
 import { publishHotelEvent } from '../../src/platform/realtime/events';
 import { startFakeReceiver, type FakeReceiver, type ReceivedWebhook } from '../fakes/webhooks';
 import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
@@ -211,6 +212,20 @@ describe('outbound webhooks', () => {
     expect(await t.services.webhooks.purgeExpired()).toBeGreaterThanOrEqual(1);
     await feed(base - 1).expect(422);
     await feed(base).expect(200);
+  });
+
+  it('keep only the published kinds: the commit trigger copies exactly WEBHOOK_EVENT_TYPES', async () => {
+    const { rows } = (await t.db.raw(
+      "SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgname = 'webhook_events_record'",
+    )) as { rows: { def: string }[] };
+    const listed = [...rows[0].def.matchAll(/'([^']+)'::text/g)].map((match) => match[1]).sort();
+    expect(listed).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    await t.db.transaction((trx) =>
+      publishHotelEvent(trx, hotel.hotelId, { type: 'notification:new', payload: { title: 'Гость Иванов' } }),
+    );
+    expect(
+      await t.db('webhook_events').where({ hotel_id: hotel.hotelId, type: 'notification:new' }).first(),
+    ).toBeUndefined();
   });
 
   it('refuse a private receiver address where private addresses are not allowed', async () => {
