@@ -14,11 +14,14 @@ async function startReceiver() {
   const arrived = new Map<number, number>();
   let bad = 0;
   let outOfOrder = 0;
+  let duplicates = 0;
   let lastSeq = 0;
+  let down = false;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (down) return void res.writeHead(503).end();
       const body = Buffer.concat(chunks).toString('utf8');
       try {
         verifier?.verify(body, req.headers as Record<string, string>);
@@ -28,6 +31,7 @@ async function startReceiver() {
       }
       const event = JSON.parse(body) as { seq: number; data: { n: number } };
       if (event.seq < lastSeq) outOfOrder += 1;
+      if (event.seq === lastSeq) duplicates += 1;
       lastSeq = Math.max(lastSeq, event.seq);
       if (!arrived.has(event.data.n)) arrived.set(event.data.n, Date.now());
       res.writeHead(204).end();
@@ -38,7 +42,8 @@ async function startReceiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     trust: (secret: string) => void (verifier = new Webhook(secret)),
     arrived,
-    counts: () => ({ bad, outOfOrder }),
+    counts: () => ({ bad, outOfOrder, duplicates }),
+    setDown: (isDown: boolean) => void (down = isDown),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -48,7 +53,12 @@ async function startReceiver() {
  * worker's `webhookDelivery` to a local receiver that verifies every signature: a paced phase (`rate` a second) and a
  * burst committed as fast as one client can. The worker must run, allowed to call 127.0.0.1.
  */
-export async function benchWebhooks(baseUrl: string, db: Db, email: string): Promise<string[]> {
+export async function benchWebhooks(
+  baseUrl: string,
+  db: Db,
+  email: string,
+  killWorker: () => Promise<void>,
+): Promise<string[]> {
   const { token, hotel } = await signIn(baseUrl, email);
   const { hotel_id: hotelId } = (await db('users').where({ email }).first('hotel_id')) as { hotel_id: string };
   const receiver = await startReceiver();
@@ -88,15 +98,50 @@ export async function benchWebhooks(baseUrl: string, db: Db, email: string): Pro
     await untilDelivered(paced_ + burst, 300_000);
     const deliveredIn = (Math.max(...receiver.arrived.values()) - burstStart) / 1000;
     const burstDelays = delays(paced_, paced_ + burst);
-    const { bad, outOfOrder } = receiver.counts();
+    const faults = await withFaults(paced_ + burst, commitOne, receiver, killWorker, untilDelivered);
+    const { bad, outOfOrder, duplicates } = receiver.counts();
     return [
       'webhooks (commit -> delivered to a local receiver verifying every signature, one subscription)',
       `${paced_} events at ${rate}/s: ${percentiles(steady)}, p95 ${percentile(steady, 95).toFixed(0)} ms (target p95 < 2 s)`,
       `${burst} events committed back to back in ${committedIn.toFixed(1)} s, all delivered after ` +
         `${deliveredIn.toFixed(1)} s (${(burst / deliveredIn).toFixed(0)}/s): ${percentiles(burstDelays)}`,
-      `${bad} signatures refused, ${outOfOrder} out of order`,
+      faults,
+      `${bad} signatures refused, ${outOfOrder} out of order, ${duplicates} duplicates (same webhook-id) in all`,
     ];
   } finally {
     await receiver.close();
   }
+}
+
+const FAULT_EVENTS = 10_000;
+
+/**
+ * 10,000 events committed back to back while the worker is SIGKILLed (and started again) twice and the receiver is
+ * down for 10 s: how long until all are delivered, and how many are missing.
+ */
+async function withFaults(
+  from: number,
+  commitOne: () => Promise<void>,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  killWorker: () => Promise<void>,
+  untilDelivered: (count: number, deadlineMs: number) => Promise<void>,
+): Promise<string> {
+  const started = Date.now();
+  const faults: Promise<void>[] = [];
+  for (let i = 0; i < FAULT_EVENTS; i++) {
+    await commitOne();
+    if (i === 2_000 || i === 7_000) faults.push(killWorker());
+    if (i === 4_000) {
+      receiver.setDown(true);
+      faults.push(sleep(10_000).then(() => receiver.setDown(false)));
+    }
+  }
+  const committedIn = (Date.now() - started) / 1000;
+  await Promise.all(faults);
+  await untilDelivered(from + FAULT_EVENTS, 900_000).catch(() => undefined);
+  const missing = from + FAULT_EVENTS - receiver.arrived.size;
+  return (
+    `${FAULT_EVENTS} events committed in ${committedIn.toFixed(0)} s with 2 worker SIGKILLs and the receiver down ` +
+    `10 s: ${missing} lost, all delivered ${((Date.now() - started) / 1000).toFixed(0)} s after the first commit`
+  );
 }
