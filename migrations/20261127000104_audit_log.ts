@@ -30,6 +30,9 @@ const NOT_AUDITED = [
   'agent_commands',
   'tv_push_log',
   'notification_recipients',
+  'webhook_events',
+  'webhook_event_horizons',
+  'webhook_deliveries',
 ];
 
 /** Columns masked in every table: personal data (names, contacts, documents, notes) and secrets. */

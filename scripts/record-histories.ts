@@ -39,6 +39,7 @@ import { bookingPaymentWorkflowId } from '../workflows/contracts/booking-payment
 import { depositWorkflowId } from '../workflows/contracts/deposits';
 import { invoiceWorkflowIds } from '../workflows/contracts/invoices';
 import { pushWorkflowIds } from '../workflows/contracts/push';
+import { webhookWorkflowIds } from '../workflows/contracts/webhooks';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
 import { startEphemeralStack, type RunningStack } from './stack/stack';
 
@@ -61,6 +62,8 @@ const APP_ENV = {
   VAPID_SUBJECT: 'mailto:push@hotel.test',
   // The review invitation a second after the check-out, not the hotel's hours later.
   REVIEW_INVITATION_DELAY_MS: '1000',
+  // A webhook receiver that never answers pauses its subscription after 3 seconds of retries, not 3 days.
+  WEBHOOK_RETRY_HORIZON_SECONDS: '3',
 };
 
 const CONFIRM_PREFIX = 'http://api.test/api/auth/confirm-email?token=';
@@ -456,6 +459,24 @@ interface Case {
 }
 
 const CASES: Case[] = [
+  {
+    workflowType: 'webhookDelivery',
+    name: 'a receiver that never answers: retried to the horizon, then paused',
+    histories: ['webhookDelivery-paused'],
+    async run(r) {
+      const { hotel, book } = await hotelWithRoom(r, 'webhooks');
+      // A name under .invalid never resolves: every attempt fails, as a receiver that is down.
+      const subscription = await r.api.call<{ id: string }>('POST', `/api/hotels/${hotel.slug}/webhooks`, {
+        token: hotel.token,
+        expected: 201,
+        body: { endpoint: 'https://receiver.webhooks.invalid/hook', event_types: ['booking_created'] },
+      });
+      await book(3, 4);
+      const workflowId = webhookWorkflowIds.delivery(subscription.id);
+      await finished(r.client, workflowId);
+      return { 'webhookDelivery-paused': workflowId };
+    },
+  },
   {
     workflowType: 'accountEmail',
     name: 'confirmation + reset (and the account requests)',

@@ -17,3 +17,4 @@ export * from './daily-report.workflow';
 export * from './night-audit.workflow';
 export * from './invoice-email.workflow';
 export * from './retention-sweep.workflow';
+export * from './webhook-delivery.workflow';

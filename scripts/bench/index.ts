@@ -24,6 +24,7 @@ import { benchPublicRefusals } from './public-refusals';
 import { benchRealtime, formatRealtime } from './realtime';
 import { benchRetention } from './retention';
 import { benchSteady } from './steady';
+import { benchWebhooks } from './webhooks';
 import { benchWidget } from './widget';
 import { formatLoad, runLoad } from './stats';
 
@@ -32,7 +33,7 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
  * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
- * audit, invoices, retention.
+ * audit, invoices, retention, webhooks.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
     VAPID_PUBLIC_KEY: vapid.publicKey,
     VAPID_PRIVATE_KEY: vapid.privateKey,
     VAPID_SUBJECT: 'mailto:bench@example.test',
+    // The webhooks part delivers to a receiver of this process on 127.0.0.1.
+    ...(runs('webhooks') && { ALLOW_PRIVATE_OUTBOUND: 'true' }),
   };
   const api = spawnEntryPoint('src/main.ts', { ...processEnv, PORT: String(port) }, 'ignore');
   try {
@@ -119,10 +122,16 @@ async function main(): Promise<void> {
     // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
     if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
     // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
-    if (!runs('outbox') && !runs('deposits') && !runs('audit')) return;
+    if (!runs('outbox') && !runs('deposits') && !runs('audit') && !runs('webhooks')) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
     // the second run of booking creation, which starts one of its own beside its API).
-    const worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
+    let worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
+    /** SIGKILL, then a new worker process (the webhooks part's faults). */
+    const killWorker = async () => {
+      await worker.stop(0);
+      worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
+      await waitForWorker(stack.env.TEMPORAL_ADDRESS, 'hotel', worker);
+    };
     try {
       await waitForWorker(stack.env.TEMPORAL_ADDRESS, 'hotel', worker);
       if (runs('outbox'))
@@ -130,6 +139,7 @@ async function main(): Promise<void> {
       // A 200-room hotel's night audit by hand, then the closed day audited again (its own hotel).
       if (runs('audit'))
         console.log(`\n${(await benchAudit(baseUrl, db, users[14], stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
+      if (runs('webhooks')) console.log(`\n${(await benchWebhooks(baseUrl, db, users[16], killWorker)).join('\n')}`);
       if (runs('deposits')) {
         const { YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS } = stack.env;
         console.log(`\n${(await benchDeposits(baseUrl, db, YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS)).join('\n')}`);

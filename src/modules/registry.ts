@@ -36,6 +36,7 @@ import { tvModule } from './tv/tv.module';
 import { uploadsModule } from './uploads/uploads.module';
 import { usersModule } from './users/users.module';
 import { widgetModule } from './widget/widget.module';
+import { webhooksModule } from './webhooks/webhooks.module';
 import { wifiModule } from './wifi/wifi.module';
 
 /**
@@ -57,6 +58,7 @@ export const MODULES = [
   pricingModule,
   minibarModule,
   notificationsModule,
+  webhooksModule,
   pushModule,
   guestsModule,
   housekeepingModule,

@@ -182,6 +182,8 @@ const CREATING_WITHOUT_KEY = [
   'post /api/hotels/{slug}/room-service/stays/{bookingId}/code', // answers a new secret
   'post /api/hotels/{slug}/tv-integration/tl-token', // answers a new secret
   'post /api/hotels/{slug}/users', // its body may carry a password
+  'post /api/hotels/{slug}/webhooks', // answers the subscription's signing secret
+  'post /api/hotels/{slug}/webhooks/{id}/rotate-secret', // answers a new secret
   'post /api/hotels/{slug}/wifi-settings/portal-secret', // answers a new secret
   'post /api/hotels/{slug}/workstations/{id}/pair-code', // answers a new secret
   'post /api/review-links/{token}/review', // a link takes one review

@@ -65,7 +65,7 @@ const EXTERNAL_IDS: ReadonlySet<string> = new Set([
   'client_id',
   'lock_id',
   'server_url',
-  // A browser's push service address: each hotel keeps its own subscription row for it.
+  // A browser's push service address, a webhook receiver's: each hotel keeps its own subscription row for it.
   'endpoint',
 ]);
 

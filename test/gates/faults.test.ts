@@ -10,6 +10,7 @@ import { startFaultStack, type FaultStack } from '../helpers/processes';
 import { connectStaff, type RealtimeMessage, type StaffClient } from '../helpers/realtime';
 import { pace, until } from '../helpers/wait';
 import { localDay } from '../helpers/dates';
+import { startFakeReceiver, type FakeReceiver } from '../fakes/webhooks';
 
 /**
  * Fault injection on a private stack (own database, Temporal dev server with a SQLite file, worker and API
@@ -25,6 +26,9 @@ const EXTRA_REGISTRATIONS = 6;
 let stack: FaultStack | undefined;
 let db: Db | undefined;
 let temporal: Connection | undefined;
+let receiver: FakeReceiver | undefined;
+/** The webhook subscription the workload's bookings are delivered to (its receiver path). */
+const HOOK_PATH = '/faults';
 const sockets: StaffClient[] = [];
 
 type Owner = FaultOwner;
@@ -59,6 +63,9 @@ async function outboxCaughtUp(what: string, deadline: number): Promise<void> {
 
 beforeAll(async () => {
   stack = await startFaultStack('faults');
+  // The webhook receiver listens on 127.0.0.1: this stack's API and worker may call it.
+  stack.env.ALLOW_PRIVATE_OUTBOUND = 'true';
+  receiver = await startFakeReceiver();
   db = createDb(stack.databaseUrl, { role: 'migrations', poolMax: 5 });
   await Promise.all([stack.startWorker(), stack.startApi()]);
 }, 150_000);
@@ -68,6 +75,7 @@ afterAll(async () => {
   await temporal?.close().catch(() => undefined);
   await db?.destroy();
   await stack?.stop();
+  await receiver?.close();
 }, 60_000);
 
 describe('fault injection', () => {
@@ -80,6 +88,14 @@ describe('fault injection', () => {
     owner = await registerAndSignIn();
     registered.push({ email: owner.email, userId: owner.userId });
     const hotelApi = `/api/hotels/${owner.slug}`;
+    const hook = await expectStatus(
+      201,
+      call('POST', `${hotelApi}/webhooks`, owner.token, {
+        endpoint: receiver!.url(HOOK_PATH),
+        event_types: ['booking_created', 'booking_updated'],
+      }),
+    );
+    receiver!.trust(HOOK_PATH, [hook.secret as string]);
     const category = await expectStatus(
       201,
       call('POST', `${hotelApi}/room-categories`, owner.token, { name: 'Faults', base_price: 3000 }),
@@ -297,6 +313,45 @@ describe('fault injection', () => {
     expect(guestInboxes.map((inbox) => inbox.length).filter((n) => n > 2)).toEqual([]);
     expect(accrualCounts).toEqual(Array(FLOWS).fill(1));
     expect(runCounts).toEqual(Array(FLOWS).fill(1));
+  });
+
+  it('webhook delivery survives the worker kills and the Temporal restart: 0 lost, 0 out of order', async () => {
+    // Every booking event of the workload, as the pull feed serves them (the same seq and payloads).
+    const feed: number[] = [];
+    for (let after = 0; ;) {
+      const page = await expectStatus(
+        200,
+        call('GET', `/api/hotels/${owner.slug}/events?after=${after}&limit=500`, owner.token),
+      );
+      const items = page.items as { seq: number; type: string }[];
+      feed.push(...items.filter((item) => item.type.startsWith('booking_')).map((item) => item.seq));
+      if (items.length === 0) break;
+      after = page.next_after as number;
+    }
+    expect(feed.length).toBeGreaterThanOrEqual(FLOWS * 3);
+    await until(() => new Set(receiver!.received(HOOK_PATH).map((item) => item.seq)).size >= feed.length, {
+      what: () => `${feed.length} webhook deliveries (${receiver!.received(HOOK_PATH).length} so far)`,
+      timeoutMs: 90_000,
+      intervalMs: 250,
+    });
+    const arrivals = receiver!.received(HOOK_PATH);
+    // A duplicate (a kill between the receiver's 2xx and the cursor's move) repeats its webhook-id and its seq.
+    const firstSeen = new Map<string, number>();
+    for (const item of arrivals) {
+      if (firstSeen.has(item.id)) expect(firstSeen.get(item.id)).toBe(item.seq);
+      else firstSeen.set(item.id, item.seq);
+    }
+    const delivered = [...firstSeen.values()];
+    const outOfOrder = delivered.filter((seq, i) => i > 0 && seq <= delivered[i - 1]).length;
+    const lost = feed.filter((seq) => !delivered.includes(seq)).length;
+    reportGate(
+      'faults',
+      `webhooks: ${delivered.length} events delivered through the kills and the restart, ${lost} lost, ` +
+        `${outOfOrder} out of order, ${arrivals.length - delivered.length} duplicates (same webhook-id)`,
+    );
+    expect(lost).toBe(0);
+    expect(outOfOrder).toBe(0);
+    expect(delivered).toEqual(feed);
   });
 
   it("the relay keeps one workflow's messages in order and never restarts a finished workflow", async () => {

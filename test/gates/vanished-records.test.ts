@@ -27,6 +27,7 @@ import { registerHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
 import { readStackInfo } from '../helpers/stack-env';
+import type { WebhookActivities } from '../../workflows/contracts/webhooks';
 
 /**
  * Every activity the worker registers, called for records that are gone (a hotel deleted while its workflows still
@@ -59,7 +60,8 @@ type Contracts = AccountActivities &
   ReportActivities &
   BlockReleaseActivities &
   NightAuditActivities &
-  InvoiceActivities;
+  InvoiceActivities &
+  WebhookActivities;
 
 /** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
 type Calls = {
@@ -130,6 +132,9 @@ const CALLS: Calls = {
   failNightAudit: ({ hotelId }) => [hotelId, '2001-01-01', 'gone'],
   syncNightAuditSchedule: ({ hotelId }) => [hotelId],
   sendInvoiceEmail: ({ hotelId, id }) => [hotelId, id],
+  webhookState: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
+  deliverWebhookEvents: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
+  pauseWebhookSubscription: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, reason: 'gone' }],
 };
 
 let t: TestApp;

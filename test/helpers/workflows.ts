@@ -2,6 +2,7 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Db } from '../../src/platform/db/knex';
 import { DESK_WAIT_ACTIVITIES } from '../../workflows/contracts/agents';
+import { WEBHOOK_OUTSIDE_WAIT_ACTIVITIES } from '../../workflows/contracts/webhooks';
 import { readStackInfo } from './stack-env';
 import { until } from './wait';
 
@@ -17,13 +18,14 @@ export async function withTemporal<T>(use: (client: Client) => Promise<T>): Prom
 
 /**
  * Nothing left to do until a timer fires, a signal comes or a desk replies: closed, or running with no task pending
- * but the waits for desks.
+ * but the waits for desks and for webhook receivers (a delivery retried until its receiver answers).
  */
 async function isAtRest(client: Client, workflowId: string): Promise<boolean> {
   try {
     const { status, raw } = await client.workflow.getHandle(workflowId).describe();
     const working = (raw.pendingActivities ?? []).filter(
-      (activity) => !DESK_WAIT_ACTIVITIES.includes(activity.activityType?.name ?? ''),
+      (activity) =>
+        ![...DESK_WAIT_ACTIVITIES, ...WEBHOOK_OUTSIDE_WAIT_ACTIVITIES].includes(activity.activityType?.name ?? ''),
     );
     return status.name !== 'RUNNING' || (!raw.pendingWorkflowTask && working.length === 0);
   } catch (error) {

@@ -10,6 +10,8 @@ export interface PurgeReport {
   tvLog: number;
   /** Claims of e-mails sent more than 30 days ago (src/platform/db/mail-claims.ts). */
   mailClaims: number;
+  /** Webhook events and delivery attempts older than 30 days (the replay and feed window). */
+  webhookEvents: number;
 }
 
 export interface MaintenanceActivities {

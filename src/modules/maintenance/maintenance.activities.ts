@@ -8,17 +8,19 @@ import type { MaintenanceActivities } from '../../../workflows/contracts/mainten
 import type { AgentsService } from '../agents';
 import type { AuthService } from '../auth';
 import type { TvService } from '../tv';
+import type { WebhooksService } from '../webhooks';
 
 /** The modules whose expired records the sweep removes (its service is these). */
 export interface MaintenanceDependencies {
   auth: Pick<AuthService, 'purgeExpiredSessions'>;
   agents: Pick<AgentsService, 'purgeFinishedCommands'>;
   tv: Pick<TvService, 'purgeOldLog'>;
+  webhooks: Pick<WebhooksService, 'purgeExpired'>;
 }
 
 /** The hourly sweep's activity: each run deletes whatever has expired by then. */
 export function maintenanceActivities(
-  { auth, agents, tv }: MaintenanceDependencies,
+  { auth, agents, tv, webhooks }: MaintenanceDependencies,
   { db, config }: WorkerContext,
 ): MaintenanceActivities {
   return {
@@ -33,6 +35,7 @@ export function maintenanceActivities(
         agentCommands: await agents.purgeFinishedCommands(),
         tvLog: await tv.purgeOldLog(),
         mailClaims: await purgeSentMailClaims(db),
+        webhookEvents: await webhooks.purgeExpired(),
       };
     },
   };

@@ -19,6 +19,7 @@ export const NOTIFICATION_TYPES = [
   'room_service_order',
   'chat_message',
   'night_audit_failed',
+  'webhook_paused',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -1,0 +1,121 @@
+import { decryptSecret } from '../../platform/crypto';
+import type { Db } from '../../platform/db/knex';
+import { assertPublicDestination } from '../../platform/outbound';
+import { WEBHOOK_BATCH, WEBHOOK_ROUND_MS, type WebhookState } from '../../../workflows/contracts/webhooks';
+import type { WebhooksConfig } from './webhooks.env';
+import { deliveriesRepository, eventsRepository, subscriptionsRepository } from './webhooks.repository';
+import { webhookHeaders, webhookIdOf } from './webhooks.signing';
+import type { EventRow, SubscriptionRow, WebhookEvent } from './webhooks.types';
+
+/** One attempt of a delivery lasts at most this long (connection, request and answer). */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** An event as receivers get it (a delivery's body, the pull feed's items). */
+export const presentEvent = (row: EventRow): WebhookEvent => ({
+  seq: Number(row.seq),
+  type: row.type,
+  timestamp: new Date(row.created_at).toISOString(),
+  data: row.payload,
+});
+
+/** What one attempt came to: the receiver's status, or why there was none. */
+export interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** The secrets that sign now: the current one, and the one rotated out while it still signs beside it. */
+function signingSecrets(row: SubscriptionRow, config: Pick<WebhooksConfig, 'encryption'>): string[] {
+  const secrets = [decryptSecret(row.secret_encrypted, config.encryption)];
+  if (row.previous_secret_encrypted && row.previous_secret_until && row.previous_secret_until > new Date()) {
+    secrets.push(decryptSecret(row.previous_secret_encrypted, config.encryption));
+  }
+  return secrets;
+}
+
+async function post(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean) {
+  try {
+    // Checked again right before connecting: a name may resolve elsewhere since it was saved.
+    await assertPublicDestination(url, { allowPrivate });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'hotel-pms-webhooks' },
+      body,
+      // A redirect is not followed (its target was never checked): it counts as a failed attempt.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    const ok = response.status >= 200 && response.status < 300;
+    return { statusCode: response.status, error: ok ? null : `HTTP ${response.status}` };
+  } catch (error) {
+    return { statusCode: null, error: error instanceof Error ? error.message.slice(0, 500) : 'failed' };
+  }
+}
+
+/** What the delivery workflow's activities do: read the state, send rounds of events, each attempt logged. */
+export function createDelivery(
+  db: Db,
+  config: Pick<WebhooksConfig, 'encryption' | 'webhooks' | 'allowPrivateOutbound'>,
+) {
+  /** One attempt at one event: logged; true on 2xx. */
+  async function attempt(row: SubscriptionRow, event: EventRow, secrets: string[], number: number) {
+    const seq = Number(event.seq);
+    const body = JSON.stringify(presentEvent(event));
+    const webhookId = webhookIdOf(row.id, seq);
+    const started = Date.now();
+    const headers = webhookHeaders(webhookId, body, secrets);
+    const result = await post(row.endpoint, headers, body, config.allowPrivateOutbound);
+    await deliveriesRepository.record(db, {
+      hotel_id: row.hotel_id,
+      subscription_id: row.id,
+      seq: String(seq),
+      webhook_id: webhookId,
+      attempt: number,
+      status_code: result.statusCode,
+      latency_ms: Date.now() - started,
+      error: result.error,
+    });
+    return result;
+  }
+
+  return {
+    async state(hotelId: string, subscriptionId: string): Promise<WebhookState> {
+      const retryHorizonSeconds = config.webhooks.retryHorizonSeconds;
+      const row = await subscriptionsRepository.find(db, hotelId, subscriptionId);
+      return { status: row ? row.status : 'gone', retryHorizonSeconds };
+    },
+
+    /**
+     * Sends the next wanted events one at a time until one fails, the round's time is up, or the cursor moved
+     * meanwhile (a replay, a pause). `failed` only when the round's first event failed (`attemptNumber` is its attempt).
+     */
+    async round(hotelId: string, subscriptionId: string, attemptNumber: number) {
+      const row = await subscriptionsRepository.find(db, hotelId, subscriptionId);
+      if (!row || row.status !== 'active')
+        return { status: row ? row.status : ('gone' as const), delivered: 0, caughtUp: true };
+      let cursor = Number(row.cursor);
+      const events = await eventsRepository.after(db, hotelId, cursor, WEBHOOK_BATCH, row.event_types);
+      const secrets = signingSecrets(row, config);
+      const started = Date.now();
+      let delivered = 0;
+      for (const event of events) {
+        const result = await attempt(row, event, secrets, delivered === 0 ? attemptNumber : 1);
+        if (result.error) {
+          if (delivered === 0) return { failed: result.error };
+          break;
+        }
+        const seq = Number(event.seq);
+        if (!(await subscriptionsRepository.advance(db, hotelId, subscriptionId, cursor, seq))) break;
+        cursor = seq;
+        delivered += 1;
+        if (Date.now() - started > WEBHOOK_ROUND_MS) break;
+      }
+      return {
+        status: 'active' as const,
+        delivered,
+        caughtUp: delivered === events.length && events.length < WEBHOOK_BATCH,
+      };
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type { DbOrTrx } from '../../platform/db/knex';
+import {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_KEEP_DAYS,
+  type DeliveryRow,
+  type EventRow,
+  type SubscriptionRow,
+} from './webhooks.types';
+
+const PUBLISHED = [...WEBHOOK_EVENT_TYPES];
+const keptSince = (conn: DbOrTrx) => conn.raw('now() - make_interval(days => ?)', [WEBHOOK_KEEP_DAYS]);
+
+export const subscriptionsRepository = {
+  list: (conn: DbOrTrx, hotelId: string): Promise<SubscriptionRow[]> =>
+    conn('webhook_subscriptions')
+      .where({ hotel_id: hotelId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+
+  find: (conn: DbOrTrx, hotelId: string, id: string): Promise<SubscriptionRow | undefined> =>
+    conn('webhook_subscriptions').where({ hotel_id: hotelId, id }).first(),
+
+  /** Locks the row for a change that reads it first (rotation, replay). */
+  lock: (conn: DbOrTrx, hotelId: string, id: string): Promise<SubscriptionRow | undefined> =>
+    conn('webhook_subscriptions').where({ hotel_id: hotelId, id }).forUpdate().first(),
+
+  async insert(conn: DbOrTrx, row: Partial<SubscriptionRow> & { hotel_id: string }): Promise<SubscriptionRow> {
+    const [created] = await conn('webhook_subscriptions')
+      .insert({
+        ...row,
+        // From now on: the hotel's last event is already behind the new subscription.
+        cursor: conn.raw('coalesce((SELECT last_id FROM realtime_event_heads WHERE hotel_id = ?), 0)', [row.hotel_id]),
+      })
+      .returning('*');
+    return created as SubscriptionRow;
+  },
+
+  async update(conn: DbOrTrx, hotelId: string, id: string, changes: object): Promise<SubscriptionRow | undefined> {
+    const [row] = await conn('webhook_subscriptions')
+      .where({ hotel_id: hotelId, id })
+      .update({ ...changes, updated_at: conn.fn.now() })
+      .returning('*');
+    return row as SubscriptionRow | undefined;
+  },
+
+  /** Moves the cursor from `from` to `to`; false when it moved meanwhile (a replay) or the subscription is paused. */
+  async advance(conn: DbOrTrx, hotelId: string, id: string, from: number, to: number): Promise<boolean> {
+    const moved = await conn('webhook_subscriptions')
+      .where({ hotel_id: hotelId, id, cursor: from, status: 'active' })
+      .update({ cursor: to });
+    return moved === 1;
+  },
+
+  remove: (conn: DbOrTrx, hotelId: string, id: string): Promise<number> =>
+    conn('webhook_subscriptions').where({ hotel_id: hotelId, id }).delete(),
+};
+
+export const eventsRepository = {
+  /** The hotel's published events after `after`, in order, of the given types (all published ones when absent). */
+  after(conn: DbOrTrx, hotelId: string, after: number, limit: number, types?: readonly string[]): Promise<EventRow[]> {
+    return conn('webhook_events')
+      .where({ hotel_id: hotelId })
+      .where('seq', '>', after)
+      .whereIn('type', types ? types.filter((type) => PUBLISHED.includes(type as never)) : PUBLISHED)
+      .where('created_at', '>=', keptSince(conn))
+      .orderBy('seq')
+      .limit(limit);
+  },
+
+  find: (conn: DbOrTrx, hotelId: string, seq: number): Promise<EventRow | undefined> =>
+    conn('webhook_events').where({ hotel_id: hotelId, seq }).first(),
+
+  /** The last seq before `at` (the cursor a replay from that time starts after). */
+  async lastBefore(conn: DbOrTrx, hotelId: string, at: Date): Promise<number> {
+    const row = (await conn('webhook_events')
+      .where({ hotel_id: hotelId })
+      .where('created_at', '<', at)
+      .max('seq as seq')
+      .first()) as { seq: string | null } | undefined;
+    return Number(row?.seq ?? 0);
+  },
+
+  /** Whether the window starting after `after` reaches past what is kept (purged, or older than 30 days). */
+  async beyondKept(conn: DbOrTrx, hotelId: string, after: number): Promise<boolean> {
+    const horizon = (await conn('webhook_event_horizons').where({ hotel_id: hotelId }).first('purged_through')) as
+      { purged_through: string } | undefined;
+    if (horizon && after < Number(horizon.purged_through)) return true;
+    const old = await conn('webhook_events')
+      .where({ hotel_id: hotelId })
+      .where('seq', '>', after)
+      .where('created_at', '<', keptSince(conn))
+      .first('seq');
+    return old !== undefined;
+  },
+
+  /** Removes events and attempts older than the window, remembering per hotel how far its history was cut. */
+  async purge(conn: DbOrTrx): Promise<number> {
+    const result = await conn.raw(
+      `WITH purged AS (
+         DELETE FROM webhook_events WHERE created_at < now() - make_interval(days => ?) RETURNING hotel_id, seq
+       ), horizons AS (
+         INSERT INTO webhook_event_horizons (hotel_id, purged_through)
+         SELECT hotel_id, max(seq) FROM purged GROUP BY hotel_id
+         ON CONFLICT (hotel_id) DO UPDATE
+           SET purged_through = GREATEST(webhook_event_horizons.purged_through, EXCLUDED.purged_through)
+       ), attempts AS (
+         DELETE FROM webhook_deliveries WHERE created_at < now() - make_interval(days => ?) RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM purged)::int + (SELECT count(*) FROM attempts)::int AS purged`,
+      [WEBHOOK_KEEP_DAYS, WEBHOOK_KEEP_DAYS],
+    );
+    return (result as { rows: { purged: number }[] }).rows[0].purged;
+  },
+};
+
+export const deliveriesRepository = {
+  record: (
+    conn: DbOrTrx,
+    row: Omit<DeliveryRow, 'id' | 'created_at'> & { hotel_id: string; subscription_id: string },
+  ) => conn('webhook_deliveries').insert(row),
+
+  /** Newest first, before the `before` id when given. */
+  list(conn: DbOrTrx, hotelId: string, subscriptionId: string, limit: number, before?: number): Promise<DeliveryRow[]> {
+    const query = conn('webhook_deliveries')
+      .where({ hotel_id: hotelId, subscription_id: subscriptionId })
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .select('id', 'seq', 'webhook_id', 'attempt', 'status_code', 'latency_ms', 'error', 'created_at');
+    return before === undefined ? query : query.where('id', '<', before);
+  },
+};

@@ -1,0 +1,250 @@
+import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks';
+import { publishHotelEvent } from '../../src/platform/realtime/events';
+import { startFakeReceiver, type FakeReceiver, type ReceivedWebhook } from '../fakes/webhooks';
+import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { startFaultStack, type FaultStack } from '../helpers/processes';
+import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
+
+/**
+ * Webhooks end to end on a private stack (own database, Temporal and worker that may call the receiver on 127.0.0.1,
+ * with a retry horizon of seconds): a receiver checks every signature with `standardwebhooks` and the order.
+ */
+jest.setTimeout(240_000);
+
+let stack: FaultStack;
+let t: TestApp;
+let receiver: FakeReceiver;
+let hotel: RegisteredHotel;
+
+beforeAll(async () => {
+  receiver = await startFakeReceiver();
+  stack = await startFaultStack('webhooks');
+  Object.assign(stack.env, { ALLOW_PRIVATE_OUTBOUND: 'true', WEBHOOK_RETRY_HORIZON_SECONDS: '8' });
+  await stack.startWorker();
+  t = createTestApp(stack.env);
+  hotel = await registerHotel(t);
+});
+afterAll(async () => {
+  await t?.close();
+  await stack?.stop();
+  await receiver?.close();
+});
+
+const api = (rest: string) => `/api/hotels/${hotel.slug}${rest}`;
+let paths = 0;
+
+async function subscribe(eventTypes = ['room_updated', 'booking_created']) {
+  const path = `/hooks/${++paths}`;
+  const created = await t.http
+    .post(api('/webhooks'))
+    .set(as(hotel.accessToken))
+    .send({ endpoint: receiver.url(path), event_types: eventTypes })
+    .expect(201);
+  receiver.trust(path, [created.body.secret]);
+  return { path, id: created.body.id as string, secret: created.body.secret as string };
+}
+
+/** Commits `count` events of the hotel, one transaction each (as many actions would). */
+async function emit(count: number, marker: string): Promise<void> {
+  for (let i = 0; i < count; i += 1) {
+    await t.db.transaction((trx) =>
+      publishHotelEvent(trx, hotel.hotelId, { type: 'room_updated', payload: { room_id: marker, n: i } }),
+    );
+  }
+}
+
+/** Each delivery once (a retry repeats its webhook-id), in strictly increasing seq order. */
+function distinctInOrder(items: ReceivedWebhook[]): ReceivedWebhook[] {
+  const seen = new Map<string, ReceivedWebhook>();
+  for (const item of items) {
+    const first = seen.get(item.id);
+    if (first) expect(first.seq).toBe(item.seq);
+    else seen.set(item.id, item);
+  }
+  const distinct = [...seen.values()];
+  distinct.forEach((item, i) => i > 0 && expect(item.seq).toBeGreaterThan(distinct[i - 1].seq));
+  return distinct;
+}
+
+const ofMarker = (path: string, marker: string) =>
+  receiver.received(path).filter((item) => item.data.room_id === marker);
+
+describe('outbound webhooks', () => {
+  it('deliver a real booking’s event, signed and verified by standardwebhooks', async () => {
+    const sub = await subscribe();
+    const category = await createCategory(t, hotel);
+    const room = await createRoom(t, hotel, category.id);
+    const booking = await t.http
+      .post(api('/bookings'))
+      .set(as(hotel.accessToken))
+      .send({
+        room_id: room.id,
+        check_in: '2031-05-01',
+        check_out: '2031-05-03',
+        guest_first_name: 'Анна',
+        guest_last_name: 'Хук',
+      })
+      .expect(201);
+    const value = await until(() => receiver.received(sub.path).find((item) => item.type === 'booking_created'), {
+      what: 'booking_created delivered',
+      timeoutMs: 30_000,
+    });
+    expect(value.data.booking_id).toBe(booking.body.id);
+    expect(value.verifiedBy).toEqual([sub.secret]);
+    expect(value.signatures).toHaveLength(1);
+    expect(value.signatures[0]).toMatch(/^v1,/);
+    // The pull feed serves the same event, with the same seq and payload.
+    const feed = await t.http
+      .get(api('/events'))
+      .query({ after: value.seq - 1, limit: 1 })
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(feed.body.items[0]).toMatchObject({ seq: value.seq, type: 'booking_created', data: value.data });
+  });
+
+  it('keep order while the receiver is down, then deliver everything when it is back', async () => {
+    const sub = await subscribe(['room_updated']);
+    receiver.setDown(sub.path, true);
+    await emit(15, 'down-up');
+    await until(
+      async () => {
+        const log = await t.http
+          .get(api(`/webhooks/${sub.id}/deliveries`))
+          .set(as(hotel.accessToken))
+          .expect(200);
+        return log.body.items.some((item: { status_code: number }) => item.status_code === 503) || undefined;
+      },
+      { what: 'a refused attempt logged', timeoutMs: 30_000 },
+    );
+    receiver.setDown(sub.path, false);
+    await until(() => (ofMarker(sub.path, 'down-up').length >= 15 ? true : undefined), {
+      what: 'all 15 delivered',
+      timeoutMs: 60_000,
+    });
+    const distinct = distinctInOrder(receiver.received(sub.path));
+    expect(distinct.map((item) => item.data.n)).toEqual([...Array(15).keys()]);
+  });
+
+  it('sign with both secrets for a while after a rotation', async () => {
+    const sub = await subscribe(['room_updated']);
+    const rotated = await t.http
+      .post(api(`/webhooks/${sub.id}/rotate-secret`))
+      .set(as(hotel.accessToken))
+      .expect(201);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(sub.secret);
+    receiver.trust(sub.path, [sub.secret, rotated.body.secret]);
+    await emit(1, 'rotated');
+    const value = await until(() => ofMarker(sub.path, 'rotated')[0], { what: 'delivered after rotation' });
+    expect(value.signatures).toHaveLength(2);
+    expect(value.verifiedBy.sort()).toEqual([sub.secret, rotated.body.secret].sort());
+  });
+
+  it('replay from a seq in order with the same webhook-ids, and refuse further than 30 days', async () => {
+    const sub = await subscribe(['room_updated']);
+    await emit(5, 'replayed');
+    await until(() => (ofMarker(sub.path, 'replayed').length >= 5 ? true : undefined), { what: 'first pass' });
+    const first = distinctInOrder(ofMarker(sub.path, 'replayed'));
+    await t.http
+      .post(api(`/webhooks/${sub.id}/replay`))
+      .set(as(hotel.accessToken))
+      .send({ from_seq: first[0].seq })
+      .expect(200);
+    await until(() => (ofMarker(sub.path, 'replayed').length >= 10 ? true : undefined), { what: 'replayed' });
+    const again = ofMarker(sub.path, 'replayed').slice(5);
+    expect(again.map((item) => item.id)).toEqual(first.map((item) => item.id));
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    const refused = await t.http
+      .post(api(`/webhooks/${sub.id}/replay`))
+      .set(as(hotel.accessToken))
+      .send({ from_time: old })
+      .expect(422);
+    expect(refused.body.code).toBe('replay_too_old');
+  });
+
+  it('pause a subscription whose receiver fails past the retry horizon, and tell the admins', async () => {
+    const sub = await subscribe(['room_updated']);
+    receiver.setDown(sub.path, true);
+    await emit(1, 'never');
+    const value = await until(
+      async () => {
+        const got = await t.http
+          .get(api(`/webhooks/${sub.id}`))
+          .set(as(hotel.accessToken))
+          .expect(200);
+        return got.body.status === 'paused' ? got.body : undefined;
+      },
+      { what: 'paused after the horizon', timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(value.paused_reason).toMatch(/HTTP 503/);
+    const inbox = await t.http.get(api('/notifications')).set(as(hotel.accessToken)).expect(200);
+    expect(inbox.body.items.some((item: { type: string }) => item.type === 'webhook_paused')).toBe(true);
+    const log = await t.http
+      .get(api(`/webhooks/${sub.id}/deliveries`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(log.body.items.length).toBeGreaterThan(1);
+    expect(log.body.items[0]).toMatchObject({ status_code: 503, error: 'HTTP 503' });
+  });
+
+  it('keep events 30 days: the feed refuses a window reaching past them, before and after the sweep purges them', async () => {
+    const other = await registerHotel(t);
+    const feed = (after: number) =>
+      t.http.get(`/api/hotels/${other.slug}/events`).query({ after }).set(as(other.accessToken));
+    const base = 1_000_000;
+    await t.db('webhook_events').insert([
+      {
+        hotel_id: other.hotelId,
+        seq: base,
+        type: 'room_updated',
+        payload: {},
+        created_at: new Date(Date.now() - 31 * 86_400_000),
+      },
+      { hotel_id: other.hotelId, seq: base + 1, type: 'room_updated', payload: { n: 1 }, created_at: new Date() },
+    ]);
+    expect((await feed(base - 1).expect(422)).body.code).toBe('replay_too_old');
+    expect((await feed(base).expect(200)).body).toMatchObject({
+      items: [{ seq: base + 1, data: { n: 1 } }],
+      next_after: base + 1,
+    });
+    expect(await t.services.webhooks.purgeExpired()).toBeGreaterThanOrEqual(1);
+    await feed(base - 1).expect(422);
+    await feed(base).expect(200);
+  });
+
+  it('keep only the published kinds: the commit trigger copies exactly WEBHOOK_EVENT_TYPES', async () => {
+    const { rows } = (await t.db.raw(
+      "SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgname = 'webhook_events_record'",
+    )) as { rows: { def: string }[] };
+    const listed = [...rows[0].def.matchAll(/'([^']+)'::text/g)].map((match) => match[1]).sort();
+    expect(listed).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    await t.db.transaction((trx) =>
+      publishHotelEvent(trx, hotel.hotelId, { type: 'notification:new', payload: { title: 'Гость Иванов' } }),
+    );
+    expect(
+      await t.db('webhook_events').where({ hotel_id: hotel.hotelId, type: 'notification:new' }).first(),
+    ).toBeUndefined();
+  });
+
+  it('refuse a private receiver address where private addresses are not allowed', async () => {
+    const strict = createTestApp({ ...stack.env, ALLOW_PRIVATE_OUTBOUND: 'false' });
+    try {
+      for (const url of ['http://127.0.0.1:9/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook']) {
+        await strict.http
+          .post(api('/webhooks'))
+          .set(as(hotel.accessToken))
+          .send({ endpoint: url, event_types: ['room_updated'] })
+          .expect(400);
+      }
+      await strict.http
+        .post(api('/webhooks'))
+        .set(as(hotel.accessToken))
+        .send({ endpoint: 'https://receiver.example.com/x', event_types: ['chat:typing'] })
+        .expect(400);
+    } finally {
+      await strict.close();
+    }
+  });
+});
