@@ -1,3 +1,4 @@
+import { sentGuestEmails } from './bookings.notices';
 import type { Knex } from 'knex';
 import { idempotent } from '../../platform/db/idempotency';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
@@ -295,6 +296,9 @@ export function createBookingsService({ repository, effects, followers, ...deps 
 
     /** The lines of the stay's bill beside its price (room service, loyalty discounts). */
     charges: createBookingCharges({ repository, effects, ledger }),
+
+    /** The guest's booking e-mails sent, by kind, and when. */
+    guestEmailsSent: (hotelId: string, bookingId: string) => sentGuestEmails(db, hotelId, bookingId),
   };
 }
 
