@@ -1,22 +1,10 @@
+import type { Deposit, DepositRefund } from '../deposits';
+import type { BookingPayment } from '../payments';
 import type { TimelineDependencies } from './timeline.dependencies';
 import { guest, job, provider, staff } from './timeline.actors';
 import type { SourceEntry, TimelineSource } from './timeline.types';
 
 const YOOKASSA = provider('yookassa');
-
-/** Ledger rows: money taken (or given back, negative) at the desk, online or at booking. */
-const payments: TimelineSource<TimelineDependencies> = {
-  name: 'payments',
-  async read({ payments }, { hotelId, bookingId, limit }) {
-    const rows = (await payments.ledger.list(hotelId, bookingId)).slice(-limit);
-    return rows.map((row) => ({
-      at: row.paid_at,
-      kind: Number(row.amount) < 0 ? 'payment_returned' : 'payment',
-      summary: `${row.amount} (${row.method})${row.note ? `: ${row.note}` : ''}`,
-      actor: row.method === 'online' ? YOOKASSA : staff(row.created_by),
-    }));
-  },
-};
 
 /** Online payments asked of the guest: created (by staff or the widget), then paid or given up. */
 const onlinePayments: TimelineSource<TimelineDependencies> = {
@@ -44,47 +32,54 @@ const onlinePayments: TimelineSource<TimelineDependencies> = {
   },
 };
 
-/** Deposits (asked, confirmed, closed with their outcome), their refunds, and the fiscal receipts of all the money. */
-const deposits: TimelineSource<TimelineDependencies> = {
-  name: 'deposits',
+/** Ledger rows: money taken (or given back, negative) at the desk, online or at booking. */
+function paymentEntries(rows: BookingPayment[]): SourceEntry[] {
+  return rows.map((row) => ({
+    at: row.paid_at,
+    kind: Number(row.amount) < 0 ? 'payment_returned' : 'payment',
+    summary: `${row.amount} (${row.method})${row.note ? `: ${row.note}` : ''}`,
+    actor: row.method === 'online' ? YOOKASSA : staff(row.created_by),
+  }));
+}
+
+/** Deposits: asked, confirmed, closed with their outcome; their refunds. */
+function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[] {
+  const entries = rows.flatMap((row): SourceEntry[] => [
+    {
+      at: row.created_at,
+      kind: 'deposit',
+      summary: `${row.kind} ${row.amount} ${row.currency}`,
+      actor: staff(row.created_by),
+    },
+    ...(row.confirmed_at
+      ? [{ at: row.confirmed_at, kind: 'deposit_confirmed', summary: `${row.amount} ${row.currency}`, actor: YOOKASSA }]
+      : []),
+    ...(row.closed_at ? [{ at: row.closed_at, kind: 'deposit_closed', summary: row.status, actor: null }] : []),
+  ]);
+  return entries.concat(
+    refunds.map((refund) => ({
+      at: refund.completed_at ?? refund.created_at,
+      kind: 'deposit_refund',
+      summary: `${refund.amount} (${refund.status})`,
+      actor: staff(refund.created_by),
+    })),
+  );
+}
+
+/** The money taken and held: payments, deposits and refunds, and the fiscal receipts of them all (one read each). */
+const money: TimelineSource<TimelineDependencies> = {
+  name: 'money',
   async read({ deposits, payments, fiscal }, { hotelId, bookingId, limit }) {
+    const ledger = (await payments.ledger.list(hotelId, bookingId)).slice(-limit);
     const { deposits: rows, refunds } = await deposits.ofBooking(hotelId, bookingId, limit);
-    const entries = rows.flatMap((row): SourceEntry[] => [
-      {
-        at: row.created_at,
-        kind: 'deposit',
-        summary: `${row.kind} ${row.amount} ${row.currency}`,
-        actor: staff(row.created_by),
-      },
-      ...(row.confirmed_at
-        ? [
-            {
-              at: row.confirmed_at,
-              kind: 'deposit_confirmed',
-              summary: `${row.amount} ${row.currency}`,
-              actor: YOOKASSA,
-            },
-          ]
-        : []),
-      ...(row.closed_at ? [{ at: row.closed_at, kind: 'deposit_closed', summary: row.status, actor: null }] : []),
-    ]);
-    for (const refund of refunds)
-      entries.push({
-        at: refund.completed_at ?? refund.created_at,
-        kind: 'deposit_refund',
-        summary: `${refund.amount} (${refund.status})`,
-        actor: staff(refund.created_by),
-      });
-    const ledger = await payments.ledger.list(hotelId, bookingId);
     const sources = [...ledger.map((p) => p.id), ...rows.map((d) => d.id), ...refunds.map((r) => r.id)];
-    for (const receipt of await fiscal.ofSources(hotelId, sources, limit))
-      entries.push({
-        at: receipt.updated_at,
-        kind: 'fiscal_receipt',
-        summary: `${receipt.operation} ${receipt.total} (${receipt.status})`,
-        actor: job('fiscalReceipt'),
-      });
-    return entries;
+    const receipts = (await fiscal.ofSources(hotelId, sources, limit)).map((receipt) => ({
+      at: receipt.updated_at,
+      kind: 'fiscal_receipt',
+      summary: `${receipt.operation} ${receipt.total} (${receipt.status})`,
+      actor: job('fiscalReceipt'),
+    }));
+    return [...paymentEntries(ledger), ...depositEntries(rows, refunds), ...receipts];
   },
 };
 
@@ -143,4 +138,4 @@ const invoices: TimelineSource<TimelineDependencies> = {
   },
 };
 
-export const MONEY_SOURCES = [payments, onlinePayments, deposits, folio, invoices];
+export const MONEY_SOURCES = [money, onlinePayments, folio, invoices];

@@ -8,6 +8,7 @@ import { upcomingOf } from './timeline.upcoming';
 /** The most records each source reads (its latest), and the most entries a timeline shows (its latest). */
 export const PER_SOURCE = 200;
 export const MAX_ENTRIES = 1000;
+const SOURCES_AT_ONCE = 4;
 
 /**
  * Where a timeline's entries come from, each a small read through another module's door. A source added later
@@ -18,6 +19,13 @@ export const SOURCES: TimelineSource<TimelineDependencies>[] = [...STAY_SOURCES,
 function staffIdsOf(entries: SourceEntry[]): string[] {
   const ids = entries.flatMap(({ actor }) => (actor?.type === 'staff' ? [actor.id] : []));
   return [...new Set(ids)];
+}
+
+/** `read` of every item, `size` at a time. */
+async function inGroups<T, R>(items: readonly T[], size: number, read: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(read))));
+  return results;
 }
 
 const byTime = (a: SourceEntry, b: SourceEntry) => a.at.getTime() - b.at.getTime();
@@ -44,10 +52,10 @@ export function createTimelineService(
     async of(hotelId: string, bookingId: string) {
       await deps.bookings.get(hotelId, bookingId);
       const request = { hotelId, bookingId, limit: PER_SOURCE };
+      // A few sources at a time: quicker than one by one, and one request takes few of the pool's connections.
       const readAll = async () => {
-        const read: SourceEntry[] = [];
-        for (const source of sources) read.push(...(await source.read(deps, request)));
-        return read.sort(byTime);
+        const read = await inGroups(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));
+        return read.flat().sort(byTime);
       };
       // The workflows are asked while the database is read.
       const [read, upcoming] = await Promise.all([readAll(), upcomingOf(deps, workflows, request)]);
