@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { openApiComponent } from '../../platform/http/components';
 
 const actorSchema = Joi.object({
   type: Joi.string().valid('staff', 'guest', 'system', 'provider').required(),
@@ -7,14 +8,16 @@ const actorSchema = Joi.object({
     .allow(null)
     .description('Their name (`staff`; null when no longer on the staff), or the job or provider'),
   role: Joi.string().allow(null).description('Their role (`staff`)'),
-}).description('Who did it; null when the record keeps nobody');
+})
+  .description('Who did it; null when the record keeps nobody')
+  .meta(openApiComponent('TimelineActor'));
 
 const entrySchema = Joi.object({
   at: Joi.date().iso().required(),
   kind: Joi.string().required().description('e.g. `created`, `checked_in`, `payment`, `deposit`, `tv_push`, `review`'),
   summary: Joi.string().allow('').required(),
   actor: actorSchema.allow(null).required(),
-});
+}).meta(openApiComponent('TimelineEntry'));
 
 export const timelineSchema = Joi.object({
   booking_id: Joi.string().uuid().required(),
