@@ -1,4 +1,3 @@
-import { sentGuestEmails } from './bookings.notices';
 import type { Knex } from 'knex';
 import { idempotent } from '../../platform/db/idempotency';
 import { mapPage, type PageRequest } from '../../platform/db/keyset';
@@ -13,6 +12,7 @@ import type { PaymentsService } from '../payments';
 import { parseMoney } from '../../platform/money';
 import type { Room, RoomCategory } from '../rooms';
 import type { TouristTaxService } from '../tourist-tax';
+import { sentGuestEmails } from './bookings.email-claims';
 import { createAvailability } from './bookings.availability';
 import { createAvailabilityCalendar } from './bookings.calendar';
 import { createBookingCharges } from './bookings.charges';
