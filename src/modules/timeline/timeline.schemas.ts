@@ -3,11 +3,12 @@ import { openApiComponent } from '../../platform/http/components';
 
 const actorSchema = Joi.object({
   type: Joi.string().valid('staff', 'guest', 'system', 'provider').required(),
-  id: Joi.string().uuid().description('The staff member (`staff`)'),
+  id: Joi.string().uuid().optional().description('The staff member (`staff`)'),
   name: Joi.string()
     .allow(null)
+    .optional()
     .description('Their name (`staff`; null when no longer on the staff), or the job or provider'),
-  role: Joi.string().allow(null).description('Their role (`staff`)'),
+  role: Joi.string().allow(null).optional().description('Their role (`staff`)'),
 })
   .description('Who did it; null when the record keeps nobody')
   .meta(openApiComponent('TimelineActor'));
@@ -25,7 +26,7 @@ export const timelineSchema = Joi.object({
   truncated: Joi.boolean().required().description('True when older entries were left out (more than 1000)'),
   upcoming: Joi.object({
     available: Joi.boolean().required().description('False when Temporal did not answer in time'),
-    reason: Joi.string().description('Why the part is missing (`available` false)'),
+    reason: Joi.string().optional().description('Why the part is missing (`available` false)'),
     entries: Joi.array().items(entrySchema).required().description('Soonest first'),
   }).required(),
 });
