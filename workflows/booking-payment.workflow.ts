@@ -1,6 +1,7 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { BookingPaymentActivities, BookingPaymentWorkflowInput } from './contracts/booking-payments';
 import { providerPaymentChangedSignal, type ProviderPaymentOutcome } from './contracts/payments';
+import { upcomingAt, upcomingQuery } from './contracts/upcoming';
 import { MONEY_ACTIVITY_OPTIONS } from './money-activities';
 
 const activities = proxyActivities<BookingPaymentActivities>(MONEY_ACTIVITY_OPTIONS);
@@ -21,6 +22,7 @@ export async function bookingPayment({
   });
   if (!(await activities.createBookingPayment(hotelId, onlinePaymentId))) return 'failed';
   const deadline = Date.now() + timings.confirmationTimeoutMs;
+  setHandler(upcomingQuery, () => upcomingAt('payment_expires', deadline));
   for (;;) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return activities.expireBookingPayment(hotelId, onlinePaymentId);

@@ -19,6 +19,7 @@ import {
   type BookingStatusChange,
   type BookingWorkflowInput,
 } from './contracts/bookings';
+import { upcomingAt, upcomingQuery } from './contracts/upcoming';
 
 /**
  * One per booking (`booking:<id>`), from creation to its final status. The in-app notifications and the staff screens
@@ -48,11 +49,16 @@ export async function bookingLife(input: BookingWorkflowInput): Promise<string> 
     push('check_in', rooms?.checkInRoomId);
   });
   const afterStay: Promise<void>[] = [];
+  // The review invitation's timer while it runs, for the booking's timeline (a query: replay-safe).
+  let invitationAt: number | null = null;
+  setHandler(upcomingQuery, () => upcomingAt('review_invitation', invitationAt));
 
   const reviewInvitation = async (at: () => Promise<number | null>) => {
     const time = await at();
     if (time === null) return;
+    invitationAt = time;
     if (time > Date.now()) await sleep(time - Date.now());
+    invitationAt = null;
     await reviewInvitationNow(hotelId, bookingId);
   };
   const afterwards = (what: string, step: () => Promise<unknown>) =>

@@ -6,6 +6,7 @@ import {
   type DepositWorkflowInput,
 } from './contracts/deposits';
 import { providerPaymentChangedSignal } from './contracts/payments';
+import { upcomingAt, upcomingQuery } from './contracts/upcoming';
 import { MONEY_ACTIVITY_OPTIONS } from './money-activities';
 
 const activities = proxyActivities<DepositActivities>(MONEY_ACTIVITY_OPTIONS);
@@ -31,6 +32,10 @@ export async function deposit({ hotelId, depositId, kind, timings }: DepositWork
   if (awaitingPayment && !(await activities.createDepositPayment(hotelId, depositId))) return 'provider_refused';
   const paymentDeadline = Date.now() + timings.confirmationTimeoutMs;
   let settleAt: number | undefined;
+  setHandler(upcomingQuery, () => [
+    ...upcomingAt('deposit_payment_expires', awaitingPayment ? paymentDeadline : undefined),
+    ...upcomingAt('hold_settles', settleAt),
+  ]);
 
   for (;;) {
     const waits = [awaitingPayment ? paymentDeadline : undefined, settleAt].filter((at) => at !== undefined);

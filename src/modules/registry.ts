@@ -31,6 +31,7 @@ import { reviewsModule } from './reviews/reviews.module';
 import { roomServiceModule } from './roomservice/roomservice.module';
 import { roomsModule } from './rooms/rooms.module';
 import { staffModule } from './staff/staff.module';
+import { timelineModule } from './timeline/timeline.module';
 import { touristTaxModule } from './tourist-tax/tourist-tax.module';
 import { tvModule } from './tv/tv.module';
 import { uploadsModule } from './uploads/uploads.module';
@@ -84,6 +85,7 @@ export const MODULES = [
   reviewsModule,
   roomServiceModule,
   retentionModule,
+  timelineModule,
 ] as const;
 
 export type Services = ServicesOf<typeof MODULES>;

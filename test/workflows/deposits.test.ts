@@ -144,6 +144,30 @@ const idle = (workflowId: string) =>
   );
 
 describe('card hold', () => {
+  it("shows in the booking's timeline: taken, confirmed by the provider, and the day it will be settled", async () => {
+    const s = await stay();
+    const before = Date.now();
+    await heldDeposit(s);
+    const timeline = `/bookings/${s.booking.id}/timeline`;
+    const read = await until(
+      async () => {
+        const { body } = await t.http.get(api(s.hotel, timeline)).set(as(s.hotel.accessToken)).expect(200);
+        return body.upcoming.entries.some((entry: { kind: string }) => entry.kind === 'hold_settles') && body;
+      },
+      { what: 'the hold settlement among what is still to come' },
+    );
+    const kinds = (read.entries as { kind: string }[]).map((entry) => entry.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['deposit', 'deposit_confirmed']));
+    const settles = (read.upcoming.entries as { kind: string; at: string; actor: unknown }[]).find(
+      (entry) => entry.kind === 'hold_settles',
+    )!;
+    expect(settles.actor).toEqual({ type: 'system', name: 'deposit' });
+    // The default: six and a half days after the provider confirmed the hold.
+    const settleAfter = 6.5 * 24 * 3_600_000;
+    expect(Date.parse(settles.at)).toBeGreaterThanOrEqual(before + settleAfter);
+    expect(Date.parse(settles.at)).toBeLessThanOrEqual(Date.now() + settleAfter);
+  });
+
   it('is created at the provider, confirmed with the card once paid, and released with deductions after checkout, the guest e-mailed an itemized statement', async () => {
     const s = await stay();
     const held = await heldDeposit(s);

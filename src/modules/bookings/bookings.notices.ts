@@ -1,4 +1,5 @@
 import { sendClaimed } from '../../platform/db/mail-claims';
+import { guestEmailClaim } from './bookings.email-claims';
 import type { Mailer, MailMessage } from '../../platform/mail';
 import type { BookingAnnouncement, GuestEmailKind, GuestEmailOutcome } from '../../../workflows/contracts/bookings';
 import type { NotificationsService } from '../notifications';
@@ -8,10 +9,6 @@ import { notifyStaff } from './bookings.staff-notices';
 import type { BookingsRepository } from './bookings.repository';
 import type { BookingsDependencies } from './bookings.service';
 import type { Booking } from './bookings.types';
-
-/** The claim of a guest's e-mail: one per booking and kind (migration 089 moved the older claims to this key). */
-const guestEmailClaim = (booking: Booking, kind: GuestEmailKind) =>
-  `guest-email:${booking.hotel_id}:${booking.id}:${kind}`;
 
 export interface NoticesDependencies extends Pick<BookingsDependencies, 'hotels' | 'rooms' | 'touristTax'> {
   repository: Pick<BookingsRepository, 'db' | 'bookings'>;

@@ -12,6 +12,7 @@ import type { PaymentsService } from '../payments';
 import { parseMoney } from '../../platform/money';
 import type { Room, RoomCategory } from '../rooms';
 import type { TouristTaxService } from '../tourist-tax';
+import { sentGuestEmails } from './bookings.email-claims';
 import { createAvailability } from './bookings.availability';
 import { createAvailabilityCalendar } from './bookings.calendar';
 import { createBookingCharges } from './bookings.charges';
@@ -295,6 +296,9 @@ export function createBookingsService({ repository, effects, followers, ...deps 
 
     /** The lines of the stay's bill beside its price (room service, loyalty discounts). */
     charges: createBookingCharges({ repository, effects, ledger }),
+
+    /** The guest's booking e-mails sent, by kind, and when. */
+    guestEmailsSent: (hotelId: string, bookingId: string) => sentGuestEmails(db, hotelId, bookingId),
   };
 }
 

@@ -52,6 +52,10 @@ export const depositsRepository = {
     return (forUpdate ? query.forUpdate() : query) as Promise<Deposit | undefined>;
   },
 
+  /** The booking's latest `limit` deposits, newest first (the booking's timeline). */
+  ofBooking: (db: DbOrTrx, hotelId: string, bookingId: string, limit: number): Promise<Deposit[]> =>
+    db('deposits').where({ hotel_id: hotelId, booking_id: bookingId }).orderBy('created_at', 'desc').limit(limit),
+
   async history(db: DbOrTrx, hotelId: string, page: PageRequest): Promise<Page<DepositHistoryRow>> {
     const query = db('deposits as d')
       .join('bookings as b', function joinBooking() {
@@ -83,6 +87,14 @@ export const refundsRepository = {
   async forDeposit(db: DbOrTrx, hotelId: string, depositId: string): Promise<DepositRefund[]> {
     return db('deposit_refunds').where({ hotel_id: hotelId, deposit_id: depositId }).orderBy(['created_at', 'id']);
   },
+
+  /** The latest `limit` refunds of these deposits, newest first (the booking's timeline). */
+  ofDeposits: (db: DbOrTrx, hotelId: string, depositIds: string[], limit: number): Promise<DepositRefund[]> =>
+    db('deposit_refunds')
+      .where({ hotel_id: hotelId })
+      .whereIn('deposit_id', depositIds)
+      .orderBy('created_at', 'desc')
+      .limit(limit),
 
   /** Cents of the deposit's refunds asked for and not finished: they count against what may still be refunded. */
   async pendingCents(db: DbOrTrx, hotelId: string, depositId: string): Promise<bigint> {

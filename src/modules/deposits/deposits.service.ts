@@ -79,6 +79,13 @@ export function createDepositsService(db: Db, config: PaymentsConfig, deps: Depo
 
     history: (hotelId: string, page: PageRequest) => depositsRepository.history(db, hotelId, page),
 
+    /** The booking's latest `limit` deposits and their latest `limit` refunds, newest first (its timeline). */
+    async ofBooking(hotelId: string, bookingId: string, limit: number) {
+      const deposits = await depositsRepository.ofBooking(db, hotelId, bookingId, limit);
+      const ids = deposits.map((deposit) => deposit.id);
+      return { deposits, refunds: ids.length ? await refundsRepository.ofDeposits(db, hotelId, ids, limit) : [] };
+    },
+
     /** The booking's latest deposit with its refunds: what the desk polls while the guest pays. */
     async current(hotelId: string, bookingId: string) {
       const deposit = await depositsRepository.latestForBooking(db, hotelId, bookingId);

@@ -1,2 +1,2 @@
 export type { DepositsService } from './deposits.service';
-export type { Deduction, Deposit, DepositStatus } from './deposits.types';
+export type { Deduction, Deposit, DepositRefund, DepositStatus } from './deposits.types';

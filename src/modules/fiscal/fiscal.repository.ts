@@ -72,6 +72,14 @@ export const receiptsRepository = {
       .orderBy(['created_at', 'id']);
   },
 
+  /** The latest `limit` receipts of these sources (payments, deposits, refunds), newest first. */
+  ofSources: (db: DbOrTrx, hotelId: string, sourceIds: string[], limit: number): Promise<FiscalReceipt[]> =>
+    db('fiscal_receipts')
+      .where({ hotel_id: hotelId })
+      .whereIn('source_id', sourceIds)
+      .orderBy('created_at', 'desc')
+      .limit(limit),
+
   async list(
     db: DbOrTrx,
     hotelId: string,

@@ -140,6 +140,10 @@ export function createFiscalService(db: Db, deps: FiscalDependencies) {
     forSource: (hotelId: string, kind: FiscalReceipt['source_kind'], sourceId: string) =>
       receiptsRepository.forSource(db, hotelId, kind, sourceId),
 
+    /** The latest `limit` receipts of these sources, newest first (a booking's timeline). */
+    ofSources: async (hotelId: string, sourceIds: string[], limit: number) =>
+      sourceIds.length ? receiptsRepository.ofSources(db, hotelId, sourceIds, limit) : [],
+
     async list(hotelId: string, query: FiscalReceiptFilter & PageRequest) {
       const { limit, cursor, ...filter } = query;
       if (filter.from && filter.to && filter.to < filter.from) {

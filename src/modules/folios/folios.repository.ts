@@ -6,6 +6,7 @@ import type {
   FolioLine,
   FolioSettings,
   LineInput,
+  LineKind,
   LineMove,
   Settlement,
   SettlementDecision,
@@ -80,6 +81,25 @@ export const foliosRepository = {
   },
 };
 
+export interface LineSum {
+  kind: LineKind;
+  count: number;
+  amount: string;
+  first_date: string;
+  last_date: string;
+  created_at: Date;
+}
+
+/** The lines of these kinds on any folio of the booking (`l`). */
+function bookingLines(db: DbOrTrx, hotelId: string, bookingId: string, kinds: readonly LineKind[]) {
+  return db('folio_lines as l')
+    .join('folios as f', function joinFolio() {
+      this.on('f.hotel_id', 'l.hotel_id').andOn('f.id', 'l.folio_id');
+    })
+    .where({ 'l.hotel_id': hotelId, 'f.booking_id': bookingId })
+    .whereIn('l.kind', kinds);
+}
+
 export const linesRepository = {
   /** Posts a line once per source: undefined when the source was posted before (nothing written). */
   async insert(db: DbOrTrx, hotelId: string, folioId: string, line: LineInput & { business_date: string }) {
@@ -120,6 +140,35 @@ export const linesRepository = {
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<FolioLine | undefined> {
     return (await db('folio_lines').select(db.raw(LINE_COLUMNS)).where({ hotel_id: hotelId, id }).first()) as
       FolioLine | undefined;
+  },
+
+  /** The latest `limit` lines of the booking's folios of these kinds, newest first (its timeline). */
+  ofBookingKinds(db: DbOrTrx, hotelId: string, bookingId: string, kinds: readonly LineKind[], limit: number) {
+    return bookingLines(db, hotelId, bookingId, kinds)
+      .orderBy('l.created_at', 'desc')
+      .limit(limit)
+      .select(
+        'l.kind',
+        'l.amount',
+        db.raw(DATE('l.business_date')),
+        'l.description',
+        'l.posted_by',
+        'l.created_at',
+      ) as Promise<Pick<FolioLine, 'kind' | 'amount' | 'business_date' | 'description' | 'posted_by' | 'created_at'>[]>;
+  },
+
+  /** Per kind of these, the booking's lines summed: how many, the amount, the days, the last posting. */
+  sumsOfBooking(db: DbOrTrx, hotelId: string, bookingId: string, kinds: readonly LineKind[]) {
+    return bookingLines(db, hotelId, bookingId, kinds)
+      .groupBy('l.kind')
+      .select(
+        'l.kind',
+        db.raw('count(*)::int AS count'),
+        db.raw('sum(l.amount)::text AS amount'),
+        db.raw("to_char(min(l.business_date), 'YYYY-MM-DD') AS first_date"),
+        db.raw("to_char(max(l.business_date), 'YYYY-MM-DD') AS last_date"),
+        db.raw('max(l.created_at) AS created_at'),
+      ) as Promise<LineSum[]>;
   },
 
   async ofFolios(db: DbOrTrx, hotelId: string, folioIds: string[]): Promise<FolioLine[]> {

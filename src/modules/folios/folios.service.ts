@@ -18,6 +18,7 @@ import {
   type CompanyFolioInput,
   type Folio,
   type FolioLine,
+  type LineKind,
   type ManualLineInput,
   type SettlementDecision,
 } from './folios.types';
@@ -139,6 +140,19 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
 
   return {
     postings,
+
+    /** A booking's lines for its timeline: those of `summed` kinds summed per kind, the latest `limit` of `listed`. */
+    async linesForTimeline(
+      hotelId: string,
+      bookingId: string,
+      kinds: { summed: readonly LineKind[]; listed: readonly LineKind[] },
+      limit: number,
+    ) {
+      return {
+        sums: await linesRepository.sumsOfBooking(db, hotelId, bookingId, kinds.summed),
+        lines: await linesRepository.ofBookingKinds(db, hotelId, bookingId, kinds.listed, limit),
+      };
+    },
 
     /** What the guest owes at the desk, thing by thing (folios.dues.ts): what the desk receipts' lines pay. */
     async receiptDues(conn: DbOrTrx, hotelId: string, booking: Booking): Promise<ReceiptDue[]> {

@@ -65,6 +65,13 @@ export const entriesRepository = {
     return db('loyalty_entries').where({ hotel_id: hotelId, reversed_entry_id: redemptionId }).first();
   },
 
+  /** The booking's latest `limit` entries, newest first (its timeline). */
+  ofBooking: (db: DbOrTrx, hotelId: string, bookingId: string, limit: number): Promise<EntryRow[]> =>
+    db('loyalty_entries')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .orderBy('created_at', 'desc')
+      .limit(limit),
+
   async stayOf(db: DbOrTrx, hotelId: string, bookingId: string): Promise<EntryRow | undefined> {
     return db('loyalty_entries').where({ hotel_id: hotelId, booking_id: bookingId, reason: 'stay' }).first();
   },

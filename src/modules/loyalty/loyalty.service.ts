@@ -197,6 +197,8 @@ export function createLoyaltyService(db: Db, deps: LoyaltyDependencies) {
     },
 
     accrueStayPoints,
+    entriesOfBooking: (hotelId: string, bookingId: string, limit: number) =>
+      entriesRepository.ofBooking(db, hotelId, bookingId, limit),
 
     /**
      * The guest's standing: tier, balance (the sum of the ledger), the next points to expire, the way to the next tier.

@@ -31,6 +31,14 @@ function inboxQuery(db: DbOrTrx, hotelId: string, userId: string) {
 }
 
 export const notificationsRepository = {
+  /** The latest `limit` notifications naming the booking in their data, newest first (its timeline). */
+  aboutBooking: (db: DbOrTrx, hotelId: string, bookingId: string, limit: number): Promise<Notification[]> =>
+    db('notifications')
+      .where({ hotel_id: hotelId })
+      .whereRaw("data \\? 'booking_id' AND data->>'booking_id' = ?", [bookingId])
+      .orderBy('created_at', 'desc')
+      .limit(limit),
+
   async insert(
     trx: Knex.Transaction,
     hotelId: string,

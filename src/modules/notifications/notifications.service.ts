@@ -264,6 +264,8 @@ export function createNotificationsService(db: Db) {
     stillUnread,
     revise,
     markReadWithin,
+    aboutBooking: (hotelId: string, bookingId: string, limit: number) =>
+      notificationsRepository.aboutBooking(db, hotelId, bookingId, limit),
 
     /** The user's own notifications, newest first, and how many of them are unread (whatever the filter). */
     async list(

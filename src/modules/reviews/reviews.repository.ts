@@ -43,6 +43,16 @@ export const invitationsRepository = {
       );
   },
 
+  /** When the booking's invitation was sent and used (its timeline); no token, no address. */
+  timesOf: (
+    db: DbOrTrx,
+    hotelId: string,
+    bookingId: string,
+  ): Promise<Pick<InvitationRow, 'sent_at' | 'used_at' | 'expires_at'> | undefined> =>
+    db('review_invitations')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .first('sent_at', 'used_at', 'expires_at'),
+
   release: (db: DbOrTrx, hotelId: string, bookingId: string) =>
     db('review_invitations').where({ hotel_id: hotelId, booking_id: bookingId }).whereNull('sent_at').delete(),
 
@@ -107,6 +117,9 @@ export const reviewsRepository = {
   async find(db: DbOrTrx, hotelId: string, id: string): Promise<ReviewRow | undefined> {
     return db('reviews').where({ hotel_id: hotelId, id }).first();
   },
+
+  ofBooking: (db: DbOrTrx, hotelId: string, bookingId: string): Promise<ReviewRow | undefined> =>
+    db('reviews').where({ hotel_id: hotelId, booking_id: bookingId }).first(),
 
   async update(db: DbOrTrx, hotelId: string, id: string, changes: Partial<ReviewRow>): Promise<ReviewRow | undefined> {
     const [row] = await db('reviews')

@@ -94,6 +94,13 @@ export function createReviewsService(db: Db, deps: ReviewsDependencies) {
   }
 
   return {
+    /** The booking's review invitation (when sent, used) and review, if any (its timeline). */
+    async ofBooking(hotelId: string, bookingId: string) {
+      const invitation = await invitationsRepository.timesOf(db, hotelId, bookingId);
+      const review = await reviewsRepository.ofBooking(db, hotelId, bookingId);
+      return { invitation, review: review && presentReview(review) };
+    },
+
     settings: {
       get: (hotelId: string) => settingsRepository.get(db, hotelId),
 

@@ -37,6 +37,14 @@ export const pushLogRepository = {
     return pageOf(db, db('tv_push_log').select('*').where({ hotel_id: hotelId }), NEWEST_FIRST, page);
   },
 
+  /** A booking's latest `limit` attempts, newest first (the booking's timeline). */
+  ofBooking(db: DbOrTrx, hotelId: string, bookingId: string, limit: number): Promise<PushLogEntry[]> {
+    return db('tv_push_log')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .orderBy('created_at', 'desc')
+      .limit(limit);
+  },
+
   async purgeOld(db: DbOrTrx): Promise<number> {
     return db('tv_push_log')
       .where('created_at', '<', db.raw(`now() - make_interval(days => ?)`, [LOG_RETENTION_DAYS]))

@@ -68,6 +68,8 @@ export function createTvService(db: Db, config: Pick<SharedSettings, 'allowPriva
     settings,
 
     log: (hotelId: string, page: PageRequest) => pushLogRepository.list(db, hotelId, page),
+    logOfBooking: (hotelId: string, bookingId: string, limit: number) =>
+      pushLogRepository.ofBooking(db, hotelId, bookingId, limit),
 
     /** Push attempts older than 30 days: the maintenance sweep's. */
     purgeOldLog: () => pushLogRepository.purgeOld(db),

@@ -54,6 +54,11 @@ export const usersRepository = {
     return User.query(db).patchAndFetchById(userId, changes);
   },
 
+  /** Names and roles of these users of the hotel (who did what, in a booking's timeline). */
+  namesInHotel(db: DbOrTrx, hotelId: string, userIds: string[]): Promise<Pick<User, 'id' | 'name' | 'role'>[]> {
+    return db('users').where({ hotel_id: hotelId }).whereIn('id', userIds).select('id', 'name', 'role');
+  },
+
   async findInHotel(db: DbOrTrx, hotelId: string, userId: string): Promise<User | undefined> {
     return User.query(db).findOne({ hotel_id: hotelId, id: userId });
   },

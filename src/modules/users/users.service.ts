@@ -24,6 +24,7 @@ export function createUsersService(db: Db) {
     bumpSessionVersion: (userId: string, conn: DbOrTrx = db) => usersRepository.bumpSessionVersion(conn, userId),
     findAccess: (userId: string) => usersRepository.findAccess(db, userId),
     findInHotel: (hotelId: string, userId: string) => usersRepository.findInHotel(db, hotelId, userId),
+    namesInHotel: (hotelId: string, userIds: string[]) => usersRepository.namesInHotel(db, hotelId, userIds),
     listInHotel: (hotelId: string, filter: StaffFilter, page: PageRequest) =>
       usersRepository.listInHotel(db, hotelId, filter, page),
     /** Applies `changes` only to the version `expected` names, when it names one (else touches nothing). */

@@ -93,6 +93,11 @@ export async function sendClaimedToEach<Recipient extends { email: string }>(
   return result;
 }
 
+/** When each of these e-mails was sent, for those sent (a claim not yet sent is in flight or in doubt). */
+export function sentMailClaims(db: Db, keys: string[]): Promise<{ key: string; sent_at: Date }[]> {
+  return db('mail_claims').whereIn('key', keys).whereNotNull('sent_at').select('key', 'sent_at');
+}
+
 /**
  * Claims of e-mails sent more than 30 days ago: their workflows ended long before (an account e-mail gives up after a
  * day), so no attempt will ask for them again. Claims never sent stay: they are the record of an e-mail in doubt.

@@ -1,0 +1,1 @@
+export type { TimelineService } from './timeline.service';

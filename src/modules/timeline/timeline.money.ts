@@ -1,0 +1,141 @@
+import type { Deposit, DepositRefund } from '../deposits';
+import type { BookingPayment } from '../payments';
+import type { TimelineDependencies } from './timeline.dependencies';
+import { guest, job, provider, staff } from './timeline.actors';
+import type { SourceEntry, TimelineSource } from './timeline.types';
+
+const YOOKASSA = provider('yookassa');
+
+/** Online payments asked of the guest: created (by staff or the widget), then paid or given up. */
+const onlinePayments: TimelineSource<TimelineDependencies> = {
+  name: 'online_payments',
+  async read({ billing }, { hotelId, bookingId, limit }) {
+    const rows = (await billing.onlinePayments.list(hotelId, bookingId)).slice(-limit);
+    return rows.flatMap((row): SourceEntry[] => [
+      {
+        at: row.created_at,
+        kind: 'online_payment_requested',
+        summary: `${row.amount} ${row.currency}`,
+        actor: row.created_by ? staff(row.created_by) : guest,
+      },
+      ...(row.status === 'pending'
+        ? []
+        : [
+            {
+              at: row.updated_at,
+              kind: `online_payment_${row.status}`,
+              summary: `${row.amount} ${row.currency}${row.cancel_reason ? `: ${row.cancel_reason}` : ''}`,
+              actor: YOOKASSA,
+            },
+          ]),
+    ]);
+  },
+};
+
+/** Ledger rows: money taken (or given back, negative) at the desk, online or at booking. */
+function paymentEntries(rows: BookingPayment[]): SourceEntry[] {
+  return rows.map((row) => ({
+    at: row.paid_at,
+    kind: Number(row.amount) < 0 ? 'payment_returned' : 'payment',
+    summary: `${row.amount} (${row.method})${row.note ? `: ${row.note}` : ''}`,
+    actor: row.method === 'online' ? YOOKASSA : staff(row.created_by),
+  }));
+}
+
+/** Deposits: asked, confirmed, closed with their outcome; their refunds. */
+function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[] {
+  const entries = rows.flatMap((row): SourceEntry[] => [
+    {
+      at: row.created_at,
+      kind: 'deposit',
+      summary: `${row.kind} ${row.amount} ${row.currency}`,
+      actor: staff(row.created_by),
+    },
+    ...(row.confirmed_at
+      ? [{ at: row.confirmed_at, kind: 'deposit_confirmed', summary: `${row.amount} ${row.currency}`, actor: YOOKASSA }]
+      : []),
+    ...(row.closed_at ? [{ at: row.closed_at, kind: 'deposit_closed', summary: row.status, actor: null }] : []),
+  ]);
+  return entries.concat(
+    refunds.map((refund) => ({
+      at: refund.completed_at ?? refund.created_at,
+      kind: 'deposit_refund',
+      summary: `${refund.amount} (${refund.status})`,
+      actor: staff(refund.created_by),
+    })),
+  );
+}
+
+/** The money taken and held: payments, deposits and refunds, and the fiscal receipts of them all (one read each). */
+const money: TimelineSource<TimelineDependencies> = {
+  name: 'money',
+  async read({ deposits, payments, fiscal }, { hotelId, bookingId, limit }) {
+    const ledger = (await payments.ledger.list(hotelId, bookingId)).slice(-limit);
+    const { deposits: rows, refunds } = await deposits.ofBooking(hotelId, bookingId, limit);
+    const sources = [...ledger.map((p) => p.id), ...rows.map((d) => d.id), ...refunds.map((r) => r.id)];
+    const receipts = (await fiscal.ofSources(hotelId, sources, limit)).map((receipt) => ({
+      at: receipt.updated_at,
+      kind: 'fiscal_receipt',
+      summary: `${receipt.operation} ${receipt.total} (${receipt.status})`,
+      actor: job('fiscalReceipt'),
+    }));
+    return [...paymentEntries(ledger), ...depositEntries(rows, refunds), ...receipts];
+  },
+};
+
+/** The night's postings summed per kind (one entry for all the nights, one for the tax); other lines one by one. */
+const SUMMED = ['room_night', 'tourist_tax'] as const;
+const LISTED = ['service', 'discount', 'correction', 'minibar', 'rental'] as const;
+
+const folio: TimelineSource<TimelineDependencies> = {
+  name: 'folio',
+  async read({ folios }, { hotelId, bookingId, limit }) {
+    const { sums, lines } = await folios.linesForTimeline(
+      hotelId,
+      bookingId,
+      { summed: SUMMED, listed: LISTED },
+      limit,
+    );
+    return [
+      ...sums.map((sum) => ({
+        at: sum.created_at,
+        kind: `folio_${sum.kind}`,
+        summary: `${sum.count} × ${sum.kind} posted ${sum.first_date}…${sum.last_date}, ${sum.amount} in all`,
+        actor: job('nightAudit'),
+      })),
+      ...lines.map((line) => ({
+        at: line.created_at,
+        kind: `folio_${line.kind}`,
+        summary: `${line.amount}: ${line.description}`,
+        actor: staff(line.posted_by),
+      })),
+    ];
+  },
+};
+
+const invoices: TimelineSource<TimelineDependencies> = {
+  name: 'invoices',
+  async read({ invoices }, { hotelId, bookingId, limit }) {
+    const rows = await invoices.list(hotelId, { booking_id: bookingId, limit });
+    return rows.flatMap((invoice): SourceEntry[] => [
+      {
+        at: invoice.issued_at,
+        kind: 'invoice',
+        summary: `№ ${invoice.number}, ${invoice.total} (${invoice.status})`,
+        actor: staff(invoice.issued_by),
+      },
+      ...(invoice.credit_note
+        ? [
+            {
+              at: invoice.credit_note.issued_at,
+              kind: 'credit_note',
+              summary: `№ ${invoice.credit_note.number}, ${invoice.credit_note.total}: ${invoice.credit_note.reason}`,
+              actor: staff(invoice.credit_note.issued_by),
+            },
+          ]
+        : []),
+    ]);
+  },
+};
+
+export const MONEY_SOURCES = [money, onlinePayments, folio, invoices];

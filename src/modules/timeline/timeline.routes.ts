@@ -1,0 +1,36 @@
+import { defineHotelRoute, type RouteDefinition } from '../../platform/http/route';
+import type { Role } from '../../platform/http/roles';
+import { idParams } from '../../platform/http/schemas';
+import { timelineSchema } from './timeline.schemas';
+import type { TimelineService } from './timeline.service';
+
+/** The front desk and those who manage the hotel. */
+const READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
+
+export function timelineRoutes(timeline: TimelineService): RouteDefinition[] {
+  return [
+    defineHotelRoute<unknown, unknown, { slug: string; id: string }>({
+      method: 'get',
+      path: '/api/hotels/:slug/bookings/:id/timeline',
+      summary: "A booking's timeline: what happened to the stay, with who did it, and what is still to come",
+      description:
+        'Oldest first: the booking made, checked in, out or cancelled; payments, online payments, deposits and ' +
+        'their refunds, fiscal receipts; the guest’s e-mails, TV pushes, door cards, room-service orders, in-app ' +
+        'notifications about it, the review invitation and review, loyalty points, folio lines (the nights and the ' +
+        'tourist tax summed, one entry each) and invoices. Each source reads its latest 200 records; the latest 1000 ' +
+        'entries are shown. `upcoming`: what the booking’s durable workflows still mean to do and when (the review ' +
+        'invitation, a deposit hold settled, an online payment or deposit expiring); left out, saying so, when ' +
+        'Temporal does not answer within a second.',
+      tags: ['Bookings'],
+      access: { kind: 'hotel', roles: READERS },
+      request: { params: idParams },
+      responses: {
+        200: { description: 'The timeline', schema: timelineSchema },
+        404: { description: 'No such booking' },
+      },
+      async handler({ hotel, params, res }) {
+        res.json(await timeline.of(hotel.id, params.id));
+      },
+    }),
+  ];
+}

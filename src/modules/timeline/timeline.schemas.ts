@@ -1,0 +1,32 @@
+import Joi from 'joi';
+import { openApiComponent } from '../../platform/http/components';
+
+const actorSchema = Joi.object({
+  type: Joi.string().valid('staff', 'guest', 'system', 'provider').required(),
+  id: Joi.string().uuid().optional().description('The staff member (`staff`)'),
+  name: Joi.string()
+    .allow(null)
+    .optional()
+    .description('Their name (`staff`; null when no longer on the staff), or the job or provider'),
+  role: Joi.string().allow(null).optional().description('Their role (`staff`)'),
+})
+  .description('Who did it; null when the record keeps nobody')
+  .meta(openApiComponent('TimelineActor'));
+
+const entrySchema = Joi.object({
+  at: Joi.date().iso().required(),
+  kind: Joi.string().required().description('e.g. `created`, `checked_in`, `payment`, `deposit`, `tv_push`, `review`'),
+  summary: Joi.string().allow('').required(),
+  actor: actorSchema.allow(null).required(),
+}).meta(openApiComponent('TimelineEntry'));
+
+export const timelineSchema = Joi.object({
+  booking_id: Joi.string().uuid().required(),
+  entries: Joi.array().items(entrySchema).required().description('Oldest first'),
+  truncated: Joi.boolean().required().description('True when older entries were left out (more than 1000)'),
+  upcoming: Joi.object({
+    available: Joi.boolean().required().description('False when Temporal did not answer in time'),
+    reason: Joi.string().optional().description('Why the part is missing (`available` false)'),
+    entries: Joi.array().items(entrySchema).required().description('Soonest first'),
+  }).required(),
+});

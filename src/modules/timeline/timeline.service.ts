@@ -1,0 +1,73 @@
+import type { WorkflowQueries } from '../../platform/temporal/workflow-queries';
+import type { TimelineDependencies } from './timeline.dependencies';
+import { MONEY_SOURCES } from './timeline.money';
+import { STAY_SOURCES } from './timeline.stay';
+import type { Actor, Entry, SourceActor, SourceEntry, TimelineSource } from './timeline.types';
+import { upcomingOf } from './timeline.upcoming';
+
+/** The most records each source reads (its latest), and the most entries a timeline shows (its latest). */
+export const PER_SOURCE = 200;
+export const MAX_ENTRIES = 1000;
+const SOURCES_AT_ONCE = 4;
+
+/**
+ * Where a timeline's entries come from, each a small read through another module's door. A source added later
+ * (the audit log's changes) is one more item here.
+ */
+export const SOURCES: TimelineSource<TimelineDependencies>[] = [...STAY_SOURCES, ...MONEY_SOURCES];
+
+function staffIdsOf(entries: SourceEntry[]): string[] {
+  const ids = entries.flatMap(({ actor }) => (actor?.type === 'staff' ? [actor.id] : []));
+  return [...new Set(ids)];
+}
+
+/** `read` of every item, `size` at a time. */
+async function inGroups<T, R>(items: readonly T[], size: number, read: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(read))));
+  return results;
+}
+
+const byTime = (a: SourceEntry, b: SourceEntry) => a.at.getTime() - b.at.getTime();
+
+export function createTimelineService(
+  deps: TimelineDependencies,
+  workflows: Pick<WorkflowQueries, 'ask'>,
+  sources: readonly TimelineSource<TimelineDependencies>[] = SOURCES,
+) {
+  /** Staff actors named (name and role) in one read; one no longer on the staff keeps only the id. */
+  async function named(hotelId: string, entries: SourceEntry[]): Promise<Entry[]> {
+    const ids = staffIdsOf(entries);
+    const users = new Map((ids.length ? await deps.users.namesInHotel(hotelId, ids) : []).map((u) => [u.id, u]));
+    const actorOf = (actor: SourceActor | null): Actor | null => {
+      if (actor?.type !== 'staff') return actor;
+      const user = users.get(actor.id);
+      return { type: 'staff', id: actor.id, name: user?.name ?? null, role: user?.role ?? null };
+    };
+    return entries.map((entry) => ({ ...entry, actor: actorOf(entry.actor) }));
+  }
+
+  return {
+    /** Everything that happened to the stay, oldest first, and what its workflows still mean to do. */
+    async of(hotelId: string, bookingId: string) {
+      await deps.bookings.get(hotelId, bookingId);
+      const request = { hotelId, bookingId, limit: PER_SOURCE };
+      // A few sources at a time: quicker than one by one, and one request takes few of the pool's connections.
+      const readAll = async () => {
+        const read = await inGroups(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));
+        return read.flat().sort(byTime);
+      };
+      // The workflows are asked while the database is read.
+      const [read, upcoming] = await Promise.all([readAll(), upcomingOf(deps, workflows, request)]);
+      const kept = read.slice(-MAX_ENTRIES);
+      return {
+        booking_id: bookingId,
+        entries: await named(hotelId, kept),
+        truncated: kept.length < read.length,
+        upcoming,
+      };
+    },
+  };
+}
+
+export type TimelineService = ReturnType<typeof createTimelineService>;

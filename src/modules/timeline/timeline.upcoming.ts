@@ -1,0 +1,67 @@
+import { bookingPaymentWorkflowId } from '../../../workflows/contracts/booking-payments';
+import { bookingWorkflowIds } from '../../../workflows/contracts/bookings';
+import { depositWorkflowId } from '../../../workflows/contracts/deposits';
+import { upcomingQuery, type UpcomingStep } from '../../../workflows/contracts/upcoming';
+import { WorkflowsUnavailable, type WorkflowQueries } from '../../platform/temporal/workflow-queries';
+import type { TimelineDependencies } from './timeline.dependencies';
+import type { SourceRequest, UpcomingEntry } from './timeline.types';
+
+/** How long the timeline waits for the workflows' answers before it answers without them. */
+export const UPCOMING_TIMEOUT_MS = 1000;
+/** The most deposits and online payments whose workflows are asked (the open ones among the latest). */
+const ASKED = 20;
+
+const SAID: Record<UpcomingStep['step'], { summary: string; workflow: string }> = {
+  review_invitation: { summary: 'The review invitation is sent to the guest', workflow: 'bookingLife' },
+  payment_expires: { summary: 'The online payment expires unless paid', workflow: 'bookingPayment' },
+  deposit_payment_expires: { summary: 'The deposit expires unless paid', workflow: 'deposit' },
+  hold_settles: { summary: 'The deposit hold is settled before it lapses at the provider', workflow: 'deposit' },
+};
+
+export type Upcoming =
+  { available: true; entries: UpcomingEntry[] } | { available: false; reason: string; entries: [] };
+
+/** The booking's durable workflows still running: its own, its open deposits', its pending online payments'. */
+async function workflowsOf(deps: TimelineDependencies, { hotelId, bookingId }: SourceRequest) {
+  const { deposits } = await deps.deposits.ofBooking(hotelId, bookingId, ASKED);
+  const payments = (await deps.billing.onlinePayments.list(hotelId, bookingId)).slice(-ASKED);
+  return [
+    bookingWorkflowIds.booking(bookingId),
+    ...deposits.filter((deposit) => deposit.closed_at === null).map((deposit) => depositWorkflowId(deposit.id)),
+    ...payments
+      .filter((payment) => payment.status === 'pending')
+      .map((payment) => bookingPaymentWorkflowId(payment.id)),
+  ];
+}
+
+/**
+ * What is still to come, from the workflows' own timers (their `upcoming` query), all asked at once within
+ * UPCOMING_TIMEOUT_MS: a Temporal slow or down leaves the part out, saying so.
+ */
+export async function upcomingOf(
+  deps: TimelineDependencies,
+  workflows: Pick<WorkflowQueries, 'ask'>,
+  request: SourceRequest,
+): Promise<Upcoming> {
+  const ids = await workflowsOf(deps, request);
+  try {
+    const answers = await Promise.all(ids.map((id) => workflows.ask(id, upcomingQuery, UPCOMING_TIMEOUT_MS)));
+    const steps = answers.flatMap((answer) => answer ?? []);
+    const entries = steps
+      .map(({ at, step }) => ({
+        at,
+        kind: step,
+        summary: SAID[step].summary,
+        actor: { type: 'system' as const, name: SAID[step].workflow },
+      }))
+      .sort((a, b) => a.at.localeCompare(b.at));
+    return { available: true, entries };
+  } catch (error) {
+    if (!(error instanceof WorkflowsUnavailable)) throw error;
+    return {
+      available: false,
+      reason: 'The workflows did not answer in time: what is still to come is left out',
+      entries: [],
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import {
+  Client,
+  Connection,
+  QueryNotRegisteredError,
+  QueryRejectCondition,
+  QueryRejectedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
+import type { QueryDefinition } from '@temporalio/common';
+import type { TemporalSettings } from './client';
+
+/** Temporal did not answer in time, or could not be reached. */
+export class WorkflowsUnavailable extends Error {}
+
+/**
+ * Reads of running workflows' state from the API process (queries), each bounded in time. The connection is lazy:
+ * nothing is dialled until the first query, and a Temporal that is down fails that query, not the process.
+ * Closed workflows are not asked (`NOT_OPEN`: the server answers at once, no worker replays them).
+ */
+export function createWorkflowQueries(settings: TemporalSettings) {
+  const connection = Connection.lazy({ address: settings.address, connectTimeout: '2 seconds' });
+  const client = new Client({
+    connection,
+    namespace: settings.namespace,
+    workflow: { queryRejectCondition: QueryRejectCondition.NOT_OPEN },
+  });
+
+  /** The workflow's answer; undefined when it does not exist, has ended, or has no such query (an older version). */
+  async function ask<T>(workflowId: string, query: QueryDefinition<T>, timeoutMs: number): Promise<T | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new WorkflowsUnavailable(`no answer in ${timeoutMs} ms`)), timeoutMs);
+      timer.unref();
+    });
+    const answer = connection.withDeadline(Date.now() + timeoutMs, () =>
+      client.workflow.getHandle(workflowId).query(query),
+    );
+    try {
+      return await Promise.race([answer, late]);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      if (error instanceof QueryRejectedError || error instanceof QueryNotRegisteredError) return undefined;
+      throw error instanceof WorkflowsUnavailable ? error : new WorkflowsUnavailable(String(error));
+    } finally {
+      clearTimeout(timer);
+      answer.catch(() => undefined);
+    }
+  }
+
+  return { ask, close: () => connection.close() };
+}
+
+export type WorkflowQueries = ReturnType<typeof createWorkflowQueries>;
