@@ -70,6 +70,11 @@ async function realLife(): Promise<string> {
   await t.http
     .patch(api(`/bookings/${id}`))
     .set(byDesk)
+    .send({ notes: 'Поздний заезд' })
+    .expect(200);
+  await t.http
+    .patch(api(`/bookings/${id}`))
+    .set(byDesk)
     .send({ status: 'checked_in' })
     .expect(200);
   const kitchen = await t.http
@@ -132,19 +137,21 @@ describe('GET /bookings/{id}/timeline', () => {
 
     const ownerActor = { type: 'staff', id: owner.userId, name: expect.any(String), role: 'hotel_admin' };
     const deskActor = { type: 'staff', id: desk.id, name: 'Staff receptionist', role: 'receptionist' };
-    const desked = ['created', 'payment', 'deposit', 'checked_in', 'room_service_order', 'checked_out'];
+    const desked = ['created', 'payment', 'deposit', 'changed', 'checked_in', 'room_service_order', 'checked_out'];
     expect(timeline.entries.filter((entry) => desked.includes(entry.kind))).toEqual([
       { at: expect.any(String), kind: 'created', summary: 'Booked (online)', actor: ownerActor },
       { at: expect.any(String), kind: 'payment', summary: '1000.00 (cash)', actor: deskActor },
       { at: expect.any(String), kind: 'deposit', summary: 'cash 500.00 RUB', actor: deskActor },
-      { at: expect.any(String), kind: 'checked_in', summary: 'Checked in', actor: null },
+      // A change the audit log recorded: the fields named (their values are the log's, personal data masked).
+      { at: expect.any(String), kind: 'changed', summary: 'Changed: notes', actor: deskActor },
+      { at: expect.any(String), kind: 'checked_in', summary: 'Checked in', actor: deskActor },
       {
         at: expect.any(String),
         kind: 'room_service_order',
         summary: expect.stringMatching(/^Order №\d+, 700.00$/),
         actor: null,
       },
-      { at: expect.any(String), kind: 'checked_out', summary: 'Checked out', actor: null },
+      { at: expect.any(String), kind: 'checked_out', summary: 'Checked out', actor: deskActor },
     ]);
     expect(timeline.entries).toContainEqual({
       at: expect.any(String),

@@ -63,12 +63,13 @@ export const auditRepository = {
     return { ...found, items: found.items.map(entryOf) };
   },
 
-  async forResource(db: DbOrTrx, hotelId: string, resource: string, id: string): Promise<AuditEntry[]> {
+  async forResource(db: DbOrTrx, hotelId: string, resource: string, id: string, limit: number): Promise<AuditEntry[]> {
     const rows = (await entries(db, hotelId)
       .where({ resource, resource_id: id })
-      .orderBy('seq')
+      .orderBy('seq', 'desc')
+      .limit(limit)
       .select(COLUMNS)) as EntryRow[];
-    return rows.map(entryOf);
+    return rows.reverse().map(entryOf);
   },
 
   /** Up to `limit` links after `afterSeq`, in order, each with the hash its stored content has now. */

@@ -25,9 +25,9 @@ export function createAuditService(db: Db) {
       return auditRepository.list(db, hotelId, filter, { limit, cursor });
     },
 
-    /** Every entry of one record (`bookings`, its id), oldest first. */
-    forResource(hotelId: string, resource: string, id: string): Promise<AuditEntry[]> {
-      return auditRepository.forResource(db, hotelId, resource, id);
+    /** The latest `limit` entries of one record (`bookings`, its id), oldest first. */
+    forResource(hotelId: string, resource: string, id: string, limit: number): Promise<AuditEntry[]> {
+      return auditRepository.forResource(db, hotelId, resource, id, limit);
     },
 
     /**

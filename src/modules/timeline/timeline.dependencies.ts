@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit';
 import type { BookingsService } from '../bookings';
 import type { OnlinePayments } from '../billing';
 import type { CardsService } from '../cards';
@@ -15,6 +16,7 @@ import type { UsersService } from '../users';
 
 /** The other modules' reads a timeline is made of, each through its module's door. */
 export interface TimelineDependencies {
+  audit: Pick<AuditService, 'forResource'>;
   bookings: Pick<BookingsService, 'get' | 'guestEmailsSent'>;
   payments: Pick<PaymentsService, 'ledger'>;
   billing: { onlinePayments: Pick<OnlinePayments, 'list'> };

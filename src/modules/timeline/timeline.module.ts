@@ -9,6 +9,7 @@ import { createTimelineService } from './timeline.service';
 export const timelineModule = defineModule({
   name: 'timeline',
   uses: [
+    'audit',
     'bookings',
     'payments',
     'billing',

@@ -1,5 +1,6 @@
 import type { WorkflowQueries } from '../../platform/temporal/workflow-queries';
 import type { TimelineDependencies } from './timeline.dependencies';
+import { changes } from './timeline.changes';
 import { MONEY_SOURCES } from './timeline.money';
 import { STAY_SOURCES } from './timeline.stay';
 import type { Actor, Entry, SourceActor, SourceEntry, TimelineSource } from './timeline.types';
@@ -10,11 +11,8 @@ export const PER_SOURCE = 200;
 export const MAX_ENTRIES = 1000;
 const SOURCES_AT_ONCE = 4;
 
-/**
- * Where a timeline's entries come from, each a small read through another module's door. A source added later
- * (the audit log's changes) is one more item here.
- */
-export const SOURCES: TimelineSource<TimelineDependencies>[] = [...STAY_SOURCES, ...MONEY_SOURCES];
+/** Where a timeline's entries come from, each a small read through another module's door. */
+export const SOURCES: TimelineSource<TimelineDependencies>[] = [...STAY_SOURCES, changes, ...MONEY_SOURCES];
 
 function staffIdsOf(entries: SourceEntry[]): string[] {
   const ids = entries.flatMap(({ actor }) => (actor?.type === 'staff' ? [actor.id] : []));

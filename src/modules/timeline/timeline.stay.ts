@@ -1,5 +1,6 @@
 import type { TimelineDependencies } from './timeline.dependencies';
 import { BOOKING_WORKFLOW, guest, job, provider, staff } from './timeline.actors';
+import { auditActor, bookingChanges } from './timeline.changes';
 import type { SourceActor, SourceEntry, TimelineSource } from './timeline.types';
 
 type Source = TimelineSource<TimelineDependencies>;
@@ -13,13 +14,18 @@ function creatorOf(booking: { source: string; created_by: string | null }): Sour
 }
 
 /**
- * The status moves the booking keeps: its creation, check-in, check-out and cancellation times (no history of
- * every move is kept; who checked in or out is the audit log's to say). A move not made has no entry.
+ * The status moves the booking keeps: its creation, check-in, check-out and cancellation times, each with who made it
+ * as the audit log recorded the move (none for a move older than the log). A move not made has no entry.
  */
 const statuses: Source = {
   name: 'statuses',
-  async read({ bookings }, { hotelId, bookingId }) {
-    const booking = await bookings.get(hotelId, bookingId);
+  async read(deps, request) {
+    const { hotelId, bookingId } = request;
+    const [booking, logged] = await Promise.all([deps.bookings.get(hotelId, bookingId), bookingChanges(deps, request)]);
+    const moverOf = (status: string) => {
+      const move = logged.findLast((entry) => entry.action === 'update' && entry.after?.status === status);
+      return move ? auditActor(move.actor) : null;
+    };
     const moves: [Date | null, string, string][] = [
       [booking.checked_in_at, 'checked_in', 'Checked in'],
       [booking.checked_out_at, 'checked_out', 'Checked out'],
@@ -27,7 +33,9 @@ const statuses: Source = {
     ];
     return [
       { at: booking.created_at, kind: 'created', summary: `Booked (${booking.source})`, actor: creatorOf(booking) },
-      ...moves.filter(([at]) => at !== null).map(([at, kind, summary]) => ({ at: at!, kind, summary, actor: null })),
+      ...moves
+        .filter(([at]) => at !== null)
+        .map(([at, kind, summary]) => ({ at: at!, kind, summary, actor: moverOf(kind) })),
     ];
   },
 };

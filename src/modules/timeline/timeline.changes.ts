@@ -1,0 +1,47 @@
+import type { AuditEntry } from '../audit';
+import { guest, job, provider, staff } from './timeline.actors';
+import type { TimelineDependencies } from './timeline.dependencies';
+import type { SourceActor, SourceRequest, TimelineSource } from './timeline.types';
+
+/** The columns a status move writes: the statuses source tells those moves, the changes source the rest. */
+const STATUS_COLUMNS = new Set(['status', 'checked_in_at', 'checked_out_at', 'cancelled_at', 'cancel_reason']);
+/**
+ * Columns that say nothing a source does not: every change's bookkeeping, the instants that follow the dates and the
+ * status moves, and the money the payments source tells.
+ */
+const BOOKKEEPING = new Set(['updated_at', 'version', 'start_at', 'end_at', 'paid_amount']);
+
+/** Who the audit log names as having made a change, as the timeline names actors. */
+export function auditActor({ kind, id }: AuditEntry['actor']): SourceActor | null {
+  if (kind === 'staff' || kind === 'user') return staff(id);
+  if (kind === 'guest') return guest;
+  if (kind === 'job') return id ? job(id) : null;
+  if (kind === 'provider' || kind === 'agent') return provider(id ?? kind);
+  return null;
+}
+
+/** The booking's own entries in the audit log, the latest `limit` of them, oldest first. */
+export const bookingChanges = ({ audit }: TimelineDependencies, { hotelId, bookingId, limit }: SourceRequest) =>
+  audit.forResource(hotelId, 'bookings', bookingId, limit);
+
+/** The fields a change of the booking wrote, but for its status move and bookkeeping. */
+const changedFields = (entry: AuditEntry) =>
+  Object.keys(entry.after ?? {}).filter((field) => !STATUS_COLUMNS.has(field) && !BOOKKEEPING.has(field));
+
+/**
+ * The booking's changes recorded by the audit log (its creation and status moves are the statuses source's): each
+ * with the fields it changed (their values are the log's to show, personal data masked) and who made it.
+ */
+export const changes: TimelineSource<TimelineDependencies> = {
+  name: 'changes',
+  async read(deps, request) {
+    return (await bookingChanges(deps, request))
+      .filter((entry) => entry.action === 'update' && changedFields(entry).length > 0)
+      .map((entry) => ({
+        at: entry.at,
+        kind: 'changed',
+        summary: `Changed: ${changedFields(entry).join(', ')}`,
+        actor: auditActor(entry.actor),
+      }));
+  },
+};
