@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { asBytes } from '../helpers/files';
-import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
 import { messagesTo } from '../helpers/mail';
 import { outboxWorkflowsAtRest, withTemporal } from '../helpers/workflows';
@@ -58,20 +58,26 @@ const linesOf = async (hotel: RegisteredHotel, id: string) =>
   );
 
 describe('the cash desk report', () => {
-  it('keeps a deleted payment’s method and cashier, and attributes its removal to no one', async () => {
+  it('keeps a deleted payment’s method and cashier, and attributes its removal to whoever removed it', async () => {
     const hotel = await registerHotel(t);
+    const desk = await addStaff(t, hotel, 'receptionist');
     const room = await createRoom(t, hotel, (await createCategory(t, hotel)).id);
     const id = await book(hotel, room.id, -1, 2, '8000.00');
     await bringStayTo(t, hotel, id, 'checked_in');
-    const paid = await send(hotel, 'post', `/bookings/${id}/payments`, { amount: '4000.00', method: 'cash' }).expect(
-      201,
-    );
+    const paid = await t.http
+      .post(api(hotel, `/bookings/${id}/payments`))
+      .set(as(desk.accessToken))
+      .send({ amount: '4000.00', method: 'cash' })
+      .expect(201);
     await send(hotel, 'delete', `/bookings/${id}/payments/${paid.body.payment.id}`).expect(200);
     const { body } = await get(hotel, `/reports/payments?from=${localDay(0)}&to=${localDay(0)}`).expect(200);
-    expect(body.rows).toEqual([
-      expect.objectContaining({ method: 'cash', staff_id: null, received: '0.00', removed: '-4000.00' }),
-      expect.objectContaining({ method: 'cash', staff_id: hotel.userId, received: '4000.00', net: '4000.00' }),
-    ]);
+    expect(body.rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ method: 'cash', staff_id: desk.id, received: '4000.00', net: '4000.00' }),
+        expect.objectContaining({ method: 'cash', staff_id: hotel.userId, received: '0.00', removed: '-4000.00' }),
+      ]),
+    );
+    expect(body.rows).toHaveLength(2);
   });
 });
 
