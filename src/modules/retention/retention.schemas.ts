@@ -34,6 +34,9 @@ export const exportSchema = Joi.object({
   wifi_sessions: Joi.array().items(Joi.object().unknown()),
   room_service_orders: Joi.array().items(Joi.object().unknown()),
   loyalty_entries: Joi.array().items(Joi.object().unknown()),
+  companion_stays: Joi.array()
+    .items(Joi.object({ booking_id: Joi.string().uuid(), status: Joi.string(), end_at: Joi.date() }))
+    .description('Bookings of another guest this guest stayed in as a companion: the link only'),
 }).meta(openApiComponent('GuestDataExport'));
 
 export const erasureSchema = Joi.object({
