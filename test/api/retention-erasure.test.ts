@@ -131,6 +131,22 @@ describe('erasure writes what the columns accept', () => {
       .send({ status: 'cancelled' })
       .expect(200);
 
+    const exported = (
+      await t.http
+        .get(api(owner, `/personal-data/guests/${guestId}/export`))
+        .set(as(owner.accessToken))
+        .expect(200)
+    ).body;
+    expect(exported).toMatchObject({
+      rental_bookings: [expect.objectContaining({ id: rentalId, comment: `Я ${p.last_name}` })],
+      tourist_tax_exemptions: [
+        expect.objectContaining({ booking_id: bookingId, document_number: `СБ-${p.passport_number}` }),
+      ],
+      folio_lines: expect.arrayContaining([expect.objectContaining({ booking_id: bookingId })]),
+      invoices: [],
+      fiscal_receipts: [],
+    });
+
     await erase(guestId).expect(200);
     const rental = await t.db('rental_bookings').where({ hotel_id: owner.hotelId, id: rentalId }).first();
     expect(rental).toMatchObject({ guest_name: '[erased]', comment: '', guest_email: null });

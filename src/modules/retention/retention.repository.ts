@@ -183,36 +183,4 @@ export const retentionRepository = {
   async forgetInvoicePdfs(trx: Knex.Transaction, hotelId: string, ids: string[]): Promise<void> {
     if (ids.length > 0) await trx('invoices').where({ hotel_id: hotelId }).whereIn('id', ids).update({ pdf_key: null });
   },
-
-  /** What an export shows of the guest's bookings and what hangs on them. */
-  async exportRows(db: DbOrTrx, hotelId: string, bookingIds: string[], guestId: string) {
-    const ofBookings = (table: string) =>
-      db(table).where({ hotel_id: hotelId }).whereIn('booking_id', bookingIds).select('*');
-    const [bookings, consents, deposits, reviews, reviewInvitations, rentalBookings, wifiSessions, roomService] =
-      await Promise.all([
-        db('bookings').where({ hotel_id: hotelId }).whereIn('id', bookingIds).orderBy('start_at').select('*'),
-        ofBookings('personal_data_consents'),
-        ofBookings('deposits'),
-        ofBookings('reviews'),
-        db('review_invitations')
-          .where({ hotel_id: hotelId })
-          .whereIn('booking_id', bookingIds)
-          .select('id', 'booking_id', 'email', 'guest_first_name', 'stay_from', 'stay_to', 'sent_at', 'used_at'),
-        ofBookings('rental_bookings'),
-        ofBookings('wifi_sessions'),
-        ofBookings('room_service_orders'),
-      ]);
-    const loyalty = await db('loyalty_entries').where({ hotel_id: hotelId, guest_id: guestId }).orderBy('created_at');
-    return {
-      bookings,
-      consents,
-      deposits,
-      reviews,
-      review_invitations: reviewInvitations,
-      rental_bookings: rentalBookings,
-      wifi_sessions: wifiSessions,
-      room_service_orders: roomService,
-      loyalty_entries: loyalty,
-    };
-  },
 };

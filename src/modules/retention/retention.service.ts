@@ -6,7 +6,9 @@ import type { Db } from '../../platform/db/knex';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { Storage } from '../../platform/storage';
 import type { RetentionSweepReport, SweepCursor } from '../../../workflows/contracts/retention';
+import { decryptSecret } from '../../platform/crypto';
 import { createEraser } from './retention.erasure';
+import { exportRepository } from './retention.export-repository';
 import { retentionRepository, settingsRepository } from './retention.repository';
 import type { ErasureReport, RetentionSettingsChanges } from './retention.types';
 
@@ -78,18 +80,34 @@ export function createRetentionService(
       onHotelCreated: (trx: Knex.Transaction, hotelId: string) => settingsRepository.insertDefaults(trx, hotelId),
     },
 
-    /** Everything held about the guest: the profile (documents in clear) and every record of their stays. */
+    /**
+     * Everything held about the guest: the profile (documents in clear), the bookings it is the primary guest of and
+     * what hangs on them, what carries its contact (rental bookings, fiscal receipts' buyer), a companion's links.
+     */
     async exportGuest(hotelId: string, guestId: string) {
       const stored = await guestOf(db, hotelId, guestId);
       const stays = await retentionRepository.stays(db, hotelId, [guestId]);
       // A companion's stays are another guest's records: only the link is theirs.
       const bookingIds = stays.filter((stay) => stay.is_primary).map((stay) => stay.booking_id);
       const companion = stays.filter((stay) => !stay.is_primary);
+      const { tourist_tax_exemptions: exemptions, ...rows } = await exportRepository.rows(db, {
+        hotelId,
+        guestId,
+        bookingIds,
+        phones: [stored.phone, stored.phone_normalized].filter((phone): phone is string => Boolean(phone)),
+        emails: stored.email ? [stored.email.toLowerCase()] : [],
+      });
       return {
         exported_at: new Date(),
         erased_at: stored.erased_at,
         guest: await deps.guests.get(hotelId, admin, guestId),
-        ...(await retentionRepository.exportRows(db, hotelId, bookingIds, guestId)),
+        ...rows,
+        tourist_tax_exemptions: exemptions.map(
+          ({ document_number_encrypted: envelope, document_key_id: _key, ...exemption }) => ({
+            ...exemption,
+            document_number: decryptSecret(envelope, config.encryption),
+          }),
+        ),
         companion_stays: companion.map((stay) => ({
           booking_id: stay.booking_id,
           status: stay.status,
