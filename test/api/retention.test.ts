@@ -39,11 +39,19 @@ function person() {
     email: uniqueEmail(`forget-${n}`),
     passport_series: '4510',
     passport_number: String(n).slice(0, 6).padStart(6, '7'),
-    birth_date: '1980-05-06',
+    birth_date: `19${String(n).slice(0, 2)}-0${(n % 9) + 1}-1${n % 10}`,
   };
 }
 type Person = ReturnType<typeof person>;
-const needlesOf = (p: Person) => [p.last_name, p.phone.slice(2), p.email, `${p.passport_series} ${p.passport_number}`];
+const needlesOf = (p: Person) => [
+  p.last_name,
+  `${p.first_name} ${p.last_name}`,
+  `${p.last_name} ${p.first_name}`,
+  p.phone.slice(2),
+  p.email,
+  `${p.passport_series} ${p.passport_number}`,
+  p.birth_date,
+];
 
 async function guestWith(p: Person) {
   const { body } = await t.http.post(api(owner, '/guests')).set(as(owner.accessToken)).send(p).expect(201);
@@ -174,7 +182,13 @@ describe('export and erasure on request', () => {
         .set(as(owner.accessToken))
         .expect(200)
     ).body;
-    expect(guest).toMatchObject({ last_name: '[erased]', phone: null, email: null, passport_on_file: false });
+    expect(guest).toMatchObject({
+      last_name: '[erased]',
+      phone: null,
+      email: null,
+      birth_date: null,
+      passport_on_file: false,
+    });
     // Again: nothing more to erase.
     const again = (await t.http.post(erasure(guestId)).set(as(owner.accessToken)).expect(200)).body;
     expect(again.erased).toEqual([]);
