@@ -1,5 +1,10 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { RetentionActivities, RetentionSweepInput } from './contracts/retention';
+import type {
+  RetentionActivities,
+  RetentionSweepInput,
+  RetentionSweepReport,
+  SweepCursor,
+} from './contracts/retention';
 
 const { eraseExpiredGuests } = proxyActivities<RetentionActivities>({
   startToCloseTimeout: '5 minutes',
@@ -16,9 +21,11 @@ const MAX_PASSES = 200;
 export async function retentionSweep(input: RetentionSweepInput = {}): Promise<number> {
   const now = input.now ?? workflowInfo().runStartTime.toISOString();
   let erased = 0;
+  let after: SweepCursor | null = null;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const report = await eraseExpiredGuests(now);
+    const report: RetentionSweepReport = await eraseExpiredGuests(now, after);
     erased += report.erased;
+    after = report.after;
     if (!report.more) break;
   }
   return erased;

@@ -40,8 +40,46 @@ const redactedPaths = [
 
 const REDACTED = '[redacted]';
 
-/** Query parameters whose values are secrets a caller could only put in a URL (the TV system's poll, OAuth returns). */
-const SECRET_QUERY_PARAMETERS = new Set(['token', 'access_token', 'code']);
+/** A guest's name, contacts and documents, by the field names the service gives them. */
+const PERSONAL_FIELDS = new Set(
+  [
+    ...['last_name', 'first_name', 'middle_name', 'phone', 'email', 'birth_date'].flatMap((f) => [f, `guest_${f}`]),
+    ...['passport_number', 'passport_series', 'passport_issued_by', 'passport_issue_date'],
+    ...['guest_name', 'phone_normalized', 'search_name', 'emailorphone', 'document_number'],
+  ].map((field) => field.toLowerCase()),
+);
+
+/** How deep a logged object is searched for personal fields (`*.field` paths reach one level only). */
+const REDACT_DEPTH = 8;
+
+/**
+ * A logged object with every personal field replaced by `[redacted]`, however deeply nested in plain objects and
+ * arrays (a booking's guest inside an error's details, an event's payload); other objects (a request, an error
+ * instance) are left to their serializers.
+ */
+export function redactPersonal(value: unknown, depth = 0): unknown {
+  if (depth > REDACT_DEPTH || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => redactPersonal(item, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      PERSONAL_FIELDS.has(key.toLowerCase()) && item !== null && item !== undefined
+        ? REDACTED
+        : redactPersonal(item, depth + 1),
+    ]),
+  );
+}
+
+/**
+ * Query parameters never logged as they came: secrets a caller could only put in a URL (the TV system's poll, OAuth
+ * returns), and a guest's contact or name (the widget's lookup by phone or e-mail, the staff's guest search).
+ */
+const SECRET_QUERY_PARAMETERS = new Set([
+  ...['token', 'access_token', 'code'],
+  ...['phone', 'email', 'q', 'search', 'name', 'query', 'contact'],
+  ...PERSONAL_FIELDS,
+]);
 
 /** A path segment that is a secret: a review link's token (`/api/review-links/{token}`; routes match any case). */
 const SECRET_PATH_SEGMENT = /(\/review-links\/)[^/?#]+/gi;
@@ -57,7 +95,7 @@ function parameterName(rawName: string): string {
   return name.replace(/\[.*$/, '').toLowerCase();
 }
 
-/** A URL as the logs show it: secrets in its path and query replaced by `[redacted]`, the rest as it came. */
+/** A URL as the logs show it: secrets and personal data in its path and query replaced by `[redacted]`. */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
   const path = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(SECRET_PATH_SEGMENT, `$1${REDACTED}`);
@@ -117,6 +155,7 @@ export function createLogger(level: string, name: string, options: LoggerOptions
     name,
     level,
     redact: { paths: redactedPaths, censor: '[redacted]' },
+    formatters: { log: (object: Record<string, unknown>) => redactPersonal(object) as Record<string, unknown> },
     mixin: requestLogFields,
     ...(options.format === 'pretty' && {
       transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },

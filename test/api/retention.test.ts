@@ -39,11 +39,19 @@ function person() {
     email: uniqueEmail(`forget-${n}`),
     passport_series: '4510',
     passport_number: String(n).slice(0, 6).padStart(6, '7'),
-    birth_date: '1980-05-06',
+    birth_date: `19${String(n).slice(0, 2)}-0${(n % 9) + 1}-1${n % 10}`,
   };
 }
 type Person = ReturnType<typeof person>;
-const needlesOf = (p: Person) => [p.last_name, p.phone.slice(2), p.email, `${p.passport_series} ${p.passport_number}`];
+const needlesOf = (p: Person) => [
+  p.last_name,
+  `${p.first_name} ${p.last_name}`,
+  `${p.last_name} ${p.first_name}`,
+  p.phone.slice(2),
+  p.email,
+  `${p.passport_series} ${p.passport_number}`,
+  p.birth_date,
+];
 
 async function guestWith(p: Person) {
   const { body } = await t.http.post(api(owner, '/guests')).set(as(owner.accessToken)).send(p).expect(201);
@@ -174,7 +182,13 @@ describe('export and erasure on request', () => {
         .set(as(owner.accessToken))
         .expect(200)
     ).body;
-    expect(guest).toMatchObject({ last_name: '[erased]', phone: null, email: null, passport_on_file: false });
+    expect(guest).toMatchObject({
+      last_name: '[erased]',
+      phone: null,
+      email: null,
+      birth_date: null,
+      passport_on_file: false,
+    });
     // Again: nothing more to erase.
     const again = (await t.http.post(erasure(guestId)).set(as(owner.accessToken)).expect(200)).body;
     expect(again.erased).toEqual([]);
@@ -275,5 +289,58 @@ describe('the widget consent', () => {
     expect(refused.body.code).toBe('consent_outdated');
     const [{ count }] = await t.db('bookings').where({ hotel_id: hotel.hotelId }).count({ count: '*' });
     expect(Number(count)).toBe(0);
+  });
+
+  it('is written with the booking or not at all, and a retry with the same key answers the same after the text changed', async () => {
+    const hotel = await registerHotel(t);
+    const settings = (version: string) =>
+      t.http
+        .patch(api(hotel, '/widget-settings'))
+        .set(as(hotel.accessToken))
+        .send({ consent_text_version: version })
+        .expect(200);
+    await settings('v1');
+    const category = await createCategory(t, hotel);
+    await createRoom(t, hotel, category.id);
+    const submission = {
+      category_id: category.id,
+      check_in: localDay(5),
+      check_out: localDay(6),
+      guest_last_name: 'Согласная',
+      guest_first_name: 'Вера',
+      guest_phone: '+79160003344',
+      consent_version: 'v1',
+    };
+    const bookingsOf = async () =>
+      Number((await t.db('bookings').where({ hotel_id: hotel.hotelId }).count({ count: '*' }))[0].count);
+
+    // The consent cannot be written: no booking either.
+    await t.db.raw(`CREATE FUNCTION test_no_consent() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'test failure'; END $$`);
+    await t.db.raw(`CREATE TRIGGER test_no_consent BEFORE INSERT ON personal_data_consents FOR EACH ROW
+      EXECUTE FUNCTION test_no_consent()`);
+    try {
+      await t.http.post(`/api/widget/${hotel.slug}/bookings`).send(submission).expect(500);
+    } finally {
+      await t.db.raw('DROP TRIGGER test_no_consent ON personal_data_consents');
+      await t.db.raw('DROP FUNCTION test_no_consent()');
+    }
+    expect(await bookingsOf()).toBe(0);
+
+    const first = await t.http
+      .post(`/api/widget/${hotel.slug}/bookings`)
+      .set('Idempotency-Key', `consent-${hotel.hotelId}`)
+      .send(submission)
+      .expect(201);
+    await settings('v2');
+    const retried = await t.http
+      .post(`/api/widget/${hotel.slug}/bookings`)
+      .set('Idempotency-Key', `consent-${hotel.hotelId}`)
+      .send(submission)
+      .expect(201);
+    expect(retried.body.booking.id).toBe(first.body.booking.id);
+    expect(await bookingsOf()).toBe(1);
+    const consents = await t.db('personal_data_consents').where({ hotel_id: hotel.hotelId });
+    expect(consents).toEqual([expect.objectContaining({ booking_id: first.body.booking.id, text_version: 'v1' })]);
   });
 });

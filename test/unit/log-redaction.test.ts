@@ -19,6 +19,18 @@ describe('redactUrl', () => {
     expect(redactUrl('https://app.test/review?token=abc')).toBe('https://app.test/review?token=[redacted]');
   });
 
+  it("hides a guest's contact and name in the query: the widget's lookup, the staff's guest search", () => {
+    expect(redactUrl('/api/widget/grand/guest-lookup?phone=%2B79160000001&email=a%40b.test')).toBe(
+      '/api/widget/grand/guest-lookup?phone=[redacted]&email=[redacted]',
+    );
+    expect(redactUrl('/api/hotels/grand/guests?q=Скрытова&limit=20')).toBe(
+      '/api/hotels/grand/guests?q=[redacted]&limit=20',
+    );
+    expect(redactUrl('/x?search=a&name=b&guest_phone=c')).toBe(
+      '/x?search=[redacted]&name=[redacted]&guest_phone=[redacted]',
+    );
+  });
+
   it('leaves every other URL as it came, a malformed escape included', () => {
     for (const url of [
       '/api/auth/me',
@@ -76,6 +88,8 @@ describe('the logger', () => {
     const { passport_number: _documents, ...person } = guest;
     const booking = Object.fromEntries(Object.entries(person).map(([key, value]) => [`guest_${key}`, value]));
     logger.info({ ...guest, guest, booking, ...booking, body: booking }, 'a guest');
+    // Deeper than `*.field` reaches: an error's details, an event's payload, a list of guests.
+    logger.info({ err: { details: { booking: { guest } } }, event: { payload: { guests: [guest, booking] } } }, 'deep');
     const text = lines.join('');
     expect(text).toContain('[redacted]');
     for (const value of Object.values(guest)) expect(text).not.toContain(value);

@@ -192,14 +192,25 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   }
 
   return {
-    /** Idempotent with `Idempotency-Key`: the same key and body answer the first result again. */
-    async create(hotelId: string, input: BookingInput, actor: Actor, idempotencyKey?: string) {
+    /**
+     * Idempotent with `Idempotency-Key`: the same key and body answer the first result again. `within` runs in the
+     * booking's transaction once it is made (a replay does not run it): what must be written with the booking or not
+     * at all (the widget's consent).
+     */
+    async create(
+      hotelId: string,
+      input: BookingInput,
+      actor: Actor,
+      idempotencyKey?: string,
+      within?: (trx: Knex.Transaction, booking: { id: string }) => Promise<void>,
+    ) {
       return rooms.namingClashes(() =>
         repository.transaction((trx) =>
-          idempotent(trx, { hotelId, scope: 'bookings.create', key: idempotencyKey, body: input }, async () => ({
-            status: 201,
-            body: await create(hotelId, input, actor, trx),
-          })),
+          idempotent(trx, { hotelId, scope: 'bookings.create', key: idempotencyKey, body: input }, async () => {
+            const body = await create(hotelId, input, actor, trx);
+            await within?.(trx, body);
+            return { status: 201, body };
+          }),
         ),
       );
     },

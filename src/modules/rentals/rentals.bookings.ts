@@ -167,19 +167,23 @@ export function createRentalBookings(db: Db, hotels: Pick<HotelsService, 'find'>
   return {
     /**
      * Books an active object of the hotel, priced from its rates. Idempotent with `idempotencyKey`: the same key and
-     * input answer the first result again; the same key with another input is refused (422).
+     * input answer the first result again; the same key with another input is refused (422). `within` runs in the
+     * booking's transaction (not on a replay): what must be written with it or not at all.
      */
-    async create(hotelId: string, input: RentalBookingInput, actor: RentalActor, idempotencyKey?: string) {
+    async create(
+      hotelId: string,
+      input: RentalBookingInput,
+      actor: RentalActor,
+      idempotencyKey?: string,
+      within?: (trx: Knex.Transaction, booking: { id: string }) => Promise<void>,
+    ) {
       return refusalsTranslated(() =>
         transactionWithRetry(db, (trx) =>
-          idempotent(
-            trx,
-            { hotelId, scope: 'rentals.bookings.create', key: idempotencyKey, body: input },
-            async () => ({
-              status: 201,
-              body: await create(trx, hotelId, input, actor),
-            }),
-          ),
+          idempotent(trx, { hotelId, scope: 'rentals.bookings.create', key: idempotencyKey, body: input }, async () => {
+            const body = await create(trx, hotelId, input, actor);
+            await within?.(trx, body);
+            return { status: 201, body };
+          }),
         ),
       );
     },

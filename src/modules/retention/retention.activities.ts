@@ -3,5 +3,5 @@ import type { RetentionService } from './retention.service';
 
 /** The retention sweep's activity: a thin call into the service. */
 export function retentionActivities(retention: RetentionService): RetentionActivities {
-  return { eraseExpiredGuests: (now) => retention.sweep(now) };
+  return { eraseExpiredGuests: (now, after) => retention.sweep(now, after ?? null) };
 }

@@ -1,91 +1,109 @@
 import type { Knex } from 'knex';
-import { decryptSecret, type EncryptionKeys } from '../../platform/crypto';
+import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import type { Storage } from '../../platform/storage';
+import { erasureRepository } from './retention.erasure-repository';
 import { ERASURE_PLACES } from './retention.places';
 import { retentionRepository, type ErasableGuest, type GuestStay } from './retention.repository';
+import { ERASED } from './retention.scrub';
 import type { ErasureTarget } from './retention.types';
 
-/** Values shorter than this are not looked for in free text: they would match unrelated words and numbers. */
-const MIN_NEEDLE = 3;
+const present = (values: (string | null | undefined)[]) =>
+  values.filter((value): value is string => typeof value === 'string' && value.trim().length > 0);
 
-function needlesOf(guest: ErasableGuest, encryption: EncryptionKeys): string[] {
-  const documents = [guest.passport_series_encrypted, guest.passport_number_encrypted]
-    .filter((envelope): envelope is string => envelope !== null)
-    .map((envelope) => decryptSecret(envelope, encryption));
-  const fullName = [guest.last_name, guest.first_name, guest.middle_name].filter(Boolean).join(' ');
-  return [
-    fullName,
-    guest.last_name,
-    guest.first_name,
-    guest.middle_name,
-    guest.phone,
-    guest.phone_normalized,
-    guest.phone_normalized?.replace(/^\+/, ''),
+/** The name in the orders it is written in: "Фамилия Имя Отчество", "Фамилия Имя", "Имя Фамилия", "Имя Отчество Фамилия". */
+function namesOf(last: string, first: string, middle: string | null): string[] {
+  if (!last || !first || last === ERASED) return [];
+  return present([
+    middle ? `${last} ${first} ${middle}` : null,
+    `${last} ${first}`,
+    `${first} ${last}`,
+    middle ? `${first} ${middle} ${last}` : null,
+  ]);
+}
+
+/** The whole values that name the guest and nobody else: never a lone first name or a passport series. */
+function needlesOf(guest: ErasableGuest, stays: GuestStay[], encryption: EncryptionKeys): string[] {
+  const [series, number] = [guest.passport_series_encrypted, guest.passport_number_encrypted].map((envelope) =>
+    envelope ? decryptSecret(envelope, encryption) : null,
+  );
+  const ownStays = stays.filter((stay) => stay.guest_id === guest.id && stay.is_primary);
+  return present([
+    ...namesOf(guest.last_name, guest.first_name, guest.middle_name),
+    ...ownStays.flatMap((stay) => namesOf(stay.guest_last_name, stay.guest_first_name, stay.guest_middle_name)),
+    ...phonesOf(guest),
     guest.email,
-    ...documents,
-  ].filter((value): value is string => typeof value === 'string' && value.trim().length >= MIN_NEEDLE);
+    series && number ? `${series} ${number}` : null,
+    series && number ? `${series}${number}` : null,
+  ]);
 }
 
-/** The bookings whose guest columns are one of `guests`: the primary guest's, or carrying the same phone or e-mail. */
-function ownBookings(stays: GuestStay[], guests: ErasableGuest[]): string[] {
-  const phones = new Set(guests.flatMap((guest) => [guest.phone, guest.phone_normalized]).filter(Boolean));
-  const emails = new Set(guests.map((guest) => guest.email?.toLowerCase()).filter(Boolean));
-  return stays
-    .filter(
-      (stay) =>
-        stay.is_primary || phones.has(stay.guest_phone) || emails.has(stay.guest_email?.toLowerCase() ?? undefined),
-    )
-    .map((stay) => stay.booking_id);
-}
+const phonesOf = (guest: ErasableGuest) =>
+  present([guest.phone, guest.phone_normalized, guest.phone_normalized?.replace(/^\+/, '')]);
 
-export function targetOf(hotelId: string, guests: ErasableGuest[], stays: GuestStay[], keys: EncryptionKeys) {
-  const target: ErasureTarget = {
+export async function targetOf(
+  trx: Knex.Transaction,
+  hotelId: string,
+  guests: ErasableGuest[],
+  stays: GuestStay[],
+  keys: EncryptionKeys,
+): Promise<ErasureTarget> {
+  const needles = [...new Set(guests.flatMap((guest) => needlesOf(guest, stays, keys)))];
+  const surnames = present(guests.map((guest) => (guest.last_name === ERASED ? null : guest.last_name)));
+  return {
     hotelId,
+    hotelSlug: await erasureRepository.hotelSlug(trx, hotelId),
     guestIds: guests.map((guest) => guest.id),
-    bookingIds: [...new Set(stays.map((stay) => stay.booking_id))],
-    ownBookingIds: [...new Set(ownBookings(stays, guests))],
-    emails: guests.map((guest) => guest.email?.toLowerCase()).filter((email): email is string => Boolean(email)),
-    phones: guests.flatMap((guest) => [guest.phone, guest.phone_normalized]).filter((p): p is string => Boolean(p)),
-    needles: [...new Set(guests.flatMap((guest) => needlesOf(guest, keys)))],
+    bookingIds: [...new Set(stays.filter((stay) => stay.is_primary).map((stay) => stay.booking_id))],
+    emails: present(guests.map((guest) => guest.email?.toLowerCase())),
+    phones: [...new Set(guests.flatMap(phonesOf))],
+    needles,
+    linkedNeedles: [...new Set([...needles, ...surnames])],
+    erasedDocument: { envelope: encryptSecret(ERASED, keys), keyId: keys.currentKeyId },
   };
-  return target;
 }
 
 /**
- * Erases the guests (one hotel) in one transaction: every place in `ERASURE_PLACES`, then the objects rendered from
- * their data (invoice PDFs, removed from the store before the commit, so a failure leaves them to be removed again by
- * the retry). Guests already erased are skipped: running it again changes nothing.
+ * Erases the guests (one hotel) in one transaction: every place in `ERASURE_PLACES`. The invoice PDFs rendered from
+ * their data are forgotten in the transaction (rendered again at their next download) and removed from the object
+ * store after the commit: a failed erasure leaves them in place, a failed removal only an orphan object.
  */
 export function createEraser(db: Db, storage: Storage, encryption: EncryptionKeys) {
   async function eraseLocked(trx: Knex.Transaction, hotelId: string, guests: ErasableGuest[]) {
-    const stays = await retentionRepository.stays(
-      trx,
-      hotelId,
-      guests.map((guest) => guest.id),
-    );
-    const target = targetOf(hotelId, guests, stays, encryption);
+    const ids = guests.map((guest) => guest.id);
+    const stays = await retentionRepository.stays(trx, hotelId, ids);
+    const target = await targetOf(trx, hotelId, guests, stays, encryption);
     const erased: { place: string; rows: number }[] = [];
     for (const place of ERASURE_PLACES) erased.push({ place: place.place, rows: await place.erase(trx, target) });
     const pdfs = await retentionRepository.invoicePdfs(trx, hotelId, target.bookingIds);
-    for (const pdf of pdfs) await storage.remove(pdf.pdf_key);
     await retentionRepository.forgetInvoicePdfs(
       trx,
       hotelId,
       pdfs.map((pdf) => pdf.id),
     );
     erased.push({ place: 'object store (invoice PDFs)', rows: pdfs.length });
-    return erased;
+    return { erased, pdfKeys: pdfs.map((pdf) => pdf.pdf_key) };
+  }
+
+  /** Objects of an erasure that committed: a key that fails to go stays an orphan no record points at. */
+  async function removeObjects(keys: string[]) {
+    await Promise.allSettled(keys.map((key) => storage.remove(key)));
   }
 
   return {
     eraseLocked,
-    /** Erases those of `ids` not erased yet; answers how many it erased. */
-    eraseBatch: (hotelId: string, ids: string[]) =>
-      db.transaction(async (trx) => {
-        const guests = await retentionRepository.lockGuests(trx, hotelId, ids);
-        if (guests.length > 0) await eraseLocked(trx, hotelId, guests);
-        return guests.length;
-      }),
+    removeObjects,
+    /** Erases those of `ids` still holding data and not staying at `now` (checked under the lock); answers how many. */
+    async eraseBatch(hotelId: string, ids: string[], now: Date) {
+      const { count, pdfKeys } = await db.transaction(async (trx) => {
+        const locked = await retentionRepository.lockGuests(trx, hotelId, ids);
+        const staying = new Set(await retentionRepository.staying(trx, hotelId, locked, now));
+        const guests = locked.filter((guest) => !staying.has(guest.id));
+        if (guests.length === 0) return { count: 0, pdfKeys: [] };
+        return { count: guests.length, pdfKeys: (await eraseLocked(trx, hotelId, guests)).pdfKeys };
+      });
+      await removeObjects(pdfKeys);
+      return count;
+    },
   };
 }

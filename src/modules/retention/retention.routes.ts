@@ -29,6 +29,10 @@ export function retentionRoutes(retention: RetentionService): RouteDefinition[] 
       method: 'get',
       path: `${guestPath}/export`,
       summary: 'Export everything held about a guest (JSON)',
+      description:
+        'The profile (documents in clear), the bookings the guest is the primary guest of with what hangs on them, ' +
+        'rental bookings, consents, fiscal receipts under the guest’s contact, loyalty entries; of a stay as a ' +
+        'companion, the link only.',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: guestParams },
@@ -42,11 +46,14 @@ export function retentionRoutes(retention: RetentionService): RouteDefinition[] 
       path: `${guestPath}/erasure`,
       summary: 'Erase a guest’s personal data now',
       description:
-        'Overwrites the guest’s names, contacts, documents and notes everywhere they live (the profile, the ' +
-        'bookings, e-mails, reviews, loyalty, Wi-Fi, fiscal receipts, invoices, notifications, realtime replay, ' +
-        'the outbox, the object store) by an anonymous marker, keeping what accounting and fiscal law require. ' +
-        'Answers what was erased and what was kept and why; erasing again changes nothing. 409 while the guest is ' +
-        'in house or has a stay to come.',
+        'Overwrites the guest’s names, contacts, documents and notes where they live (the profile; the bookings ' +
+        'the guest is the primary guest of and what hangs on them: e-mails, reviews, Wi-Fi, folio and invoice ' +
+        'lines, invoice payers; loyalty; rental bookings and fiscal receipts’ buyer contact equal to the guest’s; ' +
+        'the hotel’s notifications, realtime replay, outbox; the invoice PDFs, removed after the commit) by an ' +
+        'anonymous marker, only where a whole name, phone, e-mail or passport number stands, keeping what ' +
+        'accounting and fiscal law require (docs/decisions/retention.md). Answers what was erased and what was kept ' +
+        'and why; erasing again changes nothing until the profile is written to again. 409 while the guest is in ' +
+        'house or has a stay (or rental booking) to come.',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: guestParams },

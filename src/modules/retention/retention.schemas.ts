@@ -26,14 +26,29 @@ export const exportSchema = Joi.object({
   erased_at: Joi.date().allow(null),
   guest: Joi.object().unknown().description('The profile, passport fields in clear'),
   bookings: Joi.array().items(Joi.object().unknown()),
-  consents: Joi.array().items(Joi.object().unknown()).description('Consents given with widget bookings'),
+  consents: Joi.array()
+    .items(Joi.object().unknown())
+    .description('Consents given with widget bookings and rental bookings'),
   deposits: Joi.array().items(Joi.object().unknown()),
   reviews: Joi.array().items(Joi.object().unknown()),
   review_invitations: Joi.array().items(Joi.object().unknown()),
-  rental_bookings: Joi.array().items(Joi.object().unknown()),
+  rental_bookings: Joi.array()
+    .items(Joi.object().unknown())
+    .description('Rental bookings of the stays or under the guest’s phone or e-mail'),
   wifi_sessions: Joi.array().items(Joi.object().unknown()),
   room_service_orders: Joi.array().items(Joi.object().unknown()),
   loyalty_entries: Joi.array().items(Joi.object().unknown()),
+  tourist_tax_exemptions: Joi.array()
+    .items(Joi.object().unknown())
+    .description('Exemptions recorded for the stays, the document number in clear'),
+  invoices: Joi.array().items(Joi.object().unknown()).description('Invoices of the stays, with their payer'),
+  folio_lines: Joi.array().items(Joi.object().unknown()).description('The charges and payments of the stays'),
+  fiscal_receipts: Joi.array()
+    .items(Joi.object().unknown())
+    .description('Receipts sent to the guest’s phone or e-mail (the buyer’s contact and what identifies the receipt)'),
+  companion_stays: Joi.array()
+    .items(Joi.object({ booking_id: Joi.string().uuid(), status: Joi.string(), end_at: Joi.date() }))
+    .description('Bookings of another guest this guest stayed in as a companion: the link only'),
 }).meta(openApiComponent('GuestDataExport'));
 
 export const erasureSchema = Joi.object({

@@ -5,8 +5,10 @@ import { ConflictError, NotFoundError } from '../../platform/errors';
 import type { Db } from '../../platform/db/knex';
 import type { ExpectedVersion } from '../../platform/http/concurrency';
 import type { Storage } from '../../platform/storage';
-import type { RetentionSweepReport } from '../../../workflows/contracts/retention';
+import type { RetentionSweepReport, SweepCursor } from '../../../workflows/contracts/retention';
+import { decryptSecret } from '../../platform/crypto';
 import { createEraser } from './retention.erasure';
+import { exportRepository } from './retention.export-repository';
 import { retentionRepository, settingsRepository } from './retention.repository';
 import type { ErasureReport, RetentionSettingsChanges } from './retention.types';
 
@@ -43,6 +45,15 @@ export const KEPT: ErasureReport['kept'] = [
   },
 ];
 
+/** The call's answer, or undefined when it failed (the failure is the sweep's to report, by the guests' ids). */
+async function settle<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch {
+    return undefined;
+  }
+}
+
 export function createRetentionService(
   db: Db,
   config: Pick<SharedSettings, 'encryption'>,
@@ -69,43 +80,87 @@ export function createRetentionService(
       onHotelCreated: (trx: Knex.Transaction, hotelId: string) => settingsRepository.insertDefaults(trx, hotelId),
     },
 
-    /** Everything held about the guest: the profile (documents in clear) and every record of their stays. */
+    /**
+     * Everything held about the guest: the profile (documents in clear), the bookings it is the primary guest of and
+     * what hangs on them, what carries its contact (rental bookings, fiscal receipts' buyer), a companion's links.
+     */
     async exportGuest(hotelId: string, guestId: string) {
       const stored = await guestOf(db, hotelId, guestId);
       const stays = await retentionRepository.stays(db, hotelId, [guestId]);
-      const bookingIds = stays.map((stay) => stay.booking_id);
+      // A companion's stays are another guest's records: only the link is theirs.
+      const bookingIds = stays.filter((stay) => stay.is_primary).map((stay) => stay.booking_id);
+      const companion = stays.filter((stay) => !stay.is_primary);
+      const { tourist_tax_exemptions: exemptions, ...rows } = await exportRepository.rows(db, {
+        hotelId,
+        guestId,
+        bookingIds,
+        phones: [stored.phone, stored.phone_normalized].filter((phone): phone is string => Boolean(phone)),
+        emails: stored.email ? [stored.email.toLowerCase()] : [],
+      });
       return {
         exported_at: new Date(),
         erased_at: stored.erased_at,
         guest: await deps.guests.get(hotelId, admin, guestId),
-        ...(await retentionRepository.exportRows(db, hotelId, bookingIds, guestId)),
+        ...rows,
+        tourist_tax_exemptions: exemptions.map(
+          ({ document_number_encrypted: envelope, document_key_id: _key, ...exemption }) => ({
+            ...exemption,
+            document_number: decryptSecret(envelope, config.encryption),
+          }),
+        ),
+        companion_stays: companion.map((stay) => ({
+          booking_id: stay.booking_id,
+          status: stay.status,
+          end_at: stay.end_at,
+        })),
       };
     },
 
-    /** Erases the guest now, unless staying or due: answers what was erased, where, and what was kept and why. */
-    eraseNow: (hotelId: string, guestId: string, now = new Date()): Promise<ErasureReport> =>
-      db.transaction(async (trx) => {
+    /** Erases the guest now, unless staying (checked under its lock): answers what was erased, where, what kept. */
+    async eraseNow(hotelId: string, guestId: string, now = new Date()): Promise<ErasureReport> {
+      const { report, pdfKeys } = await db.transaction(async (trx) => {
         await guestOf(trx, hotelId, guestId);
-        const stays = await retentionRepository.stays(trx, hotelId, [guestId]);
-        const current = stays.some(
-          (stay) =>
-            stay.status === 'checked_in' || (['inquiry', 'confirmed'].includes(stay.status) && stay.end_at > now),
-        );
-        if (current) throw new ConflictError(retentionMessages.staying, 'guest_staying');
         const guests = await retentionRepository.lockGuests(trx, hotelId, [guestId]);
-        const erased = guests.length > 0 ? await eraser.eraseLocked(trx, hotelId, guests) : [];
+        if ((await retentionRepository.staying(trx, hotelId, guests, now)).length > 0)
+          throw new ConflictError(retentionMessages.staying, 'guest_staying');
+        const done = guests.length > 0 ? await eraser.eraseLocked(trx, hotelId, guests) : { erased: [], pdfKeys: [] };
         const after = await guestOf(trx, hotelId, guestId);
-        return { guest_id: guestId, erased_at: after.erased_at!, erased, kept: KEPT };
-      }),
+        return { report: { guest_id: guestId, erased_at: after.erased_at!, erased: done.erased, kept: KEPT }, ...done };
+      });
+      await eraser.removeObjects(pdfKeys);
+      return report;
+    },
 
-    /** One pass of the daily sweep: a batch of expired guests, erased hotel by hotel. */
-    async sweep(now: string): Promise<RetentionSweepReport> {
-      const due = await retentionRepository.expired(db, now, SWEEP_BATCH);
+    /**
+     * One pass of the daily sweep: a batch of expired guests after `after`, erased hotel by hotel. A hotel whose batch
+     * fails is erased guest by guest; a guest that still fails is reported and left for the next day's run, the
+     * guests after it erased all the same.
+     */
+    async sweep(now: string, after: SweepCursor | null = null): Promise<RetentionSweepReport> {
+      const due = await retentionRepository.expired(db, now, SWEEP_BATCH, after);
       const byHotel = new Map<string, string[]>();
       for (const { hotel_id: hotelId, id } of due) byHotel.set(hotelId, [...(byHotel.get(hotelId) ?? []), id]);
       let erased = 0;
-      for (const [hotelId, ids] of byHotel) erased += await eraser.eraseBatch(hotelId, ids);
-      return { erased, more: due.length === SWEEP_BATCH };
+      const failed: string[] = [];
+      for (const [hotelId, ids] of byHotel) {
+        const batch = await settle(() => eraser.eraseBatch(hotelId, ids, new Date(now)));
+        if (batch !== undefined) {
+          erased += batch;
+          continue;
+        }
+        for (const id of ids) {
+          const one = await settle(() => eraser.eraseBatch(hotelId, [id], new Date(now)));
+          if (one === undefined) failed.push(id);
+          else erased += one;
+        }
+      }
+      const last = due.at(-1);
+      return {
+        erased,
+        failed,
+        more: due.length === SWEEP_BATCH,
+        after: last ? { hotel_id: last.hotel_id, id: last.id } : null,
+      };
     },
   };
 }

@@ -12,16 +12,20 @@ export type RetentionSettingsChanges = Partial<Pick<RetentionSettingsRow, 'guest
 /** What a place is told of the guests it erases (one hotel, a batch of guests). */
 export interface ErasureTarget {
   hotelId: string;
+  /** The outbox names its hotel by slug only. */
+  hotelSlug: string;
   guestIds: string[];
-  /** Every booking a guest of the batch stayed in (as its guest or one of its guests). */
+  /** The bookings whose primary guest is a guest of the batch: a companion's stays are someone else's records. */
   bookingIds: string[];
-  /** The bookings whose guest columns are a guest of the batch (the primary guest, or the same phone or e-mail). */
-  ownBookingIds: string[];
-  /** Lower-cased e-mails and phones as written, for the places that keep contacts without a link. */
+  /** Lower-cased e-mails and phones as written (display and normalized), for the rows that keep a contact column. */
   emails: string[];
   phones: string[];
-  /** Every value that names a guest of the batch (names, contacts, document numbers), found and overwritten in text. */
+  /** The distinctive values naming a guest (whole name, phone forms, e-mail, passport series and number). */
   needles: string[];
+  /** Those and the surname alone: looked for only in the rows linked to the guests' own bookings or profiles. */
+  linkedNeedles: string[];
+  /** What a tourist tax exemption's document number becomes (an envelope of the marker, the column being required). */
+  erasedDocument: { envelope: string; keyId: string };
 }
 
 /** One place personal data lives: its eraser answers the rows it changed. */

@@ -14,9 +14,11 @@ export const consentMessages = {
  * The consent a submission gives (152-FZ art. 9): to the text the hotel's widget shows now. A version sent along must
  * be that one (a page opened before the text changed is refused, 409); without one, the current text is the one shown.
  */
+export const CONSENT_OUTDATED = 'consent_outdated';
+
 export function consentTo(settings: WidgetSettings, sent: string | undefined): string {
   if (sent !== undefined && sent !== settings.consent_text_version)
-    throw new ConflictError(consentMessages.outdated, 'consent_outdated');
+    throw new ConflictError(consentMessages.outdated, CONSENT_OUTDATED);
   return settings.consent_text_version;
 }
 

@@ -13,7 +13,7 @@ import type { RentalsService } from '../rentals';
 import type { RoomsService } from '../rooms';
 import type { TouristTaxService } from '../tourist-tax';
 import { createPublicCache } from './widget.cache';
-import { consentsRepository, consentTo, type WidgetRentalInput } from './widget.consent';
+import { CONSENT_OUTDATED, consentsRepository, consentTo, type WidgetRentalInput } from './widget.consent';
 import { widgetSettingsRepository } from './widget.repository';
 import type { WidgetBookingInput, WidgetService, WidgetSettingsChanges } from './widget.types';
 
@@ -177,7 +177,6 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
      */
     async submit(slug: string, input: WidgetBookingInput, idempotencyKey?: string) {
       const { hotel, settings } = await publicHotel(slug);
-      const consent = consentTo(settings, input.consent_version);
       await refuseBlacklisted(hotel.id, { phone: input.guest_phone, email: input.guest_email });
       const services = servicesAsked(settings.services, input.services);
       const actor = { userId: null, hotelSlug: hotel.slug };
@@ -209,13 +208,21 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
           },
           actor,
           idempotencyKey,
+          // The consent is checked and recorded with the booking: both or neither; a replay answers as the first.
+          (trx, booking) =>
+            consentsRepository.record(
+              trx,
+              hotel.id,
+              { booking_id: booking.id },
+              consentTo(settings, input.consent_version),
+            ),
         );
       } catch (error) {
-        if (error instanceof ConflictError) throw new ConflictError(widgetMessages.soldOut, 'sold_out');
+        if (error instanceof ConflictError && error.code !== CONSENT_OUTDATED)
+          throw new ConflictError(widgetMessages.soldOut, 'sold_out');
         throw error;
       }
       const booking = created.body;
-      await consentsRepository.record(db, hotel.id, { booking_id: booking.id }, consent);
       await db.transaction((trx) =>
         deps.notifications.notify(trx, hotel.id, {
           type: 'widget_booking',
@@ -264,17 +271,24 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
     async submitRental(slug: string, widgetInput: WidgetRentalInput, idempotencyKey?: string) {
       const { hotel, settings } = await publicHotel(slug);
       const { consent_version: consentVersion, ...input } = widgetInput;
-      const consent = consentTo(settings, consentVersion);
       await refuseBlacklisted(hotel.id, { phone: input.guest_phone, email: input.guest_email });
       const actor = { userId: null, hotelSlug: hotel.slug };
       const created = await deps.rentals.bookings
-        .create(hotel.id, { ...input, source: 'online' }, actor, idempotencyKey)
+        .create(hotel.id, { ...input, source: 'online' }, actor, idempotencyKey, (trx, booking) =>
+          consentsRepository.record(
+            trx,
+            hotel.id,
+            { rental_booking_id: booking.id },
+            consentTo(settings, consentVersion),
+          ),
+        )
         .catch((error: unknown) => {
           // Staff are told whose booking is in the way; a guest only that the time is taken.
-          throw error instanceof ConflictError ? new ConflictError(widgetMessages.rentalTaken, 'rental_taken') : error;
+          throw error instanceof ConflictError && error.code !== CONSENT_OUTDATED
+            ? new ConflictError(widgetMessages.rentalTaken, 'rental_taken')
+            : error;
         });
       const { id, rental_object_id, kind, date_from, date_to, start_at, end_at, status, price } = created.body;
-      await consentsRepository.record(db, hotel.id, { rental_booking_id: id }, consent);
       return {
         status: created.status,
         body: {
