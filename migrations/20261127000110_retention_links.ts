@@ -2,12 +2,11 @@ import type { Knex } from 'knex';
 
 /**
  * The erasure (docs/decisions/retention.md) finds a guest's rows by their link, hotel first: the tables it reads by
- * booking without an index on it (the TV push log, housekeeping tasks), and the rows it matches by the guest's own
+ * booking without an index on it (housekeeping tasks; the TV push log's is migration 105's), and the rows it matches by the guest's own
  * contact (rental bookings by phone or e-mail, fiscal receipts by the buyer's contact), each read by an index instead
  * of a scan of the hotel's rows per batch.
  */
 const INDEXES = [
-  ['tv_push_log_booking_idx', 'tv_push_log (hotel_id, booking_id)'],
   ['housekeeping_tasks_booking_idx', 'housekeeping_tasks (hotel_id, booking_id) WHERE booking_id IS NOT NULL'],
   ['rental_bookings_phone_idx', 'rental_bookings (hotel_id, guest_phone)'],
   ['rental_bookings_email_idx', 'rental_bookings (hotel_id, lower(guest_email))'],
