@@ -22,7 +22,7 @@ const EXCLUDED: Record<string, string> = {
 };
 
 const MIN_REQUESTS = 2000;
-const FUZZ_TIME_LIMIT_SECONDS = 7 * 60;
+const FUZZ_TIME_LIMIT_SECONDS = 9 * 60;
 const SCRIPT_TIMEOUT_MS = FUZZ_TIME_LIMIT_SECONDS * 1000 + 60_000;
 jest.setTimeout(SCRIPT_TIMEOUT_MS + 60_000);
 
