@@ -64,7 +64,12 @@ export const MASKED_IN: Readonly<Record<string, readonly string[]>> = {
   fiscal_receipts: ['task', 'fiscal'],
   card_issuances: ['card_number'],
   room_service_stay_codes: ['code'],
-  room_service_orders: ['cancel_reason'],
+  room_service_orders: ['cancel_reason', 'refund_reason'],
+  reviews: ['reply'],
+  credit_notes: ['reason'],
+  loyalty_entries: ['reason'],
+  deposits: ['card_last4', 'confirmation_url'],
+  online_payments: ['confirmation_url'],
   webhook_subscriptions: ['endpoint', 'url'],
 };
 
