@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     // 50 invoices issued at once in one hotel: the time, and numbers 1…50 with no gap.
     if (runs('invoices')) console.log(`\n${(await benchInvoices(baseUrl, db, users[14])).join('\n')}`);
     // 10,000 guests past their hotel's retention period erased by the sweep's passes, then searched for.
-    // The audit log's commit of one bulk restrictions write of about 8,000, 16,000 and 32,000 rows.
+    // The audit log's commit: bulk restrictions writes of about 8,000 and 16,000 rows, then commits of 8,000 to 32,000.
     if (runs('audit-log')) console.log(`\n${(await benchAuditLog(baseUrl, db, users[18])).join('\n')}`);
     if (runs('retention')) console.log(`\n${(await benchRetention(baseUrl, db, users[15], processEnv)).join('\n')}`);
     if (runs('widget'))
