@@ -140,7 +140,8 @@ export async function up(knex: Knex): Promise<void> {
   // all of the transaction's pending entries hotel by hotel in one pass, carrying the running number and hash, and
   // writes each hotel's head once. Its pending entries are those with a negative seq between the firing entry's and
   // the session's latest provisional number (those of other open transactions are invisible, those committed are
-  // renumbered); later firings find their entry numbered already and return.
+  // renumbered); later firings see from 'audit.numbered' that their entry was numbered and return. Entries are
+  // updated by their row's address, so the pass reads the table once whatever plan the statistics give.
   await knex.raw(`
     CREATE FUNCTION audit_entries_commit() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
@@ -150,12 +151,16 @@ export async function up(knex: Knex): Promise<void> {
       last_seq bigint;
       last_hash text;
       entry audit_entries%ROWTYPE;
-      pending bigint;
+      pending record;
+      numbered boolean;
     BEGIN
-      IF NOT EXISTS (SELECT 1 FROM audit_entries WHERE hotel_id = NEW.hotel_id AND seq = NEW.seq) THEN
+      -- Numbered already: written before the pass that numbered everything down to 'audit.numbered' (no query, so
+      -- no plan made while the table looked empty can turn this into a scan per entry).
+      IF NEW.seq >= coalesce(nullif(current_setting('audit.numbered', true), '')::bigint, 0) THEN
         RETURN NULL;
       END IF;
       newest := -currval('audit_entries_pending_seq');
+      PERFORM set_config('audit.numbered', newest::text, true);
       hotels := array_remove(string_to_array(coalesce(current_setting('audit.hotels', true), '') || NEW.hotel_id, ','),
                              '');
       PERFORM pg_advisory_xact_lock(${HOTEL_LOCK_CLASS}, key)
@@ -164,19 +169,20 @@ export async function up(knex: Knex): Promise<void> {
       FOR hotel IN SELECT DISTINCT name::uuid FROM unnest(hotels) AS name LOOP
         SELECT h.last_seq, h.last_hash INTO last_seq, last_hash FROM audit_heads h WHERE h.hotel_id = hotel;
         last_seq := coalesce(last_seq, 0);
-        pending := 0;
-        FOR entry IN SELECT * FROM audit_entries
-                      WHERE hotel_id = hotel AND seq BETWEEN newest AND NEW.seq ORDER BY seq DESC LOOP
-          pending := entry.seq;
+        numbered := false;
+        FOR pending IN SELECT e.ctid AS tid, e AS entry FROM audit_entries e
+                        WHERE e.hotel_id = hotel AND e.seq BETWEEN newest AND NEW.seq ORDER BY e.seq DESC LOOP
+          entry := pending.entry;
+          numbered := true;
           last_seq := last_seq + 1;
           entry.seq := last_seq;
           entry.at := clock_timestamp();
           entry.prev_hash := last_hash;
           last_hash := audit_entry_hash(entry);
           UPDATE audit_entries SET seq = entry.seq, at = entry.at, prev_hash = entry.prev_hash, hash = last_hash
-           WHERE hotel_id = hotel AND seq = pending;
+           WHERE ctid = pending.tid;
         END LOOP;
-        IF pending <> 0 THEN
+        IF numbered THEN
           INSERT INTO audit_heads (hotel_id, last_seq, last_hash) VALUES (hotel, last_seq, last_hash)
             ON CONFLICT (hotel_id) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_hash = EXCLUDED.last_hash;
         END IF;
