@@ -6,6 +6,7 @@ import { localDay } from '../helpers/dates';
 import { readStackInfo } from '../helpers/stack-env';
 import { bringStayTo } from '../helpers/stays';
 import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
 
 let t: TestApp;
 beforeAll(() => {
@@ -240,29 +241,75 @@ describe('reading the log', () => {
 describe('the commit', () => {
   it('a booking with a new guest and a change of a category, together on one hotel, never deadlock', async () => {
     const { hotel, category, room } = await hotelWithRoom();
+    const rooms = [room.id, (await createRoom(t, hotel, category.id)).id, (await createRoom(t, hotel, category.id)).id];
     const statuses: number[] = [];
     for (let round = 0; round < 30; round += 1) {
-      const [booking, price] = await Promise.all([
-        t.http
-          .post(api(hotel, '/bookings'))
-          .set(as(hotel.accessToken))
-          .send({
-            ...guest,
-            guest_phone: `+7999100${String(round).padStart(4, '0')}`,
-            room_id: room.id,
-            check_in: localDay(40 + round * 2),
-            check_out: localDay(41 + round * 2),
-          }),
-        t.http
-          .patch(api(hotel, `/room-categories/${category.id}`))
-          .set(as(hotel.accessToken))
-          .send({ base_price: 4000 + round }),
-      ]);
-      statuses.push(booking.status, price.status);
+      const answers = await Promise.all(
+        [0, 1, 2].flatMap((pair) => [
+          t.http
+            .post(api(hotel, '/bookings'))
+            .set(as(hotel.accessToken))
+            .send({
+              ...guest,
+              guest_phone: `+7999${pair}00${String(round).padStart(4, '0')}`,
+              room_id: rooms[pair],
+              check_in: localDay(40 + round * 2),
+              check_out: localDay(41 + round * 2),
+            }),
+          t.http
+            .patch(api(hotel, `/room-categories/${category.id}`))
+            .set(as(hotel.accessToken))
+            .send({ base_price: 4000 + round * 3 + pair }),
+        ]),
+      );
+      statuses.push(...answers.map((answer) => answer.status));
     }
     expect(statuses.filter((status) => status >= 300)).toEqual([]);
     const verdict = await t.http.get(api(hotel, '/audit/verify')).set(as(hotel.accessToken)).expect(200);
     expect(verdict.body).toMatchObject({ intact: true });
+  });
+
+  it("commits two transactions whose realtime and audit work come in opposite orders, queued behind the hotel's lock", async () => {
+    const { hotel } = await hotelWithRoom();
+    const waiting = async (count: number) =>
+      until(
+        async () => {
+          const { rows } = (await t.db.raw(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          )) as { rows: { n: number }[] };
+          return rows[0].n >= count;
+        },
+        { what: `${count} commits waiting`, timeoutMs: 10_000, intervalMs: 50 },
+      );
+    // A guest's row has no inventory trigger: its audit entry is the transaction's first deferred work.
+    const guestRow = (trx: typeof t.db) =>
+      trx.raw(
+        "INSERT INTO guests (hotel_id, last_name, first_name, search_name) VALUES (?, 'Замок', 'Ева', 'замок ева')",
+        [hotel.hotelId],
+      );
+    const event = (trx: typeof t.db) =>
+      trx.raw("INSERT INTO realtime_events (hotel_id, type) VALUES (?, 'audit.lock.test')", [hotel.hotelId]);
+    // Another commit of the hotel holds its commit lock while both commit.
+    const holder = await t.db.transaction();
+    await holder.raw('SELECT pg_advisory_xact_lock(1381258821, hashtext(?))', [hotel.hotelId]);
+    const realtimeFirst = await t.db.transaction();
+    await event(realtimeFirst);
+    await guestRow(realtimeFirst);
+    const first = realtimeFirst.commit().then(
+      () => 'committed',
+      (error: Error) => error.message,
+    );
+    await waiting(1);
+    const auditFirst = await t.db.transaction();
+    await guestRow(auditFirst);
+    await event(auditFirst);
+    const second = auditFirst.commit().then(
+      () => 'committed',
+      (error: Error) => error.message,
+    );
+    await waiting(2);
+    await holder.commit();
+    expect(await Promise.all([first, second])).toEqual(['committed', 'committed']);
   });
 
   it('numbers the entries of a bulk write in order, chained, with the head written once', async () => {
