@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { AUDIT_MASK_JSON, installAuditTriggers } from '../src/platform/db/audit-tables';
 
 /**
  * The audit log (docs/decisions/audit-log.md). A row trigger on every business table (each table with a `hotel_id`,
@@ -11,77 +12,8 @@ import type { Knex } from 'knex';
  * hash and the entry's own content. `audit_heads` holds each hotel's last number and hash.
  */
 
-/** Tables whose rows are the platform's machinery, queues, logs or derived counters, not changes anyone makes. */
-const NOT_AUDITED = [
-  'audit_entries',
-  'audit_heads',
-  'idempotency_keys',
-  'inventory_versions',
-  'mail_claims',
-  'outbox',
-  'rate_limit_counters',
-  'realtime_events',
-  'realtime_event_heads',
-  'realtime_event_horizons',
-  'invoice_counters',
-  'chat_presence',
-  'chat_reads',
-  'chat_unread_pushes',
-  'agent_commands',
-  'tv_push_log',
-  'notification_recipients',
-  'webhook_events',
-  'webhook_event_horizons',
-  'webhook_deliveries',
-];
-
-/** Columns masked in every table: personal data (names, contacts, documents, notes) and secrets. */
-const MASKED_NAMES =
-  '^(first_name|last_name|middle_name|.*_name|email|.*_email|phone|.*_phone|phone_normalized|.*birth.*|' +
-  '.*passport.*|document_number.*|notes?|.*_notes?|comment|address|username|.*token.*|.*hash.*|.*secret.*|' +
-  '.*password.*|.*_encrypted)$';
-
-/**
- * Columns masked in one table besides: a person's name, a payer, messages, tasks and free-text descriptions that may
- * carry names and contacts (a notification's title names the guest; staff write names into charges' descriptions).
- */
-const MASKED_IN: Record<string, string[]> = {
-  users: ['name'],
-  account_requests: ['name'],
-  invoices: ['payer'],
-  invoice_emails: ['to'],
-  notifications: ['data', 'body', 'title'],
-  folio_lines: ['description'],
-  booking_charges: ['description'],
-  invoice_lines: ['description'],
-  chat_messages: ['text'],
-  fiscal_receipts: ['task'],
-  card_issuances: ['card_number'],
-};
-
-const HOTEL_LOCK_CLASS = 1096107348;
-
-async function auditedTables(knex: Knex): Promise<{ table: string; hotelColumn: string; masked: string[] }[]> {
-  const { rows } = (await knex.raw(
-    `SELECT c.table_name AS table, c.column_name AS column, c.data_type AS type
-       FROM information_schema.columns c
-       JOIN information_schema.tables t USING (table_schema, table_name)
-      WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
-        AND (c.table_name = 'hotels' OR c.table_name IN (
-              SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'hotel_id'))
-      ORDER BY 1, 2`,
-  )) as { rows: { table: string; column: string; type: string }[] };
-  const tables = new Map<string, string[]>();
-  const pattern = new RegExp(MASKED_NAMES);
-  for (const { table, column, type } of rows) {
-    if (NOT_AUDITED.includes(table)) continue;
-    const masked = tables.get(table) ?? [];
-    const extra = MASKED_IN[table]?.includes(column);
-    if (pattern.test(column) || extra || type === 'tsvector' || type === 'bytea') masked.push(column);
-    tables.set(table, masked);
-  }
-  return [...tables].map(([table, masked]) => ({ table, hotelColumn: table === 'hotels' ? 'id' : 'hotel_id', masked }));
-}
+/** The hotel's commit lock: the class the realtime events' and inventory's commit triggers take (migration 052). */
+const HOTEL_LOCK_CLASS = 1381258821;
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('CREATE SEQUENCE audit_entries_pending_seq');
@@ -109,6 +41,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('ALTER SEQUENCE audit_entries_pending_seq OWNED BY audit_entries.seq');
   await knex.raw('CREATE INDEX audit_entries_resource ON audit_entries (hotel_id, resource, resource_id, seq)');
   await knex.raw('CREATE INDEX audit_entries_request ON audit_entries (hotel_id, request_id)');
+  // The read route's other filters, each in keyset order within a hotel.
+  await knex.raw('CREATE INDEX audit_entries_record ON audit_entries (hotel_id, resource_id, seq)');
+  await knex.raw('CREATE INDEX audit_entries_actor ON audit_entries (hotel_id, actor_id, seq)');
+  await knex.raw('CREATE INDEX audit_entries_operation ON audit_entries (hotel_id, operation, seq)');
+  await knex.raw('CREATE INDEX audit_entries_at ON audit_entries (hotel_id, at)');
   await knex.raw(`
     CREATE TABLE audit_heads (
       hotel_id uuid PRIMARY KEY,
@@ -116,12 +53,19 @@ export async function up(knex: Knex): Promise<void> {
       last_hash text
     )`);
 
-  // What an entry's hash covers: the previous hash (in the row) and every field but the hash; the time as its epoch,
-  // so the text does not depend on the session's time zone.
+  // What an entry's hash covers: the previous hash and a fixed list of the entry's fields (a column added later changes
+  // no past hash); the time as its epoch, so the text does not depend on the session's time zone.
   await knex.raw(`
     CREATE FUNCTION audit_entry_hash(entry audit_entries) RETURNS text LANGUAGE sql IMMUTABLE AS $$
       SELECT encode(sha256(convert_to(
-        coalesce(entry.prev_hash, '') || (to_jsonb(entry) - 'hash' - 'at')::text || extract(epoch FROM entry.at)::text,
+        coalesce(entry.prev_hash, '') ||
+        jsonb_build_object('hotel_id', entry.hotel_id, 'seq', entry.seq, 'actor_kind', entry.actor_kind,
+                           'actor_id', entry.actor_id, 'actor_role', entry.actor_role, 'operation', entry.operation,
+                           'resource', entry.resource, 'resource_id', entry.resource_id, 'action', entry.action,
+                           'before', entry.before, 'after', entry.after, 'request_id', entry.request_id,
+                           'idempotency_key', entry.idempotency_key, 'address', entry.address,
+                           'prev_hash', entry.prev_hash)::text ||
+        extract(epoch FROM entry.at)::text,
         'UTF8')), 'hex')
     $$`);
 
@@ -136,30 +80,40 @@ export async function up(knex: Knex): Promise<void> {
               before, after, context->>'requestId', context->>'idempotencyKey', context->>'address')
     $$`);
 
-  // TG_ARGV[0]: the column holding the hotel's id; the others: the columns to mask.
+  await knex.raw(AUDIT_MASK_JSON);
+  // One side of a row's change: the fields (of an update, those that differ from `other`), masked ones as "[masked]",
+  // keys saying personal data inside jsonb values masked too.
+  await knex.raw(`
+    CREATE FUNCTION audit_image(image jsonb, other jsonb, masked text[]) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+      SELECT jsonb_object_agg(f.key, CASE WHEN f.value = 'null' THEN f.value
+                                          WHEN f.key = ANY(masked) THEN '"[masked]"'::jsonb
+                                          WHEN jsonb_typeof(f.value) IN ('object', 'array') THEN audit_mask_json(f.value)
+                                          ELSE f.value END)
+        FROM jsonb_each(image) f WHERE other IS NULL OR other->f.key IS DISTINCT FROM f.value
+    $$`);
+
+  // The arguments (src/platform/db/audit-tables.ts): the column holding the hotel's id; the key columns naming the row
+  // (comma-separated); the bookkeeping columns whose change alone is not recorded; then the columns to mask.
   await knex.raw(`
     CREATE FUNCTION audit_capture() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       old_row jsonb := CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END;
       new_row jsonb := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END;
       hotel text := coalesce(new_row, old_row)->>TG_ARGV[0];
-      masked text[] := TG_ARGV[1:TG_NARGS];
-      before_image jsonb;
-      after_image jsonb;
+      ignored text[] := string_to_array(TG_ARGV[2], ',');
+      masked text[] := TG_ARGV[3:TG_NARGS];
+      record_id text;
       hotels text;
     BEGIN
       IF hotel IS NULL THEN
         RETURN NULL;
       END IF;
-      SELECT jsonb_object_agg(o.key, CASE WHEN o.key = ANY(masked) AND o.value <> 'null' THEN '"[masked]"' ELSE o.value END)
-        INTO before_image
-        FROM jsonb_each(old_row) o WHERE new_row IS NULL OR new_row->o.key IS DISTINCT FROM o.value;
-      SELECT jsonb_object_agg(n.key, CASE WHEN n.key = ANY(masked) AND n.value <> 'null' THEN '"[masked]"' ELSE n.value END)
-        INTO after_image
-        FROM jsonb_each(new_row) n WHERE old_row IS NULL OR old_row->n.key IS DISTINCT FROM n.value;
-      IF TG_OP = 'UPDATE' AND after_image IS NULL THEN
+      IF TG_OP = 'UPDATE' AND NOT EXISTS (SELECT 1 FROM jsonb_each(new_row) n
+                                           WHERE NOT n.key = ANY(ignored) AND old_row->n.key IS DISTINCT FROM n.value) THEN
         RETURN NULL;
       END IF;
+      SELECT string_agg(coalesce(new_row, old_row)->>k.name, ':' ORDER BY k.position) INTO record_id
+        FROM unnest(string_to_array(TG_ARGV[1], ',')) WITH ORDINALITY AS k(name, position);
       -- The hotels whose locks the commit takes (see audit_entries_commit).
       hotels := coalesce(current_setting('audit.hotels', true), '');
       IF strpos(hotels, hotel) = 0 THEN
@@ -167,7 +121,8 @@ export async function up(knex: Knex): Promise<void> {
       END IF;
       PERFORM audit_insert(hotel::uuid,
                            nullif(current_setting('audit.context', true), '')::jsonb,
-                           TG_TABLE_NAME, coalesce(new_row, old_row)->>'id', lower(TG_OP), before_image, after_image);
+                           TG_TABLE_NAME, record_id, lower(TG_OP),
+                           audit_image(old_row, new_row, masked), audit_image(new_row, old_row, masked));
       RETURN NULL;
     END
     $$`);
@@ -179,34 +134,59 @@ export async function up(knex: Knex): Promise<void> {
        WHERE NOT EXISTS (SELECT 1 FROM audit_entries WHERE hotel_id = hotel AND request_id = context->>'requestId')
     $$`);
 
-  // Fires for each entry, in the order they were written. The first firing takes the advisory locks of every hotel the
-  // transaction wrote entries for (named in the transaction-local `audit.hotels`), sorted, so two transactions never
-  // wait for each other's hotels in opposite orders; each firing then numbers and chains its own entry by its key, so a
-  // commit reads no other entries.
+  // Fires for each entry, in the order they were written. The first firing of a transaction takes the commit locks of
+  // every hotel it wrote entries for (named in the transaction-local `audit.hotels`), sorted by key, the same locks the
+  // realtime events' and inventory's commit triggers take (re-entrant within a transaction), then numbers and chains
+  // all of the transaction's pending entries hotel by hotel in one pass, carrying the running number and hash, and
+  // writes each hotel's head once. Its pending entries are those with a negative seq between the firing entry's and
+  // the session's latest provisional number (those of other open transactions are invisible, those committed are
+  // renumbered); later firings see from 'audit.numbered' that their entry was numbered and return. Entries are
+  // updated by their row's address, so the pass reads the table once whatever plan the statistics give.
   await knex.raw(`
     CREATE FUNCTION audit_entries_commit() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
-      entry audit_entries%ROWTYPE := NEW;
+      newest bigint;
+      hotels text[];
+      hotel uuid;
+      last_seq bigint;
+      last_hash text;
+      entry audit_entries%ROWTYPE;
+      pending record;
+      numbered boolean;
     BEGIN
-      IF coalesce(current_setting('audit.locked', true), '') = '' THEN
-        PERFORM pg_advisory_xact_lock(${HOTEL_LOCK_CLASS}, key)
-          FROM (SELECT DISTINCT hashtext(hotel) AS key
-                  FROM unnest(string_to_array(coalesce(current_setting('audit.hotels', true), '') || NEW.hotel_id, ','))
-                       AS hotel
-                 WHERE hotel <> '') AS locks
-          ORDER BY key;
-        PERFORM set_config('audit.locked', 'yes', true);
-      ELSE
-        PERFORM pg_advisory_xact_lock(${HOTEL_LOCK_CLASS}, hashtext(NEW.hotel_id::text));
+      -- Numbered already: written before the pass that numbered everything down to 'audit.numbered' (no query, so
+      -- no plan made while the table looked empty can turn this into a scan per entry).
+      IF NEW.seq >= coalesce(nullif(current_setting('audit.numbered', true), '')::bigint, 0) THEN
+        RETURN NULL;
       END IF;
-      SELECT coalesce(max(last_seq), 0) + 1, max(last_hash) INTO entry.seq, entry.prev_hash
-        FROM audit_heads WHERE hotel_id = NEW.hotel_id;
-      entry.at := clock_timestamp();
-      entry.hash := audit_entry_hash(entry);
-      UPDATE audit_entries SET seq = entry.seq, at = entry.at, prev_hash = entry.prev_hash, hash = entry.hash
-       WHERE hotel_id = NEW.hotel_id AND seq = NEW.seq;
-      INSERT INTO audit_heads (hotel_id, last_seq, last_hash) VALUES (NEW.hotel_id, entry.seq, entry.hash)
-        ON CONFLICT (hotel_id) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_hash = EXCLUDED.last_hash;
+      newest := -currval('audit_entries_pending_seq');
+      PERFORM set_config('audit.numbered', newest::text, true);
+      hotels := array_remove(string_to_array(coalesce(current_setting('audit.hotels', true), '') || NEW.hotel_id, ','),
+                             '');
+      PERFORM pg_advisory_xact_lock(${HOTEL_LOCK_CLASS}, key)
+        FROM (SELECT DISTINCT hashtext(name) AS key FROM unnest(hotels) AS name) AS locks
+        ORDER BY key;
+      FOR hotel IN SELECT DISTINCT name::uuid FROM unnest(hotels) AS name LOOP
+        SELECT h.last_seq, h.last_hash INTO last_seq, last_hash FROM audit_heads h WHERE h.hotel_id = hotel;
+        last_seq := coalesce(last_seq, 0);
+        numbered := false;
+        FOR pending IN SELECT e.ctid AS tid, e AS entry FROM audit_entries e
+                        WHERE e.hotel_id = hotel AND e.seq BETWEEN newest AND NEW.seq ORDER BY e.seq DESC LOOP
+          entry := pending.entry;
+          numbered := true;
+          last_seq := last_seq + 1;
+          entry.seq := last_seq;
+          entry.at := clock_timestamp();
+          entry.prev_hash := last_hash;
+          last_hash := audit_entry_hash(entry);
+          UPDATE audit_entries SET seq = entry.seq, at = entry.at, prev_hash = entry.prev_hash, hash = last_hash
+           WHERE ctid = pending.tid;
+        END LOOP;
+        IF numbered THEN
+          INSERT INTO audit_heads (hotel_id, last_seq, last_hash) VALUES (hotel, last_seq, last_hash)
+            ON CONFLICT (hotel_id) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_hash = EXCLUDED.last_hash;
+        END IF;
+      END LOOP;
       RETURN NULL;
     END
     $$`);
@@ -214,13 +194,24 @@ export async function up(knex: Knex): Promise<void> {
     CREATE CONSTRAINT TRIGGER audit_entries_commit AFTER INSERT ON audit_entries
       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION audit_entries_commit()`);
 
-  for (const { table, hotelColumn, masked } of await auditedTables(knex)) {
-    const args = [hotelColumn, ...masked].map((name) => `'${name}'`).join(', ');
+  // The log is written once: an entry changes only from provisional to numbered, by the commit trigger; a head only
+  // by it. A deliberate change (a test forging an entry) must disable this trigger first, as the table's owner.
+  await knex.raw(`
+    CREATE FUNCTION audit_refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF pg_trigger_depth() > 1 AND (TG_TABLE_NAME = 'audit_heads' OR (to_jsonb(OLD)->>'seq')::bigint < 0) THEN
+        RETURN NEW;
+      END IF;
+      RAISE EXCEPTION 'the audit log is append-only: % cannot be updated', TG_TABLE_NAME USING ERRCODE = '42501';
+    END
+    $$`);
+  for (const table of ['audit_entries', 'audit_heads'])
     await knex.raw(
-      `CREATE TRIGGER audit_capture AFTER INSERT OR UPDATE OR DELETE ON ?? FOR EACH ROW EXECUTE FUNCTION audit_capture(${args})`,
+      'CREATE TRIGGER audit_append_only BEFORE UPDATE ON ?? FOR EACH ROW EXECUTE FUNCTION audit_refuse_update()',
       [table],
     );
-  }
+
+  await installAuditTriggers(knex);
 }
 
 export async function down(): Promise<void> {

@@ -8,6 +8,7 @@ import { bcryptCeiling } from './bcrypt-ceiling';
 import { BENCH_PASSWORD, createQuoteFixture, registerConfirmedOwners } from './fixtures';
 import { benchAgents } from './agents';
 import { benchAudit } from './audit';
+import { benchAuditLog } from './audit-log';
 import { benchBlocksRace } from './blocks';
 import { benchAvailability, bigHotel } from './bookings';
 import { benchCreation } from './bookings-creation';
@@ -34,7 +35,7 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
  * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
- * audit, invoices, retention, webhooks, timeline.
+ * audit, invoices, retention, webhooks, timeline, audit-log.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -97,6 +98,8 @@ async function main(): Promise<void> {
     // 50 invoices issued at once in one hotel: the time, and numbers 1…50 with no gap.
     if (runs('invoices')) console.log(`\n${(await benchInvoices(baseUrl, db, users[14])).join('\n')}`);
     // 10,000 guests past their hotel's retention period erased by the sweep's passes, then searched for.
+    // The audit log's commit: bulk restrictions writes of about 8,000 and 16,000 rows, then commits of 8,000 to 32,000.
+    if (runs('audit-log')) console.log(`\n${(await benchAuditLog(baseUrl, db, users[18])).join('\n')}`);
     if (runs('retention')) console.log(`\n${(await benchRetention(baseUrl, db, users[15], processEnv)).join('\n')}`);
     if (runs('widget'))
       console.log(`\n${(await benchWidget(baseUrl, db, users[2], processEnv, DURATION_MS)).join('\n')}`);

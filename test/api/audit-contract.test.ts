@@ -2,6 +2,7 @@ import type supertest from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { operationKey, operationMatcher, reportGate } from '../helpers/gates';
 import { until } from '../helpers/wait';
+import { isMasked, NOT_AUDITED } from '../../src/platform/db/audit-tables';
 import { newCanary, registerCanaryHotel, seedHotel } from '../gates/tenant-fixture';
 
 /**
@@ -28,6 +29,12 @@ interface Sent {
   status: number;
   requestId: string;
 }
+
+/**
+ * Operations the fixtures run that change no audited row, so leave only the entry naming them: each changes only
+ * machinery (a queued e-mail, a pushed command, a key kept elsewhere) or nothing.
+ */
+const CHANGES_NO_AUDITED_ROW = new Set<string>([]);
 
 let t: TestApp;
 let operations: Operation[];
@@ -72,6 +79,38 @@ describe('the audit contract', () => {
     expect(undeclared.map((op) => `${op.method} ${op.path}`)).toEqual([]);
   });
 
+  it('every table with a hotel has its audit trigger, and every column saying personal data or a secret is masked', async () => {
+    const { rows: columns } = (await t.db.raw(
+      `SELECT c.table_name AS table, c.column_name AS column, c.data_type AS type
+         FROM information_schema.columns c
+         JOIN information_schema.tables t USING (table_schema, table_name)
+        WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+          AND (c.table_name = 'hotels' OR c.table_name IN (
+                SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'hotel_id'))`,
+    )) as { rows: { table: string; column: string; type: string }[] };
+    const { rows: triggers } = (await t.db.raw(
+      `SELECT c.relname AS table, pg_get_triggerdef(g.oid) AS definition
+         FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid WHERE g.tgname = 'audit_capture'`,
+    )) as { rows: { table: string; definition: string }[] };
+    const maskedBy = new Map(
+      triggers.map(({ table, definition }) => [
+        table,
+        [...definition.matchAll(/'([^']*)'/g)].map((match) => match[1]).slice(3),
+      ]),
+    );
+    const tables = [...new Set(columns.map((column) => column.table))];
+    expect(tables.filter((table) => !maskedBy.has(table) && !NOT_AUDITED.includes(table))).toEqual([]);
+    const unmasked = columns
+      .filter((column) => maskedBy.has(column.table) && isMasked(column))
+      .filter((column) => !maskedBy.get(column.table)?.includes(column.column))
+      .map((column) => `${column.table}.${column.column}`);
+    expect(unmasked).toEqual([]);
+    expect(maskedBy.get('personal_data_consents')).toBeDefined();
+    expect(maskedBy.get('guests')).toEqual(
+      expect.arrayContaining(['blacklist_reason', 'citizenship', 'phone_normalized']),
+    );
+  });
+
   it("every changing request of the modules' fixtures writes entries naming its operation", async () => {
     const sent: Sent[] = [];
     recordRequests(sent);
@@ -86,11 +125,19 @@ describe('the audit contract', () => {
           'request_id',
           succeeded.map((request) => request.requestId),
         )
-        .select('request_id', 'operation')) as { request_id: string; operation: string }[];
-      return succeeded.map((request) => ({
-        request,
-        operations: rows.filter((row) => row.request_id === request.requestId).map((row) => row.operation),
-      }));
+        .select('request_id', 'operation', 'resource')) as {
+        request_id: string;
+        operation: string;
+        resource: string;
+      }[];
+      return succeeded.map((request) => {
+        const own = rows.filter((row) => row.request_id === request.requestId);
+        return {
+          request,
+          operations: own.map((row) => row.operation),
+          rows: own.some((row) => row.resource !== 'request'),
+        };
+      });
     };
     // A request that changed no audited row has its one entry written just after its answer.
     const found = await until(
@@ -116,6 +163,17 @@ describe('the audit contract', () => {
       )
       .map(({ request, operation, named }) => ({ request, expected: operation?.operationId, named }));
     expect(wrong).toEqual([]);
+    // Proof that the triggers recorded the rows: a request of an operation not known to change no audited row wrote
+    // entries of rows, not only the fallback entry naming it (dropping a table's trigger makes this fail).
+    const rowless = [
+      ...new Set(
+        found
+          .filter(({ request, rows }) => !rows && request.url.includes('/hotels/'))
+          .map(({ request }) => operationOf(request.method, request.url)?.operationId ?? request.url)
+          .filter((operation) => !CHANGES_NO_AUDITED_ROW.has(operation)),
+      ),
+    ];
+    expect(rowless).toEqual([]);
     const exercised = new Set(found.map(({ request }) => operationOf(request.method, request.url)?.operationId));
     expect(exercised.size).toBeGreaterThan(30);
     reportGate(

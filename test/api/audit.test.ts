@@ -6,6 +6,7 @@ import { localDay } from '../helpers/dates';
 import { readStackInfo } from '../helpers/stack-env';
 import { bringStayTo } from '../helpers/stays';
 import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
 
 let t: TestApp;
 beforeAll(() => {
@@ -50,6 +51,14 @@ async function hotelWithRoom(settings: Record<string, unknown> = {}) {
   const category = await createCategory(t, hotel, { base_price: 4000 });
   const room = await createRoom(t, hotel, category.id);
   return { hotel, category, room };
+}
+
+/** A forger with the database owner's rights, who gets past the append-only trigger. */
+async function forge(sql: string, hotelId: string): Promise<void> {
+  await t.db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL session_replication_role = replica');
+    await trx.raw(sql, [hotelId]);
+  });
 }
 
 describe('the audit log of a booking', () => {
@@ -158,17 +167,21 @@ describe('the chain', () => {
     expect(intact.body).toMatchObject({ intact: true, last_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(intact.body.entries).toBeGreaterThan(4);
 
-    await t
-      .db('audit_entries')
-      .where({ hotel_id: hotel.hotelId, seq: 3 })
-      .update({ after: { forged: true } });
+    await expect(
+      t
+        .db('audit_entries')
+        .where({ hotel_id: hotel.hotelId, seq: 3 })
+        .update({ after: { forged: true } }),
+    ).rejects.toThrow(/append-only/);
+    await expect(t.db('audit_heads').where({ hotel_id: hotel.hotelId }).update({ last_seq: 1 })).rejects.toThrow(
+      /append-only/,
+    );
+    await forge('UPDATE audit_entries SET after = \'{"forged": true}\' WHERE hotel_id = ? AND seq = 3', hotel.hotelId);
     const forged = await t.http.get(api(hotel, '/audit/verify')).set(as(hotel.accessToken)).expect(200);
     expect(forged.body).toEqual({ intact: false, entries: 2, broken_at: 3, reason: 'content_changed' });
 
     // A forger who also recomputes the hash breaks the next link instead.
-    await t.db.raw('UPDATE audit_entries e SET hash = audit_entry_hash(e) WHERE hotel_id = ? AND seq = 3', [
-      hotel.hotelId,
-    ]);
+    await forge('UPDATE audit_entries e SET hash = audit_entry_hash(e) WHERE hotel_id = ? AND seq = 3', hotel.hotelId);
     const rehashed = await t.http.get(api(hotel, '/audit/verify')).set(as(hotel.accessToken)).expect(200);
     expect(rehashed.body).toMatchObject({ intact: false, broken_at: 4, reason: 'previous_hash_mismatch' });
 
@@ -222,5 +235,164 @@ describe('reading the log', () => {
     expect(theirs.some((entry) => entry.resource_id === hotel.hotelId)).toBe(false);
     const housekeeper = await addStaff(t, hotel, 'housekeeper');
     await t.http.get(api(hotel, '/audit')).set(as(housekeeper.accessToken)).expect(403);
+  });
+});
+
+describe('the commit', () => {
+  it('a booking with a new guest and a change of a category, together on one hotel, never deadlock', async () => {
+    const { hotel, category, room } = await hotelWithRoom();
+    const rooms = [room.id, (await createRoom(t, hotel, category.id)).id, (await createRoom(t, hotel, category.id)).id];
+    const statuses: number[] = [];
+    for (let round = 0; round < 30; round += 1) {
+      const answers = await Promise.all(
+        [0, 1, 2].flatMap((pair) => [
+          t.http
+            .post(api(hotel, '/bookings'))
+            .set(as(hotel.accessToken))
+            .send({
+              ...guest,
+              guest_phone: `+7999${pair}00${String(round).padStart(4, '0')}`,
+              room_id: rooms[pair],
+              check_in: localDay(40 + round * 2),
+              check_out: localDay(41 + round * 2),
+            }),
+          t.http
+            .patch(api(hotel, `/room-categories/${category.id}`))
+            .set(as(hotel.accessToken))
+            .send({ base_price: 4000 + round * 3 + pair }),
+        ]),
+      );
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    expect(statuses.filter((status) => status >= 300)).toEqual([]);
+    const verdict = await t.http.get(api(hotel, '/audit/verify')).set(as(hotel.accessToken)).expect(200);
+    expect(verdict.body).toMatchObject({ intact: true });
+  });
+
+  it("commits two transactions whose realtime and audit work come in opposite orders, queued behind the hotel's lock", async () => {
+    const { hotel } = await hotelWithRoom();
+    const waiting = async (count: number) =>
+      until(
+        async () => {
+          const { rows } = (await t.db.raw(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          )) as { rows: { n: number }[] };
+          return rows[0].n >= count;
+        },
+        { what: `${count} commits waiting`, timeoutMs: 10_000, intervalMs: 50 },
+      );
+    // A guest's row has no inventory trigger: its audit entry is the transaction's first deferred work.
+    const guestRow = (trx: typeof t.db) =>
+      trx.raw(
+        "INSERT INTO guests (hotel_id, last_name, first_name, search_name) VALUES (?, 'Замок', 'Ева', 'замок ева')",
+        [hotel.hotelId],
+      );
+    const event = (trx: typeof t.db) =>
+      trx.raw("INSERT INTO realtime_events (hotel_id, type) VALUES (?, 'audit.lock.test')", [hotel.hotelId]);
+    // Another commit of the hotel holds its commit lock while both commit.
+    const holder = await t.db.transaction();
+    await holder.raw('SELECT pg_advisory_xact_lock(1381258821, hashtext(?))', [hotel.hotelId]);
+    const realtimeFirst = await t.db.transaction();
+    await event(realtimeFirst);
+    await guestRow(realtimeFirst);
+    const first = realtimeFirst.commit().then(
+      () => 'committed',
+      (error: Error) => error.message,
+    );
+    await waiting(1);
+    const auditFirst = await t.db.transaction();
+    await guestRow(auditFirst);
+    await event(auditFirst);
+    const second = auditFirst.commit().then(
+      () => 'committed',
+      (error: Error) => error.message,
+    );
+    await waiting(2);
+    await holder.commit();
+    expect(await Promise.all([first, second])).toEqual(['committed', 'committed']);
+  });
+
+  it('numbers the entries of a bulk write in order, chained, with the head written once', async () => {
+    const { hotel, category } = await hotelWithRoom();
+    const items = Array.from({ length: 20 }, (_, index) => ({
+      category_id: category.id,
+      from: localDay(100 + index * 3),
+      to: localDay(101 + index * 3),
+      min_stay_arrival: 2,
+    }));
+    await t.http.put(api(hotel, '/restrictions')).set(as(hotel.accessToken)).send({ items }).expect(200);
+    const seqs = (await entries(hotel, { limit: 500 })).items.map((entry) => entry.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => seqs.length - index));
+    const verdict = await t.http.get(api(hotel, '/audit/verify')).set(as(hotel.accessToken)).expect(200);
+    expect(verdict.body).toMatchObject({ intact: true, entries: seqs.length });
+  });
+});
+
+describe('verifying', () => {
+  it('finds the chain intact while bookings are being written', async () => {
+    const { hotel, room } = await hotelWithRoom();
+    let writing = true;
+    const writer = (async () => {
+      for (let index = 0; index < 12; index += 1)
+        await t.http
+          .post(api(hotel, '/bookings'))
+          .set(as(hotel.accessToken))
+          .send({ ...guest, room_id: room.id, check_in: localDay(200 + index), check_out: localDay(201 + index) })
+          .expect(201);
+      writing = false;
+    })();
+    const verdicts: unknown[] = [];
+    while (writing)
+      verdicts.push((await t.http.get(api(hotel, '/audit/verify')).set(as(hotel.accessToken)).expect(200)).body);
+    await writer;
+    expect(verdicts.length).toBeGreaterThan(0);
+    expect(verdicts.filter((verdict) => !(verdict as { intact: boolean }).intact)).toEqual([]);
+  });
+
+  it('checks a bounded range and says where to go on', async () => {
+    const { hotel } = await hotelWithRoom();
+    const all = (await t.http.get(api(hotel, '/audit/verify')).set(as(hotel.accessToken)).expect(200)).body;
+    const first = await t.http
+      .get(api(hotel, '/audit/verify'))
+      .query({ limit: 5 })
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(first.body).toMatchObject({ intact: true, entries: 5, next_from_seq: 6 });
+    const rest = await t.http
+      .get(api(hotel, '/audit/verify'))
+      .query({ from_seq: 6 })
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(rest.body).toEqual({ intact: true, entries: all.entries - 5, last_hash: all.last_hash });
+    await t.http.get(api(hotel, '/audit/verify')).query({ limit: 0 }).set(as(hotel.accessToken)).expect(400);
+  });
+});
+
+describe('what is recorded', () => {
+  it("leaves out a workstation's heartbeat, and names a row without an id by its key", async () => {
+    const { hotel, room } = await hotelWithRoom();
+    const desk = await t.http
+      .post(api(hotel, '/workstations'))
+      .set(as(hotel.accessToken))
+      .send({ name: 'Ресепшн' })
+      .expect(201);
+    const before = (await entries(hotel, { resource: 'workstations', limit: 500 })).items.length;
+    await t.db.raw('UPDATE workstations SET last_seen_at = now() WHERE id = ?', [desk.body.id]);
+    expect((await entries(hotel, { resource: 'workstations', limit: 500 })).items).toHaveLength(before);
+
+    const booking = await t.http
+      .post(api(hotel, '/bookings'))
+      .set(as(hotel.accessToken))
+      .send({ ...guest, room_id: room.id, check_in: localDay(300), check_out: localDay(301) })
+      .expect(201);
+    const [link] = (await entries(hotel, { resource: 'booking_guests' })).items;
+    expect(link.resource_id).toMatch(new RegExp(`^${booking.body.id as string}:[0-9a-f-]{36}$`));
+  });
+
+  it('masks keys that say personal data at any depth inside jsonb values', async () => {
+    const { rows } = (await t.db.raw(
+      `SELECT audit_mask_json('{"items": [{"guestName": "Мария", "phone": "+7999", "nights": 2}], "email": null}') AS v`,
+    )) as { rows: { v: unknown }[] };
+    expect(rows[0].v).toEqual({ items: [{ guestName: '[masked]', phone: '[masked]', nights: 2 }], email: null });
   });
 });

@@ -85,6 +85,12 @@ export const auditRepository = {
     return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   },
 
+  /** The stored hash of entry `seq`; undefined when there is none. */
+  async hashOf(db: DbOrTrx, hotelId: string, seq: number): Promise<string | null | undefined> {
+    const row = (await entries(db, hotelId).where({ seq }).first('hash')) as { hash: string | null } | undefined;
+    return row?.hash;
+  },
+
   async head(db: DbOrTrx, hotelId: string): Promise<{ last_seq: number; last_hash: string | null } | undefined> {
     const row = (await db('audit_heads').where({ hotel_id: hotelId }).first('last_seq', 'last_hash')) as
       { last_seq: string; last_hash: string | null } | undefined;

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
 import { pageQueryKeys } from '../../platform/http/pagination';
+import { VERIFY_MAX } from './audit.constants';
 
 const name = Joi.string().max(200);
 const fields = Joi.object().unknown(true).allow(null);
@@ -22,6 +23,16 @@ export const auditListQuery = Joi.object({
   limit: pageQueryKeys.limit
     .default(AUDIT_PAGE_DEFAULT)
     .description(`Entries per page (default ${AUDIT_PAGE_DEFAULT})`),
+});
+
+export const auditVerifyQuery = Joi.object({
+  from_seq: Joi.number().integer().min(1).default(1).description('The first entry to check (default the first)'),
+  limit: Joi.number()
+    .integer()
+    .min(1)
+    .max(VERIFY_MAX)
+    .default(VERIFY_MAX)
+    .description(`Entries checked at most (default and at most ${VERIFY_MAX}); the answer says where to go on`),
 });
 
 export const auditEntrySchema = Joi.object({
@@ -49,6 +60,10 @@ export const chainVerdictSchema = Joi.object({
   intact: Joi.boolean().required(),
   entries: Joi.number().integer().description('Entries checked and found linked'),
   last_hash: Joi.string().allow(null).optional().description("When intact: the last entry's hash (null for none)"),
+  next_from_seq: Joi.number()
+    .integer()
+    .optional()
+    .description('When intact and the limit was reached before the head: the `from_seq` of the next call'),
   broken_at: Joi.number().integer().optional().description('When not: the number of the first broken link'),
   reason: Joi.string()
     .valid('content_changed', 'previous_hash_mismatch', 'entry_missing', 'head_mismatch')

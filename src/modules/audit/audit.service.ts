@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from '../../platform/db/keyset';
 import type { Db } from '../../platform/db/knex';
+import { VERIFY_MAX } from './audit.constants';
 import { auditRepository, type ChainLink } from './audit.repository';
 import type { AuditEntry, AuditFilter, ChainBreak, ChainVerdict } from './audit.types';
 
@@ -31,28 +32,41 @@ export function createAuditService(db: Db) {
     },
 
     /**
-     * Walks the hotel's chain from its first entry: each number follows the last, each entry names the previous
-     * entry's hash and its content still has its own; the last one is the hotel's head. The first link that is not
-     * so is named.
+     * Checks the hotel's chain from entry `fromSeq` (its previous entry's stored hash taken as given), at most `limit`
+     * entries, up to the head read first (entries committed meanwhile are left to the next call): each number follows
+     * the last, each entry names the previous entry's hash and its content still has its own; at the head, its hash is
+     * the head's. The first link that is not so is named; otherwise `next_from_seq` says where to go on, if anywhere.
      */
-    async verify(hotelId: string): Promise<ChainVerdict> {
-      let expected = 1;
-      let previous: string | null = null;
-      for (;;) {
-        const links = await auditRepository.links(db, hotelId, expected - 1, VERIFY_BATCH);
+    async verify(hotelId: string, fromSeq = 1, limit = VERIFY_MAX): Promise<ChainVerdict> {
+      const head = (await auditRepository.head(db, hotelId)) ?? { last_seq: 0, last_hash: null };
+      const through = Math.min(head.last_seq, fromSeq + limit - 1);
+      let expected = fromSeq;
+      let previous = fromSeq > 1 ? await auditRepository.hashOf(db, hotelId, fromSeq - 1) : null;
+      if (previous === undefined) return { intact: false, entries: 0, broken_at: fromSeq - 1, reason: 'entry_missing' };
+      while (expected <= through) {
+        const links = await auditRepository.links(
+          db,
+          hotelId,
+          expected - 1,
+          Math.min(VERIFY_BATCH, through - expected + 1),
+        );
         for (const link of links) {
           const reason = breakOf(link, expected, previous);
-          if (reason) return { intact: false, entries: expected - 1, broken_at: expected, reason };
+          if (reason) return { intact: false, entries: expected - fromSeq, broken_at: expected, reason };
           previous = link.hash;
           expected += 1;
         }
-        if (links.length < VERIFY_BATCH) break;
+        if (links.length === 0) break;
       }
-      const head = await auditRepository.head(db, hotelId);
-      const entries = expected - 1;
-      if (head && (head.last_seq !== entries || head.last_hash !== previous))
-        return { intact: false, entries, broken_at: expected, reason: 'head_mismatch' };
-      return { intact: true, entries, last_hash: previous };
+      const checked = expected - fromSeq;
+      if (expected <= through || (through === head.last_seq && head.last_seq >= fromSeq && previous !== head.last_hash))
+        return { intact: false, entries: checked, broken_at: expected, reason: 'head_mismatch' };
+      return {
+        intact: true,
+        entries: checked,
+        last_hash: previous,
+        ...(through < head.last_seq && { next_from_seq: through + 1 }),
+      };
     },
   };
 }

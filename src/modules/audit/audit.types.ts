@@ -29,7 +29,7 @@ export interface AuditFilter {
 
 /** What the chain's check found: intact, or the first entry whose link is broken and why. */
 export type ChainVerdict =
-  | { intact: true; entries: number; last_hash: string | null }
+  | { intact: true; entries: number; last_hash: string | null; next_from_seq?: number }
   | { intact: false; entries: number; broken_at: number; reason: ChainBreak };
 
 export type ChainBreak = 'content_changed' | 'previous_hash_mismatch' | 'entry_missing' | 'head_mismatch';
