@@ -47,8 +47,14 @@ function rangesOf(stays: RestrictedStay[]): [string, string][] {
 }
 
 export const restrictionsRepository = {
-  /** Takes the hotel's restrictions lock until the transaction ends: its writes run one after another. */
+  /**
+   * Takes the hotel's restrictions lock until the transaction ends: its writes run one after another. A bulk write
+   * (up to two years of nights, each audited) may take seconds, so one queued behind others waits up to 20 s for its
+   * turn and runs up to 25 s, where the service's defaults would refuse it at 2 s and 5 s.
+   */
   async lockHotel(trx: DbOrTrx, hotelId: string): Promise<void> {
+    await trx.raw("SET LOCAL lock_timeout = '20s'");
+    await trx.raw("SET LOCAL statement_timeout = '25s'");
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`restrictions:${hotelId}`]);
   },
 
