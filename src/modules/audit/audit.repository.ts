@@ -72,6 +72,23 @@ export const auditRepository = {
     return rows.reverse().map(entryOf);
   },
 
+  /** The latest `limit` entries of one record that wrote `field` (a booking's status moves), oldest first. */
+  async writesOf(
+    db: DbOrTrx,
+    hotelId: string,
+    record: { resource: string; id: string },
+    field: string,
+    limit: number,
+  ): Promise<AuditEntry[]> {
+    const rows = (await entries(db, hotelId)
+      .where({ resource: record.resource, resource_id: record.id })
+      .whereRaw('(after ->> ?) IS NOT NULL', [field])
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .select(COLUMNS)) as EntryRow[];
+    return rows.reverse().map(entryOf);
+  },
+
   /** Up to `limit` links after `afterSeq`, in order, each with the hash its stored content has now. */
   async links(db: DbOrTrx, hotelId: string, afterSeq: number, limit: number): Promise<ChainLink[]> {
     const rows = (await entries(db, hotelId)

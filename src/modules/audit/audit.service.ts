@@ -30,6 +30,16 @@ export function createAuditService(db: Db) {
       return auditRepository.forResource(db, hotelId, resource, id, limit);
     },
 
+    /** The latest `limit` entries of one record that wrote `field` (a booking's status moves), oldest first. */
+    writesOf(
+      hotelId: string,
+      record: { resource: string; id: string },
+      field: string,
+      limit: number,
+    ): Promise<AuditEntry[]> {
+      return auditRepository.writesOf(db, hotelId, record, field, limit);
+    },
+
     /**
      * Walks the hotel's chain from its first entry: each number follows the last, each entry names the previous
      * entry's hash and its content still has its own; the last one is the hotel's head. The first link that is not

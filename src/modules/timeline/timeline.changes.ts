@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../audit';
 import { guest, job, provider, staff } from './timeline.actors';
 import type { TimelineDependencies } from './timeline.dependencies';
-import type { SourceActor, SourceRequest, TimelineSource } from './timeline.types';
+import { readOf, type SourceActor, type SourceRequest, type TimelineSource } from './timeline.types';
 
 /** The columns a status move writes: the statuses source tells those moves, the changes source the rest. */
 const STATUS_COLUMNS = new Set(['status', 'checked_in_at', 'checked_out_at', 'cancelled_at', 'cancel_reason']);
@@ -35,7 +35,8 @@ const changedFields = (entry: AuditEntry) =>
 export const changes: TimelineSource<TimelineDependencies> = {
   name: 'changes',
   async read(deps, request) {
-    return (await bookingChanges(deps, request))
+    const logged = await bookingChanges(deps, request);
+    const entries = logged
       .filter((entry) => entry.action === 'update' && changedFields(entry).length > 0)
       .map((entry) => ({
         at: entry.at,
@@ -43,5 +44,6 @@ export const changes: TimelineSource<TimelineDependencies> = {
         summary: `Changed: ${changedFields(entry).join(', ')}`,
         actor: auditActor(entry.actor),
       }));
+    return readOf(entries, request.limit, logged.length);
   },
 };

@@ -2,7 +2,7 @@ import type { Deposit, DepositRefund } from '../deposits';
 import type { BookingPayment } from '../payments';
 import type { TimelineDependencies } from './timeline.dependencies';
 import { guest, job, provider, staff } from './timeline.actors';
-import type { SourceEntry, TimelineSource } from './timeline.types';
+import { readOf, type SourceEntry, type TimelineSource } from './timeline.types';
 
 const YOOKASSA = provider('yookassa');
 
@@ -10,8 +10,8 @@ const YOOKASSA = provider('yookassa');
 const onlinePayments: TimelineSource<TimelineDependencies> = {
   name: 'online_payments',
   async read({ billing }, { hotelId, bookingId, limit }) {
-    const rows = (await billing.onlinePayments.list(hotelId, bookingId)).slice(-limit);
-    return rows.flatMap((row): SourceEntry[] => [
+    const all = await billing.onlinePayments.list(hotelId, bookingId);
+    const entries = all.slice(-limit).flatMap((row): SourceEntry[] => [
       {
         at: row.created_at,
         kind: 'online_payment_requested',
@@ -29,6 +29,7 @@ const onlinePayments: TimelineSource<TimelineDependencies> = {
             },
           ]),
     ]);
+    return { entries, cut: all.length > limit };
   },
 };
 
@@ -70,7 +71,8 @@ function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[
 const money: TimelineSource<TimelineDependencies> = {
   name: 'money',
   async read({ deposits, payments, fiscal }, { hotelId, bookingId, limit }) {
-    const ledger = (await payments.ledger.list(hotelId, bookingId)).slice(-limit);
+    const fullLedger = await payments.ledger.list(hotelId, bookingId);
+    const ledger = fullLedger.slice(-limit);
     const { deposits: rows, refunds } = await deposits.ofBooking(hotelId, bookingId, limit);
     const sources = [...ledger.map((p) => p.id), ...rows.map((d) => d.id), ...refunds.map((r) => r.id)];
     const receipts = (await fiscal.ofSources(hotelId, sources, limit)).map((receipt) => ({
@@ -79,7 +81,9 @@ const money: TimelineSource<TimelineDependencies> = {
       summary: `${receipt.operation} ${receipt.total} (${receipt.status})`,
       actor: job('fiscalReceipt'),
     }));
-    return [...paymentEntries(ledger), ...depositEntries(rows, refunds), ...receipts];
+    const entries = [...paymentEntries(ledger), ...depositEntries(rows, refunds), ...receipts];
+    const cut = readOf(entries, limit, rows.length, refunds.length, receipts.length).cut;
+    return { entries, cut: cut || fullLedger.length > limit };
   },
 };
 
@@ -96,7 +100,7 @@ const folio: TimelineSource<TimelineDependencies> = {
       { summed: SUMMED, listed: LISTED },
       limit,
     );
-    return [
+    const entries = [
       ...sums.map((sum) => ({
         at: sum.created_at,
         kind: `folio_${sum.kind}`,
@@ -110,6 +114,7 @@ const folio: TimelineSource<TimelineDependencies> = {
         actor: staff(line.posted_by),
       })),
     ];
+    return readOf(entries, limit, lines.length);
   },
 };
 
@@ -117,7 +122,7 @@ const invoices: TimelineSource<TimelineDependencies> = {
   name: 'invoices',
   async read({ invoices }, { hotelId, bookingId, limit }) {
     const rows = await invoices.list(hotelId, { booking_id: bookingId, limit });
-    return rows.flatMap((invoice): SourceEntry[] => [
+    const entries = rows.flatMap((invoice): SourceEntry[] => [
       {
         at: invoice.issued_at,
         kind: 'invoice',
@@ -135,6 +140,7 @@ const invoices: TimelineSource<TimelineDependencies> = {
           ]
         : []),
     ]);
+    return readOf(entries, limit, rows.length);
   },
 };
 

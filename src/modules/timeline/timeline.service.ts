@@ -53,15 +53,19 @@ export function createTimelineService(
       // A few sources at a time: quicker than one by one, and one request takes few of the pool's connections.
       const readAll = async () => {
         const read = await inGroups(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));
-        return read.flat().sort(byTime);
+        const cut = sources.filter((_, i) => read[i].cut).map((source) => source.name);
+        return { entries: read.flatMap((each) => each.entries).sort(byTime), cut };
       };
       // The workflows are asked while the database is read.
       const [read, upcoming] = await Promise.all([readAll(), upcomingOf(deps, workflows, request)]);
-      const kept = read.slice(-MAX_ENTRIES);
+      const kept = read.entries.slice(-MAX_ENTRIES);
+      // Older records were left out by a source's bound (named), or older entries by the timeline's.
+      const cut = kept.length < read.entries.length ? [...read.cut, 'entries'] : read.cut;
       return {
         booking_id: bookingId,
         entries: await named(hotelId, kept),
-        truncated: kept.length < read.length,
+        truncated: cut.length > 0,
+        cut_sources: cut,
         upcoming,
       };
     },

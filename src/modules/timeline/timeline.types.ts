@@ -25,11 +25,23 @@ export interface SourceRequest {
   limit: number;
 }
 
+/** What a source read: its entries, and whether it was cut at its bound (older records left out). */
+export interface SourceRead {
+  entries: SourceEntry[];
+  cut: boolean;
+}
+
 /** A source: a name (said when it was cut at its bound) and a read of its entries. */
 export interface TimelineSource<Deps> {
   name: string;
-  read(deps: Deps, request: SourceRequest): Promise<SourceEntry[]>;
+  read(deps: Deps, request: SourceRequest): Promise<SourceRead>;
 }
+
+/** A source's entries, cut when any of its reads returned `limit` records or more (it may have left older out). */
+export const readOf = (entries: SourceEntry[], limit: number, ...counts: number[]): SourceRead => ({
+  entries,
+  cut: counts.some((count) => count >= limit),
+});
 
 /** What a durable workflow still means to do for the booking. */
 export interface UpcomingEntry {
