@@ -32,7 +32,11 @@ export const timelineSchema = Joi.object({
     .description('The sources that left older records out at their bound (`entries`: the timeline’s 1000)'),
   upcoming: Joi.object({
     available: Joi.boolean().required().description('False when Temporal did not answer in time'),
-    reason: Joi.string().optional().description('Why the part is missing (`available` false)'),
+    reason: Joi.string().optional().description('Why the part is missing (`available` false) or incomplete'),
+    unanswered: Joi.array()
+      .items(Joi.string())
+      .optional()
+      .description('The workflows (ids) that did not answer in time: the others’ answers are shown'),
     entries: Joi.array().items(entrySchema).required().description('Soonest first'),
   }).required(),
 });
