@@ -86,8 +86,9 @@ const tvPushes: Source = {
 const cards: Source = {
   name: 'cards',
   async read({ cards }, { hotelId, bookingId, limit }) {
+    // Newest first (at most 200 read): the latest `limit` are the first ones.
     const all = await cards.forBooking(hotelId, bookingId);
-    const entries = all.slice(-limit).flatMap((card): SourceEntry[] => [
+    const entries = all.slice(0, limit).flatMap((card): SourceEntry[] => [
       { at: card.created_at, kind: 'card', summary: `Card ${card.status}`, actor: staff(card.issued_by) },
       ...(card.cancelled_at
         ? [
@@ -100,7 +101,7 @@ const cards: Source = {
           ]
         : []),
     ]);
-    return { entries, cut: all.length > limit };
+    return readOf(entries, limit, all.length);
   },
 };
 
