@@ -142,8 +142,8 @@ describe('GET /bookings/{id}/timeline', () => {
       { at: expect.any(String), kind: 'created', summary: 'Booked (online)', actor: ownerActor },
       { at: expect.any(String), kind: 'payment', summary: '1000.00 (cash)', actor: deskActor },
       { at: expect.any(String), kind: 'deposit', summary: 'cash 500.00 RUB', actor: deskActor },
-      // A change the audit log recorded: the fields named (their values are the log's, personal data masked).
-      { at: expect.any(String), kind: 'changed', summary: 'Changed: notes', actor: deskActor },
+      // A change the audit log recorded: its fields are named only to those who may read the log (not the desk).
+      { at: expect.any(String), kind: 'changed', summary: 'Changed', actor: deskActor },
       { at: expect.any(String), kind: 'checked_in', summary: 'Checked in', actor: deskActor },
       {
         at: expect.any(String),
@@ -198,7 +198,16 @@ describe('GET /bookings/{id}/timeline', () => {
     }
   });
 
-  it('is for the front desk and managers; another hotel gets 404, an unknown booking 404', async () => {
+  it('names the fields a change wrote to those who may read the audit log: managers and security', async () => {
+    for (const role of ['manager', 'security'] as const) {
+      const reader = await addStaff(t, owner, role);
+      const { body } = await timelineOf(stayId, reader.accessToken).expect(200);
+      const changed = (body as Timeline).entries.filter((entry) => entry.kind === 'changed');
+      expect(changed.map((entry) => entry.summary)).toEqual(['Changed: notes']);
+    }
+  });
+
+  it('is for the front desk, managers and security; another hotel gets 404, an unknown booking 404', async () => {
     const manager = await addStaff(t, owner, 'manager');
     await timelineOf(stayId, manager.accessToken).expect(200);
     const housekeeper = await addStaff(t, owner, 'housekeeper');

@@ -11,7 +11,7 @@ const deps = {
   billing: { onlinePayments: { list: async () => [] } },
 } as unknown as TimelineDependencies;
 
-const request = { hotelId: '00000000-0000-4000-8000-000000000003', bookingId, limit: 200 };
+const request = { hotelId: '00000000-0000-4000-8000-000000000003', bookingId, limit: 200, readsAudit: true };
 
 describe('what is still to come', () => {
   it('shows the answers that arrived and names the workflow that did not answer in time', async () => {

@@ -41,7 +41,8 @@ export const changes: TimelineSource<TimelineDependencies> = {
       .map((entry) => ({
         at: entry.at,
         kind: 'changed',
-        summary: `Changed: ${changedFields(entry).join(', ')}`,
+        // The fields are the audit log's to name: to those who may read it.
+        summary: request.readsAudit ? `Changed: ${changedFields(entry).join(', ')}` : 'Changed',
         actor: auditActor(entry.actor),
       }));
     return readOf(entries, request.limit, logged.length);

@@ -47,9 +47,9 @@ export function createTimelineService(
 
   return {
     /** Everything that happened to the stay, oldest first, and what its workflows still mean to do. */
-    async of(hotelId: string, bookingId: string) {
+    async of(hotelId: string, bookingId: string, { readsAudit }: { readsAudit: boolean }) {
       await deps.bookings.get(hotelId, bookingId);
-      const request = { hotelId, bookingId, limit: PER_SOURCE };
+      const request = { hotelId, bookingId, limit: PER_SOURCE, readsAudit };
       // A few sources at a time: quicker than one by one, and one request takes few of the pool's connections.
       const readAll = async () => {
         const read = await inGroups(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));

@@ -23,6 +23,8 @@ export interface SourceRequest {
   hotelId: string;
   bookingId: string;
   limit: number;
+  /** Whether the reader may read the audit log: only then are the fields a change wrote named. */
+  readsAudit: boolean;
 }
 
 /** What a source read: its entries, and whether it was cut at its bound (older records left out). */
