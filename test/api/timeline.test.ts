@@ -149,15 +149,41 @@ describe('GET /bookings/{id}/timeline', () => {
         at: expect.any(String),
         kind: 'room_service_order',
         summary: expect.stringMatching(/^Order №\d+, 700.00$/),
-        actor: null,
+        // Placed by the desk: the audit log's entry of the order says so.
+        actor: deskActor,
       },
       { at: expect.any(String), kind: 'checked_out', summary: 'Checked out', actor: deskActor },
     ]);
+    // The cash deposit was taken at the desk, not confirmed by a provider.
+    expect(timeline.entries.find((entry) => entry.kind === 'deposit_confirmed')?.actor).toEqual(deskActor);
+    // Notifications of what other entries tell (the booking made, the room-service order) are not repeated.
+    expect(timeline.entries.filter((entry) => entry.kind === 'notification')).toEqual([]);
     expect(timeline.entries).toContainEqual({
       at: expect.any(String),
       kind: 'guest_email',
       summary: expect.stringMatching(/^E-mail to the guest: (received|confirmed)$/),
       actor: { type: 'system', name: 'bookingLife' },
+    });
+  });
+
+  it('names who closed a deposit, with its amount and what was captured', async () => {
+    await t.http
+      .post(api(`/bookings/${stayId}/deposit/release`))
+      .set(as(desk.accessToken))
+      .send({ items: [] })
+      .expect(202);
+    const { body } = await until(
+      async () => {
+        const read = await timelineOf(stayId).expect(200);
+        return read.body.entries.some((entry: Entry) => entry.kind === 'deposit_closed') && read;
+      },
+      { what: 'the deposit closed in the timeline' },
+    );
+    expect((body as Timeline).entries.find((entry) => entry.kind === 'deposit_closed')).toEqual({
+      at: expect.any(String),
+      kind: 'deposit_closed',
+      summary: 'released, 500.00 RUB (captured 0.00)',
+      actor: expect.objectContaining({ type: expect.any(String) }),
     });
   });
 

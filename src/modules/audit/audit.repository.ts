@@ -72,16 +72,17 @@ export const auditRepository = {
     return rows.reverse().map(entryOf);
   },
 
-  /** The latest `limit` entries of one record that wrote `field` (a booking's status moves), oldest first. */
+  /** The latest `limit` entries of these records that wrote `field` (a booking's status moves), oldest first. */
   async writesOf(
     db: DbOrTrx,
     hotelId: string,
-    record: { resource: string; id: string },
+    records: { resource: string; ids: string[] },
     field: string,
     limit: number,
   ): Promise<AuditEntry[]> {
     const rows = (await entries(db, hotelId)
-      .where({ resource: record.resource, resource_id: record.id })
+      .where('resource', records.resource)
+      .whereIn('resource_id', records.ids)
       .whereRaw('(after ->> ?) IS NOT NULL', [field])
       .orderBy('seq', 'desc')
       .limit(limit)

@@ -30,14 +30,18 @@ export function createAuditService(db: Db) {
       return auditRepository.forResource(db, hotelId, resource, id, limit);
     },
 
-    /** The latest `limit` entries of one record that wrote `field` (a booking's status moves), oldest first. */
+    /**
+     * The latest `limit` entries of these records that wrote `field`, oldest first: a booking's status moves, who
+     * closed deposits, who placed orders (their insert wrote `created_at`).
+     */
     writesOf(
       hotelId: string,
-      record: { resource: string; id: string },
+      records: { resource: string; ids: string[] },
       field: string,
       limit: number,
     ): Promise<AuditEntry[]> {
-      return auditRepository.writesOf(db, hotelId, record, field, limit);
+      if (records.ids.length === 0) return Promise.resolve([]);
+      return auditRepository.writesOf(db, hotelId, records, field, limit);
     },
 
     /**

@@ -2,7 +2,8 @@ import type { Deposit, DepositRefund } from '../deposits';
 import type { BookingPayment } from '../payments';
 import type { TimelineDependencies } from './timeline.dependencies';
 import { guest, job, provider, staff } from './timeline.actors';
-import { readOf, type SourceEntry, type TimelineSource } from './timeline.types';
+import { auditActor } from './timeline.changes';
+import { readOf, type SourceActor, type SourceEntry, type TimelineSource } from './timeline.types';
 
 const YOOKASSA = provider('yookassa');
 
@@ -25,7 +26,8 @@ const onlinePayments: TimelineSource<TimelineDependencies> = {
               at: row.updated_at,
               kind: `online_payment_${row.status}`,
               summary: `${row.amount} ${row.currency}${row.cancel_reason ? `: ${row.cancel_reason}` : ''}`,
-              actor: YOOKASSA,
+              // Given up when the payer's time ran out: the payment's workflow; otherwise the provider's word.
+              actor: row.cancel_reason === 'not_paid' ? job('bookingPayment') : YOOKASSA,
             },
           ]),
     ]);
@@ -35,16 +37,19 @@ const onlinePayments: TimelineSource<TimelineDependencies> = {
 
 /** Ledger rows: money taken (or given back, negative) at the desk, online or at booking. */
 function paymentEntries(rows: BookingPayment[]): SourceEntry[] {
-  return rows.map((row) => ({
-    at: row.paid_at,
-    kind: Number(row.amount) < 0 ? 'payment_returned' : 'payment',
-    summary: `${row.amount} (${row.method})${row.note ? `: ${row.note}` : ''}`,
-    actor: row.method === 'online' ? YOOKASSA : staff(row.created_by),
-  }));
+  // Money paid online is the online payments source's (`online_payment_succeeded`): not told twice.
+  return rows
+    .filter((row) => !(row.method === 'online' && Number(row.amount) > 0))
+    .map((row) => ({
+      at: row.paid_at,
+      kind: Number(row.amount) < 0 ? 'payment_returned' : 'payment',
+      summary: `${row.amount} (${row.method})${row.note ? `: ${row.note}` : ''}`,
+      actor: row.method === 'online' ? YOOKASSA : staff(row.created_by),
+    }));
 }
 
-/** Deposits: asked, confirmed, closed with their outcome; their refunds. */
-function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[] {
+/** Deposits: asked, confirmed (cash at the desk, others by the provider), closed by whom the log says; refunds. */
+function depositEntries(rows: Deposit[], refunds: DepositRefund[], closers: Map<string | null, SourceActor | null>) {
   const entries = rows.flatMap((row): SourceEntry[] => [
     {
       at: row.created_at,
@@ -53,9 +58,25 @@ function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[
       actor: staff(row.created_by),
     },
     ...(row.confirmed_at
-      ? [{ at: row.confirmed_at, kind: 'deposit_confirmed', summary: `${row.amount} ${row.currency}`, actor: YOOKASSA }]
+      ? [
+          {
+            at: row.confirmed_at,
+            kind: 'deposit_confirmed',
+            summary: `${row.amount} ${row.currency}`,
+            actor: row.kind === 'cash' ? staff(row.created_by) : YOOKASSA,
+          },
+        ]
       : []),
-    ...(row.closed_at ? [{ at: row.closed_at, kind: 'deposit_closed', summary: row.status, actor: null }] : []),
+    ...(row.closed_at
+      ? [
+          {
+            at: row.closed_at,
+            kind: 'deposit_closed',
+            summary: `${row.status}, ${row.amount} ${row.currency} (captured ${row.captured_amount})`,
+            actor: closers.get(row.id) ?? null,
+          },
+        ]
+      : []),
   ]);
   return entries.concat(
     refunds.map((refund) => ({
@@ -70,10 +91,13 @@ function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[
 /** The money taken and held: payments, deposits and refunds, and the fiscal receipts of them all (one read each). */
 const money: TimelineSource<TimelineDependencies> = {
   name: 'money',
-  async read({ deposits, payments, fiscal }, { hotelId, bookingId, limit }) {
+  async read({ deposits, payments, fiscal, audit }, { hotelId, bookingId, limit }) {
     const fullLedger = await payments.ledger.list(hotelId, bookingId);
     const ledger = fullLedger.slice(-limit);
     const { deposits: rows, refunds } = await deposits.ofBooking(hotelId, bookingId, limit);
+    const closed = rows.filter((row) => row.closed_at).map((row) => row.id);
+    const closings = await audit.writesOf(hotelId, { resource: 'deposits', ids: closed }, 'closed_at', limit);
+    const closers = new Map(closings.map((entry) => [entry.resource_id, auditActor(entry.actor)]));
     const sources = [...ledger.map((p) => p.id), ...rows.map((d) => d.id), ...refunds.map((r) => r.id)];
     const receipts = (await fiscal.ofSources(hotelId, sources, limit)).map((receipt) => ({
       at: receipt.updated_at,
@@ -81,7 +105,7 @@ const money: TimelineSource<TimelineDependencies> = {
       summary: `${receipt.operation} ${receipt.total} (${receipt.status})`,
       actor: job('fiscalReceipt'),
     }));
-    const entries = [...paymentEntries(ledger), ...depositEntries(rows, refunds), ...receipts];
+    const entries = [...paymentEntries(ledger), ...depositEntries(rows, refunds, closers), ...receipts];
     const cut = readOf(entries, limit, rows.length, refunds.length, receipts.length).cut;
     return { entries, cut: cut || fullLedger.length > limit };
   },

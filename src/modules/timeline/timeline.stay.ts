@@ -33,7 +33,7 @@ const statuses: Source = {
   async read({ bookings, audit }, { hotelId, bookingId, limit }) {
     const [booking, logged] = await Promise.all([
       bookings.get(hotelId, bookingId),
-      audit.writesOf(hotelId, { resource: 'bookings', id: bookingId }, 'status', limit),
+      audit.writesOf(hotelId, { resource: 'bookings', ids: [bookingId] }, 'status', limit),
     ]);
     const moves = logged
       .filter((entry) => entry.action === 'update')
@@ -107,14 +107,18 @@ const cards: Source = {
 
 const roomService: Source = {
   name: 'room_service',
-  async read({ roomservice }, { hotelId, bookingId, limit }) {
+  async read({ roomservice, audit }, { hotelId, bookingId, limit }) {
     const { items } = await roomservice.orders.list(hotelId, { booking_id: bookingId, limit });
+    // Who placed each order (the desk, the guest): the audit log's entry of its insert.
+    const ids = items.map((order) => order.id);
+    const placed = await audit.writesOf(hotelId, { resource: 'room_service_orders', ids }, 'created_at', limit);
+    const placer = new Map(placed.map((entry) => [entry.resource_id, auditActor(entry.actor)]));
     const entries = items.flatMap((order): SourceEntry[] => [
       {
         at: order.created_at,
         kind: 'room_service_order',
         summary: `Order №${order.number}, ${order.total}`,
-        actor: null,
+        actor: placer.get(order.id) ?? null,
       },
       ...(order.delivered_at
         ? [{ at: order.delivered_at, kind: 'room_service_delivered', summary: `Order №${order.number}`, actor: null }]
@@ -122,21 +126,38 @@ const roomService: Source = {
       ...(order.cancelled_at
         ? [{ at: order.cancelled_at, kind: 'room_service_cancelled', summary: `Order №${order.number}`, actor: null }]
         : []),
+      ...(order.refunded_at
+        ? [{ at: order.refunded_at, kind: 'room_service_refunded', summary: `Order №${order.number}`, actor: null }]
+        : []),
     ]);
     return readOf(entries, limit, items.length);
   },
 };
 
+/** Notifications of events another source tells already (with who did it): not repeated. */
+const TOLD_ELSEWHERE = new Set([
+  'booking_created',
+  'widget_booking',
+  'booking_cancelled_no_show',
+  'booking_auto_checked_out',
+  'review_created',
+  'room_service_order',
+  'deposit_settled',
+  'payment_received',
+]);
+
 const notifications: Source = {
   name: 'notifications',
   async read({ notifications }, { hotelId, bookingId, limit }) {
     const rows = await notifications.aboutBooking(hotelId, bookingId, limit);
-    const entries = rows.map((notification) => ({
-      at: notification.created_at,
-      kind: 'notification',
-      summary: notification.title,
-      actor: null,
-    }));
+    const entries = rows
+      .filter((row) => !TOLD_ELSEWHERE.has(row.type))
+      .map((notification) => ({
+        at: notification.created_at,
+        kind: 'notification',
+        summary: notification.title,
+        actor: null,
+      }));
     return readOf(entries, limit, rows.length);
   },
 };
