@@ -7,9 +7,9 @@ import { readOf, type SourceActor, type SourceRequest, type TimelineSource } fro
 const STATUS_COLUMNS = new Set(['status', 'checked_in_at', 'checked_out_at', 'cancelled_at', 'cancel_reason']);
 /**
  * Columns that say nothing a source does not: every change's bookkeeping, the instants that follow the dates and the
- * status moves, and the money the payments source tells.
+ * status moves, and the money the money sources tell (payments, charges).
  */
-const BOOKKEEPING = new Set(['updated_at', 'version', 'start_at', 'end_at', 'paid_amount']);
+const BOOKKEEPING = new Set(['updated_at', 'version', 'start_at', 'end_at', 'paid_amount', 'charges_amount']);
 
 /** Who the audit log names as having made a change, as the timeline names actors. */
 export function auditActor({ kind, id }: AuditEntry['actor']): SourceActor | null {
