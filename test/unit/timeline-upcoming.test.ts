@@ -1,5 +1,6 @@
 import { upcomingOf } from '../../src/modules/timeline/timeline.upcoming';
 import type { TimelineDependencies } from '../../src/modules/timeline/timeline.dependencies';
+import { sharedReads } from '../../src/modules/timeline/timeline.shared';
 import { WorkflowsUnavailable } from '../../src/platform/temporal/workflow-queries';
 
 const bookingId = '00000000-0000-4000-8000-000000000001';
@@ -11,7 +12,14 @@ const deps = {
   billing: { onlinePayments: { list: async () => [] } },
 } as unknown as TimelineDependencies;
 
-const request = { hotelId: '00000000-0000-4000-8000-000000000003', bookingId, limit: 200, readsAudit: true };
+const hotelId = '00000000-0000-4000-8000-000000000003';
+const request = {
+  hotelId,
+  bookingId,
+  limit: 200,
+  readsAudit: true,
+  shared: sharedReads(deps, hotelId, bookingId, 200),
+};
 
 describe('what is still to come', () => {
   it('shows the answers that arrived and names the workflow that did not answer in time', async () => {
@@ -20,7 +28,7 @@ describe('what is still to come', () => {
       if (id.startsWith('deposit:')) throw new WorkflowsUnavailable('no answer in 1000 ms');
       return [{ step: 'review_invitation' as const, at }];
     };
-    const upcoming = await upcomingOf(deps, { ask: ask as never }, request);
+    const upcoming = await upcomingOf({ ask: ask as never }, request);
     expect(upcoming).toEqual({
       available: true,
       entries: [{ at, kind: 'review_invitation', summary: expect.any(String), actor: expect.any(Object) }],
@@ -33,7 +41,7 @@ describe('what is still to come', () => {
     const ask = async () => {
       throw new WorkflowsUnavailable('down');
     };
-    expect(await upcomingOf(deps, { ask }, request)).toEqual({
+    expect(await upcomingOf({ ask }, request)).toEqual({
       available: false,
       reason: expect.any(String),
       entries: [],

@@ -10,8 +10,8 @@ const YOOKASSA = provider('yookassa');
 /** Online payments asked of the guest: created (by staff or the widget), then paid or given up. */
 const onlinePayments: TimelineSource<TimelineDependencies> = {
   name: 'online_payments',
-  async read({ billing }, { hotelId, bookingId, limit }) {
-    const all = await billing.onlinePayments.list(hotelId, bookingId);
+  async read(_deps, { limit, shared }) {
+    const all = await shared.onlinePayments();
     const entries = all.slice(-limit).flatMap((row): SourceEntry[] => [
       {
         at: row.created_at,
@@ -91,10 +91,10 @@ function depositEntries(rows: Deposit[], refunds: DepositRefund[], closers: Map<
 /** The money taken and held: payments, deposits and refunds, and the fiscal receipts of them all (one read each). */
 const money: TimelineSource<TimelineDependencies> = {
   name: 'money',
-  async read({ deposits, payments, fiscal, audit }, { hotelId, bookingId, limit }) {
+  async read({ payments, fiscal, audit }, { hotelId, bookingId, limit, shared }) {
     const fullLedger = await payments.ledger.list(hotelId, bookingId);
     const ledger = fullLedger.slice(-limit);
-    const { deposits: rows, refunds } = await deposits.ofBooking(hotelId, bookingId, limit);
+    const { deposits: rows, refunds } = await shared.deposits();
     const closed = rows.filter((row) => row.closed_at).map((row) => row.id);
     const closings = await audit.writesOf(hotelId, { resource: 'deposits', ids: closed }, 'closed_at', limit);
     const closers = new Map(closings.map((entry) => [entry.resource_id, auditActor(entry.actor)]));

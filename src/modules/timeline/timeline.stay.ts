@@ -30,9 +30,9 @@ const moveSummary = (status: string, reason: unknown) =>
  */
 const statuses: Source = {
   name: 'statuses',
-  async read({ bookings, audit }, { hotelId, bookingId, limit }) {
+  async read({ audit }, { hotelId, bookingId, limit, shared }) {
     const [booking, logged] = await Promise.all([
-      bookings.get(hotelId, bookingId),
+      shared.booking(),
       audit.writesOf(hotelId, { resource: 'bookings', ids: [bookingId] }, 'status', limit),
     ]);
     const moves = logged

@@ -1,3 +1,5 @@
+import type { SharedReads } from './timeline.shared';
+
 /** Who did what the entry tells: a member of staff, the guest, one of the service's own jobs, or a provider. */
 export type Actor =
   | { type: 'staff'; id: string; name: string | null; role: string | null }
@@ -25,6 +27,8 @@ export interface SourceRequest {
   limit: number;
   /** Whether the reader may read the audit log: only then are the fields a change wrote named. */
   readsAudit: boolean;
+  /** The reads several sources share, made once per request. */
+  shared: SharedReads;
 }
 
 /** What a source read: its entries, and whether it was cut at its bound (older records left out). */

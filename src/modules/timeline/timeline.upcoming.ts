@@ -3,7 +3,6 @@ import { bookingWorkflowIds } from '../../../workflows/contracts/bookings';
 import { depositWorkflowId } from '../../../workflows/contracts/deposits';
 import { upcomingQuery, type UpcomingStep } from '../../../workflows/contracts/upcoming';
 import { WorkflowsUnavailable, type WorkflowQueries } from '../../platform/temporal/workflow-queries';
-import type { TimelineDependencies } from './timeline.dependencies';
 import type { SourceRequest, UpcomingEntry } from './timeline.types';
 
 /** How long the timeline waits for the workflows' answers before it answers without them. */
@@ -23,9 +22,10 @@ export type Upcoming =
   | { available: false; reason: string; entries: [] };
 
 /** The booking's durable workflows still running: its own, its open deposits', its pending online payments'. */
-async function workflowsOf(deps: TimelineDependencies, { hotelId, bookingId }: SourceRequest) {
-  const { deposits } = await deps.deposits.ofBooking(hotelId, bookingId, ASKED);
-  const payments = (await deps.billing.onlinePayments.list(hotelId, bookingId)).slice(-ASKED);
+async function workflowsOf({ bookingId, shared }: SourceRequest) {
+  // Read once for the money sources too: deposits newest first, online payments oldest first.
+  const deposits = (await shared.deposits()).deposits.slice(0, ASKED);
+  const payments = (await shared.onlinePayments()).slice(-ASKED);
   return [
     bookingWorkflowIds.booking(bookingId),
     ...deposits.filter((deposit) => deposit.closed_at === null).map((deposit) => depositWorkflowId(deposit.id)),
@@ -40,12 +40,8 @@ async function workflowsOf(deps: TimelineDependencies, { hotelId, bookingId }: S
  * UPCOMING_TIMEOUT_MS: the answers that arrived are shown and the workflows that did not answer named
  * (`unanswered`); a Temporal slow or down for all of them leaves the part out, saying so.
  */
-export async function upcomingOf(
-  deps: TimelineDependencies,
-  workflows: Pick<WorkflowQueries, 'ask'>,
-  request: SourceRequest,
-): Promise<Upcoming> {
-  const ids = await workflowsOf(deps, request);
+export async function upcomingOf(workflows: Pick<WorkflowQueries, 'ask'>, request: SourceRequest): Promise<Upcoming> {
+  const ids = await workflowsOf(request);
   const answers = await Promise.allSettled(ids.map((id) => workflows.ask(id, upcomingQuery, UPCOMING_TIMEOUT_MS)));
   const failure = answers.find((answer) => answer.status === 'rejected');
   if (failure && !(failure.reason instanceof WorkflowsUnavailable)) throw failure.reason;
