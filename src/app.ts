@@ -50,6 +50,8 @@ export interface Api {
   metrics: ApiMetrics;
   /** The WebSocket endpoints the modules declare (`sockets`), built: the listening process mounts them. */
   sockets(timings?: SocketTimings): SocketEndpoint[];
+  /** Releases the modules' own clients (their `close`): at shutdown. */
+  close(): Promise<void>;
 }
 
 const REQUEST_ID = /^[\w-]{1,100}$/;
@@ -142,5 +144,5 @@ export function buildApi(deps: AppDependencies): Api {
   });
   app.use(errorHandler);
   const sockets = (timings: SocketTimings = {}) => modules.sockets({ logger, timings });
-  return { app, services, routes, accessGuard, metrics, sockets };
+  return { app, services, routes, accessGuard, metrics, sockets, close: () => modules.close() };
 }

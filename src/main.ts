@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const temporal = Connection.lazy({ address: config.temporal.address });
   const listener = createPgListener({ connectionString: config.databaseUrl, logger });
   let stopping = false;
-  const { app, services, accessGuard, metrics, sockets } = buildApi({
+  const api = buildApi({
     config,
     db,
     logger,
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     },
     stopping: () => stopping,
   });
+  const { app, services, accessGuard, metrics, sockets } = api;
   const hub = createRealtimeHub({
     db,
     listener,
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     accessGuard.close();
     await listener.close();
     await temporal.close();
+    await api.close();
     await db.destroy();
     await tracing?.shutdown();
     logger.info('api stopped');

@@ -80,6 +80,8 @@ export interface ModuleDefinition<Name extends string, Service, Deps, Settings =
   config?: ConfigSection<Settings>;
   /** Its public routes under `prefix`, if they differ from the platform's defaults (the app applies this). */
   http?: ModuleHttpPolicy<Service>;
+  /** Releases what its service holds open (a client of its own): the API process calls it at shutdown. */
+  close?(service: Service): Promise<void>;
 }
 
 /**
@@ -153,6 +155,8 @@ export interface ModuleRuntime<Modules extends readonly AnyModule[]> {
   /** The modules' public prefixes with their own JSON body limits, and those whose origins hotels configure. */
   bodyLimits(): { prefix: string; limit: string }[];
   hotelOrigins(): HotelOrigins[];
+  /** Every module's `close` (its own clients released), at the process's shutdown. */
+  close(): Promise<void>;
 }
 
 /** A module's `context.config`: the shared settings and the settings its section declares, picked from `config`. */
@@ -224,6 +228,9 @@ export function buildModules<Modules extends readonly AnyModule[]>(
         if (!originsOf) return [];
         return [{ prefix: `${http.prefix}/`, originsOf: (slug: string) => originsOf(built.get(name), slug) }];
       }),
+    async close() {
+      for (const module of modules) await module.close?.(built.get(module.name));
+    },
     sockets({ logger, timings }) {
       const { listener } = base;
       if (!listener)

@@ -142,22 +142,48 @@ describe('GET /bookings/{id}/timeline', () => {
       { at: expect.any(String), kind: 'created', summary: 'Booked (online)', actor: ownerActor },
       { at: expect.any(String), kind: 'payment', summary: '1000.00 (cash)', actor: deskActor },
       { at: expect.any(String), kind: 'deposit', summary: 'cash 500.00 RUB', actor: deskActor },
-      // A change the audit log recorded: the fields named (their values are the log's, personal data masked).
-      { at: expect.any(String), kind: 'changed', summary: 'Changed: notes', actor: deskActor },
+      // A change the audit log recorded: its fields are named only to those who may read the log (not the desk).
+      { at: expect.any(String), kind: 'changed', summary: 'Changed', actor: deskActor },
       { at: expect.any(String), kind: 'checked_in', summary: 'Checked in', actor: deskActor },
       {
         at: expect.any(String),
         kind: 'room_service_order',
         summary: expect.stringMatching(/^Order №\d+, 700.00$/),
-        actor: null,
+        // Placed by the desk: the audit log's entry of the order says so.
+        actor: deskActor,
       },
       { at: expect.any(String), kind: 'checked_out', summary: 'Checked out', actor: deskActor },
     ]);
+    // The cash deposit was taken at the desk, not confirmed by a provider.
+    expect(timeline.entries.find((entry) => entry.kind === 'deposit_confirmed')?.actor).toEqual(deskActor);
+    // Notifications of what other entries tell (the booking made, the room-service order) are not repeated.
+    expect(timeline.entries.filter((entry) => entry.kind === 'notification')).toEqual([]);
     expect(timeline.entries).toContainEqual({
       at: expect.any(String),
       kind: 'guest_email',
       summary: expect.stringMatching(/^E-mail to the guest: (received|confirmed)$/),
       actor: { type: 'system', name: 'bookingLife' },
+    });
+  });
+
+  it('names who closed a deposit, with its amount and what was captured', async () => {
+    await t.http
+      .post(api(`/bookings/${stayId}/deposit/release`))
+      .set(as(desk.accessToken))
+      .send({ items: [] })
+      .expect(202);
+    const { body } = await until(
+      async () => {
+        const read = await timelineOf(stayId).expect(200);
+        return read.body.entries.some((entry: Entry) => entry.kind === 'deposit_closed') && read;
+      },
+      { what: 'the deposit closed in the timeline' },
+    );
+    expect((body as Timeline).entries.find((entry) => entry.kind === 'deposit_closed')).toEqual({
+      at: expect.any(String),
+      kind: 'deposit_closed',
+      summary: 'released, 500.00 RUB (captured 0.00)',
+      actor: expect.objectContaining({ type: expect.any(String) }),
     });
   });
 
@@ -198,7 +224,16 @@ describe('GET /bookings/{id}/timeline', () => {
     }
   });
 
-  it('is for the front desk and managers; another hotel gets 404, an unknown booking 404', async () => {
+  it('names the fields a change wrote to those who may read the audit log: managers and security', async () => {
+    for (const role of ['manager', 'security'] as const) {
+      const reader = await addStaff(t, owner, role);
+      const { body } = await timelineOf(stayId, reader.accessToken).expect(200);
+      const changed = (body as Timeline).entries.filter((entry) => entry.kind === 'changed');
+      expect(changed.map((entry) => entry.summary)).toEqual(['Changed: notes']);
+    }
+  });
+
+  it('is for the front desk, managers and security; another hotel gets 404, an unknown booking 404', async () => {
     const manager = await addStaff(t, owner, 'manager');
     await timelineOf(stayId, manager.accessToken).expect(200);
     const housekeeper = await addStaff(t, owner, 'housekeeper');

@@ -46,6 +46,7 @@ export function createTestApp(overrides: Record<string, string> = {}, options: T
     config,
     async close() {
       api.accessGuard.close();
+      await api.close();
       await listener.close();
       await db.destroy();
     },

@@ -72,6 +72,24 @@ export const auditRepository = {
     return rows.reverse().map(entryOf);
   },
 
+  /** The latest `limit` entries of these records that wrote `field` (a booking's status moves), oldest first. */
+  async writesOf(
+    db: DbOrTrx,
+    hotelId: string,
+    records: { resource: string; ids: string[] },
+    field: string,
+    limit: number,
+  ): Promise<AuditEntry[]> {
+    const rows = (await entries(db, hotelId)
+      .where('resource', records.resource)
+      .whereIn('resource_id', records.ids)
+      .whereRaw('(after ->> ?) IS NOT NULL', [field])
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .select(COLUMNS)) as EntryRow[];
+    return rows.reverse().map(entryOf);
+  },
+
   /** Up to `limit` links after `afterSeq`, in order, each with the hash its stored content has now. */
   async links(db: DbOrTrx, hotelId: string, afterSeq: number, limit: number): Promise<ChainLink[]> {
     const rows = (await entries(db, hotelId)

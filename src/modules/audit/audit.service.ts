@@ -32,6 +32,20 @@ export function createAuditService(db: Db) {
     },
 
     /**
+     * The latest `limit` entries of these records that wrote `field`, oldest first: a booking's status moves, who
+     * closed deposits, who placed orders (their insert wrote `created_at`).
+     */
+    writesOf(
+      hotelId: string,
+      records: { resource: string; ids: string[] },
+      field: string,
+      limit: number,
+    ): Promise<AuditEntry[]> {
+      if (records.ids.length === 0) return Promise.resolve([]);
+      return auditRepository.writesOf(db, hotelId, records, field, limit);
+    },
+
+    /**
      * Checks the hotel's chain from entry `fromSeq` (its previous entry's stored hash taken as given), at most `limit`
      * entries, up to the head read first (entries committed meanwhile are left to the next call): each number follows
      * the last, each entry names the previous entry's hash and its content still has its own; at the head, its hash is

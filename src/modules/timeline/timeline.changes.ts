@@ -1,15 +1,15 @@
 import type { AuditEntry } from '../audit';
 import { guest, job, provider, staff } from './timeline.actors';
 import type { TimelineDependencies } from './timeline.dependencies';
-import type { SourceActor, SourceRequest, TimelineSource } from './timeline.types';
+import { readOf, type SourceActor, type SourceRequest, type TimelineSource } from './timeline.types';
 
 /** The columns a status move writes: the statuses source tells those moves, the changes source the rest. */
 const STATUS_COLUMNS = new Set(['status', 'checked_in_at', 'checked_out_at', 'cancelled_at', 'cancel_reason']);
 /**
  * Columns that say nothing a source does not: every change's bookkeeping, the instants that follow the dates and the
- * status moves, and the money the payments source tells.
+ * status moves, and the money the money sources tell (payments, charges).
  */
-const BOOKKEEPING = new Set(['updated_at', 'version', 'start_at', 'end_at', 'paid_amount']);
+const BOOKKEEPING = new Set(['updated_at', 'version', 'start_at', 'end_at', 'paid_amount', 'charges_amount']);
 
 /** Who the audit log names as having made a change, as the timeline names actors. */
 export function auditActor({ kind, id }: AuditEntry['actor']): SourceActor | null {
@@ -35,13 +35,16 @@ const changedFields = (entry: AuditEntry) =>
 export const changes: TimelineSource<TimelineDependencies> = {
   name: 'changes',
   async read(deps, request) {
-    return (await bookingChanges(deps, request))
+    const logged = await bookingChanges(deps, request);
+    const entries = logged
       .filter((entry) => entry.action === 'update' && changedFields(entry).length > 0)
       .map((entry) => ({
         at: entry.at,
         kind: 'changed',
-        summary: `Changed: ${changedFields(entry).join(', ')}`,
+        // The fields are the audit log's to name: to those who may read it.
+        summary: request.readsAudit ? `Changed: ${changedFields(entry).join(', ')}` : 'Changed',
         actor: auditActor(entry.actor),
       }));
+    return readOf(entries, request.limit, logged.length);
   },
 };

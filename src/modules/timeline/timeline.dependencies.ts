@@ -16,7 +16,7 @@ import type { UsersService } from '../users';
 
 /** The other modules' reads a timeline is made of, each through its module's door. */
 export interface TimelineDependencies {
-  audit: Pick<AuditService, 'forResource'>;
+  audit: Pick<AuditService, 'forResource' | 'writesOf'>;
   bookings: Pick<BookingsService, 'get' | 'guestEmailsSent'>;
   payments: Pick<PaymentsService, 'ledger'>;
   billing: { onlinePayments: Pick<OnlinePayments, 'list'> };

@@ -26,7 +26,11 @@ export const timelineModule = defineModule({
     'users',
   ],
   config: timelineEnv,
-  create: ({ config }, deps: TimelineDependencies) =>
-    createTimelineService(deps, createWorkflowQueries(config.timelineTemporal)),
+  create: ({ config }, deps: TimelineDependencies) => {
+    const queries = createWorkflowQueries(config.timelineTemporal);
+    return { ...createTimelineService(deps, queries), close: queries.close };
+  },
   routes: (timeline) => timelineRoutes(timeline),
+  // Its own Temporal client (for queries): closed at the API's shutdown.
+  close: (timeline) => timeline.close(),
 });

@@ -2,16 +2,17 @@ import type { Deposit, DepositRefund } from '../deposits';
 import type { BookingPayment } from '../payments';
 import type { TimelineDependencies } from './timeline.dependencies';
 import { guest, job, provider, staff } from './timeline.actors';
-import type { SourceEntry, TimelineSource } from './timeline.types';
+import { auditActor } from './timeline.changes';
+import { readOf, type SourceActor, type SourceEntry, type TimelineSource } from './timeline.types';
 
 const YOOKASSA = provider('yookassa');
 
 /** Online payments asked of the guest: created (by staff or the widget), then paid or given up. */
 const onlinePayments: TimelineSource<TimelineDependencies> = {
   name: 'online_payments',
-  async read({ billing }, { hotelId, bookingId, limit }) {
-    const rows = (await billing.onlinePayments.list(hotelId, bookingId)).slice(-limit);
-    return rows.flatMap((row): SourceEntry[] => [
+  async read(_deps, { limit, shared }) {
+    const all = await shared.onlinePayments();
+    const entries = all.slice(-limit).flatMap((row): SourceEntry[] => [
       {
         at: row.created_at,
         kind: 'online_payment_requested',
@@ -25,25 +26,30 @@ const onlinePayments: TimelineSource<TimelineDependencies> = {
               at: row.updated_at,
               kind: `online_payment_${row.status}`,
               summary: `${row.amount} ${row.currency}${row.cancel_reason ? `: ${row.cancel_reason}` : ''}`,
-              actor: YOOKASSA,
+              // Given up when the payer's time ran out: the payment's workflow; otherwise the provider's word.
+              actor: row.cancel_reason === 'not_paid' ? job('bookingPayment') : YOOKASSA,
             },
           ]),
     ]);
+    return { entries, cut: all.length > limit };
   },
 };
 
 /** Ledger rows: money taken (or given back, negative) at the desk, online or at booking. */
 function paymentEntries(rows: BookingPayment[]): SourceEntry[] {
-  return rows.map((row) => ({
-    at: row.paid_at,
-    kind: Number(row.amount) < 0 ? 'payment_returned' : 'payment',
-    summary: `${row.amount} (${row.method})${row.note ? `: ${row.note}` : ''}`,
-    actor: row.method === 'online' ? YOOKASSA : staff(row.created_by),
-  }));
+  // Money paid online is the online payments source's (`online_payment_succeeded`): not told twice.
+  return rows
+    .filter((row) => !(row.method === 'online' && Number(row.amount) > 0))
+    .map((row) => ({
+      at: row.paid_at,
+      kind: Number(row.amount) < 0 ? 'payment_returned' : 'payment',
+      summary: `${row.amount} (${row.method})${row.note ? `: ${row.note}` : ''}`,
+      actor: row.method === 'online' ? YOOKASSA : staff(row.created_by),
+    }));
 }
 
-/** Deposits: asked, confirmed, closed with their outcome; their refunds. */
-function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[] {
+/** Deposits: asked, confirmed (cash at the desk, others by the provider), closed by whom the log says; refunds. */
+function depositEntries(rows: Deposit[], refunds: DepositRefund[], closers: Map<string | null, SourceActor | null>) {
   const entries = rows.flatMap((row): SourceEntry[] => [
     {
       at: row.created_at,
@@ -52,9 +58,25 @@ function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[
       actor: staff(row.created_by),
     },
     ...(row.confirmed_at
-      ? [{ at: row.confirmed_at, kind: 'deposit_confirmed', summary: `${row.amount} ${row.currency}`, actor: YOOKASSA }]
+      ? [
+          {
+            at: row.confirmed_at,
+            kind: 'deposit_confirmed',
+            summary: `${row.amount} ${row.currency}`,
+            actor: row.kind === 'cash' ? staff(row.created_by) : YOOKASSA,
+          },
+        ]
       : []),
-    ...(row.closed_at ? [{ at: row.closed_at, kind: 'deposit_closed', summary: row.status, actor: null }] : []),
+    ...(row.closed_at
+      ? [
+          {
+            at: row.closed_at,
+            kind: 'deposit_closed',
+            summary: `${row.status}, ${row.amount} ${row.currency} (captured ${row.captured_amount})`,
+            actor: closers.get(row.id) ?? null,
+          },
+        ]
+      : []),
   ]);
   return entries.concat(
     refunds.map((refund) => ({
@@ -69,9 +91,13 @@ function depositEntries(rows: Deposit[], refunds: DepositRefund[]): SourceEntry[
 /** The money taken and held: payments, deposits and refunds, and the fiscal receipts of them all (one read each). */
 const money: TimelineSource<TimelineDependencies> = {
   name: 'money',
-  async read({ deposits, payments, fiscal }, { hotelId, bookingId, limit }) {
-    const ledger = (await payments.ledger.list(hotelId, bookingId)).slice(-limit);
-    const { deposits: rows, refunds } = await deposits.ofBooking(hotelId, bookingId, limit);
+  async read({ payments, fiscal, audit }, { hotelId, bookingId, limit, shared }) {
+    const fullLedger = await payments.ledger.list(hotelId, bookingId);
+    const ledger = fullLedger.slice(-limit);
+    const { deposits: rows, refunds } = await shared.deposits();
+    const closed = rows.filter((row) => row.closed_at).map((row) => row.id);
+    const closings = await audit.writesOf(hotelId, { resource: 'deposits', ids: closed }, 'closed_at', limit);
+    const closers = new Map(closings.map((entry) => [entry.resource_id, auditActor(entry.actor)]));
     const sources = [...ledger.map((p) => p.id), ...rows.map((d) => d.id), ...refunds.map((r) => r.id)];
     const receipts = (await fiscal.ofSources(hotelId, sources, limit)).map((receipt) => ({
       at: receipt.updated_at,
@@ -79,7 +105,9 @@ const money: TimelineSource<TimelineDependencies> = {
       summary: `${receipt.operation} ${receipt.total} (${receipt.status})`,
       actor: job('fiscalReceipt'),
     }));
-    return [...paymentEntries(ledger), ...depositEntries(rows, refunds), ...receipts];
+    const entries = [...paymentEntries(ledger), ...depositEntries(rows, refunds, closers), ...receipts];
+    const cut = readOf(entries, limit, rows.length, refunds.length, receipts.length).cut;
+    return { entries, cut: cut || fullLedger.length > limit };
   },
 };
 
@@ -96,7 +124,7 @@ const folio: TimelineSource<TimelineDependencies> = {
       { summed: SUMMED, listed: LISTED },
       limit,
     );
-    return [
+    const entries = [
       ...sums.map((sum) => ({
         at: sum.created_at,
         kind: `folio_${sum.kind}`,
@@ -110,6 +138,7 @@ const folio: TimelineSource<TimelineDependencies> = {
         actor: staff(line.posted_by),
       })),
     ];
+    return readOf(entries, limit, lines.length);
   },
 };
 
@@ -117,7 +146,7 @@ const invoices: TimelineSource<TimelineDependencies> = {
   name: 'invoices',
   async read({ invoices }, { hotelId, bookingId, limit }) {
     const rows = await invoices.list(hotelId, { booking_id: bookingId, limit });
-    return rows.flatMap((invoice): SourceEntry[] => [
+    const entries = rows.flatMap((invoice): SourceEntry[] => [
       {
         at: invoice.issued_at,
         kind: 'invoice',
@@ -135,6 +164,7 @@ const invoices: TimelineSource<TimelineDependencies> = {
           ]
         : []),
     ]);
+    return readOf(entries, limit, rows.length);
   },
 };
 

@@ -4,8 +4,10 @@ import { idParams } from '../../platform/http/schemas';
 import { timelineSchema } from './timeline.schemas';
 import type { TimelineService } from './timeline.service';
 
-/** The front desk and those who manage the hotel. */
-const READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
+/** The front desk, those who manage the hotel, and security (who read the audit log). */
+const READERS: readonly Role[] = ['hotel_admin', 'manager', 'receptionist', 'security'];
+/** Those who may read the audit log (as its routes say): they see which fields a change wrote. */
+const AUDIT_READERS: readonly Role[] = ['super_admin', 'hotel_admin', 'manager', 'security'];
 
 export function timelineRoutes(timeline: TimelineService): RouteDefinition[] {
   return [
@@ -20,7 +22,9 @@ export function timelineRoutes(timeline: TimelineService): RouteDefinition[] {
         'tourist tax summed, one entry each) and invoices. Each source reads its latest 200 records; the latest 1000 ' +
         'entries are shown. `upcoming`: what the booking’s durable workflows still mean to do and when (the review ' +
         'invitation, a deposit hold settled, an online payment or deposit expiring); left out, saying so, when ' +
-        'Temporal does not answer within a second.',
+        'Temporal does not answer within a second. The fields a change of the booking wrote (`changed`) are named ' +
+        'to those who may read the audit log (hotel_admin, manager, security); the front desk sees the change ' +
+        'and who made it.',
       tags: ['Bookings'],
       access: { kind: 'hotel', roles: READERS },
       request: { params: idParams },
@@ -28,8 +32,8 @@ export function timelineRoutes(timeline: TimelineService): RouteDefinition[] {
         200: { description: 'The timeline', schema: timelineSchema },
         404: { description: 'No such booking' },
       },
-      async handler({ hotel, params, res }) {
-        res.json(await timeline.of(hotel.id, params.id));
+      async handler({ hotel, params, auth, res }) {
+        res.json(await timeline.of(hotel.id, params.id, { readsAudit: AUDIT_READERS.includes(auth.role) }));
       },
     }),
   ];

@@ -23,10 +23,20 @@ const entrySchema = Joi.object({
 export const timelineSchema = Joi.object({
   booking_id: Joi.string().uuid().required(),
   entries: Joi.array().items(entrySchema).required().description('Oldest first'),
-  truncated: Joi.boolean().required().description('True when older entries were left out (more than 1000)'),
+  truncated: Joi.boolean()
+    .required()
+    .description('True when older records were left out: a source read its latest 200, or more than 1000 entries'),
+  cut_sources: Joi.array()
+    .items(Joi.string())
+    .required()
+    .description('The sources that left older records out at their bound (`entries`: the timeline’s 1000)'),
   upcoming: Joi.object({
     available: Joi.boolean().required().description('False when Temporal did not answer in time'),
-    reason: Joi.string().optional().description('Why the part is missing (`available` false)'),
+    reason: Joi.string().optional().description('Why the part is missing (`available` false) or incomplete'),
+    unanswered: Joi.array()
+      .items(Joi.string())
+      .optional()
+      .description('The workflows (ids) that did not answer in time: the others’ answers are shown'),
     entries: Joi.array().items(entrySchema).required().description('Soonest first'),
   }).required(),
 });

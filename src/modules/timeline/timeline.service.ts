@@ -4,6 +4,7 @@ import { changes } from './timeline.changes';
 import { MONEY_SOURCES } from './timeline.money';
 import { STAY_SOURCES } from './timeline.stay';
 import type { Actor, Entry, SourceActor, SourceEntry, TimelineSource } from './timeline.types';
+import { sharedReads } from './timeline.shared';
 import { upcomingOf } from './timeline.upcoming';
 
 /** The most records each source reads (its latest), and the most entries a timeline shows (its latest). */
@@ -47,21 +48,26 @@ export function createTimelineService(
 
   return {
     /** Everything that happened to the stay, oldest first, and what its workflows still mean to do. */
-    async of(hotelId: string, bookingId: string) {
-      await deps.bookings.get(hotelId, bookingId);
-      const request = { hotelId, bookingId, limit: PER_SOURCE };
+    async of(hotelId: string, bookingId: string, { readsAudit }: { readsAudit: boolean }) {
+      const shared = sharedReads(deps, hotelId, bookingId, PER_SOURCE);
+      await shared.booking();
+      const request = { hotelId, bookingId, limit: PER_SOURCE, readsAudit, shared };
       // A few sources at a time: quicker than one by one, and one request takes few of the pool's connections.
       const readAll = async () => {
         const read = await inGroups(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));
-        return read.flat().sort(byTime);
+        const cut = sources.filter((_, i) => read[i].cut).map((source) => source.name);
+        return { entries: read.flatMap((each) => each.entries).sort(byTime), cut };
       };
       // The workflows are asked while the database is read.
-      const [read, upcoming] = await Promise.all([readAll(), upcomingOf(deps, workflows, request)]);
-      const kept = read.slice(-MAX_ENTRIES);
+      const [read, upcoming] = await Promise.all([readAll(), upcomingOf(workflows, request)]);
+      const kept = read.entries.slice(-MAX_ENTRIES);
+      // Older records were left out by a source's bound (named), or older entries by the timeline's.
+      const cut = kept.length < read.entries.length ? [...read.cut, 'entries'] : read.cut;
       return {
         booking_id: bookingId,
         entries: await named(hotelId, kept),
-        truncated: kept.length < read.length,
+        truncated: cut.length > 0,
+        cut_sources: cut,
         upcoming,
       };
     },

@@ -1,7 +1,7 @@
 import type { TimelineDependencies } from './timeline.dependencies';
 import { BOOKING_WORKFLOW, guest, job, provider, staff } from './timeline.actors';
-import { auditActor, bookingChanges } from './timeline.changes';
-import type { SourceActor, SourceEntry, TimelineSource } from './timeline.types';
+import { auditActor } from './timeline.changes';
+import { readOf, type SourceActor, type SourceEntry, type TimelineSource } from './timeline.types';
 
 type Source = TimelineSource<TimelineDependencies>;
 
@@ -13,61 +13,82 @@ function creatorOf(booking: { source: string; created_by: string | null }): Sour
   return null;
 }
 
+const MOVE_SUMMARIES: Record<string, string> = {
+  inquiry: 'Back to inquiry',
+  confirmed: 'Confirmed',
+  checked_in: 'Checked in',
+  checked_out: 'Checked out',
+  cancelled: 'Cancelled',
+};
+const moveSummary = (status: string, reason: unknown) =>
+  `${MOVE_SUMMARIES[status] ?? `Status: ${status}`}${status === 'cancelled' && reason ? `: ${String(reason)}` : ''}`;
+
 /**
- * The status moves the booking keeps: its creation, check-in, check-out and cancellation times, each with who made it
- * as the audit log recorded the move (none for a move older than the log). A move not made has no entry.
+ * Its creation, then every status move the audit log recorded (read directly: the booking's entries that wrote its
+ * status), each with who made it. A move older than the log is told by the times the booking keeps (check-in,
+ * check-out, cancellation), without an actor.
  */
 const statuses: Source = {
   name: 'statuses',
-  async read(deps, request) {
-    const { hotelId, bookingId } = request;
-    const [booking, logged] = await Promise.all([deps.bookings.get(hotelId, bookingId), bookingChanges(deps, request)]);
-    const moverOf = (status: string) => {
-      const move = logged.findLast((entry) => entry.action === 'update' && entry.after?.status === status);
-      return move ? auditActor(move.actor) : null;
-    };
-    const moves: [Date | null, string, string][] = [
-      [booking.checked_in_at, 'checked_in', 'Checked in'],
-      [booking.checked_out_at, 'checked_out', 'Checked out'],
-      [booking.cancelled_at, 'cancelled', `Cancelled${booking.cancel_reason ? `: ${booking.cancel_reason}` : ''}`],
+  async read({ audit }, { hotelId, bookingId, limit, shared }) {
+    const [booking, logged] = await Promise.all([
+      shared.booking(),
+      audit.writesOf(hotelId, { resource: 'bookings', ids: [bookingId] }, 'status', limit),
+    ]);
+    const moves = logged
+      .filter((entry) => entry.action === 'update')
+      .map((entry) => {
+        const status = String(entry.after?.status);
+        const reason = entry.after?.cancel_reason ?? booking.cancel_reason;
+        return { at: entry.at, kind: status, summary: moveSummary(status, reason), actor: auditActor(entry.actor) };
+      });
+    const kept: [Date | null, string][] = [
+      [booking.checked_in_at, 'checked_in'],
+      [booking.checked_out_at, 'checked_out'],
+      [booking.cancelled_at, 'cancelled'],
     ];
-    return [
-      { at: booking.created_at, kind: 'created', summary: `Booked (${booking.source})`, actor: creatorOf(booking) },
-      ...moves
-        .filter(([at]) => at !== null)
-        .map(([at, kind, summary]) => ({ at: at!, kind, summary, actor: moverOf(kind) })),
-    ];
+    const olderThanLog = kept
+      .filter(([at, kind]) => at !== null && !moves.some((move) => move.kind === kind))
+      .map(([at, kind]) => ({ at: at!, kind, summary: moveSummary(kind, booking.cancel_reason), actor: null }));
+    const created = { at: booking.created_at, kind: 'created', summary: `Booked (${booking.source})` };
+    return readOf([{ ...created, actor: creatorOf(booking) }, ...olderThanLog, ...moves], limit, logged.length);
   },
 };
 
 const guestEmails: Source = {
   name: 'guest_emails',
   async read({ bookings }, { hotelId, bookingId }) {
-    return (await bookings.guestEmailsSent(hotelId, bookingId)).map(({ kind, sent_at }) => ({
+    const sent = await bookings.guestEmailsSent(hotelId, bookingId);
+    const entries = sent.map(({ kind, sent_at }) => ({
       at: sent_at,
       kind: 'guest_email',
       summary: `E-mail to the guest: ${kind}`,
       actor: BOOKING_WORKFLOW,
     }));
+    return { entries, cut: false };
   },
 };
 
 const tvPushes: Source = {
   name: 'tv_pushes',
   async read({ tv }, { hotelId, bookingId, limit }) {
-    return (await tv.logOfBooking(hotelId, bookingId, limit)).map((push) => ({
+    const pushes = await tv.logOfBooking(hotelId, bookingId, limit);
+    const entries = pushes.map((push) => ({
       at: push.created_at,
       kind: 'tv_push',
       summary: `${push.event}: ${push.status}${push.detail ? ` (${push.detail})` : ''}`,
       actor: BOOKING_WORKFLOW,
     }));
+    return readOf(entries, limit, pushes.length);
   },
 };
 
 const cards: Source = {
   name: 'cards',
   async read({ cards }, { hotelId, bookingId, limit }) {
-    return (await cards.forBooking(hotelId, bookingId)).slice(-limit).flatMap((card): SourceEntry[] => [
+    // Newest first (at most 200 read): the latest `limit` are the first ones.
+    const all = await cards.forBooking(hotelId, bookingId);
+    const entries = all.slice(0, limit).flatMap((card): SourceEntry[] => [
       { at: card.created_at, kind: 'card', summary: `Card ${card.status}`, actor: staff(card.issued_by) },
       ...(card.cancelled_at
         ? [
@@ -80,19 +101,24 @@ const cards: Source = {
           ]
         : []),
     ]);
+    return readOf(entries, limit, all.length);
   },
 };
 
 const roomService: Source = {
   name: 'room_service',
-  async read({ roomservice }, { hotelId, bookingId, limit }) {
+  async read({ roomservice, audit }, { hotelId, bookingId, limit }) {
     const { items } = await roomservice.orders.list(hotelId, { booking_id: bookingId, limit });
-    return items.flatMap((order): SourceEntry[] => [
+    // Who placed each order (the desk, the guest): the audit log's entry of its insert.
+    const ids = items.map((order) => order.id);
+    const placed = await audit.writesOf(hotelId, { resource: 'room_service_orders', ids }, 'created_at', limit);
+    const placer = new Map(placed.map((entry) => [entry.resource_id, auditActor(entry.actor)]));
+    const entries = items.flatMap((order): SourceEntry[] => [
       {
         at: order.created_at,
         kind: 'room_service_order',
         summary: `Order №${order.number}, ${order.total}`,
-        actor: null,
+        actor: placer.get(order.id) ?? null,
       },
       ...(order.delivered_at
         ? [{ at: order.delivered_at, kind: 'room_service_delivered', summary: `Order №${order.number}`, actor: null }]
@@ -100,19 +126,39 @@ const roomService: Source = {
       ...(order.cancelled_at
         ? [{ at: order.cancelled_at, kind: 'room_service_cancelled', summary: `Order №${order.number}`, actor: null }]
         : []),
+      ...(order.refunded_at
+        ? [{ at: order.refunded_at, kind: 'room_service_refunded', summary: `Order №${order.number}`, actor: null }]
+        : []),
     ]);
+    return readOf(entries, limit, items.length);
   },
 };
+
+/** Notifications of events another source tells already (with who did it): not repeated. */
+const TOLD_ELSEWHERE = new Set([
+  'booking_created',
+  'widget_booking',
+  'booking_cancelled_no_show',
+  'booking_auto_checked_out',
+  'review_created',
+  'room_service_order',
+  'deposit_settled',
+  'payment_received',
+]);
 
 const notifications: Source = {
   name: 'notifications',
   async read({ notifications }, { hotelId, bookingId, limit }) {
-    return (await notifications.aboutBooking(hotelId, bookingId, limit)).map((notification) => ({
-      at: notification.created_at,
-      kind: 'notification',
-      summary: notification.title,
-      actor: null,
-    }));
+    const rows = await notifications.aboutBooking(hotelId, bookingId, limit);
+    const entries = rows
+      .filter((row) => !TOLD_ELSEWHERE.has(row.type))
+      .map((notification) => ({
+        at: notification.created_at,
+        kind: 'notification',
+        summary: notification.title,
+        actor: null,
+      }));
+    return readOf(entries, limit, rows.length);
   },
 };
 
@@ -138,19 +184,21 @@ const review: Source = {
           actor: staff(review.replied_by),
         });
     }
-    return entries;
+    return { entries, cut: false };
   },
 };
 
 const loyalty: Source = {
   name: 'loyalty',
   async read({ loyalty }, { hotelId, bookingId, limit }) {
-    return (await loyalty.entriesOfBooking(hotelId, bookingId, limit)).map((entry) => ({
+    const rows = await loyalty.entriesOfBooking(hotelId, bookingId, limit);
+    const entries = rows.map((entry) => ({
       at: entry.created_at,
       kind: 'loyalty',
       summary: `${entry.points > 0 ? '+' : ''}${entry.points} points (${entry.reason})`,
       actor: entry.created_by ? staff(entry.created_by) : job('bookingLife'),
     }));
+    return readOf(entries, limit, rows.length);
   },
 };
 

@@ -1,3 +1,5 @@
+import type { SharedReads } from './timeline.shared';
+
 /** Who did what the entry tells: a member of staff, the guest, one of the service's own jobs, or a provider. */
 export type Actor =
   | { type: 'staff'; id: string; name: string | null; role: string | null }
@@ -23,13 +25,29 @@ export interface SourceRequest {
   hotelId: string;
   bookingId: string;
   limit: number;
+  /** Whether the reader may read the audit log: only then are the fields a change wrote named. */
+  readsAudit: boolean;
+  /** The reads several sources share, made once per request. */
+  shared: SharedReads;
+}
+
+/** What a source read: its entries, and whether it was cut at its bound (older records left out). */
+export interface SourceRead {
+  entries: SourceEntry[];
+  cut: boolean;
 }
 
 /** A source: a name (said when it was cut at its bound) and a read of its entries. */
 export interface TimelineSource<Deps> {
   name: string;
-  read(deps: Deps, request: SourceRequest): Promise<SourceEntry[]>;
+  read(deps: Deps, request: SourceRequest): Promise<SourceRead>;
 }
+
+/** A source's entries, cut when any of its reads returned `limit` records or more (it may have left older out). */
+export const readOf = (entries: SourceEntry[], limit: number, ...counts: number[]): SourceRead => ({
+  entries,
+  cut: counts.some((count) => count >= limit),
+});
 
 /** What a durable workflow still means to do for the booking. */
 export interface UpcomingEntry {

@@ -25,6 +25,9 @@ export function createWorkflowQueries(settings: TemporalSettings) {
     workflow: { queryRejectCondition: QueryRejectCondition.NOT_OPEN },
   });
 
+  /** Queries not settled yet (one left behind by its timeout still retries until its deadline). */
+  const pending = new Set<Promise<unknown>>();
+
   /** The workflow's answer; undefined when it does not exist, has ended, or has no such query (an older version). */
   async function ask<T>(workflowId: string, query: QueryDefinition<T>, timeoutMs: number): Promise<T | undefined> {
     let timer: NodeJS.Timeout | undefined;
@@ -35,6 +38,11 @@ export function createWorkflowQueries(settings: TemporalSettings) {
     const answer = connection.withDeadline(Date.now() + timeoutMs, () =>
       client.workflow.getHandle(workflowId).query(query),
     );
+    const settled: Promise<unknown> = answer.then(
+      () => pending.delete(settled),
+      () => pending.delete(settled),
+    );
+    pending.add(settled);
     try {
       return await Promise.race([answer, late]);
     } catch (error) {
@@ -47,7 +55,13 @@ export function createWorkflowQueries(settings: TemporalSettings) {
     }
   }
 
-  return { ask, close: () => connection.close() };
+  /** Closes the connection once the queries in flight have settled (closed under them, their retries would throw). */
+  async function close() {
+    await Promise.all(pending);
+    await connection.close();
+  }
+
+  return { ask, close };
 }
 
 export type WorkflowQueries = ReturnType<typeof createWorkflowQueries>;
