@@ -189,10 +189,13 @@ describe('outbound webhooks', () => {
     expect(log.body.items[0]).toMatchObject({ status_code: 503, error: 'HTTP 503' });
   });
 
-  it('keep events 30 days: the feed refuses a window reaching past them, before and after the sweep purges them', async () => {
+  it('keep events 30 days: the feed starts at the oldest kept event, before and after the sweep purges them', async () => {
     const other = await registerHotel(t);
-    const feed = (after: number) =>
-      t.http.get(`/api/hotels/${other.slug}/events`).query({ after }).set(as(other.accessToken));
+    const feed = (after?: number) =>
+      t.http
+        .get(`/api/hotels/${other.slug}/events`)
+        .query(after === undefined ? {} : { after })
+        .set(as(other.accessToken));
     const base = 1_000_000;
     await t.db('webhook_events').insert([
       {
@@ -204,14 +207,63 @@ describe('outbound webhooks', () => {
       },
       { hotel_id: other.hotelId, seq: base + 1, type: 'room_updated', payload: { n: 1 }, created_at: new Date() },
     ]);
-    expect((await feed(base - 1).expect(422)).body.code).toBe('replay_too_old');
-    expect((await feed(base).expect(200)).body).toMatchObject({
+    const kept = {
       items: [{ seq: base + 1, data: { n: 1 } }],
       next_after: base + 1,
-    });
+      started_after: base,
+      horizon: base,
+    };
+    // The default (`after=0`) and a window reaching below the horizon start at the oldest kept event.
+    expect((await feed().expect(200)).body).toMatchObject(kept);
+    expect((await feed(base - 1).expect(200)).body).toMatchObject(kept);
+    expect((await feed(base).expect(200)).body).toMatchObject(kept);
     expect(await t.services.webhooks.purgeExpired()).toBeGreaterThanOrEqual(1);
-    await feed(base - 1).expect(422);
-    await feed(base).expect(200);
+    expect((await feed().expect(200)).body).toMatchObject(kept);
+    // A replay by time after a quiet stretch (nothing between the purged event and `from_time`) starts at the horizon.
+    const sub = await t.http
+      .post(`/api/hotels/${other.slug}/webhooks`)
+      .set(as(other.accessToken))
+      .send({ endpoint: receiver.url('/hooks/quiet'), event_types: ['housekeeping_done'] })
+      .expect(201);
+    await t
+      .db('webhook_subscriptions')
+      .where({ id: sub.body.id })
+      .update({ cursor: base + 1 });
+    const from_time = new Date(Date.now() - 86_400_000).toISOString();
+    const replayed = await t.http
+      .post(`/api/hotels/${other.slug}/webhooks/${sub.body.id}/replay`)
+      .set(as(other.accessToken))
+      .send({ from_time })
+      .expect(200);
+    expect(replayed.body.cursor).toBe(base);
+    // An explicit seq that is no longer kept is refused.
+    const refused = await t.http
+      .post(`/api/hotels/${other.slug}/webhooks/${sub.body.id}/replay`)
+      .set(as(other.accessToken))
+      .send({ from_seq: base })
+      .expect(422);
+    expect(refused.body.code).toBe('replay_too_old');
+  });
+
+  it('never move the cursor forward by a replay (a later seq, a future time)', async () => {
+    const sub = await subscribe(['housekeeping_done']);
+    const before = await t.http
+      .post(api(`/webhooks/${sub.id}/pause`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    for (const body of [
+      { from_seq: Number.MAX_SAFE_INTEGER },
+      { from_seq: before.body.cursor + 1000 },
+      { from_time: new Date(Date.now() + 86_400_000).toISOString() },
+    ]) {
+      await emit(1, 'forward');
+      const replayed = await t.http
+        .post(api(`/webhooks/${sub.id}/replay`))
+        .set(as(hotel.accessToken))
+        .send(body)
+        .expect(200);
+      expect(replayed.body.cursor).toBe(before.body.cursor);
+    }
   });
 
   it('keep only the published kinds: the commit trigger copies exactly WEBHOOK_EVENT_TYPES', async () => {

@@ -69,27 +69,36 @@ export const eventsRepository = {
   find: (conn: DbOrTrx, hotelId: string, seq: number): Promise<EventRow | undefined> =>
     conn('webhook_events').where({ hotel_id: hotelId, seq }).first(),
 
-  /** The last seq before `at` (the cursor a replay from that time starts after). */
+  /** The last seq before `at` (the cursor a replay from that time starts after), by the (hotel, created_at) index. */
   async lastBefore(conn: DbOrTrx, hotelId: string, at: Date): Promise<number> {
     const row = (await conn('webhook_events')
       .where({ hotel_id: hotelId })
       .where('created_at', '<', at)
-      .max('seq as seq')
-      .first()) as { seq: string | null } | undefined;
+      .orderBy('created_at', 'desc')
+      .first('seq')) as { seq: string } | undefined;
     return Number(row?.seq ?? 0);
   },
 
-  /** Whether the window starting after `after` reaches past what is kept (purged, or older than 30 days). */
-  async beyondKept(conn: DbOrTrx, hotelId: string, after: number): Promise<boolean> {
-    const horizon = (await conn('webhook_event_horizons').where({ hotel_id: hotelId }).first('purged_through')) as
+  /** The hotel's last seq (of any type): a scan's bound, which the cursor may move to once it has been scanned. */
+  async last(conn: DbOrTrx, hotelId: string): Promise<number> {
+    const row = (await conn('webhook_events').where({ hotel_id: hotelId }).max('seq as seq').first()) as
+      { seq: string | null } | undefined;
+    return Number(row?.seq ?? 0);
+  },
+
+  /**
+   * The hotel's horizon: the last seq no longer served (purged, or older than 30 days and not purged yet); 0 when
+   * nothing is gone. Events at or below it are never delivered, replayed or served again.
+   */
+  async horizon(conn: DbOrTrx, hotelId: string): Promise<number> {
+    const purged = (await conn('webhook_event_horizons').where({ hotel_id: hotelId }).first('purged_through')) as
       { purged_through: string } | undefined;
-    if (horizon && after < Number(horizon.purged_through)) return true;
-    const old = await conn('webhook_events')
+    const expired = (await conn('webhook_events')
       .where({ hotel_id: hotelId })
-      .where('seq', '>', after)
       .where('created_at', '<', keptSince(conn))
-      .first('seq');
-    return old !== undefined;
+      .max('seq as seq')
+      .first()) as { seq: string | null } | undefined;
+    return Math.max(Number(purged?.purged_through ?? 0), Number(expired?.seq ?? 0));
   },
 
   /** Removes events and attempts older than the window, remembering per hotel how far its history was cut. */

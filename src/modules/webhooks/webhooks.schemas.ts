@@ -22,7 +22,11 @@ export const replayBody = Joi.object({
   from_time: instant.description('Deliver again from the first event at or after this instant'),
 })
   .xor('from_seq', 'from_time')
-  .description('Up to 30 days back: further is refused (422 `replay_too_old`)');
+  .description(
+    'Moves the cursor back only (a later seq or time leaves it where it is). `from_time` further than 30 days back, ' +
+      'or a `from_seq` no longer kept, is refused (422 `replay_too_old`); a `from_time` before the oldest kept ' +
+      'event starts at that event.',
+  );
 
 const limit = (max: number) => Joi.number().integer().min(1).max(max).default(50);
 
@@ -37,7 +41,9 @@ export const feedQuery = Joi.object({
     .min(0)
     .max(Number.MAX_SAFE_INTEGER)
     .default(0)
-    .description('The last `seq` received (`next_after` of the previous page); 0 for the oldest kept'),
+    .description(
+      'The last `seq` received (`next_after` of the previous page); 0 (or any seq below the horizon) for the oldest kept',
+    ),
   limit: limit(500),
 });
 
@@ -90,4 +96,12 @@ export const eventSchema = Joi.object({
 export const feedSchema = Joi.object({
   items: Joi.array().items(eventSchema).required(),
   next_after: Joi.number().integer().required(),
+  started_after: Joi.number()
+    .integer()
+    .required()
+    .description('The seq this page starts after: `after`, or `horizon` when `after` was below it'),
+  horizon: Joi.number()
+    .integer()
+    .required()
+    .description('Events at or below this seq are no longer kept (30 days); `after` below it means events were missed'),
 });

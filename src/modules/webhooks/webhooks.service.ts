@@ -74,18 +74,25 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
     return row;
   }
 
-  /** Sets the cursor to `after` (refused beyond the kept window) and wakes the delivery. */
-  async function rewind(hotel: { id: string; slug: string }, id: string, after: (trx: DbOrTrx) => Promise<number>) {
+  /**
+   * Moves the cursor back to `after` (never forward: events at or below the cursor would never be delivered) and
+   * wakes the delivery. `after` is given the hotel's horizon (the last seq no longer kept).
+   */
+  async function rewind(
+    hotel: { id: string; slug: string },
+    id: string,
+    after: (trx: DbOrTrx, horizon: number) => Promise<number>,
+  ) {
     return db.transaction(async (trx) => {
-      await found(trx, hotel.id, id, true);
-      const cursor = await after(trx);
-      if (await eventsRepository.beyondKept(trx, hotel.id, cursor))
-        throw new BusinessRuleError(webhookMessages.tooOld, [], 'replay_too_old');
+      const current = await found(trx, hotel.id, id, true);
+      const cursor = Math.min(await after(trx, await eventsRepository.horizon(trx, hotel.id)), Number(current.cursor));
       const row = await subscriptionsRepository.update(trx, hotel.id, id, { cursor });
       await wake(trx, hotel, id);
       return present(row!);
     });
   }
+
+  const tooOld = () => new BusinessRuleError(webhookMessages.tooOld, [], 'replay_too_old');
 
   return {
     delivery: createDelivery(db, config),
@@ -151,16 +158,18 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
       });
     },
 
-    /** Delivers again from `seq` (inclusive) or from the first event at or after `from`, within the kept window. */
+    /**
+     * Delivers again from `seq` (inclusive; refused when that event is no longer kept) or from the first event at or
+     * after `from` (refused beyond 30 days; otherwise from the oldest kept event at the earliest). Never forward.
+     */
     replay: (hotel: { id: string; slug: string }, id: string, from: { from_seq?: number; from_time?: Date }) => {
-      if (from.from_time && from.from_time.getTime() < Date.now() - WEBHOOK_KEEP_DAYS * 86_400_000) {
-        throw new BusinessRuleError(webhookMessages.tooOld, [], 'replay_too_old');
-      }
-      return rewind(hotel, id, async (trx) =>
-        from.from_seq !== undefined
-          ? Math.max(0, from.from_seq - 1)
-          : eventsRepository.lastBefore(trx, hotel.id, from.from_time!),
-      );
+      if (from.from_time && from.from_time.getTime() < Date.now() - WEBHOOK_KEEP_DAYS * 86_400_000) throw tooOld();
+      return rewind(hotel, id, async (trx, horizon) => {
+        if (from.from_seq === undefined)
+          return Math.max(horizon, await eventsRepository.lastBefore(trx, hotel.id, from.from_time!));
+        if (from.from_seq <= horizon) throw tooOld();
+        return from.from_seq - 1;
+      });
     },
 
     async deliveries(hotelId: string, id: string, limit: number, before?: number) {
@@ -172,13 +181,21 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
       };
     },
 
-    /** The pull feed: the hotel's published events after `after`, in order, as deliveries carry them. */
+    /**
+     * The pull feed: the hotel's published events after `after`, in order, as deliveries carry them. It starts after
+     * the horizon at the earliest (`started_after`): a receiver whose `after` is below `horizon` missed the events
+     * that were purged in between.
+     */
     async feed(hotelId: string, after: number, limit: number) {
-      if (await eventsRepository.beyondKept(db, hotelId, after)) {
-        throw new BusinessRuleError(webhookMessages.tooOld, [], 'replay_too_old');
-      }
-      const items = (await eventsRepository.after(db, hotelId, after, limit)).map(presentEvent);
-      return { items, next_after: items.length > 0 ? items[items.length - 1].seq : after };
+      const horizon = await eventsRepository.horizon(db, hotelId);
+      const start = Math.max(after, horizon);
+      const items = (await eventsRepository.after(db, hotelId, start, limit)).map(presentEvent);
+      return {
+        items,
+        next_after: items.length > 0 ? items[items.length - 1].seq : start,
+        started_after: start,
+        horizon,
+      };
     },
 
     /** After the retry horizon: paused, its admins told (once per pause) and staff screens updated. */
