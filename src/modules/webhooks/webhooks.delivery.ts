@@ -1,6 +1,10 @@
 import { decryptSecret } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
-import { assertPublicDestination } from '../../platform/outbound';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { ValidationError } from '../../platform/errors';
+import { guardedLookup, nonPublicKind, notPublicMessage } from '../../platform/outbound';
 import { WEBHOOK_BATCH, WEBHOOK_ROUND_MS, type WebhookState } from '../../../workflows/contracts/webhooks';
 import type { WebhooksConfig } from './webhooks.env';
 import { deliveriesRepository, eventsRepository, subscriptionsRepository } from './webhooks.repository';
@@ -33,24 +37,51 @@ function signingSecrets(row: SubscriptionRow, config: Pick<WebhooksConfig, 'encr
   return secrets;
 }
 
-async function post(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean) {
-  try {
-    // Checked again right before connecting: a name may resolve elsewhere since it was saved.
-    await assertPublicDestination(url, { allowPrivate });
-    const response = await fetch(url, {
+/** Why an attempt got no answer, naming nothing of the endpoint (no path, query, credentials or resolved address). */
+function failureOf(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'timeout';
+  if (error instanceof ValidationError) return error.message;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : 'connection failed';
+}
+
+/**
+ * POSTs one delivery. The host is resolved once, by the guard, and the connection goes to the address it checked
+ * (`guardedLookup`); a literal address is checked as it is. DNS, connection, request and answer all fit in
+ * WEBHOOK_TIMEOUT_MS, and `cancelled` (the activity's cancellation) stops it at once. A redirect is not followed (its
+ * target was never checked): it counts as a failed attempt.
+ */
+export function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { allowPrivate: boolean; cancelled?: AbortSignal },
+): Promise<AttemptResult> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  const signal = AbortSignal.any([
+    AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    ...(options.cancelled ? [options.cancelled] : []),
+  ]);
+  return new Promise<AttemptResult>((resolve) => {
+    const fail = (error: unknown) => resolve({ statusCode: null, error: failureOf(error, signal) });
+    if (!options.allowPrivate && isIP(host) && nonPublicKind(host))
+      return fail(new ValidationError(notPublicMessage(host)));
+    const request = (target.protocol === 'https:' ? https : http).request(target, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'hotel-pms-webhooks' },
-      body,
-      // A redirect is not followed (its target was never checked): it counts as a failed attempt.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      lookup: guardedLookup({ allowPrivate: options.allowPrivate }),
+      signal,
     });
-    await response.body?.cancel();
-    const ok = response.status >= 200 && response.status < 300;
-    return { statusCode: response.status, error: ok ? null : `HTTP ${response.status}` };
-  } catch (error) {
-    return { statusCode: null, error: error instanceof Error ? error.message.slice(0, 500) : 'failed' };
-  }
+    request.on('error', fail);
+    request.on('response', (response) => {
+      response.resume();
+      const status = response.statusCode ?? 0;
+      const ok = status >= 200 && status < 300;
+      resolve({ statusCode: status, error: ok ? null : `HTTP ${status}` });
+    });
+    request.end(body);
+  });
 }
 
 /** What the delivery workflow's activities do: read the state, send rounds of events, each attempt logged. */
@@ -65,7 +96,7 @@ export function createDelivery(
     const webhookId = webhookIdOf(row.id, seq);
     const started = Date.now();
     const headers = webhookHeaders(webhookId, body, secrets);
-    const result = await post(row.endpoint, headers, body, config.allowPrivateOutbound);
+    const result = await postWebhook(row.endpoint, headers, body, { allowPrivate: config.allowPrivateOutbound });
     await deliveriesRepository.record(db, {
       hotel_id: row.hotel_id,
       subscription_id: row.id,
