@@ -84,19 +84,34 @@ export function postWebhook(
   });
 }
 
+/** What a round is given by its activity: a heartbeat, and the activity's cancellation. */
+export interface RoundActivity {
+  heartbeat(): void;
+  cancelled?: AbortSignal;
+}
+
 /** What the delivery workflow's activities do: read the state, send rounds of events, each attempt logged. */
 export function createDelivery(
   db: Db,
   config: Pick<WebhooksConfig, 'encryption' | 'webhooks' | 'allowPrivateOutbound'>,
 ) {
-  /** One attempt at one event: logged; true on 2xx. */
-  async function attempt(row: SubscriptionRow, event: EventRow, secrets: string[], number: number) {
+  /** One attempt at one event: logged with its number (that event's earlier attempts to this subscription + 1). */
+  async function attempt(
+    row: SubscriptionRow,
+    event: EventRow,
+    secrets: string[],
+    number: number,
+    cancelled?: AbortSignal,
+  ) {
     const seq = Number(event.seq);
     const body = JSON.stringify(presentEvent(event));
     const webhookId = webhookIdOf(row.id, seq);
     const started = Date.now();
     const headers = webhookHeaders(webhookId, body, secrets);
-    const result = await postWebhook(row.endpoint, headers, body, { allowPrivate: config.allowPrivateOutbound });
+    const result = await postWebhook(row.endpoint, headers, body, {
+      allowPrivate: config.allowPrivateOutbound,
+      cancelled,
+    });
     await deliveriesRepository.record(db, {
       hotel_id: row.hotel_id,
       subscription_id: row.id,
@@ -118,35 +133,47 @@ export function createDelivery(
     },
 
     /**
-     * Sends the next wanted events one at a time until one fails, the round's time is up, or the cursor moved
-     * meanwhile (a replay, a pause). `failed` only when the round's first event failed (`attemptNumber` is its attempt).
+     * Sends the next wanted events one at a time until one fails, the round's time is up, the activity is cancelled
+     * (`activity.cancelled`), or the cursor moved meanwhile (a replay, a pause); `activity.heartbeat` is called before
+     * each event. `failed` only when the round's first event failed. Caught up, the cursor moves on over the events
+     * scanned that the subscription does not want (the next round's scan starts after them).
      */
-    async round(hotelId: string, subscriptionId: string, attemptNumber: number) {
+    async round(hotelId: string, subscriptionId: string, activity: RoundActivity) {
       const row = await subscriptionsRepository.find(db, hotelId, subscriptionId);
       if (!row || row.status !== 'active')
         return { status: row ? row.status : ('gone' as const), delivered: 0, caughtUp: true };
       let cursor = Number(row.cursor);
-      const events = await eventsRepository.after(db, hotelId, cursor, WEBHOOK_BATCH, row.event_types);
+      // Read first: any event committed later has a higher seq (seqs are given in commit order).
+      const through = await eventsRepository.last(db, hotelId);
+      const events = await eventsRepository.after(db, hotelId, cursor, WEBHOOK_BATCH, row.event_types, through);
+      const attempts = await deliveriesRepository.attempts(
+        db,
+        hotelId,
+        subscriptionId,
+        events.map((e) => e.seq),
+      );
       const secrets = signingSecrets(row, config);
       const started = Date.now();
       let delivered = 0;
       for (const event of events) {
-        const result = await attempt(row, event, secrets, delivered === 0 ? attemptNumber : 1);
+        if (activity.cancelled?.aborted) break;
+        activity.heartbeat();
+        const seq = Number(event.seq);
+        const number = (attempts.get(seq) ?? 0) + 1;
+        const result = await attempt(row, event, secrets, number, activity.cancelled);
         if (result.error) {
           if (delivered === 0) return { failed: result.error };
           break;
         }
-        const seq = Number(event.seq);
         if (!(await subscriptionsRepository.advance(db, hotelId, subscriptionId, cursor, seq))) break;
         cursor = seq;
         delivered += 1;
         if (Date.now() - started > WEBHOOK_ROUND_MS) break;
       }
-      return {
-        status: 'active' as const,
-        delivered,
-        caughtUp: delivered === events.length && events.length < WEBHOOK_BATCH,
-      };
+      const caughtUp = delivered === events.length && events.length < WEBHOOK_BATCH;
+      if (caughtUp && through > cursor)
+        await subscriptionsRepository.advance(db, hotelId, subscriptionId, cursor, through);
+      return { status: 'active' as const, delivered, caughtUp };
     },
   };
 }

@@ -3,10 +3,20 @@ import { openApiComponent } from '../../platform/http/components';
 import { idParams, instant } from '../../platform/http/schemas';
 import { WEBHOOK_EVENT_TYPES } from './webhooks.types';
 
+/** A URL with credentials (`user:pass@`) is refused: they would be stored and shown in clear. */
+const noUserinfo = (value: string, helpers: Joi.CustomHelpers) => {
+  const url = URL.parse(value);
+  return url && (url.username || url.password) ? helpers.message({ custom: webhookUserinfoMessage }) : value;
+};
+export const webhookUserinfoMessage = 'Адрес получателя не должен содержать имя пользователя или пароль';
+
 const endpoint = Joi.string()
   .uri({ scheme: ['https', 'http'] })
   .max(2000)
-  .description('Where events are POSTed; an address inside this service’s networks is refused (400)');
+  .custom(noUserinfo)
+  .description(
+    'Where events are POSTed; an address inside this service’s networks, or with credentials, is refused (400)',
+  );
 const eventTypes = Joi.array()
   .items(Joi.string().valid(...WEBHOOK_EVENT_TYPES))
   .min(1)

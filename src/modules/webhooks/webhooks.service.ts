@@ -17,12 +17,18 @@ export interface WebhooksDependencies {
   notifications: NotificationsService;
 }
 
+/** The roles that manage webhooks (HOTEL_MANAGEMENT, the routes' roles): they alone see a pause's realtime event. */
+const WEBHOOK_MANAGERS = ['hotel_admin', 'manager'] as const;
+
+/** Rows deleted per statement of the purge. */
+const PURGE_BATCH = 5_000;
+
 export const webhookMessages = {
   notFound: 'Подписка на вебхуки не найдена',
   tooOld: `Повтор возможен не дальше чем на ${WEBHOOK_KEEP_DAYS} дней назад: более ранние события не хранятся`,
   pausedTitle: 'Вебхук приостановлен',
-  pausedBody: (url: string, reason: string) =>
-    `Получатель ${url} не принимал событие дольше срока повторов (${reason}). Подписка приостановлена: ` +
+  pausedBody: (host: string, reason: string) =>
+    `Получатель на ${host} не принимал событие дольше срока повторов (${reason}). Подписка приостановлена: ` +
     'исправьте получателя и возобновите её.',
 };
 
@@ -125,9 +131,13 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
       return present(row);
     },
 
+    /** Deleted; its workflow is nudged, reads that and ends at once. */
     async remove(hotelId: string, id: string) {
-      if ((await subscriptionsRepository.remove(db, hotelId, id)) === 0)
-        throw new NotFoundError(webhookMessages.notFound);
+      await db.transaction(async (trx) => {
+        if ((await subscriptionsRepository.remove(trx, hotelId, id)) === 0)
+          throw new NotFoundError(webhookMessages.notFound);
+        await nudge(trx, id);
+      });
     },
 
     /** A new secret (in this answer only); the old one keeps signing beside it for WEBHOOK_PREVIOUS_SECRET_HOURS. */
@@ -211,15 +221,29 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
         await deps.notifications.notify(trx, hotelId, {
           type: 'webhook_paused',
           title: webhookMessages.pausedTitle,
-          body: webhookMessages.pausedBody(row.endpoint, reason).slice(0, 2000),
+          body: webhookMessages.pausedBody(new URL(row.endpoint).host, reason).slice(0, 2000),
           dedupeKey: `webhook-paused:${id}:${seq}`,
           data: { subscription_id: id, seq },
         });
-        await webhookPaused.publish(trx, hotelId, { subscription_id: id, seq, reason: reason.slice(0, 500) });
+        // Only those who manage webhooks see it (the reason names the receiver's host).
+        const audience = (await deps.notifications.staffOf(hotelId, WEBHOOK_MANAGERS)).map((staff) => staff.id);
+        await webhookPaused.publish(
+          trx,
+          hotelId,
+          { subscription_id: id, seq, reason: reason.slice(0, 500) },
+          { audience },
+        );
       });
     },
 
-    purgeExpired: () => eventsRepository.purge(db),
+    /** Events and attempts older than 30 days, in batches (short statements, short locks); how many went. */
+    async purgeExpired() {
+      let purged = 0;
+      for (const purge of [eventsRepository.purgeEvents, deliveriesRepository.purge]) {
+        for (let went = PURGE_BATCH; went === PURGE_BATCH; purged += went) went = await purge(db, PURGE_BATCH);
+      }
+      return purged;
+    },
   };
 }
 
