@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { postWebhook } from '../../src/modules/webhooks/webhooks.delivery';
+import { webhookSendOptions } from '../../workflows/contracts/webhooks';
 
 /**
  * The delivery's HTTP client: a name that answers the guard with a public address and the connection with an internal
@@ -54,7 +55,8 @@ describe('webhook delivery client', () => {
     expect(reached).toBe(0);
   });
 
-  it('stops at once when the activity is cancelled', async () => {
+  it('stops at once when the activity is cancelled, whose round must heartbeat within 10 s', async () => {
+    expect(webhookSendOptions(60).heartbeatTimeout).toBe('10 seconds');
     const cancelled = new AbortController();
     cancelled.abort();
     const result = await postWebhook(`http://127.0.0.1:${port}/hook`, {}, '{}', {
