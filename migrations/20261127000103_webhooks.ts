@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
  * The event log is filled where realtime events get their place: when the realtime commit trigger gives an event its
  * final per-hotel id (under the hotel's advisory lock, in commit order), a row trigger copies the hotel-wide ones
  * (no audience) of a published kind into `webhook_events` with that id as `seq`, and wakes the delivery workflow of each active
- * subscription that wants the type, through the outbox. The wake is coalesced: a workflow with two wakes still
+ * subscription that wants the type, through the outbox. A `booking_updated`'s `changes` (which may name the guest) is
+ * kept as `changed_fields`, the names of the fields changed. The wake is coalesced: a workflow with two wakes still
  * undelivered needs no third (the second reaches it after this commit; the relay delivers a workflow's messages in
  * order, the second only once the first is recorded).
  */
@@ -70,6 +71,8 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.primary(['hotel_id', 'seq']);
     t.index(['hotel_id', 'created_at']);
+    // The hourly purge across hotels.
+    t.index(['created_at']);
   });
   await knex.raw(
     'CREATE INDEX webhook_events_booking ON webhook_events (hotel_id, booking_id) WHERE booking_id IS NOT NULL',
@@ -93,6 +96,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('error');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['hotel_id', 'subscription_id', 'id']);
+    // An event's earlier attempts (the next attempt's number), and the hourly purge.
+    t.index(['hotel_id', 'subscription_id', 'seq']);
+    t.index(['created_at']);
     t.foreign(['hotel_id', 'subscription_id'])
       .references(['hotel_id', 'id'])
       .inTable('webhook_subscriptions')
@@ -103,7 +109,13 @@ export async function up(knex: Knex): Promise<void> {
     CREATE FUNCTION webhook_events_record() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO webhook_events (hotel_id, seq, type, payload, booking_id, created_at)
-      VALUES (NEW.hotel_id, NEW.id, NEW.type, NEW.payload,
+      VALUES (NEW.hotel_id, NEW.id, NEW.type,
+              -- A booking's changes may hold a guest's name, phone, e-mail or notes: only their field names leave.
+              CASE WHEN NEW.type = 'booking_updated' AND jsonb_typeof(NEW.payload->'changes') = 'object'
+                   THEN (NEW.payload - 'changes') || jsonb_build_object('changed_fields',
+                          (SELECT coalesce(jsonb_agg(field ORDER BY field), '[]'::jsonb)
+                             FROM jsonb_object_keys(NEW.payload->'changes') AS field))
+                   ELSE NEW.payload END,
               CASE WHEN NEW.payload->>'booking_id' ~ '^[0-9a-f-]{36}$' THEN (NEW.payload->>'booking_id')::uuid END,
               NEW.created_at);
       INSERT INTO outbox (message)

@@ -3,10 +3,13 @@ import {
   condition,
   continueAsNew,
   defineSignal,
+  patched,
   proxyActivities,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import {
+  WEBHOOK_HISTORY_LIMIT,
   WEBHOOK_IDLE_POLL,
   WEBHOOK_READ_OPTIONS,
   WEBHOOK_ROUNDS_PER_RUN,
@@ -14,6 +17,7 @@ import {
   webhookSendOptions,
   type WebhookActivities,
   type WebhookDeliveryInput,
+  type WebhookState,
 } from './contracts/webhooks';
 
 const reader =
@@ -24,19 +28,31 @@ export const webhookWake = defineSignal(WEBHOOK_WAKE_SIGNAL);
  * A subscription's deliveries (`webhooks:<subscriptionId>`), in seq order: rounds of sending, each retried with
  * backoff while its first event fails, until the retry horizon; then the subscription is paused (its admins told)
  * and the workflow ends. Caught up, it waits for a wake (the commit of a wanted event) or WEBHOOK_IDLE_POLL; it
- * continues as new every WEBHOOK_ROUNDS_PER_RUN rounds. It ends when the subscription is paused or deleted.
+ * continues as new every WEBHOOK_ROUNDS_PER_RUN rounds, or sooner when the server suggests it or the history passes
+ * WEBHOOK_HISTORY_LIMIT events. It ends when the subscription is paused or deleted, unless woken meanwhile (a quick
+ * resumption signals this run rather than starting a new one): then it reads the state again.
  */
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void> {
   let woken = false;
   setHandler(webhookWake, () => {
     woken = true;
   });
+  /**
+   * Whether to go on after reading `status`: a wake since the read (a resumption that reached this run as it was
+   * ending, rather than starting a new one) reads the state again.
+   */
+  async function goOn(status: WebhookState['status']): Promise<boolean> {
+    if (status === 'active') return true;
+    if (!woken || !patched('webhook-recheck-on-wake')) return false;
+    woken = false;
+    return goOn((await reader.webhookState(input)).status);
+  }
   const state = await reader.webhookState(input);
-  if (state.status !== 'active') return;
+  if (!(await goOn(state.status))) return;
   const sender = proxyActivities<Pick<WebhookActivities, 'deliverWebhookEvents'>>(
     webhookSendOptions(state.retryHorizonSeconds),
   );
-  for (let round = 0; round < WEBHOOK_ROUNDS_PER_RUN; round += 1) {
+  for (let round = 0; round < WEBHOOK_ROUNDS_PER_RUN && !historyFull(); round += 1) {
     woken = false;
     let result;
     try {
@@ -46,8 +62,14 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
       await reader.pauseWebhookSubscription({ ...input, reason: error.cause?.message ?? error.message });
       return;
     }
-    if (result.status !== 'active') return;
+    if (!(await goOn(result.status))) return;
     if (result.caughtUp) await condition(() => woken, WEBHOOK_IDLE_POLL);
   }
   await continueAsNew<typeof webhookDelivery>(input);
+}
+
+/** The server suggests continuing as new, or the history grew long (waits and retries add to it between rounds). */
+function historyFull(): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength > WEBHOOK_HISTORY_LIMIT;
 }

@@ -15,7 +15,8 @@ import { ValidationError } from './errors';
  * elsewhere later (DNS rebinding). So every client that connects to a configured address must call this again right
  * before connecting, and an HTTP client must call it again for EVERY redirect hop (each `Location`), refusing the
  * redirect when the guard refuses (redirects do not apply to SMTP, the only such client today). Such a client should
- * also connect to an address the guard has just checked (its own lookup could answer differently a moment later).
+ * also connect to an address the guard has just checked (its own lookup could answer differently a moment later):
+ * `guardedLookup` does both for node:http(s) and net (the webhook deliveries use it).
  */
 
 export interface OutboundOptions {
@@ -176,4 +177,31 @@ export async function assertPublicDestination(hostOrUrl: string, options: Outbou
     const kind = nonPublicKind(address);
     if (kind) throw new ValidationError(outboundMessages.refused(hostOrUrl, address, kind));
   }
+}
+
+/** A refusal before connecting that names the host only (never the address it resolved to: no map of the inside). */
+export const notPublicMessage = (host: string) => `Адрес «${host}» ведёт во внутреннюю сеть: соединение запрещено`;
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * A `lookup` for `http.request`/`net.connect` that resolves the name once, refuses it (ValidationError naming the host
+ * only) when any address is not public, and hands the socket exactly the addresses it checked: the connection goes
+ * where the guard looked (no second resolution for a rebinding name to answer differently).
+ */
+export function guardedLookup(options: OutboundOptions = {}) {
+  return (hostname: string, lookupOptions: dns.LookupOptions, callback: LookupCallback): void => {
+    dns.lookup(hostname, { ...lookupOptions, all: true, order: 'verbatim' }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const list = addresses as dns.LookupAddress[];
+      if (!options.allowPrivate && (list.length === 0 || list.some((entry) => nonPublicKind(entry.address))))
+        return callback(new ValidationError(notPublicMessage(hostname)), []);
+      if (lookupOptions.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
 }

@@ -1,7 +1,8 @@
+import { Client, Connection } from '@temporalio/client';
 import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks';
 import { publishHotelEvent } from '../../src/platform/realtime/events';
 import { startFakeReceiver, type FakeReceiver, type ReceivedWebhook } from '../fakes/webhooks';
-import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { startFaultStack, type FaultStack } from '../helpers/processes';
 import { createCategory, createRoom } from '../helpers/structure';
@@ -104,6 +105,34 @@ describe('outbound webhooks', () => {
     expect(feed.body.items[0]).toMatchObject({ seq: value.seq, type: 'booking_created', data: value.data });
   });
 
+  it('publish a booking’s changes as field names only: no guest name, phone or notes leaves', async () => {
+    const room = await createRoom(t, hotel, (await createCategory(t, hotel)).id);
+    const booking = await t.http
+      .post(api('/bookings'))
+      .set(as(hotel.accessToken))
+      .send({
+        room_id: room.id,
+        check_in: '2031-06-01',
+        check_out: '2031-06-03',
+        guest_first_name: 'Анна',
+        guest_last_name: 'Прежний',
+      })
+      .expect(201);
+    await t.http
+      .patch(api(`/bookings/${booking.body.id}`))
+      .set(as(hotel.accessToken))
+      .send({ guest_last_name: 'Секретова', guest_phone: '+7 999 765-43-21', notes: 'аллергия на орехи' })
+      .expect(200);
+    const feed = await t.http.get(api('/events')).query({ limit: 500 }).set(as(hotel.accessToken)).expect(200);
+    const updated = feed.body.items.filter(
+      (item: { type: string; data: { booking_id: string } }) =>
+        item.type === 'booking_updated' && item.data.booking_id === booking.body.id,
+    );
+    expect(updated).toHaveLength(1);
+    expect(updated[0].data.changed_fields).toEqual(expect.arrayContaining(['guest_last_name', 'guest_phone', 'notes']));
+    expect(JSON.stringify(updated[0])).not.toMatch(/Секретова|765-43-21|орехи/);
+  });
+
   it('keep order while the receiver is down, then deliver everything when it is back', async () => {
     const sub = await subscribe(['room_updated']);
     receiver.setDown(sub.path, true);
@@ -180,7 +209,17 @@ describe('outbound webhooks', () => {
     );
     expect(value.paused_reason).toMatch(/HTTP 503/);
     const inbox = await t.http.get(api('/notifications')).set(as(hotel.accessToken)).expect(200);
-    expect(inbox.body.items.some((item: { type: string }) => item.type === 'webhook_paused')).toBe(true);
+    const notice = inbox.body.items.find((item: { type: string }) => item.type === 'webhook_paused');
+    // The receiver is named by its host only (a path or query may carry a token).
+    expect(notice.body).toContain(new URL(receiver.url(sub.path)).host);
+    expect(notice.body).not.toContain(sub.path);
+    // The realtime event reaches those who manage webhooks only.
+    const event = await t
+      .db('realtime_events')
+      .where({ hotel_id: hotel.hotelId, type: 'webhook_subscription_paused' })
+      .whereRaw("payload->>'subscription_id' = ?", [sub.id])
+      .first();
+    expect(event.audience).toEqual([hotel.userId]);
     const log = await t.http
       .get(api(`/webhooks/${sub.id}/deliveries`))
       .set(as(hotel.accessToken))
@@ -189,10 +228,13 @@ describe('outbound webhooks', () => {
     expect(log.body.items[0]).toMatchObject({ status_code: 503, error: 'HTTP 503' });
   });
 
-  it('keep events 30 days: the feed refuses a window reaching past them, before and after the sweep purges them', async () => {
+  it('keep events 30 days: the feed starts at the oldest kept event, before and after the sweep purges them', async () => {
     const other = await registerHotel(t);
-    const feed = (after: number) =>
-      t.http.get(`/api/hotels/${other.slug}/events`).query({ after }).set(as(other.accessToken));
+    const feed = (after?: number) =>
+      t.http
+        .get(`/api/hotels/${other.slug}/events`)
+        .query(after === undefined ? {} : { after })
+        .set(as(other.accessToken));
     const base = 1_000_000;
     await t.db('webhook_events').insert([
       {
@@ -204,14 +246,63 @@ describe('outbound webhooks', () => {
       },
       { hotel_id: other.hotelId, seq: base + 1, type: 'room_updated', payload: { n: 1 }, created_at: new Date() },
     ]);
-    expect((await feed(base - 1).expect(422)).body.code).toBe('replay_too_old');
-    expect((await feed(base).expect(200)).body).toMatchObject({
+    const kept = {
       items: [{ seq: base + 1, data: { n: 1 } }],
       next_after: base + 1,
-    });
+      started_after: base,
+      horizon: base,
+    };
+    // The default (`after=0`) and a window reaching below the horizon start at the oldest kept event.
+    expect((await feed().expect(200)).body).toMatchObject(kept);
+    expect((await feed(base - 1).expect(200)).body).toMatchObject(kept);
+    expect((await feed(base).expect(200)).body).toMatchObject(kept);
     expect(await t.services.webhooks.purgeExpired()).toBeGreaterThanOrEqual(1);
-    await feed(base - 1).expect(422);
-    await feed(base).expect(200);
+    expect((await feed().expect(200)).body).toMatchObject(kept);
+    // A replay by time after a quiet stretch (nothing between the purged event and `from_time`) starts at the horizon.
+    const sub = await t.http
+      .post(`/api/hotels/${other.slug}/webhooks`)
+      .set(as(other.accessToken))
+      .send({ endpoint: receiver.url('/hooks/quiet'), event_types: ['housekeeping_done'] })
+      .expect(201);
+    await t
+      .db('webhook_subscriptions')
+      .where({ id: sub.body.id })
+      .update({ cursor: base + 1 });
+    const from_time = new Date(Date.now() - 86_400_000).toISOString();
+    const replayed = await t.http
+      .post(`/api/hotels/${other.slug}/webhooks/${sub.body.id}/replay`)
+      .set(as(other.accessToken))
+      .send({ from_time })
+      .expect(200);
+    expect(replayed.body.cursor).toBe(base);
+    // An explicit seq that is no longer kept is refused.
+    const refused = await t.http
+      .post(`/api/hotels/${other.slug}/webhooks/${sub.body.id}/replay`)
+      .set(as(other.accessToken))
+      .send({ from_seq: base })
+      .expect(422);
+    expect(refused.body.code).toBe('replay_too_old');
+  });
+
+  it('never move the cursor forward by a replay (a later seq, a future time)', async () => {
+    const sub = await subscribe(['housekeeping_done']);
+    const before = await t.http
+      .post(api(`/webhooks/${sub.id}/pause`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    for (const body of [
+      { from_seq: Number.MAX_SAFE_INTEGER },
+      { from_seq: before.body.cursor + 1000 },
+      { from_time: new Date(Date.now() + 86_400_000).toISOString() },
+    ]) {
+      await emit(1, 'forward');
+      const replayed = await t.http
+        .post(api(`/webhooks/${sub.id}/replay`))
+        .set(as(hotel.accessToken))
+        .send(body)
+        .expect(200);
+      expect(replayed.body.cursor).toBe(before.body.cursor);
+    }
   });
 
   it('keep only the published kinds: the commit trigger copies exactly WEBHOOK_EVENT_TYPES', async () => {
@@ -226,6 +317,162 @@ describe('outbound webhooks', () => {
     expect(
       await t.db('webhook_events').where({ hotel_id: hotel.hotelId, type: 'notification:new' }).first(),
     ).toBeUndefined();
+  });
+
+  it('number each attempt of an event, also when a round stopped at it after delivering others', async () => {
+    const sub = await subscribe(['room_updated']);
+    receiver.refuseOnce(sub.path, (event) => event.data.room_id === 'numbered' && event.data.n === 1);
+    // One transaction: one round finds all three, delivers n=0, fails n=1 and ends; the next round retries n=1.
+    await t.db.transaction(async (trx) => {
+      for (const n of [0, 1, 2])
+        await publishHotelEvent(trx, hotel.hotelId, { type: 'room_updated', payload: { room_id: 'numbered', n } });
+    });
+    const delivered = await until(
+      () => (ofMarker(sub.path, 'numbered').length >= 3 ? ofMarker(sub.path, 'numbered') : undefined),
+      {
+        what: 'all three delivered',
+        timeoutMs: 30_000,
+      },
+    );
+    const log = await t.http
+      .get(api(`/webhooks/${sub.id}/deliveries`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    const ofSecond = log.body.items
+      .filter((item: { seq: number }) => item.seq === delivered[1].seq)
+      .map((item: { attempt: number; status_code: number }) => [item.attempt, item.status_code]);
+    expect(ofSecond.reverse()).toEqual([
+      [1, 503],
+      [2, 204],
+    ]);
+  });
+
+  it('move a caught-up cursor over the events it does not want, so a rare type does not rescan the log', async () => {
+    const sub = await subscribe(['housekeeping_done']);
+    let last = 0;
+    await t.db.transaction(async (trx) => {
+      await publishHotelEvent(trx, hotel.hotelId, { type: 'housekeeping_done', payload: { room_id: 'rare' } });
+      for (let n = 0; n < 3; n += 1)
+        await publishHotelEvent(trx, hotel.hotelId, { type: 'room_updated', payload: { room_id: 'skipped', n } });
+    });
+    const [rare] = await until(
+      () => (receiver.received(sub.path).length > 0 ? receiver.received(sub.path) : undefined),
+      {
+        what: 'the rare event delivered',
+      },
+    );
+    const newest = (await t.db('webhook_events').where({ hotel_id: hotel.hotelId }).max('seq as seq').first()) as {
+      seq: string;
+    };
+    last = Number(newest.seq);
+    expect(last).toBeGreaterThan(rare.seq);
+    const moved = await until(
+      async () => {
+        const got = await t.http
+          .get(api(`/webhooks/${sub.id}`))
+          .set(as(hotel.accessToken))
+          .expect(200);
+        return got.body.cursor >= last ? got.body.cursor : undefined;
+      },
+      { what: 'the cursor past the unwanted events', timeoutMs: 20_000 },
+    );
+    expect(moved).toBe(last);
+  });
+
+  it('keep delivering after quick pause → resume pairs, and end the workflow at once on deletion', async () => {
+    const sub = await subscribe(['room_updated']);
+    await emit(1, 'before-pauses');
+    await until(() => ofMarker(sub.path, 'before-pauses')[0], { what: 'delivered before the pauses' });
+    for (let i = 0; i < 5; i += 1) {
+      await t.http
+        .post(api(`/webhooks/${sub.id}/pause`))
+        .set(as(hotel.accessToken))
+        .expect(200);
+      await t.http
+        .post(api(`/webhooks/${sub.id}/resume`))
+        .set(as(hotel.accessToken))
+        .expect(200);
+    }
+    await emit(1, 'after-pauses');
+    await until(() => ofMarker(sub.path, 'after-pauses')[0], { what: 'delivered after the pauses', timeoutMs: 30_000 });
+    await t.http
+      .delete(api(`/webhooks/${sub.id}`))
+      .set(as(hotel.accessToken))
+      .expect(204);
+    const connection = await Connection.connect({ address: stack.temporalAddress });
+    try {
+      const handle = new Client({ connection }).workflow.getHandle(`webhooks:${sub.id}`);
+      // Well before the idle poll (1 minute) would have noticed.
+      const status = await until(
+        async () => {
+          const { status: now } = await handle.describe();
+          return now.name === 'RUNNING' ? undefined : now.name;
+        },
+        { what: 'the workflow ended after the deletion', timeoutMs: 20_000, intervalMs: 500 },
+      );
+      expect(status).toBe('COMPLETED');
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('keep their indexes for the purge and the replay by time (created_at on both tables)', async () => {
+    const { rows } = (await t.db.raw(
+      "SELECT tablename, indexdef FROM pg_indexes WHERE tablename IN ('webhook_events', 'webhook_deliveries')",
+    )) as { rows: { tablename: string; indexdef: string }[] };
+    for (const table of ['webhook_events', 'webhook_deliveries'])
+      expect(rows.some((row) => row.tablename === table && /\(created_at\)$/.test(row.indexdef))).toBe(true);
+  });
+
+  it('refuse another hotel’s staff and a role below management on every webhooks route', async () => {
+    const sub = await subscribe(['housekeeping_done']);
+    const other = await registerHotel(t);
+    const receptionist = await addStaff(t, hotel, 'receptionist');
+    const requests = [
+      ['get', api('/webhooks')],
+      ['post', api('/webhooks')],
+      ['get', api(`/webhooks/${sub.id}`)],
+      ['patch', api(`/webhooks/${sub.id}`)],
+      ['post', api(`/webhooks/${sub.id}/pause`)],
+      ['post', api(`/webhooks/${sub.id}/replay`)],
+      ['post', api(`/webhooks/${sub.id}/rotate-secret`)],
+      ['get', api(`/webhooks/${sub.id}/deliveries`)],
+      ['get', api('/events')],
+      ['delete', api(`/webhooks/${sub.id}`)],
+    ] as const;
+    const body = { endpoint: receiver.url('/hooks/never'), event_types: ['room_updated'], from_seq: 1 };
+    for (const [method, url] of requests) {
+      const mine = await t.http[method](url)
+        .set(as(receptionist.accessToken))
+        .send(method === 'get' ? undefined : body);
+      expect([method, url, mine.status]).toEqual([method, url, 403]);
+      const theirs = await t.http[method](url)
+        .set(as(other.accessToken))
+        .send(method === 'get' ? undefined : body);
+      expect([403, 404]).toContain(theirs.status);
+    }
+    // Nothing changed: the subscription is still there, as it was.
+    const still = await t.http
+      .get(api(`/webhooks/${sub.id}`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(still.body).toMatchObject({ status: 'active', endpoint: receiver.url(sub.path) });
+  });
+
+  it('refuse an endpoint with credentials (they would be stored and shown in clear)', async () => {
+    for (const endpoint of ['https://user:pass@receiver.example.com/x', 'https://token@receiver.example.com/x']) {
+      await t.http
+        .post(api('/webhooks'))
+        .set(as(hotel.accessToken))
+        .send({ endpoint, event_types: ['room_updated'] })
+        .expect(400);
+    }
+    const sub = await subscribe(['housekeeping_done']);
+    await t.http
+      .patch(api(`/webhooks/${sub.id}`))
+      .set(as(hotel.accessToken))
+      .send({ endpoint: 'https://user:pass@receiver.example.com/x' })
+      .expect(400);
   });
 
   it('refuse a private receiver address where private addresses are not allowed', async () => {

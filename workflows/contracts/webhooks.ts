@@ -34,7 +34,7 @@ export interface WebhookActivities {
    * One round: the next wanted events after the cursor sent one at a time in seq order (each attempt logged with its
    * status code, latency and error; the cursor moved on each 2xx), for up to WEBHOOK_ROUND_MS. Fails retryable when
    * the round's first event fails (so the retry horizon counts from that event's first attempt); a failure after
-   * some deliveries ends the round without failing it.
+   * some deliveries ends the round without failing it. Caught up, the cursor moves over the unwanted events scanned.
    */
   deliverWebhookEvents(input: WebhookDeliveryInput): Promise<WebhookRound>;
   /** Pauses the subscription after its retry horizon and tells the hotel's admins (once per pause). */
@@ -45,10 +45,14 @@ export interface WebhookActivities {
 export const WEBHOOK_BATCH = 100;
 /** A round sends no new event after this long (one more attempt lasts at most the request timeout, 10 s). */
 export const WEBHOOK_ROUND_MS = 5_000;
+/** A round heartbeats before each event and at least this often (its heartbeat timeout is 10 s). */
+export const WEBHOOK_BEAT_MS = 3_000;
 /** A caught-up workflow looks again after this long even without a wake (a lost wake costs at most this). */
 export const WEBHOOK_IDLE_POLL = '1 minute';
 /** Rounds before the workflow continues as new (its history stays short). */
 export const WEBHOOK_ROUNDS_PER_RUN = 200;
+/** History events (of the server's 50,000 limit, 10,000 warned) before the workflow continues as new. */
+export const WEBHOOK_HISTORY_LIMIT = 5_000;
 
 export const WEBHOOK_READ_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
@@ -56,12 +60,14 @@ export const WEBHOOK_READ_OPTIONS: ActivityOptions = {
 };
 
 /**
- * A round: an attempt lasts at most 30 s (WEBHOOK_ROUND_MS of deliveries and one last request of 10 s), then 1 s,
+ * A round: an attempt lasts at most 30 s (WEBHOOK_ROUND_MS of deliveries and one last request of 10 s) and heartbeats
+ * (10 s without one and it is retried; it stops POSTing when timed out or cancelled), then 1 s,
  * 2 s, 4 s ... up to 10 minutes between attempts, until the horizon (3 days by default) has passed.
  */
 export function webhookSendOptions(retryHorizonSeconds: number): ActivityOptions {
   return {
     startToCloseTimeout: '30 seconds',
+    heartbeatTimeout: '10 seconds',
     scheduleToCloseTimeout: `${retryHorizonSeconds} seconds`,
     retry: {
       initialInterval: '1 second',

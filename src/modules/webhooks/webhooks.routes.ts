@@ -131,8 +131,9 @@ export function webhooksRoutes(webhooks: WebhooksService): RouteDefinition[] {
       path: `${one}/replay`,
       summary: 'Deliver again from a seq or a time',
       description:
-        'The subscription’s cursor moves back; events are delivered again in order (same `webhook-id` as before). ' +
-        'Up to 30 days back; further is refused with 422 `replay_too_old`.',
+        'The subscription’s cursor moves back (never forward: a later seq or time leaves it as it is); events are ' +
+        'delivered again in order (same `webhook-id` as before). Up to 30 days back: a `from_time` further back or ' +
+        'a `from_seq` no longer kept is refused with 422 `replay_too_old`.',
       tags,
       access,
       request: { params: subscriptionParams, body: replayBody },
@@ -162,13 +163,14 @@ export function webhooksRoutes(webhooks: WebhooksService): RouteDefinition[] {
       summary: 'The hotel’s events after a seq (pull feed)',
       description:
         'The same events and payloads as webhook deliveries, in `seq` order, kept 30 days: a receiver that was ' +
-        'down, or new, catches up from its last `seq` (`next_after`). 422 `replay_too_old` beyond what is kept.',
+        'down, or new, catches up from its last `seq` (`next_after`). It starts at the oldest kept event at the ' +
+        'earliest: `started_after` says where, `horizon` the last seq no longer kept (an `after` below it missed ' +
+        'the events purged in between).',
       tags,
       access,
       request: { params: slugParams, query: feedQuery },
       responses: {
         200: { description: 'A page of events', schema: feedSchema },
-        422: { description: '`replay_too_old`: `after` is below the events kept (30 days)' },
       },
       async handler({ hotel, query, res }) {
         res.json(await webhooks.feed(hotel.id, query.after, query.limit));

@@ -3,10 +3,20 @@ import { openApiComponent } from '../../platform/http/components';
 import { idParams, instant } from '../../platform/http/schemas';
 import { WEBHOOK_EVENT_TYPES } from './webhooks.types';
 
+/** A URL with credentials (`user:pass@`) is refused: they would be stored and shown in clear. */
+const noUserinfo = (value: string, helpers: Joi.CustomHelpers) => {
+  const url = URL.parse(value);
+  return url && (url.username || url.password) ? helpers.message({ custom: webhookUserinfoMessage }) : value;
+};
+export const webhookUserinfoMessage = 'Адрес получателя не должен содержать имя пользователя или пароль';
+
 const endpoint = Joi.string()
   .uri({ scheme: ['https', 'http'] })
   .max(2000)
-  .description('Where events are POSTed; an address inside this service’s networks is refused (400)');
+  .custom(noUserinfo)
+  .description(
+    'Where events are POSTed; an address inside this service’s networks, or with credentials, is refused (400)',
+  );
 const eventTypes = Joi.array()
   .items(Joi.string().valid(...WEBHOOK_EVENT_TYPES))
   .min(1)
@@ -22,7 +32,11 @@ export const replayBody = Joi.object({
   from_time: instant.description('Deliver again from the first event at or after this instant'),
 })
   .xor('from_seq', 'from_time')
-  .description('Up to 30 days back: further is refused (422 `replay_too_old`)');
+  .description(
+    'Moves the cursor back only (a later seq or time leaves it where it is). `from_time` further than 30 days back, ' +
+      'or a `from_seq` no longer kept, is refused (422 `replay_too_old`); a `from_time` before the oldest kept ' +
+      'event starts at that event.',
+  );
 
 const limit = (max: number) => Joi.number().integer().min(1).max(max).default(50);
 
@@ -37,7 +51,9 @@ export const feedQuery = Joi.object({
     .min(0)
     .max(Number.MAX_SAFE_INTEGER)
     .default(0)
-    .description('The last `seq` received (`next_after` of the previous page); 0 for the oldest kept'),
+    .description(
+      'The last `seq` received (`next_after` of the previous page); 0 (or any seq below the horizon) for the oldest kept',
+    ),
   limit: limit(500),
 });
 
@@ -90,4 +106,12 @@ export const eventSchema = Joi.object({
 export const feedSchema = Joi.object({
   items: Joi.array().items(eventSchema).required(),
   next_after: Joi.number().integer().required(),
+  started_after: Joi.number()
+    .integer()
+    .required()
+    .description('The seq this page starts after: `after`, or `horizon` when `after` was below it'),
+  horizon: Joi.number()
+    .integer()
+    .required()
+    .description('Events at or below this seq are no longer kept (30 days); `after` below it means events were missed'),
 });

@@ -17,12 +17,18 @@ export interface WebhooksDependencies {
   notifications: NotificationsService;
 }
 
+/** The roles that manage webhooks (HOTEL_MANAGEMENT, the routes' roles): they alone see a pause's realtime event. */
+const WEBHOOK_MANAGERS = ['hotel_admin', 'manager'] as const;
+
+/** Rows deleted per statement of the purge. */
+const PURGE_BATCH = 5_000;
+
 export const webhookMessages = {
   notFound: 'Подписка на вебхуки не найдена',
   tooOld: `Повтор возможен не дальше чем на ${WEBHOOK_KEEP_DAYS} дней назад: более ранние события не хранятся`,
   pausedTitle: 'Вебхук приостановлен',
-  pausedBody: (url: string, reason: string) =>
-    `Получатель ${url} не принимал событие дольше срока повторов (${reason}). Подписка приостановлена: ` +
+  pausedBody: (host: string, reason: string) =>
+    `Получатель на ${host} не принимал событие дольше срока повторов (${reason}). Подписка приостановлена: ` +
     'исправьте получателя и возобновите её.',
 };
 
@@ -74,18 +80,25 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
     return row;
   }
 
-  /** Sets the cursor to `after` (refused beyond the kept window) and wakes the delivery. */
-  async function rewind(hotel: { id: string; slug: string }, id: string, after: (trx: DbOrTrx) => Promise<number>) {
+  /**
+   * Moves the cursor back to `after` (never forward: events at or below the cursor would never be delivered) and
+   * wakes the delivery. `after` is given the hotel's horizon (the last seq no longer kept).
+   */
+  async function rewind(
+    hotel: { id: string; slug: string },
+    id: string,
+    after: (trx: DbOrTrx, horizon: number) => Promise<number>,
+  ) {
     return db.transaction(async (trx) => {
-      await found(trx, hotel.id, id, true);
-      const cursor = await after(trx);
-      if (await eventsRepository.beyondKept(trx, hotel.id, cursor))
-        throw new BusinessRuleError(webhookMessages.tooOld, [], 'replay_too_old');
+      const current = await found(trx, hotel.id, id, true);
+      const cursor = Math.min(await after(trx, await eventsRepository.horizon(trx, hotel.id)), Number(current.cursor));
       const row = await subscriptionsRepository.update(trx, hotel.id, id, { cursor });
       await wake(trx, hotel, id);
       return present(row!);
     });
   }
+
+  const tooOld = () => new BusinessRuleError(webhookMessages.tooOld, [], 'replay_too_old');
 
   return {
     delivery: createDelivery(db, config),
@@ -118,9 +131,13 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
       return present(row);
     },
 
+    /** Deleted; its workflow is nudged, reads that and ends at once. */
     async remove(hotelId: string, id: string) {
-      if ((await subscriptionsRepository.remove(db, hotelId, id)) === 0)
-        throw new NotFoundError(webhookMessages.notFound);
+      await db.transaction(async (trx) => {
+        if ((await subscriptionsRepository.remove(trx, hotelId, id)) === 0)
+          throw new NotFoundError(webhookMessages.notFound);
+        await nudge(trx, id);
+      });
     },
 
     /** A new secret (in this answer only); the old one keeps signing beside it for WEBHOOK_PREVIOUS_SECRET_HOURS. */
@@ -151,16 +168,18 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
       });
     },
 
-    /** Delivers again from `seq` (inclusive) or from the first event at or after `from`, within the kept window. */
+    /**
+     * Delivers again from `seq` (inclusive; refused when that event is no longer kept) or from the first event at or
+     * after `from` (refused beyond 30 days; otherwise from the oldest kept event at the earliest). Never forward.
+     */
     replay: (hotel: { id: string; slug: string }, id: string, from: { from_seq?: number; from_time?: Date }) => {
-      if (from.from_time && from.from_time.getTime() < Date.now() - WEBHOOK_KEEP_DAYS * 86_400_000) {
-        throw new BusinessRuleError(webhookMessages.tooOld, [], 'replay_too_old');
-      }
-      return rewind(hotel, id, async (trx) =>
-        from.from_seq !== undefined
-          ? Math.max(0, from.from_seq - 1)
-          : eventsRepository.lastBefore(trx, hotel.id, from.from_time!),
-      );
+      if (from.from_time && from.from_time.getTime() < Date.now() - WEBHOOK_KEEP_DAYS * 86_400_000) throw tooOld();
+      return rewind(hotel, id, async (trx, horizon) => {
+        if (from.from_seq === undefined)
+          return Math.max(horizon, await eventsRepository.lastBefore(trx, hotel.id, from.from_time!));
+        if (from.from_seq <= horizon) throw tooOld();
+        return from.from_seq - 1;
+      });
     },
 
     async deliveries(hotelId: string, id: string, limit: number, before?: number) {
@@ -172,13 +191,21 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
       };
     },
 
-    /** The pull feed: the hotel's published events after `after`, in order, as deliveries carry them. */
+    /**
+     * The pull feed: the hotel's published events after `after`, in order, as deliveries carry them. It starts after
+     * the horizon at the earliest (`started_after`): a receiver whose `after` is below `horizon` missed the events
+     * that were purged in between.
+     */
     async feed(hotelId: string, after: number, limit: number) {
-      if (await eventsRepository.beyondKept(db, hotelId, after)) {
-        throw new BusinessRuleError(webhookMessages.tooOld, [], 'replay_too_old');
-      }
-      const items = (await eventsRepository.after(db, hotelId, after, limit)).map(presentEvent);
-      return { items, next_after: items.length > 0 ? items[items.length - 1].seq : after };
+      const horizon = await eventsRepository.horizon(db, hotelId);
+      const start = Math.max(after, horizon);
+      const items = (await eventsRepository.after(db, hotelId, start, limit)).map(presentEvent);
+      return {
+        items,
+        next_after: items.length > 0 ? items[items.length - 1].seq : start,
+        started_after: start,
+        horizon,
+      };
     },
 
     /** After the retry horizon: paused, its admins told (once per pause) and staff screens updated. */
@@ -194,15 +221,29 @@ export function createWebhooksService(db: Db, config: WebhooksConfig, deps: Webh
         await deps.notifications.notify(trx, hotelId, {
           type: 'webhook_paused',
           title: webhookMessages.pausedTitle,
-          body: webhookMessages.pausedBody(row.endpoint, reason).slice(0, 2000),
+          body: webhookMessages.pausedBody(new URL(row.endpoint).host, reason).slice(0, 2000),
           dedupeKey: `webhook-paused:${id}:${seq}`,
           data: { subscription_id: id, seq },
         });
-        await webhookPaused.publish(trx, hotelId, { subscription_id: id, seq, reason: reason.slice(0, 500) });
+        // Only those who manage webhooks see it (the reason names the receiver's host).
+        const audience = (await deps.notifications.staffOf(hotelId, WEBHOOK_MANAGERS)).map((staff) => staff.id);
+        await webhookPaused.publish(
+          trx,
+          hotelId,
+          { subscription_id: id, seq, reason: reason.slice(0, 500) },
+          { audience },
+        );
       });
     },
 
-    purgeExpired: () => eventsRepository.purge(db),
+    /** Events and attempts older than 30 days, in batches (short statements, short locks); how many went. */
+    async purgeExpired() {
+      let purged = 0;
+      for (const purge of [eventsRepository.purgeEvents, deliveriesRepository.purge]) {
+        for (let went = PURGE_BATCH; went === PURGE_BATCH; purged += went) went = await purge(db, PURGE_BATCH);
+      }
+      return purged;
+    },
   };
 }
 

@@ -20,6 +20,8 @@ export interface FakeReceiver {
   trust(path: string, secrets: string[]): void;
   /** `down`: answers 503 (and keeps nothing) until set `up` again. */
   setDown(path: string, down: boolean): void;
+  /** The next delivery at `path` whose event `refuse` matches is answered 503 (once). */
+  refuseOnce(path: string, refuse: (event: { seq: number; data: Record<string, unknown> }) => boolean): void;
   /** Deliveries accepted at `path`, in arrival order (duplicates included). */
   received(path: string): ReceivedWebhook[];
   close(): Promise<void>;
@@ -32,6 +34,7 @@ export interface FakeReceiver {
 export async function startFakeReceiver(): Promise<FakeReceiver> {
   const secrets = new Map<string, string[]>();
   const down = new Set<string>();
+  const refusals = new Map<string, (event: { seq: number; data: Record<string, unknown> }) => boolean>();
   const accepted: ReceivedWebhook[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -55,6 +58,10 @@ export async function startFakeReceiver(): Promise<FakeReceiver> {
       });
       if (verifiedBy.length === 0) return void res.writeHead(401).end();
       const event = JSON.parse(body) as { seq: number; type: string; data: Record<string, unknown> };
+      if (refusals.get(path)?.(event)) {
+        refusals.delete(path);
+        return void res.writeHead(503).end();
+      }
       accepted.push({
         path,
         id: headers['webhook-id'],
@@ -72,6 +79,7 @@ export async function startFakeReceiver(): Promise<FakeReceiver> {
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     trust: (path, list) => void secrets.set(path, list),
+    refuseOnce: (path, refuse) => void refusals.set(path, refuse),
     setDown: (path, isDown) => void (isDown ? down.add(path) : down.delete(path)),
     received: (path) => accepted.filter((item) => item.path === path),
     close: () =>
