@@ -7,8 +7,7 @@ type Cell = string | number | null;
 
 /** A text a spreadsheet would read as a formula (=, +, -, @, tab, carriage return first) gets a `'` before it. */
 const FORMULA_START = /^[=+\-@\t\r]/;
-const inertText = (value: Cell): Cell =>
-  typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
+const inertText = (value: Cell): Cell => (typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value);
 
 /** A CSV cell: text made inert; money, numbers and dates as written (money exact). */
 const csvCell = (value: Cell, type: ColumnType): Cell => (type === 'text' ? inertText(value) : value);
