@@ -27,6 +27,7 @@ import { benchRetention } from './retention';
 import { benchSteady } from './steady';
 import { benchTimeline } from './timeline';
 import { benchWebhooks } from './webhooks';
+import { benchWebhookFaults, benchWebhookOutage } from './webhooks-faults';
 import { benchWidget } from './widget';
 import { formatLoad, runLoad } from './stats';
 
@@ -35,10 +36,10 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
  * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
- * audit, invoices, retention, webhooks, timeline, audit-log.
+ * audit, invoices, retention, webhooks, timeline, audit-log, webhook-faults, webhook-outage (an hour: not run by default).
  */
 const ONLY = process.env.BENCH?.split(',');
-const runs = (part: string) => !ONLY || ONLY.includes(part);
+const runs = (part: string) => (!ONLY && part !== 'webhook-outage') || ONLY?.includes(part) === true;
 
 async function main(): Promise<void> {
   const stack = await startEphemeralStack('bench');
@@ -125,6 +126,10 @@ async function main(): Promise<void> {
     // One hotel at 100 bookings/s for 120 s (BENCH_STEADY_SECONDS) through its own API and worker: the worker's
     // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
     if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
+    // 10,000 webhook events through worker and API SIGKILLs, a Temporal restart and a receiver down (its own stack).
+    if (runs('webhook-faults')) console.log(`\n${(await benchWebhookFaults(processEnv, db)).join('\n')}`);
+    // A receiver down for an hour (BENCH_OUTAGE_SECONDS) while events commit, then back.
+    if (runs('webhook-outage')) console.log(`\n${(await benchWebhookOutage(processEnv, db)).join('\n')}`);
     // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
     if (!runs('outbox') && !runs('deposits') && !runs('audit') && !runs('webhooks') && !runs('timeline')) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but

@@ -8,10 +8,14 @@ import { paced, percentile, percentiles } from './stats';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A local receiver: verifies each delivery's signature and notes when each event (by its `n`) first arrived. */
-async function startReceiver() {
+/**
+ * A local receiver: verifies each delivery's signature and notes when each event first arrived, by its `n` (events
+ * the bench commits itself) and by its seq (events of any kind).
+ */
+export async function startReceiver() {
   let verifier: Webhook | undefined;
   const arrived = new Map<number, number>();
+  const seqs = new Set<number>();
   let bad = 0;
   let outOfOrder = 0;
   let duplicates = 0;
@@ -29,11 +33,13 @@ async function startReceiver() {
         bad += 1;
         return void res.writeHead(401).end();
       }
-      const event = JSON.parse(body) as { seq: number; data: { n: number } };
+      const event = JSON.parse(body) as { seq: number; data: { n?: number } };
       if (event.seq < lastSeq) outOfOrder += 1;
       if (event.seq === lastSeq) duplicates += 1;
       lastSeq = Math.max(lastSeq, event.seq);
-      if (!arrived.has(event.data.n)) arrived.set(event.data.n, Date.now());
+      seqs.add(event.seq);
+      const { n } = event.data;
+      if (n !== undefined && !arrived.has(n)) arrived.set(n, Date.now());
       res.writeHead(204).end();
     });
   });
@@ -42,6 +48,7 @@ async function startReceiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     trust: (secret: string) => void (verifier = new Webhook(secret)),
     arrived,
+    seqs,
     counts: () => ({ bad, outOfOrder, duplicates }),
     setDown: (isDown: boolean) => void (down = isDown),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
