@@ -1,6 +1,8 @@
 import { loadConfig } from '../../src/config';
+import { MODULES } from '../../src/modules/registry';
 import { createRetentionService } from '../../src/modules/retention/retention.service';
 import { encryptSecret } from '../../src/platform/crypto';
+import { personalDataOf } from '../../src/platform/modules';
 import type { Db } from '../../src/platform/db/knex';
 import { createStorage } from '../../src/platform/storage';
 import { call, signIn } from './fixtures';
@@ -111,7 +113,7 @@ export async function benchRetention(
       from,
     );
   }
-  const retention = createRetentionService(db, config, createStorage(config.storage), {
+  const retention = createRetentionService(db, config, createStorage(config.storage), personalDataOf(MODULES), {
     guests: undefined as never,
   });
   const now = new Date().toISOString();

@@ -7,6 +7,7 @@ import type { HotelOrigins } from './http/cors-policy';
 import type { RouteDefinition } from './http/route';
 import type { Logger } from './logger';
 import type { Mailer } from './mail';
+import { PLATFORM_PERSONAL_DATA, type ErasurePlace } from './personal-data';
 import type { HotelEventKind } from './realtime/events';
 import { activityBoundary, type RefusalFailure } from './temporal/activity-boundary';
 import type { SocketEndpoint } from './realtime/socket-endpoint';
@@ -26,6 +27,8 @@ export interface ModuleContext<Settings = unknown> {
   listener?: PgListener;
   /** Runs every module's `onHotelCreated` in the registration transaction (the rows a new hotel starts with). */
   hotelCreated(trx: Knex.Transaction, hotelId: string): Promise<void>;
+  /** Every place guests' personal data lives: each module's `personalData`, then the platform's own tables. */
+  personalData: readonly ErasurePlace[];
 }
 
 /** What activities need besides the module's service: the worker's connections to the outside. */
@@ -69,6 +72,12 @@ export interface ModuleDefinition<Name extends string, Service, Deps, Settings =
   /** The staff realtime events it publishes (documented in the AsyncAPI document of `/ws`). */
   events?: readonly HotelEventKind<never>[];
   onHotelCreated?(service: Service, trx: Knex.Transaction, hotelId: string): Promise<void>;
+  /**
+   * Where it keeps guests' personal data (names, contacts, documents, free text that may hold them): each place is
+   * erased when retention erases a guest (docs/decisions/retention.md). A table with such columns and no place fails
+   * the personal-data check.
+   */
+  personalData?: readonly ErasurePlace[];
   /** For the quality gates: how to seed one of each of its records, and where requests name them. */
   fixtures?: NoInfer<ModuleFixtures<Service>>;
   /** Its WebSocket endpoints (each on its own path): the API process mounts them and closes them at shutdown. */
@@ -170,6 +179,11 @@ function configOf(module: AnyModule, config: SharedSettings): ModuleConfig {
   ) as unknown as ModuleConfig;
 }
 
+/** Every place guests' personal data lives: each module's `personalData`, then the platform's own tables. */
+export function personalDataOf(modules: readonly AnyModule[]): ErasurePlace[] {
+  return [...modules.flatMap((module) => module.personalData ?? []), ...PLATFORM_PERSONAL_DATA];
+}
+
 /** Builds every module's service in list order, each from the services it names; refuses names not built yet. */
 export function buildModules<Modules extends readonly AnyModule[]>(
   modules: Modules,
@@ -180,6 +194,7 @@ export function buildModules<Modules extends readonly AnyModule[]>(
   const shared = {
     ...base,
     storage: base.storage ?? createStorage(base.config.storage),
+    personalData: personalDataOf(modules),
     async hotelCreated(trx: Knex.Transaction, hotelId: string) {
       for (const module of modules) await module.onHotelCreated?.(built.get(module.name), trx, hotelId);
     },

@@ -275,7 +275,7 @@ describe('a profile written to again after its erasure', () => {
 });
 
 describe('invoices of an erased guest', () => {
-  it('keep no name in their lines, payer or re-rendered PDF; a failed erasure leaves the PDF downloadable', async () => {
+  it('keep no name in their lines, payer, a sole trader folio or re-rendered PDF; a failed erasure leaves the PDF downloadable', async () => {
     const p = person('Мария');
     await t.http.patch(api(owner, '/settings')).set(as(owner.accessToken)).send(fixtureRequisites('test')).expect(200);
     const bookingId = await stayOf(p, await guestWith(p), -4);
@@ -288,6 +288,12 @@ describe('invoices of an erased guest', () => {
       .post(api(owner, `/bookings/${bookingId}/folio/lines`))
       .set(as(owner.accessToken))
       .send({ kind: 'service', amount: '700', vat_rate: '20', description: `Трансфер ${p.first_name} ${p.last_name}` })
+      .expect(201);
+    // A sole trader's folio in the guest's own name: the payer is the person.
+    await t.http
+      .post(api(owner, `/bookings/${bookingId}/folio/companies`))
+      .set(as(owner.accessToken))
+      .send({ payer_name: `ИП ${p.last_name} ${p.first_name}`, payer_inn: '500100732259' })
       .expect(201);
     const invoice = (
       await t.http.post(api(owner, '/invoices')).set(as(owner.accessToken)).send({ folio_id: folio.id }).expect(201)

@@ -139,6 +139,7 @@ export function inScope(
     listener: t.listener,
     storage: createStorage(t.config.storage),
     hotelCreated: () => Promise.reject(new Error('a gate reading routes creates no hotel')),
+    personalData: [],
   };
   const keys = new Set(
     scope.only.flatMap((module) => module.routes?.(services[module.name], context) ?? []).map(operationKey),

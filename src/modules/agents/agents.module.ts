@@ -6,6 +6,7 @@ import { createAgentHub } from './agents.hub';
 import { agentsRoutes } from './agents.routes';
 import { createAgentsService, type AgentsDependencies } from './agents.service';
 import { agentsEnv } from './agents.env';
+import { scrubbed } from '../../platform/personal-data';
 
 /** Workstations of the hotel's desks, the devices attached to them, and the pairing of their agents. */
 export const agentsModule = defineModule({
@@ -13,6 +14,13 @@ export const agentsModule = defineModule({
   fixtures: agentsFixtures,
   uses: ['hotels'],
   config: agentsEnv,
+  personalData: [
+    scrubbed('agent_commands', 'hotel', [
+      { name: 'payload', json: true },
+      { name: 'result', json: true },
+      { name: 'error', json: true },
+    ]),
+  ],
   create: ({ db, listener, config }, deps: AgentsDependencies) =>
     createAgentsService(db, listener, config.agentRelease, deps),
   events: [workstationOnline, workstationOffline],

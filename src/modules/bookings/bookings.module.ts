@@ -7,6 +7,7 @@ import { bookingCreated, bookingMoved, bookingUpdated } from './bookings.events'
 import { createBookingsRepository } from './bookings.repository';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService, type BookingsDependencies } from './bookings.service';
+import { ERASED, overwritten, scrubbed } from '../../platform/personal-data';
 
 export const bookingsModule = defineModule({
   name: 'bookings',
@@ -21,6 +22,17 @@ export const bookingsModule = defineModule({
     'housekeeping',
     'notifications',
     'touristTax',
+  ],
+  personalData: [
+    overwritten('bookings (guest name, phone, e-mail, notes)', 'bookings', 'bookingRow', () => ({
+      guest_last_name: ERASED,
+      guest_first_name: ERASED,
+      guest_middle_name: null,
+      guest_phone: null,
+      guest_email: null,
+      notes: '',
+    })),
+    scrubbed('booking_charges', 'booking', [{ name: 'description' }]),
   ],
   create: ({ db }, deps: BookingsDependencies) => {
     const followers = createStayFollowers();

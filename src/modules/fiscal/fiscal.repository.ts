@@ -3,6 +3,7 @@ import { hotelTable } from '../../platform/db/hotel-table';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { FiscalReceipt, FiscalReceiptFilter, ReceiptStatus, SourceKind } from './fiscal.types';
+import { ERASED, type ErasureTarget } from '../../platform/personal-data';
 
 type NewReceipt = Pick<
   FiscalReceipt,
@@ -91,5 +92,15 @@ export const receiptsRepository = {
     if (filter.source_kind) query.where({ source_kind: filter.source_kind });
     createdWithin(query, db, hotelId, filter);
     return pageOf(db, query, NEWEST_FIRST, page);
+  },
+
+  /** Receipts keep what the register printed: only the buyer's contact (equal to an erased guest's) is replaced. */
+  async eraseBuyers(trx: Knex.Transaction, target: ErasureTarget): Promise<number> {
+    const contacts = [...target.phones, ...target.emails];
+    if (contacts.length === 0) return 0;
+    return trx('fiscal_receipts')
+      .where({ hotel_id: target.hotelId })
+      .whereRaw("lower(task->'clientInfo'->>'emailOrPhone') = ANY (?)", [contacts.map((c) => c.toLowerCase())])
+      .update({ task: trx.raw("jsonb_set(task, '{clientInfo,emailOrPhone}', to_jsonb(?::text))", [ERASED]) });
   },
 };

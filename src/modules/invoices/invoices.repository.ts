@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type {
   CreditNote,
@@ -132,6 +133,25 @@ export const invoicesRepository = {
   async cancel(db: DbOrTrx, hotelId: string, id: string): Promise<void> {
     await db('invoices').where({ hotel_id: hotelId, id }).update({ status: 'cancelled' });
     await db('invoice_lines').where({ hotel_id: hotelId, invoice_id: id }).update({ live: false });
+  },
+
+  /** Invoices of the bookings whose PDF is in the object store (rendered with the payer's name), locked. */
+  async renderedPdfs(
+    trx: Knex.Transaction,
+    hotelId: string,
+    bookingIds: string[],
+  ): Promise<{ id: string; pdf_key: string }[]> {
+    if (bookingIds.length === 0) return [];
+    return trx('invoices')
+      .where({ hotel_id: hotelId })
+      .whereIn('booking_id', bookingIds)
+      .whereNotNull('pdf_key')
+      .forUpdate()
+      .select('id', 'pdf_key');
+  },
+
+  async forgetPdfs(trx: Knex.Transaction, hotelId: string, ids: string[]): Promise<void> {
+    if (ids.length > 0) await trx('invoices').where({ hotel_id: hotelId }).whereIn('id', ids).update({ pdf_key: null });
   },
 };
 

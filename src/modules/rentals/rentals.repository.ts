@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { hotelTable } from '../../platform/db/hotel-table';
 import { pageOf, type Page, type PageRequest, type SortKey } from '../../platform/db/keyset';
 import type { DbOrTrx } from '../../platform/db/knex';
@@ -12,6 +13,7 @@ import {
   type RentalObjectInput,
   type Span,
 } from './rentals.types';
+import { ERASED, type ErasureTarget } from '../../platform/personal-data';
 
 const OBJECT_ORDER: SortKey[] = [
   { sql: 'sort_order', type: 'integer' },
@@ -101,5 +103,20 @@ export const rentalBookingsRepository = {
       [firstDay, hours.open_hour, timeZone, lastDay, hours.close_hour, timeZone],
     );
     return rows[0];
+  },
+
+  /** Rental bookings of the guests erased: by their booking, or their own contact columns equal to the guest's. */
+  async eraseGuests(trx: Knex.Transaction, target: ErasureTarget): Promise<number> {
+    const { bookingIds, phones, emails } = target;
+    if (bookingIds.length + phones.length + emails.length === 0) return 0;
+    return trx('rental_bookings')
+      .where({ hotel_id: target.hotelId })
+      .where((own) =>
+        own
+          .whereIn('booking_id', bookingIds)
+          .orWhereIn('guest_phone', phones)
+          .orWhereRaw('lower(guest_email) = ANY (?)', [emails]),
+      )
+      .update({ guest_name: ERASED, guest_phone: ERASED, guest_email: null, comment: '' });
   },
 };

@@ -2,11 +2,8 @@ import type { Knex } from 'knex';
 import { decryptSecret, encryptSecret, type EncryptionKeys } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import type { Storage } from '../../platform/storage';
-import { erasureRepository } from './retention.erasure-repository';
-import { ERASURE_PLACES } from './retention.places';
+import { ERASED, type ErasurePlace, type ErasureTarget } from '../../platform/personal-data';
 import { retentionRepository, type ErasableGuest, type GuestStay } from './retention.repository';
-import { ERASED } from './retention.scrub';
-import type { ErasureTarget } from './retention.types';
 
 const present = (values: (string | null | undefined)[]) =>
   values.filter((value): value is string => typeof value === 'string' && value.trim().length > 0);
@@ -52,7 +49,7 @@ export async function targetOf(
   const surnames = present(guests.map((guest) => (guest.last_name === ERASED ? null : guest.last_name)));
   return {
     hotelId,
-    hotelSlug: await erasureRepository.hotelSlug(trx, hotelId),
+    hotelSlug: await retentionRepository.hotelSlug(trx, hotelId),
     guestIds: guests.map((guest) => guest.id),
     bookingIds: [...new Set(stays.filter((stay) => stay.is_primary).map((stay) => stay.booking_id))],
     emails: present(guests.map((guest) => guest.email?.toLowerCase())),
@@ -64,25 +61,23 @@ export async function targetOf(
 }
 
 /**
- * Erases the guests (one hotel) in one transaction: every place in `ERASURE_PLACES`. The invoice PDFs rendered from
- * their data are forgotten in the transaction (rendered again at their next download) and removed from the object
- * store after the commit: a failed erasure leaves them in place, a failed removal only an orphan object.
+ * Erases the guests (one hotel) in one transaction: every place a module declares (`personalData`). Objects a place
+ * names (the invoice PDFs rendered from their data) are removed from the store after the commit: a failed erasure
+ * leaves them in place, a failed removal only an orphan object.
  */
-export function createEraser(db: Db, storage: Storage, encryption: EncryptionKeys) {
+export function createEraser(db: Db, storage: Storage, encryption: EncryptionKeys, places: readonly ErasurePlace[]) {
   async function eraseLocked(trx: Knex.Transaction, hotelId: string, guests: ErasableGuest[]) {
     const ids = guests.map((guest) => guest.id);
     const stays = await retentionRepository.stays(trx, hotelId, ids);
     const target = await targetOf(trx, hotelId, guests, stays, encryption);
     const erased: { place: string; rows: number }[] = [];
-    for (const place of ERASURE_PLACES) erased.push({ place: place.place, rows: await place.erase(trx, target) });
-    const pdfs = await retentionRepository.invoicePdfs(trx, hotelId, target.bookingIds);
-    await retentionRepository.forgetInvoicePdfs(
-      trx,
-      hotelId,
-      pdfs.map((pdf) => pdf.id),
-    );
-    erased.push({ place: 'object store (invoice PDFs)', rows: pdfs.length });
-    return { erased, pdfKeys: pdfs.map((pdf) => pdf.pdf_key) };
+    const objects: string[] = [];
+    for (const place of places) {
+      const { rows, objects: own = [] } = await place.erase(trx, target);
+      erased.push({ place: place.place, rows });
+      objects.push(...own);
+    }
+    return { erased, objects };
   }
 
   /** Objects of an erasure that committed: a key that fails to go stays an orphan no record points at. */
@@ -95,14 +90,14 @@ export function createEraser(db: Db, storage: Storage, encryption: EncryptionKey
     removeObjects,
     /** Erases those of `ids` still holding data and not staying at `now` (checked under the lock); answers how many. */
     async eraseBatch(hotelId: string, ids: string[], now: Date) {
-      const { count, pdfKeys } = await db.transaction(async (trx) => {
+      const { count, objects } = await db.transaction(async (trx) => {
         const locked = await retentionRepository.lockGuests(trx, hotelId, ids);
         const staying = new Set(await retentionRepository.staying(trx, hotelId, locked, now));
         const guests = locked.filter((guest) => !staying.has(guest.id));
-        if (guests.length === 0) return { count: 0, pdfKeys: [] };
-        return { count: guests.length, pdfKeys: (await eraseLocked(trx, hotelId, guests)).pdfKeys };
+        if (guests.length === 0) return { count: 0, objects: [] };
+        return { count: guests.length, objects: (await eraseLocked(trx, hotelId, guests)).objects };
       });
-      await removeObjects(pdfKeys);
+      await removeObjects(objects);
       return count;
     },
   };

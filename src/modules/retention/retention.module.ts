@@ -16,7 +16,8 @@ export const retentionModule = defineModule({
       body: { 'PATCH /api/hotels/:slug/retention-settings': { base: () => ({ guest_data_days: 400 }) } },
     },
   },
-  create: ({ db, config, storage }, deps: RetentionDependencies) => createRetentionService(db, config, storage, deps),
+  create: ({ db, config, storage, personalData }, deps: RetentionDependencies) =>
+    createRetentionService(db, config, storage, personalData, deps),
   routes: (retention) => retentionRoutes(retention),
   activities: (retention) => retentionActivities(retention),
   schedules: [{ scheduleId: 'retention-sweep', workflowType: 'retentionSweep', every: '1 day' }],

@@ -164,23 +164,8 @@ export const retentionRepository = {
       );
   },
 
-  /** Invoices of the bookings whose PDF is in the object store (rendered with the payer's name), locked. */
-  async invoicePdfs(
-    trx: Knex.Transaction,
-    hotelId: string,
-    bookingIds: string[],
-  ): Promise<{ id: string; pdf_key: string }[]> {
-    if (bookingIds.length === 0) return [];
-    return trx('invoices')
-      .where({ hotel_id: hotelId })
-      .whereIn('booking_id', bookingIds)
-      .whereNotNull('pdf_key')
-      .forUpdate()
-      .select('id', 'pdf_key');
-  },
-
-  /** The PDFs are rendered again, from the payer as it is now, at their next download. */
-  async forgetInvoicePdfs(trx: Knex.Transaction, hotelId: string, ids: string[]): Promise<void> {
-    if (ids.length > 0) await trx('invoices').where({ hotel_id: hotelId }).whereIn('id', ids).update({ pdf_key: null });
+  async hotelSlug(trx: Knex.Transaction, hotelId: string): Promise<string> {
+    const hotel = await trx('hotels').where({ id: hotelId }).first('slug');
+    return hotel.slug as string;
   },
 };

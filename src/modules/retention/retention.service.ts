@@ -1,3 +1,4 @@
+import type { ErasurePlace } from '../../platform/personal-data';
 import type { Knex } from 'knex';
 import type { GuestsService } from '../guests';
 import type { SharedSettings } from '../../platform/config';
@@ -58,9 +59,10 @@ export function createRetentionService(
   db: Db,
   config: Pick<SharedSettings, 'encryption'>,
   storage: Storage,
+  personalData: readonly ErasurePlace[],
   deps: RetentionDependencies,
 ) {
-  const eraser = createEraser(db, storage, config.encryption);
+  const eraser = createEraser(db, storage, config.encryption, personalData);
   const admin = { userId: null, role: 'hotel_admin' as const };
 
   async function guestOf(trx: Knex.Transaction | Db, hotelId: string, guestId: string) {
@@ -118,16 +120,16 @@ export function createRetentionService(
 
     /** Erases the guest now, unless staying (checked under its lock): answers what was erased, where, what kept. */
     async eraseNow(hotelId: string, guestId: string, now = new Date()): Promise<ErasureReport> {
-      const { report, pdfKeys } = await db.transaction(async (trx) => {
+      const { report, objects } = await db.transaction(async (trx) => {
         await guestOf(trx, hotelId, guestId);
         const guests = await retentionRepository.lockGuests(trx, hotelId, [guestId]);
         if ((await retentionRepository.staying(trx, hotelId, guests, now)).length > 0)
           throw new ConflictError(retentionMessages.staying, 'guest_staying');
-        const done = guests.length > 0 ? await eraser.eraseLocked(trx, hotelId, guests) : { erased: [], pdfKeys: [] };
+        const done = guests.length > 0 ? await eraser.eraseLocked(trx, hotelId, guests) : { erased: [], objects: [] };
         const after = await guestOf(trx, hotelId, guestId);
         return { report: { guest_id: guestId, erased_at: after.erased_at!, erased: done.erased, kept: KEPT }, ...done };
       });
-      await eraser.removeObjects(pdfKeys);
+      await eraser.removeObjects(objects);
       return report;
     },
 

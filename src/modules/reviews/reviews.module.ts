@@ -6,6 +6,8 @@ import { reviewsStayFollower } from './reviews.follower';
 import { reviewsRoutes } from './reviews.routes';
 import { createReviewsService, type ReviewsDependencies } from './reviews.service';
 import { reviewsEnv } from './reviews.env';
+import { ERASED, erasedBy, overwritten, scrubbed } from '../../platform/personal-data';
+import { reviewsRepository } from './reviews.repository';
 
 /** Reviews: the guest's rating of a stay after check-out, and the staff's answers to it. */
 export const reviewsModule = defineModule({
@@ -13,6 +15,15 @@ export const reviewsModule = defineModule({
   fixtures: reviewsFixtures,
   uses: ['hotels', 'bookings', 'notifications'],
   config: reviewsEnv,
+  personalData: [
+    overwritten('review_invitations', 'review_invitations', 'booking', () => ({
+      email: ERASED,
+      guest_first_name: ERASED,
+    })),
+    overwritten('reviews', 'reviews', 'booking', () => ({ guest_first_name: ERASED })),
+    erasedBy('review_opt_outs', 'review_opt_outs', reviewsRepository.eraseOptOuts),
+    scrubbed('reviews', 'booking', [{ name: 'comment' }]),
+  ],
   create: ({ db, config }, deps: ReviewsDependencies) => {
     deps.bookings.followStays(reviewsStayFollower(config));
     return createReviewsService(db, deps);

@@ -13,6 +13,7 @@ import {
   type ReviewRow,
   type ReviewSettingsRow,
 } from './reviews.types';
+import type { ErasureTarget } from '../../platform/personal-data';
 
 export const settingsRepository = settingsTable<ReviewSettingsRow>('review_settings');
 
@@ -150,6 +151,12 @@ export const reviewsRepository = {
       .groupByRaw('1')
       .orderByRaw('1')) as (AverageRow & { month: string })[];
     return { total, months };
+  },
+
+  /** The opt-outs of the erased guests' e-mails (the address is all they hold). */
+  async eraseOptOuts(trx: Knex.Transaction, target: ErasureTarget): Promise<number> {
+    if (target.emails.length === 0) return 0;
+    return trx('review_opt_outs').where({ hotel_id: target.hotelId }).whereIn('email', target.emails).delete();
   },
 };
 

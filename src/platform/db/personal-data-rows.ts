@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ErasureTarget } from './retention.types';
+import type { ErasureTarget } from '../erasure-target';
 
 /** How a table's rows are tied to the guests erased: by their indexed link, or (last resort) by the hotel's rows. */
 export type Link = 'profile' | 'bookingRow' | 'booking' | 'guest' | 'folio' | 'invoice' | 'hotel' | 'outbox';
@@ -38,7 +38,8 @@ function linked(trx: Knex.Transaction, table: string, link: Link, target: Erasur
   });
 }
 
-export const erasureRepository = {
+/** The SQL of the erasure builders (`src/platform/personal-data.ts`): a table's rows tied to the guests erased. */
+export const personalDataRows = {
   /** Overwrites (or, with `set` null, deletes) the target's rows of `table`; answers how many. */
   async overwrite(
     trx: Knex.Transaction,
@@ -71,40 +72,5 @@ export const erasureRepository = {
   async rewrite(trx: Knex.Transaction, table: string, link: Link, hotelId: string, ctid: string, changes: object) {
     const row = link === 'outbox' ? trx(table) : trx(table).where({ hotel_id: hotelId });
     await row.whereRaw('ctid = ?::tid', [ctid]).update(changes);
-  },
-
-  /** Rental bookings of the guests: by their booking, or their own contact columns equal to the guest's. */
-  async rentalBookings(trx: Knex.Transaction, target: ErasureTarget, set: Record<string, unknown>): Promise<number> {
-    const { bookingIds, phones, emails } = target;
-    if (bookingIds.length + phones.length + emails.length === 0) return 0;
-    return trx('rental_bookings')
-      .where({ hotel_id: target.hotelId })
-      .where((own) =>
-        own
-          .whereIn('booking_id', bookingIds)
-          .orWhereIn('guest_phone', phones)
-          .orWhereRaw('lower(guest_email) = ANY (?)', [emails]),
-      )
-      .update(set);
-  },
-
-  /** Fiscal receipts keep what the register printed: only the buyer's contact (equal to the guest's) is replaced. */
-  async fiscalBuyers(trx: Knex.Transaction, target: ErasureTarget, marker: string): Promise<number> {
-    const contacts = [...target.phones, ...target.emails];
-    if (contacts.length === 0) return 0;
-    return trx('fiscal_receipts')
-      .where({ hotel_id: target.hotelId })
-      .whereRaw("lower(task->'clientInfo'->>'emailOrPhone') = ANY (?)", [contacts.map((c) => c.toLowerCase())])
-      .update({ task: trx.raw("jsonb_set(task, '{clientInfo,emailOrPhone}', to_jsonb(?::text))", [marker]) });
-  },
-
-  async reviewOptOuts(trx: Knex.Transaction, target: ErasureTarget): Promise<number> {
-    if (target.emails.length === 0) return 0;
-    return trx('review_opt_outs').where({ hotel_id: target.hotelId }).whereIn('email', target.emails).delete();
-  },
-
-  async hotelSlug(trx: Knex.Transaction, hotelId: string): Promise<string> {
-    const hotel = await trx('hotels').where({ id: hotelId }).first('slug');
-    return hotel.slug as string;
   },
 };
