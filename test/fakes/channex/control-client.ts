@@ -1,3 +1,4 @@
+import { controlCaller } from '../http';
 import type { Alarm } from './bookings';
 import type { PropertySpec } from './control-routes';
 import type { RevisionSpec } from './revisions';
@@ -52,16 +53,7 @@ export interface FakeChannexControl {
 
 /** A typed hand on the fake's test controls (/_fake), for tests, the bench and a person in dev. */
 export function fakeChannexControl(url: string): FakeChannexControl {
-  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(new URL(path, url), {
-      method,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer: unknown = await response.json();
-    if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const call = controlCaller(url);
   const at = (propertyId: string, rest = '') => `/_fake/properties/${encodeURIComponent(propertyId)}${rest}`;
   const items = async <T>(path: string) => ((await call('GET', path)) as { items: T[] }).items;
   return {

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { listen } from '../http';
 import { apiRoutes } from './api-routes';
 import { Bookings } from './bookings';
 import { controlRoutes, openProperty, type PropertySpec } from './control-routes';
@@ -41,16 +40,13 @@ export async function startFakeChannex({
   app.use('/_fake', controlRoutes(state, bookings, notifier));
   app.use(sendError);
 
-  const server = app.listen(port, host);
-  await once(server, 'listening');
-  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const server = await listen(app, port, host);
   return {
-    url,
-    apiUrl: `${url}/api/v1`,
+    url: server.url,
+    apiUrl: `${server.url}/api/v1`,
     async close() {
       notifier.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      await server.close();
     },
   };
 }
