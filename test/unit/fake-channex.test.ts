@@ -125,6 +125,27 @@ describe('the fake Channex: ARI', () => {
     expect(ari.restrictions[ratePlanId][day(2)]).toMatchObject({ rate: '3900.00', stop_sell: true });
   });
 
+  it('answers what it holds, defaults where nothing was pushed (GET availability and restrictions)', async () => {
+    await api('POST', '/availability', {
+      values: [{ property_id: property.id, room_type_id: roomTypeId, date: day(1), availability: 3 }],
+    });
+    await api('POST', '/restrictions', {
+      values: [{ property_id: property.id, rate_plan_id: ratePlanId, date: day(2), rate: '99.90', min_stay: 2 }],
+    });
+    const range = `filter[property_id]=${property.id}&filter[date][gte]=${day(1)}&filter[date][lte]=${day(2)}`;
+    expect((await api('GET', `/availability?${range}`)).body.data).toEqual({
+      [roomTypeId]: { [day(1)]: 3, [day(2)]: 0 },
+    });
+    const restrictions = await api('GET', `/restrictions?${range}&filter[restrictions]=availability,rate,min_stay`);
+    expect(restrictions.body.data).toEqual({
+      [ratePlanId]: {
+        [day(1)]: { availability: 3, rate: '0.00', min_stay: 1 },
+        [day(2)]: { availability: 0, rate: '99.90', min_stay: 2 },
+      },
+    });
+    expect((await api('GET', `/restrictions?${range}&filter[restrictions]=colour`)).status).toBe(422);
+  });
+
   it.each([
     ['an unknown room type', { room_type_id: randomUUID() }],
     ['a date that is no date', { date: '2027-02-30' }],
@@ -202,7 +223,8 @@ describe('the fake Channex: booking revisions', () => {
     expect((await api('POST', `/booking_revisions/${randomUUID()}/ack`)).status).toBe(404);
   });
 
-  it('raises an alarm for a revision left unacknowledged for 30 minutes', async () => {
+  it('raises an alarm for a revision left unacknowledged for 30 minutes, announced as non_acked_booking', async () => {
+    await control.setWebhook(property.id, receiverUrl, { event_mask: 'non_acked_booking' });
     const made = await control.makeRevision(property.id, {
       arrival_date: day(3),
       departure_date: day(4),
@@ -212,6 +234,9 @@ describe('the fake Channex: booking revisions', () => {
     expect(await control.alarms(property.id)).toEqual([]);
     await control.advanceClock(property.id, 60_000);
     expect(await control.alarms(property.id)).toEqual([expect.objectContaining({ revision_id: made.id })]);
+    await control.deliveries(property.id);
+    expect(received).toEqual([expect.objectContaining({ event: 'non_acked_booking', payload: expect.anything() })]);
+    expect(received[0].payload.revision_id).toBe(made.id);
     await api('POST', `/booking_revisions/${made.id}/ack`);
     expect(await control.alarms(property.id)).toEqual([]);
   });

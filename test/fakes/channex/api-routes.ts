@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { applyAri, type AriKind } from './ari';
+import { readAri } from './ari-read';
 import { paginate, propertyResource, ratePlanResource, roomTypeResource } from './catalogue';
 import { notFound, serverError, tooManyRequests, unauthorized, validationError } from './errors';
 import { newId, type CallKind, type FakeChannexState, type Property } from './state';
@@ -29,6 +30,10 @@ export function apiRoutes(state: FakeChannexState, bookings: Bookings): Router {
     response.json({ data: items.map(ratePlanResource), meta });
   });
   for (const kind of ['availability', 'restrictions'] as const) {
+    router.get(`/${kind}`, (request, response) => {
+      const property = calls.guard(response, `${kind}_read`, [filtered(state, request, response)]);
+      response.json({ data: readAri(kind, request, property) });
+    });
     router.post(`/${kind}`, (request, response) => {
       response.json(calls.ari(response, kind, request.body));
     });

@@ -27,7 +27,7 @@ const RESTRICTION_FIELDS = [
   'stop_sell',
 ] as const;
 
-const DEFAULT_RESTRICTIONS: DayRestrictions = {
+export const DEFAULT_RESTRICTIONS: DayRestrictions = {
   rate: '0.00',
   min_stay_arrival: 1,
   min_stay_through: 1,

@@ -11,6 +11,7 @@ const EVENT_OF: Record<BookingRevision['status'], string> = {
   modified: 'booking_modification',
   cancelled: 'booking_cancellation',
 };
+const ALARM_EVENT = 'non_acked_booking';
 const MODES: WebhookMode[] = ['once', 'twice', 'hold', 'none'];
 
 export interface Alarm {
@@ -97,10 +98,11 @@ export class Bookings {
     return ids.length;
   }
 
-  announce(property: Property, revision: BookingRevision, times: number): void {
+  /** Notifies the webhooks that hear the revision's event (by default its status's), `times` times each. */
+  announce(property: Property, revision: BookingRevision, times: number, alarm = false): void {
     const now = () => new Date(this.state.now(property)).toISOString();
     for (const webhook of property.webhooks.values()) {
-      const event = eventFor(webhook, revision);
+      const event = alarm ? alarmEventFor(webhook) : eventFor(webhook, revision);
       if (!webhook.is_active || !event) continue;
       const payload = {
         booking_id: revision.booking_id,
@@ -126,6 +128,15 @@ export class Bookings {
         unacknowledged_ms: now - Date.parse(revision.inserted_at),
       }))
       .filter((alarm) => alarm.unacknowledged_ms >= property.alarmAfterMs);
+  }
+
+  /** Raises the alarms due (once each): announced to the webhooks that hear `non_acked_booking`. */
+  raiseAlarms(property: Property): void {
+    for (const alarm of this.alarms(property)) {
+      if (property.alarmed.has(alarm.revision_id)) continue;
+      property.alarmed.add(alarm.revision_id);
+      this.announce(property, this.state.revision(property, alarm.revision_id)!, 1, true);
+    }
   }
 
   private feedProperties(request: Request, response: Response): Property[] {
@@ -178,6 +189,11 @@ function eventFor(webhook: Webhook, revision: BookingRevision): string | undefin
   const specific = EVENT_OF[revision.status];
   if (events.includes('*') || events.includes(specific)) return specific;
   return events.includes('booking') ? 'booking' : undefined;
+}
+
+function alarmEventFor(webhook: Webhook): string | undefined {
+  const events = webhook.event_mask.split(';').map((event) => event.trim());
+  return events.includes('*') || events.includes(ALARM_EVENT) ? ALARM_EVENT : undefined;
 }
 
 export function revisionResource(revision: BookingRevision) {

@@ -71,6 +71,7 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
     }
     const property = propertyOf(request);
     property.clockOffsetMs += advanceMs;
+    bookings.raiseAlarms(property);
     response.json({ clock_offset_ms: property.clockOffsetMs });
   });
   router.put('/properties/:id/webhook', (request, response) => {

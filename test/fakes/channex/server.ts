@@ -23,6 +23,9 @@ export interface FakeChannex {
   close(): Promise<void>;
 }
 
+/** How often unacknowledged revisions are checked for their alarm, so it goes out without a request. */
+const ALARM_SWEEP_MS = 500;
+
 /** An in-memory Channex API v1 for tests and local development; see test/fakes/channex/index.ts. */
 export async function startFakeChannex({
   port = 0,
@@ -41,10 +44,14 @@ export async function startFakeChannex({
   app.use(sendError);
 
   const server = await listen(app, port, host);
+  const sweep = setInterval(() => {
+    for (const property of state.properties.values()) bookings.raiseAlarms(property);
+  }, ALARM_SWEEP_MS).unref();
   return {
     url: server.url,
     apiUrl: `${server.url}/api/v1`,
     async close() {
+      clearInterval(sweep);
       notifier.close();
       await server.close();
     },

@@ -36,6 +36,8 @@ export interface DayRestrictions {
 export type CallKind =
   | 'availability'
   | 'restrictions'
+  | 'availability_read'
+  | 'restrictions_read'
   | 'property'
   | 'room_types'
   | 'rate_plans'
@@ -143,6 +145,8 @@ export interface Property {
   alarmAfterMs: number;
   revisions: BookingRevision[];
   ackedAt: Map<string, number>;
+  /** Revisions whose alarm has been raised (and announced as `non_acked_booking`). */
+  alarmed: Set<string>;
   webhooks: Map<string, Webhook>;
   /** Revisions whose notifications are held back (a control option), in the order they were made. */
   held: string[];
@@ -181,6 +185,7 @@ export class FakeChannexState {
         alarmAfterMs: ALARM_AFTER_MS,
         revisions: [],
         ackedAt: new Map(),
+        alarmed: new Set(),
         webhooks: new Map(),
         held: [],
         deliveries: [],
