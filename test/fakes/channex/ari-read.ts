@@ -1,21 +1,10 @@
 import type { Request } from 'express';
-import type { AriKind } from './ari';
-import { DEFAULT_RESTRICTIONS } from './ari';
+import { DEFAULT_RESTRICTIONS, RESTRICTION_FIELDS, type AriKind } from './ari';
 import { daysBetween, eachDate, isIsoDate, MAX_DAYS_AHEAD } from './dates';
 import { validationError } from './errors';
 import type { Property } from './state';
 
-const READABLE = [
-  'availability',
-  'rate',
-  'min_stay_arrival',
-  'min_stay_through',
-  'min_stay',
-  'max_stay',
-  'closed_to_arrival',
-  'closed_to_departure',
-  'stop_sell',
-] as const;
+const READABLE = ['availability', ...RESTRICTION_FIELDS] as const;
 type Readable = (typeof READABLE)[number];
 
 /**

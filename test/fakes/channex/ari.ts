@@ -16,7 +16,7 @@ export interface AriWarning {
 
 type Value = Record<string, unknown>;
 
-const RESTRICTION_FIELDS = [
+export const RESTRICTION_FIELDS = [
   'rate',
   'min_stay_arrival',
   'min_stay_through',
