@@ -219,6 +219,7 @@ describe('the fake Channex: booking revisions', () => {
     expect(feed.body.data[0].attributes.rooms?.[0].days).toEqual({ [day(10)]: '5000.00', [day(11)]: '5000.00' });
     expect((await api('POST', `/booking_revisions/${made.id}/ack`)).status).toBe(200);
     expect((await api('GET', '/booking_revisions/feed')).body.data).toEqual([]);
+    expect((await control.revisions(property.id))[0].acked_at).toEqual(expect.any(String));
     expect((await api('GET', `/booking_revisions/${made.id}`)).body.data.attributes.status).toBe('new');
     expect((await api('POST', `/booking_revisions/${randomUUID()}/ack`)).status).toBe(404);
   });

@@ -40,7 +40,8 @@ export interface FakeChannexControl {
   ): Promise<void>;
   /** An OTA's revision: new, modified or cancelled (of `booking_id`); `webhook` says how it is announced. */
   makeRevision(propertyId: string, spec: RevisionSpec): Promise<BookingRevision>;
-  revisions(propertyId: string): Promise<BookingRevision[]>;
+  /** Every revision made, oldest first, with when it was acknowledged (on the property's clock) or null. */
+  revisions(propertyId: string): Promise<(BookingRevision & { acked_at: string | null })[]>;
   /** Sends a revision's notification again, `times` times. */
   notifyAgain(propertyId: string, revisionId: string, times?: number): Promise<void>;
   /** Sends the held-back notifications: those named, in that order, else all, oldest first. Answers how many. */
@@ -76,7 +77,7 @@ export function fakeChannexControl(url: string): FakeChannexControl {
     async makeRevision(propertyId, spec) {
       return (await call('POST', at(propertyId, '/revisions'), spec)) as BookingRevision;
     },
-    revisions: (propertyId) => items<BookingRevision>(at(propertyId, '/revisions')),
+    revisions: (propertyId) => items<BookingRevision & { acked_at: string | null }>(at(propertyId, '/revisions')),
     async notifyAgain(propertyId, revisionId, times = 1) {
       await call('POST', at(propertyId, `/revisions/${encodeURIComponent(revisionId)}/notify`), { times });
     },

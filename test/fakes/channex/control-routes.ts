@@ -97,7 +97,14 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
     response.status(201).json(bookings.make(propertyOf(request), body(request) as unknown as RevisionSpec));
   });
   router.get('/properties/:id/revisions', (request, response) => {
-    response.json({ items: propertyOf(request).revisions });
+    const property = propertyOf(request);
+    const ackedAt = (id: string) => property.ackedAt.get(id);
+    response.json({
+      items: property.revisions.map((revision) => ({
+        ...revision,
+        acked_at: ackedAt(revision.id) === undefined ? null : new Date(ackedAt(revision.id)!).toISOString(),
+      })),
+    });
   });
   router.post('/properties/:id/revisions/:revisionId/notify', (request, response) => {
     const property = propertyOf(request);
