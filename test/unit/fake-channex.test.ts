@@ -60,7 +60,13 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 interface Resource {
   type: string;
   id: string;
-  attributes: { id: string; status?: string; room_type_id?: string; rooms?: { days: Record<string, string> }[] };
+  attributes: {
+    id: string;
+    property_id?: string;
+    status?: string;
+    room_type_id?: string;
+    rooms?: { days: Record<string, string> }[];
+  };
 }
 
 /** A Channex answer: `data` is one resource or a list of them (typed as both, for the assertions' sake). */
@@ -189,6 +195,65 @@ describe('the fake Channex: ARI', () => {
       429,
       200,
     ]);
+  });
+
+  it('answers no task when every value names a property the key does not open, and limits and logs such calls', async () => {
+    const other = await control.openProperty(randomUUID(), { api_key: `other-${randomUUID()}` });
+    const stray = (propertyId: string) => ({
+      property_id: propertyId,
+      room_type_id: roomTypeId,
+      date: day(1),
+      availability: 1,
+    });
+    await control.injectFault(property.id, 503, 1);
+    const answer = await api('POST', '/availability', { values: [stray(other.id), stray(randomUUID())] });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual([]);
+    expect(answer.body.meta.warnings).toEqual([
+      expect.objectContaining({ warning: 'property_id: not found' }),
+      expect.objectContaining({ warning: 'property_id: not found' }),
+    ]);
+    for (let call = 1; call < 10; call++) await api('POST', '/availability', { values: [stray(other.id)] });
+    expect((await api('POST', '/availability', { values: [stray(other.id)] })).status).toBe(429);
+    const logged = await control.keyCalls(key);
+    expect(logged.map((call) => call.status)).toEqual([...Array<number>(10).fill(200), 429]);
+    expect(logged[0]).toMatchObject({ kind: 'availability', values: 2, warnings: 2 });
+    expect(await control.calls(other.id)).toEqual([]);
+    // The property's own fault and limit are untouched by them.
+    expect((await api('POST', '/availability', { values: [stray(property.id)] })).status).toBe(503);
+    const placed = await api('POST', '/availability', { values: [stray(property.id)] });
+    expect(placed.body.data).toEqual([expect.objectContaining({ type: 'task' })]);
+  });
+
+  it('answers no task when every value of an opened property is refused', async () => {
+    const refused = { property_id: property.id, room_type_id: randomUUID(), date: day(1), availability: 1 };
+    const answer = await api('POST', '/availability', { values: [refused] });
+    expect(answer).toMatchObject({ status: 200, body: { data: [], meta: { warnings: [expect.anything()] } } });
+    expect(await control.calls(property.id)).toEqual([
+      expect.objectContaining({ status: 200, values: 1, warnings: 1 }),
+    ]);
+  });
+
+  it('answers one task per property of a call naming several, each logged with its own values', async () => {
+    const secondKeyProperty = await control.openProperty(randomUUID(), {
+      api_key: key,
+      room_types: [{ title: 'Suite', rate_plans: [{ title: 'BAR' }] }],
+    });
+    const suiteId = secondKeyProperty.room_types[0].id;
+    const answer = await api('POST', '/availability', {
+      values: [
+        { property_id: property.id, room_type_id: roomTypeId, date: day(1), availability: 2 },
+        { property_id: secondKeyProperty.id, room_type_id: suiteId, date: day(1), availability: 1 },
+        { property_id: secondKeyProperty.id, room_type_id: roomTypeId, date: day(1), availability: 1 },
+      ],
+    });
+    expect(answer.body.data).toHaveLength(2);
+    expect(answer.body.data.map((task) => task.attributes.property_id).sort()).toEqual(
+      [property.id, secondKeyProperty.id].sort(),
+    );
+    expect((await control.ari(secondKeyProperty.id)).availability).toEqual({ [suiteId]: { [day(1)]: 1 } });
+    expect(await control.calls(property.id)).toEqual([expect.objectContaining({ values: 1, warnings: 0 })]);
+    expect(await control.calls(secondKeyProperty.id)).toEqual([expect.objectContaining({ values: 2, warnings: 1 })]);
   });
 
   it('fails the next calls as forced (429 or 5xx), changing nothing', async () => {

@@ -3,7 +3,7 @@ import { applyAri, type AriKind } from './ari';
 import { readAri } from './ari-read';
 import { paginate, propertyResource, ratePlanResource, roomTypeResource } from './catalogue';
 import { notFound, serverError, tooManyRequests, unauthorized, validationError } from './errors';
-import { newId, type CallKind, type FakeChannexState, type Property } from './state';
+import { newId, RATE_LIMIT_PER_MINUTE, type CallKind, type FakeChannexState, type Property } from './state';
 import type { Bookings } from './bookings';
 
 const WINDOW_MS = 60_000;
@@ -52,9 +52,11 @@ export function keyProperties(response: Response): Set<string> {
 
 function authenticate(state: FakeChannexState) {
   return (request: Request, response: Response, next: NextFunction) => {
-    const properties = state.keys.get(request.get('user-api-key') ?? '');
+    const apiKey = request.get('user-api-key') ?? '';
+    const properties = state.keys.get(apiKey);
     if (!properties) throw unauthorized();
     response.locals.properties = properties;
+    response.locals.apiKey = apiKey;
     next();
   };
 }
@@ -78,15 +80,16 @@ function idOf(request: Request): string {
 
 /**
  * Every call is logged on the properties it touches; forced faults and the per-property ARI limits act here
- * (10 calls a minute per kind per property, on the property's clock).
+ * (10 calls a minute per kind per property, on the property's clock). An ARI call none of whose values names a
+ * property of the key is limited and logged on the key's own (10 a minute per kind, on the real clock).
  */
 export class Calls {
   constructor(private readonly state: FakeChannexState) {}
 
-  /** Takes the properties' forced faults and logs the call; answers the first property. */
+  /** Takes the properties' forced faults for this kind of call and logs the call; answers the first property. */
   guard(response: Response, kind: CallKind, properties: Property[], values: number[] = []): Property {
     for (const property of properties) {
-      const fault = this.state.takeFault(property);
+      const fault = this.state.takeFault(property, kind);
       if (fault !== undefined) {
         this.log(properties, kind, fault, values);
         throw fault === 429 ? tooManyRequests() : serverError(fault);
@@ -96,38 +99,68 @@ export class Calls {
     return properties[0];
   }
 
+  /** Applies an ARI call: `data` holds one task per property a value was applied to (none if all were refused). */
   ari(response: Response, kind: AriKind, body: unknown) {
     const values = valuesOf(body);
     const opened = keyProperties(response);
     const ids = [...new Set(values.map((value) => value.property_id))].filter(
       (id): id is string => typeof id === 'string' && opened.has(id) && this.state.properties.has(id),
     );
+    if (ids.length === 0) return this.unplaced(response, kind, values);
     const properties = ids.map((id) => this.state.property(id)!);
     const counts = ids.map((id) => values.filter((value) => value.property_id === id).length);
-    const limited = properties.some((property) => !this.withinLimit(property, kind));
-    if (limited) {
+    if (properties.some((property) => !withinLimit(property.rateWindow[kind], this.state.now(property), property))) {
       this.log(properties, kind, 429, counts);
       throw tooManyRequests();
     }
     this.guard(response, kind, properties, counts);
     for (const property of properties) property.rateWindow[kind].push(this.state.now(property));
-    const warnings = applyAri(this.state, kind, values, opened);
-    response.locals.warnings = warnings.length;
-    return { data: [{ id: newId(), type: 'task' }], meta: { message: 'Success', warnings } };
+    const { warnings, applied } = applyAri(this.state, kind, values, opened);
+    // A refused value is counted on its property, one that names no property of the key on the first.
+    response.locals.warnings = ids.map(
+      (id, index) =>
+        warnings.filter(
+          (warning) => warning.property_id === id || (index === 0 && !ids.includes(warning.property_id as string)),
+        ).length,
+    );
+    return ariAnswer(applied, warnings);
   }
 
-  private withinLimit(property: Property, kind: AriKind): boolean {
-    const since = this.state.now(property) - WINDOW_MS;
-    property.rateWindow[kind] = property.rateWindow[kind].filter((at) => at > since);
-    return property.rateWindow[kind].length < property.rateLimitPerMinute;
+  /** Every value names a property the key does not open: each refused, the call counted against the key. */
+  private unplaced(response: Response, kind: AriKind, values: Record<string, unknown>[]) {
+    const log = this.state.keyLog(response.locals.apiKey as string);
+    const now = Date.now();
+    const record = (status: number, warnings = 0) =>
+      log.calls.push({ kind, at: new Date(now).toISOString(), values: values.length, status, warnings });
+    if (!withinLimit(log.rateWindow[kind], now, { rateLimitPerMinute: RATE_LIMIT_PER_MINUTE })) {
+      record(429);
+      throw tooManyRequests();
+    }
+    log.rateWindow[kind].push(now);
+    const { warnings, applied } = applyAri(this.state, kind, values, keyProperties(response));
+    record(200, warnings.length);
+    return ariAnswer(applied, warnings);
   }
 
-  private log(properties: Property[], kind: CallKind, status: number, values: number[], warnings = 0): void {
+  private log(properties: Property[], kind: CallKind, status: number, values: number[], warnings: number[] = []) {
     properties.forEach((property, index) => {
       const at = new Date(this.state.now(property)).toISOString();
-      property.calls.push({ kind, at, values: values[index] ?? 0, status, warnings: index === 0 ? warnings : 0 });
+      property.calls.push({ kind, at, values: values[index] ?? 0, status, warnings: warnings[index] ?? 0 });
     });
   }
+}
+
+/** Drops the window's calls older than a minute (in place); answers whether another fits in the limit. */
+function withinLimit(window: number[], now: number, { rateLimitPerMinute }: { rateLimitPerMinute: number }) {
+  while (window.length > 0 && window[0] <= now - WINDOW_MS) window.shift();
+  return window.length < rateLimitPerMinute;
+}
+
+function ariAnswer(applied: Set<string>, warnings: unknown[]) {
+  return {
+    data: [...applied].map((propertyId) => ({ id: newId(), type: 'task', attributes: { property_id: propertyId } })),
+    meta: { message: 'Success', warnings },
+  };
 }
 
 /** `{ values: [object, ...] }`, else the whole call is refused with 422. */

@@ -39,10 +39,11 @@ export const DEFAULT_RESTRICTIONS: DayRestrictions = {
 
 /**
  * Applies the values in their order, each to its property's state, and answers the warnings of those refused
- * (a value is all or nothing). `properties` are those the API key opens.
+ * (a value is all or nothing) and the properties some value was applied to. `properties` are those the API key opens.
  */
 export function applyAri(state: FakeChannexState, kind: AriKind, values: Value[], properties: Set<string>) {
   const warnings: AriWarning[] = [];
+  const applied = new Set<string>();
   for (const value of values) {
     const problem = check(state, kind, value, properties);
     if (problem) {
@@ -53,8 +54,9 @@ export function applyAri(state: FakeChannexState, kind: AriKind, values: Value[]
     const dates = datesOf(value);
     if (kind === 'availability') applyAvailability(property, value, dates);
     else applyRestrictions(property, value, dates);
+    applied.add(property.id);
   }
-  return warnings;
+  return { warnings, applied };
 }
 
 function keysOf(kind: AriKind, value: Value): Omit<AriWarning, 'warning'> {

@@ -28,6 +28,8 @@ export interface FakeChannexControl {
   ari(propertyId: string): Promise<FakeAri>;
   /** Every API call that touched the property: kind, time, number of ARI values, status, warnings. */
   calls(propertyId: string): Promise<CallRecord[]>;
+  /** The key's ARI calls that named none of its properties (not on any property's log), limited on their own. */
+  keyCalls(apiKey: string): Promise<CallRecord[]>;
   /** Makes the property's next `count` API calls fail with `status` (429, 500, 502 or 503). */
   injectFault(propertyId: string, status: number, count: number): Promise<void>;
   /** Moves the property's clock forward: the rate-limit window and the alarms follow it. */
@@ -65,6 +67,7 @@ export function fakeChannexControl(url: string): FakeChannexControl {
       return (await call('GET', at(propertyId, '/ari'))) as FakeAri;
     },
     calls: (propertyId) => items<CallRecord>(at(propertyId, '/calls')),
+    keyCalls: (apiKey) => items<CallRecord>(`/_fake/keys/${encodeURIComponent(apiKey)}/calls`),
     async injectFault(propertyId, status, count) {
       await call('POST', at(propertyId, '/faults'), { status, count });
     },

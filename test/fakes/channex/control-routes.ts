@@ -61,7 +61,7 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
     const { status, count } = body(request);
     if (!FAULT_STATUSES.includes(status as number)) throw invalid('status', `one of ${FAULT_STATUSES.join(', ')}`);
     if (!Number.isInteger(count) || (count as number) < 0) throw invalid('count', '0 or more');
-    propertyOf(request).fault = { status: status as number, remaining: count as number };
+    propertyOf(request).faults.set('any', { status: status as number, remaining: count as number });
     response.json({ status, count });
   });
   router.post('/properties/:id/clock', (request, response) => {
@@ -129,6 +129,9 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
   });
   router.get('/properties/:id/alarms', (request, response) => {
     response.json({ items: bookings.alarms(propertyOf(request)) });
+  });
+  router.get('/keys/:key/calls', (request, response) => {
+    response.json({ items: state.keyLogs.get((request.params as { key: string }).key)?.calls ?? [] });
   });
   return router;
 }
@@ -207,6 +210,6 @@ function describe(property: Property) {
     rate_limit_per_minute: property.rateLimitPerMinute,
     alarm_after_ms: property.alarmAfterMs,
     clock_offset_ms: property.clockOffsetMs,
-    fault: property.fault ?? null,
+    fault: property.faults.get('any') ?? null,
   };
 }

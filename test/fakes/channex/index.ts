@@ -5,8 +5,9 @@
  *   only its properties (another's is 404). Errors as Channex's: `{ errors: { code, title, details? } }`.
  * - GET /properties/:id, /room_types and /rate_plans (`filter[property_id]`, `pagination[page|limit]`, `meta`).
  * - POST /availability and /restrictions: `{ values: [...] }` applied in order; a refused value is a warning under
- *   `meta.warnings` of a 200, a malformed body a 422. Rates as decimal strings or integers of minor units.
- *   10 calls a minute per kind per property, then 429 `http_too_many_requests`. GET /availability and
+ *   `meta.warnings` of a 200 whose `data` holds one task per property a value was applied to (none when all were
+ *   refused), a malformed body a 422. Rates as decimal strings or integers of minor units. 10 calls a minute per
+ *   kind per property, then 429 `http_too_many_requests`; a call naming no property of its key counts on the key's. GET /availability and
  *   /restrictions (`filter[date]` or `filter[date][gte|lte]`, `filter[restrictions]`) answer what it holds.
  * - Booking revisions (new, modified, cancelled) made by the controls as an OTA would: GET
  *   /booking_revisions/feed (the unacknowledged ones), GET /booking_revisions/:id, POST /booking_revisions/:id/ack;

@@ -139,7 +139,8 @@ export interface Property {
   /** Per ARI kind, the (fake clock) times of the calls counted against the limit in the last minute. */
   rateWindow: { availability: number[]; restrictions: number[] };
   rateLimitPerMinute: number;
-  fault?: { status: number; remaining: number };
+  /** Forced faults by the calls they hit (a kind's own before `any`). */
+  faults: Map<FaultTarget, Fault>;
   clockOffsetMs: number;
   /** How long a revision may stay unacknowledged before it raises an alarm (Channex: 30 minutes). */
   alarmAfterMs: number;
@@ -153,13 +154,40 @@ export interface Property {
   deliveries: Delivery[];
 }
 
+/** Which calls a forced fault hits: ARI writes and reads of a kind, feed polls, or any call. */
+export type FaultTarget = 'availability' | 'restrictions' | 'feed' | 'any';
+export const FAULT_TARGETS: FaultTarget[] = ['availability', 'restrictions', 'feed', 'any'];
+
+export interface Fault {
+  status: number;
+  remaining: number;
+}
+
+const TARGET_OF: Partial<Record<CallKind, FaultTarget>> = {
+  availability: 'availability',
+  availability_read: 'availability',
+  restrictions: 'restrictions',
+  restrictions_read: 'restrictions',
+  booking_revisions_feed: 'feed',
+};
+
+/** An API key's own record: its ARI calls that reached none of its properties, and their limit window. */
+export interface KeyLog {
+  calls: CallRecord[];
+  rateWindow: { availability: number[]; restrictions: number[] };
+}
+
 export const ALARM_AFTER_MS = 30 * 60_000;
 export const RATE_LIMIT_PER_MINUTE = 10;
 
 export class FakeChannexState {
   readonly properties = new Map<string, Property>();
-  /** API key -> the properties it opens (one key may serve several, as a Channex user's does). */
+  /**
+   * API key -> the properties it opens (one key may serve several, as a Channex user's does, and several keys one
+   * property, as while a connection rotates its key).
+   */
   readonly keys = new Map<string, Set<string>>();
+  readonly keyLogs = new Map<string, KeyLog>();
 
   property(id: string): Property | undefined {
     return this.properties.get(id);
@@ -181,6 +209,7 @@ export class FakeChannexState {
         calls: [],
         rateWindow: { availability: [], restrictions: [] },
         rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+        faults: new Map(),
         clockOffsetMs: 0,
         alarmAfterMs: ALARM_AFTER_MS,
         revisions: [],
@@ -195,22 +224,41 @@ export class FakeChannexState {
     return property;
   }
 
+  /** The key opens the property too (the property's other keys keep it). */
   grant(apiKey: string, propertyId: string): void {
-    for (const [key, ids] of this.keys) if (key !== apiKey) ids.delete(propertyId);
     const ids = this.keys.get(apiKey) ?? new Set<string>();
     ids.add(propertyId);
     this.keys.set(apiKey, ids);
+  }
+
+  /** The key opens nothing any more: its calls are 401. Answers whether it was known. */
+  revoke(apiKey: string): boolean {
+    this.keyLogs.delete(apiKey);
+    return this.keys.delete(apiKey);
+  }
+
+  keyLog(apiKey: string): KeyLog {
+    let log = this.keyLogs.get(apiKey);
+    if (!log) {
+      log = { calls: [], rateWindow: { availability: [], restrictions: [] } };
+      this.keyLogs.set(apiKey, log);
+    }
+    return log;
   }
 
   now(property: Property): number {
     return Date.now() + property.clockOffsetMs;
   }
 
-  /** The property's forced fault for its next API call, used up by taking it. */
-  takeFault(property: Property): number | undefined {
-    if (!property.fault || property.fault.remaining <= 0) return undefined;
-    property.fault.remaining -= 1;
-    return property.fault.status;
+  /** The property's forced fault for a call of this kind (its kind's first, else `any`), used up by taking it. */
+  takeFault(property: Property, kind: CallKind): number | undefined {
+    const target = TARGET_OF[kind];
+    const fault = [target && property.faults.get(target), property.faults.get('any')].find(
+      (candidate) => candidate && candidate.remaining > 0,
+    );
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    return fault.status;
   }
 
   revision(property: Property, id: string): BookingRevision | undefined {
