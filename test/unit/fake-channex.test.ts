@@ -167,6 +167,25 @@ describe('the fake Channex: ARI', () => {
     expect((await control.ari(property.id)).availability[roomTypeId]).toEqual({ [day(8)]: 3 });
   });
 
+  it("applies a range that starts in the past from the property's today, and refuses one wholly in the past", async () => {
+    await control.openProperty(property.id, { api_key: key, timezone: 'UTC' });
+    const value = { property_id: property.id, room_type_id: roomTypeId, availability: 2 };
+    const answer = await api('POST', '/availability', {
+      values: [
+        { ...value, date_from: day(-3), date_to: day(1) },
+        { ...value, date_from: day(-3), date_to: day(-1), availability: 0 },
+      ],
+    });
+    expect(answer.body.meta.warnings).toEqual([
+      expect.objectContaining({ date_to: day(-1), warning: 'date: must not be wholly in the past' }),
+    ]);
+    expect((await control.ari(property.id)).availability[roomTypeId]).toEqual({ [day(0)]: 2, [day(1)]: 2 });
+  });
+
+  it('refuses a property opened with a time zone that is none (422)', async () => {
+    await expect(control.openProperty(property.id, { api_key: key, timezone: 'Mars/Olympus' })).rejects.toThrow(/422/);
+  });
+
   it.each([
     ['no values', {}],
     ['values that are not a list', { values: 'all' }],

@@ -1,4 +1,4 @@
-import { addDays, eachDate, isIsoDate, isoDay, isWeekday, MAX_DAYS_AHEAD, weekday } from './dates';
+import { addDays, eachDate, isIsoDate, isoDayIn, isWeekday, MAX_DAYS_AHEAD, weekday } from './dates';
 import type { DayRestrictions, FakeChannexState, Property } from './state';
 
 export type AriKind = 'availability' | 'restrictions';
@@ -51,7 +51,7 @@ export function applyAri(state: FakeChannexState, kind: AriKind, values: Value[]
       continue;
     }
     const property = state.property(value.property_id as string)!;
-    const dates = datesOf(value);
+    const dates = datesOf(value, todayOf(state, property));
     if (kind === 'availability') applyAvailability(property, value, dates);
     else applyRestrictions(property, value, dates);
     applied.add(property.id);
@@ -71,20 +71,20 @@ function check(state: FakeChannexState, kind: AriKind, value: Value, properties:
   const property =
     typeof propertyId === 'string' && properties.has(propertyId) ? state.property(propertyId) : undefined;
   if (!property) return 'property_id: not found';
-  const dateProblem = checkDates(state.now(property), value);
+  const dateProblem = checkDates(todayOf(state, property), value);
   if (dateProblem) return dateProblem;
   return kind === 'availability' ? checkAvailability(property, value) : checkRestrictions(property, value);
 }
 
-function checkDates(now: number, value: Value): string | undefined {
+function checkDates(today: string, value: Value): string | undefined {
   const single = 'date' in value;
   if (single === ('date_from' in value || 'date_to' in value)) return 'date: give either date or date_from and date_to';
   const [from, to] = single ? [value.date, value.date] : [value.date_from, value.date_to];
   if (!isIsoDate(from) || !isIsoDate(to)) return `${single ? 'date' : 'date_from, date_to'}: must be YYYY-MM-DD dates`;
   if (from > to) return 'date_to: must not be before date_from';
-  // A day of slack: a hotel west of UTC still pushes its own today.
-  if (from < addDays(isoDay(now), -1)) return 'date: must not be in the past';
-  if (to > addDays(isoDay(now), MAX_DAYS_AHEAD)) return `date: must be within ${MAX_DAYS_AHEAD} days from today`;
+  // A range that starts in the past is applied from today (datesOf); only one wholly in the past is refused.
+  if (to < today) return 'date: must not be wholly in the past';
+  if (to > addDays(today, MAX_DAYS_AHEAD)) return `date: must be within ${MAX_DAYS_AHEAD} days from today`;
   return undefined;
 }
 
@@ -131,11 +131,18 @@ export function parseRate(rate: unknown): string | undefined {
   return undefined;
 }
 
-function datesOf(value: Value): string[] {
-  const from = (value.date ?? value.date_from) as string;
+/** The value's dates from today on (a range starting in the past is clamped to the property's today). */
+function datesOf(value: Value, today: string): string[] {
+  const start = (value.date ?? value.date_from) as string;
+  const from = start < today ? today : start;
   const dates = eachDate(from, (value.date ?? value.date_to) as string);
   const days = value.days as string[] | undefined;
   return days ? dates.filter((date) => days.includes(weekday(date))) : dates;
+}
+
+/** Today where the property is, on its clock. */
+function todayOf(state: FakeChannexState, property: Property): string {
+  return isoDayIn(state.now(property), property.timezone);
 }
 
 function applyAvailability(property: Property, value: Value, dates: string[]): void {

@@ -1,5 +1,6 @@
 import express, { type Request, type Router } from 'express';
 import type { Bookings } from './bookings';
+import { isTimeZone } from './dates';
 import { notFound, validationError } from './errors';
 import type { Notifier } from './notifier';
 import type { RevisionSpec } from './revisions';
@@ -141,6 +142,7 @@ export function openProperty(state: FakeChannexState, id: string, spec: Property
   if (typeof spec.api_key !== 'string' || !/^\S{8,128}$/.test(spec.api_key)) {
     throw invalid('api_key', '8 to 128 characters without spaces');
   }
+  if (spec.timezone !== undefined && !isTimeZone(spec.timezone)) throw invalid('timezone', 'an IANA time zone');
   const property = state.open(id);
   property.title = spec.title ?? property.title;
   property.currency = spec.currency ?? property.currency;

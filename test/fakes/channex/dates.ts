@@ -24,8 +24,19 @@ export function eachDate(from: string, to: string): string[] {
   return dates;
 }
 
-export function isoDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+/** The date (YYYY-MM-DD) at `ms` in an IANA time zone. */
+export function isoDayIn(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+}
+
+export function isTimeZone(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    new Intl.DateTimeFormat('en-CA', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const WEEKDAYS = ['su', 'mo', 'tu', 'we', 'th', 'fr', 'sa'];

@@ -4,7 +4,8 @@
  * - `user-api-key` on every call (only keys opened with `PUT /_fake/properties/:id`; else 401), each key opening
  *   only its properties (another's is 404). Errors as Channex's: `{ errors: { code, title, details? } }`.
  * - GET /properties/:id, /room_types and /rate_plans (`filter[property_id]`, `pagination[page|limit]`, `meta`).
- * - POST /availability and /restrictions: `{ values: [...] }` applied in order; a refused value is a warning under
+ * - POST /availability and /restrictions: `{ values: [...] }` applied in order (a range starting in the past from the
+ *   property's today, in its time zone; one wholly in the past refused); a refused value is a warning under
  *   `meta.warnings` of a 200 whose `data` holds one task per property a value was applied to (none when all were
  *   refused), a malformed body a 422. Rates as decimal strings or integers of minor units. 10 calls a minute per
  *   kind per property, then 429 `http_too_many_requests`; a call naming no property of its key counts on the key's. GET /availability and
