@@ -149,7 +149,29 @@ describe('the fake Channex: ARI', () => {
         [day(2)]: { availability: 0, rate: '99.90', min_stay: 2 },
       },
     });
-    expect((await api('GET', `/restrictions?${range}&filter[restrictions]=colour`)).status).toBe(422);
+  });
+
+  it('answers the read-only values, and a query it cannot read with 400 bad_request', async () => {
+    const range = `filter[property_id]=${property.id}&filter[date]=${day(1)}`;
+    const readOnly = await api(
+      'GET',
+      `/restrictions?${range}&filter[restrictions]=availability_offset,max_availability`,
+    );
+    expect(readOnly.body.data).toEqual({
+      [ratePlanId]: { [day(1)]: { availability_offset: 0, max_availability: null } },
+    });
+    for (const query of [
+      `${range}&filter[restrictions]=colour`,
+      `filter[property_id]=${property.id}&filter[restrictions]=rate`,
+      `filter[property_id]=${property.id}&filter[date][gte]=${day(2)}&filter[date][lte]=${day(1)}&filter[restrictions]=rate`,
+      `filter[date]=${day(1)}&filter[restrictions]=rate`,
+    ]) {
+      expect(await api('GET', `/restrictions?${query}`)).toEqual({
+        status: 400,
+        body: { errors: { code: 'bad_request', title: 'Bad Request', details: [expect.any(String)] } },
+      });
+    }
+    expect((await api('GET', `/availability?filter[property_id]=${property.id}`)).status).toBe(400);
   });
 
   it.each([

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { applyAri, type AriKind } from './ari';
 import { readAri } from './ari-read';
 import { paginate, propertyResource, ratePlanResource, roomTypeResource } from './catalogue';
-import { notFound, serverError, tooManyRequests, unauthorized, validationError } from './errors';
+import { badRequest, notFound, serverError, tooManyRequests, unauthorized, validationError } from './errors';
 import { newId, RATE_LIMIT_PER_MINUTE, type CallKind, type FakeChannexState, type Property } from './state';
 import type { Bookings } from './bookings';
 
@@ -31,7 +31,7 @@ export function apiRoutes(state: FakeChannexState, bookings: Bookings): Router {
   });
   for (const kind of ['availability', 'restrictions'] as const) {
     router.get(`/${kind}`, (request, response) => {
-      const property = calls.guard(response, `${kind}_read`, [filtered(state, request, response)]);
+      const property = calls.guard(response, `${kind}_read`, [filtered(state, request, response, badRequest)]);
       response.json({ data: readAri(kind, request, property) });
     });
     router.post(`/${kind}`, (request, response) => {
@@ -68,9 +68,15 @@ export function opened(state: FakeChannexState, response: Response, id: string):
   return property;
 }
 
-function filtered(state: FakeChannexState, request: Request, response: Response): Property {
+/** The property of `filter[property_id]`; without one, the read is refused (422, or the ARI reads' 400). */
+function filtered(
+  state: FakeChannexState,
+  request: Request,
+  response: Response,
+  refuse: (details: string[]) => Error = () => validationError({ 'filter[property_id]': ['is required'] }),
+): Property {
   const id = request.query['filter[property_id]'];
-  if (typeof id !== 'string') throw validationError({ 'filter[property_id]': ['is required'] });
+  if (typeof id !== 'string') throw refuse(['filter[property_id]: is required']);
   return opened(state, response, id);
 }
 

@@ -1,10 +1,12 @@
 import type { Request } from 'express';
 import { DEFAULT_RESTRICTIONS, RESTRICTION_FIELDS, type AriKind } from './ari';
 import { daysBetween, eachDate, isIsoDate, MAX_DAYS_AHEAD } from './dates';
-import { validationError } from './errors';
+import { badRequest } from './errors';
 import type { Property } from './state';
 
-const READABLE = ['availability', ...RESTRICTION_FIELDS] as const;
+/** Read-only values of a rate plan (the fake sets neither: no offset, no cap). */
+const READ_ONLY = { availability_offset: 0, max_availability: null } as const;
+const READABLE = ['availability', ...RESTRICTION_FIELDS, ...(Object.keys(READ_ONLY) as (keyof typeof READ_ONLY)[])];
 type Readable = (typeof READABLE)[number];
 
 /**
@@ -25,7 +27,7 @@ export function readAri(kind: AriKind, request: Request, property: Property) {
       plan.id,
       byDate(dates, (date) => {
         const held = { ...DEFAULT_RESTRICTIONS, ...property.restrictions.get(plan.id)?.get(date) };
-        const values: Record<string, unknown> = { ...held, min_stay: held.min_stay_arrival };
+        const values: Record<string, unknown> = { ...held, ...READ_ONLY, min_stay: held.min_stay_arrival };
         values.availability = availabilityOf(property, plan.room_type_id, date);
         return Object.fromEntries(fields.map((field) => [field, values[field]]));
       }),
@@ -46,10 +48,10 @@ function datesOf(request: Request): string[] {
   const [from, to] =
     single === undefined ? [request.query['filter[date][gte]'], request.query['filter[date][lte]']] : [single, single];
   if (!isIsoDate(from) || !isIsoDate(to)) {
-    throw validationError({ 'filter[date]': ['give filter[date] or filter[date][gte] and filter[date][lte]'] });
+    throw badRequest(['filter[date]: give filter[date] or filter[date][gte] and filter[date][lte]']);
   }
   if (from > to || daysBetween(from, to) > MAX_DAYS_AHEAD) {
-    throw validationError({ 'filter[date]': [`a range of at most ${MAX_DAYS_AHEAD} days, gte before lte`] });
+    throw badRequest([`filter[date]: a range of at most ${MAX_DAYS_AHEAD} days, gte before lte`]);
   }
   return eachDate(from, to);
 }
@@ -58,7 +60,7 @@ function fieldsOf(request: Request): Readable[] {
   const raw = request.query['filter[restrictions]'];
   const fields = typeof raw === 'string' ? raw.split(',').map((field) => field.trim()) : [];
   if (fields.length === 0 || !fields.every((field) => (READABLE as readonly string[]).includes(field))) {
-    throw validationError({ 'filter[restrictions]': [`a comma-separated list of ${READABLE.join(', ')}`] });
+    throw badRequest([`filter[restrictions]: a comma-separated list of ${READABLE.join(', ')}`]);
   }
   return fields as Readable[];
 }

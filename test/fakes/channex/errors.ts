@@ -1,8 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
 
-/** Channex's error body: `{ errors: { code, title, details? } }` (details: a field's messages, for validation). */
+/**
+ * Channex's error body: `{ errors: { code, title, details? } }` (details: each field's messages for a validation
+ * error, a list of messages for a bad request).
+ */
+type Details = Record<string, string[]> | string[];
+
 export interface ChannexErrorBody {
-  errors: { code: string; title: string; details?: Record<string, string[]> };
+  errors: { code: string; title: string; details?: Details };
 }
 
 export class FakeChannexError extends Error {
@@ -10,7 +15,7 @@ export class FakeChannexError extends Error {
     readonly status: number,
     readonly code: string,
     title: string,
-    readonly details?: Record<string, string[]>,
+    readonly details?: Details,
   ) {
     super(title);
   }
@@ -26,6 +31,9 @@ export const notFound = () => new FakeChannexError(404, 'resource_not_found', 'R
 
 export const validationError = (details: Record<string, string[]>) =>
   new FakeChannexError(422, 'validation_error', 'Validation Error', details);
+
+/** A query Channex cannot read (e.g. the ARI reads' filters). */
+export const badRequest = (details: string[]) => new FakeChannexError(400, 'bad_request', 'Bad Request', details);
 
 export const tooManyRequests = () => new FakeChannexError(429, 'http_too_many_requests', 'Too Many Requests');
 

@@ -8,8 +8,10 @@
  *   property's today, in its time zone; one wholly in the past refused); a refused value is a warning under
  *   `meta.warnings` of a 200 whose `data` holds one task per property a value was applied to (none when all were
  *   refused), a malformed body a 422. Rates as decimal strings or integers of minor units. 10 calls a minute per
- *   kind per property, then 429 `http_too_many_requests`; a call naming no property of its key counts on the key's. GET /availability and
- *   /restrictions (`filter[date]` or `filter[date][gte|lte]`, `filter[restrictions]`) answer what it holds.
+ *   kind per property, then 429 `http_too_many_requests`; a call naming no property of its key counts on the key's.
+ *   GET /availability and /restrictions (`filter[date]` or `filter[date][gte|lte]`, `filter[restrictions]`, with the read-only
+ *   `availability_offset` and `max_availability`) answer what it holds; a query they cannot read is 400
+ *   `bad_request`.
  * - Booking revisions (new, modified, cancelled) made by the controls as an OTA would: GET
  *   /booking_revisions/feed (the unacknowledged ones), GET /booking_revisions/:id, POST /booking_revisions/:id/ack;
  *   one unacknowledged for 30 minutes raises an alarm (announced as `non_acked_booking`). Webhooks (POST/GET/DELETE /webhooks) are notified of each
