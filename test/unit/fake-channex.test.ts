@@ -110,6 +110,23 @@ describe('the fake Channex: catalogue and auth', () => {
   });
 });
 
+describe('the fake Channex: key rotation', () => {
+  it('lets several keys open a property, and refuses a revoked key with 401 while the others keep working', async () => {
+    const newKey = `new-key-${randomUUID()}`;
+    const reopened = await control.openProperty(property.id, { api_key: newKey });
+    expect(reopened.api_keys.sort()).toEqual([key, newKey].sort());
+    expect((await api('GET', `/properties/${property.id}`)).status).toBe(200);
+    expect((await api('GET', `/properties/${property.id}`, undefined, newKey)).status).toBe(200);
+    await control.revokeKey(key);
+    expect(await api('GET', `/properties/${property.id}`)).toEqual({
+      status: 401,
+      body: { errors: { code: 'unauthorized', title: 'Unauthorized' } },
+    });
+    expect((await api('GET', `/properties/${property.id}`, undefined, newKey)).status).toBe(200);
+    await expect(control.revokeKey(key)).rejects.toThrow(/404/);
+  });
+});
+
 describe('the fake Channex: ARI', () => {
   it('applies values in order, ranges and weekdays, rates as strings or minor units', async () => {
     const answer = await api('POST', '/availability', {

@@ -8,6 +8,8 @@ export interface OpenedProperty {
   id: string;
   title: string;
   currency: string;
+  /** Every key that opens it (opening it with another key adds one). */
+  api_keys: string[];
   room_types: (RoomType & { rate_plans: RatePlan[] })[];
 }
 
@@ -28,6 +30,8 @@ export interface FakeChannexControl {
   ari(propertyId: string): Promise<FakeAri>;
   /** Every API call that touched the property: kind, time, number of ARI values, status, warnings. */
   calls(propertyId: string): Promise<CallRecord[]>;
+  /** Revokes an API key: it opens nothing any more, its calls are 401 (the properties' other keys keep working). */
+  revokeKey(apiKey: string): Promise<void>;
   /** The key's ARI calls that named none of its properties (not on any property's log), limited on their own. */
   keyCalls(apiKey: string): Promise<CallRecord[]>;
   /** Makes the property's next `count` API calls fail with `status` (429, 500, 502 or 503). */
@@ -67,6 +71,9 @@ export function fakeChannexControl(url: string): FakeChannexControl {
       return (await call('GET', at(propertyId, '/ari'))) as FakeAri;
     },
     calls: (propertyId) => items<CallRecord>(at(propertyId, '/calls')),
+    async revokeKey(apiKey) {
+      await call('DELETE', `/_fake/keys/${encodeURIComponent(apiKey)}`);
+    },
     keyCalls: (apiKey) => items<CallRecord>(`/_fake/keys/${encodeURIComponent(apiKey)}/calls`),
     async injectFault(propertyId, status, count) {
       await call('POST', at(propertyId, '/faults'), { status, count });

@@ -44,10 +44,10 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
       (request.params as { id: string }).id,
       body(request) as unknown as PropertySpec,
     );
-    response.json(describe(property));
+    response.json(describe(state, property));
   });
   router.get('/properties/:id', (request, response) => {
-    response.json(describe(propertyOf(request)));
+    response.json(describe(state, propertyOf(request)));
   });
   router.get('/properties/:id/ari', (request, response) => {
     const property = propertyOf(request);
@@ -131,13 +131,20 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
   router.get('/properties/:id/alarms', (request, response) => {
     response.json({ items: bookings.alarms(propertyOf(request)) });
   });
+  router.delete('/keys/:key', (request, response) => {
+    if (!state.revoke((request.params as { key: string }).key)) throw notFound();
+    response.json({ revoked: (request.params as { key: string }).key });
+  });
   router.get('/keys/:key/calls', (request, response) => {
     response.json({ items: state.keyLogs.get((request.params as { key: string }).key)?.calls ?? [] });
   });
   return router;
 }
 
-/** Opens (or reshapes) a property; room types and rate plans given replace the former ones. */
+/**
+ * Opens (or reshapes) a property; room types and rate plans given replace the former ones. The key opens it besides
+ * those that did already (as while a connection rotates its key); `DELETE /_fake/keys/:key` revokes one.
+ */
 export function openProperty(state: FakeChannexState, id: string, spec: PropertySpec): Property {
   if (typeof spec.api_key !== 'string' || !/^\S{8,128}$/.test(spec.api_key)) {
     throw invalid('api_key', '8 to 128 characters without spaces');
@@ -200,7 +207,7 @@ function body(request: Request): Record<string, unknown> {
 }
 
 /** The property's shape as a test needs it: ids of its room types and their rate plans. */
-function describe(property: Property) {
+function describe(state: FakeChannexState, property: Property) {
   return {
     id: property.id,
     title: property.title,
@@ -209,6 +216,7 @@ function describe(property: Property) {
       ...roomType,
       rate_plans: [...property.ratePlans.values()].filter((plan) => plan.room_type_id === roomType.id),
     })),
+    api_keys: [...state.keys].filter(([, ids]) => ids.has(property.id)).map(([key]) => key),
     rate_limit_per_minute: property.rateLimitPerMinute,
     alarm_after_ms: property.alarmAfterMs,
     clock_offset_ms: property.clockOffsetMs,

@@ -1,8 +1,8 @@
 /**
  * A fake Channex speaking its API v1 (https://docs.channex.io), in memory, every property on its own:
  *
- * - `user-api-key` on every call (only keys opened with `PUT /_fake/properties/:id`; else 401), each key opening
- *   only its properties (another's is 404). Errors as Channex's: `{ errors: { code, title, details? } }`.
+ * - `user-api-key` on every call (only keys opened with `PUT /_fake/properties/:id` and not revoked; else 401), each
+ *   key opening only its properties (another's is 404), several keys one property (a key being rotated). Errors as Channex's: `{ errors: { code, title, details? } }`.
  * - GET /properties/:id, /room_types and /rate_plans (`filter[property_id]`, `pagination[page|limit]`, `meta`).
  * - POST /availability and /restrictions: `{ values: [...] }` applied in order (a range starting in the past from the
  *   property's today, in its time zone; one wholly in the past refused); a refused value is a warning under
