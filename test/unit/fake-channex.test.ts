@@ -324,6 +324,58 @@ describe('the fake Channex: ARI', () => {
   });
 });
 
+describe('the fake Channex: forced faults by kind', () => {
+  it('spends an ARI fault on ARI calls only, not on a feed poll or another kind', async () => {
+    await control.injectFault(property.id, 502, 1, 'restrictions');
+    await control.injectFault(property.id, 503, 1, 'feed');
+    expect((await api('GET', `/booking_revisions/feed?filter[property_id]=${property.id}`)).status).toBe(503);
+    expect((await api('GET', `/booking_revisions/feed?filter[property_id]=${property.id}`)).status).toBe(200);
+    const value = { property_id: property.id, room_type_id: roomTypeId, date: day(1), availability: 1 };
+    expect((await api('POST', '/availability', { values: [value] })).status).toBe(200);
+    const rate = { property_id: property.id, rate_plan_id: ratePlanId, date: day(1), rate: '100.00' };
+    expect((await api('POST', '/restrictions', { values: [rate] })).status).toBe(502);
+    expect((await api('POST', '/restrictions', { values: [rate] })).status).toBe(200);
+    expect((await control.calls(property.id)).map(({ kind, status }) => [kind, status])).toEqual([
+      ['booking_revisions_feed', 503],
+      ['booking_revisions_feed', 200],
+      ['availability', 200],
+      ['restrictions', 502],
+      ['restrictions', 200],
+    ]);
+  });
+
+  it("takes a kind's own fault before one for any call, and refuses a kind it does not know (422)", async () => {
+    await control.injectFault(property.id, 500, 1);
+    await control.injectFault(property.id, 429, 1, 'availability');
+    const value = { property_id: property.id, room_type_id: roomTypeId, date: day(1), availability: 1 };
+    expect((await api('POST', '/availability', { values: [value] })).status).toBe(429);
+    expect((await api('POST', '/availability', { values: [value] })).status).toBe(500);
+    expect((await api('POST', '/availability', { values: [value] })).status).toBe(200);
+    await expect(
+      control.injectFault(property.id, 500, 1, 'bookings' as Parameters<FakeChannexControl['injectFault']>[3]),
+    ).rejects.toThrow(/422/);
+  });
+
+  it('lists and deletes webhooks through the same guard: logged, and failed as forced', async () => {
+    const hook = { property_id: property.id, callback_url: receiverUrl, event_mask: 'booking' };
+    const made = await api('POST', '/webhooks', { webhook: hook });
+    const listed = await api('GET', '/webhooks');
+    expect(listed.body.data).toEqual([expect.objectContaining({ type: 'webhook', id: made.body.data.id })]);
+    await control.injectFault(property.id, 503, 1);
+    expect((await api('DELETE', `/webhooks/${made.body.data.id}`)).status).toBe(503);
+    expect((await api('DELETE', `/webhooks/${made.body.data.id}`)).status).toBe(200);
+    expect((await api('GET', '/webhooks')).body.data).toEqual([]);
+    expect((await api('DELETE', `/webhooks/${made.body.data.id}`)).status).toBe(404);
+    expect((await control.calls(property.id)).map(({ kind, status }) => [kind, status])).toEqual([
+      ['webhooks', 201],
+      ['webhooks', 200],
+      ['webhooks', 503],
+      ['webhooks', 200],
+      ['webhooks', 200],
+    ]);
+  });
+});
+
 describe('the fake Channex: booking revisions', () => {
   const room = () => ({ room_type_id: roomTypeId, rate_plan_id: ratePlanId, rate: '5000.00' });
 

@@ -58,9 +58,9 @@ export class Bookings {
       response.status(201).json({ data: resource('webhook', webhook) });
     });
     router.get('/webhooks', (request, response) => {
-      const webhooks = [...keyProperties(response)].flatMap((id) => [
-        ...(this.state.property(id)?.webhooks.values() ?? []),
-      ]);
+      const properties = this.ofKey(response);
+      calls.guard(response, 'webhooks', properties);
+      const webhooks = properties.flatMap((property) => [...property.webhooks.values()]);
       const { items, meta } = paginate(request, webhooks);
       response.json({ data: items.map((webhook) => resource('webhook', webhook)), meta });
     });
@@ -70,6 +70,7 @@ export class Bookings {
         .map((propertyId) => this.state.property(propertyId))
         .find((candidate) => candidate?.webhooks.has(id));
       if (!property) throw notFound();
+      calls.guard(response, 'webhooks', [property]);
       property.webhooks.delete(id);
       response.json({ meta: { message: 'Success' } });
     });
@@ -145,6 +146,11 @@ export class Bookings {
       if (typeof id !== 'string') throw validationError({ 'filter[property_id]': ['must be one id'] });
       return [opened(this.state, response, id)];
     }
+    return this.ofKey(response);
+  }
+
+  /** Every property the request's key opens. */
+  private ofKey(response: Response): Property[] {
     return [...keyProperties(response)].map((propertyId) => this.state.property(propertyId)!);
   }
 

@@ -2,7 +2,7 @@ import { controlCaller } from '../http';
 import type { Alarm } from './bookings';
 import type { PropertySpec } from './control-routes';
 import type { RevisionSpec } from './revisions';
-import type { BookingRevision, CallRecord, DayRestrictions, Delivery, RatePlan, RoomType } from './state';
+import type { BookingRevision, CallRecord, DayRestrictions, Delivery, FaultTarget, RatePlan, RoomType } from './state';
 
 export interface OpenedProperty {
   id: string;
@@ -34,8 +34,12 @@ export interface FakeChannexControl {
   revokeKey(apiKey: string): Promise<void>;
   /** The key's ARI calls that named none of its properties (not on any property's log), limited on their own. */
   keyCalls(apiKey: string): Promise<CallRecord[]>;
-  /** Makes the property's next `count` API calls fail with `status` (429, 500, 502 or 503). */
-  injectFault(propertyId: string, status: number, count: number): Promise<void>;
+  /**
+   * Makes the property's next `count` API calls of `kind` fail with `status` (429, 500, 502 or 503): ARI writes and
+   * reads of `availability` or `restrictions`, `feed` polls, or `any` call (the default). A kind's own fault is
+   * taken before `any`; injecting one again for a kind replaces it (count 0 clears it).
+   */
+  injectFault(propertyId: string, status: number, count: number, kind?: FaultTarget): Promise<void>;
   /** Moves the property's clock forward: the rate-limit window and the alarms follow it. */
   advanceClock(propertyId: string, ms: number): Promise<void>;
   /** A webhook of the controls' own (every booking event by default); null removes it. */
@@ -75,8 +79,8 @@ export function fakeChannexControl(url: string): FakeChannexControl {
       await call('DELETE', `/_fake/keys/${encodeURIComponent(apiKey)}`);
     },
     keyCalls: (apiKey) => items<CallRecord>(`/_fake/keys/${encodeURIComponent(apiKey)}/calls`),
-    async injectFault(propertyId, status, count) {
-      await call('POST', at(propertyId, '/faults'), { status, count });
+    async injectFault(propertyId, status, count, kind = 'any') {
+      await call('POST', at(propertyId, '/faults'), { status, count, kind });
     },
     async advanceClock(propertyId, ms) {
       await call('POST', at(propertyId, '/clock'), { advance_ms: ms });

@@ -4,7 +4,15 @@ import { isTimeZone } from './dates';
 import { notFound, validationError } from './errors';
 import type { Notifier } from './notifier';
 import type { RevisionSpec } from './revisions';
-import { newId, type FakeChannexState, type Property, type RatePlan, type RoomType } from './state';
+import {
+  FAULT_TARGETS,
+  newId,
+  type FakeChannexState,
+  type FaultTarget,
+  type Property,
+  type RatePlan,
+  type RoomType,
+} from './state';
 
 /** A property as the controls open it: its API key, and its room types each with its rate plans. */
 export interface PropertySpec {
@@ -59,11 +67,12 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
     response.json({ items: propertyOf(request).calls });
   });
   router.post('/properties/:id/faults', (request, response) => {
-    const { status, count } = body(request);
+    const { status, count, kind = 'any' } = body(request);
     if (!FAULT_STATUSES.includes(status as number)) throw invalid('status', `one of ${FAULT_STATUSES.join(', ')}`);
     if (!Number.isInteger(count) || (count as number) < 0) throw invalid('count', '0 or more');
-    propertyOf(request).faults.set('any', { status: status as number, remaining: count as number });
-    response.json({ status, count });
+    if (!FAULT_TARGETS.includes(kind as FaultTarget)) throw invalid('kind', `one of ${FAULT_TARGETS.join(', ')}`);
+    propertyOf(request).faults.set(kind as FaultTarget, { status: status as number, remaining: count as number });
+    response.json({ status, count, kind });
   });
   router.post('/properties/:id/clock', (request, response) => {
     const advanceMs = body(request).advance_ms;
@@ -221,5 +230,6 @@ function describe(state: FakeChannexState, property: Property) {
     alarm_after_ms: property.alarmAfterMs,
     clock_offset_ms: property.clockOffsetMs,
     fault: property.faults.get('any') ?? null,
+    faults: Object.fromEntries(property.faults),
   };
 }

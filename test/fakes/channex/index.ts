@@ -16,7 +16,8 @@
  *   /booking_revisions/feed (the unacknowledged ones), GET /booking_revisions/:id, POST /booking_revisions/:id/ack;
  *   one unacknowledged for 30 minutes raises an alarm (announced as `non_acked_booking`). Webhooks (POST/GET/DELETE /webhooks) are notified of each
  *   revision: `{ event, payload: { booking_id, property_id, revision_id }, property_id, user_id, timestamp }`.
- * - /_fake: test controls (faults, clock, duplicate and held-back notifications), see control-routes.ts, and
+ * - /_fake: test controls (faults for any call or one kind, clock, keys, duplicate and held-back notifications), see
+ *   control-routes.ts, and
  *   fakeChannexControl for a typed client.
  */
 export { startFakeChannex, type FakeChannex, type FakeChannexOptions } from './server';
@@ -24,4 +25,4 @@ export { fakeChannexControl, type FakeAri, type FakeChannexControl, type OpenedP
 export type { PropertySpec } from './control-routes';
 export type { RevisionRoomSpec, RevisionSpec, WebhookMode } from './revisions';
 export type { Alarm } from './bookings';
-export type { BookingRevision, CallRecord, DayRestrictions, Delivery } from './state';
+export type { BookingRevision, CallRecord, DayRestrictions, Delivery, FaultTarget } from './state';
