@@ -399,6 +399,57 @@ describe('the fake Channex: booking revisions', () => {
     expect((await api('POST', `/booking_revisions/${randomUUID()}/ack`)).status).toBe(404);
   });
 
+  it('shows each room with its occupancy, and refuses what an OTA could not send (422)', async () => {
+    const sized = await control.openProperty(property.id, {
+      api_key: key,
+      room_types: [{ title: 'Twin', occ_adults: 2, rate_plans: [{ title: 'BAR' }] }],
+    });
+    const twin = { room_type_id: sized.room_types[0].id, rate_plan_id: sized.room_types[0].rate_plans[0].id };
+    const stay = { arrival_date: day(4), departure_date: day(6) };
+    const made = await control.makeRevision(property.id, {
+      ...stay,
+      rooms: [{ ...twin, adults: 2, children: 1, infants: 1, days: { [day(4)]: '100', [day(5)]: '120.5' } }],
+    });
+    expect(made.rooms[0]).toMatchObject({
+      occupancy: { adults: 2, children: 1, infants: 1 },
+      days: { [day(4)]: '100.00', [day(5)]: '120.50' },
+      amount: '220.50',
+    });
+    const refusals: [string, Parameters<FakeChannexControl['makeRevision']>[1]][] = [
+      ['a night without a price', { ...stay, rooms: [{ ...twin, days: { [day(4)]: '100' } }] }],
+      ['a price that is no number', { ...stay, rooms: [{ ...twin, days: { [day(4)]: 'cheap', [day(5)]: '1' } }] }],
+      ['a night outside the stay', { ...stay, rooms: [{ ...twin, days: { [day(4)]: '1', [day(9)]: '1' } }] }],
+      ['more adults than the room type takes', { ...stay, rooms: [{ ...twin, adults: 3 }] }],
+      ['negative infants', { ...stay, rooms: [{ ...twin, infants: -1 }] }],
+    ];
+    const accepted: string[] = [];
+    for (const [what, spec] of refusals) {
+      await control.makeRevision(property.id, spec).then(
+        () => accepted.push(what),
+        (error: Error) => expect(error.message).toMatch(/HTTP 422/),
+      );
+    }
+    expect(accepted).toEqual([]);
+    await control.makeRevision(property.id, { status: 'cancelled', booking_id: made.booking_id });
+    await expect(
+      control.makeRevision(property.id, { status: 'modified', booking_id: made.booking_id, departure_date: day(7) }),
+    ).rejects.toThrow(/422/);
+  });
+
+  it('releases a held notification once: a list naming it twice, or again, is refused (422)', async () => {
+    await control.setWebhook(property.id, receiverUrl);
+    const held = await control.makeRevision(property.id, {
+      arrival_date: day(4),
+      departure_date: day(5),
+      rooms: [room()],
+      webhook: 'hold',
+    });
+    await expect(control.releaseHeld(property.id, [held.id, held.id])).rejects.toThrow(/422/);
+    expect(await control.releaseHeld(property.id, [held.id])).toBe(1);
+    await expect(control.releaseHeld(property.id, [held.id])).rejects.toThrow(/422/);
+    expect(await control.deliveries(property.id)).toHaveLength(1);
+  });
+
   it('raises an alarm for a revision left unacknowledged for 30 minutes, announced as non_acked_booking', async () => {
     await control.setWebhook(property.id, receiverUrl, { event_mask: 'non_acked_booking' });
     const made = await control.makeRevision(property.id, {

@@ -90,6 +90,7 @@ export class Bookings {
   /** Sends the held-back notifications (those named, in that order; else all, oldest first). */
   release(property: Property, revisionIds?: string[]): number {
     const ids = revisionIds ?? [...property.held];
+    if (new Set(ids).size !== ids.length) throw validationError({ revision_ids: ['each revision once'] });
     for (const id of ids) {
       const revision = this.state.revision(property, id);
       if (!revision || !property.held.includes(id)) throw validationError({ revision_ids: [`${id} is not held`] });

@@ -172,6 +172,7 @@ export function openProperty(state: FakeChannexState, id: string, spec: Property
   if (spec.room_types) {
     if (!Array.isArray(spec.room_types)) throw invalid('room_types', 'a list');
     property.roomTypes.clear();
+    property.statedCapacity.clear();
     property.ratePlans.clear();
     for (const roomTypeSpec of spec.room_types) {
       const roomType: RoomType = {
@@ -179,12 +180,13 @@ export function openProperty(state: FakeChannexState, id: string, spec: Property
         property_id: id,
         title: String(roomTypeSpec.title),
         count_of_rooms: roomTypeSpec.count_of_rooms ?? 10,
-        occ_adults: roomTypeSpec.occ_adults ?? 2,
+        occ_adults: positive(roomTypeSpec.occ_adults, 2, 'occ_adults'),
         occ_children: roomTypeSpec.occ_children ?? 0,
         occ_infants: 0,
-        default_occupancy: roomTypeSpec.occ_adults ?? 2,
+        default_occupancy: positive(roomTypeSpec.occ_adults, 2, 'occ_adults'),
       };
       property.roomTypes.set(roomType.id, roomType);
+      if (roomTypeSpec.occ_adults !== undefined) property.statedCapacity.set(roomType.id, roomType.occ_adults);
       for (const plan of roomTypeSpec.rate_plans ?? []) {
         const ratePlan: RatePlan = {
           id: plan.id ?? newId(),

@@ -17,9 +17,11 @@ export type WebhookMode = 'once' | 'twice' | 'hold' | 'none';
 export interface RevisionRoomSpec {
   room_type_id: string;
   rate_plan_id: string;
+  /** The room's occupancy (2 adults by default; at most the room type's `occ_adults` when it was opened with one). */
   adults?: number;
   children?: number;
-  /** The price of each night (decimal string), unless `days` gives them one by one. */
+  infants?: number;
+  /** The price of each night (decimal string), unless `days` gives them one by one (every night, a price each). */
   rate?: string;
   days?: Record<string, string>;
 }
@@ -55,6 +57,9 @@ export function buildRevision(property: Property, spec: RevisionSpec, now: numbe
   const previous = latestOf(property, spec.booking_id);
   if (status === 'new' && previous) throw validationError({ booking_id: ['has revisions already: modify it'] });
   if (status !== 'new' && !previous) throw validationError({ booking_id: ['is required: no such booking'] });
+  if (status === 'modified' && previous?.status === 'cancelled') {
+    throw validationError({ status: ['the booking is cancelled: it cannot be modified'] });
+  }
   const otaName = spec.ota_name ?? previous?.ota_name ?? 'Booking.com';
   const code = spec.ota_reservation_code ?? previous?.ota_reservation_code ?? String(randomInt(1e9, 1e10));
   const arrival = spec.arrival_date ?? previous?.arrival_date;
@@ -114,7 +119,8 @@ function latestOf(property: Property, bookingId: string | undefined): BookingRev
 function sameRoom(room: RevisionRoom): RevisionRoomSpec {
   const { room_type_id, rate_plan_id, occupancy } = room;
   const rate = Object.values(room.days)[0];
-  return { room_type_id, rate_plan_id, adults: occupancy.adults, children: occupancy.children, rate };
+  const { adults, children, infants } = occupancy;
+  return { room_type_id, rate_plan_id, adults, children, infants, rate };
 }
 
 function buildRoom(property: Property, spec: RevisionRoomSpec, arrival: string, departure: string): RevisionRoom {
@@ -123,14 +129,8 @@ function buildRoom(property: Property, spec: RevisionRoomSpec, arrival: string, 
     throw validationError({ rooms: ['room_type_id and rate_plan_id: a rate plan of that room type'] });
   }
   const nights = Array.from({ length: daysBetween(arrival, departure) }, (_, index) => addDays(arrival, index));
-  const rate = parseRate(spec.rate ?? DEFAULT_RATE);
-  if (!rate) throw validationError({ rate: ['a decimal string'] });
-  const days = spec.days ?? Object.fromEntries(nights.map((night) => [night, rate]));
-  const adults = spec.adults ?? 2;
-  const children = spec.children ?? 0;
-  if (!Number.isInteger(adults) || adults < 1 || !Number.isInteger(children) || children < 0) {
-    throw validationError({ rooms: ['adults 1 or more, children 0 or more'] });
-  }
+  const days = spec.days ? pricedNights(spec.days, nights) : evenly(spec.rate, nights);
+  const occupancy = occupancyOf(property, spec);
   return {
     room_type_id: spec.room_type_id,
     rate_plan_id: spec.rate_plan_id,
@@ -140,7 +140,38 @@ function buildRoom(property: Property, spec: RevisionRoomSpec, arrival: string, 
       .reduce((sum, amount) => sum + Number(amount), 0)
       .toFixed(2),
     days,
-    occupancy: { adults, children, infants: 0, ages: [] },
+    occupancy,
     guests: [],
   };
+}
+
+/** The same price every night. */
+function evenly(price: string | undefined, nights: string[]): Record<string, string> {
+  const rate = parseRate(price ?? DEFAULT_RATE);
+  if (!rate) throw validationError({ rate: ['a decimal string'] });
+  return Object.fromEntries(nights.map((night) => [night, rate]));
+}
+
+/** A price for each night of the stay and for nothing else, each a decimal string (answered with two decimals). */
+function pricedNights(days: unknown, nights: string[]): Record<string, string> {
+  const given = typeof days === 'object' && days !== null && !Array.isArray(days) ? Object.entries(days) : [];
+  const prices = given.map(([night, price]) => [night, parseRate(price)] as const);
+  const sameNights = given.length === nights.length && prices.every(([night]) => nights.includes(night));
+  if (!sameNights || prices.some(([, price]) => price === undefined)) {
+    throw validationError({ days: ['a decimal price for each night of the stay, by date'] });
+  }
+  return Object.fromEntries(nights.map((night) => [night, prices.find(([date]) => date === night)![1]!]));
+}
+
+function occupancyOf(property: Property, spec: RevisionRoomSpec): RevisionRoom['occupancy'] {
+  const { adults = 2, children = 0, infants = 0 } = spec;
+  const counts = [adults, children, infants];
+  if (!counts.every(Number.isInteger) || adults < 1 || children < 0 || infants < 0) {
+    throw validationError({ rooms: ['adults 1 or more, children and infants 0 or more'] });
+  }
+  const capacity = property.statedCapacity.get(spec.room_type_id);
+  if (capacity !== undefined && adults > capacity) {
+    throw validationError({ rooms: [`adults: at most ${capacity}, the room type's capacity`] });
+  }
+  return { adults, children, infants, ages: [] };
 }

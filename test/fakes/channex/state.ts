@@ -132,6 +132,8 @@ export interface Property {
   currency: string;
   timezone: string;
   roomTypes: Map<string, RoomType>;
+  /** Room type id -> adults it takes, for those opened with `occ_adults` (a revision's adults are checked on it). */
+  statedCapacity: Map<string, number>;
   ratePlans: Map<string, RatePlan>;
   availability: Map<string, Map<string, number>>;
   restrictions: Map<string, Map<string, DayRestrictions>>;
@@ -203,6 +205,7 @@ export class FakeChannexState {
         currency: 'RUB',
         timezone: 'Europe/Moscow',
         roomTypes: new Map(),
+        statedCapacity: new Map(),
         ratePlans: new Map(),
         availability: new Map(),
         restrictions: new Map(),
