@@ -450,6 +450,45 @@ describe('the fake Channex: booking revisions', () => {
     expect(await control.deliveries(property.id)).toHaveLength(1);
   });
 
+  it("serves a booking's revision before its previous one when asked, and refuses that for a new booking", async () => {
+    const made = await control.makeRevision(property.id, {
+      arrival_date: day(4),
+      departure_date: day(5),
+      rooms: [room()],
+    });
+    const modified = await control.makeRevision(property.id, {
+      status: 'modified',
+      booking_id: made.booking_id,
+      departure_date: day(6),
+      feed_order: 'before_previous',
+    });
+    const feed = await api('GET', `/booking_revisions/feed?filter[property_id]=${property.id}`);
+    expect(feed.body.data.map((revision) => revision.id)).toEqual([modified.id, made.id]);
+    await expect(
+      control.makeRevision(property.id, {
+        arrival_date: day(4),
+        departure_date: day(5),
+        feed_order: 'before_previous',
+      }),
+    ).rejects.toThrow(/422/);
+  });
+
+  it("serves the feed across a key's properties in the order made, whatever one property's clock says", async () => {
+    const second = await control.openProperty(randomUUID(), {
+      api_key: key,
+      room_types: [{ title: 'Suite', rate_plans: [{ title: 'BAR' }] }],
+    });
+    const suite = { room_type_id: second.room_types[0].id, rate_plan_id: second.room_types[0].rate_plans[0].id };
+    const stay = { arrival_date: day(4), departure_date: day(5) };
+    await control.advanceClock(property.id, 3_600_000);
+    const first = await control.makeRevision(property.id, { ...stay, rooms: [room()] });
+    const later = await control.makeRevision(second.id, { ...stay, rooms: [suite] });
+    expect((await api('GET', '/booking_revisions/feed')).body.data.map((revision) => revision.id)).toEqual([
+      first.id,
+      later.id,
+    ]);
+  });
+
   it('raises an alarm for a revision left unacknowledged for 30 minutes, announced as non_acked_booking', async () => {
     await control.setWebhook(property.id, receiverUrl, { event_mask: 'non_acked_booking' });
     const made = await control.makeRevision(property.id, {

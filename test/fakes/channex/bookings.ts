@@ -3,7 +3,7 @@ import { keyProperties, opened, type Calls } from './api-routes';
 import { paginate, resource } from './catalogue';
 import { notFound, validationError } from './errors';
 import type { Notifier } from './notifier';
-import { buildRevision, type RevisionSpec, type WebhookMode } from './revisions';
+import { buildRevision, type FeedOrder, type RevisionSpec, type WebhookMode } from './revisions';
 import { newId, type BookingRevision, type FakeChannexState, type Property, type Webhook } from './state';
 
 const EVENT_OF: Record<BookingRevision['status'], string> = {
@@ -13,6 +13,7 @@ const EVENT_OF: Record<BookingRevision['status'], string> = {
 };
 const ALARM_EVENT = 'non_acked_booking';
 const MODES: WebhookMode[] = ['once', 'twice', 'hold', 'none'];
+const FEED_ORDERS: FeedOrder[] = ['in_order', 'before_previous'];
 
 export interface Alarm {
   revision_id: string;
@@ -33,9 +34,10 @@ export class Bookings {
     router.get('/booking_revisions/feed', (request, response) => {
       const properties = this.feedProperties(request, response);
       calls.guard(response, 'booking_revisions_feed', properties);
-      const pending = properties
-        .flatMap((property) => property.revisions.filter((revision) => !property.ackedAt.has(revision.id)))
-        .sort((a, b) => a.inserted_at.localeCompare(b.inserted_at));
+      const pending = this.state.feed.filter((revision) => {
+        const property = properties.find((candidate) => candidate.id === revision.property_id);
+        return property !== undefined && !property.ackedAt.has(revision.id);
+      });
       const { items, meta } = paginate(request, pending);
       response.json({ data: items.map(revisionResource), meta });
     });
@@ -80,8 +82,16 @@ export class Bookings {
   make(property: Property, spec: RevisionSpec): BookingRevision {
     const mode = spec.webhook ?? 'once';
     if (!MODES.includes(mode)) throw validationError({ webhook: [`must be one of ${MODES.join(', ')}`] });
+    const order = spec.feed_order ?? 'in_order';
+    if (!FEED_ORDERS.includes(order)) throw validationError({ feed_order: [`must be one of ${FEED_ORDERS.join(', ')}`] });
     const revision = buildRevision(property, spec, this.state.now(property));
+    if (order === 'before_previous' && revision.status === 'new') {
+      throw validationError({ feed_order: ['before_previous: a new booking has no previous revision'] });
+    }
+    const previous = property.revisions.findLast((made) => made.booking_id === revision.booking_id);
     property.revisions.push(revision);
+    const at = order === 'before_previous' ? this.state.feed.indexOf(previous!) : this.state.feed.length;
+    this.state.feed.splice(at, 0, revision);
     if (mode === 'hold') property.held.push(revision.id);
     else if (mode !== 'none') this.announce(property, revision, mode === 'twice' ? 2 : 1);
     return revision;

@@ -13,7 +13,8 @@
  *   `availability_offset` and `max_availability`) answer what it holds; a query they cannot read is 400
  *   `bad_request`.
  * - Booking revisions (new, modified, cancelled) made by the controls as an OTA would: GET
- *   /booking_revisions/feed (the unacknowledged ones), GET /booking_revisions/:id, POST /booking_revisions/:id/ack;
+ *   /booking_revisions/feed (the unacknowledged ones, across properties in the order made, or a booking's revision
+ *   before its previous one when a control asks), GET /booking_revisions/:id, POST /booking_revisions/:id/ack;
  *   one unacknowledged for 30 minutes raises an alarm (announced as `non_acked_booking`). Webhooks (POST/GET/DELETE /webhooks) are notified of each
  *   revision: `{ event, payload: { booking_id, property_id, revision_id }, property_id, user_id, timestamp }`.
  * - /_fake: test controls (faults for any call or one kind, clock, keys, duplicate and held-back notifications), see
@@ -23,6 +24,6 @@
 export { startFakeChannex, type FakeChannex, type FakeChannexOptions } from './server';
 export { fakeChannexControl, type FakeAri, type FakeChannexControl, type OpenedProperty } from './control-client';
 export type { PropertySpec } from './control-routes';
-export type { RevisionRoomSpec, RevisionSpec, WebhookMode } from './revisions';
+export type { FeedOrder, RevisionRoomSpec, RevisionSpec, WebhookMode } from './revisions';
 export type { Alarm } from './bookings';
 export type { BookingRevision, CallRecord, DayRestrictions, Delivery, FaultTarget } from './state';

@@ -39,7 +39,14 @@ export interface RevisionSpec {
   payment_collect?: 'property' | 'ota';
   notes?: string;
   webhook?: WebhookMode;
+  /**
+   * Where the revision stands in the feed: after every earlier one (`in_order`, the default), or just before its
+   * booking's previous revision (`before_previous`: the feed serves the booking's revisions out of order).
+   */
+  feed_order?: FeedOrder;
 }
+
+export type FeedOrder = 'in_order' | 'before_previous';
 
 const OTA_CODES: Record<string, string> = {
   'Booking.com': 'BDC',

@@ -190,6 +190,8 @@ export class FakeChannexState {
    */
   readonly keys = new Map<string, Set<string>>();
   readonly keyLogs = new Map<string, KeyLog>();
+  /** Every revision of every property in the order the feed serves them (made order, unless a control moved one). */
+  readonly feed: BookingRevision[] = [];
 
   property(id: string): Property | undefined {
     return this.properties.get(id);
