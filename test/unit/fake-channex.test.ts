@@ -378,13 +378,12 @@ describe('the fake Channex: forced faults by kind', () => {
 
 describe('the fake Channex: booking revisions', () => {
   const room = () => ({ room_type_id: roomTypeId, rate_plan_id: ratePlanId, rate: '5000.00' });
+  /** A new booking of one room for the nights from day(`from`) to day(`to`). */
+  const book = (from = 3, to = 4) =>
+    control.makeRevision(property.id, { arrival_date: day(from), departure_date: day(to), rooms: [room()] });
 
   it('lists unacknowledged revisions in the feed until each is acknowledged', async () => {
-    const made = await control.makeRevision(property.id, {
-      arrival_date: day(10),
-      departure_date: day(12),
-      rooms: [room()],
-    });
+    const made = await book(10, 12);
     expect(made).toMatchObject({ status: 'new', amount: '10000.00', property_id: property.id });
     const feed = await api('GET', `/booking_revisions/feed?filter[property_id]=${property.id}`);
     expect(feed.body).toEqual({
@@ -451,11 +450,7 @@ describe('the fake Channex: booking revisions', () => {
   });
 
   it("serves a booking's revision before its previous one when asked, and refuses that for a new booking", async () => {
-    const made = await control.makeRevision(property.id, {
-      arrival_date: day(4),
-      departure_date: day(5),
-      rooms: [room()],
-    });
+    const made = await book(4, 5);
     const modified = await control.makeRevision(property.id, {
       status: 'modified',
       booking_id: made.booking_id,
@@ -489,13 +484,72 @@ describe('the fake Channex: booking revisions', () => {
     ]);
   });
 
+  it('pages the feed with pagination[page] and pagination[limit]', async () => {
+    const made = [];
+    for (let index = 0; index < 3; index++) {
+      made.push(await book(4, 5));
+    }
+    const page = (number: number) =>
+      api(
+        'GET',
+        `/booking_revisions/feed?filter[property_id]=${property.id}&pagination[page]=${number}&pagination[limit]=2`,
+      );
+    const [first, second] = [await page(1), await page(2)];
+    expect(first.body.meta).toEqual({ page: 1, limit: 2, total: 3 });
+    expect([...first.body.data, ...second.body.data].map((revision) => revision.id)).toEqual(made.map(({ id }) => id));
+    expect((await api('GET', '/booking_revisions/feed?pagination[limit]=0')).status).toBe(422);
+  });
+
+  it('shows a revision by id and takes a second acknowledgement as the first, to its own key only', async () => {
+    const made = await book(4, 5);
+    const shown = await api('GET', `/booking_revisions/${made.id}`);
+    expect(shown).toMatchObject({ status: 200, body: { data: { type: 'booking_revision', id: made.id } } });
+    expect(shown.body.data.attributes).toEqual(expect.objectContaining({ status: 'new', property_id: property.id }));
+    const otherKey = `other-${randomUUID()}`;
+    await control.openProperty(randomUUID(), { api_key: otherKey });
+    expect((await api('GET', `/booking_revisions/${made.id}`, undefined, otherKey)).status).toBe(404);
+    expect((await api('POST', `/booking_revisions/${made.id}/ack`, undefined, otherKey)).status).toBe(404);
+    expect((await control.revisions(property.id))[0].acked_at).toBeNull();
+    expect((await api('POST', `/booking_revisions/${made.id}/ack`)).status).toBe(200);
+    const ackedAt = (await control.revisions(property.id))[0].acked_at;
+    await control.advanceClock(property.id, 60_000);
+    expect((await api('POST', `/booking_revisions/${made.id}/ack`)).status).toBe(200);
+    expect((await control.revisions(property.id))[0].acked_at).toBe(ackedAt);
+  });
+
+  it('raises no alarm for a revision acknowledged before 30 minutes', async () => {
+    await control.setWebhook(property.id, receiverUrl, { event_mask: '*' });
+    const made = await book();
+    await control.advanceClock(property.id, 29 * 60_000);
+    await api('POST', `/booking_revisions/${made.id}/ack`);
+    await control.advanceClock(property.id, 60 * 60_000);
+    expect(await control.alarms(property.id)).toEqual([]);
+    await control.deliveries(property.id);
+    expect(received.map(({ event }) => event)).toEqual(['booking_new']);
+  });
+
+  it("notifies `booking` for every status, a specific name for its own only, and the revision's data when asked", async () => {
+    await api('POST', '/webhooks', {
+      webhook: { property_id: property.id, callback_url: `${receiverUrl}?all`, event_mask: 'booking', send_data: true },
+    });
+    await api('POST', '/webhooks', {
+      webhook: { property_id: property.id, callback_url: `${receiverUrl}?cancel`, event_mask: 'booking_cancellation' },
+    });
+    const made = await book();
+    await control.makeRevision(property.id, { status: 'cancelled', booking_id: made.booking_id });
+    await control.deliveries(property.id);
+    expect(received.map(({ event }) => event)).toEqual(['booking', 'booking', 'booking_cancellation']);
+    expect(received[0].payload).toMatchObject({ revision_id: made.id, status: 'new', ota_name: 'Booking.com' });
+    expect(received[2].payload).toEqual({
+      booking_id: made.booking_id,
+      property_id: property.id,
+      revision_id: expect.any(String),
+    });
+  });
+
   it('raises an alarm for a revision left unacknowledged for 30 minutes, announced as non_acked_booking', async () => {
     await control.setWebhook(property.id, receiverUrl, { event_mask: 'non_acked_booking' });
-    const made = await control.makeRevision(property.id, {
-      arrival_date: day(3),
-      departure_date: day(4),
-      rooms: [room()],
-    });
+    const made = await book();
     await control.advanceClock(property.id, 29 * 60_000);
     expect(await control.alarms(property.id)).toEqual([]);
     await control.advanceClock(property.id, 60_000);
@@ -542,7 +596,7 @@ describe('the fake Channex: booking revisions', () => {
   it('logs a failed delivery and does not try again', async () => {
     receiverStatus = 500;
     await control.setWebhook(property.id, receiverUrl);
-    await control.makeRevision(property.id, { arrival_date: day(5), departure_date: day(6), rooms: [room()] });
+    await book(5, 6);
     expect(await control.deliveries(property.id)).toEqual([expect.objectContaining({ status: 500 })]);
     expect(received).toHaveLength(1);
   });
