@@ -255,6 +255,19 @@ describe('the fake Channex: ARI', () => {
     ]);
   });
 
+  it('counts restrictions calls apart from availability ones: 10 a minute of their own', async () => {
+    const rate = { property_id: property.id, rate_plan_id: ratePlanId, date: day(1), rate: '100.00' };
+    for (let call = 0; call < 10; call++) await api('POST', '/restrictions', { values: [rate] });
+    expect((await api('POST', '/restrictions', { values: [rate] })).status).toBe(429);
+    const value = { property_id: property.id, room_type_id: roomTypeId, date: day(1), availability: 1 };
+    expect((await api('POST', '/availability', { values: [value] })).status).toBe(200);
+    expect((await control.calls(property.id)).map(({ kind, status }) => `${kind} ${status}`)).toEqual([
+      ...Array<string>(10).fill('restrictions 200'),
+      'restrictions 429',
+      'availability 200',
+    ]);
+  });
+
   it('answers no task when every value names a property the key does not open, and limits and logs such calls', async () => {
     const other = await control.openProperty(randomUUID(), { api_key: `other-${randomUUID()}` });
     const stray = (propertyId: string) => ({
