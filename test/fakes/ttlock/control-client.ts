@@ -1,3 +1,4 @@
+import { controlCaller } from '../http';
 import type { FakeCloud, FakeLock } from './state';
 
 export interface FakeTTLockAccount {
@@ -22,16 +23,8 @@ export interface FakeTTLockControl {
 
 /** A typed hand on the fake's test controls (/_fake), for tests. */
 export function fakeTTLockControl(url: string): FakeTTLockControl {
-  const call = async (path: string, body: unknown): Promise<unknown> => {
-    const response = await fetch(new URL(path, url), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer: unknown = await response.json();
-    if (!response.ok) throw new Error(`POST ${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const post = controlCaller(url);
+  const call = (path: string, body: unknown) => post('POST', path, body);
   return {
     async registerAccount(account) {
       return ((await call('/_fake/accounts', account)) as { uid: number }).uid;

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { listen } from '../http';
 import { apiRoutes } from './api-routes';
 import { controlRoutes } from './control-routes';
 import { sendError } from './errors';
@@ -30,15 +29,6 @@ export async function startFakeTTLock({ port = 0, host = '127.0.0.1' }: FakeTTLo
   app.use(apiRoutes(state, 'EU'));
   app.use(sendError);
 
-  const server = app.listen(port, host);
-  await once(server, 'listening');
-  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    chinaUrl: `${url}/cn`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-    },
-  };
+  const { url, close } = await listen(app, port, host);
+  return { url, chinaUrl: `${url}/cn`, close };
 }

@@ -1,3 +1,4 @@
+import { controlCaller } from '../http';
 import type { YooKassaNotificationEvent, YooKassaPayment, YooKassaRefund } from '../../../src/integrations/yookassa';
 import type { TEST_CARDS } from './cards';
 import type { FaultMode } from './state';
@@ -27,16 +28,7 @@ export interface FakeYooKassaControl {
 
 /** A typed hand on the fake's test controls (/_fake) and its payer page, for tests. */
 export function fakeYooKassaControl(url: string): FakeYooKassaControl {
-  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(new URL(path, url), {
-      method,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer: unknown = await response.json();
-    if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const call = controlCaller(url);
   const shop = (shopId: string) => `/_fake/shops/${encodeURIComponent(shopId)}`;
   return {
     async openShop(shopId, secretKey, webhookUrl) {

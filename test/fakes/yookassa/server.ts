@@ -1,6 +1,5 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { listen } from '../http';
 import { apiRoutes } from './api-routes';
 import { controlRoutes } from './control-routes';
 import { sendError } from './errors';
@@ -58,9 +57,8 @@ export async function startFakeYooKassa({
   app.use('/_fake', controlRoutes(state, payments));
   app.use(sendError);
 
-  const server = app.listen(port, host);
-  await once(server, 'listening');
-  url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const server = await listen(app, port, host);
+  url = server.url;
   const sweep = setInterval(() => {
     for (const shop of state.shops.values()) payments.expireDue(shop);
   }, EXPIRY_SWEEP_MS).unref();
@@ -71,8 +69,7 @@ export async function startFakeYooKassa({
     async close() {
       clearInterval(sweep);
       notifier.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      await server.close();
     },
   };
 }
