@@ -2,6 +2,7 @@ import type { WorkflowQueries } from '../../platform/temporal/workflow-queries';
 import type { TimelineDependencies } from './timeline.dependencies';
 import { changes } from './timeline.changes';
 import { MONEY_SOURCES } from './timeline.money';
+import { rooms } from './timeline.rooms';
 import { STAY_SOURCES } from './timeline.stay';
 import type { Actor, Entry, SourceActor, SourceEntry, TimelineSource } from './timeline.types';
 import { sharedReads } from './timeline.shared';
@@ -13,7 +14,7 @@ export const MAX_ENTRIES = 1000;
 const SOURCES_AT_ONCE = 4;
 
 /** Where a timeline's entries come from, each a small read through another module's door. */
-export const SOURCES: TimelineSource<TimelineDependencies>[] = [...STAY_SOURCES, changes, ...MONEY_SOURCES];
+export const SOURCES: TimelineSource<TimelineDependencies>[] = [...STAY_SOURCES, rooms, changes, ...MONEY_SOURCES];
 
 function staffIdsOf(entries: SourceEntry[]): string[] {
   const ids = entries.flatMap(({ actor }) => (actor?.type === 'staff' ? [actor.id] : []));
