@@ -76,8 +76,8 @@ export const rooms: TimelineSource<TimelineDependencies> = {
     const moved = logged.filter(writesRoom);
     const roomIds = [
       ...plans.flatMap((plan) => plan.segments.map((segment) => segment.roomId)),
-      ...moved.flatMap((entry) => [String(entry.before?.room_id), String(entry.after?.room_id)]),
-    ];
+      ...moved.flatMap((entry) => [entry.before?.room_id, entry.after?.room_id]),
+    ].filter((id): id is string => typeof id === 'string');
     const numbers = new Map((await rooms.numbersOf(hotelId, [...new Set(roomIds)])).map((r) => [r.id, r.number]));
     const room = (id: unknown) => numbers.get(String(id)) ?? 'a room removed since';
     const day = plans.length ? await localDay(hotels, hotelId) : () => '';

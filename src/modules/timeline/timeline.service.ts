@@ -21,10 +21,14 @@ function staffIdsOf(entries: SourceEntry[]): string[] {
   return [...new Set(ids)];
 }
 
-/** `read` of every item, `size` at a time. */
-async function inGroups<T, R>(items: readonly T[], size: number, read: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(read))));
+/** `read` of every item, at most `size` at once: each one done starts the next (none waits for a slower group). */
+async function atMost<T, R>(items: readonly T[], size: number, read: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await read(items[i]);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
   return results;
 }
 
@@ -55,7 +59,7 @@ export function createTimelineService(
       const request = { hotelId, bookingId, limit: PER_SOURCE, readsAudit, shared };
       // A few sources at a time: quicker than one by one, and one request takes few of the pool's connections.
       const readAll = async () => {
-        const read = await inGroups(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));
+        const read = await atMost(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));
         const cut = sources.filter((_, i) => read[i].cut).map((source) => source.name);
         return { entries: read.flatMap((each) => each.entries).sort(byTime), cut };
       };
