@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import cors from 'cors';
 import { corsPolicy } from './platform/http/cors-policy';
+import type { Connection } from '@temporalio/client';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -27,6 +28,8 @@ import { runWithRequestBindings } from './platform/observability/request-context
 import { MODULES, type Services } from './modules/registry';
 import { buildModules, type AnyModule, type SocketTimings } from './platform/modules';
 import type { SocketEndpoint } from './platform/realtime/socket-endpoint';
+import { lazyTemporalConnection } from './platform/temporal/client';
+import { createWorkflowQueries } from './platform/temporal/workflow-queries';
 
 export interface AppDependencies {
   config: PlatformConfig;
@@ -34,6 +37,11 @@ export interface AppDependencies {
   logger: Logger;
   /** The process's LISTEN connection (access revocations reach the access guard through it). */
   listener: PgListener;
+  /**
+   * The process's Temporal connection (main.ts's, its readiness check's), which the modules' queries of running
+   * workflows share; when not given, one is made (lazy) from the configuration and closed with the API.
+   */
+  temporal?: Connection;
   readinessChecks?: ReadinessChecks;
   /** True once the process is shutting down: `/ready` answers 503. */
   stopping?: () => boolean;
@@ -50,7 +58,7 @@ export interface Api {
   metrics: ApiMetrics;
   /** The WebSocket endpoints the modules declare (`sockets`), built: the listening process mounts them. */
   sockets(timings?: SocketTimings): SocketEndpoint[];
-  /** Releases the modules' own clients (their `close`): at shutdown. */
+  /** Settles the workflows' queries in flight (and closes the Temporal connection it made): at shutdown. */
   close(): Promise<void>;
 }
 
@@ -61,7 +69,9 @@ const UNLOGGED_PATHS = new Set(['/health', '/ready', '/metrics']);
 /** The Express application without a listening socket: main.ts listens, tests call it directly. */
 export function buildApi(deps: AppDependencies): Api {
   const { config, db, logger, listener, readinessChecks = {} } = deps;
-  const modules = buildModules(deps.modules ?? MODULES, { db, config, listener });
+  const temporal = deps.temporal ?? lazyTemporalConnection(config.temporal);
+  const workflows = createWorkflowQueries(temporal, config.temporal.namespace);
+  const modules = buildModules(deps.modules ?? MODULES, { db, config, listener, workflows });
   const services = modules.services as Services;
   const accessGuard = createAccessGuard({ listener, load: (userId) => services.auth.accessOf(userId) });
   const routes = modules.routes();
@@ -144,5 +154,9 @@ export function buildApi(deps: AppDependencies): Api {
   });
   app.use(errorHandler);
   const sockets = (timings: SocketTimings = {}) => modules.sockets({ logger, timings });
-  return { app, services, routes, accessGuard, metrics, sockets, close: () => modules.close() };
+  async function close() {
+    await workflows.settle();
+    if (!deps.temporal) await temporal.close();
+  }
+  return { app, services, routes, accessGuard, metrics, sockets, close };
 }

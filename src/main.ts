@@ -1,4 +1,3 @@
-import { Connection } from '@temporalio/client';
 import { buildApi } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createProcessDb } from './platform/db/knex';
@@ -9,6 +8,7 @@ import { createLogger } from './platform/logger';
 import { installTracing } from './platform/observability/tracing';
 import { createRealtimeHub } from './platform/realtime/staff-hub';
 import { onShutdownSignal } from './platform/shutdown';
+import { lazyTemporalConnection } from './platform/temporal/client';
 
 function readConfig(): Config {
   try {
@@ -25,8 +25,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'api', { format: config.logFormat });
   const tracing = config.tracing.enabled ? installTracing(config.tracing.serviceName ?? 'hotel-pms-api') : undefined;
   const db = createProcessDb(config, 'api', logger);
-  // Lazy: the API serves requests while Temporal is briefly unavailable; only /ready reports it.
-  const temporal = Connection.lazy({ address: config.temporal.address });
+  // Lazy: the API serves requests while Temporal is briefly unavailable; /ready reports it. One connection for the
+  // process: the readiness check's and the modules' queries of running workflows (the timeline's upcoming part).
+  const temporal = lazyTemporalConnection(config.temporal);
   const listener = createPgListener({ connectionString: config.databaseUrl, logger });
   let stopping = false;
   const api = buildApi({
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     db,
     logger,
     listener,
+    temporal,
     readinessChecks: {
       temporal: () => temporal.workflowService.getSystemInfo({}),
       outbox: outboxReadiness(db, config.outboxMaxLagSeconds),

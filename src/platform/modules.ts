@@ -12,6 +12,7 @@ import type { HotelEventKind } from './realtime/events';
 import { activityBoundary, type RefusalFailure } from './temporal/activity-boundary';
 import type { SocketEndpoint } from './realtime/socket-endpoint';
 import type { ScheduleDefinition } from './temporal/schedules';
+import type { WorkflowQueries } from './temporal/workflow-queries';
 import { createStorage, type Storage } from './storage';
 
 /** What a module reads of the configuration: the platform's shared settings and its own section, nothing else. */
@@ -25,6 +26,8 @@ export interface ModuleContext<Settings = unknown> {
   storage: Storage;
   /** The API process's LISTEN connection (the worker has none): for services that wait on other replicas. */
   listener?: PgListener;
+  /** The API process's queries of running workflows, over its one Temporal connection (the worker has none). */
+  workflows?: Pick<WorkflowQueries, 'ask'>;
   /** Runs every module's `onHotelCreated` in the registration transaction (the rows a new hotel starts with). */
   hotelCreated(trx: Knex.Transaction, hotelId: string): Promise<void>;
   /** Every place guests' personal data lives: each module's `personalData`, then the platform's own tables. */
@@ -89,8 +92,6 @@ export interface ModuleDefinition<Name extends string, Service, Deps, Settings =
   config?: ConfigSection<Settings>;
   /** Its public routes under `prefix`, if they differ from the platform's defaults (the app applies this). */
   http?: ModuleHttpPolicy<Service>;
-  /** Releases what its service holds open (a client of its own): the API process calls it at shutdown. */
-  close?(service: Service): Promise<void>;
 }
 
 /**
@@ -164,8 +165,6 @@ export interface ModuleRuntime<Modules extends readonly AnyModule[]> {
   /** The modules' public prefixes with their own JSON body limits, and those whose origins hotels configure. */
   bodyLimits(): { prefix: string; limit: string }[];
   hotelOrigins(): HotelOrigins[];
-  /** Every module's `close` (its own clients released), at the process's shutdown. */
-  close(): Promise<void>;
 }
 
 /** A module's `context.config`: the shared settings and the settings its section declares, picked from `config`. */
@@ -187,7 +186,13 @@ export function personalDataOf(modules: readonly AnyModule[]): ErasurePlace[] {
 /** Builds every module's service in list order, each from the services it names; refuses names not built yet. */
 export function buildModules<Modules extends readonly AnyModule[]>(
   modules: Modules,
-  base: { db: Db; config: SharedSettings; listener?: PgListener; storage?: Storage },
+  base: {
+    db: Db;
+    config: SharedSettings;
+    listener?: PgListener;
+    storage?: Storage;
+    workflows?: Pick<WorkflowQueries, 'ask'>;
+  },
 ): ModuleRuntime<Modules> {
   const built = new Map<string, unknown>();
   const depsOf = new Map<string, Record<string, unknown>>();
@@ -243,9 +248,6 @@ export function buildModules<Modules extends readonly AnyModule[]>(
         if (!originsOf) return [];
         return [{ prefix: `${http.prefix}/`, originsOf: (slug: string) => originsOf(built.get(name), slug) }];
       }),
-    async close() {
-      for (const module of modules) await module.close?.(built.get(module.name));
-    },
     sockets({ logger, timings }) {
       const { listener } = base;
       if (!listener)

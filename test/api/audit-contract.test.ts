@@ -20,7 +20,7 @@ interface Operation {
   path: string;
   operationId: string;
   'x-access': { kind: string };
-  'x-audit'?: { records?: true; none?: string };
+  'x-audit'?: { records?: true; none?: string; caller?: string };
 }
 
 interface Sent {
@@ -79,6 +79,17 @@ describe('the audit contract', () => {
     expect(undeclared.map((op) => `${op.method} ${op.path}`)).toEqual([]);
   });
 
+  it('every changing public operation declares in OpenAPI who calls it, as the log records it', () => {
+    const publicOps = hotelChanging().filter((op) => op['x-access'].kind === 'public' && op['x-audit']?.records);
+    expect(publicOps.filter((op) => !op['x-audit']?.caller).map((op) => `${op.method} ${op.path}`)).toEqual([]);
+    const callerOf = (method: Method, path: string) =>
+      publicOps.find((op) => op.method === method && op.path === path)?.['x-audit']?.caller;
+    expect(callerOf('post', '/api/agents/pair')).toBe('agent');
+    expect(callerOf('post', '/api/payments/yookassa/notifications')).toBe('provider');
+    expect(callerOf('post', '/api/auth/login')).toBe('visitor');
+    expect(callerOf('post', '/api/widget/{slug}/bookings')).toBe('guest');
+  });
+
   it('every table with a hotel has its audit trigger, and every column saying personal data or a secret is masked', async () => {
     const { rows: columns } = (await t.db.raw(
       `SELECT c.table_name AS table, c.column_name AS column, c.data_type AS type
@@ -125,10 +136,11 @@ describe('the audit contract', () => {
           'request_id',
           succeeded.map((request) => request.requestId),
         )
-        .select('request_id', 'operation', 'resource')) as {
+        .select('request_id', 'operation', 'resource', 'actor_kind')) as {
         request_id: string;
         operation: string;
         resource: string;
+        actor_kind: string;
       }[];
       return succeeded.map((request) => {
         const own = rows.filter((row) => row.request_id === request.requestId);
@@ -136,6 +148,7 @@ describe('the audit contract', () => {
           request,
           operations: own.map((row) => row.operation),
           rows: own.some((row) => row.resource !== 'request'),
+          callers: own.map((row) => row.actor_kind),
         };
       });
     };
@@ -163,6 +176,15 @@ describe('the audit contract', () => {
       )
       .map(({ request, operation, named }) => ({ request, expected: operation?.operationId, named }));
     expect(wrong).toEqual([]);
+    // A public operation's entries name the caller its route declares (or the staff or user whose token it carried).
+    const miscalled = found.flatMap(({ request, callers }) => {
+      const operation = operationOf(request.method, request.url);
+      const declared = operation?.['x-audit']?.caller;
+      if (!declared) return [];
+      const others = callers.filter((kind) => ![declared, 'staff', 'user'].includes(kind));
+      return others.map((kind) => `${operation.operationId}: ${kind}, declared ${declared}`);
+    });
+    expect([...new Set(miscalled)]).toEqual([]);
     // Proof that the triggers recorded the rows: a request of an operation not known to change no audited row wrote
     // entries of rows, not only the fallback entry naming it (dropping a table's trigger makes this fail).
     const rowless = [

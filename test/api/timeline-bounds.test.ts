@@ -2,6 +2,7 @@ import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/ac
 import { createTestApp, type TestApp } from '../helpers/app';
 import { localDay } from '../helpers/dates';
 import { createCategory, createRoom } from '../helpers/structure';
+import { readTimeline } from '../helpers/timeline';
 
 interface Entry {
   at: string;
@@ -24,13 +25,7 @@ let desk: Awaited<ReturnType<typeof addStaff>>;
 let stayId: string;
 
 const api = (path: string) => `/api/hotels/${owner.slug}${path}`;
-const timelineOf = async (id: string, token = desk.accessToken) =>
-  (
-    await t.http
-      .get(api(`/bookings/${id}/timeline`))
-      .set(as(token))
-      .expect(200)
-  ).body as Timeline;
+const timelineOf = (id: string, token = desk.accessToken) => readTimeline<Timeline>(t, owner, id, token);
 
 beforeAll(async () => {
   t = createTestApp();

@@ -187,6 +187,22 @@ describe('GET /bookings/{id}/timeline', () => {
     });
   });
 
+  it("tells the deposit's statement e-mailed to the guest once it was released", async () => {
+    const sent = await until(
+      async () => {
+        const { body } = await timelineOf(stayId).expect(200);
+        return (body as Timeline).entries.find((entry) => entry.summary.includes('deposit statement'));
+      },
+      { what: 'the deposit statement in the timeline' },
+    );
+    expect(sent).toEqual({
+      at: expect.any(String),
+      kind: 'guest_email',
+      summary: 'E-mail to the guest: deposit statement',
+      actor: { type: 'system', name: 'deposit' },
+    });
+  });
+
   it('shows what is still to come: the review invitation at its time, from the booking workflow', async () => {
     const { body } = await until(
       async () => {

@@ -9,7 +9,7 @@ const depositId = '00000000-0000-4000-8000-000000000002';
 /** A booking with one open deposit: two workflows to ask. */
 const deps = {
   deposits: { ofBooking: async () => ({ deposits: [{ id: depositId, closed_at: null }], refunds: [] }) },
-  billing: { onlinePayments: { list: async () => [] } },
+  billing: { onlinePayments: { ofReadBooking: async () => [] } },
 } as unknown as TimelineDependencies;
 
 const hotelId = '00000000-0000-4000-8000-000000000003';

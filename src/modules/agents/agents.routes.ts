@@ -155,7 +155,7 @@ function deviceRoutes({ devices }: AgentsService): RouteDefinition[] {
 
 /** What an agent calls before it has a channel: public, so no staff token opens anything more here. */
 const agentRoute = <Body = unknown>(route: Omit<RouteDefinition<Body>, 'tags' | 'access'>) =>
-  defineRoute<Body>({ ...route, tags, access: { kind: 'public' } });
+  defineRoute<Body>({ ...route, tags, access: { kind: 'public' }, caller: 'agent' });
 
 function agentRoutes(agents: AgentsService): RouteDefinition[] {
   return [

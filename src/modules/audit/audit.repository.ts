@@ -90,6 +90,23 @@ export const auditRepository = {
     return rows.reverse().map(entryOf);
   },
 
+  /** The first `limit` entries of `resource` written by these requests, oldest first. */
+  async ofRequests(
+    db: DbOrTrx,
+    hotelId: string,
+    resource: string,
+    requestIds: string[],
+    limit: number,
+  ): Promise<AuditEntry[]> {
+    const rows = (await entries(db, hotelId)
+      .whereIn('request_id', requestIds)
+      .where('resource', resource)
+      .orderBy('seq')
+      .limit(limit)
+      .select(COLUMNS)) as EntryRow[];
+    return rows.map(entryOf);
+  },
+
   /** Up to `limit` links after `afterSeq`, in order, each with the hash its stored content has now. */
   async links(db: DbOrTrx, hotelId: string, afterSeq: number, limit: number): Promise<ChainLink[]> {
     const rows = (await entries(db, hotelId)

@@ -46,6 +46,15 @@ export function createAuditService(db: Db) {
     },
 
     /**
+     * The first `limit` entries of `resource` these requests wrote, oldest first: the rows a change wrote beside its
+     * record's (a booking's room segments, written with the booking by a move).
+     */
+    ofRequests(hotelId: string, resource: string, requestIds: string[], limit: number): Promise<AuditEntry[]> {
+      if (requestIds.length === 0) return Promise.resolve([]);
+      return auditRepository.ofRequests(db, hotelId, resource, requestIds, limit);
+    },
+
+    /**
      * Checks the hotel's chain from entry `fromSeq` (its previous entry's stored hash taken as given), at most `limit`
      * entries, up to the head read first (entries committed meanwhile are left to the next call): each number follows
      * the last, each entry names the previous entry's hash and its content still has its own; at the head, its hash is

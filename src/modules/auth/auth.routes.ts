@@ -55,6 +55,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
         '401 for an unknown e-mail or a wrong password (same time either way), 403 for an unconfirmed e-mail.',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       rateLimit: { scope: 'login', accountField: 'email' },
       request: { body: loginBody },
       responses: {
@@ -77,6 +78,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
         'then e-mails the confirmation link. The password needs 8 characters, a Latin or Cyrillic letter and at most 72 bytes.',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       rateLimit: { scope: 'register', accountField: 'email' },
       request: { body: registerBody },
       responses: {
@@ -94,6 +96,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
       summary: 'Confirm the e-mail address (link from the e-mail)',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       request: { query: confirmEmailQuery },
       responses: {
         302: {
@@ -116,6 +119,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
       description: 'Always 200; only an existing unconfirmed account gets a new link (valid 24 hours).',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       rateLimit: { scope: 'resend-confirmation', accountField: 'email' },
       request: { body: emailBody },
       responses: { 200: { description: 'Accepted', schema: okResponse } },
@@ -131,6 +135,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
       description: 'Re-reads the role and hotel from storage. An inactive or deleted account loses its session.',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       responses: {
         200: { description: 'A new access token', schema: accessTokenResponse },
         401: {
@@ -152,6 +157,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
       summary: 'Sign out',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       responses: { 200: { description: 'Signed out; cookie cleared', schema: okResponse } },
       async handler({ req, res }) {
         await auth.logout(refreshCookie(req.cookies));
@@ -182,6 +188,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
       description: 'Always 200; only an existing confirmed account gets a link (valid 1 hour).',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       rateLimit: { scope: 'forgot-password', accountField: 'email' },
       request: { body: emailBody },
       responses: { 200: { description: 'Accepted', schema: okResponse } },
@@ -197,6 +204,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
       description: 'Signs the account out of every session.',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       request: { body: resetPasswordBody },
       responses: { 200: { description: 'Password replaced', schema: okResponse } },
       async handler({ body, res }) {
@@ -210,6 +218,7 @@ export function authRoutes(auth: AuthService, config: AuthConfig): RouteDefiniti
       summary: 'Accept a staff invitation and sign in',
       tags,
       access: { kind: 'public' },
+      caller: 'visitor',
       request: { body: acceptInviteBody },
       responses: { 200: { description: 'Account activated and signed in', schema: sessionResponse } },
       async handler({ body, res }) {

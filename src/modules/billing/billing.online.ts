@@ -165,6 +165,9 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
       return onlinePaymentsRepository.forBooking(db, hotelId, bookingId);
     },
 
+    /** `list` for a caller that has read the booking already (the timeline): the booking is not read again. */
+    ofReadBooking: (hotelId: string, bookingId: string) => onlinePaymentsRepository.forBooking(db, hotelId, bookingId),
+
     /** Idempotent with `Idempotency-Key`; the amount defaults to the booking's balance. */
     async create(hotelId: string, bookingId: string, input: OnlinePaymentInput, actor: Actor, key?: string) {
       const booking = await deps.bookings.get(hotelId, bookingId);

@@ -76,6 +76,7 @@ export function onlinePaymentsRoutes(
         'address. The notifications of one payment within `YOOKASSA_NOTIFICATION_COALESCE_MS` make one re-read.',
       tags,
       access: { kind: 'public' },
+      caller: 'provider',
       rateLimit: { scope: 'yookassa.notifications', perAddress: notifications.limit, store: 'local' },
       request: { body: providerNotificationBody },
       responses: {

@@ -4,6 +4,8 @@ import type {
   CompanyFolioInput,
   Folio,
   FolioLine,
+  TimelineLine,
+  TimelineMove,
   FolioSettings,
   LineInput,
   LineKind,
@@ -152,9 +154,44 @@ export const linesRepository = {
         'l.amount',
         db.raw(DATE('l.business_date')),
         'l.description',
+        'l.source',
         'l.posted_by',
         'l.created_at',
-      ) as Promise<Pick<FolioLine, 'kind' | 'amount' | 'business_date' | 'description' | 'posted_by' | 'created_at'>[]>;
+      ) as Promise<TimelineLine[]>;
+  },
+
+  /**
+   * The latest `limit` moves of a line onto or off the booking's folios: the line (kind, amount), who moved it and
+   * when, and the folios' payers and stays on either side.
+   */
+  movesOfBooking(db: DbOrTrx, hotelId: string, bookingId: string, limit: number): Promise<TimelineMove[]> {
+    return db('folio_line_moves as m')
+      .join('folio_lines as l', function line() {
+        this.on('l.hotel_id', 'm.hotel_id').andOn('l.id', 'm.line_id');
+      })
+      .join('folios as a', function from() {
+        this.on('a.hotel_id', 'm.hotel_id').andOn('a.id', 'm.from_folio_id');
+      })
+      .join('folios as b', function to() {
+        this.on('b.hotel_id', 'm.hotel_id').andOn('b.id', 'm.to_folio_id');
+      })
+      .where('m.hotel_id', hotelId)
+      .where((either) => either.where('a.booking_id', bookingId).orWhere('b.booking_id', bookingId))
+      .orderBy([
+        { column: 'm.moved_at', order: 'desc' },
+        { column: 'm.id', order: 'desc' },
+      ])
+      .limit(limit)
+      .select(
+        'l.kind',
+        'l.amount',
+        'm.moved_by',
+        'm.moved_at',
+        'a.booking_id as from_booking_id',
+        'a.payer_kind as from_payer',
+        'b.booking_id as to_booking_id',
+        'b.payer_kind as to_payer',
+      ) as Promise<TimelineMove[]>;
   },
 
   /** Per kind of these, the booking's lines summed: how many, the amount, the days, the last posting. */

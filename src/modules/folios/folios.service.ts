@@ -141,7 +141,11 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
   return {
     postings,
 
-    /** A booking's lines for its timeline: those of `summed` kinds summed per kind, the latest `limit` of `listed`. */
+    /**
+     * A booking's books for its timeline: lines of `summed` kinds summed per kind, the latest `limit` of `listed`
+     * (with their source: a deleted payment's is `payment_removed:`), the latest `limit` moves of lines onto or off
+     * its folios, and the desk's settlement decisions.
+     */
     async linesForTimeline(
       hotelId: string,
       bookingId: string,
@@ -151,6 +155,8 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
       return {
         sums: await linesRepository.sumsOfBooking(db, hotelId, bookingId, kinds.summed),
         lines: await linesRepository.ofBookingKinds(db, hotelId, bookingId, kinds.listed, limit),
+        moves: await linesRepository.movesOfBooking(db, hotelId, bookingId, limit),
+        settlements: await settlementsRepository.ofBooking(db, hotelId, bookingId),
       };
     },
 

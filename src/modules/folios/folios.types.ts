@@ -85,6 +85,24 @@ export interface CompanyFolioInput {
   payer_inn: string;
 }
 
+/** A line as a booking's timeline tells it. */
+export type TimelineLine = Pick<
+  FolioLine,
+  'kind' | 'amount' | 'business_date' | 'description' | 'source' | 'posted_by' | 'created_at'
+>;
+
+/** A line's move onto or off a booking's folios, as its timeline tells it. */
+export interface TimelineMove {
+  kind: LineKind;
+  amount: string;
+  moved_by: string | null;
+  moved_at: Date;
+  from_booking_id: string;
+  from_payer: PayerKind;
+  to_booking_id: string;
+  to_payer: PayerKind;
+}
+
 export interface LineMove {
   id: string;
   line_id: string;

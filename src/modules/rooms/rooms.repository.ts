@@ -50,6 +50,11 @@ export const roomsRepository = {
     return pageOf(db, query, ROOM_ORDER, page);
   },
 
+  /** The numbers of these rooms of the hotel (a booking's timeline names the rooms of its moves). */
+  numbersOf(db: DbOrTrx, hotelId: string, ids: string[]): Promise<Pick<Room, 'id' | 'number'>[]> {
+    return db('rooms').select('id', 'number').where({ hotel_id: hotelId }).whereIn('id', ids);
+  },
+
   /**
    * A room and its category in one round trip: `r.*, c.*` comes back as arrays, and each column goes back to the row
    * of the table it came from (PostgreSQL names each field's table), so both rows are exactly what `find` reads.

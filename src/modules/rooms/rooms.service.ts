@@ -72,6 +72,8 @@ export function createRoomsService(db: Db, deps: { uploads: Pick<UploadsService,
     /** A room and its category (a booking being written needs both), in one query. */
     findRoomWithCategory: (hotelId: string, id: string, conn: DbOrTrx = db) =>
       roomsRepository.findWithCategory(conn, hotelId, id),
+    numbersOf: (hotelId: string, ids: string[]) =>
+      ids.length ? roomsRepository.numbersOf(db, hotelId, ids) : Promise.resolve([]),
     roomsOfCategory: (hotelId: string, categoryId: string, conn: DbOrTrx = db) =>
       roomsRepository.ofCategory(conn, hotelId, categoryId),
     /** Changes what the room board shows and tells the hotel's staff, in the caller's transaction. */

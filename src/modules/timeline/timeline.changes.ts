@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../audit';
 import { guest, job, provider, staff } from './timeline.actors';
 import type { TimelineDependencies } from './timeline.dependencies';
-import { readOf, type SourceActor, type SourceRequest, type TimelineSource } from './timeline.types';
+import { readOf, type SourceActor, type TimelineSource } from './timeline.types';
 
 /** The columns a status move writes: the statuses source tells those moves, the changes source the rest. */
 const STATUS_COLUMNS = new Set(['status', 'checked_in_at', 'checked_out_at', 'cancelled_at', 'cancel_reason']);
@@ -9,7 +9,9 @@ const STATUS_COLUMNS = new Set(['status', 'checked_in_at', 'checked_out_at', 'ca
  * Columns that say nothing a source does not: every change's bookkeeping, the instants that follow the dates and the
  * status moves, and the money the money sources tell (payments, charges).
  */
-const BOOKKEEPING = new Set(['updated_at', 'version', 'start_at', 'end_at', 'paid_amount', 'charges_amount']);
+export const BOOKKEEPING = new Set(['updated_at', 'version', 'start_at', 'end_at', 'paid_amount', 'charges_amount']);
+/** The columns a change of rooms writes: the rooms source tells those changes (a move, a room changed). */
+export const ROOM_COLUMNS = new Set(['room_id', 'category_id']);
 
 /** Who the audit log names as having made a change, as the timeline names actors. */
 export function auditActor({ kind, id }: AuditEntry['actor']): SourceActor | null {
@@ -20,13 +22,11 @@ export function auditActor({ kind, id }: AuditEntry['actor']): SourceActor | nul
   return null;
 }
 
-/** The booking's own entries in the audit log, the latest `limit` of them, oldest first. */
-export const bookingChanges = ({ audit }: TimelineDependencies, { hotelId, bookingId, limit }: SourceRequest) =>
-  audit.forResource(hotelId, 'bookings', bookingId, limit);
-
 /** The fields a change of the booking wrote, but for its status move and bookkeeping. */
 const changedFields = (entry: AuditEntry) =>
-  Object.keys(entry.after ?? {}).filter((field) => !STATUS_COLUMNS.has(field) && !BOOKKEEPING.has(field));
+  Object.keys(entry.after ?? {}).filter(
+    (field) => !STATUS_COLUMNS.has(field) && !BOOKKEEPING.has(field) && !ROOM_COLUMNS.has(field),
+  );
 
 /**
  * The booking's changes recorded by the audit log (its creation and status moves are the statuses source's): each
@@ -34,8 +34,8 @@ const changedFields = (entry: AuditEntry) =>
  */
 export const changes: TimelineSource<TimelineDependencies> = {
   name: 'changes',
-  async read(deps, request) {
-    const logged = await bookingChanges(deps, request);
+  async read(_deps, request) {
+    const logged = await request.shared.changes();
     const entries = logged
       .filter((entry) => entry.action === 'update' && changedFields(entry).length > 0)
       .map((entry) => ({

@@ -1,9 +1,13 @@
 import { defineModule } from '../../platform/modules';
-import { createWorkflowQueries } from '../../platform/temporal/workflow-queries';
 import type { TimelineDependencies } from './timeline.dependencies';
-import { timelineEnv } from './timeline.env';
 import { timelineRoutes } from './timeline.routes';
 import { createTimelineService } from './timeline.service';
+import { WorkflowsUnavailable } from '../../platform/temporal/workflow-queries';
+
+/** Where the API process does not query workflows (the worker): what is still to come is left out, saying so. */
+const NO_WORKFLOWS = {
+  ask: () => Promise.reject(new WorkflowsUnavailable('this process does not query workflows')),
+};
 
 /** A booking's timeline: what happened to the stay, read from the modules that keep it, and what is still to come. */
 export const timelineModule = defineModule({
@@ -24,13 +28,10 @@ export const timelineModule = defineModule({
     'folios',
     'invoices',
     'users',
+    'rooms',
+    'hotels',
   ],
-  config: timelineEnv,
-  create: ({ config }, deps: TimelineDependencies) => {
-    const queries = createWorkflowQueries(config.timelineTemporal);
-    return { ...createTimelineService(deps, queries), close: queries.close };
-  },
+  // The API process's queries of running workflows, over its one Temporal connection.
+  create: ({ workflows }, deps: TimelineDependencies) => createTimelineService(deps, workflows ?? NO_WORKFLOWS),
   routes: (timeline) => timelineRoutes(timeline),
-  // Its own Temporal client (for queries): closed at the API's shutdown.
-  close: (timeline) => timeline.close(),
 });

@@ -3,6 +3,7 @@ import type { BookingPayment } from '../payments';
 import type { TimelineDependencies } from './timeline.dependencies';
 import { guest, job, provider, staff } from './timeline.actors';
 import { auditActor } from './timeline.changes';
+import { folio } from './timeline.folio';
 import { readOf, type SourceActor, type SourceEntry, type TimelineSource } from './timeline.types';
 
 const YOOKASSA = provider('yookassa');
@@ -48,6 +49,10 @@ function paymentEntries(rows: BookingPayment[]): SourceEntry[] {
     }));
 }
 
+/** How a deposit was settled: what was kept of it, and why (the deductions the desk decided). */
+const keptOf = ({ deductions, currency }: Deposit) =>
+  deductions.length ? `: kept ${deductions.map((d) => `${d.name} ${d.amount} ${currency}`).join(', ')}` : '';
+
 /** Deposits: asked, confirmed (cash at the desk, others by the provider), closed by whom the log says; refunds. */
 function depositEntries(rows: Deposit[], refunds: DepositRefund[], closers: Map<string | null, SourceActor | null>) {
   const entries = rows.flatMap((row): SourceEntry[] => [
@@ -72,8 +77,19 @@ function depositEntries(rows: Deposit[], refunds: DepositRefund[], closers: Map<
           {
             at: row.closed_at,
             kind: 'deposit_closed',
-            summary: `${row.status}, ${row.amount} ${row.currency} (captured ${row.captured_amount})`,
+            summary: `${row.status}, ${row.amount} ${row.currency} (captured ${row.captured_amount})${keptOf(row)}`,
             actor: closers.get(row.id) ?? null,
+          },
+        ]
+      : []),
+    // The guest's statement of a released deposit (what was kept and why), sent once by its workflow.
+    ...(row.statement_sent_at
+      ? [
+          {
+            at: row.statement_sent_at,
+            kind: 'guest_email',
+            summary: 'E-mail to the guest: deposit statement',
+            actor: job('deposit'),
           },
         ]
       : []),
@@ -111,37 +127,6 @@ const money: TimelineSource<TimelineDependencies> = {
   },
 };
 
-/** The night's postings summed per kind (one entry for all the nights, one for the tax); other lines one by one. */
-const SUMMED = ['room_night', 'tourist_tax'] as const;
-const LISTED = ['service', 'discount', 'correction', 'minibar', 'rental'] as const;
-
-const folio: TimelineSource<TimelineDependencies> = {
-  name: 'folio',
-  async read({ folios }, { hotelId, bookingId, limit }) {
-    const { sums, lines } = await folios.linesForTimeline(
-      hotelId,
-      bookingId,
-      { summed: SUMMED, listed: LISTED },
-      limit,
-    );
-    const entries = [
-      ...sums.map((sum) => ({
-        at: sum.created_at,
-        kind: `folio_${sum.kind}`,
-        summary: `${sum.count} × ${sum.kind} posted ${sum.first_date}…${sum.last_date}, ${sum.amount} in all`,
-        actor: job('nightAudit'),
-      })),
-      ...lines.map((line) => ({
-        at: line.created_at,
-        kind: `folio_${line.kind}`,
-        summary: `${line.amount}: ${line.description}`,
-        actor: staff(line.posted_by),
-      })),
-    ];
-    return readOf(entries, limit, lines.length);
-  },
-};
-
 const invoices: TimelineSource<TimelineDependencies> = {
   name: 'invoices',
   async read({ invoices }, { hotelId, bookingId, limit }) {
@@ -153,6 +138,19 @@ const invoices: TimelineSource<TimelineDependencies> = {
         summary: `№ ${invoice.number}, ${invoice.total} (${invoice.status})`,
         actor: staff(invoice.issued_by),
       },
+      // The e-mails of the invoice the desk asked for, once sent by their workflow.
+      ...invoice.emails.flatMap((email) =>
+        email.sent_at
+          ? [
+              {
+                at: email.sent_at,
+                kind: 'invoice_email',
+                summary: `Invoice № ${invoice.number} e-mailed`,
+                actor: staff(email.requested_by) ?? job('invoiceEmail'),
+              },
+            ]
+          : [],
+      ),
       ...(invoice.credit_note
         ? [
             {

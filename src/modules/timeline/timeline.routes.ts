@@ -16,10 +16,12 @@ export function timelineRoutes(timeline: TimelineService): RouteDefinition[] {
       path: '/api/hotels/:slug/bookings/:id/timeline',
       summary: "A booking's timeline: what happened to the stay, with who did it, and what is still to come",
       description:
-        'Oldest first: the booking made, checked in, out or cancelled; payments, online payments, deposits and ' +
-        'their refunds, fiscal receipts; the guest’s e-mails, TV pushes, door cards, room-service orders, in-app ' +
-        'notifications about it, the review invitation and review, loyalty points, folio lines (the nights and the ' +
-        'tourist tax summed, one entry each) and invoices. Each source reads its latest 200 records; the latest 1000 ' +
+        'Oldest first: the booking made, checked in, out or cancelled; its rooms (a split stay, a move planned, the ' +
+        'guest moved); payments (and those deleted), online payments, deposits (what was kept of them) and their ' +
+        'refunds, fiscal receipts; the guest’s e-mails (the booking’s, the deposit statement, invoices), TV pushes, ' +
+        'door cards, room-service orders, in-app notifications about it, the review invitation and review, loyalty ' +
+        'points, folio lines (the nights and the tourist tax summed, one entry each), lines moved between folios, ' +
+        'the settlement decided at check-out, and invoices. Each source reads its latest 200 records; the latest 1000 ' +
         'entries are shown. `upcoming`: what the booking’s durable workflows still mean to do and when (the review ' +
         'invitation, a deposit hold settled, an online payment or deposit expiring); left out, saying so, when ' +
         'Temporal does not answer within a second. The fields a change of the booking wrote (`changed`) are named ' +

@@ -15,7 +15,18 @@ const actorSchema = Joi.object({
 
 const entrySchema = Joi.object({
   at: Joi.date().iso().required(),
-  kind: Joi.string().required().description('e.g. `created`, `checked_in`, `payment`, `deposit`, `tv_push`, `review`'),
+  kind: Joi.string()
+    .required()
+    .description(
+      'What happened: `created`, `confirmed`, `checked_in`, `checked_out`, `cancelled`, `inquiry`, `changed`; ' +
+        '`split_stay`, `room_move_planned`, `room_moved`; `payment`, `payment_returned`, `payment_deleted`, ' +
+        '`online_payment_requested`, `online_payment_succeeded`, `online_payment_canceled`, `deposit`, ' +
+        '`deposit_confirmed`, `deposit_closed`, `deposit_refund`, `fiscal_receipt`; `folio_<line kind>`, ' +
+        '`folio_line_moved`, `folio_settlement`, `invoice`, `credit_note`, `invoice_email`; `guest_email`, ' +
+        '`tv_push`, `card`, `card_cancelled`, `room_service_order`, `room_service_delivered`, ' +
+        '`room_service_cancelled`, `room_service_refunded`, `notification`, `review_invitation`, `review`, ' +
+        '`review_reply`, `loyalty`',
+    ),
   summary: Joi.string().allow('').required(),
   actor: actorSchema.allow(null).required(),
 }).meta(openApiComponent('TimelineEntry'));

@@ -2,6 +2,7 @@ import type { WorkflowQueries } from '../../platform/temporal/workflow-queries';
 import type { TimelineDependencies } from './timeline.dependencies';
 import { changes } from './timeline.changes';
 import { MONEY_SOURCES } from './timeline.money';
+import { rooms } from './timeline.rooms';
 import { STAY_SOURCES } from './timeline.stay';
 import type { Actor, Entry, SourceActor, SourceEntry, TimelineSource } from './timeline.types';
 import { sharedReads } from './timeline.shared';
@@ -13,17 +14,21 @@ export const MAX_ENTRIES = 1000;
 const SOURCES_AT_ONCE = 4;
 
 /** Where a timeline's entries come from, each a small read through another module's door. */
-export const SOURCES: TimelineSource<TimelineDependencies>[] = [...STAY_SOURCES, changes, ...MONEY_SOURCES];
+export const SOURCES: TimelineSource<TimelineDependencies>[] = [...STAY_SOURCES, rooms, changes, ...MONEY_SOURCES];
 
 function staffIdsOf(entries: SourceEntry[]): string[] {
   const ids = entries.flatMap(({ actor }) => (actor?.type === 'staff' ? [actor.id] : []));
   return [...new Set(ids)];
 }
 
-/** `read` of every item, `size` at a time. */
-async function inGroups<T, R>(items: readonly T[], size: number, read: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(read))));
+/** `read` of every item, at most `size` at once: each one done starts the next (none waits for a slower group). */
+async function atMost<T, R>(items: readonly T[], size: number, read: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await read(items[i]);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
   return results;
 }
 
@@ -54,7 +59,7 @@ export function createTimelineService(
       const request = { hotelId, bookingId, limit: PER_SOURCE, readsAudit, shared };
       // A few sources at a time: quicker than one by one, and one request takes few of the pool's connections.
       const readAll = async () => {
-        const read = await inGroups(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));
+        const read = await atMost(sources, SOURCES_AT_ONCE, (source) => source.read(deps, request));
         const cut = sources.filter((_, i) => read[i].cut).map((source) => source.name);
         return { entries: read.flatMap((each) => each.entries).sort(byTime), cut };
       };

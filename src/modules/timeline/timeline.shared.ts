@@ -7,14 +7,17 @@ function once<T>(read: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * The reads several parts of one timeline need (the booking, its deposits, its online payments): each made once per
- * request and shared by the sources and the upcoming part.
+ * The reads several parts of one timeline need (the booking, its entries in the audit log, its deposits, its online
+ * payments): each made once per request and shared by the sources and the upcoming part.
  */
 export function sharedReads(deps: TimelineDependencies, hotelId: string, bookingId: string, limit: number) {
   return {
     booking: once(() => deps.bookings.get(hotelId, bookingId)),
+    /** The booking row's latest `limit` entries in the audit log, oldest first. */
+    changes: once(() => deps.audit.forResource(hotelId, 'bookings', bookingId, limit)),
     deposits: once(() => deps.deposits.ofBooking(hotelId, bookingId, limit)),
-    onlinePayments: once(() => deps.billing.onlinePayments.list(hotelId, bookingId)),
+    // The booking is read first (404 when not the hotel's): its online payments without reading it again.
+    onlinePayments: once(() => deps.billing.onlinePayments.ofReadBooking(hotelId, bookingId)),
   };
 }
 

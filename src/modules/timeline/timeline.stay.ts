@@ -144,6 +144,7 @@ const TOLD_ELSEWHERE = new Set([
   'room_service_order',
   'deposit_settled',
   'payment_received',
+  'booking_moved',
 ]);
 
 const notifications: Source = {

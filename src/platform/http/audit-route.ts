@@ -12,16 +12,9 @@ import { operationIdOf, type RouteDefinition } from './route';
  * still leaves one entry naming the operation.
  */
 
-/** Who calls a public route, by its tag when not a guest (the widget, a room-service code, the TV, the portal). */
-const PUBLIC_CALLERS: Record<string, 'agent' | 'provider' | 'visitor'> = {
-  Workstations: 'agent',
-  Deposits: 'provider',
-  Authentication: 'visitor',
-};
-
+/** A public route's caller is the one its declaration names (a guest unless it says otherwise), via its tag. */
 function actorOf(route: RouteDefinition, auth: AccessTokenPayload | undefined): AuditActor {
-  const tag = route.tags[0] ?? 'public';
-  if (!auth) return { kind: PUBLIC_CALLERS[tag] ?? 'guest', via: tag };
+  if (!auth) return { kind: route.caller ?? 'guest', via: route.tags[0] ?? 'public' };
   if (route.access.kind === 'hotel') return { kind: 'staff', id: auth.sub, role: auth.role };
   return { kind: 'user', id: auth.sub };
 }

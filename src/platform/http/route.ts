@@ -17,6 +17,9 @@ export type Access =
   | { kind: 'authenticated'; closedAccountsToo?: boolean }
   | { kind: 'hotel'; roles: readonly Role[] };
 
+/** Who calls a public route without a token, as the audit log records it (`audit-route.ts`). */
+export type PublicCaller = 'guest' | 'agent' | 'provider' | 'visitor';
+
 /** The tenant a hotel route resolved to. */
 export interface HotelRef {
   id: string;
@@ -113,6 +116,12 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
    * POST out that changes nothing (a computation), saying why; OpenAPI shows it as `x-audit`.
    */
   audit?: { none: string };
+  /**
+   * Who calls this public route without a token, as the audit log records its changes (the actor's kind, with the
+   * route's tag as `via`): a `guest` (the default: the widget, a room-service code, the TV system, the portal), a
+   * desk's `agent`, a `provider`'s notification, a `visitor` signing up or in. OpenAPI shows it in `x-audit`.
+   */
+  caller?: PublicCaller;
   request?: {
     body?: Joi.ObjectSchema;
     query?: Joi.ObjectSchema;
@@ -138,8 +147,11 @@ export function operationIdOf(route: Pick<RouteDefinition, 'method' | 'path'>): 
 }
 
 /** Whether a changing route is recorded in the audit log, as OpenAPI's `x-audit` says. */
-export function auditOf(route: Pick<RouteDefinition, 'audit'>): { records: true } | { none: string } {
-  return route.audit ?? { records: true };
+export function auditOf(
+  route: Pick<RouteDefinition, 'audit' | 'access' | 'caller'>,
+): { records: true; caller?: PublicCaller } | { none: string } {
+  if (route.audit) return route.audit;
+  return { records: true, ...(route.access.kind === 'public' && { caller: route.caller ?? 'guest' }) };
 }
 
 /** A creating POST's default: the `Idempotency-Key` header, kept by mount unless the route reads it or opts out. */
@@ -158,6 +170,8 @@ function withIdempotencyKey(route: RouteDefinition): RouteDefinition {
 export function defineRoute<Body = unknown, Query = unknown, Params = unknown>(
   route: RouteDefinition<Body, Query, Params>,
 ): RouteDefinition {
+  if (route.caller && route.access.kind !== 'public')
+    throw new Error(`${route.path}: only a public route declares its caller (others are called with a token)`);
   return withIdempotencyKey(route as unknown as RouteDefinition);
 }
 

@@ -12,6 +12,13 @@ export interface TemporalSettings {
   namespace: string;
 }
 
+/**
+ * The API process's connection: lazy, so the API serves requests while Temporal is briefly unavailable (only `/ready`
+ * and the workflows' queries, each bounded in time, report it); dialling gives up after 2 s.
+ */
+export const lazyTemporalConnection = (settings: TemporalSettings) =>
+  Connection.lazy({ address: settings.address, connectTimeout: '2 seconds' });
+
 /** `interceptors` e.g. carry the caller's trace into the workflows it starts (see observability/worker-tracing.ts). */
 export async function connectTemporal(
   settings: TemporalSettings,

@@ -1,27 +1,26 @@
 import {
   Client,
-  Connection,
+  type Connection,
   QueryNotRegisteredError,
   QueryRejectCondition,
   QueryRejectedError,
   WorkflowNotFoundError,
 } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
-import type { TemporalSettings } from './client';
 
 /** Temporal did not answer in time, or could not be reached. */
 export class WorkflowsUnavailable extends Error {}
 
 /**
- * Reads of running workflows' state from the API process (queries), each bounded in time. The connection is lazy:
- * nothing is dialled until the first query, and a Temporal that is down fails that query, not the process.
- * Closed workflows are not asked (`NOT_OPEN`: the server answers at once, no worker replays them).
+ * Reads of running workflows' state from the API process (queries), each bounded in time, over the process's one
+ * Temporal connection (its readiness check's, lazy: nothing is dialled until first used, and a Temporal that is down
+ * fails that query, not the process). Closed workflows are not asked (`NOT_OPEN`: the server answers at once, no
+ * worker replays them).
  */
-export function createWorkflowQueries(settings: TemporalSettings) {
-  const connection = Connection.lazy({ address: settings.address, connectTimeout: '2 seconds' });
+export function createWorkflowQueries(connection: Connection, namespace: string) {
   const client = new Client({
     connection,
-    namespace: settings.namespace,
+    namespace,
     workflow: { queryRejectCondition: QueryRejectCondition.NOT_OPEN },
   });
 
@@ -55,13 +54,15 @@ export function createWorkflowQueries(settings: TemporalSettings) {
     }
   }
 
-  /** Closes the connection once the queries in flight have settled (closed under them, their retries would throw). */
-  async function close() {
+  /**
+   * Settles the queries in flight: the process closes its connection after this (closed under them, their retries
+   * would throw).
+   */
+  async function settle() {
     await Promise.all(pending);
-    await connection.close();
   }
 
-  return { ask, close };
+  return { ask, settle };
 }
 
 export type WorkflowQueries = ReturnType<typeof createWorkflowQueries>;
