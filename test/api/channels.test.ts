@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { fakeChannexControl, type FakeAri, type OpenedProperty } from '../fakes/channex';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { reencryptChannelKeys } from '../../src/modules/channels';
+import { decryptSecret } from '../../src/platform/crypto';
+import { createTestApp, testConfig, type TestApp } from '../helpers/app';
 import { localDay } from '../helpers/dates';
-import { readStackInfo } from '../helpers/stack-env';
+import { readStackInfo, TEST_APP_ENV } from '../helpers/stack-env';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
 
@@ -235,6 +237,31 @@ describe('connecting a channel manager', () => {
       .expect(foreign.status);
     const manager = await addStaff(t, setup.hotel, 'manager');
     await t.http.get(path(setup.hotel)).set(as(manager.accessToken)).expect(200);
+  });
+});
+
+describe('key rotation', () => {
+  it('re-encrypts the channel key under the new key, idempotently; an unknown key stops it', async () => {
+    const setup = await setUp();
+    await connect(setup).expect(201);
+    const row = () => t.db('channel_connections').where({ hotel_id: setup.hotel.hotelId }).first();
+    const before = await row();
+    const k2 = Buffer.alloc(32, 2).toString('base64');
+    const rotated = testConfig({
+      ENCRYPTION_KEYS: `${TEST_APP_ENV.ENCRYPTION_KEYS},k2:${k2}`,
+      ENCRYPTION_KEY_ID: 'k2',
+    });
+    const onlyK2 = testConfig({ ENCRYPTION_KEYS: `k2:${k2}` });
+    const options = { hotelId: setup.hotel.hotelId };
+    await expect(reencryptChannelKeys(t.db, onlyK2.encryption, 10, options)).rejects.toThrow(
+      /encrypted with key "test1", which is not configured/,
+    );
+    expect(await reencryptChannelKeys(t.db, rotated.encryption, 1, options)).toEqual({ reencrypted: 1 });
+    const after = await row();
+    expect(after.api_key_encrypted.split('.')[1]).toBe('k2');
+    expect(decryptSecret(after.api_key_encrypted, onlyK2.encryption)).toBe(setup.apiKey);
+    expect(after.updated_at).toEqual(before.updated_at);
+    expect(await reencryptChannelKeys(t.db, rotated.encryption, 10, options)).toEqual({ reencrypted: 0 });
   });
 });
 
