@@ -31,11 +31,13 @@ import { createDb, createProcessDb, migrateToLatest, type Db } from '../src/plat
 import { createLogger } from '../src/platform/logger';
 import { pairAgent, startReferenceAgent } from '../test/fakes/agent';
 import { startFakePushService } from '../test/fakes/push';
+import { fakeChannexControl } from '../test/fakes/channex';
 import { fakeTTLockControl } from '../test/fakes/ttlock';
 import { startFakeTv } from '../test/fakes/tv';
 import { fakeYooKassaControl } from '../test/fakes/yookassa';
 import { fiscalWorkflowIds } from '../workflows/contracts/fiscal';
 import { bookingPaymentWorkflowId } from '../workflows/contracts/booking-payments';
+import { channelWorkflowIds } from '../workflows/contracts/channels';
 import { depositWorkflowId } from '../workflows/contracts/deposits';
 import { invoiceWorkflowIds } from '../workflows/contracts/invoices';
 import { pushWorkflowIds } from '../workflows/contracts/push';
@@ -459,6 +461,46 @@ interface Case {
 }
 
 const CASES: Case[] = [
+  {
+    workflowType: 'channelSync',
+    name: 'a hotel connected to Channex: the full sync, a booking pushed, then disconnected',
+    histories: ['channelSync-disconnected'],
+    async run(r) {
+      const { hotel, api, room, book } = await hotelWithRoom(r, 'channels');
+      const tariff = await r.api.call<{ id: string }>('POST', api('/tariffs'), {
+        token: hotel.token,
+        expected: 201,
+        body: { name: 'Fixture tariff' },
+      });
+      const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
+      const property = await channex.openProperty(`replay-${hotel.slug}`, {
+        api_key: `replay-key-${hotel.slug}`,
+        room_types: [{ title: 'Fixture room type', rate_plans: [{ title: 'Fixture plan' }] }],
+      });
+      const [roomType] = property.room_types;
+      await r.api.call('POST', api('/channel-connection'), {
+        token: hotel.token,
+        expected: 201,
+        body: {
+          provider: 'channex',
+          api_key: `replay-key-${hotel.slug}`,
+          property_id: property.id,
+          room_types: [{ room_type_id: roomType.id, category_id: (room as { category_id?: string }).category_id }],
+          rate_plans: [{ rate_plan_id: roomType.rate_plans[0].id, tariff_id: tariff.id }],
+        },
+      });
+      await book(3, 4);
+      await until('the booking at the channel', async () => {
+        const ari = await channex.ari(property.id);
+        const pushed = ari.availability[roomType.id]?.[localDay(3)] === 0 && Object.keys(ari.restrictions).length > 0;
+        return pushed || undefined;
+      });
+      await r.api.call('DELETE', api('/channel-connection'), { token: hotel.token, expected: 204 });
+      const workflowId = channelWorkflowIds.sync(hotel.hotelId);
+      await finished(r.client, workflowId);
+      return { 'channelSync-disconnected': workflowId };
+    },
+  },
   {
     workflowType: 'webhookDelivery',
     name: 'a receiver that never answers: retried to the horizon, then paused',

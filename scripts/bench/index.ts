@@ -12,6 +12,7 @@ import { benchAuditLog } from './audit-log';
 import { benchBlocksRace } from './blocks';
 import { benchAvailability, bigHotel } from './bookings';
 import { benchCreation } from './bookings-creation';
+import { benchChannels } from './channels';
 import { benchChat } from './chat';
 import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
@@ -36,7 +37,8 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
  * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
- * audit, invoices, retention, webhooks, timeline, audit-log, webhook-faults, webhook-outage (an hour: not run by default).
+ * audit, invoices, retention, webhooks, timeline, audit-log, channels, webhook-faults, webhook-outage (an hour: not run
+ * by default).
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => (!ONLY && part !== 'webhook-outage') || ONLY?.includes(part) === true;
@@ -131,7 +133,7 @@ async function main(): Promise<void> {
     // A receiver down for an hour (BENCH_OUTAGE_SECONDS) while events commit, then back.
     if (runs('webhook-outage')) console.log(`\n${(await benchWebhookOutage(processEnv, db)).join('\n')}`);
     // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
-    if (!runs('outbox') && !runs('deposits') && !runs('audit') && !runs('webhooks') && !runs('timeline')) return;
+    if (['outbox', 'deposits', 'audit', 'webhooks', 'timeline', 'channels'].every((part) => !runs(part))) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
     // the second run of booking creation, which starts one of its own beside its API).
     let worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
@@ -149,6 +151,8 @@ async function main(): Promise<void> {
       if (runs('audit'))
         console.log(`\n${(await benchAudit(baseUrl, db, users[14], stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
       if (runs('webhooks')) console.log(`\n${(await benchWebhooks(baseUrl, db, users[16], killWorker)).join('\n')}`);
+      if (runs('channels'))
+        console.log(`\n${(await benchChannels(baseUrl, users[19], stack.env.CHANNEX_FAKE_URL)).join('\n')}`);
       if (runs('timeline')) console.log(`\n${(await benchTimeline(baseUrl, db, users[17])).join('\n')}`);
       if (runs('deposits')) {
         const { YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS } = stack.env;

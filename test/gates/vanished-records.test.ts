@@ -28,6 +28,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
 import { readStackInfo } from '../helpers/stack-env';
 import type { WebhookActivities } from '../../workflows/contracts/webhooks';
+import type { ChannelActivities } from '../../workflows/contracts/channels';
 
 /**
  * Every activity the worker registers, called for records that are gone (a hotel deleted while its workflows still
@@ -41,6 +42,7 @@ import type { WebhookActivities } from '../../workflows/contracts/webhooks';
  */
 
 type Contracts = AccountActivities &
+  ChannelActivities &
   StaffActivities &
   AgentActivities &
   BookingActivities &
@@ -135,6 +137,7 @@ const CALLS: Calls = {
   webhookState: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
   deliverWebhookEvents: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
   pauseWebhookSubscription: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, reason: 'gone' }],
+  pushChannelAri: ({ hotelId }) => [{ hotelId, full: true }],
 };
 
 let t: TestApp;
