@@ -18,3 +18,4 @@ export * from './night-audit.workflow';
 export * from './invoice-email.workflow';
 export * from './retention-sweep.workflow';
 export * from './webhook-delivery.workflow';
+export * from './channel-intake.workflow';

@@ -1,0 +1,180 @@
+import type { Knex } from 'knex';
+import {
+  CHANNEL_INTAKE_FETCH_SIGNAL,
+  channelIntakeWorkflowIds,
+  type IntakeRound,
+} from '../../../workflows/contracts/channel-intake';
+import { randomHexToken, sha256Hex } from '../../platform/crypto';
+import type { Db } from '../../platform/db/knex';
+import { enqueueCoalescedSignal, enqueueOutbox, type SignalMessage } from '../../platform/db/outbox';
+import { transactionWithRetry } from '../../platform/db/retry';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors';
+import { createApply, type ApplyDependencies, type Hotel } from './channel-intake.apply';
+import { placementOf } from './channel-intake.booking';
+import { hooksRepository as hooks, revisionsRepository as revisions } from './channel-intake.repository';
+import type { ChannelRevision, IntakeChannels, RevisionRecord } from './channel-intake.types';
+
+export interface ChannelIntakeDependencies extends Omit<ApplyDependencies, 'db' | 'channels'> {
+  channels: IntakeChannels;
+}
+
+/** Webhooks of one hotel within this long wake its intake once. */
+const WAKE_COALESCE_MS = 500;
+
+const messages = {
+  forged: 'Неизвестный токен вебхука канала',
+  notFound: 'Неразмещённая бронь канала не найдена',
+  settled: 'Эта бронь канала уже размещена, отклонена или заменена более новой',
+  unmapped: 'Тип номера этой брони не сопоставлен с категорией: сопоставьте его или укажите номер',
+};
+
+function wakeMessage(hotelId: string, hotelSlug: string, revisionIds: string[] = []): SignalMessage {
+  return {
+    kind: 'signalWithStart',
+    workflowType: 'channelIntake',
+    workflowId: channelIntakeWorkflowIds.intake(hotelId),
+    args: [{ hotelId }],
+    signal: CHANNEL_INTAKE_FETCH_SIGNAL,
+    signalArgs: [{ revisionIds }],
+    searchAttributes: { HotelSlug: hotelSlug },
+    memo: { hotel: hotelSlug },
+    reviveFinished: true,
+  };
+}
+
+/** The mapping of a hotel whose channel is gone: nothing maps (its unplaced bookings are placed by room). */
+const unconnected = { propertyId: '', categoryOf: () => undefined, tariffOf: () => undefined };
+
+/** A revision as the staff see it: what the OTA sold, and what became of it. */
+function present(record: RevisionRecord) {
+  const revision = record.revision as unknown as ChannelRevision;
+  return {
+    id: record.id,
+    revision_id: record.revision_id,
+    channel_booking_id: record.channel_booking_id,
+    kind: record.kind,
+    outcome: record.outcome,
+    unplaced_reason: record.unplaced_reason,
+    booking_id: record.booking_id,
+    ota_name: record.ota_name,
+    ota_reservation_code: record.ota_reservation_code,
+    payment_collect: revision.paymentCollect,
+    currency: revision.currency,
+    guest: revision.customer,
+    rooms: revision.rooms,
+    channel_at: record.channel_at,
+    created_at: record.created_at,
+  };
+}
+
+export function createChannelIntakeService(db: Db, deps: ChannelIntakeDependencies) {
+  const { channels, bookings } = deps;
+  const apply = createApply({ db, ...deps });
+
+  async function hotelOf(hotelId: string): Promise<Hotel> {
+    return { id: hotelId, slug: await hooks.hotelSlug(db, hotelId) };
+  }
+
+  async function unplacedRecord(trx: Knex.Transaction, hotelId: string, id: string) {
+    const record = await revisions.find(trx, hotelId, id, true);
+    if (!record) throw new NotFoundError(messages.notFound);
+    if (record.outcome !== 'unplaced') throw new ConflictError(messages.settled, 'revision_settled');
+    return record;
+  }
+
+  return {
+    /**
+     * One round of the hotel's intake: each revision of the feed read from the channel, applied (or recorded), then
+     * acknowledged; a revision that fails to apply is not acknowledged, and the round fails for a retry.
+     */
+    async pull(hotelId: string, named: readonly string[] = []): Promise<IntakeRound> {
+      const round: IntakeRound = { connected: false, applied: 0, duplicates: 0, superseded: 0, unplaced: 0 };
+      const channel = await channels.channelOf(hotelId);
+      if (!channel) return round;
+      round.connected = true;
+      const hotel = await hotelOf(hotelId);
+      const feed = await channel.feed();
+      for (const id of [...named.filter((id) => !feed.includes(id)), ...feed]) {
+        const revision = await channel.revision(id);
+        const outcome =
+          revision.propertyId === channel.mapping.propertyId
+            ? await apply(hotel, revision, channel.mapping)
+            : 'duplicate';
+        await channel.ack(id);
+        if (outcome === 'applied') round.applied += 1;
+        else if (outcome === 'unplaced') round.unplaced += 1;
+        else if (outcome === 'superseded') round.superseded += 1;
+        else round.duplicates += 1;
+      }
+      return round;
+    },
+
+    /**
+     * The channel's webhook: a known token wakes the hotel's intake, which reads the revision named (by its id, from
+     * the channel) and the feed; anything else is refused and changes nothing.
+     */
+    async notified(token: string | undefined, revisionId: string | undefined): Promise<void> {
+      const hotelId = token && (await hooks.hotelOfToken(db, sha256Hex(token)));
+      if (!hotelId) throw webhookRefusal();
+      const slug = await hooks.hotelSlug(db, hotelId);
+      if (revisionId) await enqueueOutbox(db, wakeMessage(hotelId, slug, [revisionId]));
+      else await enqueueCoalescedSignal(db, wakeMessage(hotelId, slug), WAKE_COALESCE_MS);
+    },
+
+    /** Every connected hotel's intake woken (the schedule's sweep): started, or revived after it ended. */
+    async wakeAll(): Promise<number> {
+      const hotels = await channels.connectedHotels();
+      for (const { hotelId, hotelSlug } of hotels) await enqueueCoalescedSignal(db, wakeMessage(hotelId, hotelSlug), 0);
+      return hotels.length;
+    },
+
+    /** A new webhook token for the hotel (the previous one stops working), shown once. */
+    async issueToken(hotelId: string): Promise<{ token: string; header: string }> {
+      const token = randomHexToken(32);
+      await hooks.replace(db, hotelId, sha256Hex(token));
+      return { token, header: WEBHOOK_TOKEN_HEADER };
+    },
+
+    async unplaced(hotelId: string, limit: number, after?: Date) {
+      return (await revisions.unplaced(db, hotelId, { limit, after })).map(present);
+    },
+
+    async ofBooking(hotelId: string, bookingId: string) {
+      return (await revisions.ofBooking(db, hotelId, bookingId)).map(present);
+    },
+
+    /** Staff place an unplaced OTA booking: in the room they name, or any free room of its mapped category. */
+    async place(hotelId: string, id: string, roomId?: string) {
+      const hotel = await hotelOf(hotelId);
+      const record = await transactionWithRetry(db, (trx) => unplacedRecord(trx, hotelId, id));
+      const revision = { ...(record.revision as unknown as ChannelRevision) };
+      revision.insertedAt = new Date(revision.insertedAt);
+      const channel = await channels.channelOf(hotelId);
+      const placement = placementOf(revision, channel?.mapping ?? unconnected, roomId);
+      if (!placement.ok) throw new ConflictError(messages.unmapped, placement.reason);
+      const actor = { userId: null, hotelSlug: hotel.slug, mayOverride: true };
+      const booking = await bookings.create(hotelId, placement.input, actor, undefined, async (trx, created) => {
+        await unplacedRecord(trx, hotelId, id);
+        await revisions.settle(trx, hotelId, id, 'placed', created.id);
+      });
+      return { ...present(await revisions.find(db, hotelId, id).then((row) => row!)), booking };
+    },
+
+    /** Staff dismiss an unplaced OTA booking (settled with the guest or the OTA outside): availability pushed again. */
+    async dismiss(hotelId: string, id: string) {
+      return transactionWithRetry(db, async (trx) => {
+        await unplacedRecord(trx, hotelId, id);
+        await channels.pushAgain(trx, { id: hotelId, slug: await hooks.hotelSlug(trx, hotelId) });
+        return present(await revisions.settle(trx, hotelId, id, 'dismissed'));
+      });
+    },
+  };
+}
+
+/** The one answer to a webhook call without a known token, whatever is wrong with it. */
+export const webhookRefusal = () => new UnauthorizedError(messages.forged, 'channel_webhook_unauthorized');
+
+/** The header Channex is told to send with each webhook call (its webhook's custom headers). */
+export const WEBHOOK_TOKEN_HEADER = 'x-channel-intake-token';
+
+export type ChannelIntakeService = ReturnType<typeof createChannelIntakeService>;
