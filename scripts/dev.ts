@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     yookassaWebhookUrl: `${baseUrl}/api/payments/yookassa/notifications`,
     // Fixed, so `npm run seed` finds the sandbox and the push service's subscriptions outlive a restart.
     yookassaPort: DEV_PORTS.yookassa,
+    channexPort: DEV_PORTS.channex,
     pushService: {
       port: DEV_PORTS.push,
       inboxPort: DEV_PORTS.pushInbox,

@@ -1,6 +1,7 @@
 import type { EncryptionKeys } from '../src/platform/crypto';
 import { createDb } from '../src/platform/db/knex';
 import { reencryptGuestDocuments } from '../src/modules/guests/guests.service';
+import { reencryptChannelKeys } from '../src/modules/channels';
 import { reencryptLockSecrets } from '../src/modules/lockvendor';
 import { reencryptExemptionDocuments } from '../src/modules/tourist-tax';
 import { reencryptGatewaySecrets } from '../src/modules/payments/payments.gateways';
@@ -8,7 +9,7 @@ import { reencryptGatewaySecrets } from '../src/modules/payments/payments.gatewa
 /**
  * `npm run rotate-keys`: re-encrypts what is still under an older key with the current one: the guests' passport data,
  * the secret keys of the hotels' payment gateways, their door-lock cloud secrets (client secret, account password,
- * tokens), and the document numbers of tourist tax exemptions.
+ * tokens), the channel managers' API keys, and the document numbers of tourist tax exemptions.
  * Reads DATABASE_URL, ENCRYPTION_KEYS (`id:base64-of-32-bytes,...`: the new key and every old one still in use) and
  * ENCRYPTION_KEY_ID (the new key; default the first listed), plus ROTATE_BATCH_SIZE (default 500). Deploy the API
  * and worker with the new ENCRYPTION_KEY_ID first, then run this; it is idempotent, so run it again after a failure.
@@ -48,6 +49,10 @@ async function main(): Promise<void> {
     const locks = await reencryptLockSecrets(db, encryption, batchSize);
     console.log(
       `re-encrypted the door-lock secrets of ${locks.reencrypted} hotel(s) with key "${encryption.currentKeyId}"`,
+    );
+    const channels = await reencryptChannelKeys(db, encryption, batchSize);
+    console.log(
+      `re-encrypted the channel-manager keys of ${channels.reencrypted} hotel(s) with key "${encryption.currentKeyId}"`,
     );
     const exemptions = await reencryptExemptionDocuments(db, encryption, batchSize);
     console.log(

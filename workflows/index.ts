@@ -18,4 +18,5 @@ export * from './night-audit.workflow';
 export * from './invoice-email.workflow';
 export * from './retention-sweep.workflow';
 export * from './webhook-delivery.workflow';
+export * from './channel-sync.workflow';
 export * from './channel-intake.workflow';

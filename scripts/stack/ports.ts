@@ -13,4 +13,4 @@ export function freePort(): Promise<number> {
 }
 
 /** The dev stack's sandboxes listen on fixed ports, so `npm run seed` finds them (and push endpoints stay valid). */
-export const DEV_PORTS = { yookassa: 4570, push: 4571, pushInbox: 4572 } as const;
+export const DEV_PORTS = { yookassa: 4570, push: 4571, pushInbox: 4572, channex: 4573 } as const;

@@ -6,6 +6,7 @@ import { startMailCatcher } from './mail-catcher';
 import { startObjectStore } from './object-store';
 import { startPostgres } from './postgres';
 import { startTemporal } from './temporal';
+import { startFakeChannex } from '../../test/fakes/channex';
 import { startFakePushService, startPushInbox } from '../../test/fakes/push';
 import { startFakeTTLock } from '../../test/fakes/ttlock';
 import { startFakeYooKassa } from '../../test/fakes/yookassa';
@@ -18,14 +19,16 @@ export interface StackOptions {
   ports: { postgres: number; temporal: number; temporalUi?: number; s3: number; smtp: number; mailWeb: number };
   temporalBinary: string;
   /**
-   * Variables already set (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT, SMTP_URL, YOOKASSA_API_URL, TTLOCK_API_URL)
-   * point at external services.
+   * Variables already set (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT, SMTP_URL, YOOKASSA_API_URL, TTLOCK_API_URL,
+   * CHANNEX_API_URL) point at external services.
    */
   env: NodeJS.ProcessEnv;
   /** Where the YooKassa sandbox notifies shops that set no webhook of their own (the API's notification endpoint). */
   yookassaWebhookUrl?: string;
   /** The YooKassa sandbox's port (default: a free one). */
   yookassaPort?: number;
+  /** The Channex sandbox's port (default: a free one). */
+  channexPort?: number;
   /**
    * A local Web Push service (dev): pushes to its subscriptions are decrypted and shown at its inbox page; its
    * subscriptions are kept in `stateFile` so they outlive a restart. None by default (tests start their own).
@@ -48,6 +51,28 @@ export const MEDIA_BUCKET = 'hotel-media';
  * refuses shops it does not know; tests open their own with `fakeYooKassaControl(...).openShop`).
  */
 export const SANDBOX_SHOP = { shopId: '100500', secretKey: 'test_sandbox_secret_key' };
+
+/**
+ * The property the Channex sandbox opens at start, for a hotel's channel connection while developing (its key, room
+ * types and rate plans to map); an OTA booking is made to appear with `fakeChannexControl(...).makeRevision`. Tests
+ * open their own with `fakeChannexControl(...).openProperty`.
+ */
+export const SANDBOX_CHANNEX = {
+  propertyId: 'b1a7c5e2-5a0d-4c57-9f3e-0c2d6a1e4b10',
+  apiKey: 'sandbox-channex-api-key',
+  roomTypes: [
+    {
+      id: 'c3e8a1d4-7b2f-4e61-8a9c-1d2e3f4a5b01',
+      title: 'Standard Double',
+      ratePlans: [{ id: 'd4f9b2e5-8c3a-4f72-9bad-2e3f4a5b6c01', title: 'Best Available Rate' }],
+    },
+    {
+      id: 'c3e8a1d4-7b2f-4e61-8a9c-1d2e3f4a5b02',
+      title: 'Deluxe Twin',
+      ratePlans: [{ id: 'd4f9b2e5-8c3a-4f72-9bad-2e3f4a5b6c02', title: 'Best Available Rate' }],
+    },
+  ],
+} as const;
 
 /** Starts every embedded service that the environment does not already point elsewhere. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
@@ -145,6 +170,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         }),
       );
     }
+    if (options.env.CHANNEX_API_URL) {
+      env.CHANNEX_API_URL = options.env.CHANNEX_API_URL;
+    } else {
+      pending.push(
+        startFakeChannex({ port: options.channexPort, properties: [sandboxChannexProperty()] }).then((channex) => {
+          stops.push(channex.close);
+          env.CHANNEX_API_URL = channex.apiUrl;
+          env.CHANNEX_FAKE_URL = channex.url;
+          addresses.push([
+            'Channex sandbox',
+            `${channex.url} (property ${SANDBOX_CHANNEX.propertyId}, user-api-key ${SANDBOX_CHANNEX.apiKey})`,
+          ]);
+        }),
+      );
+    }
     if (options.env.TTLOCK_API_URL) {
       env.TTLOCK_API_URL = options.env.TTLOCK_API_URL;
     } else {
@@ -181,6 +221,19 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await stop();
     throw error;
   }
+}
+
+function sandboxChannexProperty() {
+  return {
+    id: SANDBOX_CHANNEX.propertyId,
+    api_key: SANDBOX_CHANNEX.apiKey,
+    title: 'Sandbox hotel',
+    room_types: SANDBOX_CHANNEX.roomTypes.map(({ id, title, ratePlans }) => ({
+      id,
+      title,
+      rate_plans: ratePlans.map((plan) => ({ ...plan })),
+    })),
+  };
 }
 
 /** A throw-away stack on free ports in a temporary directory (tests, benchmarks): nothing shared with dev data. */

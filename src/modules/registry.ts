@@ -7,6 +7,7 @@ import { blocksModule } from './blocks/blocks.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { depositsModule } from './deposits/deposits.module';
 import { cardsModule } from './cards/cards.module';
+import { channelsModule } from './channels/channels.module';
 import { chatModule } from './chat/chat.module';
 import { fiscalModule } from './fiscal/fiscal.module';
 import { foliosModule } from './folios/folios.module';
@@ -75,6 +76,7 @@ export const MODULES = [
   depositsModule,
   billingModule,
   widgetModule,
+  channelsModule,
   tvModule,
   maintenanceModule,
   lockvendorModule,

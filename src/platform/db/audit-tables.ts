@@ -30,6 +30,7 @@ export const NOT_AUDITED: readonly string[] = [
   'webhook_events',
   'webhook_event_horizons',
   'webhook_deliveries',
+  'channel_ari_pushed',
 ];
 
 /**
@@ -77,6 +78,7 @@ export const MASKED_IN: Readonly<Record<string, readonly string[]>> = {
 export const BOOKKEEPING: Readonly<Record<string, readonly string[]>> = {
   workstations: ['last_seen_at', 'updated_at'],
   webhook_subscriptions: ['cursor', 'updated_at'],
+  channel_connections: ['last_synced_at', 'last_error', 'updated_at'],
 };
 
 interface Column {

@@ -1,0 +1,119 @@
+import {
+  ChannelError,
+  type AvailabilityValue,
+  type ChannelCredentials,
+  type ChannelManager,
+  type ChannelRatePlan,
+  type ChannelRoomType,
+  type PushResult,
+  type RestrictionValue,
+} from './channels.manager';
+
+/** Channex's production API root; CHANNEX_API_URL points elsewhere (its staging, the fake in tests). */
+export const CHANNEX_API_URL = 'https://app.channex.io';
+/** Items per page when listing room types and rate plans, and the most pages read (a property, not a catalogue). */
+const PAGE_LIMIT = 100;
+const MAX_PAGES = 20;
+
+export interface ChannexOptions {
+  baseUrl: string;
+  timeoutMs?: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+interface Resource {
+  id: string;
+  attributes?: Record<string, unknown>;
+  relationships?: Record<string, { data?: { id?: string } | null }>;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/**
+ * The Channex adapter: JSON over HTTPS with the `user-api-key` header. A 401/403 is a wrong key, a 404 an unknown
+ * property, a 429 the per-property limit, no answer or a 5xx the channel down; a 200's `meta.warnings` (items it
+ * refused) come back with the result.
+ */
+export function createChannexManager({
+  baseUrl,
+  timeoutMs = 15_000,
+  fetch = globalThis.fetch,
+}: ChannexOptions): ChannelManager {
+  const root = baseUrl.replace(/\/$/, '');
+
+  async function call(credentials: ChannelCredentials, method: 'GET' | 'POST', path: string, body?: object) {
+    let response: Response;
+    try {
+      response = await fetch(`${root}/api/v1${path}`, {
+        method,
+        headers: {
+          'user-api-key': credentials.apiKey,
+          accept: 'application/json',
+          ...(body && { 'content-type': 'application/json' }),
+        },
+        body: body && JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      throw new ChannelError('unavailable', `Channex did not answer (${(error as Error).name})`);
+    }
+    const answer = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (response.ok) return answer ?? {};
+    const status = response.status;
+    if (status === 401 || status === 403) throw new ChannelError('unauthorized', 'Channex refused the API key', status);
+    if (status === 404) throw new ChannelError('not_found', 'Channex does not know this property', status);
+    if (status === 429) {
+      const retryAfter = Number(response.headers.get('retry-after'));
+      throw new ChannelError('rate_limited', 'Channex: too many requests', status, retryAfter || undefined);
+    }
+    if (status >= 500) throw new ChannelError('unavailable', `Channex answered ${status}`, status);
+    throw new ChannelError('refused', `Channex refused the request (${status})`, status);
+  }
+
+  async function all(credentials: ChannelCredentials, path: string): Promise<Resource[]> {
+    const items: Resource[] = [];
+    for (let page = 1; page <= MAX_PAGES; page += 1) {
+      const query = new URLSearchParams({
+        'filter[property_id]': credentials.propertyId,
+        'pagination[page]': String(page),
+        'pagination[limit]': String(PAGE_LIMIT),
+      });
+      const answer = await call(credentials, 'GET', `${path}?${query}`);
+      const data = Array.isArray(answer.data) ? (answer.data as Resource[]) : [];
+      items.push(...data);
+      if (data.length < PAGE_LIMIT) break;
+    }
+    return items;
+  }
+
+  async function push(credentials: ChannelCredentials, path: string, values: object[]): Promise<PushResult> {
+    if (values.length === 0) return { warnings: [] };
+    const items = values.map((value) => ({ property_id: credentials.propertyId, ...value }));
+    const answer = await call(credentials, 'POST', path, { values: items });
+    const meta = answer.meta as { warnings?: unknown[] } | undefined;
+    return { warnings: Array.isArray(meta?.warnings) ? meta.warnings : [] };
+  }
+
+  return {
+    async listing(credentials) {
+      // The property first: an unknown one is named as such rather than answered as a property with nothing.
+      await call(credentials, 'GET', `/properties/${encodeURIComponent(credentials.propertyId)}`);
+      const [roomTypes, ratePlans] = await Promise.all([
+        all(credentials, '/room_types'),
+        all(credentials, '/rate_plans'),
+      ]);
+      return {
+        roomTypes: roomTypes.map((item): ChannelRoomType => ({ id: item.id, title: text(item.attributes?.title) })),
+        ratePlans: ratePlans.map((item): ChannelRatePlan => ({
+          id: item.id,
+          title: text(item.attributes?.title),
+          room_type_id:
+            text(item.attributes?.room_type_id) || (item.relationships?.room_type?.data?.id ?? null) || null,
+        })),
+      };
+    },
+    pushAvailability: (credentials, values: AvailabilityValue[]) => push(credentials, '/availability', values),
+    pushRestrictions: (credentials, values: RestrictionValue[]) => push(credentials, '/restrictions', values),
+  };
+}

@@ -1,0 +1,44 @@
+import { BadGatewayError, BusinessRuleError, ServiceUnavailableError } from '../../platform/errors';
+import { ChannelError } from './channels.manager';
+
+export const channelMessages = {
+  notConnected: 'Отель не подключён к менеджеру каналов',
+  connected: 'Отель уже подключён к менеджеру каналов: измените подключение или отключите его',
+  unauthorized: 'Менеджер каналов не принял API-ключ',
+  unknownProperty: 'Менеджер каналов не знает такого объекта (property_id)',
+  unavailable: 'Менеджер каналов не отвечает, повторите позже',
+  refused: 'Менеджер каналов отклонил запрос',
+};
+
+/** Seconds a caller waits before asking again when the channel did not answer. */
+const RETRY_AFTER_SECONDS = 30;
+
+/**
+ * A channel's failure in this API's terms: a wrong key or an unknown property is the caller's to fix (422); no answer,
+ * a 429 or a 5xx may pass (503 with Retry-After, retried by the sync); another refusal is the channel's (502).
+ */
+export function channelFailure(error: ChannelError) {
+  switch (error.kind) {
+    case 'unauthorized':
+      return new BusinessRuleError(channelMessages.unauthorized, [], 'channel_unauthorized');
+    case 'not_found':
+      return new BusinessRuleError(channelMessages.unknownProperty, [], 'channel_property_unknown');
+    case 'refused':
+      return new BadGatewayError('channel_refused', `${channelMessages.refused}: ${error.message}`);
+    default:
+      return new ServiceUnavailableError(
+        'channel_unavailable',
+        channelMessages.unavailable,
+        error.retryAfterSeconds ?? RETRY_AFTER_SECONDS,
+      );
+  }
+}
+
+/** Runs a call to the channel, its failure translated. */
+export async function fromChannel<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw error instanceof ChannelError ? channelFailure(error) : error;
+  }
+}

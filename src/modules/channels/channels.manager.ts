@@ -1,0 +1,77 @@
+/**
+ * The seam between the sync and a channel manager: what the connection checks a mapping against, and the two ARI
+ * pushes. Channex implements it (`channels.channex.ts`); a second provider (TravelLine, Bnovo...) sits beside it.
+ */
+export interface ChannelCredentials {
+  apiKey: string;
+  propertyId: string;
+}
+
+export interface ChannelRoomType {
+  id: string;
+  title: string;
+}
+
+export interface ChannelRatePlan {
+  id: string;
+  title: string;
+  /** The room type the rate plan sells. */
+  room_type_id: string | null;
+}
+
+export interface ChannelListing {
+  roomTypes: ChannelRoomType[];
+  ratePlans: ChannelRatePlan[];
+}
+
+/** Dates YYYY-MM-DD, both included. */
+export interface DateRange {
+  date_from: string;
+  date_to: string;
+}
+
+export type AvailabilityValue = DateRange & { room_type_id: string; availability: number };
+
+/** The values a rate plan has on a night: its price and restrictions, as the channel names them. */
+export interface RateValues {
+  rate: string;
+  min_stay_arrival: number;
+  min_stay_through: number;
+  max_stay: number;
+  closed_to_arrival: boolean;
+  closed_to_departure: boolean;
+  stop_sell: boolean;
+}
+
+export type RestrictionValue = DateRange & { rate_plan_id: string } & RateValues;
+
+/** What a push came to: the warnings the channel returned for items it refused (under a 200). */
+export interface PushResult {
+  warnings: unknown[];
+}
+
+export interface ChannelManager {
+  listing(credentials: ChannelCredentials): Promise<ChannelListing>;
+  pushAvailability(credentials: ChannelCredentials, values: AvailabilityValue[]): Promise<PushResult>;
+  pushRestrictions(credentials: ChannelCredentials, values: RestrictionValue[]): Promise<PushResult>;
+}
+
+/**
+ * A channel manager's failure: `refused` (a wrong key, an unknown property: final until staff change the
+ * connection), `rate_limited` (429; `retryAfterSeconds` when told) or `unavailable` (no answer, a timeout, a 5xx).
+ */
+export class ChannelError extends Error {
+  constructor(
+    readonly kind: 'unauthorized' | 'not_found' | 'refused' | 'rate_limited' | 'unavailable',
+    message: string,
+    readonly status?: number,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'ChannelError';
+  }
+
+  get retryable(): boolean {
+    return this.kind === 'rate_limited' || this.kind === 'unavailable';
+  }
+}

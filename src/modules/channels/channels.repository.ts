@@ -1,0 +1,81 @@
+import type { Knex } from 'knex';
+import type { DbOrTrx } from '../../platform/db/knex';
+import type { ConnectionRow, PushedState } from './channels.types';
+
+const asJson = (row: object) =>
+  Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [key, Array.isArray(value) ? JSON.stringify(value) : value]),
+  );
+
+export const connectionsRepository = {
+  find: (conn: DbOrTrx, hotelId: string): Promise<ConnectionRow | undefined> =>
+    conn('channel_connections').where({ hotel_id: hotelId }).first(),
+
+  lock: (conn: DbOrTrx, hotelId: string): Promise<ConnectionRow | undefined> =>
+    conn('channel_connections').where({ hotel_id: hotelId }).forUpdate().first(),
+
+  /** The connection holding a provider's property (intake finds the hotel of a revision by it). */
+  byProperty: (conn: DbOrTrx, provider: string, propertyId: string): Promise<ConnectionRow | undefined> =>
+    conn('channel_connections').where({ provider, property_id: propertyId }).first(),
+
+  async insert(conn: DbOrTrx, row: Partial<ConnectionRow> & { hotel_id: string }): Promise<ConnectionRow> {
+    const [created] = await conn('channel_connections').insert(asJson(row)).returning('*');
+    return created as ConnectionRow;
+  },
+
+  async update(conn: DbOrTrx, hotelId: string, changes: Partial<ConnectionRow>): Promise<ConnectionRow | undefined> {
+    const [row] = await conn('channel_connections')
+      .where({ hotel_id: hotelId })
+      .update({ ...asJson(changes), updated_at: conn.fn.now() })
+      .returning('*');
+    return row as ConnectionRow | undefined;
+  },
+
+  /** The sync's outcome: when it last pushed, and the error it met (null once it succeeds). Not a staff change. */
+  async recordSync(conn: DbOrTrx, hotelId: string, outcome: { error: string | null }) {
+    await conn('channel_connections')
+      .where({ hotel_id: hotelId })
+      .update(
+        outcome.error === null
+          ? { last_synced_at: conn.fn.now(), last_error: null }
+          : { last_error: outcome.error.slice(0, 2000) },
+      );
+  },
+
+  remove: (conn: DbOrTrx, hotelId: string): Promise<number> =>
+    conn('channel_connections').where({ hotel_id: hotelId }).delete(),
+
+  /** Key rotation: up to `limit` rows (of one hotel, when given) whose key is under another key, locked. */
+  lockUnderOtherKey(
+    trx: Knex.Transaction,
+    selection: { currentKeyId: string; limit: number; hotelId?: string },
+  ): Promise<ConnectionRow[]> {
+    return trx<ConnectionRow>('channel_connections')
+      .whereRaw(`split_part(api_key_encrypted, '.', 2) <> ?`, [selection.currentKeyId])
+      .modify((query) => selection.hotelId && query.where({ hotel_id: selection.hotelId }))
+      .limit(selection.limit)
+      .forUpdate();
+  },
+
+  /** Rewrites the envelope only: re-encryption is not a change of the connection, `updated_at` stays. */
+  async setKeyEnvelope(conn: DbOrTrx, hotelId: string, envelope: string) {
+    await conn('channel_connections').where({ hotel_id: hotelId }).update({ api_key_encrypted: envelope });
+  },
+};
+
+export const pushedRepository = {
+  async get(conn: DbOrTrx, hotelId: string): Promise<PushedState | undefined> {
+    const row = (await conn('channel_ari_pushed').where({ hotel_id: hotelId }).first('state')) as
+      { state: PushedState } | undefined;
+    return row?.state;
+  },
+
+  async set(conn: DbOrTrx, hotelId: string, state: PushedState) {
+    await conn('channel_ari_pushed')
+      .insert({ hotel_id: hotelId, state: JSON.stringify(state) })
+      .onConflict('hotel_id')
+      .merge({ state: JSON.stringify(state), updated_at: conn.fn.now() });
+  },
+
+  clear: (conn: DbOrTrx, hotelId: string) => conn('channel_ari_pushed').where({ hotel_id: hotelId }).delete(),
+};

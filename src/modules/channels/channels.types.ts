@@ -1,0 +1,67 @@
+/** The channel managers a hotel can connect; each has its adapter (`channels.providers.ts`). */
+export const CHANNEL_PROVIDERS = ['channex'] as const;
+export type ChannelProvider = (typeof CHANNEL_PROVIDERS)[number];
+
+export interface RoomTypeMapping {
+  room_type_id: string;
+  category_id: string;
+}
+
+export interface RatePlanInput {
+  rate_plan_id: string;
+  tariff_id: string;
+}
+
+/** A rate plan's mapping as kept: with the channel's room type it sells (from the channel's list). */
+export interface RatePlanMapping extends RatePlanInput {
+  room_type_id: string;
+}
+
+export interface ChannelMapping {
+  room_types: RoomTypeMapping[];
+  rate_plans: RatePlanMapping[];
+}
+
+export interface MappingInput {
+  room_types: RoomTypeMapping[];
+  rate_plans: RatePlanInput[];
+}
+
+export interface ConnectionInput extends MappingInput {
+  provider: ChannelProvider;
+  api_key: string;
+  property_id: string;
+}
+
+export type ConnectionChanges = Partial<Omit<ConnectionInput, 'provider'>>;
+
+export interface ConnectionRow extends ChannelMapping {
+  id: string;
+  hotel_id: string;
+  provider: ChannelProvider;
+  property_id: string;
+  api_key_encrypted: string;
+  api_key_hint: string;
+  last_synced_at: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A connection as the API answers it: the key never, only its last characters. */
+export interface Connection extends ChannelMapping {
+  id: string;
+  provider: ChannelProvider;
+  property_id: string;
+  api_key_hint: string;
+  last_synced_at: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What was last pushed, per room type (rooms to sell) and rate plan (price and restrictions), by date. */
+export interface PushedState {
+  availability: Record<string, Record<string, number>>;
+  restrictions: Record<string, Record<string, string>>;
+}

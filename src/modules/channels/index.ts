@@ -1,0 +1,14 @@
+export type { ChannelsService } from './channels.service';
+export { signalChannelSync } from './channels.service';
+export { reencryptChannelKeys } from './channels.rotation';
+export { categoryOfRoomType, tariffOfRatePlan } from './channels.lookups';
+export { ChannelError } from './channels.manager';
+export type {
+  AvailabilityValue,
+  ChannelCredentials,
+  ChannelListing,
+  ChannelManager,
+  RateValues,
+  RestrictionValue,
+} from './channels.manager';
+export type { ChannelMapping, ChannelProvider, Connection, ConnectionRow } from './channels.types';

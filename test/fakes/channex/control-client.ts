@@ -1,0 +1,98 @@
+import type { Alarm } from './bookings';
+import type { PropertySpec } from './control-routes';
+import type { RevisionSpec } from './revisions';
+import type { BookingRevision, CallRecord, DayRestrictions, Delivery, RatePlan, RoomType } from './state';
+
+export interface OpenedProperty {
+  id: string;
+  title: string;
+  currency: string;
+  room_types: (RoomType & { rate_plans: RatePlan[] })[];
+}
+
+export interface FakeAri {
+  /** Room type id -> date -> rooms to sell. */
+  availability: Record<string, Record<string, number>>;
+  /** Rate plan id -> date -> what the plan holds. */
+  restrictions: Record<string, Record<string, DayRestrictions>>;
+}
+
+export interface FakeChannexControl {
+  /**
+   * Opens a property (or reshapes it) with its API key, room types and their rate plans (ids made when not given);
+   * the API answers only keys opened so, and each key only its properties. Answers the ids.
+   */
+  openProperty(propertyId: string, spec: PropertySpec): Promise<OpenedProperty>;
+  /** What the property holds on the channel: availability per room type and restrictions per rate plan, by date. */
+  ari(propertyId: string): Promise<FakeAri>;
+  /** Every API call that touched the property: kind, time, number of ARI values, status, warnings. */
+  calls(propertyId: string): Promise<CallRecord[]>;
+  /** Makes the property's next `count` API calls fail with `status` (429, 500, 502 or 503). */
+  injectFault(propertyId: string, status: number, count: number): Promise<void>;
+  /** Moves the property's clock forward: the rate-limit window and the alarms follow it. */
+  advanceClock(propertyId: string, ms: number): Promise<void>;
+  /** A webhook of the controls' own (every booking event by default); null removes it. */
+  setWebhook(
+    propertyId: string,
+    url: string | null,
+    options?: { event_mask?: string; send_data?: boolean },
+  ): Promise<void>;
+  /** An OTA's revision: new, modified or cancelled (of `booking_id`); `webhook` says how it is announced. */
+  makeRevision(propertyId: string, spec: RevisionSpec): Promise<BookingRevision>;
+  revisions(propertyId: string): Promise<BookingRevision[]>;
+  /** Sends a revision's notification again, `times` times. */
+  notifyAgain(propertyId: string, revisionId: string, times?: number): Promise<void>;
+  /** Sends the held-back notifications: those named, in that order, else all, oldest first. Answers how many. */
+  releaseHeld(propertyId: string, revisionIds?: string[]): Promise<number>;
+  /** Every notification attempt, once those under way have been made. */
+  deliveries(propertyId: string): Promise<Delivery[]>;
+  /** Revisions unacknowledged past the property's threshold (30 minutes unless opened with `alarm_after_ms`). */
+  alarms(propertyId: string): Promise<Alarm[]>;
+}
+
+/** A typed hand on the fake's test controls (/_fake), for tests, the bench and a person in dev. */
+export function fakeChannexControl(url: string): FakeChannexControl {
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const response = await fetch(new URL(path, url), {
+      method,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer: unknown = await response.json();
+    if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  const at = (propertyId: string, rest = '') => `/_fake/properties/${encodeURIComponent(propertyId)}${rest}`;
+  const items = async <T>(path: string) => ((await call('GET', path)) as { items: T[] }).items;
+  return {
+    async openProperty(propertyId, spec) {
+      return (await call('PUT', at(propertyId), spec)) as OpenedProperty;
+    },
+    async ari(propertyId) {
+      return (await call('GET', at(propertyId, '/ari'))) as FakeAri;
+    },
+    calls: (propertyId) => items<CallRecord>(at(propertyId, '/calls')),
+    async injectFault(propertyId, status, count) {
+      await call('POST', at(propertyId, '/faults'), { status, count });
+    },
+    async advanceClock(propertyId, ms) {
+      await call('POST', at(propertyId, '/clock'), { advance_ms: ms });
+    },
+    async setWebhook(propertyId, webhookUrl, options = {}) {
+      await call('PUT', at(propertyId, '/webhook'), { url: webhookUrl, ...options });
+    },
+    async makeRevision(propertyId, spec) {
+      return (await call('POST', at(propertyId, '/revisions'), spec)) as BookingRevision;
+    },
+    revisions: (propertyId) => items<BookingRevision>(at(propertyId, '/revisions')),
+    async notifyAgain(propertyId, revisionId, times = 1) {
+      await call('POST', at(propertyId, `/revisions/${encodeURIComponent(revisionId)}/notify`), { times });
+    },
+    async releaseHeld(propertyId, revisionIds) {
+      const body = revisionIds ? { revision_ids: revisionIds } : {};
+      return ((await call('POST', at(propertyId, '/webhooks/release'), body)) as { released: number }).released;
+    },
+    deliveries: (propertyId) => items<Delivery>(at(propertyId, '/deliveries')),
+    alarms: (propertyId) => items<Alarm>(at(propertyId, '/alarms')),
+  };
+}

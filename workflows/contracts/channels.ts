@@ -1,0 +1,65 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * A connected hotel's ARI sync (`channels:<hotelId>`): started (or revived) through the outbox by the commit of any
+ * change to what the hotel sells or its price (its inventory version), by a connection and by a requested full sync.
+ * Ids and flags only go in and out: values are read and pushed inside the activity.
+ */
+export interface ChannelSyncInput {
+  hotelId: string;
+  /** A change taken before continuing as new, still to push. */
+  pending?: ChannelChange | null;
+}
+
+/**
+ * A change: `full` pushes every value of the window again (on connection, on request); otherwise the window is read
+ * and what differs from what the channel was last sent is pushed.
+ */
+export interface ChannelChange {
+  full: boolean;
+}
+
+export interface ChannelPushResult {
+  /** `gone`: the hotel disconnected, the workflow ends. */
+  status: 'connected' | 'gone';
+  /** Calls made: at most one per kind (availability, restrictions). */
+  calls: number;
+}
+
+export interface ChannelActivities {
+  /**
+   * Reads the hotel's availability, prices and restrictions over the next 365 days and pushes what changed (all of
+   * it when `full`) in date ranges: one availability call and one restrictions call at most. Fails retryable on a
+   * 429 or no answer, not retryable when the channel refuses the key or the property.
+   */
+  pushChannelAri(input: { hotelId: string; full: boolean }): Promise<ChannelPushResult>;
+}
+
+/** Changes arriving within this quiet time go into one push. */
+export const CHANNEL_DEBOUNCE_MS = 1_000;
+/** Channex allows about 10 calls a minute per kind and property: one push per this long. */
+export const CHANNEL_PUSH_INTERVAL_MS = 6_000;
+/** Pushes before the workflow continues as new. */
+export const CHANNEL_PUSHES_PER_RUN = 100;
+export const CHANNEL_HISTORY_LIMIT = 5_000;
+
+/** A push: a 429 or a 5xx is retried 6 s, 12 s, 24 s... up to a minute apart (never faster than the channel's limit). */
+export const CHANNEL_PUSH_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: {
+    initialInterval: '6 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    nonRetryableErrorTypes: ['ChannelRefused'],
+  },
+};
+
+export type ChannelSyncWorkflow = (input: ChannelSyncInput) => Promise<void>;
+
+export const channelWorkflowIds = {
+  sync: (hotelId: string) => `channels:${hotelId}`,
+};
+/** The signal carrying a change (the migration's trigger sends it too: `ariChanged`, `{ full: false }`). */
+export const CHANNEL_CHANGED_SIGNAL = 'ariChanged';
+/** A refusal of the module's activities (the activity boundary's type for them). */
+export const CHANNELS_REFUSED = 'ChannelRefused';
