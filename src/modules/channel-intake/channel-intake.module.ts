@@ -2,6 +2,7 @@ import { CHANNEL_INTAKE_REFUSED } from '../../../workflows/contracts/channel-int
 import { defineModule } from '../../platform/modules';
 import { channelIntakeActivities } from './channel-intake.activities';
 import { channelIntakeRoutes } from './channel-intake.routes';
+import { channelIntakeEnv } from './channel-intake.env';
 import { channelIntakeFixtures } from './channel-intake.fixtures';
 import { createChannelIntakeService, type ChannelIntakeDependencies } from './channel-intake.service';
 
@@ -14,7 +15,8 @@ export const channelIntakeModule = defineModule({
   name: 'channelIntake',
   uses: ['bookings', 'rooms', 'notifications', 'channels'],
   fixtures: channelIntakeFixtures,
-  create: ({ db }, deps: ChannelIntakeDependencies) => createChannelIntakeService(db, deps),
+  config: channelIntakeEnv,
+  create: ({ db, config }, deps: ChannelIntakeDependencies) => createChannelIntakeService(db, config, deps),
   routes: (intake) => channelIntakeRoutes(intake),
   activities: (intake) => channelIntakeActivities(intake),
   schedules: [{ scheduleId: 'channel-intake-sweep', workflowType: 'channelIntakeSweep', every: '1 minute' }],

@@ -114,6 +114,13 @@ export const hooksRepository = {
       .merge();
   },
 
+  /** The hotels whose intake was set up (a token issued), with their slugs. */
+  enrolled(db: DbOrTrx): Promise<{ hotelId: string; hotelSlug: string }[]> {
+    return db('channel_intake_hooks as h')
+      .join('hotels', 'hotels.id', 'h.hotel_id')
+      .select('h.hotel_id as hotelId', 'hotels.slug as hotelSlug');
+  },
+
   async hotelSlug(db: DbOrTrx, hotelId: string): Promise<string> {
     const row = await db('hotels').where({ id: hotelId }).first('slug');
     return row.slug as string;

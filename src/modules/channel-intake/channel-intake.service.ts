@@ -13,9 +13,12 @@ import { createApply, type ApplyDependencies, type Hotel } from './channel-intak
 import { placementOf } from './channel-intake.booking';
 import { hooksRepository as hooks, revisionsRepository as revisions } from './channel-intake.repository';
 import type { ChannelRevision, IntakeChannels, RevisionRecord } from './channel-intake.types';
+import { intakeChannels } from './channel-intake.channels';
+import type { ChannelIntakeConfig } from './channel-intake.env';
+import type { ChannelsService } from '../channels';
 
 export interface ChannelIntakeDependencies extends Omit<ApplyDependencies, 'db' | 'channels'> {
-  channels: IntakeChannels;
+  channels: Pick<ChannelsService, 'connectionOf' | 'session'>;
 }
 
 /** Webhooks of one hotel within this long wake its intake once. */
@@ -67,9 +70,16 @@ function present(record: RevisionRecord) {
   };
 }
 
-export function createChannelIntakeService(db: Db, deps: ChannelIntakeDependencies) {
-  const { channels, bookings } = deps;
-  const apply = createApply({ db, ...deps });
+export function createChannelIntakeService(
+  db: Db,
+  config: ChannelIntakeConfig,
+  deps: ChannelIntakeDependencies,
+  channels: IntakeChannels = intakeChannels(deps.channels, config.channelIntake.channexApiUrl, () =>
+    hooks.enrolled(db),
+  ),
+) {
+  const { bookings } = deps;
+  const apply = createApply({ db, ...deps, channels });
 
   async function hotelOf(hotelId: string): Promise<Hotel> {
     return { id: hotelId, slug: await hooks.hotelSlug(db, hotelId) };
