@@ -6,7 +6,8 @@ import { installAuditTriggers } from '../src/platform/db/audit-tables';
  * announced, recorded once per hotel and revision id in the transaction that applied it (so a second delivery
  * changes nothing), with the channel's booking it belongs to and its time at the channel (so an older revision than
  * one applied is recorded as superseded), and the revisions that could not be placed, kept for the staff with the
- * revision as the channel sent it. `channel_intake_hooks` holds the hash of each hotel's webhook token.
+ * revision as the channel sent it. `channel_intake_hooks` holds each hotel's intake: the hash of its webhook token and
+ * the webhook registered at the channel with it.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('channel_revisions', (table) => {
@@ -17,6 +18,7 @@ export async function up(knex: Knex): Promise<void> {
     table.text('kind').notNullable();
     table.text('outcome').notNullable();
     table.text('unplaced_reason');
+    table.text('unplaced_detail');
     table.uuid('booking_id').references('bookings.id').onDelete('SET NULL');
     table.text('ota_name').notNullable();
     table.text('ota_reservation_code').notNullable();
@@ -37,6 +39,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('channel_intake_hooks', (table) => {
     table.uuid('hotel_id').primary().references('hotels.id').onDelete('CASCADE');
     table.text('token_hash').notNullable().unique();
+    table.text('webhook_id');
     table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
   await installAuditTriggers(knex, ['channel_revisions', 'channel_intake_hooks']);

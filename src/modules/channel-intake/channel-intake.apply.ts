@@ -67,10 +67,11 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     };
   }
 
-  async function unplaced(hotel: Hotel, revision: ChannelRevision, reason: UnplacedReason) {
+  async function unplaced(hotel: Hotel, revision: ChannelRevision, reason: UnplacedReason, detail: string | null) {
     return transactionWithRetry(db, async (trx) => {
       await revisions.lockBooking(trx, hotel.id, revision.bookingId);
-      if (!(await revisions.insert(trx, hotel.id, revision, { outcome: 'unplaced', reason }))) return 'duplicate';
+      if (!(await revisions.insert(trx, hotel.id, revision, { outcome: 'unplaced', reason, detail })))
+        return 'duplicate';
       await revisions.supersedeUnplaced(trx, hotel.id, revision.bookingId, revision.id);
       await notifications.notify(trx, hotel.id, {
         type: 'channel_booking_unplaced',
@@ -162,7 +163,7 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
       const refused = revision.kind !== 'cancelled' && !placement.ok && placement.reason;
       const reason = refused || unplacedReasonOf(error);
       if (!reason) throw error;
-      return unplaced(hotel, revision, reason);
+      return unplaced(hotel, revision, reason, error instanceof Error ? error.message : null);
     }
   };
 }

@@ -13,7 +13,7 @@ const TIMEOUT_MS = 15_000;
  */
 function channexCall(apiUrl: string, apiKey: string): ChannelCall {
   const root = apiUrl.replace(/\/$/, '');
-  return async (method, path, body) => {
+  return async (method, path, body, missingOk) => {
     const response = await fetch(`${root}/api/v1${path}`, {
       method,
       headers: {
@@ -25,6 +25,7 @@ function channexCall(apiUrl: string, apiKey: string): ChannelCall {
       signal: AbortSignal.timeout(TIMEOUT_MS),
       redirect: 'error',
     });
+    if (missingOk && response.status === 404) return undefined;
     if (!response.ok) throw new Error(`Channex answered ${response.status} to ${method} ${path.split('?')[0]}`);
     return response.json();
   };

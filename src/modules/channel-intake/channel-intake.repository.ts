@@ -9,6 +9,8 @@ export interface RecordInput {
   outcome: RevisionOutcome;
   bookingId?: string | null;
   reason?: UnplacedReason | null;
+  /** What refused it, in the refusal's words (for the staff). */
+  detail?: string | null;
 }
 
 /** The revisions recorded, hotel first; only this file touches the intake's tables. */
@@ -61,6 +63,7 @@ export const revisionsRepository = {
         kind: revision.kind,
         outcome: input.outcome,
         unplaced_reason: input.reason ?? null,
+        unplaced_detail: input.detail?.slice(0, 500) ?? null,
         booking_id: input.bookingId ?? null,
         ota_name: revision.otaName,
         ota_reservation_code: revision.otaReservationCode,
@@ -107,9 +110,14 @@ export const hooksRepository = {
     return row?.hotel_id as string | undefined;
   },
 
-  async replace(db: DbOrTrx, hotelId: string, tokenHash: string): Promise<void> {
+  /** The hotel's intake (locked until the transaction ends), if it was set up. */
+  lock(trx: Knex.Transaction, hotelId: string): Promise<{ webhook_id: string | null } | undefined> {
+    return trx('channel_intake_hooks').where({ hotel_id: hotelId }).forUpdate().first('webhook_id');
+  },
+
+  async replace(db: DbOrTrx, hotelId: string, tokenHash: string, webhookId: string): Promise<void> {
     await db('channel_intake_hooks')
-      .insert({ hotel_id: hotelId, token_hash: tokenHash, created_at: db.fn.now() })
+      .insert({ hotel_id: hotelId, token_hash: tokenHash, webhook_id: webhookId, created_at: db.fn.now() })
       .onConflict('hotel_id')
       .merge();
   },

@@ -1,5 +1,4 @@
 import { defineHotelRoute, defineRoute, type RouteDefinition } from '../../platform/http/route';
-import { answersNewSecret } from '../../platform/http/idempotency-key';
 import { HOTEL_MANAGEMENT, type Role } from '../../platform/http/roles';
 import { okResponse, slugParams } from '../../platform/http/schemas';
 import {
@@ -8,18 +7,22 @@ import {
   revisionListSchema,
   revisionParams,
   revisionSchema,
-  tokenSchema,
+  webhookSchema,
   unplacedQuery,
   webhookBody,
   webhookHeaders,
 } from './channel-intake.schemas';
-import { WEBHOOK_TOKEN_HEADER, webhookRefusal, type ChannelIntakeService } from './channel-intake.service';
+import {
+  WEBHOOK_PATH,
+  WEBHOOK_TOKEN_HEADER,
+  webhookRefusal,
+  type ChannelIntakeService,
+} from './channel-intake.service';
 
 const base = '/api/hotels/:slug/channel-intake';
 const tags = ['Channel intake'];
 /** The desk places OTA bookings as it places its own; management too. */
 const DESK: readonly Role[] = ['hotel_admin', 'manager', 'receptionist'];
-export const WEBHOOK_PATH = '/api/channels/channex/webhook';
 
 type Id = { id: string };
 type WebhookCall = { payload?: { revision_id?: string } };
@@ -53,18 +56,20 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
     }),
     defineHotelRoute({
       method: 'post',
-      path: `${base}/webhook-token`,
-      idempotency: answersNewSecret,
-      summary: 'A new intake token for the channel’s webhook',
+      path: `${base}/webhook`,
+      idempotency: { none: 'registers the webhook again with a new token: a second call replaces the first' },
+      summary: 'Connect the channel’s booking webhook',
       description:
-        'Answers a new token, shown once, to set as the custom header of the Channex webhook (the previous token ' +
-        'stops working). Without a webhook the feed is still read every minute.',
+        'Registers a Channex webhook (event `booking`) calling this service’s webhook route with a new intake token ' +
+        'in a custom header (the previous webhook removed; the token is kept only as its hash), and starts the ' +
+        'hotel’s intake, which also reads the feed every minute. 409 `channel_not_connected` without a channel ' +
+        'connection; 502 when Channex refuses.',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: slugParams },
-      responses: { 201: { description: 'The token', schema: tokenSchema } },
+      responses: { 201: { description: 'The webhook registered', schema: webhookSchema } },
       async handler({ hotel, res }) {
-        res.status(201).json({ ...(await intake.issueToken(hotel.id)), path: WEBHOOK_PATH });
+        res.status(201).json(await intake.connectWebhook(hotel));
       },
     }),
     defineHotelRoute<unknown, { limit: number; after?: Date }>({

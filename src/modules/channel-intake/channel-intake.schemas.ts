@@ -48,6 +48,7 @@ export const revisionSchema = Joi.object({
   kind: Joi.string().valid(...REVISION_KINDS),
   outcome: Joi.string().valid(...REVISION_OUTCOMES),
   unplaced_reason: Joi.string().valid('no_free_room', 'unmapped_room_type', 'several_rooms', 'refused').allow(null),
+  unplaced_detail: Joi.string().allow(null).description('What refused it, in its words'),
   booking_id: Joi.string().uuid().allow(null),
   ota_name: Joi.string().allow(''),
   ota_reservation_code: Joi.string().allow(''),
@@ -66,8 +67,7 @@ export const revisionSchema = Joi.object({
 
 export const revisionListSchema = Joi.object({ items: Joi.array().items(revisionSchema) });
 export const placedSchema = revisionSchema.keys({ booking: Joi.object().unknown(true) }).label('ChannelRevisionPlaced');
-export const tokenSchema = Joi.object({
-  token: Joi.string().description('Shown once: set it as the Channex webhook’s custom header'),
-  header: Joi.string().description('The header’s name'),
-  path: Joi.string().description('The webhook’s path on this service'),
+export const webhookSchema = Joi.object({
+  webhook_id: Joi.string().description('The webhook’s id at Channex'),
+  path: Joi.string().description('The route of this service it calls'),
 });

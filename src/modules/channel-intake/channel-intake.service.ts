@@ -21,6 +21,11 @@ export interface ChannelIntakeDependencies extends Omit<ApplyDependencies, 'db' 
   channels: Pick<ChannelsService, 'connectionOf' | 'session'>;
 }
 
+/** The header Channex is told to send with each webhook call (its webhook's custom headers). */
+export const WEBHOOK_TOKEN_HEADER = 'x-channel-intake-token';
+/** Where Channex calls (the public webhook route). */
+export const WEBHOOK_PATH = '/api/channels/channex/webhook';
+
 /** Webhooks of one hotel within this long wake its intake once. */
 const WAKE_COALESCE_MS = 500;
 
@@ -29,6 +34,7 @@ const messages = {
   notFound: 'Неразмещённая бронь канала не найдена',
   settled: 'Эта бронь канала уже размещена, отклонена или заменена более новой',
   unmapped: 'Тип номера этой брони не сопоставлен с категорией: сопоставьте его или укажите номер',
+  notConnected: 'Отель не подключён к менеджеру каналов',
 };
 
 function wakeMessage(hotelId: string, hotelSlug: string, revisionIds: string[] = []): SignalMessage {
@@ -58,6 +64,7 @@ function present(record: RevisionRecord) {
     kind: record.kind,
     outcome: record.outcome,
     unplaced_reason: record.unplaced_reason,
+    unplaced_detail: record.unplaced_detail,
     booking_id: record.booking_id,
     ota_name: record.ota_name,
     ota_reservation_code: record.ota_reservation_code,
@@ -138,11 +145,24 @@ export function createChannelIntakeService(
       return hotels.length;
     },
 
-    /** A new webhook token for the hotel (the previous one stops working), shown once. */
-    async issueToken(hotelId: string): Promise<{ token: string; header: string }> {
+    /**
+     * Sets up the hotel's intake: a new token, the booking webhook registered at the channel with it (the previous one
+     * removed), and the intake started (the sweep polls it every minute from now on).
+     */
+    async connectWebhook(hotel: Hotel): Promise<{ webhook_id: string; path: string }> {
+      const channel = await channels.channelOf(hotel.id);
+      if (!channel) throw new ConflictError(messages.notConnected, 'channel_not_connected');
       const token = randomHexToken(32);
-      await hooks.replace(db, hotelId, sha256Hex(token));
-      return { token, header: WEBHOOK_TOKEN_HEADER };
+      const url = `${config.baseUrl.replace(/\/$/, '')}${WEBHOOK_PATH}`;
+      const webhookId = await channel.registerWebhook(url, { [WEBHOOK_TOKEN_HEADER]: token });
+      const previous = await transactionWithRetry(db, async (trx) => {
+        const before = await hooks.lock(trx, hotel.id);
+        await hooks.replace(trx, hotel.id, sha256Hex(token), webhookId);
+        await enqueueOutbox(trx, wakeMessage(hotel.id, hotel.slug));
+        return before?.webhook_id;
+      });
+      if (previous && previous !== webhookId) await channel.removeWebhook(previous);
+      return { webhook_id: webhookId, path: WEBHOOK_PATH };
     },
 
     async unplaced(hotelId: string, limit: number, after?: Date) {
@@ -163,10 +183,16 @@ export function createChannelIntakeService(
       const placement = placementOf(revision, channel?.mapping ?? unconnected, roomId);
       if (!placement.ok) throw new ConflictError(messages.unmapped, placement.reason);
       const actor = { userId: null, hotelSlug: hotel.slug, mayOverride: true };
-      const booking = await bookings.create(hotelId, placement.input, actor, undefined, async (trx, created) => {
-        await unplacedRecord(trx, hotelId, id);
-        await revisions.settle(trx, hotelId, id, 'placed', created.id);
-      });
+      const { body: booking } = await bookings.create(
+        hotelId,
+        placement.input,
+        actor,
+        undefined,
+        async (trx, created) => {
+          await unplacedRecord(trx, hotelId, id);
+          await revisions.settle(trx, hotelId, id, 'placed', created.id);
+        },
+      );
       return { ...present(await revisions.find(db, hotelId, id).then((row) => row!)), booking };
     },
 
@@ -183,8 +209,5 @@ export function createChannelIntakeService(
 
 /** The one answer to a webhook call without a known token, whatever is wrong with it. */
 export const webhookRefusal = () => new UnauthorizedError(messages.forged, 'channel_webhook_unauthorized');
-
-/** The header Channex is told to send with each webhook call (its webhook's custom headers). */
-export const WEBHOOK_TOKEN_HEADER = 'x-channel-intake-token';
 
 export type ChannelIntakeService = ReturnType<typeof createChannelIntakeService>;

@@ -52,6 +52,7 @@ export interface RevisionRecord {
   kind: RevisionKind;
   outcome: RevisionOutcome;
   unplaced_reason: UnplacedReason | null;
+  unplaced_detail: string | null;
   booking_id: string | null;
   ota_name: string;
   ota_reservation_code: string;
@@ -75,6 +76,10 @@ export interface IntakeChannel {
   feed(): Promise<string[]>;
   revision(id: string): Promise<ChannelRevision>;
   ack(id: string): Promise<void>;
+  /** Registers the booking webhook at the channel (calling `url` with `headers`); its id. */
+  registerWebhook(url: string, headers: Record<string, string>): Promise<string>;
+  /** Removes a webhook registered before (gone already is fine). */
+  removeWebhook(id: string): Promise<void>;
 }
 
 /** What intake needs of the channels module: a hotel's connection, the connected hotels, and the ARI push's signal. */
