@@ -31,6 +31,7 @@ import { createDb, createProcessDb, migrateToLatest, type Db } from '../src/plat
 import { createLogger } from '../src/platform/logger';
 import { pairAgent, startReferenceAgent } from '../test/fakes/agent';
 import { startFakePushService } from '../test/fakes/push';
+import { fakeChannexControl } from '../test/fakes/channex';
 import { fakeTTLockControl } from '../test/fakes/ttlock';
 import { startFakeTv } from '../test/fakes/tv';
 import { fakeYooKassaControl } from '../test/fakes/yookassa';
@@ -40,8 +41,9 @@ import { depositWorkflowId } from '../workflows/contracts/deposits';
 import { invoiceWorkflowIds } from '../workflows/contracts/invoices';
 import { pushWorkflowIds } from '../workflows/contracts/push';
 import { webhookWorkflowIds } from '../workflows/contracts/webhooks';
+import { channelIntakeWorkflowIds } from '../workflows/contracts/channel-intake';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
-import { startEphemeralStack, type RunningStack } from './stack/stack';
+import { SANDBOX_CHANNEX, startEphemeralStack, type RunningStack } from './stack/stack';
 
 const ROOT = path.resolve(__dirname, '..');
 const HISTORIES_DIR = path.join(ROOT, 'test/fixtures/histories');
@@ -459,6 +461,49 @@ interface Case {
 }
 
 const CASES: Case[] = [
+  {
+    workflowType: 'channelIntake',
+    name: 'a hotel connected to the fake Channex: an OTA booking taken in, then the hotel disconnected',
+    histories: ['channelIntake-disconnected', 'channelIntakeSweep-schedule'],
+    async run(r) {
+      const { hotel, api, room } = await hotelWithRoom(r, 'channel-intake');
+      const [roomType] = SANDBOX_CHANNEX.roomTypes;
+      await r.api.call('POST', api('/channel-connection'), {
+        token: hotel.token,
+        expected: 201,
+        body: {
+          provider: 'channex',
+          api_key: SANDBOX_CHANNEX.apiKey,
+          property_id: SANDBOX_CHANNEX.propertyId,
+          room_types: [
+            { room_type_id: roomType.id, category_id: (room as { id: string; category_id: string }).category_id },
+          ],
+          rate_plans: [],
+        },
+      });
+      await r.api.call('POST', api('/channel-intake/webhook'), { token: hotel.token, expected: 201 });
+      const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
+      const revision = await channex.makeRevision(SANDBOX_CHANNEX.propertyId, {
+        arrival_date: localDay(5),
+        departure_date: localDay(7),
+        rooms: [{ room_type_id: roomType.id, rate_plan_id: roomType.ratePlans[0].id, adults: 1 }],
+        customer: { name: FAKE.guestFirstName, surname: FAKE.guestLastName, phone: FAKE.guestPhone },
+      });
+      await until('the OTA booking acknowledged', async () =>
+        (await channex.revisions(SANDBOX_CHANNEX.propertyId)).some(
+          (item) => item.id === revision.id && item.acknowledge_status === 'acknowledged',
+        )
+          ? true
+          : undefined,
+      );
+      await r.api.call('DELETE', api('/channel-connection'), { token: hotel.token, expected: 204 });
+      // The sweep wakes the hotel's intake, whose round finds it disconnected and ends.
+      const sweep = await scheduledRun(r, 'channel-intake-sweep');
+      const intake = channelIntakeWorkflowIds.intake(hotel.hotelId);
+      await finished(r.client, intake);
+      return { 'channelIntake-disconnected': intake, 'channelIntakeSweep-schedule': sweep };
+    },
+  },
   {
     workflowType: 'webhookDelivery',
     name: 'a receiver that never answers: retried to the horizon, then paused',
@@ -1038,6 +1083,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
   try {
     stack = await startEphemeralStack('record');
+    // Channex's API root is configured without its /api/v1 (the client adds it): the fake's own root.
+    stack.env.CHANNEX_API_URL = stack.env.CHANNEX_FAKE_URL;
     const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 2 });
     await migrateToLatest(db).finally(() => db.destroy());
     worker = spawnEntryPoint('workers/main.ts', { ...process.env, ...APP_ENV, ...stack.env, LOG_LEVEL: 'warn' });

@@ -45,7 +45,7 @@ export async function channelIntake(input: ChannelIntakeInput & Partial<ChannelI
   await continueAsNew<typeof channelIntake>({ hotelId: input.hotelId, revisionIds: [...named] });
 }
 
-/** The schedule's sweep (every minute): each connected hotel's intake woken, started or revived. */
+/** The schedule's sweep (every minute): each enrolled hotel's intake woken, started or revived. */
 export async function channelIntakeSweep(): Promise<void> {
   await activities.wakeChannelIntakes();
 }

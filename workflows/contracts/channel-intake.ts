@@ -1,8 +1,9 @@
 import type { ActivityOptions } from '@temporalio/workflow';
 
 /**
- * A connected hotel's booking intake (`channel-intake:<hotelId>`): started and woken through the outbox by the
- * channel's webhook and by the every-minute schedule (`channelIntakeSweep`), which also revives a run that ended.
+ * A connected hotel's booking intake (`channel-intake:<hotelId>`): started through the outbox when its booking webhook
+ * is registered, woken by the webhook's calls and by the every-minute schedule (`channelIntakeSweep`), which also
+ * revives a run that ended.
  * Ids only go in and out: a revision is read from the channel, applied and acknowledged inside the activity and never
  * enters a workflow history.
  */
@@ -17,7 +18,7 @@ export interface ChannelIntakeFetch {
 
 /** What one round of intake came to. */
 export interface IntakeRound {
-  /** The hotel has no channel connection (any more): the workflow ends. */
+  /** The hotel has no channel connection (any more): the workflow ends, the hotel leaves the sweep. */
   connected: boolean;
   /** Revisions read from the feed and acknowledged in this round, by what became of them. */
   applied: number;
@@ -34,7 +35,7 @@ export interface ChannelIntakeActivities {
    * a retried round applies nothing twice (the record is unique per revision id) and acknowledges again.
    */
   pullChannelRevisions(input: ChannelIntakeInput & ChannelIntakeFetch): Promise<IntakeRound>;
-  /** The schedule's sweep: every connected hotel's intake woken (started, or revived). */
+  /** The schedule's sweep: every enrolled hotel's intake woken (started, or revived); the count. */
   wakeChannelIntakes(): Promise<number>;
 }
 

@@ -35,7 +35,6 @@ function channexCall(apiUrl: string, apiKey: string): ChannelCall {
 export function intakeChannels(
   channels: Pick<ChannelsService, 'connectionOf' | 'session'>,
   apiUrl: string,
-  enrolled: () => Promise<{ hotelId: string; hotelSlug: string }[]>,
 ): IntakeChannels {
   return {
     async channelOf(hotelId) {
@@ -47,11 +46,6 @@ export function intakeChannels(
         categoryOf: (roomTypeId) => categoryOfRoomType(connection, roomTypeId),
         tariffOf: (ratePlanId) => tariffOfRatePlan(connection, ratePlanId),
       });
-    },
-    async connectedHotels() {
-      const hotels = await enrolled();
-      const connected = await Promise.all(hotels.map(async (hotel) => !!(await channels.connectionOf(hotel.hotelId))));
-      return hotels.filter((_hotel, index) => connected[index]);
     },
     pushAgain: (trx: Knex.Transaction, hotel) => signalChannelSync(trx, hotel, true),
   };

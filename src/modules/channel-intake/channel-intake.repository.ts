@@ -122,7 +122,11 @@ export const hooksRepository = {
       .merge();
   },
 
-  /** The hotels whose intake was set up (a token issued), with their slugs. */
+  async remove(db: DbOrTrx, hotelId: string): Promise<void> {
+    await db('channel_intake_hooks').where({ hotel_id: hotelId }).delete();
+  },
+
+  /** The hotels whose intake was set up (their webhook registered), with their slugs. */
   enrolled(db: DbOrTrx): Promise<{ hotelId: string; hotelSlug: string }[]> {
     return db('channel_intake_hooks as h')
       .join('hotels', 'hotels.id', 'h.hotel_id')

@@ -81,9 +81,7 @@ export function createChannelIntakeService(
   db: Db,
   config: ChannelIntakeConfig,
   deps: ChannelIntakeDependencies,
-  channels: IntakeChannels = intakeChannels(deps.channels, config.channelIntake.channexApiUrl, () =>
-    hooks.enrolled(db),
-  ),
+  channels: IntakeChannels = intakeChannels(deps.channels, config.channelIntake.channexApiUrl),
 ) {
   const { bookings } = deps;
   const apply = createApply({ db, ...deps, channels });
@@ -107,7 +105,11 @@ export function createChannelIntakeService(
     async pull(hotelId: string, named: readonly string[] = []): Promise<IntakeRound> {
       const round: IntakeRound = { connected: false, applied: 0, duplicates: 0, superseded: 0, unplaced: 0 };
       const channel = await channels.channelOf(hotelId);
-      if (!channel) return round;
+      if (!channel) {
+        // Disconnected: its intake ends, and its webhook token with it (a new connection registers a new webhook).
+        await hooks.remove(db, hotelId);
+        return round;
+      }
       round.connected = true;
       const hotel = await hotelOf(hotelId);
       const feed = await channel.feed();
@@ -138,9 +140,12 @@ export function createChannelIntakeService(
       else await enqueueCoalescedSignal(db, wakeMessage(hotelId, slug), WAKE_COALESCE_MS);
     },
 
-    /** Every connected hotel's intake woken (the schedule's sweep): started, or revived after it ended. */
+    /**
+     * Every enrolled hotel's intake woken (the schedule's sweep): started, or revived after it ended. A hotel no longer
+     * connected leaves at its intake's next round.
+     */
     async wakeAll(): Promise<number> {
-      const hotels = await channels.connectedHotels();
+      const hotels = await hooks.enrolled(db);
       for (const { hotelId, hotelSlug } of hotels) await enqueueCoalescedSignal(db, wakeMessage(hotelId, hotelSlug), 0);
       return hotels.length;
     },

@@ -82,10 +82,9 @@ export interface IntakeChannel {
   removeWebhook(id: string): Promise<void>;
 }
 
-/** What intake needs of the channels module: a hotel's connection, the connected hotels, and the ARI push's signal. */
+/** What intake needs of the channels module: a hotel's connection, and the ARI push's signal. */
 export interface IntakeChannels {
   channelOf(hotelId: string): Promise<IntakeChannel | undefined>;
-  connectedHotels(): Promise<{ hotelId: string; hotelSlug: string }[]>;
   /**
    * What the channel sold is not what we hold (an unplaced booking, one dismissed): push the hotel's availability
    * again, in the caller's transaction (a booking written or changed reaches the push by itself).
