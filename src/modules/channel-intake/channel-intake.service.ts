@@ -174,7 +174,9 @@ export function createChannelIntakeService(
       return (await revisions.unplaced(db, hotelId, { limit, after })).map(present);
     },
 
+    /** The revisions of one of the hotel's bookings (404 for a booking it does not have). */
     async ofBooking(hotelId: string, bookingId: string) {
+      await bookings.get(hotelId, bookingId);
       return (await revisions.ofBooking(db, hotelId, bookingId)).map(present);
     },
 
