@@ -481,7 +481,7 @@ const CASES: Case[] = [
           rate_plans: [],
         },
       });
-      await r.api.call('POST', api('/channel-intake/webhook'), { token: hotel.token, expected: 201 });
+      await r.api.call('PUT', api('/channel-intake/webhook'), { token: hotel.token });
       const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
       const revision = await channex.makeRevision(SANDBOX_CHANNEX.propertyId, {
         arrival_date: localDay(5),

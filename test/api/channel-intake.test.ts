@@ -65,7 +65,7 @@ beforeAll(async () => {
     .expect((response) => expect(response.body).toMatchObject({ property_id: PROPERTY }));
   // The webhook is registered to call this stack's API where it listens (its public address).
   const publicApp = createTestApp({ ...stack.env, BASE_URL: stack.apiUrl });
-  await publicApp.http.post(api('/channel-intake/webhook')).set(as(hotel.accessToken)).expect(201);
+  await publicApp.http.put(api('/channel-intake/webhook')).set(as(hotel.accessToken)).expect(200);
   await publicApp.close();
 });
 afterAll(async () => {

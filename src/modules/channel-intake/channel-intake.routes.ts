@@ -55,9 +55,8 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
       },
     }),
     defineHotelRoute({
-      method: 'post',
+      method: 'put',
       path: `${base}/webhook`,
-      idempotency: { none: 'registers the webhook again with a new token: a second call replaces the first' },
       summary: 'Connect the channel’s booking webhook',
       description:
         'Registers a Channex webhook (event `booking`) calling this service’s webhook route with a new intake token ' +
@@ -67,9 +66,12 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: slugParams },
-      responses: { 201: { description: 'The webhook registered', schema: webhookSchema } },
+      responses: {
+        200: { description: 'The webhook registered (a second call replaces the first)', schema: webhookSchema },
+        409: { description: 'The hotel has no channel connection (`channel_not_connected`)' },
+      },
       async handler({ hotel, res }) {
-        res.status(201).json(await intake.connectWebhook(hotel));
+        res.json(await intake.connectWebhook(hotel));
       },
     }),
     defineHotelRoute<unknown, { limit: number; after?: Date }>({
@@ -97,7 +99,10 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
       tags,
       access: { kind: 'hotel', roles: DESK },
       request: { params: revisionParams, body: placeBody },
-      responses: { 200: { description: 'The revision, placed, and its booking', schema: placedSchema } },
+      responses: {
+        200: { description: 'The revision, placed, and its booking', schema: placedSchema },
+        409: { description: 'No free room, its room type not mapped, or no longer unplaced' },
+      },
       async handler({ hotel, params, body, res }) {
         res.json(await intake.place(hotel.id, params.id, body.room_id));
       },
@@ -110,7 +115,10 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
       tags,
       access: { kind: 'hotel', roles: DESK },
       request: { params: revisionParams },
-      responses: { 200: { description: 'The revision, dismissed', schema: revisionSchema } },
+      responses: {
+        200: { description: 'The revision, dismissed', schema: revisionSchema },
+        409: { description: 'No longer unplaced (`revision_settled`)' },
+      },
       async handler({ hotel, params, res }) {
         res.json(await intake.dismiss(hotel.id, params.id));
       },

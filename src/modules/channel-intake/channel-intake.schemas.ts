@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import { openApiComponent } from '../../platform/http/components';
+import { bookingSchema } from '../bookings';
 import { credentialHeader } from '../../platform/http/credential-headers';
 import { calendarDate, idParams, instant } from '../../platform/http/schemas';
 import { REVISION_KINDS, REVISION_OUTCOMES } from './channel-intake.types';
@@ -31,43 +33,59 @@ export const placeBody = Joi.object({
 export const revisionParams = idParams;
 
 const revisionRoom = Joi.object({
-  roomTypeId: Joi.string(),
-  ratePlanId: Joi.string().allow(null),
-  checkIn: calendarDate,
-  checkOut: calendarDate,
-  nights: Joi.object().pattern(calendarDate, Joi.string()).description('Per night (date) its price at the OTA'),
-  amount: Joi.string().allow(null),
-  adults: Joi.number().integer(),
-  children: Joi.number().integer(),
-});
+  roomTypeId: Joi.string().required(),
+  ratePlanId: Joi.string().allow(null).required(),
+  checkIn: calendarDate.required(),
+  checkOut: calendarDate.required(),
+  nights: Joi.object()
+    .pattern(calendarDate, Joi.string())
+    .required()
+    .description('Per night (date) its price at the OTA'),
+  amount: Joi.string().allow(null).required(),
+  adults: Joi.number().integer().required(),
+  children: Joi.number().integer().required(),
+}).meta(openApiComponent('ChannelRevisionRoom'));
 
-export const revisionSchema = Joi.object({
-  id: Joi.string().uuid(),
-  revision_id: Joi.string().description('The revision’s id at the channel'),
-  channel_booking_id: Joi.string(),
-  kind: Joi.string().valid(...REVISION_KINDS),
-  outcome: Joi.string().valid(...REVISION_OUTCOMES),
-  unplaced_reason: Joi.string().valid('no_free_room', 'unmapped_room_type', 'several_rooms', 'refused').allow(null),
-  unplaced_detail: Joi.string().allow(null).description('What refused it, in its words'),
-  booking_id: Joi.string().uuid().allow(null),
-  ota_name: Joi.string().allow(''),
-  ota_reservation_code: Joi.string().allow(''),
-  payment_collect: Joi.string().valid('ota', 'property').description('Who takes the guest’s payment'),
-  currency: Joi.string().allow(null),
+const revisionFields = {
+  id: Joi.string().uuid().required(),
+  revision_id: Joi.string().required().description('The revision’s id at the channel'),
+  channel_booking_id: Joi.string().required(),
+  kind: Joi.string()
+    .valid(...REVISION_KINDS)
+    .required(),
+  outcome: Joi.string()
+    .valid(...REVISION_OUTCOMES)
+    .required(),
+  unplaced_reason: Joi.string()
+    .valid('no_free_room', 'unmapped_room_type', 'several_rooms', 'refused')
+    .allow(null)
+    .required(),
+  unplaced_detail: Joi.string().allow(null).required().description('What refused it, in its words'),
+  booking_id: Joi.string().uuid().allow(null).required(),
+  ota_name: Joi.string().allow('').required(),
+  ota_reservation_code: Joi.string().allow('').required(),
+  payment_collect: Joi.string().valid('ota', 'property').required().description('Who takes the guest’s payment'),
+  currency: Joi.string().allow(null).required(),
   guest: Joi.object({
-    name: Joi.string().allow(''),
-    surname: Joi.string().allow(''),
-    mail: Joi.string().allow(null),
-    phone: Joi.string().allow(null),
-  }),
-  rooms: Joi.array().items(revisionRoom),
-  channel_at: instant,
-  created_at: instant,
-}).label('ChannelRevision');
+    name: Joi.string().allow('').required(),
+    surname: Joi.string().allow('').required(),
+    mail: Joi.string().allow(null).required(),
+    phone: Joi.string().allow(null).required(),
+  })
+    .required()
+    .meta(openApiComponent('ChannelRevisionGuest')),
+  rooms: Joi.array().items(revisionRoom).required(),
+  channel_at: instant.required().description('The revision’s time at the channel: their order'),
+  created_at: instant.required(),
+};
 
-export const revisionListSchema = Joi.object({ items: Joi.array().items(revisionSchema) });
-export const placedSchema = revisionSchema.keys({ booking: Joi.object().unknown(true) }).label('ChannelRevisionPlaced');
+export const revisionSchema = Joi.object(revisionFields).meta(openApiComponent('ChannelRevision'));
+export const revisionListSchema = Joi.object({ items: Joi.array().items(revisionSchema).required() });
+export const placedSchema = Joi.object({
+  ...revisionFields,
+  booking: bookingSchema,
+}).meta(openApiComponent('ChannelRevisionPlaced'));
 export const webhookSchema = Joi.object({
-  webhook_id: Joi.string().description('The webhook’s id at Channex'),
-  path: Joi.string().description('The route of this service it calls'),
-});
+  webhook_id: Joi.string().required().description('The webhook’s id at Channex'),
+  path: Joi.string().required().description('The route of this service it calls'),
+}).meta(openApiComponent('ChannelIntakeWebhook'));
