@@ -234,8 +234,11 @@ describe('OTA revisions', () => {
     await acknowledged(modified, cancelled);
     const [found] = await bookingsOf(spec.ota_reservation_code);
     expect(found.status).toBe('cancelled');
-    const outcomes = await revisionsOfBooking(found.id);
-    expect(outcomes.find((item) => item.revision_id === cancelled.id)?.outcome).toBe('applied');
+    expect(await revisionsOfBooking(found.id)).toMatchObject([
+      { revision_id: made.id, outcome: 'applied' },
+      { revision_id: modified.id, outcome: 'superseded' },
+      { revision_id: cancelled.id, outcome: 'applied' },
+    ]);
   });
 
   it('is acknowledged only after its booking is committed, even when the channel fails along the way', async () => {

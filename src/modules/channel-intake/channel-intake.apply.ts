@@ -35,10 +35,18 @@ class Outrun extends Error {
   }
 }
 
-/** Whether `revision` comes after the recorded one in the channel's order (its time there, then its id). */
-function isNewer(revision: ChannelRevision, recorded: { channel_at: Date; revision_id: string }): boolean {
+/** At the same instant, a booking's new revision comes before its modification, and a cancellation after both. */
+const KIND_ORDER = { new: 0, modified: 1, cancelled: 2 } as const;
+
+/** Whether `revision` comes after the recorded one in the channel's order (its time there, its kind, then its id). */
+function isNewer(
+  revision: ChannelRevision,
+  recorded: { channel_at: Date; kind: ChannelRevision['kind']; revision_id: string },
+): boolean {
   const at = revision.insertedAt.getTime() - recorded.channel_at.getTime();
-  return at > 0 || (at === 0 && revision.id > recorded.revision_id);
+  if (at !== 0) return at > 0;
+  const kind = KIND_ORDER[revision.kind] - KIND_ORDER[recorded.kind];
+  return kind > 0 || (kind === 0 && revision.id > recorded.revision_id);
 }
 
 /** The answer a refusal of the bookings service means for the revision (a refusal of ours goes on up). */

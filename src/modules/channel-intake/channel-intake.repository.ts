@@ -29,10 +29,9 @@ export const revisionsRepository = {
     return db(TABLE)
       .where({ hotel_id: hotelId, channel_booking_id: channelBookingId })
       .whereNot({ outcome: 'superseded' })
-      .orderBy([
-        { column: 'channel_at', order: 'desc' },
-        { column: 'revision_id', order: 'desc' },
-      ])
+      .orderBy('channel_at', 'desc')
+      .orderByRaw("CASE kind WHEN 'cancelled' THEN 2 WHEN 'modified' THEN 1 ELSE 0 END DESC")
+      .orderBy('revision_id', 'desc')
       .first();
   },
 
@@ -98,8 +97,14 @@ export const revisionsRepository = {
     return query as Promise<RevisionRecord[]>;
   },
 
+  /** Every revision of the channel bookings that made or changed our booking (superseded ones too), in order. */
   ofBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<RevisionRecord[]> {
-    return db(TABLE).where({ hotel_id: hotelId, booking_id: bookingId }).orderBy('channel_at');
+    const channelBookings = db(TABLE).where({ hotel_id: hotelId, booking_id: bookingId }).select('channel_booking_id');
+    return db(TABLE)
+      .where({ hotel_id: hotelId })
+      .whereIn('channel_booking_id', channelBookings)
+      .orderBy('channel_at')
+      .orderBy('created_at');
   },
 };
 

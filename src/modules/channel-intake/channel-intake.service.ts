@@ -12,7 +12,7 @@ import { ConflictError, NotFoundError, UnauthorizedError } from '../../platform/
 import { createApply, type ApplyDependencies, type Hotel } from './channel-intake.apply';
 import { placementOf } from './channel-intake.booking';
 import { hooksRepository as hooks, revisionsRepository as revisions } from './channel-intake.repository';
-import type { ChannelRevision, IntakeChannels, RevisionRecord } from './channel-intake.types';
+import type { ChannelRevision, IntakeChannels, RevisionOutcome, RevisionRecord } from './channel-intake.types';
 import { intakeChannels } from './channel-intake.channels';
 import type { ChannelIntakeConfig } from './channel-intake.env';
 import type { ChannelsService } from '../channels';
@@ -25,6 +25,40 @@ export interface ChannelIntakeDependencies extends Omit<ApplyDependencies, 'db' 
 export const WEBHOOK_TOKEN_HEADER = 'x-channel-intake-token';
 /** Where Channex calls (the public webhook route). */
 export const WEBHOOK_PATH = '/api/channels/channex/webhook';
+
+/** Revisions read from the channel at once, and channel bookings applied side by side, in a round. */
+const FETCHES = 8;
+const APPLIES = 4;
+
+/** Which count of the round an outcome adds to. */
+const OUTCOME_COUNTS = {
+  applied: 'applied',
+  unplaced: 'unplaced',
+  superseded: 'superseded',
+  duplicate: 'duplicates',
+  placed: 'applied',
+  dismissed: 'duplicates',
+} as const satisfies Record<RevisionOutcome | 'duplicate', keyof Omit<IntakeRound, 'connected'>>;
+
+/**
+ * `work` for each item, at most `limit` at a time; the first failure is thrown once those under way have ended, and
+ * no item is started after it.
+ */
+async function eachLimit<T>(items: Iterable<T>, limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined && !failure; item = queue.shift()) {
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker));
+  if (failure) throw failure.error;
+}
 
 /** Webhooks of one hotel within this long wake its intake once. */
 const WAKE_COALESCE_MS = 500;
@@ -113,18 +147,23 @@ export function createChannelIntakeService(
       round.connected = true;
       const hotel = await hotelOf(hotelId);
       const feed = await channel.feed();
-      for (const id of [...named.filter((id) => !feed.includes(id)), ...feed]) {
-        const revision = await channel.revision(id);
-        const outcome =
-          revision.propertyId === channel.mapping.propertyId
-            ? await apply(hotel, revision, channel.mapping)
-            : 'duplicate';
-        await channel.ack(id);
-        if (outcome === 'applied') round.applied += 1;
-        else if (outcome === 'unplaced') round.unplaced += 1;
-        else if (outcome === 'superseded') round.superseded += 1;
-        else round.duplicates += 1;
-      }
+      const ids = [...new Set([...named, ...feed])];
+      const revisions = new Array<ChannelRevision>(ids.length);
+      await eachLimit(ids.keys(), FETCHES, async (index) => {
+        revisions[index] = await channel.revision(ids[index]);
+      });
+      // One channel booking's revisions one after another, in this order; different bookings side by side.
+      const byBooking = new Map<string, ChannelRevision[]>();
+      for (const revision of revisions)
+        byBooking.set(revision.bookingId, [...(byBooking.get(revision.bookingId) ?? []), revision]);
+      await eachLimit(byBooking.values(), APPLIES, async (group) => {
+        for (const revision of group) {
+          const ours = revision.propertyId === channel.mapping.propertyId;
+          const outcome = ours ? await apply(hotel, revision, channel.mapping) : 'duplicate';
+          await channel.ack(revision.id);
+          round[OUTCOME_COUNTS[outcome]] += 1;
+        }
+      });
       return round;
     },
 
