@@ -217,6 +217,11 @@ describe('OTA revisions', () => {
       check_out: spec.departure_date,
       price: '4500.00',
     });
+    // The modification came first and made the booking; the older new booking it followed changed nothing.
+    expect(await revisionsOfBooking(found[0].id)).toMatchObject([
+      { revision_id: made.id, outcome: 'superseded' },
+      { revision_id: modified.id, outcome: 'applied' },
+    ]);
   });
 
   it('out of order (a cancellation before a modification) ends cancelled', async () => {

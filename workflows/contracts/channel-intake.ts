@@ -39,6 +39,8 @@ export interface ChannelIntakeActivities {
   wakeChannelIntakes(): Promise<number>;
 }
 
+/** A round heartbeats this often (its heartbeat timeout is 10 s). */
+export const CHANNEL_INTAKE_BEAT_MS = 3_000;
 /** An idle intake reads the feed again after this long without a wake (the poll of the feed). */
 export const CHANNEL_INTAKE_POLL = '1 minute';
 /** Revision ids a round takes from the webhooks' signals (the rest wait for the next round; the feed has them too). */
@@ -46,8 +48,13 @@ export const CHANNEL_INTAKE_NAMED_PER_ROUND = 50;
 /** Rounds before the workflow continues as new (its history stays short). */
 export const CHANNEL_INTAKE_ROUNDS_PER_RUN = 100;
 
+/**
+ * A round lasts at most 2 minutes and heartbeats every few seconds: a round of a worker that died is tried again after
+ * 10 s without a beat, not after its 2 minutes.
+ */
 export const CHANNEL_INTAKE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
 
