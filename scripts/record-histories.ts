@@ -37,13 +37,14 @@ import { startFakeTv } from '../test/fakes/tv';
 import { fakeYooKassaControl } from '../test/fakes/yookassa';
 import { fiscalWorkflowIds } from '../workflows/contracts/fiscal';
 import { bookingPaymentWorkflowId } from '../workflows/contracts/booking-payments';
+import { channelWorkflowIds } from '../workflows/contracts/channels';
+import { channelIntakeWorkflowIds } from '../workflows/contracts/channel-intake';
 import { depositWorkflowId } from '../workflows/contracts/deposits';
 import { invoiceWorkflowIds } from '../workflows/contracts/invoices';
 import { pushWorkflowIds } from '../workflows/contracts/push';
 import { webhookWorkflowIds } from '../workflows/contracts/webhooks';
-import { channelIntakeWorkflowIds } from '../workflows/contracts/channel-intake';
 import { spawnEntryPoint, waitForWorker, type AppProcess } from './stack/app-processes';
-import { SANDBOX_CHANNEX, startEphemeralStack, type RunningStack } from './stack/stack';
+import { startEphemeralStack, type RunningStack } from './stack/stack';
 
 const ROOT = path.resolve(__dirname, '..');
 const HISTORIES_DIR = path.join(ROOT, 'test/fixtures/histories');
@@ -467,30 +468,32 @@ const CASES: Case[] = [
     histories: ['channelIntake-disconnected', 'channelIntakeSweep-schedule'],
     async run(r) {
       const { hotel, api, room } = await hotelWithRoom(r, 'channel-intake');
-      const [roomType] = SANDBOX_CHANNEX.roomTypes;
+      const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
+      const property = await channex.openProperty(`replay-intake-${hotel.slug}`, {
+        api_key: `replay-intake-key-${hotel.slug}`,
+        room_types: [{ title: 'Fixture room type', rate_plans: [{ title: 'Fixture plan' }] }],
+      });
+      const [roomType] = property.room_types;
       await r.api.call('POST', api('/channel-connection'), {
         token: hotel.token,
         expected: 201,
         body: {
           provider: 'channex',
-          api_key: SANDBOX_CHANNEX.apiKey,
-          property_id: SANDBOX_CHANNEX.propertyId,
-          room_types: [
-            { room_type_id: roomType.id, category_id: (room as { id: string; category_id: string }).category_id },
-          ],
+          api_key: `replay-intake-key-${hotel.slug}`,
+          property_id: property.id,
+          room_types: [{ room_type_id: roomType.id, category_id: (room as { category_id?: string }).category_id }],
           rate_plans: [],
         },
       });
       await r.api.call('PUT', api('/channel-intake/webhook'), { token: hotel.token });
-      const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
-      const revision = await channex.makeRevision(SANDBOX_CHANNEX.propertyId, {
+      const revision = await channex.makeRevision(property.id, {
         arrival_date: localDay(5),
         departure_date: localDay(7),
-        rooms: [{ room_type_id: roomType.id, rate_plan_id: roomType.ratePlans[0].id, adults: 1 }],
+        rooms: [{ room_type_id: roomType.id, rate_plan_id: roomType.rate_plans[0].id, adults: 1 }],
         customer: { name: FAKE.guestFirstName, surname: FAKE.guestLastName, phone: FAKE.guestPhone },
       });
       await until('the OTA booking acknowledged', async () =>
-        (await channex.revisions(SANDBOX_CHANNEX.propertyId)).some(
+        (await channex.revisions(property.id)).some(
           (item) => item.id === revision.id && item.acknowledge_status === 'acknowledged',
         )
           ? true
@@ -502,6 +505,46 @@ const CASES: Case[] = [
       const intake = channelIntakeWorkflowIds.intake(hotel.hotelId);
       await finished(r.client, intake);
       return { 'channelIntake-disconnected': intake, 'channelIntakeSweep-schedule': sweep };
+    },
+  },
+  {
+    workflowType: 'channelSync',
+    name: 'a hotel connected to Channex: the full sync, a booking pushed, then disconnected',
+    histories: ['channelSync-disconnected'],
+    async run(r) {
+      const { hotel, api, room, book } = await hotelWithRoom(r, 'channels');
+      const tariff = await r.api.call<{ id: string }>('POST', api('/tariffs'), {
+        token: hotel.token,
+        expected: 201,
+        body: { name: 'Fixture tariff' },
+      });
+      const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
+      const property = await channex.openProperty(`replay-${hotel.slug}`, {
+        api_key: `replay-key-${hotel.slug}`,
+        room_types: [{ title: 'Fixture room type', rate_plans: [{ title: 'Fixture plan' }] }],
+      });
+      const [roomType] = property.room_types;
+      await r.api.call('POST', api('/channel-connection'), {
+        token: hotel.token,
+        expected: 201,
+        body: {
+          provider: 'channex',
+          api_key: `replay-key-${hotel.slug}`,
+          property_id: property.id,
+          room_types: [{ room_type_id: roomType.id, category_id: (room as { category_id?: string }).category_id }],
+          rate_plans: [{ rate_plan_id: roomType.rate_plans[0].id, tariff_id: tariff.id }],
+        },
+      });
+      await book(3, 4);
+      await until('the booking at the channel', async () => {
+        const ari = await channex.ari(property.id);
+        const pushed = ari.availability[roomType.id]?.[localDay(3)] === 0 && Object.keys(ari.restrictions).length > 0;
+        return pushed || undefined;
+      });
+      await r.api.call('DELETE', api('/channel-connection'), { token: hotel.token, expected: 204 });
+      const workflowId = channelWorkflowIds.sync(hotel.hotelId);
+      await finished(r.client, workflowId);
+      return { 'channelSync-disconnected': workflowId };
     },
   },
   {
@@ -1083,8 +1126,6 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
   try {
     stack = await startEphemeralStack('record');
-    // Channex's API root is configured without its /api/v1 (the client adds it): the fake's own root.
-    stack.env.CHANNEX_API_URL = stack.env.CHANNEX_FAKE_URL;
     const db = createDb(stack.env.DATABASE_URL, { role: 'migrations', poolMax: 2 });
     await migrateToLatest(db).finally(() => db.destroy());
     worker = spawnEntryPoint('workers/main.ts', { ...process.env, ...APP_ENV, ...stack.env, LOG_LEVEL: 'warn' });

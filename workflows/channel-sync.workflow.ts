@@ -12,6 +12,7 @@ import {
   CHANNEL_CHANGED_SIGNAL,
   CHANNEL_DEBOUNCE_MS,
   CHANNEL_HISTORY_LIMIT,
+  CHANNEL_MAX_DELAY_MS,
   CHANNEL_PUSH_INTERVAL_MS,
   CHANNEL_PUSH_OPTIONS,
   CHANNEL_PUSHES_PER_RUN,
@@ -25,7 +26,8 @@ export const channelChanged = defineSignal<[ChannelChange]>(CHANNEL_CHANGED_SIGN
 
 /**
  * A connected hotel's ARI sync (`channels:<hotelId>`), in order: changes arrive as signals and are coalesced (a full
- * one absorbs the rest); once they stop for CHANNEL_DEBOUNCE_MS, and no sooner than CHANNEL_PUSH_INTERVAL_MS after
+ * one absorbs the rest); once they stop for CHANNEL_DEBOUNCE_MS (a stream that never stops: CHANNEL_MAX_DELAY_MS
+ * after its first change), and no sooner than CHANNEL_PUSH_INTERVAL_MS after
  * the last push (the channel's per-kind limit), one push reads the current values and sends what changed, retried on
  * a 429 or no answer. A refusal (the key or the property) is recorded on the connection by the push and the workflow
  * waits for the next change. It ends when the hotel is disconnected, and continues as new every
@@ -34,16 +36,19 @@ export const channelChanged = defineSignal<[ChannelChange]>(CHANNEL_CHANGED_SIGN
 export async function channelSync(input: ChannelSyncInput): Promise<void> {
   let pending: ChannelChange | null = input.pending ?? null;
   let changedAt = Date.now();
+  let firstAt = changedAt;
   setHandler(channelChanged, (change) => {
+    if (pending === null) firstAt = Date.now();
     pending = { full: (pending?.full ?? false) || change.full };
     changedAt = Date.now();
   });
   let lastPush = 0;
   for (let pushes = 0; pushes < CHANNEL_PUSHES_PER_RUN && !historyFull(); pushes += 1) {
     await condition(() => pending !== null);
-    // Quiet for the debounce time, and the channel's interval since the last push.
+    // Quiet for the debounce time (or the longest delay since the first change), and the channel's interval.
     for (;;) {
-      const wait = Math.max(changedAt + CHANNEL_DEBOUNCE_MS, lastPush + CHANNEL_PUSH_INTERVAL_MS) - Date.now();
+      const settled = Math.min(changedAt + CHANNEL_DEBOUNCE_MS, firstAt + CHANNEL_MAX_DELAY_MS);
+      const wait = Math.max(settled, lastPush + CHANNEL_PUSH_INTERVAL_MS) - Date.now();
       if (wait <= 0) break;
       await sleep(wait);
     }

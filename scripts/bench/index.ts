@@ -12,6 +12,7 @@ import { benchAuditLog } from './audit-log';
 import { benchBlocksRace } from './blocks';
 import { benchAvailability, bigHotel } from './bookings';
 import { benchCreation } from './bookings-creation';
+import { benchChannels } from './channels';
 import { benchChat } from './chat';
 import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
@@ -36,7 +37,7 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
  * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
- * audit, invoices, retention, webhooks, timeline, audit-log, intake.
+ * audit, invoices, retention, webhooks, timeline, audit-log, channels, intake.
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -71,8 +72,6 @@ async function main(): Promise<void> {
     VAPID_SUBJECT: 'mailto:bench@example.test',
     // The webhooks part delivers to a receiver of this process on 127.0.0.1.
     ...(runs('webhooks') && { ALLOW_PRIVATE_OUTBOUND: 'true' }),
-    // Channex's API root is configured without its /api/v1 (the client adds it): the stack's fake at its own root.
-    ...(stack.env.CHANNEX_FAKE_URL && { CHANNEX_API_URL: stack.env.CHANNEX_FAKE_URL }),
   };
   const api = spawnEntryPoint('src/main.ts', { ...processEnv, PORT: String(port) }, 'ignore');
   try {
@@ -129,7 +128,7 @@ async function main(): Promise<void> {
     // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
     if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
     // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
-    const withWorker = ['outbox', 'deposits', 'audit', 'webhooks', 'timeline', 'intake'];
+    const withWorker = ['outbox', 'deposits', 'audit', 'webhooks', 'timeline', 'channels', 'intake'];
     if (!withWorker.some(runs)) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
     // the second run of booking creation, which starts one of its own beside its API).
@@ -148,6 +147,8 @@ async function main(): Promise<void> {
       if (runs('audit'))
         console.log(`\n${(await benchAudit(baseUrl, db, users[14], stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
       if (runs('webhooks')) console.log(`\n${(await benchWebhooks(baseUrl, db, users[16], killWorker)).join('\n')}`);
+      if (runs('channels'))
+        console.log(`\n${(await benchChannels(baseUrl, users[19], stack.env.CHANNEX_FAKE_URL)).join('\n')}`);
       if (runs('timeline')) console.log(`\n${(await benchTimeline(baseUrl, db, users[17])).join('\n')}`);
       if (runs('intake')) {
         const intake = await benchIntake(baseUrl, db, users[19], stack.env.CHANNEX_FAKE_URL, killWorker);

@@ -76,7 +76,10 @@ export interface FixtureHotel {
   request<T = Record<string, unknown>>(path: string, options?: FixtureRequest): Promise<T>;
   /** For the rows no route makes (what a workflow or the guest's link would write). */
   db: Db;
-  /** The stack's stand-ins for outside systems, by name: `ttlock` registers an account on the lock cloud. */
+  /**
+   * The stack's stand-ins for outside systems, by name: `ttlock` registers an account on the lock cloud, `channex`
+   * opens a property (`id`, `api_key`, room types and their rate plans) at the channel manager.
+   */
   outside: Readonly<Record<string, (data: object) => Promise<unknown>>>;
   /** A day of the hotel's calendar (`YYYY-MM-DD`), `offset` days from today. */
   localDay(offset: number): string;

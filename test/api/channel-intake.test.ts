@@ -30,8 +30,7 @@ beforeAll(async () => {
   channex = await startFakeChannex();
   control = fakeChannexControl(channex.url);
   stack = await startFaultStack('channel_intake');
-  // The API root as Channex's is configured (https://app.channex.io): the client adds /api/v1 itself.
-  Object.assign(stack.env, { CHANNEX_API_URL: channex.url });
+  Object.assign(stack.env, { CHANNEX_API_URL: channex.apiUrl });
   await Promise.all([stack.startWorker(), stack.startApi()]);
   t = createTestApp(stack.env);
   hotel = await registerHotel(t);

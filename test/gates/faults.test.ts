@@ -68,9 +68,9 @@ beforeAll(async () => {
   // The webhook receiver listens on 127.0.0.1: this stack's API and worker may call it.
   stack.env.ALLOW_PRIVATE_OUTBOUND = 'true';
   receiver = await startFakeReceiver();
-  // A Channex of this stack's own (its API root without /api/v1, which the client adds).
+  // A Channex of this stack's own.
   channex = await startFakeChannex();
-  stack.env.CHANNEX_API_URL = channex.url;
+  stack.env.CHANNEX_API_URL = channex.apiUrl;
   db = createDb(stack.databaseUrl, { role: 'migrations', poolMax: 5 });
   await Promise.all([stack.startWorker(), stack.startApi()]);
 }, 150_000);

@@ -29,6 +29,7 @@ import { reportGate } from '../helpers/gates';
 import { readStackInfo } from '../helpers/stack-env';
 import type { WebhookActivities } from '../../workflows/contracts/webhooks';
 import type { ChannelIntakeActivities } from '../../workflows/contracts/channel-intake';
+import type { ChannelActivities } from '../../workflows/contracts/channels';
 
 /**
  * Every activity the worker registers, called for records that are gone (a hotel deleted while its workflows still
@@ -42,6 +43,7 @@ import type { ChannelIntakeActivities } from '../../workflows/contracts/channel-
  */
 
 type Contracts = AccountActivities &
+  ChannelActivities &
   StaffActivities &
   AgentActivities &
   BookingActivities &
@@ -139,6 +141,7 @@ const CALLS: Calls = {
   pauseWebhookSubscription: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, reason: 'gone' }],
   pullChannelRevisions: ({ hotelId, id }) => [{ hotelId, revisionIds: [id] }],
   wakeChannelIntakes: 'sweep',
+  pushChannelAri: ({ hotelId }) => [{ hotelId, full: true }],
 };
 
 let t: TestApp;

@@ -37,6 +37,8 @@ export interface ChannelActivities {
 
 /** Changes arriving within this quiet time go into one push. */
 export const CHANNEL_DEBOUNCE_MS = 1_000;
+/** A steady stream of changes (never quiet) is pushed this long after its first change at the latest. */
+export const CHANNEL_MAX_DELAY_MS = 3_000;
 /** Channex allows about 10 calls a minute per kind and property: one push per this long. */
 export const CHANNEL_PUSH_INTERVAL_MS = 6_000;
 /** Pushes before the workflow continues as new. */

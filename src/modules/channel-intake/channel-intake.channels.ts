@@ -14,7 +14,7 @@ const TIMEOUT_MS = 15_000;
 function channexCall(apiUrl: string, apiKey: string): ChannelCall {
   const root = apiUrl.replace(/\/$/, '');
   return async (method, path, body, missingOk) => {
-    const response = await fetch(`${root}/api/v1${path}`, {
+    const response = await fetch(`${root}${path}`, {
       method,
       headers: {
         'user-api-key': apiKey,

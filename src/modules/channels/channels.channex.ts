@@ -9,8 +9,8 @@ import {
   type RestrictionValue,
 } from './channels.manager';
 
-/** Channex's production API root; CHANNEX_API_URL points elsewhere (its staging, the fake in tests). */
-export const CHANNEX_API_URL = 'https://app.channex.io';
+/** Channex's production API root (with its version); CHANNEX_API_URL points elsewhere (staging, the fake in tests). */
+export const CHANNEX_API_URL = 'https://app.channex.io/api/v1';
 /** Items per page when listing room types and rate plans, and the most pages read (a property, not a catalogue). */
 const PAGE_LIMIT = 100;
 const MAX_PAGES = 20;
@@ -44,7 +44,7 @@ export function createChannexManager({
   async function call(credentials: ChannelCredentials, method: 'GET' | 'POST', path: string, body?: object) {
     let response: Response;
     try {
-      response = await fetch(`${root}/api/v1${path}`, {
+      response = await fetch(`${root}${path}`, {
         method,
         headers: {
           'user-api-key': credentials.apiKey,

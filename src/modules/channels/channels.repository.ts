@@ -31,15 +31,14 @@ export const connectionsRepository = {
     return row as ConnectionRow | undefined;
   },
 
-  /** The sync's outcome: when it last pushed, and the error it met (null once it succeeds). Not a staff change. */
-  async recordSync(conn: DbOrTrx, hotelId: string, outcome: { error: string | null }) {
+  /** The sync's outcome: whether the channel took a push, and what went wrong (null: nothing). Not a staff change. */
+  async recordSync(conn: DbOrTrx, hotelId: string, outcome: { synced: boolean; error: string | null }) {
     await conn('channel_connections')
       .where({ hotel_id: hotelId })
-      .update(
-        outcome.error === null
-          ? { last_synced_at: conn.fn.now(), last_error: null }
-          : { last_error: outcome.error.slice(0, 2000) },
-      );
+      .update({
+        last_error: outcome.error?.slice(0, 2000) ?? null,
+        ...(outcome.synced && { last_synced_at: conn.fn.now() }),
+      });
   },
 
   remove: (conn: DbOrTrx, hotelId: string): Promise<number> =>

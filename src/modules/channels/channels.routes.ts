@@ -76,20 +76,6 @@ export function channelsRoutes(channels: ChannelsService): RouteDefinition[] {
       },
     }),
     defineHotelRoute({
-      method: 'delete',
-      path: base,
-      summary: 'Disconnect the channel manager',
-      description: 'Nothing more is pushed; what the channel holds stays there (close the sale there).',
-      tags,
-      access,
-      request: { params: slugParams },
-      responses: { 204: { description: 'Disconnected' }, 404: { description: 'Not connected' } },
-      async handler({ hotel, res }) {
-        await channels.disconnect(hotel);
-        res.status(204).end();
-      },
-    }),
-    defineHotelRoute({
       method: 'post',
       path: `${base}/sync`,
       summary: 'Push the next 365 days to the channel again',
@@ -105,6 +91,20 @@ export function channelsRoutes(channels: ChannelsService): RouteDefinition[] {
       },
       async handler({ hotel, res }) {
         res.status(202).json(await channels.requestSync(hotel));
+      },
+    }),
+    defineHotelRoute({
+      method: 'delete',
+      path: base,
+      summary: 'Disconnect the channel manager',
+      description: 'Nothing more is pushed; what the channel holds stays there (close the sale there).',
+      tags,
+      access,
+      request: { params: slugParams },
+      responses: { 204: { description: 'Disconnected' }, 404: { description: 'Not connected' } },
+      async handler({ hotel, res }) {
+        await channels.disconnect(hotel);
+        res.status(204).end();
       },
     }),
   ];

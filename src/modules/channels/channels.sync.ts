@@ -58,22 +58,25 @@ export function createChannelPush(db: Db, parts: SyncParts) {
       restrictions: before?.restrictions ?? {},
     };
     let calls = 0;
+    const warnings: unknown[] = [];
     try {
       if (availability.length > 0) {
-        await fromChannel(() => manager.pushAvailability(credentials, availability));
+        warnings.push(...(await fromChannel(() => manager.pushAvailability(credentials, availability))).warnings);
         calls += 1;
       }
       await pushedRepository.set(db, hotelId, state);
       if (restrictions.length > 0) {
-        await fromChannel(() => manager.pushRestrictions(credentials, restrictions));
+        warnings.push(...(await fromChannel(() => manager.pushRestrictions(credentials, restrictions))).warnings);
         calls += 1;
       }
       await pushedRepository.set(db, hotelId, { ...state, restrictions: byDate(ari.dates, rateTexts) });
     } catch (error) {
-      await connectionsRepository.recordSync(db, hotelId, { error: (error as Error).message });
+      await connectionsRepository.recordSync(db, hotelId, { synced: false, error: (error as Error).message });
       throw error;
     }
-    await connectionsRepository.recordSync(db, hotelId, { error: null });
+    // Values the channel refused under a 200 are not retried (the next full sync sends them again): staff see them.
+    const refused = warnings.length > 0 ? `${warnings.length} value(s) refused: ${JSON.stringify(warnings[0])}` : null;
+    await connectionsRepository.recordSync(db, hotelId, { synced: true, error: refused });
     return { status: 'connected', calls };
   };
 }
