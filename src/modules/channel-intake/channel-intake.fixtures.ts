@@ -8,7 +8,13 @@ import type { ChannelRevision } from './channel-intake.types';
  * its guest and codes carrying the canary.
  */
 export const channelIntakeFixtures: ModuleFixtures<ChannelIntakeService> = {
+  needs: ['room'],
   records: { channelRevision: { paths: ['/api/hotels/:slug/channel-intake/unplaced/:id'] } },
+  requests: {
+    body: {
+      'POST /api/hotels/:slug/channel-intake/unplaced/:id/place': { base: (r) => ({ room_id: r.room }), control: true },
+    },
+  },
   async seed(hotel) {
     const revision: ChannelRevision = {
       id: `rev-${hotel.canary}`,
