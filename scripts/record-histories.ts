@@ -38,6 +38,7 @@ import { fakeYooKassaControl } from '../test/fakes/yookassa';
 import { fiscalWorkflowIds } from '../workflows/contracts/fiscal';
 import { bookingPaymentWorkflowId } from '../workflows/contracts/booking-payments';
 import { channelWorkflowIds } from '../workflows/contracts/channels';
+import { channelIntakeWorkflowIds } from '../workflows/contracts/channel-intake';
 import { depositWorkflowId } from '../workflows/contracts/deposits';
 import { invoiceWorkflowIds } from '../workflows/contracts/invoices';
 import { pushWorkflowIds } from '../workflows/contracts/push';
@@ -461,6 +462,51 @@ interface Case {
 }
 
 const CASES: Case[] = [
+  {
+    workflowType: 'channelIntake',
+    name: 'a hotel connected to the fake Channex: an OTA booking taken in, then the hotel disconnected',
+    histories: ['channelIntake-disconnected', 'channelIntakeSweep-schedule'],
+    async run(r) {
+      const { hotel, api, room } = await hotelWithRoom(r, 'channel-intake');
+      const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
+      const property = await channex.openProperty(`replay-intake-${hotel.slug}`, {
+        api_key: `replay-intake-key-${hotel.slug}`,
+        room_types: [{ title: 'Fixture room type', rate_plans: [{ title: 'Fixture plan' }] }],
+      });
+      const [roomType] = property.room_types;
+      await r.api.call('POST', api('/channel-connection'), {
+        token: hotel.token,
+        expected: 201,
+        body: {
+          provider: 'channex',
+          api_key: `replay-intake-key-${hotel.slug}`,
+          property_id: property.id,
+          room_types: [{ room_type_id: roomType.id, category_id: (room as { category_id?: string }).category_id }],
+          rate_plans: [],
+        },
+      });
+      await r.api.call('PUT', api('/channel-intake/webhook'), { token: hotel.token });
+      const revision = await channex.makeRevision(property.id, {
+        arrival_date: localDay(5),
+        departure_date: localDay(7),
+        rooms: [{ room_type_id: roomType.id, rate_plan_id: roomType.rate_plans[0].id, adults: 1 }],
+        customer: { name: FAKE.guestFirstName, surname: FAKE.guestLastName, phone: FAKE.guestPhone },
+      });
+      await until('the OTA booking acknowledged', async () =>
+        (await channex.revisions(property.id)).some(
+          (item) => item.id === revision.id && item.acknowledge_status === 'acknowledged',
+        )
+          ? true
+          : undefined,
+      );
+      await r.api.call('DELETE', api('/channel-connection'), { token: hotel.token, expected: 204 });
+      // The sweep wakes the hotel's intake, whose round finds it disconnected and ends.
+      const sweep = await scheduledRun(r, 'channel-intake-sweep');
+      const intake = channelIntakeWorkflowIds.intake(hotel.hotelId);
+      await finished(r.client, intake);
+      return { 'channelIntake-disconnected': intake, 'channelIntakeSweep-schedule': sweep };
+    },
+  },
   {
     workflowType: 'channelSync',
     name: 'a hotel connected to Channex: the full sync, a booking pushed, then disconnected',

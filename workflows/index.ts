@@ -19,3 +19,4 @@ export * from './invoice-email.workflow';
 export * from './retention-sweep.workflow';
 export * from './webhook-delivery.workflow';
 export * from './channel-sync.workflow';
+export * from './channel-intake.workflow';

@@ -18,6 +18,7 @@ import { benchConnections } from './connections';
 import { benchDeposits } from './deposits';
 import { benchGuestServices } from './guest-services';
 import { benchHeldLock } from './held-lock';
+import { benchIntake } from './intake';
 import { benchReports } from './history';
 import { benchInvoices } from './invoices';
 import { benchLifecycleActions } from './lifecycle-actions';
@@ -37,8 +38,8 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 /**
  * `BENCH=outbox,deposits npm run bench` runs only those of logins, quotes, realtime, bookings, widget, agents, chat,
  * guest-services, public-refusals, held-lock, connections, lifecycle-actions, steady, outbox, deposits, blocks, reports,
- * audit, invoices, retention, webhooks, timeline, audit-log, channels, webhook-faults, webhook-outage (an hour: not run
- * by default).
+ * audit, invoices, retention, webhooks, timeline, audit-log, channels, intake, webhook-faults, webhook-outage (an
+ * hour: not run by default).
  */
 const ONLY = process.env.BENCH?.split(',');
 const runs = (part: string) => (!ONLY && part !== 'webhook-outage') || ONLY?.includes(part) === true;
@@ -133,7 +134,8 @@ async function main(): Promise<void> {
     // A receiver down for an hour (BENCH_OUTAGE_SECONDS) while events commit, then back.
     if (runs('webhook-outage')) console.log(`\n${(await benchWebhookOutage(processEnv, db)).join('\n')}`);
     // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
-    if (['outbox', 'deposits', 'audit', 'webhooks', 'timeline', 'channels'].every((part) => !runs(part))) return;
+    const withWorker = ['outbox', 'deposits', 'audit', 'webhooks', 'timeline', 'channels', 'intake'];
+    if (!withWorker.some(runs)) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
     // the second run of booking creation, which starts one of its own beside its API).
     let worker = spawnEntryPoint('workers/main.ts', processEnv, 'ignore');
@@ -154,6 +156,10 @@ async function main(): Promise<void> {
       if (runs('channels'))
         console.log(`\n${(await benchChannels(baseUrl, users[19], stack.env.CHANNEX_FAKE_URL)).join('\n')}`);
       if (runs('timeline')) console.log(`\n${(await benchTimeline(baseUrl, db, users[17])).join('\n')}`);
+      if (runs('intake')) {
+        const intake = await benchIntake(baseUrl, db, users[19], stack.env.CHANNEX_FAKE_URL, killWorker);
+        console.log(`\n${intake.join('\n')}`);
+      }
       if (runs('deposits')) {
         const { YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS } = stack.env;
         console.log(`\n${(await benchDeposits(baseUrl, db, YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS)).join('\n')}`);

@@ -7,6 +7,7 @@ import { blocksModule } from './blocks/blocks.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { depositsModule } from './deposits/deposits.module';
 import { cardsModule } from './cards/cards.module';
+import { channelIntakeModule } from './channel-intake/channel-intake.module';
 import { channelsModule } from './channels/channels.module';
 import { chatModule } from './chat/chat.module';
 import { fiscalModule } from './fiscal/fiscal.module';
@@ -77,6 +78,7 @@ export const MODULES = [
   billingModule,
   widgetModule,
   channelsModule,
+  channelIntakeModule,
   tvModule,
   maintenanceModule,
   lockvendorModule,

@@ -75,6 +75,10 @@ const OWN_STATUS_EXCEPTIONS: Record<string, { status: number; reason: string }> 
     status: 409,
     reason: 'no agent release is published in this build',
   },
+  'PUT /api/hotels/:slug/channel-intake/webhook': {
+    status: 409,
+    reason: 'the sweep disconnected the hotel from its channel before (DELETE /channel-connection comes first)',
+  },
 };
 
 /** A's own request answered as expected: 2xx, or the status an exception names with its reason. */

@@ -11,6 +11,7 @@ import { connectStaff, type RealtimeMessage, type StaffClient } from '../helpers
 import { pace, until } from '../helpers/wait';
 import { localDay } from '../helpers/dates';
 import { startFakeReceiver, type FakeReceiver } from '../fakes/webhooks';
+import { fakeChannexControl, startFakeChannex, type BookingRevision, type FakeChannex } from '../fakes/channex';
 
 /**
  * Fault injection on a private stack (own database, Temporal dev server with a SQLite file, worker and API
@@ -27,6 +28,7 @@ let stack: FaultStack | undefined;
 let db: Db | undefined;
 let temporal: Connection | undefined;
 let receiver: FakeReceiver | undefined;
+let channex: FakeChannex | undefined;
 /** The webhook subscription the workload's bookings are delivered to (its receiver path). */
 const HOOK_PATH = '/faults';
 const sockets: StaffClient[] = [];
@@ -66,6 +68,9 @@ beforeAll(async () => {
   // The webhook receiver listens on 127.0.0.1: this stack's API and worker may call it.
   stack.env.ALLOW_PRIVATE_OUTBOUND = 'true';
   receiver = await startFakeReceiver();
+  // A Channex of this stack's own.
+  channex = await startFakeChannex();
+  stack.env.CHANNEX_API_URL = channex.apiUrl;
   db = createDb(stack.databaseUrl, { role: 'migrations', poolMax: 5 });
   await Promise.all([stack.startWorker(), stack.startApi()]);
 }, 150_000);
@@ -76,6 +81,7 @@ afterAll(async () => {
   await db?.destroy();
   await stack?.stop();
   await receiver?.close();
+  await channex?.close();
 }, 60_000);
 
 describe('fault injection', () => {
@@ -476,6 +482,99 @@ describe('fault injection', () => {
     reportGate(
       'faults',
       `night audit: ${postedAtKill} of ${STAYS} nights posted at the kill, the rest after, once each`,
+    );
+  }, 300_000);
+
+  it('OTA revisions made while the worker is killed and Temporal restarted: 0 lost, 0 applied twice, all acked', async () => {
+    const BOOKINGS = 16;
+    const property = randomUUID();
+    const control = fakeChannexControl(channex!.url);
+    const opened = await control.openProperty(property, {
+      api_key: `faults-intake-${property}`,
+      room_types: [{ title: 'Faults', rate_plans: [{ title: 'BAR' }] }],
+    });
+    const [roomType] = opened.room_types;
+    const hotel = await registerAndSignIn();
+    const hotelApi = `/api/hotels/${hotel.slug}`;
+    const category = await expectStatus(
+      201,
+      call('POST', `${hotelApi}/room-categories`, hotel.token, { name: 'Intake', base_price: 3000, capacity: 2 }),
+    );
+    for (let i = 0; i < BOOKINGS; i++)
+      await expectStatus(
+        201,
+        call('POST', `${hotelApi}/rooms`, hotel.token, { number: `I${i}`, category_id: category.id }),
+      );
+    await expectStatus(
+      201,
+      call('POST', `${hotelApi}/channel-connection`, hotel.token, {
+        provider: 'channex',
+        api_key: `faults-intake-${property}`,
+        property_id: property,
+        room_types: [{ room_type_id: roomType.id, category_id: category.id }],
+        rate_plans: [],
+      }),
+    );
+    await expectStatus(200, call('PUT', `${hotelApi}/channel-intake/webhook`, hotel.token));
+    const made: BookingRevision[] = [];
+    const book = async (i: number) =>
+      made.push(
+        await control.makeRevision(property, {
+          ota_reservation_code: `FLT${i}-${property.slice(0, 8)}`,
+          arrival_date: localDay(20),
+          departure_date: localDay(22),
+          rooms: [{ room_type_id: roomType.id, rate_plan_id: roomType.rate_plans[0].id, adults: 1 }],
+        }),
+      );
+    for (let i = 0; i < BOOKINGS / 2; i++) await book(i);
+    await stack!.killWorker();
+    for (let i = BOOKINGS / 2; i < BOOKINGS; i++) await book(i);
+    // Of the first half: some stays made longer, some cancelled, while nothing takes them in.
+    const later: BookingRevision[] = [];
+    for (const revision of made.slice(0, 4))
+      later.push(
+        await control.makeRevision(property, {
+          status: 'modified',
+          booking_id: revision.booking_id,
+          departure_date: localDay(23),
+        }),
+      );
+    for (const revision of made.slice(4, 6))
+      later.push(await control.makeRevision(property, { status: 'cancelled', booking_id: revision.booking_id }));
+    await stack!.restartTemporal();
+    await stack!.startWorker();
+    await temporal?.close().catch(() => undefined);
+    temporal = await Connection.connect({ address: stack!.temporalAddress });
+    const all = [...made, ...later];
+    await until(
+      async () =>
+        (await control.revisions(property)).filter((item) => item.acknowledge_status === 'acknowledged').length ===
+        all.length,
+      { what: `${all.length} revisions acknowledged`, timeoutMs: 180_000, intervalMs: 500 },
+    );
+    const bookings = await db!('bookings')
+      .where({ hotel_id: hotel.hotelId, source: 'ota' })
+      .select('status', 'check_out', 'notes');
+    const recorded = await db!('channel_revisions').where({ hotel_id: hotel.hotelId }).select('revision_id', 'outcome');
+    const lost = made.filter(
+      (revision) => !bookings.some((row: { notes: string }) => row.notes.includes(revision.ota_reservation_code)),
+    ).length;
+    const twice = made.filter(
+      (revision) =>
+        bookings.filter((row: { notes: string }) => row.notes.includes(revision.ota_reservation_code)).length > 1,
+    ).length;
+    expect(lost).toBe(0);
+    expect(twice).toBe(0);
+    expect(recorded).toHaveLength(all.length);
+    expect(recorded.every((row: { outcome: string }) => row.outcome === 'applied')).toBe(true);
+    expect(bookings.filter((row: { status: string }) => row.status === 'cancelled')).toHaveLength(2);
+    expect(
+      bookings.filter((row: { check_out: string }) => String(row.check_out).startsWith(localDay(23))),
+    ).toHaveLength(4);
+    reportGate(
+      'faults',
+      `channel intake: ${all.length} revisions (${BOOKINGS} bookings) across the kill and the restart, ${lost} lost, ` +
+        `${twice} applied twice, ${all.length} acknowledged`,
     );
   }, 300_000);
 

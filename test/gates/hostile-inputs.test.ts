@@ -142,6 +142,7 @@ const BASELINE_EXCEPTIONS: Record<string, { status: number; reason: string }> = 
   'PATCH /tvpms': needs(401, "the TV system's token"),
   'DELETE /tvpms': needs(401, "the TV system's token"),
   'POST /api/wifi-auth/verify': needs(401, "the captive portal controller's authorization"),
+  'POST /api/channels/channex/webhook': needs(401, "a hotel's channel intake token"),
   'GET /api/review-links/:token': needs(404, 'an e-mailed review link'),
   'POST /api/review-links/:token/review': needs(404, 'an e-mailed review link'),
   'POST /api/review-links/:token/opt-out': needs(404, 'an e-mailed review link'),

@@ -28,6 +28,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { reportGate } from '../helpers/gates';
 import { readStackInfo } from '../helpers/stack-env';
 import type { WebhookActivities } from '../../workflows/contracts/webhooks';
+import type { ChannelIntakeActivities } from '../../workflows/contracts/channel-intake';
 import type { ChannelActivities } from '../../workflows/contracts/channels';
 
 /**
@@ -63,7 +64,8 @@ type Contracts = AccountActivities &
   BlockReleaseActivities &
   NightAuditActivities &
   InvoiceActivities &
-  WebhookActivities;
+  WebhookActivities &
+  ChannelIntakeActivities;
 
 /** The arguments naming gone records, or `sweep` for a job over every hotel (it names no record: called bare). */
 type Calls = {
@@ -137,6 +139,8 @@ const CALLS: Calls = {
   webhookState: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
   deliverWebhookEvents: ({ hotelId, id }) => [{ hotelId, subscriptionId: id }],
   pauseWebhookSubscription: ({ hotelId, id }) => [{ hotelId, subscriptionId: id, reason: 'gone' }],
+  pullChannelRevisions: ({ hotelId, id }) => [{ hotelId, revisionIds: [id] }],
+  wakeChannelIntakes: 'sweep',
   pushChannelAri: ({ hotelId }) => [{ hotelId, full: true }],
 };
 

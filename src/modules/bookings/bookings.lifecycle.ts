@@ -24,6 +24,8 @@ export interface Actor {
 export interface UpdateOptions {
   reason?: BookingStatusChange['reason'];
   expected?: ExpectedVersion;
+  /** Runs in the change's transaction once it is written: what must commit with it or not at all (channel intake). */
+  within?: (trx: Knex.Transaction, booking: Booking) => Promise<void>;
 }
 
 type Reason = BookingStatusChange['reason'];
@@ -118,7 +120,7 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
     id: string,
     changes: BookingChanges,
     actor: Actor,
-    { reason, expected }: UpdateOptions = {},
+    { reason, expected, within }: UpdateOptions = {},
   ) {
     return rooms.namingClashes(() =>
       repository.transaction(async (trx) => {
@@ -132,6 +134,7 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
         const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
         if ('room_id' in fields || 'start_at' in fields || 'end_at' in fields) await holds.guard(trx, updated, true);
         await consequences(trx, booking.status, updated, { reason, actor, changes });
+        await within?.(trx, updated);
         const segments = await repository.segments.of(trx, hotelId, [id]);
         return { ...presentBooking(updated, move.warnings), rooms: presentSegments(segments) };
       }),

@@ -1,7 +1,14 @@
 export type { BookingsService } from './bookings.service';
 export { amountDue, presentBooking } from './bookings.present';
 export { bookingSchema } from './bookings.schemas';
-export type { Booking, BookingCharge, BookingChargeInput, BookingChargeKind, BookingStatus } from './bookings.types';
+export type {
+  Booking,
+  BookingCharge,
+  BookingChargeInput,
+  BookingChargeKind,
+  BookingInput,
+  BookingStatus,
+} from './bookings.types';
 export { offersQuery, type CategoryOffer, type Offers, type OffersQuery } from './bookings.offers';
 export { inHouse } from './bookings.rules';
 export type { StayFollower } from './bookings.outside';

@@ -20,6 +20,7 @@ export const NOTIFICATION_TYPES = [
   'chat_message',
   'night_audit_failed',
   'webhook_paused',
+  'channel_booking_unplaced',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -55,6 +56,7 @@ export const ROLE_DEFAULTS: Record<HotelRole, readonly NotificationType[]> = {
     'block_released',
     'room_service_order',
     'chat_message',
+    'channel_booking_unplaced',
   ],
   accountant: [...BOOKING_TYPES, ...MONEY_TYPES, 'chat_message'],
   security: ['booking_blacklisted_guest', 'chat_message'],

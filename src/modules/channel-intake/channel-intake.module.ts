@@ -1,0 +1,24 @@
+import { CHANNEL_INTAKE_REFUSED } from '../../../workflows/contracts/channel-intake';
+import { defineModule } from '../../platform/modules';
+import { channelIntakeActivities } from './channel-intake.activities';
+import { channelIntakeRoutes } from './channel-intake.routes';
+import { channelIntakeEnv } from './channel-intake.env';
+import { channelIntakeFixtures } from './channel-intake.fixtures';
+import { createChannelIntakeService, type ChannelIntakeDependencies } from './channel-intake.service';
+
+/**
+ * Booking intake from the channel manager (docs/decisions/channel-intake.md): revisions read from Channex's feed, on
+ * its webhook and every minute, each applied once and in the channel's order through the bookings service, then
+ * acknowledged; an OTA booking that finds no room kept for the staff, who are told urgently.
+ */
+export const channelIntakeModule = defineModule({
+  name: 'channelIntake',
+  uses: ['bookings', 'rooms', 'notifications', 'channels'],
+  fixtures: channelIntakeFixtures,
+  config: channelIntakeEnv,
+  create: ({ db, config }, deps: ChannelIntakeDependencies) => createChannelIntakeService(db, config, deps),
+  routes: (intake) => channelIntakeRoutes(intake),
+  activities: (intake) => channelIntakeActivities(intake),
+  schedules: [{ scheduleId: 'channel-intake-sweep', workflowType: 'channelIntakeSweep', every: '1 minute' }],
+  refusals: { type: CHANNEL_INTAKE_REFUSED },
+});

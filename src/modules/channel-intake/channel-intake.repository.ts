@@ -1,0 +1,145 @@
+import type { Knex } from 'knex';
+import type { DbOrTrx } from '../../platform/db/knex';
+import type { ChannelRevision, RevisionOutcome, RevisionRecord, UnplacedReason } from './channel-intake.types';
+
+const TABLE = 'channel_revisions';
+
+/** What a revision's record is written from. */
+export interface RecordInput {
+  outcome: RevisionOutcome;
+  bookingId?: string | null;
+  reason?: UnplacedReason | null;
+  /** What refused it, in the refusal's words (for the staff). */
+  detail?: string | null;
+}
+
+/** The revisions recorded, hotel first; only this file touches the intake's tables. */
+export const revisionsRepository = {
+  byRevisionId(db: DbOrTrx, hotelId: string, revisionId: string): Promise<RevisionRecord | undefined> {
+    return db(TABLE).where({ hotel_id: hotelId, revision_id: revisionId }).first();
+  },
+
+  find(db: DbOrTrx, hotelId: string, id: string, lock = false): Promise<RevisionRecord | undefined> {
+    const query = db(TABLE).where({ hotel_id: hotelId, id }).first();
+    return lock ? query.forUpdate() : query;
+  },
+
+  /** The newest revision of the channel's booking that counted (applied, or stored for the staff, or their answer). */
+  latest(db: DbOrTrx, hotelId: string, channelBookingId: string): Promise<RevisionRecord | undefined> {
+    return db(TABLE)
+      .where({ hotel_id: hotelId, channel_booking_id: channelBookingId })
+      .whereNot({ outcome: 'superseded' })
+      .orderBy('channel_at', 'desc')
+      .orderByRaw("CASE kind WHEN 'cancelled' THEN 2 WHEN 'modified' THEN 1 ELSE 0 END DESC")
+      .orderBy('revision_id', 'desc')
+      .first();
+  },
+
+  /** Our booking of the channel's booking: the one its latest revision with a booking made or changed. */
+  async bookingOf(db: DbOrTrx, hotelId: string, channelBookingId: string): Promise<string | undefined> {
+    const row = await db(TABLE)
+      .where({ hotel_id: hotelId, channel_booking_id: channelBookingId })
+      .whereNotNull('booking_id')
+      .orderBy('channel_at', 'desc')
+      .first('booking_id');
+    return row?.booking_id as string | undefined;
+  },
+
+  /** Serializes the revisions of one channel booking until the transaction ends. */
+  async lockBooking(trx: Knex.Transaction, hotelId: string, channelBookingId: string): Promise<void> {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
+      `channel-intake:${hotelId}:${channelBookingId}`,
+    ]);
+  },
+
+  /** Records the revision once (false when it was recorded already). */
+  async insert(trx: DbOrTrx, hotelId: string, revision: ChannelRevision, input: RecordInput): Promise<boolean> {
+    const rows = await trx(TABLE)
+      .insert({
+        hotel_id: hotelId,
+        revision_id: revision.id,
+        channel_booking_id: revision.bookingId,
+        kind: revision.kind,
+        outcome: input.outcome,
+        unplaced_reason: input.reason ?? null,
+        unplaced_detail: input.detail?.slice(0, 500) ?? null,
+        booking_id: input.bookingId ?? null,
+        ota_name: revision.otaName,
+        ota_reservation_code: revision.otaReservationCode,
+        channel_at: revision.insertedAt,
+        revision: JSON.stringify(revision),
+      })
+      .onConflict(['hotel_id', 'revision_id'])
+      .ignore()
+      .returning('id');
+    return rows.length > 0;
+  },
+
+  /** The revisions of the channel booking left for the staff, now that a newer one has counted. */
+  async supersedeUnplaced(trx: DbOrTrx, hotelId: string, channelBookingId: string, except: string): Promise<void> {
+    await trx(TABLE)
+      .where({ hotel_id: hotelId, channel_booking_id: channelBookingId, outcome: 'unplaced' })
+      .whereNot({ revision_id: except })
+      .update({ outcome: 'superseded', updated_at: trx.fn.now() });
+  },
+
+  async settle(trx: DbOrTrx, hotelId: string, id: string, outcome: 'placed' | 'dismissed', bookingId?: string) {
+    const [row] = await trx(TABLE)
+      .where({ hotel_id: hotelId, id })
+      .update({ outcome, booking_id: bookingId ?? null, updated_at: trx.fn.now() })
+      .returning('*');
+    return row as RevisionRecord;
+  },
+
+  unplaced(db: DbOrTrx, hotelId: string, { limit, after }: { limit: number; after?: Date }) {
+    const query = db(TABLE).where({ hotel_id: hotelId, outcome: 'unplaced' }).orderBy('created_at').limit(limit);
+    if (after) query.where('created_at', '>', after);
+    return query as Promise<RevisionRecord[]>;
+  },
+
+  /** Every revision of the channel bookings that made or changed our booking (superseded ones too), in order. */
+  ofBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<RevisionRecord[]> {
+    const channelBookings = db(TABLE).where({ hotel_id: hotelId, booking_id: bookingId }).select('channel_booking_id');
+    return db(TABLE)
+      .where({ hotel_id: hotelId })
+      .whereIn('channel_booking_id', channelBookings)
+      .orderBy('channel_at')
+      .orderBy('created_at');
+  },
+};
+
+/** Each hotel's webhook token, kept as its hash. */
+export const hooksRepository = {
+  async hotelOfToken(db: DbOrTrx, tokenHash: string): Promise<string | undefined> {
+    const row = await db('channel_intake_hooks').where({ token_hash: tokenHash }).first('hotel_id');
+    return row?.hotel_id as string | undefined;
+  },
+
+  /** The hotel's intake (locked until the transaction ends), if it was set up. */
+  lock(trx: Knex.Transaction, hotelId: string): Promise<{ webhook_id: string | null } | undefined> {
+    return trx('channel_intake_hooks').where({ hotel_id: hotelId }).forUpdate().first('webhook_id');
+  },
+
+  async replace(db: DbOrTrx, hotelId: string, tokenHash: string, webhookId: string): Promise<void> {
+    await db('channel_intake_hooks')
+      .insert({ hotel_id: hotelId, token_hash: tokenHash, webhook_id: webhookId, created_at: db.fn.now() })
+      .onConflict('hotel_id')
+      .merge();
+  },
+
+  async remove(db: DbOrTrx, hotelId: string): Promise<void> {
+    await db('channel_intake_hooks').where({ hotel_id: hotelId }).delete();
+  },
+
+  /** The hotels whose intake was set up (their webhook registered), with their slugs. */
+  enrolled(db: DbOrTrx): Promise<{ hotelId: string; hotelSlug: string }[]> {
+    return db('channel_intake_hooks as h')
+      .join('hotels', 'hotels.id', 'h.hotel_id')
+      .select('h.hotel_id as hotelId', 'hotels.slug as hotelSlug');
+  },
+
+  async hotelSlug(db: DbOrTrx, hotelId: string): Promise<string> {
+    const row = await db('hotels').where({ id: hotelId }).first('slug');
+    return row.slug as string;
+  },
+};

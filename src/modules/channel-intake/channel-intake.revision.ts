@@ -1,0 +1,131 @@
+import Joi from 'joi';
+import { BadGatewayError } from '../../platform/errors';
+import type { ChannelRevision, RevisionRoom } from './channel-intake.types';
+
+const date = Joi.string().isoDate();
+const amount = Joi.alternatives(Joi.string(), Joi.number());
+
+const roomSchema = Joi.object({
+  room_type_id: Joi.string().required(),
+  rate_plan_id: Joi.string().allow(null),
+  checkin_date: date.required(),
+  checkout_date: date.required(),
+  days: Joi.object().pattern(date, amount).default({}),
+  amount: amount.allow(null),
+  occupancy: Joi.object({
+    adults: Joi.number().integer().min(0).default(1),
+    children: Joi.number().integer().min(0).default(0),
+  })
+    .unknown()
+    .default({ adults: 1, children: 0 }),
+}).unknown();
+
+/** A revision's attributes as Channex documents them (what intake reads of them; the rest is kept, not read). */
+const attributesSchema = Joi.object({
+  id: Joi.string(),
+  booking_id: Joi.string().required(),
+  property_id: Joi.string().required(),
+  status: Joi.string().valid('new', 'modified', 'cancelled').required(),
+  ota_name: Joi.string().allow('').default(''),
+  ota_reservation_code: Joi.string().allow('').default(''),
+  inserted_at: Joi.date().required(),
+  currency: Joi.string().allow(null),
+  payment_collect: Joi.string().valid('ota', 'property').default('property'),
+  notes: Joi.string().allow('', null),
+  customer: Joi.object({
+    name: Joi.string().allow('', null),
+    surname: Joi.string().allow('', null),
+    mail: Joi.string().allow('', null),
+    phone: Joi.string().allow('', null),
+  })
+    .unknown()
+    .default({}),
+  rooms: Joi.array().items(roomSchema).default([]),
+}).unknown();
+
+interface Attributes {
+  id?: string;
+  booking_id: string;
+  property_id: string;
+  status: ChannelRevision['kind'];
+  ota_name: string;
+  ota_reservation_code: string;
+  inserted_at: Date;
+  currency?: string | null;
+  payment_collect: 'ota' | 'property';
+  notes?: string | null;
+  customer: { name?: string | null; surname?: string | null; mail?: string | null; phone?: string | null };
+  rooms: {
+    room_type_id: string;
+    rate_plan_id?: string | null;
+    checkin_date: string;
+    checkout_date: string;
+    days: Record<string, string | number>;
+    amount?: string | number | null;
+    occupancy: { adults: number; children: number };
+  }[];
+}
+
+const dayOf = (value: string) => value.slice(0, 10);
+
+/** Per night (its date) its price, as the channel priced it. */
+function nightsOf(room: Attributes['rooms'][number]): Record<string, string> {
+  const nights: Record<string, string> = {};
+  for (const [day, price] of Object.entries(room.days)) nights[dayOf(day)] = String(price);
+  return nights;
+}
+
+function roomOf(room: Attributes['rooms'][number]): RevisionRoom {
+  return {
+    roomTypeId: room.room_type_id,
+    ratePlanId: room.rate_plan_id ?? null,
+    checkIn: dayOf(room.checkin_date),
+    checkOut: dayOf(room.checkout_date),
+    nights: nightsOf(room),
+    amount: room.amount === undefined || room.amount === null ? null : String(room.amount),
+    adults: room.occupancy.adults,
+    children: room.occupancy.children,
+  };
+}
+
+/**
+ * A revision from Channex's answer (`{ data: { id, type: 'booking_revision', attributes } }`); an answer not of that
+ * shape is the channel's fault (502), never applied in part.
+ */
+export function parseRevision(body: unknown): ChannelRevision {
+  const data = (body as { data?: { id?: unknown; attributes?: unknown } } | undefined)?.data;
+  const { error, value } = attributesSchema.validate(data?.attributes ?? {}, { convert: true });
+  if (error || typeof data?.id !== 'string')
+    throw new BadGatewayError(
+      'channel_answer',
+      `Channex answered a booking revision intake cannot read: ${error?.message ?? 'no id'}`,
+    );
+  const attributes = value as Attributes;
+  return {
+    id: data.id,
+    bookingId: attributes.booking_id,
+    propertyId: attributes.property_id,
+    kind: attributes.status,
+    otaName: attributes.ota_name,
+    otaReservationCode: attributes.ota_reservation_code,
+    insertedAt: attributes.inserted_at,
+    currency: attributes.currency ?? null,
+    paymentCollect: attributes.payment_collect,
+    customer: {
+      name: attributes.customer.name ?? '',
+      surname: attributes.customer.surname ?? '',
+      mail: attributes.customer.mail || null,
+      phone: attributes.customer.phone || null,
+    },
+    rooms: attributes.rooms.map(roomOf),
+    notes: attributes.notes || null,
+  };
+}
+
+/** The ids of the feed's answer (`{ data: [{ id, ... }] }`). */
+export function parseFeed(body: unknown): string[] {
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(data))
+    throw new BadGatewayError('channel_answer', 'Channex answered a booking revision feed intake cannot read');
+  return data.flatMap((item: { id?: unknown }) => (typeof item?.id === 'string' ? [item.id] : []));
+}

@@ -1,0 +1,93 @@
+import type { Knex } from 'knex';
+
+export const REVISION_KINDS = ['new', 'modified', 'cancelled'] as const;
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+
+/** What became of a revision: applied, older than one applied, waiting for the staff, placed or dismissed by them. */
+export const REVISION_OUTCOMES = ['applied', 'superseded', 'unplaced', 'placed', 'dismissed'] as const;
+export type RevisionOutcome = (typeof REVISION_OUTCOMES)[number];
+
+/** Why an OTA booking could not be placed. */
+export type UnplacedReason = 'no_free_room' | 'unmapped_room_type' | 'several_rooms' | 'refused';
+
+/** One room of a revision: its room type and rate plan at the channel, its nights and their prices. */
+export interface RevisionRoom {
+  roomTypeId: string;
+  ratePlanId: string | null;
+  checkIn: string;
+  checkOut: string;
+  /** Per night (its date) the price, a decimal string in the revision's currency. */
+  nights: Record<string, string>;
+  /** The room's total, when the channel gives one. */
+  amount: string | null;
+  adults: number;
+  children: number;
+}
+
+/**
+ * A booking revision as read from the channel (never as a webhook claims it): each is the whole booking as the OTA
+ * holds it at `insertedAt`, so the newest applied one is the booking.
+ */
+export interface ChannelRevision {
+  id: string;
+  bookingId: string;
+  propertyId: string;
+  kind: RevisionKind;
+  otaName: string;
+  otaReservationCode: string;
+  insertedAt: Date;
+  currency: string | null;
+  /** Who takes the guest's money: the OTA, or the hotel at the desk. */
+  paymentCollect: 'ota' | 'property';
+  customer: { name: string; surname: string; mail: string | null; phone: string | null };
+  rooms: RevisionRoom[];
+  notes: string | null;
+}
+
+export interface RevisionRecord {
+  id: string;
+  hotel_id: string;
+  revision_id: string;
+  channel_booking_id: string;
+  kind: RevisionKind;
+  outcome: RevisionOutcome;
+  unplaced_reason: UnplacedReason | null;
+  unplaced_detail: string | null;
+  booking_id: string | null;
+  ota_name: string;
+  ota_reservation_code: string;
+  channel_at: Date;
+  revision: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The mapping of a hotel's channel (its connection): channel room type → our category, rate plan → our tariff. */
+export interface IntakeMapping {
+  propertyId: string;
+  categoryOf(roomTypeId: string): string | undefined;
+  tariffOf(ratePlanId: string): string | undefined;
+}
+
+/** What intake needs of a hotel's channel connection (the channels module provides it). */
+export interface IntakeChannel {
+  mapping: IntakeMapping;
+  /** The revisions not acknowledged yet (the feed), oldest first, as ids. */
+  feed(): Promise<string[]>;
+  revision(id: string): Promise<ChannelRevision>;
+  ack(id: string): Promise<void>;
+  /** Registers the booking webhook at the channel (calling `url` with `headers`); its id. */
+  registerWebhook(url: string, headers: Record<string, string>): Promise<string>;
+  /** Removes a webhook registered before (gone already is fine). */
+  removeWebhook(id: string): Promise<void>;
+}
+
+/** What intake needs of the channels module: a hotel's connection, and the ARI push's signal. */
+export interface IntakeChannels {
+  channelOf(hotelId: string): Promise<IntakeChannel | undefined>;
+  /**
+   * What the channel sold is not what we hold (an unplaced booking, one dismissed): push the hotel's availability
+   * again, in the caller's transaction (a booking written or changed reaches the push by itself).
+   */
+  pushAgain(trx: Knex.Transaction, hotel: { id: string; slug: string }): Promise<void>;
+}

@@ -1,0 +1,349 @@
+import { fakeChannexControl, startFakeChannex, type FakeChannex, type FakeChannexControl } from '../fakes/channex';
+import type { BookingRevision, RevisionSpec } from '../fakes/channex';
+import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { startFaultStack, type FaultStack } from '../helpers/processes';
+import { createCategory, createRoom } from '../helpers/structure';
+import { until } from '../helpers/wait';
+
+/**
+ * Booking intake end to end on a private stack (its API listening for the fake Channex's webhooks, its worker
+ * running the intake): OTA revisions made at a fake Channex through its controls, delivered once, twice, held back
+ * or not at all, land as our bookings, once and in the channel's order, and are acknowledged after their commit.
+ */
+jest.setTimeout(300_000);
+
+const PROPERTY = 'c1a7e0de-0000-4000-8000-00000000a001';
+const API_KEY = 'intake-test-key-0001';
+const WAIT = { timeoutMs: 90_000, intervalMs: 250 };
+
+let channex: FakeChannex;
+let control: FakeChannexControl;
+let stack: FaultStack;
+let t: TestApp;
+let hotel: RegisteredHotel;
+/** The channel's room types: `double` (2 rooms), `single` (1 room), `suite` (not mapped). */
+const roomType: Record<'double' | 'single' | 'suite', { id: string; ratePlan: string }> = {} as never;
+let categories: { double: string; single: string };
+
+beforeAll(async () => {
+  channex = await startFakeChannex();
+  control = fakeChannexControl(channex.url);
+  stack = await startFaultStack('channel_intake');
+  Object.assign(stack.env, { CHANNEX_API_URL: channex.apiUrl });
+  await Promise.all([stack.startWorker(), stack.startApi()]);
+  t = createTestApp(stack.env);
+  hotel = await registerHotel(t);
+  const opened = await control.openProperty(PROPERTY, {
+    api_key: API_KEY,
+    room_types: ['Double', 'Single', 'Suite'].map((title) => ({ title, rate_plans: [{ title: `${title} BAR` }] })),
+  });
+  opened.room_types.forEach((type, index) => {
+    roomType[(['double', 'single', 'suite'] as const)[index]] = { id: type.id, ratePlan: type.rate_plans[0].id };
+  });
+  categories = {
+    double: (await createCategory(t, hotel, { capacity: 3 })).id,
+    single: (await createCategory(t, hotel)).id,
+  };
+  for (const category of [categories.double, categories.double])
+    await createRoom(t, hotel, category, { max_guests: 3 });
+  await createRoom(t, hotel, categories.single);
+  await t.http
+    .post(api('/channel-connection'))
+    .set(as(hotel.accessToken))
+    .send({
+      provider: 'channex',
+      api_key: API_KEY,
+      property_id: PROPERTY,
+      room_types: [
+        { room_type_id: roomType.double.id, category_id: categories.double },
+        { room_type_id: roomType.single.id, category_id: categories.single },
+      ],
+      rate_plans: [],
+    })
+    .expect((response) => expect(response.body).toMatchObject({ property_id: PROPERTY }));
+  // The webhook is registered to call this stack's API where it listens (its public address).
+  const publicApp = createTestApp({ ...stack.env, BASE_URL: stack.apiUrl });
+  await publicApp.http.put(api('/channel-intake/webhook')).set(as(hotel.accessToken)).expect(200);
+  await publicApp.close();
+});
+afterAll(async () => {
+  await t?.close();
+  await stack?.stop();
+  await channex?.close();
+});
+
+function api(rest: string, slug = hotel.slug) {
+  return `/api/hotels/${slug}${rest}`;
+}
+
+let codes = 0;
+/** A new OTA booking of `type` over `nights` nights from `from` days ahead, its code unique to the test. */
+function booking(type: keyof typeof roomType, from: number, nights: number, extra: Partial<RevisionSpec> = {}) {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  return {
+    ota_reservation_code: `T${Date.now()}${++codes}`,
+    arrival_date: day(from),
+    departure_date: day(from + nights),
+    rooms: [{ room_type_id: roomType[type].id, rate_plan_id: roomType[type].ratePlan, rate: '4500.00' }],
+    customer: { name: 'Anna', surname: `Guest${codes}` },
+    ...extra,
+  } satisfies RevisionSpec;
+}
+
+const revision = (spec: RevisionSpec) => control.makeRevision(PROPERTY, spec);
+
+async function acknowledged(...revisions: BookingRevision[]) {
+  const ids = new Set(revisions.map((item) => item.id));
+  await until(
+    async () =>
+      (await control.revisions(PROPERTY))
+        .filter((item) => ids.has(item.id))
+        .every((item) => item.acknowledge_status === 'acknowledged'),
+    { what: `revisions ${[...ids].join(', ')} acknowledged`, ...WAIT },
+  );
+}
+
+interface Listed {
+  id: string;
+  status: string;
+  source: string;
+  check_in: string;
+  check_out: string;
+  price: string;
+  guests_count: number;
+  guest_last_name: string;
+  notes: string;
+  created_at: string;
+}
+
+/** Our bookings of the OTA reservation `code` (the desk finds it in the notes). */
+async function bookingsOf(code: string): Promise<Listed[]> {
+  const response = await t.http.get(api('/bookings')).query({ limit: 100 }).set(as(hotel.accessToken)).expect(200);
+  return (response.body as Listed[]).filter((item) => item.notes.includes(code));
+}
+
+async function revisionsOfBooking(id: string) {
+  const response = await t.http
+    .get(api(`/bookings/${id}/channel-revisions`))
+    .set(as(hotel.accessToken))
+    .expect(200);
+  return response.body.items as { revision_id: string; outcome: string; payment_collect: string }[];
+}
+
+describe('OTA revisions', () => {
+  it('a new booking, its modification and its cancellation reach our booking, each acknowledged', async () => {
+    const spec = booking('double', 10, 2, { payment_collect: 'ota' });
+    const made = await revision(spec);
+    await acknowledged(made);
+    const [created] = await bookingsOf(spec.ota_reservation_code);
+    expect(created).toMatchObject({
+      status: 'confirmed',
+      source: 'ota',
+      check_in: spec.arrival_date,
+      check_out: spec.departure_date,
+      price: '9000.00',
+      guests_count: 2,
+      guest_last_name: spec.customer.surname,
+    });
+    expect(created.notes).toContain(`Booking.com · ${spec.ota_reservation_code}`);
+    expect(created.notes).toContain('Оплату получает: OTA');
+    expect(await revisionsOfBooking(created.id)).toMatchObject([
+      { revision_id: made.id, outcome: 'applied', payment_collect: 'ota' },
+    ]);
+
+    const modified = await revision({
+      status: 'modified',
+      booking_id: made.booking_id,
+      departure_date: booking('double', 13, 0).arrival_date,
+      rooms: [{ ...spec.rooms[0], adults: 3, rate: '4000.00' }],
+    });
+    await acknowledged(modified);
+    expect((await bookingsOf(spec.ota_reservation_code))[0]).toMatchObject({
+      id: created.id,
+      check_out: modified.departure_date,
+      price: '12000.00',
+      guests_count: 3,
+    });
+
+    const cancelled = await revision({ status: 'cancelled', booking_id: made.booking_id });
+    await acknowledged(cancelled);
+    expect((await bookingsOf(spec.ota_reservation_code))[0]).toMatchObject({ id: created.id, status: 'cancelled' });
+    expect((await revisionsOfBooking(created.id)).map((item) => item.outcome)).toEqual([
+      'applied',
+      'applied',
+      'applied',
+    ]);
+  });
+
+  it('delivered many times is applied once', async () => {
+    const spec = booking('double', 20, 1);
+    const made = await revision({ ...spec, webhook: 'twice' });
+    await control.notifyAgain(PROPERTY, made.id, 3);
+    await acknowledged(made);
+    await until(
+      async () => (await control.deliveries(PROPERTY)).filter((item) => item.revision_id === made.id).length >= 5,
+      {
+        what: 'five deliveries',
+        ...WAIT,
+      },
+    );
+    // Every delivery answered before looking: none may have made a second booking since.
+    await until(async () => (await control.deliveries(PROPERTY)).every((item) => item.status === 200), {
+      what: 'every delivery answered 200',
+      ...WAIT,
+    });
+    const found = await bookingsOf(spec.ota_reservation_code);
+    expect(found).toHaveLength(1);
+    expect(await revisionsOfBooking(found[0].id)).toHaveLength(1);
+  });
+
+  it('out of order (a modification before its new booking) ends as the channel’s latest', async () => {
+    const spec = booking('double', 30, 2);
+    const made = await revision({ ...spec, webhook: 'hold' });
+    const modified = await revision({
+      status: 'modified',
+      booking_id: made.booking_id,
+      arrival_date: booking('double', 31, 0).arrival_date,
+      webhook: 'hold',
+    });
+    await control.releaseHeld(PROPERTY, [modified.id, made.id]);
+    await acknowledged(made, modified);
+    const found = await bookingsOf(spec.ota_reservation_code);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      check_in: modified.arrival_date,
+      check_out: spec.departure_date,
+      price: '4500.00',
+    });
+    // The modification came first and made the booking; the older new booking it followed changed nothing.
+    expect(await revisionsOfBooking(found[0].id)).toMatchObject([
+      { revision_id: made.id, outcome: 'superseded' },
+      { revision_id: modified.id, outcome: 'applied' },
+    ]);
+  });
+
+  it('out of order (a cancellation before a modification) ends cancelled', async () => {
+    const spec = booking('double', 40, 2);
+    const made = await revision(spec);
+    await acknowledged(made);
+    const modified = await revision({
+      status: 'modified',
+      booking_id: made.booking_id,
+      departure_date: booking('double', 45, 0).arrival_date,
+      webhook: 'hold',
+    });
+    const cancelled = await revision({ status: 'cancelled', booking_id: made.booking_id, webhook: 'hold' });
+    await control.releaseHeld(PROPERTY, [cancelled.id, modified.id]);
+    await acknowledged(modified, cancelled);
+    const [found] = await bookingsOf(spec.ota_reservation_code);
+    expect(found.status).toBe('cancelled');
+    expect(await revisionsOfBooking(found.id)).toMatchObject([
+      { revision_id: made.id, outcome: 'applied' },
+      { revision_id: modified.id, outcome: 'superseded' },
+      { revision_id: cancelled.id, outcome: 'applied' },
+    ]);
+  });
+
+  it('is acknowledged only after its booking is committed, even when the channel fails along the way', async () => {
+    await control.injectFault(PROPERTY, 503, 2);
+    const spec = booking('double', 50, 1);
+    const made = await revision(spec);
+    await acknowledged(made);
+    const [found] = await bookingsOf(spec.ota_reservation_code);
+    const acks = (await control.calls(PROPERTY)).filter(
+      (call) => call.kind === 'booking_revision_ack' && call.status === 200,
+    );
+    expect(acks.length).toBeGreaterThan(0);
+    expect(Date.parse(acks.at(-1)!.at)).toBeGreaterThanOrEqual(Date.parse(found.created_at));
+    expect(await bookingsOf(spec.ota_reservation_code)).toHaveLength(1);
+  });
+});
+
+describe('an OTA booking that cannot be placed', () => {
+  it('is stored as unplaced, the staff told, acknowledged; staff place it once a room is free', async () => {
+    const first = booking('single', 60, 2);
+    const second = booking('single', 61, 2);
+    const placed = await revision(first);
+    await acknowledged(placed);
+    const clashing = await revision(second);
+    await acknowledged(clashing);
+    expect(await bookingsOf(second.ota_reservation_code)).toHaveLength(0);
+
+    const unplaced = await t.http.get(api('/channel-intake/unplaced')).set(as(hotel.accessToken)).expect(200);
+    const item = (unplaced.body.items as { id: string; revision_id: string; unplaced_reason: string }[]).find(
+      (entry) => entry.revision_id === clashing.id,
+    );
+    expect(item).toMatchObject({ unplaced_reason: 'no_free_room' });
+    const inbox = await t.http.get(api('/notifications')).set(as(hotel.accessToken)).expect(200);
+    expect(inbox.body.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'channel_booking_unplaced' })]),
+    );
+
+    const [taken] = await bookingsOf(first.ota_reservation_code);
+    await t.http
+      .patch(api(`/bookings/${taken.id}`))
+      .set(as(hotel.accessToken))
+      .send({ status: 'cancelled', cancel_reason: 'room needed' })
+      .expect(200);
+    const done = await t.http
+      .post(api(`/channel-intake/unplaced/${item!.id}/place`))
+      .set(as(hotel.accessToken))
+      .send({})
+      .expect(200);
+    expect(done.body).toMatchObject({ outcome: 'placed', booking: { source: 'ota', check_in: second.arrival_date } });
+    await t.http
+      .post(api(`/channel-intake/unplaced/${item!.id}/dismiss`))
+      .set(as(hotel.accessToken))
+      .expect(409);
+  });
+
+  it('of a room type not mapped is kept too, and staff may dismiss it', async () => {
+    const made = await revision(booking('suite', 70, 1));
+    await acknowledged(made);
+    const unplaced = await t.http.get(api('/channel-intake/unplaced')).set(as(hotel.accessToken)).expect(200);
+    const item = (unplaced.body.items as { id: string; revision_id: string; unplaced_reason: string }[]).find(
+      (entry) => entry.revision_id === made.id,
+    );
+    expect(item).toMatchObject({ unplaced_reason: 'unmapped_room_type' });
+    const dismissed = await t.http
+      .post(api(`/channel-intake/unplaced/${item!.id}/dismiss`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(dismissed.body).toMatchObject({ outcome: 'dismissed', guest: { surname: expect.any(String) } });
+    const left = await t.http.get(api('/channel-intake/unplaced')).set(as(hotel.accessToken)).expect(200);
+    expect(left.body.items.map((entry: { id: string }) => entry.id)).not.toContain(item!.id);
+  });
+});
+
+describe('the webhook route', () => {
+  it('refuses a call without the hotel’s token, whatever it claims, and changes nothing', async () => {
+    const spec = booking('double', 80, 1);
+    const made = await revision({ ...spec, webhook: 'none' });
+    const body = { event: 'booking', property_id: PROPERTY, payload: { revision_id: made.id, property_id: PROPERTY } };
+    await t.http.post('/api/channels/channex/webhook').send(body).expect(401);
+    await t.http
+      .post('/api/channels/channex/webhook')
+      .set('x-channel-intake-token', 'f'.repeat(64))
+      .send(body)
+      .expect(401);
+    // The revision is still there to take (the feed finds it within the minute), but a forged call took nothing.
+    expect(await bookingsOf(spec.ota_reservation_code)).toHaveLength(0);
+  });
+});
+
+describe('another hotel', () => {
+  it('sees none of the hotel’s OTA bookings and can act on none', async () => {
+    const other = await registerHotel(t);
+    const desk = await addStaff(t, other, 'receptionist');
+    const mine = await t.http.get(api('/channel-intake/unplaced')).set(as(hotel.accessToken)).expect(200);
+    const theirs = await t.http.get(api('/channel-intake/unplaced', other.slug)).set(as(desk.accessToken)).expect(200);
+    expect(theirs.body.items).toEqual([]);
+    await t.http.get(api('/channel-intake/unplaced')).set(as(desk.accessToken)).expect(403);
+    for (const item of mine.body.items as { id: string }[])
+      await t.http
+        .post(api(`/channel-intake/unplaced/${item.id}/dismiss`, other.slug))
+        .set(as(desk.accessToken))
+        .expect(404);
+  });
+});

@@ -1,0 +1,97 @@
+import { placementOf } from '../../src/modules/channel-intake/channel-intake.booking';
+import { parseFeed, parseRevision } from '../../src/modules/channel-intake/channel-intake.revision';
+
+/** A revision as Channex answers one, with what the test changes. */
+function answer(attributes: Record<string, unknown> = {}) {
+  return {
+    data: {
+      id: 'rev-1',
+      type: 'booking_revision',
+      attributes: {
+        id: 'rev-1',
+        booking_id: 'bk-1',
+        property_id: 'prop-1',
+        status: 'new',
+        ota_name: 'Booking.com',
+        ota_reservation_code: '4711',
+        inserted_at: '2026-11-28T01:00:00.000Z',
+        currency: 'RUB',
+        payment_collect: 'ota',
+        customer: { name: 'Ivan', surname: 'Petrov', mail: 'ivan@example.com', phone: '+79001234567' },
+        rooms: [
+          {
+            room_type_id: 'rt-1',
+            rate_plan_id: 'rp-1',
+            checkin_date: '2026-12-01',
+            checkout_date: '2026-12-03',
+            amount: '9000.00',
+            days: { '2026-12-01': '4000.00', '2026-12-02': '5000.00' },
+            occupancy: { adults: 2, children: 1, infants: 0 },
+          },
+        ],
+        ...attributes,
+      },
+    },
+  };
+}
+
+const mapping = {
+  propertyId: 'prop-1',
+  categoryOf: (id: string) => (id === 'rt-1' ? 'category-1' : undefined),
+  tariffOf: (id: string) => (id === 'rp-1' ? 'tariff-1' : undefined),
+};
+
+describe('a Channex booking revision', () => {
+  it('is read with its booking, its order at the channel, who collects the payment and each night’s price', () => {
+    const revision = parseRevision(answer());
+    expect(revision).toMatchObject({
+      id: 'rev-1',
+      bookingId: 'bk-1',
+      kind: 'new',
+      paymentCollect: 'ota',
+      insertedAt: new Date('2026-11-28T01:00:00.000Z'),
+      rooms: [{ roomTypeId: 'rt-1', nights: { '2026-12-01': '4000.00', '2026-12-02': '5000.00' }, adults: 2 }],
+    });
+  });
+
+  it('not of the documented shape is the channel’s fault (502), never read in part', () => {
+    expect(() => parseRevision({ data: { id: 'rev-1', attributes: { status: 'lost' } } })).toThrow(
+      expect.objectContaining({ status: 502 }),
+    );
+    expect(() => parseFeed({ data: 'nothing' })).toThrow(expect.objectContaining({ status: 502 }));
+    expect(parseFeed({ data: [{ id: 'a' }, { id: 'b' }, {}] })).toEqual(['a', 'b']);
+  });
+
+  it('makes an OTA booking of its mapped category and tariff, priced as the sum of its nights', () => {
+    const placement = placementOf(parseRevision(answer()), mapping);
+    expect(placement).toMatchObject({
+      ok: true,
+      categoryId: 'category-1',
+      input: {
+        source: 'ota',
+        check_in: '2026-12-01',
+        check_out: '2026-12-03',
+        guest_last_name: 'Petrov',
+        guest_first_name: 'Ivan',
+        guests_count: 3,
+        tariff_id: 'tariff-1',
+        price: '9000.00',
+      },
+    });
+    const notes = placement.ok ? placement.input.notes : '';
+    expect(notes).toContain('Booking.com · 4711');
+    expect(notes).toContain('Оплату получает: OTA');
+    expect(notes).toContain('2026-12-01: 4000.00');
+  });
+
+  it('cannot be placed when its room type is not mapped, or it asks for several rooms', () => {
+    const unmapped = parseRevision(answer({ rooms: [{ ...answer().data.attributes.rooms[0], room_type_id: 'rt-9' }] }));
+    expect(placementOf(unmapped, mapping)).toMatchObject({ ok: false, reason: 'unmapped_room_type' });
+    const room = answer().data.attributes.rooms[0];
+    expect(placementOf(parseRevision(answer({ rooms: [room, room] })), mapping)).toMatchObject({
+      ok: false,
+      reason: 'several_rooms',
+    });
+    expect(placementOf(unmapped, mapping, 'room-7')).toMatchObject({ ok: true, input: { room_id: 'room-7' } });
+  });
+});
