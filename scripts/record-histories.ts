@@ -105,6 +105,7 @@ class Api {
     private readonly server: Server,
     private readonly listener: PgListener,
     private readonly sockets: SocketEndpoint[],
+    private readonly built: { close(): Promise<void> },
   ) {}
 
   /** The agent channel of this API (`ws://…/agents/ws`). */
@@ -117,13 +118,21 @@ class Api {
     const db = createProcessDb(config, 'api');
     const logger = createLogger('silent', 'record-histories');
     const listener = createPgListener({ connectionString: config.databaseUrl, logger });
-    const { app, sockets } = buildApi({ config, db, logger, listener });
+    const built = buildApi({ config, db, logger, listener });
+    const { app, sockets } = built;
     const server = createServer(app);
     // The agent channel and any other WebSocket endpoint the modules declare.
     const endpoints = sockets();
     for (const endpoint of endpoints) endpoint.attach(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new Api(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, db, server, listener, endpoints);
+    return new Api(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      db,
+      server,
+      listener,
+      endpoints,
+      built,
+    );
   }
 
   /** One JSON call; any other status than `expected` throws with the answer. */
@@ -152,6 +161,8 @@ class Api {
     this.server.closeAllConnections();
     await Promise.all(this.sockets.map((endpoint) => endpoint.close()));
     await closed;
+    // The Temporal connection the API made (lazy), after the queries in flight it settles.
+    await this.built.close();
     await this.listener.close();
     await this.db.destroy();
   }

@@ -70,8 +70,9 @@ async function main(): Promise<void> {
     await drained;
     accessGuard.close();
     await listener.close();
-    await temporal.close();
+    // The API first: it waits for reads in flight (the timeline's) that use the Temporal connection, closed after.
     await api.close();
+    await temporal.close();
     await db.destroy();
     await tracing?.shutdown();
     logger.info('api stopped');

@@ -23,6 +23,7 @@ let t: TestApp;
 let owner: RegisteredHotel;
 let desk: Awaited<ReturnType<typeof addStaff>>;
 let stayId: string;
+let rooms: { id: string; number: string }[];
 
 const api = (path: string) => `/api/hotels/${owner.slug}${path}`;
 const timelineOf = (id: string, token = desk.accessToken) => readTimeline<Timeline>(t, owner, id, token);
@@ -32,15 +33,21 @@ beforeAll(async () => {
   owner = await registerHotel(t);
   desk = await addStaff(t, owner, 'receptionist');
   const category = await createCategory(t, owner);
-  const room = await createRoom(t, owner, category.id);
-  // An inquiry the desk confirms, then checks in; then many payments (each one writes the booking's paid_amount).
+  rooms = [];
+  for (let i = 0; i < 3; i += 1) rooms.push(await createRoom(t, owner, category.id));
+  const [a, b, c] = rooms;
+  // A split stay, an inquiry the desk confirms, then checks in and moves to another room at once; then many payments
+  // (each one writes the booking's paid_amount).
   const booked = await t.http
     .post(api('/bookings'))
     .set(as(owner.accessToken))
     .send({
-      room_id: room.id,
       check_in: localDay(0),
       check_out: localDay(2),
+      rooms: [
+        { room_id: a.id, from: localDay(0), to: localDay(1) },
+        { room_id: b.id, from: localDay(1), to: localDay(2) },
+      ],
       guest_last_name: 'Долгова',
       guest_first_name: 'Анна',
       status: 'inquiry',
@@ -57,6 +64,11 @@ beforeAll(async () => {
     .patch(api(`/bookings/${stayId}`))
     .set(byDesk)
     .send({ status: 'checked_in' })
+    .expect(200);
+  await t.http
+    .post(api(`/bookings/${stayId}/move`))
+    .set(byDesk)
+    .send({ room_id: c.id, reason: 'Шумные соседи' })
     .expect(200);
   for (let i = 0; i < PAYMENTS; i += 1)
     await t.http
@@ -89,6 +101,20 @@ describe('GET /bookings/{id}/timeline: bounds and status moves', () => {
       ['created', owner.userId],
       ['confirmed', desk.id],
       ['checked_in', desk.id],
+    ]);
+  });
+
+  it('tells the split stay and the move at the desk however many later writes the booking row had', async () => {
+    const [a, b, c] = rooms;
+    const timeline = await timelineOf(stayId);
+    const told = timeline.entries.filter((entry) => ['split_stay', 'room_moved'].includes(entry.kind));
+    expect(told.map(({ kind, summary, actor }) => [kind, summary, actor?.id])).toEqual([
+      [
+        'split_stay',
+        `Split stay: room ${a.number} from ${localDay(0)}, room ${b.number} from ${localDay(1)}`,
+        owner.userId,
+      ],
+      ['room_moved', `Room ${a.number} → ${c.number}`, desk.id],
     ]);
   });
 });

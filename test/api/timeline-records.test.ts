@@ -113,6 +113,27 @@ describe('GET /bookings/{id}/timeline: rooms', () => {
   });
 });
 
+describe('GET /bookings/{id}/timeline: many moves', () => {
+  it('tells the latest moves planned when their segments outnumber what the source reads', async () => {
+    const [a, b, c, d] = await roomsIn(4);
+    const [yesterday, tomorrow] = [localDay(-1), localDay(1)];
+    const stay = await book({ room_id: a.id, check_in: yesterday, check_out: localDay(3), status: 'confirmed' });
+    await t.http
+      .patch(api(`/bookings/${stay.id}`))
+      .set(as(desk.accessToken))
+      .send({ status: 'checked_in' })
+      .expect(200);
+    // Each move replaces the stay's segments (two deleted, two written): 60 moves write some 240 segment rows; the last
+    // one goes to a room none of the others did.
+    for (let i = 0; i < 59; i += 1) await move(stay.id, { room_id: i % 2 === 0 ? b.id : c.id, from: tomorrow });
+    await move(stay.id, { room_id: d.id, from: tomorrow });
+    const planned = ofKinds(await timelineOf(stay.id), 'room_move_planned');
+    expect(planned.at(-1)?.summary).toBe(
+      `Move planned: room ${a.number} from ${yesterday}, room ${d.number} from ${tomorrow}`,
+    );
+  }, 180_000);
+});
+
 describe('GET /bookings/{id}/timeline: the books', () => {
   it('tells a deleted payment (who, how much), a line moved to a company folio and the settlement decided', async () => {
     const [room] = await roomsIn(1);

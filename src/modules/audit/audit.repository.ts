@@ -90,21 +90,25 @@ export const auditRepository = {
     return rows.reverse().map(entryOf);
   },
 
-  /** The first `limit` entries of `resource` written by these requests, oldest first. */
+  /**
+   * The latest `limit` entries of `of.resource` written by these requests for one record (their `of.field` names it,
+   * after the write or, deleted, before), oldest first.
+   */
   async ofRequests(
     db: DbOrTrx,
     hotelId: string,
-    resource: string,
+    of: { resource: string; field: string; id: string },
     requestIds: string[],
     limit: number,
   ): Promise<AuditEntry[]> {
     const rows = (await entries(db, hotelId)
       .whereIn('request_id', requestIds)
-      .where('resource', resource)
-      .orderBy('seq')
+      .where('resource', of.resource)
+      .whereRaw('coalesce(after ->> ?, before ->> ?) = ?', [of.field, of.field, of.id])
+      .orderBy('seq', 'desc')
       .limit(limit)
       .select(COLUMNS)) as EntryRow[];
-    return rows.map(entryOf);
+    return rows.reverse().map(entryOf);
   },
 
   /** Up to `limit` links after `afterSeq`, in order, each with the hash its stored content has now. */

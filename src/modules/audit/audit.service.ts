@@ -46,12 +46,18 @@ export function createAuditService(db: Db) {
     },
 
     /**
-     * The first `limit` entries of `resource` these requests wrote, oldest first: the rows a change wrote beside its
-     * record's (a booking's room segments, written with the booking by a move).
+     * The latest `limit` entries of `of.resource` these requests wrote for one record (their `of.field` is `of.id`),
+     * oldest first: the rows a change wrote beside its record's (a booking's room segments, written with the booking
+     * by a move).
      */
-    ofRequests(hotelId: string, resource: string, requestIds: string[], limit: number): Promise<AuditEntry[]> {
+    ofRequests(
+      hotelId: string,
+      of: { resource: string; field: string; id: string },
+      requestIds: string[],
+      limit: number,
+    ): Promise<AuditEntry[]> {
       if (requestIds.length === 0) return Promise.resolve([]);
-      return auditRepository.ofRequests(db, hotelId, resource, requestIds, limit);
+      return auditRepository.ofRequests(db, hotelId, of, requestIds, limit);
     },
 
     /**

@@ -165,7 +165,10 @@ export function createOnlinePayments(db: Db, config: PaymentsConfig, deps: Onlin
       return onlinePaymentsRepository.forBooking(db, hotelId, bookingId);
     },
 
-    /** `list` for a caller that has read the booking already (the timeline): the booking is not read again. */
+    /**
+     * `list` without its check of the booking (found, of this hotel): only for a caller that has read the booking
+     * already and so made that check (the timeline); given an unchecked id it answers what the hotel's rows hold.
+     */
     ofReadBooking: (hotelId: string, bookingId: string) => onlinePaymentsRepository.forBooking(db, hotelId, bookingId),
 
     /** Idempotent with `Idempotency-Key`; the amount defaults to the booking's balance. */

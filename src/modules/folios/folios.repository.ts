@@ -162,10 +162,13 @@ export const linesRepository = {
 
   /**
    * The latest `limit` moves of a line onto or off the booking's folios: the line (kind, amount), who moved it and
-   * when, and the folios' payers and stays on either side.
+   * when, and the folios' payers and stays on either side. The booking's folios read first (folios_booking_idx), then
+   * their moves by the folio indexes (migration 116), not every move of the hotel.
    */
-  movesOfBooking(db: DbOrTrx, hotelId: string, bookingId: string, limit: number): Promise<TimelineMove[]> {
-    return db('folio_line_moves as m')
+  async movesOfBooking(db: DbOrTrx, hotelId: string, bookingId: string, limit: number): Promise<TimelineMove[]> {
+    const folioIds = (await db('folios').where({ hotel_id: hotelId, booking_id: bookingId }).pluck('id')) as string[];
+    if (folioIds.length === 0) return [];
+    return (await db('folio_line_moves as m')
       .join('folio_lines as l', function line() {
         this.on('l.hotel_id', 'm.hotel_id').andOn('l.id', 'm.line_id');
       })
@@ -176,7 +179,11 @@ export const linesRepository = {
         this.on('b.hotel_id', 'm.hotel_id').andOn('b.id', 'm.to_folio_id');
       })
       .where('m.hotel_id', hotelId)
-      .where((either) => either.where('a.booking_id', bookingId).orWhere('b.booking_id', bookingId))
+      .where((either) =>
+        either
+          .whereRaw('m.from_folio_id = ANY(?::uuid[])', [folioIds])
+          .orWhereRaw('m.to_folio_id = ANY(?::uuid[])', [folioIds]),
+      )
       .orderBy([
         { column: 'm.moved_at', order: 'desc' },
         { column: 'm.id', order: 'desc' },
@@ -191,7 +198,7 @@ export const linesRepository = {
         'a.payer_kind as from_payer',
         'b.booking_id as to_booking_id',
         'b.payer_kind as to_payer',
-      ) as Promise<TimelineMove[]>;
+      )) as TimelineMove[];
   },
 
   /** Per kind of these, the booking's lines summed: how many, the amount, the days, the last posting. */
@@ -282,5 +289,17 @@ export const settlementsRepository = {
       .select('id', 'booking_id', 'decision', 'balance', 'note', 'decided_by', 'decided_at')
       .where({ hotel_id: hotelId, booking_id: bookingId })
       .orderBy('decided_at')) as Settlement[];
+  },
+
+  /** The booking's latest `limit` decisions, for its timeline. */
+  async latestOfBooking(db: DbOrTrx, hotelId: string, bookingId: string, limit: number): Promise<Settlement[]> {
+    return (await db('folio_settlements')
+      .select('id', 'booking_id', 'decision', 'balance', 'note', 'decided_by', 'decided_at')
+      .where({ hotel_id: hotelId, booking_id: bookingId })
+      .orderBy([
+        { column: 'decided_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit)) as Settlement[];
   },
 };

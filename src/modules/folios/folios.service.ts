@@ -144,7 +144,7 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
     /**
      * A booking's books for its timeline: lines of `summed` kinds summed per kind, the latest `limit` of `listed`
      * (with their source: a deleted payment's is `payment_removed:`), the latest `limit` moves of lines onto or off
-     * its folios, and the desk's settlement decisions.
+     * its folios, and the latest `limit` of the desk's settlement decisions.
      */
     async linesForTimeline(
       hotelId: string,
@@ -156,7 +156,7 @@ export function createFoliosService(db: Db, deps: FoliosDependencies) {
         sums: await linesRepository.sumsOfBooking(db, hotelId, bookingId, kinds.summed),
         lines: await linesRepository.ofBookingKinds(db, hotelId, bookingId, kinds.listed, limit),
         moves: await linesRepository.movesOfBooking(db, hotelId, bookingId, limit),
-        settlements: await settlementsRepository.ofBooking(db, hotelId, bookingId),
+        settlements: await settlementsRepository.latestOfBooking(db, hotelId, bookingId, limit),
       };
     },
 

@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../audit';
 import type { TimelineDependencies } from './timeline.dependencies';
 import { auditActor, BOOKKEEPING, ROOM_COLUMNS } from './timeline.changes';
-import { readOf, type SourceEntry, type TimelineSource } from './timeline.types';
+import { readOf, type SourceEntry, type SourceRequest, type TimelineSource } from './timeline.types';
 
 /** What a move writes on the booking row besides its segments: bookkeeping, its room now and, repriced, its price. */
 const MOVE_FIELDS = new Set([...BOOKKEEPING, ...ROOM_COLUMNS, 'price']);
@@ -55,25 +55,37 @@ function planOf(changes: AuditEntry[], segments: Segment[]) {
   return { entry: changes[0], kind: 'room_move_planned', said: 'Move planned' };
 }
 
+/** The booking row's latest changes that may have moved it, and apart its writes of a room (its creation too). */
+async function changesOf({ audit }: TimelineDependencies, { hotelId, bookingId, limit, shared }: SourceRequest) {
+  const logged = await shared.changes();
+  const roomWrites = await audit.writesOf(hotelId, { resource: 'bookings', ids: [bookingId] }, 'room_id', limit);
+  const seen = new Set(roomWrites.map((entry) => entry.seq));
+  const candidates = [...roomWrites, ...logged.filter((entry) => mayMove(entry) && !seen.has(entry.seq))];
+  return { logged, roomWrites, changes: byRequest(candidates.sort((a, b) => a.seq - b.seq)) };
+}
+
 /**
  * The stay's rooms, from the audit log: a split stay (rooms in turn from its creation), a move planned for a later
  * night (the segments the move wrote, each room from its first night), and every change of the guest's room (a move
- * carried out, or a room changed by hand), each with who made it. The segments' writes are found by the requests
- * that changed the booking row (a move always does): one indexed read.
+ * carried out, or a room changed by hand), each with who made it. The booking row's writes of its room are read apart
+ * from its latest changes (payments and orders write the row too: a long stay's creation and first moves would fall
+ * out of those); the segments' writes are found by the requests that changed the booking row (a move always does).
  */
 export const rooms: TimelineSource<TimelineDependencies> = {
   name: 'rooms',
-  async read({ audit, rooms, hotels }, { hotelId, bookingId, limit, shared }) {
-    const logged = await shared.changes();
-    const changes = byRequest(logged.filter(mayMove));
-    const written = await audit.ofRequests(hotelId, 'booking_rooms', [...changes.keys()], limit);
-    const segmentsOf = byRequest(written.filter((entry) => (entry.after ?? entry.before)?.booking_id === bookingId));
-    const plans = [...changes].flatMap(([request, own]) => {
-      const segments = segmentsLeft(segmentsOf.get(request) ?? []);
+  async read(deps, request) {
+    const { audit, rooms, hotels } = deps;
+    const { hotelId, bookingId, limit } = request;
+    const { logged, roomWrites, changes } = await changesOf(deps, request);
+    const ofBooking = { resource: 'booking_rooms', field: 'booking_id', id: bookingId };
+    const written = await audit.ofRequests(hotelId, ofBooking, [...changes.keys()], limit);
+    const segmentsOf = byRequest(written);
+    const plans = [...changes].flatMap(([requestId, own]) => {
+      const segments = segmentsLeft(segmentsOf.get(requestId) ?? []);
       const plan = planOf(own, segments);
       return plan ? [{ ...plan, segments }] : [];
     });
-    const moved = logged.filter(writesRoom);
+    const moved = roomWrites.filter(writesRoom);
     const roomIds = [
       ...plans.flatMap((plan) => plan.segments.map((segment) => segment.roomId)),
       ...moved.flatMap((entry) => [entry.before?.room_id, entry.after?.room_id]),
@@ -95,7 +107,7 @@ export const rooms: TimelineSource<TimelineDependencies> = {
         actor: auditActor(entry.actor),
       })),
     ];
-    return readOf(entries, limit, logged.length, written.length);
+    return readOf(entries, limit, logged.length, roomWrites.length, written.length);
   },
 };
 

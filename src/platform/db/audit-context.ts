@@ -10,7 +10,10 @@ import type { Knex } from 'knex';
 export type AuditActor =
   | { kind: 'staff'; id: string; role: string }
   | { kind: 'user'; id: string }
-  /** A public route's caller, by the route's tag: a guest (widget, room-service code...), a desk's agent, a visitor. */
+  /**
+   * A public route's caller, as the route's definition declares it (`caller`, else a guest: the widget, a room-service
+   * code...), an agent, a provider or a visitor; `via` is the route's tag.
+   */
   | { kind: 'guest' | 'agent' | 'provider' | 'visitor'; via: string }
   | { kind: 'job'; name: string };
 
