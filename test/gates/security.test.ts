@@ -538,6 +538,11 @@ const WELL_FORMED: Record<string, () => WellFormed> = {
     ]),
   ),
   'POST /api/agents/pair': () => ({ credentials: ['body.pair_code'], body: { pair_code: 'ZZZZ2345' } }),
+  'POST /api/channels/channex/webhook': () => ({
+    credentials: ['headers.x-channel-intake-token'],
+    headers: { 'x-channel-intake-token': randomBytes(32).toString('hex') },
+    body: { event: 'booking_new', property_id: randomUUID(), payload: { revision_id: randomUUID() } },
+  }),
   'GET /api/widget/:slug/config': () => unknownHotel({}),
   'GET /api/widget/:slug/availability': () =>
     unknownHotel({ query: { from: '2031-01-10', to: '2031-01-12', guests: '2' } }),
