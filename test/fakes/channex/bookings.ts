@@ -83,7 +83,8 @@ export class Bookings {
     const mode = spec.webhook ?? 'once';
     if (!MODES.includes(mode)) throw validationError({ webhook: [`must be one of ${MODES.join(', ')}`] });
     const order = spec.feed_order ?? 'in_order';
-    if (!FEED_ORDERS.includes(order)) throw validationError({ feed_order: [`must be one of ${FEED_ORDERS.join(', ')}`] });
+    if (!FEED_ORDERS.includes(order))
+      throw validationError({ feed_order: [`must be one of ${FEED_ORDERS.join(', ')}`] });
     const revision = buildRevision(property, spec, this.state.now(property));
     if (order === 'before_previous' && revision.status === 'new') {
       throw validationError({ feed_order: ['before_previous: a new booking has no previous revision'] });
