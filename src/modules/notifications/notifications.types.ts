@@ -20,6 +20,7 @@ export const NOTIFICATION_TYPES = [
   'chat_message',
   'night_audit_failed',
   'webhook_paused',
+  'channel_sync_failed',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
