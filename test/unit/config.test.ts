@@ -73,7 +73,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...valid, ...override })).toThrow(name);
   });
 
-  it('refuses a Channex API root that is not https in production (the key would go in clear), not elsewhere', () => {
+  it('refuses a Channex API root that is not https in production (the key would go in clear), but for the loopback', () => {
     const production = { ...valid, NODE_ENV: 'production' };
     const refusal = (env: NodeJS.ProcessEnv) => {
       try {
@@ -87,6 +87,10 @@ describe('loadConfig', () => {
     expect(refusal({ ...production, CHANNEX_API_URL: 'https://channex.example/api/v1' })).not.toContain(
       'CHANNEX_API_URL',
     );
-    expect(() => loadConfig({ ...valid, CHANNEX_API_URL: 'http://localhost:4010/api/v1' })).not.toThrow();
+    expect(refusal({ ...production, CHANNEX_API_URL: 'http://localhost.example/api/v1' })).toContain('CHANNEX_API_URL');
+    expect(refusal({ ...production, CHANNEX_API_URL: 'http://127.0.0.1:4010/api/v1' })).not.toContain(
+      'CHANNEX_API_URL',
+    );
+    expect(() => loadConfig({ ...valid, CHANNEX_API_URL: 'http://channex.example/api/v1' })).not.toThrow();
   });
 });
