@@ -31,6 +31,13 @@ const RATE_FIELDS: (keyof RateValues)[] = [
 const sameRate = (a: RateValues, b: RateValues) => RATE_FIELDS.every((field) => a[field] === b[field]);
 
 type Kind = keyof PushedState;
+/** A room type's or rate plan's values the channel now holds, by date; `unchanged`: as stored already. */
+interface Taken {
+  kind: Kind;
+  item_id: string;
+  dates: Record<string, unknown>;
+  unchanged: boolean;
+}
 
 export interface SyncParts {
   readAri(hotelId: string, mapping: ChannelMapping): Promise<Ari>;
@@ -50,7 +57,7 @@ function taken<V>(
   before: Record<string, Record<string, V>>,
   refused: Set<string>,
   same: (a: V, b: V) => boolean,
-) {
+): Taken[] {
   return [...sent].map(([id, list]) => {
     const map: Record<string, V> = {};
     dates.forEach((date, index) => {
@@ -97,7 +104,7 @@ export function createChannelPush(db: Db, parts: SyncParts) {
 
     let calls = 0;
     const warnings: unknown[] = [];
-    const rows: ReturnType<typeof taken>[] = [];
+    const rows: Taken[][] = [];
     const send = async <V>(
       kind: Kind,
       values: object[],
@@ -111,7 +118,7 @@ export function createChannelPush(db: Db, parts: SyncParts) {
       warnings.push(...refused);
       const idField = kind === 'availability' ? 'room_type_id' : 'rate_plan_id';
       const days = refusedDays(refused, idField);
-      rows.push(taken(kind, ari.dates, sent, before[kind] as Record<string, Record<string, V>>, days, same) as never);
+      rows.push(taken(kind, ari.dates, sent, before[kind] as Record<string, Record<string, V>>, days, same));
     };
     try {
       await send('availability', availability, ari.availability, sameNumber, () =>
@@ -135,7 +142,7 @@ export function createChannelPush(db: Db, parts: SyncParts) {
   };
 
   /** Writes what the channel took: once per push, only the rows that changed. */
-  async function keep(hotelId: string, rows: ReturnType<typeof taken>[]) {
+  async function keep(hotelId: string, rows: Taken[][]) {
     const changed = rows.flat().filter((item) => !item.unchanged);
     await pushedRepository.set(
       db,
