@@ -1,5 +1,6 @@
 import { daysBetween } from '../../platform/http/schemas';
 import {
+  FLAG_FIELDS,
   RESTRICTION_FIELDS,
   type BrokenRestriction,
   type RestrictedStay,
@@ -76,23 +77,22 @@ function asStrict(field: RestrictionField, value: number | boolean, other: numbe
 
 /**
  * The restrictions in force on one night for a category and tariff, as a stay would meet them: of a category-wide
- * row and the tariff's, the stricter per field (by the same order as a refusal's); null (false) where none is set.
+ * row and the tariff's, the stricter per field (by the same order as a refusal's); null (a flag: false) where none is set.
  * The channel sync reads the values it pushes through this.
  */
 export function inForce(
   rows: RestrictionNight[],
   stay: Pick<RestrictedStay, 'category_id' | 'tariff_id'>,
 ): Record<RestrictionField, number | boolean | null> {
-  const values = Object.fromEntries(RESTRICTION_FIELDS.map((field) => [field, null])) as Record<
-    RestrictionField,
-    number | boolean | null
-  >;
+  const values = Object.fromEntries(
+    RESTRICTION_FIELDS.map((field) => [field, (FLAG_FIELDS as readonly string[]).includes(field) ? false : null]),
+  ) as Record<RestrictionField, number | boolean | null>;
   for (const row of rows.filter((item) => applies(item, stay)))
     for (const field of RESTRICTION_FIELDS) {
       const value = row[field];
       const known = values[field];
       if (value === null || value === false) continue;
-      if (known === null || !asStrict(field, known, value)) values[field] = value;
+      if (known === null || known === false || !asStrict(field, known, value)) values[field] = value;
     }
   return values;
 }
