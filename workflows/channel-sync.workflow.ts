@@ -27,24 +27,34 @@ export const channelChanged = defineSignal<[ChannelChange]>(CHANNEL_CHANGED_SIGN
 /**
  * A connected hotel's ARI sync (`channels:<hotelId>`), in order: changes arrive as signals and are coalesced (a full
  * one absorbs the rest); once they stop for CHANNEL_DEBOUNCE_MS (a stream that never stops: CHANNEL_MAX_DELAY_MS
- * after its first change), and no sooner than CHANNEL_PUSH_INTERVAL_MS after
- * the last push (the channel's per-kind limit), one push reads the current values and sends what changed, retried on
- * a 429 or no answer. A refusal (the key or the property) is recorded on the connection by the push and the workflow
- * waits for the next change. It ends when the hotel is disconnected, and continues as new every
+ * after its first change), and no sooner than CHANNEL_PUSH_INTERVAL_MS after the last push (the channel's per-kind
+ * limit, kept across continue-as-new), one push reads the current values and sends what changed, retried on a 429 or
+ * no answer. A full request whose push fails (not retryable) is owed: the next push, on the next change, is full. A push that saw the inventory move under it (`stale`) is followed by another; the hotel's midnight
+ * (the window moves: a new last day, leads shift) wakes one by itself. A refusal for good is recorded on the
+ * connection by the push and the workflow goes on with the next change. It ends when the hotel is disconnected and
+ * no change came meanwhile (a reconnection's full sync is not lost), and continues as new every
  * CHANNEL_PUSHES_PER_RUN pushes (or when the history grows long), carrying the change not pushed yet.
  */
 export async function channelSync(input: ChannelSyncInput): Promise<void> {
   let pending: ChannelChange | null = input.pending ?? null;
   let changedAt = Date.now();
   let firstAt = changedAt;
-  setHandler(channelChanged, (change) => {
+  const take = (change: ChannelChange) => {
     if (pending === null) firstAt = Date.now();
     pending = { full: (pending?.full ?? false) || change.full };
     changedAt = Date.now();
-  });
-  let lastPush = 0;
+  };
+  setHandler(channelChanged, take);
+  let lastPush = input.lastPush ?? 0;
+  let nextDayAt = input.nextDayAt;
+  let fullOwed = input.fullOwed ?? false;
   for (let pushes = 0; pushes < CHANNEL_PUSHES_PER_RUN && !historyFull(); pushes += 1) {
-    await condition(() => pending !== null);
+    // A change, or the hotel's midnight (known from a push: none before the first).
+    if (nextDayAt === undefined) await condition(() => pending !== null);
+    else if (!(await condition(() => pending !== null, Math.max(1, nextDayAt - Date.now())))) {
+      nextDayAt = undefined;
+      take({ full: false });
+    }
     // Quiet for the debounce time (or the longest delay since the first change), and the channel's interval.
     for (;;) {
       const settled = Math.min(changedAt + CHANNEL_DEBOUNCE_MS, firstAt + CHANNEL_MAX_DELAY_MS);
@@ -52,20 +62,23 @@ export async function channelSync(input: ChannelSyncInput): Promise<void> {
       if (wait <= 0) break;
       await sleep(wait);
     }
-    const change: ChannelChange = pending!;
+    const change: ChannelChange = { full: pending!.full || fullOwed };
     pending = null;
+    fullOwed = false;
     try {
       const result = await pushChannelAri({ hotelId: input.hotelId, full: change.full });
-      if (result.status === 'gone') return;
+      if (result.status === 'gone' && pending === null) return;
+      if (result.stale) take({ full: false });
+      if (result.nextDayAt !== undefined) nextDayAt = result.nextDayAt;
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
+      fullOwed = change.full;
     } finally {
       lastPush = Date.now();
     }
   }
-  await continueAsNew<typeof channelSync>({ hotelId: input.hotelId, pending });
+  await continueAsNew<typeof channelSync>({ hotelId: input.hotelId, pending, lastPush, nextDayAt, fullOwed });
 }
-
 function historyFull(): boolean {
   const info = workflowInfo();
   return info.continueAsNewSuggested || info.historyLength > CHANNEL_HISTORY_LIMIT;

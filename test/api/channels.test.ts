@@ -238,6 +238,30 @@ describe('connecting a channel manager', () => {
     const manager = await addStaff(t, setup.hotel, 'manager');
     await t.http.get(path(setup.hotel)).set(as(manager.accessToken)).expect(200);
   });
+
+  it('refuses a second hotel the property another hotel holds (409), naming why; nothing stored', async () => {
+    const setup = await setUp();
+    await connect(setup).expect(201);
+    const second = await registerHotel(t);
+    const category = await createCategory(t, second);
+    const tariff = await t.http
+      .post(`/api/hotels/${second.slug}/tariffs`)
+      .set(as(second.accessToken))
+      .send({ name: 'Другой тариф' })
+      .expect(201);
+    const taken = await t.http
+      .post(path(second))
+      .set(as(second.accessToken))
+      .send({
+        ...setup.body,
+        room_types: [{ room_type_id: ids(setup).roomTypeId, category_id: category.id }],
+        rate_plans: [{ rate_plan_id: ids(setup).ratePlanId, tariff_id: tariff.body.id }],
+      })
+      .expect(409);
+    expect(taken.body).toMatchObject({ code: 'channel_property_taken' });
+    expect(JSON.stringify(taken.body)).toContain('property_id');
+    await t.http.get(path(second)).set(as(second.accessToken)).expect(404);
+  });
 });
 
 describe('key rotation', () => {
@@ -264,6 +288,13 @@ describe('key rotation', () => {
     expect(await reencryptChannelKeys(t.db, rotated.encryption, 10, options)).toEqual({ reencrypted: 0 });
   });
 });
+
+const price = (setup: Setup, offset: number, amount: number) =>
+  t.http
+    .post(`/api/hotels/${setup.hotel.slug}/rate-overrides`)
+    .set(as(setup.hotel.accessToken))
+    .send({ category_id: setup.categoryId, date: localDay(offset), price: amount })
+    .expect(200);
 
 describe('the sync', () => {
   it('brings a booking, a restriction and a price to the channel, coalescing a burst into few calls', async () => {
@@ -372,5 +403,154 @@ describe('the sync', () => {
       .post(`${path(setup.hotel)}/sync`)
       .set(as(setup.hotel.accessToken))
       .expect(404);
+  });
+
+  it('keeps values the channel refused under a 200 owed and shown until a push of them succeeds; a sync on request resends all', async () => {
+    const setup = await setUp();
+    await connect(setup).expect(201);
+    await fullySynced(setup);
+    const { roomTypeId, ratePlanId } = ids(setup);
+    const shape = (ratePlans: { id: string; title: string }[]) =>
+      control().openProperty(setup.property.id, {
+        api_key: setup.apiKey,
+        room_types: [{ id: roomTypeId, title: 'Double', count_of_rooms: 2, rate_plans: ratePlans }],
+      });
+    const lastError = async () =>
+      (await t.http.get(path(setup.hotel)).set(as(setup.hotel.accessToken)).expect(200)).body.last_error as
+        string | null;
+
+    // The channel no longer knows the rate plan: the price is refused under a 200.
+    await shape([]);
+    await price(setup, 60, 7100);
+    await until(async () => (await lastError())?.includes('rate_plan_id') ?? false, {
+      what: 'the refusal on the connection',
+      timeoutMs: 60_000,
+    });
+    // A later push (a booking) is clean for availability, but sends the refused price again: still refused, shown.
+    await book(setup, 40, 42);
+    await channelHolds(setup, (state) => availabilityOf(setup, state)[localDay(40)] === 1, 'the booking');
+    expect(await lastError()).toContain('rate_plan_id');
+
+    // The rate plan back: the next push brings the price it missed, and the connection is clean again.
+    await shape([{ id: ratePlanId, title: 'BAR' }]);
+    await book(setup, 44, 45);
+    await channelHolds(setup, (state) => restrictionsOf(setup, state)[localDay(60)]?.rate === '7100.00', 'the price');
+    expect(await lastError()).toBeNull();
+
+    // A channel that lost its state is given everything again on request: both kinds, every day, though none moved.
+    const before = (await control().calls(setup.property.id)).length;
+    await t.http
+      .post(`${path(setup.hotel)}/sync`)
+      .set(as(setup.hotel.accessToken))
+      .expect(202);
+    const resent = await until(
+      async () => {
+        const calls = (await control().calls(setup.property.id)).slice(before).filter((call) => call.status === 200);
+        return ['availability', 'restrictions'].every((kind) => calls.some((call) => call.kind === kind)) && calls;
+      },
+      { what: 'the full sync on request', timeoutMs: 60_000 },
+    );
+    expect(resent.filter((call) => call.kind === 'restrictions')[0].values).toBeGreaterThan(1);
+  });
+
+  it('records a refused request (422) and a revoked key (401) on the connection, tells staff, and goes on', async () => {
+    const setup = await setUp();
+    await connect(setup).expect(201);
+    await fullySynced(setup);
+    const read = () => t.http.get(path(setup.hotel)).set(as(setup.hotel.accessToken)).expect(200);
+
+    await control().injectFault(setup.property.id, 422, 1, 'restrictions');
+    await price(setup, 61, 6100);
+    await until(async () => (await read()).body.last_error?.includes('422') ?? false, {
+      what: 'the 422 on the connection',
+      timeoutMs: 60_000,
+    });
+    const inbox = await t.http
+      .get(`/api/hotels/${setup.hotel.slug}/notifications`)
+      .set(as(setup.hotel.accessToken))
+      .expect(200);
+    expect(inbox.body.items.some((item: { type: string }) => item.type === 'channel_sync_failed')).toBe(true);
+    // Not retried: one 422 and no call after it until the next change, which brings the refused price too.
+    const statuses = async () =>
+      (await control().calls(setup.property.id)).filter((call) => call.kind === 'restrictions').map((c) => c.status);
+    expect((await statuses()).slice(-1)).toEqual([422]);
+    await book(setup, 46, 47);
+    await channelHolds(
+      setup,
+      (state) =>
+        availabilityOf(setup, state)[localDay(46)] === 1 &&
+        restrictionsOf(setup, state)[localDay(61)]?.rate === '6100.00',
+      'the next change and the refused price',
+    );
+    expect((await read()).body.last_error).toBeNull();
+    expect((await statuses()).filter((status) => status === 422)).toHaveLength(1);
+
+    await control().revokeKey(setup.apiKey);
+    await book(setup, 48, 49);
+    await until(async () => (await read()).body.last_error !== null, { what: 'the 401 recorded', timeoutMs: 60_000 });
+  });
+
+  it('brings a booking window, a block and its release, a closed room, a tariff change and its deletion', async () => {
+    const setup = await setUp();
+    await connect(setup).expect(201);
+    await fullySynced(setup);
+    const slug = setup.hotel.slug;
+    const owner = as(setup.hotel.accessToken);
+
+    // Bookable from 5 days ahead: the nights before are closed to arrival at the channel (no field of its own).
+    await t.http
+      .put(`/api/hotels/${slug}/restrictions`)
+      .set(owner)
+      .send({ items: [{ category_id: setup.categoryId, from: localDay(0), to: localDay(20), min_advance_days: 5 }] })
+      .expect(200);
+    await channelHolds(
+      setup,
+      (state) =>
+        days.slice(0, 5).every((day) => restrictionsOf(setup, state)[day].closed_to_arrival) &&
+        days.slice(5, 21).every((day) => !restrictionsOf(setup, state)[day].closed_to_arrival),
+      'the booking window',
+    );
+
+    const block = await t.http
+      .post(`/api/hotels/${slug}/blocks`)
+      .set(owner)
+      .send({
+        name: 'Конференция',
+        status: 'definite',
+        price_per_night: '3500',
+        allotment: [{ category_id: setup.categoryId, from: localDay(80), to: localDay(81), rooms: 1 }],
+      })
+      .expect(201);
+    await channelHolds(setup, (state) => availabilityOf(setup, state)[localDay(81)] === 1, 'the block');
+    await t.http
+      .patch(`/api/hotels/${slug}/blocks/${block.body.id}`)
+      .set(owner)
+      .send({ status: 'cancelled' })
+      .expect(200);
+    await channelHolds(setup, (state) => availabilityOf(setup, state)[localDay(81)] === 2, 'the block released');
+
+    await t.http
+      .patch(`/api/hotels/${slug}/rooms/${setup.roomIds[1]}/status`)
+      .set(owner)
+      .send({ status: 'closed' })
+      .expect(200);
+    await channelHolds(
+      setup,
+      (state) => days.every((day) => availabilityOf(setup, state)[day] <= 1),
+      'the closed room',
+    );
+
+    await t.http.patch(`/api/hotels/${slug}/tariffs/${setup.tariffId}`).set(owner).send({ min_nights: 3 }).expect(200);
+    await channelHolds(
+      setup,
+      (state) => days.every((day) => restrictionsOf(setup, state)[day].min_stay_arrival === 3),
+      'the tariff change',
+    );
+    await t.http.delete(`/api/hotels/${slug}/tariffs/${setup.tariffId}`).set(owner).expect(200);
+    await channelHolds(
+      setup,
+      (state) => days.every((day) => restrictionsOf(setup, state)[day].stop_sell),
+      'the tariff deleted: nothing sold under it',
+    );
   });
 });

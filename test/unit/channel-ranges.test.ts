@@ -1,4 +1,5 @@
 import { addDays } from '../../src/platform/dates';
+import { nextMidnight } from '../../src/modules/channels/channels.ari';
 import { checkTheirSide } from '../../src/modules/channels/channels.mapping';
 import { changedDays, rangesOf } from '../../src/modules/channels/channels.ranges';
 
@@ -61,5 +62,14 @@ describe('channel mapping against the channel’s lists', () => {
       room_types,
       rate_plans: [{ rate_plan_id: 'rp-1', tariff_id: 't1', room_type_id: 'rt-1' }],
     });
+  });
+});
+
+describe('nextMidnight (the sync wakes when the window moves)', () => {
+  it('is a minute past the next midnight of the hotel’s zone', () => {
+    const now = Date.parse('2026-03-10T20:30:00Z');
+    expect(new Date(nextMidnight('Europe/Moscow', now)).toISOString()).toBe('2026-03-10T21:01:00.000Z');
+    expect(new Date(nextMidnight('UTC', now)).toISOString()).toBe('2026-03-11T00:01:00.000Z');
+    expect(new Date(nextMidnight('Asia/Vladivostok', now)).toISOString()).toBe('2026-03-11T14:01:00.000Z');
   });
 });

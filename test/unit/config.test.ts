@@ -72,4 +72,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...valid, ...override })).toThrow(ConfigError);
     expect(() => loadConfig({ ...valid, ...override })).toThrow(name);
   });
+
+  it('refuses a Channex API root that is not https in production (the key would go in clear), but for the loopback', () => {
+    const production = { ...valid, NODE_ENV: 'production' };
+    const refusal = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(refusal({ ...production, CHANNEX_API_URL: 'http://channex.example/api/v1' })).toContain('CHANNEX_API_URL');
+    expect(refusal({ ...production, CHANNEX_API_URL: 'https://channex.example/api/v1' })).not.toContain(
+      'CHANNEX_API_URL',
+    );
+    expect(refusal({ ...production, CHANNEX_API_URL: 'http://localhost.example/api/v1' })).toContain('CHANNEX_API_URL');
+    expect(refusal({ ...production, CHANNEX_API_URL: 'http://127.0.0.1:4010/api/v1' })).not.toContain(
+      'CHANNEX_API_URL',
+    );
+    expect(() => loadConfig({ ...valid, CHANNEX_API_URL: 'http://channex.example/api/v1' })).not.toThrow();
+  });
 });

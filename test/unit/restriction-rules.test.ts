@@ -2,7 +2,7 @@ import type { Db } from '../../src/platform/db/knex';
 import { ForbiddenError } from '../../src/platform/errors';
 import { createRestrictionsService } from '../../src/modules/restrictions/restrictions.service';
 import { offeringFrom } from '../../src/modules/restrictions/restrictions.offering';
-import { breachesOf, brokenBy, newlyBroken } from '../../src/modules/restrictions/restrictions.rules';
+import { breachesOf, brokenBy, inForce, newlyBroken } from '../../src/modules/restrictions/restrictions.rules';
 import type { RestrictionNight } from '../../src/modules/restrictions/restrictions.types';
 
 const CATEGORY = 'c1';
@@ -146,5 +146,23 @@ describe('the restrictions check', () => {
       override: { by: 'u1', permitted: false },
     };
     await expect(service.check({} as Db, check)).rejects.toBeInstanceOf(ForbiddenError);
+  });
+});
+
+describe('inForce (what the channel sync pushes)', () => {
+  it('takes, per field, the stricter of the category-wide row and the tariff’s, ignoring another tariff’s', () => {
+    const rows = [
+      row('2026-05-01', { min_stay_arrival: 2, max_stay: 7, max_advance_days: 90 }),
+      row('2026-05-01', { min_stay_arrival: 3, max_stay: 10, closed_to_arrival: true, max_advance_days: 30 }, 't1'),
+      row('2026-05-01', { stop_sell: true, min_stay_through: 9 }, 't2'),
+    ];
+    expect(inForce(rows, { category_id: CATEGORY, tariff_id: 't1' })).toEqual({
+      ...none,
+      min_stay_arrival: 3,
+      max_stay: 7,
+      closed_to_arrival: true,
+      max_advance_days: 30,
+    });
+    expect(inForce([], { category_id: CATEGORY, tariff_id: 't1' })).toEqual(none);
   });
 });

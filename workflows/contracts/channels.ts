@@ -9,6 +9,12 @@ export interface ChannelSyncInput {
   hotelId: string;
   /** A change taken before continuing as new, still to push. */
   pending?: ChannelChange | null;
+  /** When the last push ended (epoch ms): the channel's interval holds across runs. */
+  lastPush?: number;
+  /** The hotel's next midnight as the last push saw it (epoch ms). */
+  nextDayAt?: number;
+  /** A full push failed: the next one is full. */
+  fullOwed?: boolean;
 }
 
 /**
@@ -20,10 +26,17 @@ export interface ChannelChange {
 }
 
 export interface ChannelPushResult {
-  /** `gone`: the hotel disconnected, the workflow ends. */
-  status: 'connected' | 'gone';
+  /**
+   * `gone`: the hotel disconnected (the workflow ends unless a change came meanwhile); `refused`: the channel refused
+   * the push for good (recorded on the connection, staff told), later changes are pushed as usual.
+   */
+  status: 'connected' | 'gone' | 'refused';
   /** Calls made: at most one per kind (availability, restrictions). */
   calls: number;
+  /** The hotel's inventory moved while the push ran: a change it may not hold, pushed again (absent: no). */
+  stale?: boolean;
+  /** The hotel's next midnight (epoch ms): the window moves then, a new last day to send (absent: unknown). */
+  nextDayAt?: number;
 }
 
 export interface ChannelActivities {
@@ -41,6 +54,8 @@ export const CHANNEL_DEBOUNCE_MS = 1_000;
 export const CHANNEL_MAX_DELAY_MS = 3_000;
 /** Channex allows about 10 calls a minute per kind and property: one push per this long. */
 export const CHANNEL_PUSH_INTERVAL_MS = 6_000;
+/** How often a push tells Temporal it is alive. */
+export const CHANNEL_HEARTBEAT_MS = 5_000;
 /** Pushes before the workflow continues as new. */
 export const CHANNEL_PUSHES_PER_RUN = 100;
 export const CHANNEL_HISTORY_LIMIT = 5_000;
@@ -48,6 +63,8 @@ export const CHANNEL_HISTORY_LIMIT = 5_000;
 /** A push: a 429 or a 5xx is retried 6 s, 12 s, 24 s... up to a minute apart (never faster than the channel's limit). */
 export const CHANNEL_PUSH_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
+  // The push heartbeats every CHANNEL_HEARTBEAT_MS and stops at its next step once cancelled (docs/decisions/channels.md).
+  heartbeatTimeout: '20 seconds',
   retry: {
     initialInterval: '6 seconds',
     backoffCoefficient: 2,

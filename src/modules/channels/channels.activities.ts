@@ -1,9 +1,22 @@
-import type { ChannelActivities } from '../../../workflows/contracts/channels';
+import { Context } from '@temporalio/activity';
+import { CHANNEL_HEARTBEAT_MS, type ChannelActivities } from '../../../workflows/contracts/channels';
 import type { ChannelsService } from './channels.service';
 
-/** The sync's activity: one push (a refusal of the channel fails for good; no answer or a 429 is retried). */
+/**
+ * The sync's activity: one push (a refusal of the channel is recorded and ends it; no answer or a 429 is retried). It
+ * heartbeats while it runs: an attempt whose worker stalls is retried after the heartbeat timeout, and an attempt
+ * that outlives its time (cancelled) stops before its next call or write, so it never runs beside its retry.
+ */
 export function channelsActivities(channels: ChannelsService): ChannelActivities {
   return {
-    pushChannelAri: ({ hotelId, full }) => channels.push(hotelId, full),
+    async pushChannelAri({ hotelId, full }) {
+      const context = Context.current();
+      const beat = setInterval(() => context.heartbeat(), CHANNEL_HEARTBEAT_MS);
+      try {
+        return await channels.push(hotelId, full, context.cancellationSignal);
+      } finally {
+        clearInterval(beat);
+      }
+    },
   };
 }

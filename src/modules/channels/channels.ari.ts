@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors';
 import { hotelToday, type BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { PricingService, QuoteService } from '../pricing';
-import type { RestrictionsService } from '../restrictions';
+import { inForce, type RestrictionsService } from '../restrictions';
 import type { RateValues } from './channels.manager';
 import type { ChannelMapping } from './channels.types';
 
@@ -22,25 +22,69 @@ export interface Ari {
   dates: string[];
   availability: Map<string, number[]>;
   rates: Map<string, RateValues[]>;
+  /** The hotel's next midnight, a minute past (epoch ms): the window moves then. */
+  nextDayAt: number;
+}
+
+/**
+ * A minute past the next midnight in `timeZone` (epoch ms), by the zone's offset now (a change of offset before
+ * midnight moves it by that much: the wake comes an hour early or late, and pushes then what moved).
+ */
+export function nextMidnight(timeZone: string, now = Date.now()): number {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((item) => item.type === type)?.value);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  const today = new Date(wall).toISOString().slice(0, 10);
+  const offset = wall - Math.floor(now / 1000) * 1000;
+  return Date.parse(`${addDays(today, 1)}T00:00:00Z`) - offset + 60_000;
 }
 
 type Night = Awaited<ReturnType<RestrictionsService['read']>>[number];
 
-/** A category-wide night and one of the tariff's both apply: the stricter of each. */
-function restrictionsOf(nights: Night[], tariffMinNights: number): Omit<RateValues, 'rate'> {
-  const most = (field: 'min_stay_arrival' | 'min_stay_through') =>
-    Math.max(1, ...nights.map((night) => night[field] ?? 1));
-  const maxStays = nights.flatMap((night) => (night.max_stay === null ? [] : [night.max_stay]));
-  const any = (field: 'closed_to_arrival' | 'closed_to_departure' | 'stop_sell') =>
-    nights.some((night) => night[field]);
+/**
+ * A night's restrictions as the channel names them, from those in force for the tariff (the restrictions module's
+ * own rule: the stricter of a category-wide row and the tariff's), with the tariff's minimum nights. The booking
+ * window (`min_advance_days`, `max_advance_days`, read on the arrival night) has no field at the channel: a date
+ * outside it for its lead (days from the hotel's today) is pushed closed to arrival, which is what it refuses
+ * (arriving then; stays through it are still sold).
+ */
+function restrictionsOf(
+  nights: Night[],
+  stay: { category_id: string; tariff_id: string },
+  lead: number,
+  tariffMinNights: number,
+): Omit<RateValues, 'rate'> {
+  const values = inForce(nights, stay);
+  const count = (
+    field: 'min_stay_arrival' | 'min_stay_through' | 'max_stay' | 'min_advance_days' | 'max_advance_days',
+  ) => values[field] as number | null;
+  const minAdvance = count('min_advance_days');
+  const maxAdvance = count('max_advance_days');
+  const outsideWindow = (minAdvance !== null && lead < minAdvance) || (maxAdvance !== null && lead > maxAdvance);
   return {
-    min_stay_arrival: Math.max(most('min_stay_arrival'), tariffMinNights),
-    min_stay_through: most('min_stay_through'),
-    max_stay: maxStays.length > 0 ? Math.min(...maxStays) : 0,
-    closed_to_arrival: any('closed_to_arrival'),
-    closed_to_departure: any('closed_to_departure'),
-    stop_sell: any('stop_sell'),
+    min_stay_arrival: Math.max(count('min_stay_arrival') ?? 1, tariffMinNights),
+    min_stay_through: count('min_stay_through') ?? 1,
+    max_stay: count('max_stay') ?? 0,
+    closed_to_arrival: values.closed_to_arrival === true || outsideWindow,
+    closed_to_departure: values.closed_to_departure === true,
+    stop_sell: values.stop_sell === true,
   };
+}
+
+/** A category's restriction rows grouped by night (one pass; each date then reads only its own). */
+function byNight(rows: Night[]): Map<string, Night[]> {
+  const nights = new Map<string, Night[]>();
+  for (const row of rows) nights.set(row.night, [...(nights.get(row.night) ?? []), row]);
+  return nights;
 }
 
 /**
@@ -53,7 +97,8 @@ function restrictionsOf(nights: Night[], tariffMinNights: number): Omit<RateValu
 export function createAriReader(sources: AriSources) {
   return async function readAri(hotelId: string, mapping: ChannelMapping): Promise<Ari> {
     const hotel = await sources.hotels.find(hotelId);
-    const from = hotelToday(hotel?.timezone ?? 'UTC');
+    const timeZone = hotel?.timezone ?? 'UTC';
+    const from = hotelToday(timeZone);
     const to = addDays(from, SYNC_DAYS);
     const calendar = await sources.bookings.calendar(hotelId, { from, to });
     const dates = calendar.nights;
@@ -63,17 +108,15 @@ export function createAriReader(sources: AriSources) {
     );
     const categoryOf = new Map(mapping.room_types.map((item) => [item.room_type_id, item.category_id]));
     const rates = new Map<string, RateValues[]>();
-    const nightsOf = new Map<string, Night[]>();
+    const nightsOf = new Map<string, Map<string, Night[]>>();
     for (const plan of mapping.rate_plans) {
       const categoryId = categoryOf.get(plan.room_type_id);
       if (!categoryId) continue;
       let nights = nightsOf.get(categoryId);
       if (!nights) {
-        nights = await sources.restrictions.read(hotelId, {
-          from,
-          to: dates[dates.length - 1],
-          category_id: categoryId,
-        });
+        nights = byNight(
+          await sources.restrictions.read(hotelId, { from, to: dates[dates.length - 1], category_id: categoryId }),
+        );
         nightsOf.set(categoryId, nights);
       }
       const tariff = await sources.pricing.findTariff(hotelId, plan.tariff_id);
@@ -91,16 +134,15 @@ export function createAriReader(sources: AriSources) {
           throw error;
         });
       const prices = (quoted ?? (await sources.pricing.quotes.quote(hotelId, request))).lines.map((line) => line.price);
-      const ofNight = (night: string) =>
-        nights.filter((row) => row.night === night && (row.tariff_id === null || row.tariff_id === plan.tariff_id));
       rates.set(
         plan.rate_plan_id,
         dates.map((date, index) => {
-          const values = restrictionsOf(ofNight(date), tariff?.min_nights ?? 1);
+          const stay = { category_id: categoryId, tariff_id: plan.tariff_id };
+          const values = restrictionsOf(nights.get(date) ?? [], stay, index, tariff?.min_nights ?? 1);
           return { rate: prices[index], ...values, stop_sell: values.stop_sell || !quoted };
         }),
       );
     }
-    return { dates, availability, rates };
+    return { dates, availability, rates, nextDayAt: nextMidnight(timeZone) };
   };
 }

@@ -4,10 +4,13 @@ import { ChannelError } from './channels.manager';
 export const channelMessages = {
   notConnected: 'Отель не подключён к менеджеру каналов',
   connected: 'Отель уже подключён к менеджеру каналов: измените подключение или отключите его',
+  propertyTaken:
+    'Этот объект менеджера каналов уже подключён к другому отелю: отключите его там или укажите другой property_id',
   unauthorized: 'Менеджер каналов не принял API-ключ',
   unknownProperty: 'Менеджер каналов не знает такого объекта (property_id)',
   unavailable: 'Менеджер каналов не отвечает, повторите позже',
   refused: 'Менеджер каналов отклонил запрос',
+  syncRefusedTitle: 'Менеджер каналов не принял обновление цен и наличия',
 };
 
 /** Seconds a caller waits before asking again when the channel did not answer. */

@@ -12,7 +12,7 @@ import { createChannelsService, type ChannelsDependencies } from './channels.ser
  */
 export const channelsModule = defineModule({
   name: 'channels',
-  uses: ['hotels', 'rooms', 'bookings', 'restrictions', 'pricing'],
+  uses: ['hotels', 'rooms', 'bookings', 'restrictions', 'pricing', 'notifications'],
   config: channelsEnv,
   fixtures: channelsFixtures,
   create: ({ db, config }, deps: ChannelsDependencies) => createChannelsService(db, config, deps),

@@ -1,6 +1,17 @@
 import type { Knex } from 'knex';
+import { refusalsAs } from '../../platform/db/base-model';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { ConflictError } from '../../platform/errors';
+import { channelMessages } from './channels.errors';
 import type { ConnectionRow, PushedState } from './channels.types';
+
+/** A property belongs to one connection (migration 117): another hotel's is refused. */
+const oneHotelPerProperty = {
+  unique: {
+    channel_connections_provider_property_id_unique: () =>
+      new ConflictError(channelMessages.propertyTaken, 'channel_property_taken'),
+  },
+};
 
 const asJson = (row: object) =>
   Object.fromEntries(
@@ -19,15 +30,19 @@ export const connectionsRepository = {
     conn('channel_connections').where({ provider, property_id: propertyId }).first(),
 
   async insert(conn: DbOrTrx, row: Partial<ConnectionRow> & { hotel_id: string }): Promise<ConnectionRow> {
-    const [created] = await conn('channel_connections').insert(asJson(row)).returning('*');
+    const [created] = await refusalsAs(oneHotelPerProperty, () =>
+      conn('channel_connections').insert(asJson(row)).returning('*'),
+    );
     return created as ConnectionRow;
   },
 
   async update(conn: DbOrTrx, hotelId: string, changes: Partial<ConnectionRow>): Promise<ConnectionRow | undefined> {
-    const [row] = await conn('channel_connections')
-      .where({ hotel_id: hotelId })
-      .update({ ...asJson(changes), updated_at: conn.fn.now() })
-      .returning('*');
+    const [row] = await refusalsAs(oneHotelPerProperty, () =>
+      conn('channel_connections')
+        .where({ hotel_id: hotelId })
+        .update({ ...asJson(changes), updated_at: conn.fn.now() })
+        .returning('*'),
+    );
     return row as ConnectionRow | undefined;
   },
 
@@ -62,19 +77,36 @@ export const connectionsRepository = {
   },
 };
 
+/**
+ * What was last pushed (migration 117): one row per kind and room type or rate plan, its values by date in one jsonb
+ * map. Read whole; written once per push, only the rows whose map changed, in one statement.
+ */
 export const pushedRepository = {
-  async get(conn: DbOrTrx, hotelId: string): Promise<PushedState | undefined> {
-    const row = (await conn('channel_ari_pushed').where({ hotel_id: hotelId }).first('state')) as
-      { state: PushedState } | undefined;
-    return row?.state;
+  async get(conn: DbOrTrx, hotelId: string): Promise<PushedState> {
+    const rows = (await conn('channel_ari_pushed').where({ hotel_id: hotelId }).select('kind', 'item_id', 'dates')) as {
+      kind: keyof PushedState;
+      item_id: string;
+      dates: never;
+    }[];
+    const state: PushedState = { availability: {}, restrictions: {} };
+    for (const row of rows) state[row.kind][row.item_id] = row.dates;
+    return state;
   },
 
-  async set(conn: DbOrTrx, hotelId: string, state: PushedState) {
+  async set(conn: DbOrTrx, hotelId: string, rows: { kind: keyof PushedState; item_id: string; dates: object }[]) {
+    if (rows.length === 0) return;
     await conn('channel_ari_pushed')
-      .insert({ hotel_id: hotelId, state: JSON.stringify(state) })
-      .onConflict('hotel_id')
-      .merge({ state: JSON.stringify(state), updated_at: conn.fn.now() });
+      .insert(rows.map((row) => ({ hotel_id: hotelId, ...row, dates: JSON.stringify(row.dates) })))
+      .onConflict(['hotel_id', 'kind', 'item_id'])
+      .merge(['dates', 'updated_at']);
   },
 
   clear: (conn: DbOrTrx, hotelId: string) => conn('channel_ari_pushed').where({ hotel_id: hotelId }).delete(),
+
+  /** The hotel's inventory version (migration 52): moved at the commit of every change to what it sells. */
+  async inventoryVersion(conn: DbOrTrx, hotelId: string): Promise<number> {
+    const row = (await conn('inventory_versions').where({ hotel_id: hotelId }).first('version')) as
+      { version: string } | undefined;
+    return Number(row?.version ?? 0);
+  },
 };

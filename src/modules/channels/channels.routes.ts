@@ -29,13 +29,16 @@ export function channelsRoutes(channels: ChannelsService): RouteDefinition[] {
         'Checks the key and the property by listing the property’s room types and rate plans at the channel, and ' +
         'the mapping against them and against the hotel’s categories and tariffs; then keeps the key encrypted and ' +
         'pushes the next 365 days of availability, prices and restrictions. From then on every change to what the ' +
-        'hotel sells reaches the channel within seconds. One connection per hotel (409 when there is one).',
+        'hotel sells reaches the channel within seconds. One connection per hotel (409 when there is one), one ' +
+        'hotel per property (409 `channel_property_taken` when another hotel holds it). `last_error` shows what ' +
+        'the channel refuses (values refused under its 200, until a push of them succeeds; a refused request, ' +
+        'also told to the owner and managers as `channel_sync_failed`).',
       tags,
       access,
       request: { params: slugParams, body: connectBody },
       responses: {
         201: { description: 'Connected (the key shown by its hint only)', schema: connectionSchema },
-        409: { description: 'The hotel is connected already' },
+        409: { description: 'The hotel is connected already, or another hotel holds the property' },
         ...channelRefusals,
       },
       async handler({ hotel, body, res }) {
@@ -69,6 +72,7 @@ export function channelsRoutes(channels: ChannelsService): RouteDefinition[] {
       responses: {
         200: { description: 'The connection', schema: connectionSchema },
         404: { description: 'Not connected' },
+        409: { description: '`channel_property_taken`: another hotel holds the property' },
         ...channelRefusals,
       },
       async handler({ hotel, body, res }) {

@@ -6,6 +6,7 @@ import { secretHint } from '../../platform/issued-secrets';
 import { CHANNEL_CHANGED_SIGNAL, channelWorkflowIds } from '../../../workflows/contracts/channels';
 import type { BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
+import type { NotificationsService } from '../notifications';
 import type { PricingService, QuoteService } from '../pricing';
 import type { RestrictionsService } from '../restrictions';
 import type { RoomsService } from '../rooms';
@@ -25,6 +26,7 @@ export interface ChannelsDependencies {
   bookings: Pick<BookingsService, 'calendar'>;
   restrictions: Pick<RestrictionsService, 'read'>;
   pricing: Pick<PricingService, 'findTariff'> & { quotes: Pick<QuoteService, 'quote'> };
+  notifications: Pick<NotificationsService, 'notify'>;
 }
 
 type HotelRef = { id: string; slug: string };
@@ -156,7 +158,21 @@ export function createChannelsService(
     },
 
     /** The sync's one push (its activity). */
-    push: createChannelPush(db, { readAri: createAriReader(deps), session }),
+    push: createChannelPush(db, {
+      readAri: createAriReader(deps),
+      session,
+      refused: (hotelId, reason) =>
+        db.transaction(async (trx) => {
+          await deps.notifications.notify(trx, hotelId, {
+            type: 'channel_sync_failed',
+            title: channelMessages.syncRefusedTitle,
+            body: reason.slice(0, 2000),
+            // One a day per reason: a refusal repeated by every change is told once.
+            dedupeKey: `channel-sync-failed:${hotelId}:${new Date().toISOString().slice(0, 10)}:${reason.slice(0, 100)}`,
+            data: {},
+          });
+        }),
+    }),
 
     /** For intake: the hotel's connection, or by the channel's property id (a webhook names only that). */
     connectionOf: (hotelId: string, conn: DbOrTrx = db) => connectionsRepository.find(conn, hotelId),

@@ -2,21 +2,41 @@ import type { Db } from '../../platform/db/knex';
 import { addDays } from '../../platform/dates';
 import type { ChannelPushResult } from '../../../workflows/contracts/channels';
 import type { Ari } from './channels.ari';
-import { fromChannel } from './channels.errors';
-import type { AvailabilityValue, ChannelCredentials, ChannelManager, RestrictionValue } from './channels.manager';
+import { channelFailure } from './channels.errors';
+import {
+  ChannelError,
+  type AvailabilityValue,
+  type ChannelCredentials,
+  type ChannelManager,
+  type PushResult,
+  type RateValues,
+  type RestrictionValue,
+} from './channels.manager';
 import { changedDays, rangesOf } from './channels.ranges';
 import { connectionsRepository, pushedRepository } from './channels.repository';
+import { refusedDays, refusedSummary } from './channels.refusals';
 import type { ChannelMapping, PushedState } from './channels.types';
 
 const nextDay = (date: string) => addDays(date, 1);
 const sameNumber = (a: number, b: number) => a === b;
-const sameText = (a: string, b: string) => a === b;
+const RATE_FIELDS: (keyof RateValues)[] = [
+  'rate',
+  'min_stay_arrival',
+  'min_stay_through',
+  'max_stay',
+  'closed_to_arrival',
+  'closed_to_departure',
+  'stop_sell',
+];
+const sameRate = (a: RateValues, b: RateValues) => RATE_FIELDS.every((field) => a[field] === b[field]);
 
-/** Per key, the window's values by date (what is kept as last pushed). */
-function byDate<V>(dates: string[], values: Map<string, V[]>): Record<string, Record<string, V>> {
-  return Object.fromEntries(
-    [...values].map(([key, list]) => [key, Object.fromEntries(dates.map((date, index) => [date, list[index]]))]),
-  );
+type Kind = keyof PushedState;
+/** A room type's or rate plan's values the channel now holds, by date; `unchanged`: as stored already. */
+interface Taken {
+  kind: Kind;
+  item_id: string;
+  dates: Record<string, unknown>;
+  unchanged: boolean;
 }
 
 export interface SyncParts {
@@ -25,58 +45,109 @@ export interface SyncParts {
     manager: ChannelManager;
     credentials: ChannelCredentials;
   };
+  /** Tells the hotel's staff the channel refused a push for good (the key, the property, the request). */
+  refused(hotelId: string, reason: string): Promise<void>;
+}
+
+/** Per kind, the values of the keys a call sent, by date, less the days the channel refused: what it now holds. */
+function taken<V>(
+  kind: Kind,
+  dates: string[],
+  sent: Map<string, V[]>,
+  before: Record<string, Record<string, V>>,
+  refused: Set<string>,
+  same: (a: V, b: V) => boolean,
+): Taken[] {
+  return [...sent].map(([id, list]) => {
+    const map: Record<string, V> = {};
+    dates.forEach((date, index) => {
+      if (!refused.has(`${id} ${date}`)) map[date] = list[index];
+    });
+    const was = before[id] ?? {};
+    const unchanged =
+      Object.keys(was).length === Object.keys(map).length &&
+      Object.entries(map).every(([date, value]) => was[date] !== undefined && same(was[date], value));
+    return { kind, item_id: id, dates: map, unchanged };
+  });
 }
 
 /**
- * One push: the window read afresh; per room type and rate plan the days that differ from what the channel was last
- * sent (every day when `full`), in ranges of equal consecutive days; one availability call, then one restrictions
- * call (in that order, Channex applies them in order). Each part is remembered as pushed once the channel took it,
- * so a retry after a failed second call does not send the first again.
+ * One push: the inventory version read, then the window; per room type and rate plan the days that differ from what
+ * the channel holds (every day when `full`), in ranges of equal consecutive days; one availability call, then one
+ * restrictions call (in that order, Channex applies them in order). What the channel took is written once, at the
+ * end (or, when the second call fails, what the first took), only the rows that changed; days it refused under a
+ * 200 (its warnings) are not kept as taken, so every later push sends them again, and the connection's `last_error`
+ * names them until a push of them succeeds. A refusal for good (a wrong key, an unknown property, a 4xx) is recorded
+ * on the connection and told to staff, and the push ends without failing (later pushes go on). `stale`: the version
+ * moved while this push ran (a change it may have missed, whose wake may have been coalesced): push again.
  */
 export function createChannelPush(db: Db, parts: SyncParts) {
-  return async function push(hotelId: string, full: boolean): Promise<ChannelPushResult> {
+  return async function push(hotelId: string, full: boolean, signal?: AbortSignal): Promise<ChannelPushResult> {
     const row = await connectionsRepository.find(db, hotelId);
     if (!row) return { status: 'gone', calls: 0 };
     const { manager, credentials } = parts.session(row);
+    const version = await pushedRepository.inventoryVersion(db, hotelId);
     const ari = await parts.readAri(hotelId, row);
-    const before = full ? undefined : await pushedRepository.get(db, hotelId);
-    const rateTexts = new Map([...ari.rates].map(([id, list]) => [id, list.map((values) => JSON.stringify(values))]));
+    const before = await pushedRepository.get(db, hotelId);
+    const known = full ? { availability: {}, restrictions: {} } : before;
 
     const availability: AvailabilityValue[] = [...ari.availability].flatMap(([roomTypeId, counts]) =>
-      rangesOf(changedDays(ari.dates, counts, before?.availability[roomTypeId], sameNumber), sameNumber, nextDay).map(
+      rangesOf(changedDays(ari.dates, counts, known.availability[roomTypeId], sameNumber), sameNumber, nextDay).map(
         ({ value, ...range }) => ({ room_type_id: roomTypeId, ...range, availability: value }),
       ),
     );
-    const restrictions: RestrictionValue[] = [...rateTexts].flatMap(([ratePlanId, texts]) =>
-      rangesOf(changedDays(ari.dates, texts, before?.restrictions[ratePlanId], sameText), sameText, nextDay).map(
-        ({ value, ...range }) => ({ rate_plan_id: ratePlanId, ...range, ...JSON.parse(value) }),
+    const restrictions: RestrictionValue[] = [...ari.rates].flatMap(([ratePlanId, list]) =>
+      rangesOf(changedDays(ari.dates, list, known.restrictions[ratePlanId], sameRate), sameRate, nextDay).map(
+        ({ value, ...range }) => ({ rate_plan_id: ratePlanId, ...range, ...value }),
       ),
     );
 
-    const state: PushedState = {
-      availability: byDate(ari.dates, ari.availability),
-      restrictions: before?.restrictions ?? {},
-    };
     let calls = 0;
     const warnings: unknown[] = [];
+    const rows: Taken[][] = [];
+    const send = async <V>(
+      kind: Kind,
+      values: object[],
+      sent: Map<string, V[]>,
+      same: (a: V, b: V) => boolean,
+      call: () => Promise<PushResult>,
+    ) => {
+      signal?.throwIfAborted();
+      const refused = values.length > 0 ? (await call()).warnings : [];
+      if (values.length > 0) calls += 1;
+      warnings.push(...refused);
+      const idField = kind === 'availability' ? 'room_type_id' : 'rate_plan_id';
+      const days = refusedDays(refused, idField);
+      rows.push(taken(kind, ari.dates, sent, before[kind] as Record<string, Record<string, V>>, days, same));
+    };
     try {
-      if (availability.length > 0) {
-        warnings.push(...(await fromChannel(() => manager.pushAvailability(credentials, availability))).warnings);
-        calls += 1;
-      }
-      await pushedRepository.set(db, hotelId, state);
-      if (restrictions.length > 0) {
-        warnings.push(...(await fromChannel(() => manager.pushRestrictions(credentials, restrictions))).warnings);
-        calls += 1;
-      }
-      await pushedRepository.set(db, hotelId, { ...state, restrictions: byDate(ari.dates, rateTexts) });
+      await send('availability', availability, ari.availability, sameNumber, () =>
+        manager.pushAvailability(credentials, availability),
+      );
+      await send('restrictions', restrictions, ari.rates, sameRate, () =>
+        manager.pushRestrictions(credentials, restrictions),
+      );
     } catch (error) {
-      await connectionsRepository.recordSync(db, hotelId, { synced: false, error: (error as Error).message });
-      throw error;
+      await keep(hotelId, rows);
+      const failure = error instanceof ChannelError ? channelFailure(error) : (error as Error);
+      await connectionsRepository.recordSync(db, hotelId, { synced: false, error: failure.message });
+      if (!(error instanceof ChannelError) || error.retryable) throw failure;
+      await parts.refused(hotelId, failure.message);
+      return { status: 'refused', calls, stale: false, nextDayAt: ari.nextDayAt };
     }
-    // Values the channel refused under a 200 are not retried (the next full sync sends them again): staff see them.
-    const refused = warnings.length > 0 ? `${warnings.length} value(s) refused: ${JSON.stringify(warnings[0])}` : null;
-    await connectionsRepository.recordSync(db, hotelId, { synced: true, error: refused });
-    return { status: 'connected', calls };
+    await keep(hotelId, rows);
+    await connectionsRepository.recordSync(db, hotelId, { synced: true, error: refusedSummary(warnings) });
+    const stale = (await pushedRepository.inventoryVersion(db, hotelId)) !== version;
+    return { status: 'connected', calls, stale, nextDayAt: ari.nextDayAt };
   };
+
+  /** Writes what the channel took: once per push, only the rows that changed. */
+  async function keep(hotelId: string, rows: Taken[][]) {
+    const changed = rows.flat().filter((item) => !item.unchanged);
+    await pushedRepository.set(
+      db,
+      hotelId,
+      changed.map(({ kind, item_id, dates }) => ({ kind, item_id, dates })),
+    );
+  }
 }

@@ -1,4 +1,6 @@
-/** The channel managers a hotel can connect; each has its adapter (`channels.providers.ts`). */
+import type { RateValues } from './channels.manager';
+
+/** The channel managers a hotel can connect; each has its adapter behind the `ChannelManager` seam (`channels.manager.ts`; Channex: `channels.channex.ts`). */
 export const CHANNEL_PROVIDERS = ['channex'] as const;
 export type ChannelProvider = (typeof CHANNEL_PROVIDERS)[number];
 
@@ -63,5 +65,5 @@ export interface Connection extends ChannelMapping {
 /** What was last pushed, per room type (rooms to sell) and rate plan (price and restrictions), by date. */
 export interface PushedState {
   availability: Record<string, Record<string, number>>;
-  restrictions: Record<string, Record<string, string>>;
+  restrictions: Record<string, Record<string, RateValues>>;
 }

@@ -21,6 +21,7 @@ export const NOTIFICATION_TYPES = [
   'night_audit_failed',
   'webhook_paused',
   'channel_booking_unplaced',
+  'channel_sync_failed',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

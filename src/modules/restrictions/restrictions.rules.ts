@@ -1,5 +1,6 @@
 import { daysBetween } from '../../platform/http/schemas';
 import {
+  FLAG_FIELDS,
   RESTRICTION_FIELDS,
   type BrokenRestriction,
   type RestrictedStay,
@@ -40,7 +41,7 @@ function readsOn(field: RestrictionField, night: string, stay: RestrictedStay): 
   return night >= stay.check_in && night < stay.check_out;
 }
 
-const applies = (row: RestrictionNight, stay: RestrictedStay) =>
+const applies = (row: RestrictionNight, stay: Pick<RestrictedStay, 'category_id' | 'tariff_id'>) =>
   row.category_id === stay.category_id && (row.tariff_id === null || row.tariff_id === stay.tariff_id);
 
 /** A restriction a stay breaks, with the category and tariff (none: category-wide) of the row that sets it. */
@@ -72,6 +73,28 @@ const LOWER_IS_STRICTER: readonly RestrictionField[] = ['max_stay', 'max_advance
 function asStrict(field: RestrictionField, value: number | boolean, other: number | boolean): boolean {
   if (typeof value === 'boolean' || typeof other === 'boolean') return true;
   return LOWER_IS_STRICTER.includes(field) ? value <= other : value >= other;
+}
+
+/**
+ * The restrictions in force on one night for a category and tariff, as a stay would meet them: of a category-wide
+ * row and the tariff's, the stricter per field (by the same order as a refusal's); null (a flag: false) where none is set.
+ * The channel sync reads the values it pushes through this.
+ */
+export function inForce(
+  rows: RestrictionNight[],
+  stay: Pick<RestrictedStay, 'category_id' | 'tariff_id'>,
+): Record<RestrictionField, number | boolean | null> {
+  const values = Object.fromEntries(
+    RESTRICTION_FIELDS.map((field) => [field, (FLAG_FIELDS as readonly string[]).includes(field) ? false : null]),
+  ) as Record<RestrictionField, number | boolean | null>;
+  for (const row of rows.filter((item) => applies(item, stay)))
+    for (const field of RESTRICTION_FIELDS) {
+      const value = row[field];
+      const known = values[field];
+      if (value === null || value === false) continue;
+      if (known === null || known === false || !asStrict(field, known, value)) values[field] = value;
+    }
+  return values;
 }
 
 /**

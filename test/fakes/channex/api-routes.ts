@@ -89,6 +89,13 @@ function idOf(request: Request): string {
  * (10 calls a minute per kind per property, on the property's clock). An ARI call none of whose values names a
  * property of the key is limited and logged on the key's own (10 a minute per kind, on the real clock).
  */
+/** A forced fault as Channex answers it: a refusal of the request (400, 422), its limit (429) or an outage. */
+function faultError(status: number) {
+  if (status === 400) return badRequest(['forced fault']);
+  if (status === 422) return validationError({ values: ['forced fault'] });
+  return status === 429 ? tooManyRequests() : serverError(status);
+}
+
 export class Calls {
   constructor(private readonly state: FakeChannexState) {}
 
@@ -98,7 +105,7 @@ export class Calls {
       const fault = this.state.takeFault(property, kind);
       if (fault !== undefined) {
         this.log(properties, kind, fault, values);
-        throw fault === 429 ? tooManyRequests() : serverError(fault);
+        throw faultError(fault);
       }
     }
     response.once('finish', () => this.log(properties, kind, response.statusCode, values, response.locals.warnings));

@@ -35,7 +35,7 @@ export interface FakeChannexControl {
   /** The key's ARI calls that named none of its properties (not on any property's log), limited on their own. */
   keyCalls(apiKey: string): Promise<CallRecord[]>;
   /**
-   * Makes the property's next `count` API calls of `kind` fail with `status` (429, 500, 502 or 503): ARI writes and
+   * Makes the property's next `count` API calls of `kind` fail with `status` (400, 422, 429, 500, 502 or 503): ARI writes and
    * reads of `availability` or `restrictions`, `feed` polls, or `any` call (the default). A kind's own fault is
    * taken before `any`; injecting one again for a kind replaces it (count 0 clears it).
    */

@@ -34,7 +34,7 @@ export interface PropertySpec {
   alarm_after_ms?: number;
 }
 
-const FAULT_STATUSES = [429, 500, 502, 503];
+const FAULT_STATUSES = [400, 422, 429, 500, 502, 503];
 
 /** The test's levers, under /_fake (no auth, not part of Channex): all per property. */
 export function controlRoutes(state: FakeChannexState, bookings: Bookings, notifier: Notifier): Router {
