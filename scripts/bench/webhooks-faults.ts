@@ -77,7 +77,9 @@ async function startOwnStack(env: NodeJS.ProcessEnv) {
  */
 async function subscribedHotel(baseUrl: string, db: Db, rooms: number) {
   const [email] = await registerConfirmedOwners(baseUrl, db, 1);
-  const { token, hotel } = await signIn(baseUrl, email!);
+  const session = await signIn(baseUrl, email!);
+  const { hotel } = session;
+  let { token } = session;
   const create = (resource: string, body: object) =>
     call<{ id: string }>(baseUrl, 'POST', `${hotel}/${resource}`, token, body);
   const category = await create('room-categories', { name: 'Faults', base_price: 5000 });
@@ -93,11 +95,17 @@ async function subscribedHotel(baseUrl: string, db: Db, rooms: number) {
   const change = async (i: number) => {
     const body = { status: Math.floor(i / rooms) % 2 === 0 ? 'dirty' : 'clean' };
     for (;;) {
-      const done = await call(baseUrl, 'PATCH', `${hotel}/rooms/${roomIds[i % rooms]}/status`, token, body).then(
-        () => true,
-        () => false,
+      const refused = await call(baseUrl, 'PATCH', `${hotel}/rooms/${roomIds[i % rooms]}/status`, token, body).then(
+        () => undefined,
+        (error: Error) => error.message,
       );
-      if (done) return;
+      if (refused === undefined) return;
+      // The access token lasts minutes: a long run signs in again (the API down also lands here, and retries).
+      if (refused.includes(': 401 '))
+        token = await signIn(baseUrl, email!).then(
+          (session) => session.token,
+          () => token,
+        );
       await sleep(200);
     }
   };
