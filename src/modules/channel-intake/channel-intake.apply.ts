@@ -57,6 +57,9 @@ function isNewer(
   return kind > 0 || (kind === 0 && revision.id > recorded.revision_id);
 }
 
+/** Times a revision is applied again when its booking changed under it, before the round fails for a retry. */
+const MAX_RACES = 3;
+
 const messages = {
   checkedOut: 'Гость этой брони канала уже выехал: изменение не применено, свяжитесь с OTA',
   currency: 'Бронь канала в другой валюте, чем валюта отеля:',
@@ -174,12 +177,12 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
 
   /** Our booking of the channel's booking, if it has one still. */
   async function currentBooking(hotelId: string, channelBookingId: string) {
-    const bookingId = await revisions.bookingOf(db, hotelId, channelBookingId);
-    if (!bookingId) return undefined;
+    const known = await revisions.bookingOf(db, hotelId, channelBookingId);
+    if (!known) return { known };
     try {
-      return (await bookings.get(hotelId, bookingId)) as Pick<Booking, 'id' | 'status' | 'category_id'>;
+      return { known, current: (await bookings.get(hotelId, known)) as NonNullable<Current> };
     } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
+      if (error instanceof NotFoundError) return { known };
       throw error;
     }
   }
@@ -199,8 +202,8 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
 
   /** The revision's stay written: our booking made, or changed, or cancelled. */
   async function write(hotel: Hotel, revision: ChannelRevision, placement: Placement) {
-    const current = await currentBooking(hotel.id, revision.bookingId);
-    const within = recorder(hotel.id, revision, current?.id);
+    const { known, current } = await currentBooking(hotel.id, revision.bookingId);
+    const within = recorder(hotel.id, revision, known);
     if (revision.kind === 'cancelled') {
       if (!isLive(current)) return transactionWithRetry(db, (trx) => within(trx, current ?? null));
       const cancel = { status: 'cancelled' as const, cancel_reason: `Отменена в ${revision.otaName}` };
@@ -218,9 +221,9 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
    */
   async function place(hotel: Hotel, record: RevisionRecord, placement: Placement & { ok: true }, settle: Within) {
     if (record.kind === 'cancelled') throw new ConflictError(messages.cancellation, 'revision_cancellation');
-    const current = await currentBooking(hotel.id, record.channel_booking_id);
+    const { known, current } = await currentBooking(hotel.id, record.channel_booking_id);
     const within: Within = async (trx, booking) => {
-      await lockUnchanged(trx, hotel.id, record.channel_booking_id, current?.id);
+      await lockUnchanged(trx, hotel.id, record.channel_booking_id, known);
       await settle(trx, booking);
     };
     try {
@@ -237,6 +240,7 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     hotel: Hotel,
     revision: ChannelRevision,
     mapping: IntakeMapping,
+    races = 0,
   ): Promise<RevisionOutcome | 'duplicate'> {
     if (await revisions.byRevisionId(db, hotel.id, revision.id)) return 'duplicate';
     const latest = await revisions.latest(db, hotel.id, revision.bookingId);
@@ -247,7 +251,10 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
       return 'applied';
     } catch (error) {
       if (error instanceof Outrun) {
-        if (error.outcome === 'raced') return apply(hotel, revision, mapping);
+        // Staff placed its booking meanwhile: applied again to the booking now known (a few times at most).
+        if (error.outcome === 'raced' && races < MAX_RACES) return apply(hotel, revision, mapping, races + 1);
+        if (error.outcome === 'raced')
+          throw new Error(`channel booking ${revision.bookingId} kept changing`, { cause: error });
         return error.outcome === 'duplicate' ? 'duplicate' : record(hotel.id, revision, 'superseded');
       }
       const refused = revision.kind !== 'cancelled' && !placement.ok && placement.reason;
