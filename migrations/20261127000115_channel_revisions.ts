@@ -6,7 +6,8 @@ import { installAuditTriggers } from '../src/platform/db/audit-tables';
  * announced, recorded once per hotel and revision id in the transaction that applied it (so a second delivery
  * changes nothing), with the channel's booking it belongs to and its time at the channel (so an older revision than
  * one applied is recorded as superseded), and the revisions that could not be placed, kept for the staff with the
- * revision as the channel sent it. `channel_intake_hooks` holds each hotel's intake: the hash of its webhook token and
+ * revision as intake parsed it (the subset it reads: guest's name and contacts, the OTA's notes, rooms and prices; erased
+ * with the guest by the module's `personalData`). `channel_intake_hooks` holds each hotel's intake: the hash of its webhook token and
  * the webhook registered at the channel with it.
  */
 export async function up(knex: Knex): Promise<void> {

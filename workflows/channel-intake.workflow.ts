@@ -25,7 +25,8 @@ export const channelIntakeFetch = defineSignal<[Partial<ChannelIntakeFetch>?]>(C
  * then the channel's feed, and applies and acknowledges each; then it waits for a "fetch" (a webhook, the schedule's
  * sweep) or CHANNEL_INTAKE_POLL, and reads again. One run per hotel applies the hotel's revisions one at a time. It
  * continues as new every CHANNEL_INTAKE_ROUNDS_PER_RUN rounds or when the server suggests it (the named revisions
- * not read yet go with it), and ends when the hotel is no longer connected (the sweep starts it again once it is).
+ * not read yet go with it), and ends when the hotel is no longer connected. The sweep starts it for every connected
+ * hotel (connecting the channel is enough; the webhook's registration only wakes it sooner).
  */
 export async function channelIntake(input: ChannelIntakeInput & Partial<ChannelIntakeFetch>): Promise<void> {
   const named = new Set(input.revisionIds ?? []);
@@ -45,7 +46,7 @@ export async function channelIntake(input: ChannelIntakeInput & Partial<ChannelI
   await continueAsNew<typeof channelIntake>({ hotelId: input.hotelId, revisionIds: [...named] });
 }
 
-/** The schedule's sweep (every minute): each enrolled hotel's intake woken, started or revived. */
+/** The schedule's sweep (every minute): each connected hotel's intake woken, started or revived. */
 export async function channelIntakeSweep(): Promise<void> {
   await activities.wakeChannelIntakes();
 }

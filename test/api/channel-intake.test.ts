@@ -2,6 +2,7 @@ import { fakeChannexControl, startFakeChannex, type FakeChannex, type FakeChanne
 import type { BookingRevision, RevisionSpec } from '../fakes/channex';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { databaseHits } from '../helpers/personal-data';
 import { startFaultStack, type FaultStack } from '../helpers/processes';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
@@ -216,9 +217,9 @@ describe('OTA revisions', () => {
       check_out: spec.departure_date,
       price: '4500.00',
     });
-    // The modification came first and made the booking; the older new booking it followed changed nothing.
+    // Both in the feed when the first call woke the intake: applied in the channel's order, whatever the calls' order.
     expect(await revisionsOfBooking(found[0].id)).toMatchObject([
-      { revision_id: made.id, outcome: 'superseded' },
+      { revision_id: made.id, outcome: 'applied' },
       { revision_id: modified.id, outcome: 'applied' },
     ]);
   });
@@ -240,7 +241,7 @@ describe('OTA revisions', () => {
     expect(found.status).toBe('cancelled');
     expect(await revisionsOfBooking(found.id)).toMatchObject([
       { revision_id: made.id, outcome: 'applied' },
-      { revision_id: modified.id, outcome: 'superseded' },
+      { revision_id: modified.id, outcome: 'applied' },
       { revision_id: cancelled.id, outcome: 'applied' },
     ]);
   });
@@ -316,6 +317,139 @@ describe('an OTA booking that cannot be placed', () => {
   });
 });
 
+describe('what staff hold against the channel', () => {
+  const setStatus = (id: string, status: string) =>
+    t.http
+      .patch(api(`/bookings/${id}`))
+      .set(as(hotel.accessToken))
+      .send({ status })
+      .expect(200);
+  const unplacedOf = async (revisionId: string) => {
+    const { body } = await t.http.get(api('/channel-intake/unplaced')).set(as(hotel.accessToken)).expect(200);
+    return (body.items as { id: string; revision_id: string; unplaced_reason: string }[]).find(
+      (entry) => entry.revision_id === revisionId,
+    );
+  };
+  const placing = (id: string, body: object = {}) =>
+    t.http
+      .post(api(`/channel-intake/unplaced/${id}/place`))
+      .set(as(hotel.accessToken))
+      .send(body);
+
+  it('a modification keeps the staff’s notes; one of a live booking left unplaced is placed on that booking', async () => {
+    const spec = booking('double', 100, 2);
+    const made = await revision(spec);
+    await acknowledged(made);
+    const [created] = await bookingsOf(spec.ota_reservation_code);
+    const staffNote = `${created.notes}\nVIP: late arrival`;
+    await t.http
+      .patch(api(`/bookings/${created.id}`))
+      .set(as(hotel.accessToken))
+      .send({ notes: staffNote })
+      .expect(200);
+    const modified = await revision({
+      status: 'modified',
+      booking_id: made.booking_id,
+      rooms: [{ ...spec.rooms[0], adults: 3 }],
+    });
+    await acknowledged(modified);
+    expect((await bookingsOf(spec.ota_reservation_code))[0]).toMatchObject({ guests_count: 3, notes: staffNote });
+
+    const moved = await revision({
+      status: 'modified',
+      booking_id: made.booking_id,
+      rooms: [{ room_type_id: roomType.suite.id, rate_plan_id: roomType.suite.ratePlan, rate: '4500.00' }],
+    });
+    await acknowledged(moved);
+    const item = await unplacedOf(moved.id);
+    expect(item).toMatchObject({ unplaced_reason: 'unmapped_room_type' });
+    const { body: rooms } = await t.http.get(api('/rooms')).set(as(hotel.accessToken)).expect(200);
+    const room = (rooms as { id: string; category_id: string }[]).find((r) => r.category_id === categories.double)!;
+    const { body: placed } = await placing(item!.id, { room_id: room.id }).expect(200);
+    expect(placed.booking).toMatchObject({ id: created.id, room_id: room.id });
+    expect(await bookingsOf(spec.ota_reservation_code)).toHaveLength(1);
+  });
+
+  it('priced in another currency than the hotel’s is left unplaced, never booked as roubles', async () => {
+    await control.openProperty(PROPERTY, { api_key: API_KEY, currency: 'EUR' });
+    const spec = booking('double', 110, 1);
+    const made = await revision(spec).finally(() =>
+      control.openProperty(PROPERTY, { api_key: API_KEY, currency: 'RUB' }),
+    );
+    await acknowledged(made);
+    expect(await unplacedOf(made.id)).toMatchObject({ unplaced_reason: 'other_currency' });
+    expect(await bookingsOf(spec.ota_reservation_code)).toHaveLength(0);
+  });
+
+  it('a cancellation left unplaced is not placed; a modification of a stay checked out makes no second booking', async () => {
+    const spec = booking('double', 0, 1);
+    const made = await revision(spec);
+    await acknowledged(made);
+    const [created] = await bookingsOf(spec.ota_reservation_code);
+    await setStatus(created.id, 'checked_in');
+    const cancelled = await revision({ status: 'cancelled', booking_id: made.booking_id });
+    await acknowledged(cancelled);
+    const item = await unplacedOf(cancelled.id);
+    expect(item).toMatchObject({ unplaced_reason: 'refused' });
+    const refused = await placing(item!.id).expect(409);
+    expect(refused.body.code).toBe('revision_cancellation');
+    expect(await bookingsOf(spec.ota_reservation_code)).toMatchObject([{ id: created.id, status: 'checked_in' }]);
+
+    const left = booking('double', 0, 1);
+    const stay = await revision(left);
+    await acknowledged(stay);
+    const [ours] = await bookingsOf(left.ota_reservation_code);
+    await setStatus(ours.id, 'checked_in');
+    await setStatus(ours.id, 'checked_out');
+    const late = await revision({
+      status: 'modified',
+      booking_id: stay.booking_id,
+      rooms: [{ ...left.rooms[0], adults: 1 }],
+    });
+    await acknowledged(late);
+    expect(await unplacedOf(late.id)).toMatchObject({ unplaced_reason: 'checked_out' });
+    expect(await bookingsOf(left.ota_reservation_code)).toMatchObject([{ id: ours.id, status: 'checked_out' }]);
+  });
+});
+
+describe('a hotel that only connected its channel', () => {
+  it('takes in its OTA bookings by the minute’s poll, its webhook never registered', async () => {
+    const other = await registerHotel(t);
+    const property = 'c1a7e0de-0000-4000-8000-00000000a002';
+    const key = 'intake-test-key-0002';
+    const opened = await control.openProperty(property, {
+      api_key: key,
+      room_types: [{ title: 'Twin', rate_plans: [{ title: 'Twin BAR' }] }],
+    });
+    const category = (await createCategory(t, other)).id;
+    await createRoom(t, other, category);
+    await t.http
+      .post(api('/channel-connection', other.slug))
+      .set(as(other.accessToken))
+      .send({
+        provider: 'channex',
+        api_key: key,
+        property_id: property,
+        room_types: [{ room_type_id: opened.room_types[0].id, category_id: category }],
+        rate_plans: [],
+      })
+      .expect((response) => expect(response.body).toMatchObject({ property_id: property }));
+    const [type] = opened.room_types;
+    const made = await control.makeRevision(property, {
+      ...booking('double', 5, 1),
+      rooms: [{ room_type_id: type.id, rate_plan_id: type.rate_plans[0].id, rate: '3000.00' }],
+      webhook: 'none',
+    });
+    await until(
+      async () =>
+        (await control.revisions(property)).find((item) => item.id === made.id)?.acknowledge_status === 'acknowledged',
+      { what: 'the revision acknowledged', ...WAIT },
+    );
+    const { body } = await t.http.get(api('/bookings', other.slug)).set(as(other.accessToken)).expect(200);
+    expect((body as Listed[]).filter((item) => item.source === 'ota')).toHaveLength(1);
+  });
+});
+
 describe('the webhook route', () => {
   it('refuses a call without the hotel’s token, whatever it claims, and changes nothing', async () => {
     const spec = booking('double', 80, 1);
@@ -332,6 +466,34 @@ describe('the webhook route', () => {
   });
 });
 
+describe('personal data', () => {
+  it('an OTA guest erased leaves none of their name or contacts, in the database or the revisions shown', async () => {
+    const n = String(Date.now() % 1e7).padStart(7, '0');
+    const [surname, phone, mail] = [`Otaguest${n}`, `+7916${n}`, `ota${n}@guest.example`];
+    const spec = booking('double', 90, 1, { customer: { name: 'Anna', surname, mail, phone }, notes: `call ${phone}` });
+    const made = await revision(spec);
+    await acknowledged(made);
+    const [created] = await bookingsOf(spec.ota_reservation_code);
+    const cancelled = await revision({ status: 'cancelled', booking_id: made.booking_id });
+    await acknowledged(cancelled);
+    expect(await databaseHits(t, [surname, phone, mail])).toEqual(
+      expect.arrayContaining(['channel_revisions.revision']),
+    );
+    const { body: stay } = await t.http
+      .get(api(`/bookings/${created.id}`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    const guest = (stay.guests as { guest_id: string; is_primary: boolean }[]).find((item) => item.is_primary)!;
+    await t.http
+      .post(api(`/personal-data/guests/${guest.guest_id}/erasure`))
+      .set(as(hotel.accessToken))
+      .expect(200);
+    expect(await databaseHits(t, [surname, phone, mail])).toEqual([]);
+    const shown = JSON.stringify(await revisionsOfBooking(created.id));
+    for (const needle of [surname, phone, mail]) expect(shown).not.toContain(needle);
+  });
+});
+
 describe('another hotel', () => {
   it('sees none of the hotel’s OTA bookings and can act on none', async () => {
     const other = await registerHotel(t);
@@ -345,5 +507,13 @@ describe('another hotel', () => {
         .post(api(`/channel-intake/unplaced/${item.id}/dismiss`, other.slug))
         .set(as(desk.accessToken))
         .expect(404);
+  });
+});
+
+describe('the webhook’s registration', () => {
+  it('answers the channel’s failure as a provider error (503), never a 500, and changes nothing', async () => {
+    await control.injectFault(PROPERTY, 500, 5);
+    const { status, body } = await t.http.put(api('/channel-intake/webhook')).set(as(hotel.accessToken));
+    expect({ status, code: body.code }).toEqual({ status: 503, code: 'channel_unavailable' });
   });
 });

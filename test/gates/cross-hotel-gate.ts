@@ -77,7 +77,9 @@ const OWN_STATUS_EXCEPTIONS: Record<string, { status: number; reason: string }> 
   },
   'PUT /api/hotels/:slug/channel-intake/webhook': {
     status: 409,
-    reason: 'the sweep disconnected the hotel from its channel before (DELETE /channel-connection comes first)',
+    reason:
+      "`channel_not_connected`: A's own writes run in the routes' order, and the channels module's DELETE " +
+      '/channel-connection (registered before channel intake) has disconnected A by then',
   },
 };
 

@@ -1,5 +1,5 @@
 import { placementOf } from '../../src/modules/channel-intake/channel-intake.booking';
-import { parseFeed, parseRevision } from '../../src/modules/channel-intake/channel-intake.revision';
+import { channelMicros, parseFeed, parseRevision } from '../../src/modules/channel-intake/channel-intake.revision';
 
 /** A revision as Channex answers one, with what the test changes. */
 function answer(attributes: Record<string, unknown> = {}) {
@@ -49,9 +49,23 @@ describe('a Channex booking revision', () => {
       bookingId: 'bk-1',
       kind: 'new',
       paymentCollect: 'ota',
-      insertedAt: new Date('2026-11-28T01:00:00.000Z'),
+      insertedAt: '2026-11-28T01:00:00.000Z',
       rooms: [{ roomTypeId: 'rt-1', nights: { '2026-12-01': '4000.00', '2026-12-02': '5000.00' }, adults: 2 }],
     });
+  });
+
+  it('keeps the channel’s time to the microsecond, and the guest’s fields cut to what a booking takes', () => {
+    const revision = parseRevision(
+      answer({
+        inserted_at: '2026-11-28T01:00:00.123456Z',
+        customer: { name: 'N'.repeat(300), surname: 'Petrov', mail: null, phone: '+7'.padEnd(80, '1') },
+      }),
+    );
+    expect(revision.insertedAt).toBe('2026-11-28T01:00:00.123456Z');
+    expect(channelMicros(revision.insertedAt) - channelMicros('2026-11-28T01:00:00.123455Z')).toBe(1n);
+    expect(channelMicros('2026-11-28T04:00:00.5+03:00')).toBe(channelMicros('2026-11-28T01:00:00.500000Z'));
+    expect(revision.customer.name).toHaveLength(100);
+    expect(revision.customer.phone).toHaveLength(30);
   });
 
   it('not of the documented shape is the channel’s fault (502), never read in part', () => {

@@ -25,6 +25,8 @@ export interface IntakeRound {
   duplicates: number;
   superseded: number;
   unplaced: number;
+  /** Revisions the channel answered that intake cannot read: left unacknowledged, the staff told; the round goes on. */
+  unreadable?: number;
 }
 
 export interface ChannelIntakeActivities {
@@ -35,7 +37,7 @@ export interface ChannelIntakeActivities {
    * a retried round applies nothing twice (the record is unique per revision id) and acknowledges again.
    */
   pullChannelRevisions(input: ChannelIntakeInput & ChannelIntakeFetch): Promise<IntakeRound>;
-  /** The schedule's sweep: every enrolled hotel's intake woken (started, or revived); the count. */
+  /** The schedule's sweep: every connected hotel's intake woken (started, or revived); the count. */
   wakeChannelIntakes(): Promise<number>;
 }
 
@@ -55,7 +57,8 @@ export const CHANNEL_INTAKE_ROUNDS_PER_RUN = 100;
 export const CHANNEL_INTAKE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  // Bounded: a round failing this often ends the run; the minute sweep starts the hotel's intake again.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 };
 
 export type ChannelIntakeWorkflow = (input: ChannelIntakeInput) => Promise<void>;

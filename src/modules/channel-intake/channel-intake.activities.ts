@@ -4,7 +4,7 @@ import type { ChannelIntakeService } from './channel-intake.service';
 
 /**
  * The intake workflow's activities: a round of the hotel's feed (heartbeating, so a round of a dead worker is retried
- * within seconds), and the schedule's wake of every enrolled hotel.
+ * within seconds), and the schedule's wake of every connected hotel.
  */
 export function channelIntakeActivities(intake: ChannelIntakeService): ChannelIntakeActivities {
   return {

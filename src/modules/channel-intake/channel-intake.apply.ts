@@ -1,15 +1,17 @@
 import type { Knex } from 'knex';
 import { transactionWithRetry } from '../../platform/db/retry';
 import type { Db } from '../../platform/db/knex';
-import { AppError, NotFoundError } from '../../platform/errors';
-import type { Booking, BookingsService } from '../bookings';
+import { AppError, ConflictError, NotFoundError } from '../../platform/errors';
+import type { Booking, BookingInput, BookingsService } from '../bookings';
 import type { NotificationsService } from '../notifications';
 import type { RoomsService } from '../rooms';
 import { placementOf, type Placement } from './channel-intake.booking';
+import { channelMicros } from './channel-intake.revision';
 import { revisionsRepository as revisions } from './channel-intake.repository';
 import type {
   ChannelRevision,
   IntakeChannels,
+  RevisionRecord,
   IntakeMapping,
   RevisionOutcome,
   UnplacedReason,
@@ -26,11 +28,16 @@ export interface ApplyDependencies {
 export interface Hotel {
   id: string;
   slug: string;
+  /** What the hotel prices in (ISO 4217): a revision in another currency is left for the staff. */
+  currency: string;
 }
 
-/** A revision that lost its place while being applied: recorded as what it is, nothing of it written. */
+/**
+ * A revision that lost its place while being applied (another revision of its booking counted first, or staff placed
+ * it meanwhile): recorded as what it is, or applied again, nothing of it written.
+ */
 class Outrun extends Error {
-  constructor(readonly outcome: 'duplicate' | 'superseded') {
+  constructor(readonly outcome: 'duplicate' | 'superseded' | 'raced') {
     super(outcome);
   }
 }
@@ -41,18 +48,37 @@ const KIND_ORDER = { new: 0, modified: 1, cancelled: 2 } as const;
 /** Whether `revision` comes after the recorded one in the channel's order (its time there, its kind, then its id). */
 function isNewer(
   revision: ChannelRevision,
-  recorded: { channel_at: Date; kind: ChannelRevision['kind']; revision_id: string },
+  recorded: Pick<RevisionRecord, 'channel_at' | 'channel_at_exact' | 'kind' | 'revision_id'>,
 ): boolean {
-  const at = revision.insertedAt.getTime() - recorded.channel_at.getTime();
-  if (at !== 0) return at > 0;
+  const exact = recorded.channel_at_exact ?? recorded.channel_at.toISOString();
+  const at = channelMicros(revision.insertedAt) - channelMicros(exact);
+  if (at !== 0n) return at > 0n;
   const kind = KIND_ORDER[revision.kind] - KIND_ORDER[recorded.kind];
   return kind > 0 || (kind === 0 && revision.id > recorded.revision_id);
 }
 
+/** Times a revision is applied again when its booking changed under it, before the round fails for a retry. */
+const MAX_RACES = 3;
+
+const messages = {
+  checkedOut: 'Гость этой брони канала уже выехал: изменение не применено, свяжитесь с OTA',
+  currency: 'Бронь канала в другой валюте, чем валюта отеля:',
+  cancellation: 'Отмену брони канала нельзя разместить: отклоните её',
+  raced: 'Бронь канала изменилась, пока её размещали: обновите список',
+};
+
+/** The refusals of ours that leave a revision for the staff, by their code. */
+const OWN_REASONS: Record<string, UnplacedReason> = {
+  no_free_room: 'no_free_room',
+  room_taken: 'no_free_room',
+  checked_out: 'checked_out',
+  other_currency: 'other_currency',
+};
+
 /** The answer a refusal of the bookings service means for the revision (a refusal of ours goes on up). */
 function unplacedReasonOf(error: unknown): UnplacedReason | undefined {
   if (!(error instanceof AppError) || error.status >= 500) return undefined;
-  return error.code === 'no_free_room' || error.code === 'room_taken' ? 'no_free_room' : 'refused';
+  return OWN_REASONS[error.code] ?? 'refused';
 }
 
 /**
@@ -63,10 +89,19 @@ function unplacedReasonOf(error: unknown): UnplacedReason | undefined {
 export function createApply({ db, bookings, rooms, notifications, channels }: ApplyDependencies) {
   const actorOf = (hotel: Hotel) => ({ userId: null, hotelSlug: hotel.slug, mayOverride: true });
 
+  /**
+   * Under the channel booking's lock (the intake's and the staff's placing alike): our booking of it still the one
+   * the write was decided on, else the write is refused (`raced`).
+   */
+  async function lockUnchanged(trx: Knex.Transaction, hotelId: string, channelBookingId: string, bookingId?: string) {
+    await revisions.lockBooking(trx, hotelId, channelBookingId);
+    if ((await revisions.bookingOf(trx, hotelId, channelBookingId)) !== bookingId) throw new Outrun('raced');
+  }
+
   /** In the booking's transaction: the revision recorded as applied, unless another got there first. */
-  function recorder(hotelId: string, revision: ChannelRevision) {
+  function recorder(hotelId: string, revision: ChannelRevision, current: string | undefined) {
     return async (trx: Knex.Transaction, booking: Pick<Booking, 'id'> | null) => {
-      await revisions.lockBooking(trx, hotelId, revision.bookingId);
+      await lockUnchanged(trx, hotelId, revision.bookingId, current);
       const latest = await revisions.latest(trx, hotelId, revision.bookingId);
       if (latest && latest.revision_id !== revision.id && !isNewer(revision, latest)) throw new Outrun('superseded');
       if (!(await revisions.insert(trx, hotelId, revision, { outcome: 'applied', bookingId: booking?.id })))
@@ -108,13 +143,12 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     placement: Placement & { ok: true },
     within: Within,
   ) {
-    const { category_id: _category, unattended_strategy: _strategy, status: _status, ...changes } = placement.input;
     const { categoryId } = placement;
     const update = (extra: { room_id?: string }) =>
-      bookings.lifecycle.change(hotel.id, booking.id, { ...changes, ...extra }, actorOf(hotel), {
+      bookings.lifecycle.change(hotel.id, booking.id, { ...changesOf(placement.input), ...extra }, actorOf(hotel), {
         within: (trx, updated) => within(trx, updated),
       });
-    if (categoryId === booking.category_id) return update({});
+    if (categoryId === booking.category_id || placement.input.room_id) return update({});
     for (const room of await rooms.roomsOfCategory(hotel.id, categoryId!)) {
       try {
         return await update({ room_id: room.id });
@@ -125,53 +159,110 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     throw new AppError(409, 'no_free_room', 'no room of the category is free');
   }
 
+  /**
+   * What a modification changes of our booking: the stay, the guest and the price the channel holds; never the
+   * staff's notes (the channel's part was written when it was made), nor a tariff the channel's rate plan does not map.
+   */
+  function changesOf(input: BookingInput) {
+    const {
+      category_id: _category,
+      unattended_strategy: _strategy,
+      status: _status,
+      notes: _notes,
+      tariff_id: tariff,
+      ...changes
+    } = input;
+    return tariff ? { ...changes, tariff_id: tariff } : changes;
+  }
+
   /** Our booking of the channel's booking, if it has one still. */
   async function currentBooking(hotelId: string, channelBookingId: string) {
-    const bookingId = await revisions.bookingOf(db, hotelId, channelBookingId);
-    if (!bookingId) return undefined;
+    const known = await revisions.bookingOf(db, hotelId, channelBookingId);
+    if (!known) return { known };
     try {
-      return (await bookings.get(hotelId, bookingId)) as Pick<Booking, 'id' | 'status' | 'category_id'>;
+      return { known, current: (await bookings.get(hotelId, known)) as NonNullable<Current> };
     } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
+      if (error instanceof NotFoundError) return { known };
       throw error;
     }
   }
 
   type Within = (trx: Knex.Transaction, booking: Pick<Booking, 'id'> | null) => Promise<void>;
 
+  type Current = Pick<Booking, 'id' | 'status' | 'category_id'> | undefined;
+  const isLive = (current: Current): current is NonNullable<Current> =>
+    !!current && current.status !== 'cancelled' && current.status !== 'checked_out';
+
+  /** A stay made or changed: our live booking changed, else a new one (never a second stay of a guest who left). */
+  async function makeOrChange(hotel: Hotel, current: Current, placement: Placement & { ok: true }, within: Within) {
+    if (current?.status === 'checked_out') throw new AppError(409, 'checked_out', messages.checkedOut);
+    if (isLive(current)) return change(hotel, current, placement, within);
+    return (await bookings.create(hotel.id, placement.input, actorOf(hotel), undefined, within)).body;
+  }
+
   /** The revision's stay written: our booking made, or changed, or cancelled. */
-  async function write(hotel: Hotel, revision: ChannelRevision, placement: Placement, within: Within) {
-    const current = await currentBooking(hotel.id, revision.bookingId);
-    const live = current && current.status !== 'cancelled' && current.status !== 'checked_out';
+  async function write(hotel: Hotel, revision: ChannelRevision, placement: Placement) {
+    const { known, current } = await currentBooking(hotel.id, revision.bookingId);
+    const within = recorder(hotel.id, revision, known);
     if (revision.kind === 'cancelled') {
-      if (!live) return transactionWithRetry(db, (trx) => within(trx, current ?? null));
+      if (!isLive(current)) return transactionWithRetry(db, (trx) => within(trx, current ?? null));
       const cancel = { status: 'cancelled' as const, cancel_reason: `Отменена в ${revision.otaName}` };
       return bookings.lifecycle.change(hotel.id, current.id, cancel, actorOf(hotel), { within });
     }
+    if (revision.currency && revision.currency.toUpperCase() !== hotel.currency.toUpperCase())
+      throw new AppError(409, 'other_currency', `${messages.currency} ${revision.currency}`);
     if (!placement.ok) throw new AppError(409, placement.reason, placement.reason);
-    if (live) return change(hotel, current, placement, within);
-    return bookings.create(hotel.id, placement.input, actorOf(hotel), undefined, within);
+    return makeOrChange(hotel, current, placement, within);
   }
 
-  return async function apply(
+  /**
+   * Staff place an unplaced revision (in one transaction with `settle`, under its channel booking's lock): a
+   * modification of a live booking changes it, else its booking is made; a cancellation is refused (dismissed instead).
+   */
+  async function place(hotel: Hotel, record: RevisionRecord, placement: Placement & { ok: true }, settle: Within) {
+    if (record.kind === 'cancelled') throw new ConflictError(messages.cancellation, 'revision_cancellation');
+    const { known, current } = await currentBooking(hotel.id, record.channel_booking_id);
+    const within: Within = async (trx, booking) => {
+      await lockUnchanged(trx, hotel.id, record.channel_booking_id, known);
+      await settle(trx, booking);
+    };
+    try {
+      return await makeOrChange(hotel, current, placement, within);
+    } catch (error) {
+      if (error instanceof Outrun) throw new ConflictError(messages.raced, 'revision_settled');
+      if (error instanceof AppError && error.code === 'checked_out')
+        throw new ConflictError(messages.checkedOut, 'booking_checked_out');
+      throw error;
+    }
+  }
+
+  async function apply(
     hotel: Hotel,
     revision: ChannelRevision,
     mapping: IntakeMapping,
+    races = 0,
   ): Promise<RevisionOutcome | 'duplicate'> {
     if (await revisions.byRevisionId(db, hotel.id, revision.id)) return 'duplicate';
     const latest = await revisions.latest(db, hotel.id, revision.bookingId);
     if (latest && !isNewer(revision, latest)) return record(hotel.id, revision, 'superseded');
     const placement = placementOf(revision, mapping);
     try {
-      await write(hotel, revision, placement, recorder(hotel.id, revision));
+      await write(hotel, revision, placement);
       return 'applied';
     } catch (error) {
-      if (error instanceof Outrun)
+      if (error instanceof Outrun) {
+        // Staff placed its booking meanwhile: applied again to the booking now known (a few times at most).
+        if (error.outcome === 'raced' && races < MAX_RACES) return apply(hotel, revision, mapping, races + 1);
+        if (error.outcome === 'raced')
+          throw new Error(`channel booking ${revision.bookingId} kept changing`, { cause: error });
         return error.outcome === 'duplicate' ? 'duplicate' : record(hotel.id, revision, 'superseded');
+      }
       const refused = revision.kind !== 'cancelled' && !placement.ok && placement.reason;
       const reason = refused || unplacedReasonOf(error);
       if (!reason) throw error;
       return unplaced(hotel, revision, reason, error instanceof Error ? error.message : null);
     }
-  };
+  }
+
+  return { apply, place };
 }

@@ -1,3 +1,4 @@
+import { BadGatewayError } from '../../platform/errors';
 import { parseFeed, parseRevision } from './channel-intake.revision';
 import type { IntakeChannel, IntakeMapping } from './channel-intake.types';
 
@@ -38,7 +39,10 @@ export function channexIntake(call: ChannelCall, mapping: IntakeMapping): Intake
       }
       return [...new Set(ids)];
     },
-    revision: async (id) => parseRevision(await call('GET', revisionPath(id))),
+    async revision(id) {
+      const answer = await call('GET', revisionPath(id), undefined, true);
+      return answer === undefined ? undefined : parseRevision(answer);
+    },
     async ack(id) {
       await call('POST', `${revisionPath(id)}/ack`);
     },
@@ -52,7 +56,8 @@ export function channexIntake(call: ChannelCall, mapping: IntakeMapping): Intake
         send_data: false,
       };
       const answer = (await call('POST', '/webhooks', { webhook })) as { data?: { id?: unknown } };
-      if (typeof answer?.data?.id !== 'string') throw new Error('Channex answered a webhook without its id');
+      if (typeof answer?.data?.id !== 'string')
+        throw new BadGatewayError('channel_answer', 'Channex answered a webhook without its id');
       return answer.data.id;
     },
     async removeWebhook(id) {

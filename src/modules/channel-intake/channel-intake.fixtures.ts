@@ -23,7 +23,7 @@ export const channelIntakeFixtures: ModuleFixtures<ChannelIntakeService> = {
       kind: 'new',
       otaName: 'Booking.com',
       otaReservationCode: hotel.canary,
-      insertedAt: new Date(),
+      insertedAt: new Date().toISOString(),
       currency: 'RUB',
       paymentCollect: 'ota',
       customer: { name: hotel.canary, surname: hotel.canary, mail: `${hotel.canary}@example.com`, phone: null },

@@ -1,5 +1,7 @@
 import { CHANNEL_INTAKE_REFUSED } from '../../../workflows/contracts/channel-intake';
 import { defineModule } from '../../platform/modules';
+import { erasedBy, scrubbed } from '../../platform/personal-data';
+import { revisionsRepository } from './channel-intake.repository';
 import { channelIntakeActivities } from './channel-intake.activities';
 import { channelIntakeRoutes } from './channel-intake.routes';
 import { channelIntakeEnv } from './channel-intake.env';
@@ -15,6 +17,16 @@ export const channelIntakeModule = defineModule({
   name: 'channelIntake',
   uses: ['bookings', 'rooms', 'notifications', 'channels'],
   fixtures: channelIntakeFixtures,
+  // The parsed revision (its guest's name, contacts and the OTA's notes): scrubbed with the guest's bookings, and in
+  // the hotel's revisions tied to no booking of the guest (never placed) wherever a distinctive value stands.
+  personalData: [
+    erasedBy(
+      'channel_revisions (revision of the guest’s bookings)',
+      'channel_revisions',
+      revisionsRepository.eraseGuests,
+    ),
+    scrubbed('channel_revisions', 'hotel', [{ name: 'revision', json: true }, { name: 'unplaced_detail' }]),
+  ],
   config: channelIntakeEnv,
   create: ({ db, config }, deps: ChannelIntakeDependencies) => createChannelIntakeService(db, config, deps),
   routes: (intake) => channelIntakeRoutes(intake),

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
+import type { ErasureTarget } from '../../platform/erasure-target';
+import { scrubJson, scrubText } from '../../platform/personal-data-scrub';
 import type { ChannelRevision, RevisionOutcome, RevisionRecord, UnplacedReason } from './channel-intake.types';
 
 const TABLE = 'channel_revisions';
@@ -27,6 +29,10 @@ export const revisionsRepository = {
   /** The newest revision of the channel's booking that counted (applied, or stored for the staff, or their answer). */
   latest(db: DbOrTrx, hotelId: string, channelBookingId: string): Promise<RevisionRecord | undefined> {
     return db(TABLE)
+      .select(
+        '*',
+        db.raw(`to_char(channel_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS channel_at_exact`),
+      )
       .where({ hotel_id: hotelId, channel_booking_id: channelBookingId })
       .whereNot({ outcome: 'superseded' })
       .orderBy('channel_at', 'desc')
@@ -106,6 +112,32 @@ export const revisionsRepository = {
       .orderBy('channel_at')
       .orderBy('created_at');
   },
+
+  /**
+   * The guests' name and contacts scrubbed from every revision of the channel bookings that made or changed their
+   * bookings (superseded and unplaced ones too, which name no booking of ours); answers the rows changed.
+   */
+  async eraseGuests(trx: Knex.Transaction, target: ErasureTarget): Promise<number> {
+    if (target.bookingIds.length === 0) return 0;
+    const channelBookings = trx(TABLE)
+      .where({ hotel_id: target.hotelId })
+      .whereIn('booking_id', target.bookingIds)
+      .select('channel_booking_id');
+    const rows: { id: string; revision: unknown; unplaced_detail: string | null }[] = await trx(TABLE)
+      .where({ hotel_id: target.hotelId })
+      .whereIn('channel_booking_id', channelBookings)
+      .forUpdate()
+      .select('id', 'revision', 'unplaced_detail');
+    let changed = 0;
+    for (const row of rows) {
+      const revision = JSON.stringify(scrubJson(row.revision, target.linkedNeedles));
+      const detail = row.unplaced_detail && scrubText(row.unplaced_detail, target.linkedNeedles);
+      if (revision === JSON.stringify(row.revision) && detail === row.unplaced_detail) continue;
+      await trx(TABLE).where({ hotel_id: target.hotelId, id: row.id }).update({ revision, unplaced_detail: detail });
+      changed += 1;
+    }
+    return changed;
+  },
 };
 
 /** Each hotel's webhook token, kept as its hash. */
@@ -131,15 +163,11 @@ export const hooksRepository = {
     await db('channel_intake_hooks').where({ hotel_id: hotelId }).delete();
   },
 
-  /** The hotels whose intake was set up (their webhook registered), with their slugs. */
-  enrolled(db: DbOrTrx): Promise<{ hotelId: string; hotelSlug: string }[]> {
-    return db('channel_intake_hooks as h')
-      .join('hotels', 'hotels.id', 'h.hotel_id')
-      .select('h.hotel_id as hotelId', 'hotels.slug as hotelSlug');
+  async hotelSlug(db: DbOrTrx, hotelId: string): Promise<string> {
+    return (await hooksRepository.hotel(db, hotelId)).slug;
   },
 
-  async hotelSlug(db: DbOrTrx, hotelId: string): Promise<string> {
-    const row = await db('hotels').where({ id: hotelId }).first('slug');
-    return row.slug as string;
+  hotel(db: DbOrTrx, hotelId: string): Promise<{ slug: string; currency: string }> {
+    return db('hotels').where({ id: hotelId }).first('slug', 'currency');
   },
 };

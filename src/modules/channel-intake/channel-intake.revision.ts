@@ -3,6 +3,8 @@ import { BadGatewayError } from '../../platform/errors';
 import type { ChannelRevision, RevisionRoom } from './channel-intake.types';
 
 const date = Joi.string().isoDate();
+/** A guest's field cut to the length the bookings route takes (the OTA's value is the guest's, never refused). */
+const field = (max: number) => Joi.string().trim().max(max).truncate().allow('', null);
 const amount = Joi.alternatives(Joi.string(), Joi.number());
 
 const roomSchema = Joi.object({
@@ -28,15 +30,20 @@ const attributesSchema = Joi.object({
   status: Joi.string().valid('new', 'modified', 'cancelled').required(),
   ota_name: Joi.string().allow('').default(''),
   ota_reservation_code: Joi.string().allow('').default(''),
-  inserted_at: Joi.date().required(),
+  // Kept as written (Joi's isoDate would rewrite it to milliseconds): Channex gives microseconds, which order a
+  // booking's revisions made within one millisecond.
+  inserted_at: Joi.string()
+    .pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/)
+    .custom((value: string, helpers) => (Number.isNaN(Date.parse(value)) ? helpers.error('any.invalid') : value))
+    .required(),
   currency: Joi.string().allow(null),
   payment_collect: Joi.string().valid('ota', 'property').default('property'),
-  notes: Joi.string().allow('', null),
+  notes: field(4000),
   customer: Joi.object({
-    name: Joi.string().allow('', null),
-    surname: Joi.string().allow('', null),
-    mail: Joi.string().allow('', null),
-    phone: Joi.string().allow('', null),
+    name: field(100),
+    surname: field(100),
+    mail: field(254),
+    phone: field(30),
   })
     .unknown()
     .default({}),
@@ -50,7 +57,7 @@ interface Attributes {
   status: ChannelRevision['kind'];
   ota_name: string;
   ota_reservation_code: string;
-  inserted_at: Date;
+  inserted_at: string;
   currency?: string | null;
   payment_collect: 'ota' | 'property';
   notes?: string | null;
@@ -120,6 +127,13 @@ export function parseRevision(body: unknown): ChannelRevision {
     rooms: attributes.rooms.map(roomOf),
     notes: attributes.notes || null,
   };
+}
+
+/** A revision's time at the channel (ISO 8601, any precision) in microseconds since the epoch: its order there. */
+export function channelMicros(insertedAt: string): bigint {
+  const fraction = /\.(\d+)/.exec(insertedAt)?.[1] ?? '';
+  const seconds = Math.floor(Date.parse(insertedAt) / 1000);
+  return BigInt(seconds) * 1_000_000n + BigInt(fraction.padEnd(6, '0').slice(0, 6));
 }
 
 /** The ids of the feed's answer (`{ data: [{ id, ... }] }`). */

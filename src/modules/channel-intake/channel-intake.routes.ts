@@ -43,7 +43,12 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
       access: { kind: 'public' },
       audit: { none: 'wakes the hotel’s intake; what it applies is recorded by the intake’s job' },
       oneAnswer: { refusal: webhookRefusal, inputs: [`headers.${WEBHOOK_TOKEN_HEADER}`] },
-      rateLimit: { scope: 'channel-intake.webhook', perAddress: { quota: 600, windowSeconds: 60 }, store: 'local' },
+      // Per hotel (its token), across replicas: Channex calls every hotel's webhook from the same addresses.
+      rateLimit: {
+        scope: 'channel-intake.webhook',
+        keyHeader: WEBHOOK_TOKEN_HEADER,
+        perAddress: { quota: 600, windowSeconds: 60 },
+      },
       request: { body: webhookBody, headers: webhookHeaders },
       responses: {
         200: { description: 'Received', schema: okResponse },
@@ -61,14 +66,17 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
       description:
         'Registers a Channex webhook (event `booking`) calling this service’s webhook route with a new intake token ' +
         'in a custom header (the previous webhook removed; the token is kept only as its hash), and starts the ' +
-        'hotel’s intake, which also reads the feed every minute. 409 `channel_not_connected` without a channel ' +
-        'connection; 502 when Channex refuses.',
+        'hotel’s intake at once (optional: a connected hotel’s intake reads the feed every minute without it). 409 ' +
+        '`channel_not_connected` without a channel connection; 502 `channel_refused` when Channex refuses; 503 ' +
+        '`channel_unavailable` when it does not answer.',
       tags,
       access: { kind: 'hotel', roles: HOTEL_MANAGEMENT },
       request: { params: slugParams },
       responses: {
         200: { description: 'The webhook registered (a second call replaces the first)', schema: webhookSchema },
         409: { description: 'The hotel has no channel connection (`channel_not_connected`)' },
+        502: { description: 'Channex refused the registration (`channel_refused`)' },
+        503: { description: 'Channex did not answer (`channel_unavailable`)' },
       },
       async handler({ hotel, res }) {
         res.json(await intake.connectWebhook(hotel));
@@ -95,7 +103,9 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
       summary: 'Place an unplaced OTA booking',
       description:
         'Makes the booking the revision asks for, in the room named or any free room of its mapped category ' +
-        '(409 `no_free_room` when there is none; 409 `revision_settled` when it was placed, dismissed or replaced).',
+        '(409 `no_free_room` when there is none; 409 `revision_settled` when it was placed, dismissed or replaced). ' +
+        'A modification of a live booking changes that booking; a cancellation is refused (409 ' +
+        '`revision_cancellation`: dismiss it), as is one of a booking checked out (409 `booking_checked_out`).',
       tags,
       access: { kind: 'hotel', roles: DESK },
       request: { params: revisionParams, body: placeBody },

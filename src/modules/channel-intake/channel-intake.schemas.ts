@@ -3,7 +3,7 @@ import { openApiComponent } from '../../platform/http/components';
 import { bookingSchema } from '../bookings';
 import { credentialHeader } from '../../platform/http/credential-headers';
 import { calendarDate, idParams, instant } from '../../platform/http/schemas';
-import { REVISION_KINDS, REVISION_OUTCOMES } from './channel-intake.types';
+import { REVISION_KINDS, REVISION_OUTCOMES, UNPLACED_REASONS } from './channel-intake.types';
 import { WEBHOOK_TOKEN_HEADER } from './channel-intake.service';
 
 export const webhookHeaders = Joi.object({
@@ -57,7 +57,7 @@ const revisionFields = {
     .valid(...REVISION_OUTCOMES)
     .required(),
   unplaced_reason: Joi.string()
-    .valid('no_free_room', 'unmapped_room_type', 'several_rooms', 'refused')
+    .valid(...UNPLACED_REASONS)
     .allow(null)
     .required(),
   unplaced_detail: Joi.string().allow(null).required().description('What refused it, in its words'),

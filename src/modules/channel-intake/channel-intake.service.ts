@@ -8,17 +8,24 @@ import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
 import { enqueueCoalescedSignal, enqueueOutbox, type SignalMessage } from '../../platform/db/outbox';
 import { transactionWithRetry } from '../../platform/db/retry';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors';
+import { BadGatewayError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors';
 import { createApply, type ApplyDependencies, type Hotel } from './channel-intake.apply';
 import { placementOf } from './channel-intake.booking';
+import { channelMicros } from './channel-intake.revision';
 import { hooksRepository as hooks, revisionsRepository as revisions } from './channel-intake.repository';
-import type { ChannelRevision, IntakeChannels, RevisionOutcome, RevisionRecord } from './channel-intake.types';
+import type {
+  ChannelRevision,
+  IntakeChannel,
+  IntakeChannels,
+  RevisionOutcome,
+  RevisionRecord,
+} from './channel-intake.types';
 import { intakeChannels } from './channel-intake.channels';
 import type { ChannelIntakeConfig } from './channel-intake.env';
 import type { ChannelsService } from '../channels';
 
 export interface ChannelIntakeDependencies extends Omit<ApplyDependencies, 'db' | 'channels'> {
-  channels: Pick<ChannelsService, 'connectionOf' | 'session'>;
+  channels: Pick<ChannelsService, 'connectionOf' | 'session' | 'connectedHotels'>;
 }
 
 /** The header Channex is told to send with each webhook call (its webhook's custom headers). */
@@ -58,6 +65,13 @@ async function eachLimit<T>(items: Iterable<T>, limit: number, work: (item: T) =
   };
   await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker));
   if (failure) throw failure.error;
+}
+
+/** The channel's order of revisions (its time there, to the microsecond; then the id). */
+function byChannelOrder(a: ChannelRevision, b: ChannelRevision): number {
+  const at = channelMicros(a.insertedAt) - channelMicros(b.insertedAt);
+  if (at !== 0n) return at < 0n ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** Webhooks of one hotel within this long wake its intake once. */
@@ -118,10 +132,33 @@ export function createChannelIntakeService(
   channels: IntakeChannels = intakeChannels(deps.channels, config.channelIntake.channexApiUrl),
 ) {
   const { bookings } = deps;
-  const apply = createApply({ db, ...deps, channels });
+  const { apply, place } = createApply({ db, ...deps, channels });
 
   async function hotelOf(hotelId: string): Promise<Hotel> {
-    return { id: hotelId, slug: await hooks.hotelSlug(db, hotelId) };
+    return { id: hotelId, ...(await hooks.hotel(db, hotelId)) };
+  }
+
+  /**
+   * The revision read from the channel: undefined when it has none of that id, or when its answer cannot be read (the
+   * staff told once, with the reason; Channex raises its alarm for the revision left unacknowledged).
+   */
+  async function readable(hotel: Hotel, channel: IntakeChannel, id: string, round: { unreadable: number }) {
+    try {
+      return await channel.revision(id);
+    } catch (error) {
+      if (!(error instanceof BadGatewayError) || error.code !== 'channel_answer') throw error;
+      round.unreadable += 1;
+      await transactionWithRetry(db, (trx) =>
+        deps.notifications.notify(trx, hotel.id, {
+          type: 'channel_booking_unplaced',
+          title: 'Бронь канала не прочитана',
+          body: `Менеджер каналов прислал бронь, которую не удалось прочитать (${id}): ${error.message}`.slice(0, 1000),
+          data: { revision_id: id, reason: 'unreadable', detail: error.message.slice(0, 500) },
+          dedupeKey: `channel-unreadable:${id}`,
+        }),
+      );
+      return undefined;
+    }
   }
 
   async function unplacedRecord(trx: Knex.Transaction, hotelId: string, id: string) {
@@ -133,11 +170,13 @@ export function createChannelIntakeService(
 
   return {
     /**
-     * One round of the hotel's intake: each revision of the feed read from the channel, applied (or recorded), then
-     * acknowledged; a revision that fails to apply is not acknowledged, and the round fails for a retry.
+     * One round of the hotel's intake: each revision of the feed (and those named) read from the channel, applied (or
+     * recorded), then acknowledged. A named id the channel does not have is dropped; one it answers unreadably is
+     * left unacknowledged and the staff told, the round going on; a revision that fails to apply is not acknowledged,
+     * and the round fails for a (bounded) retry.
      */
     async pull(hotelId: string, named: readonly string[] = []): Promise<IntakeRound> {
-      const round: IntakeRound = { connected: false, applied: 0, duplicates: 0, superseded: 0, unplaced: 0 };
+      const round = { connected: false, applied: 0, duplicates: 0, superseded: 0, unplaced: 0, unreadable: 0 };
       const channel = await channels.channelOf(hotelId);
       if (!channel) {
         // Disconnected: its intake ends, and its webhook token with it (a new connection registers a new webhook).
@@ -146,20 +185,20 @@ export function createChannelIntakeService(
       }
       round.connected = true;
       const hotel = await hotelOf(hotelId);
-      const feed = await channel.feed();
-      const ids = [...new Set([...named, ...feed])];
-      const revisions = new Array<ChannelRevision>(ids.length);
+      const ids = [...new Set([...named, ...(await channel.feed())])];
+      const read = new Array<ChannelRevision | undefined>(ids.length);
       await eachLimit(ids.keys(), FETCHES, async (index) => {
-        revisions[index] = await channel.revision(ids[index]);
+        read[index] = await readable(hotel, channel, ids[index], round);
       });
-      // One channel booking's revisions one after another, in this order; different bookings side by side.
+      // Another property's revision (a webhook may name any id) is neither applied nor acknowledged.
+      const ours = read.filter((item): item is ChannelRevision => item?.propertyId === channel.mapping.propertyId);
+      // One channel booking's revisions one after another, in the channel's order; different bookings side by side.
       const byBooking = new Map<string, ChannelRevision[]>();
-      for (const revision of revisions)
+      for (const revision of ours.sort(byChannelOrder))
         byBooking.set(revision.bookingId, [...(byBooking.get(revision.bookingId) ?? []), revision]);
       await eachLimit(byBooking.values(), APPLIES, async (group) => {
         for (const revision of group) {
-          const ours = revision.propertyId === channel.mapping.propertyId;
-          const outcome = ours ? await apply(hotel, revision, channel.mapping) : 'duplicate';
+          const outcome = await apply(hotel, revision, channel.mapping);
           await channel.ack(revision.id);
           round[OUTCOME_COUNTS[outcome]] += 1;
         }
@@ -180,12 +219,12 @@ export function createChannelIntakeService(
     },
 
     /**
-     * Every enrolled hotel's intake woken (the schedule's sweep): started, or revived after it ended. A hotel no longer
-     * connected leaves at its intake's next round.
+     * Every connected hotel's intake woken (the schedule's sweep): started, or revived after it ended, whether or not
+     * its webhook was registered (the feed poll finds every revision within a minute).
      */
     async wakeAll(): Promise<number> {
-      const hotels = await hooks.enrolled(db);
-      for (const { hotelId, hotelSlug } of hotels) await enqueueCoalescedSignal(db, wakeMessage(hotelId, hotelSlug), 0);
+      const hotels = await channels.connectedHotels();
+      for (const { id, slug } of hotels) await enqueueCoalescedSignal(db, wakeMessage(id, slug), 0);
       return hotels.length;
     },
 
@@ -193,7 +232,7 @@ export function createChannelIntakeService(
      * Sets up the hotel's intake: a new token, the booking webhook registered at the channel with it (the previous one
      * removed), and the intake started (the sweep polls it every minute from now on).
      */
-    async connectWebhook(hotel: Hotel): Promise<{ webhook_id: string; path: string }> {
+    async connectWebhook(hotel: Pick<Hotel, 'id' | 'slug'>): Promise<{ webhook_id: string; path: string }> {
       const channel = await channels.channelOf(hotel.id);
       if (!channel) throw new ConflictError(messages.notConnected, 'channel_not_connected');
       const token = randomHexToken(32);
@@ -219,26 +258,21 @@ export function createChannelIntakeService(
       return (await revisions.ofBooking(db, hotelId, bookingId)).map(present);
     },
 
-    /** Staff place an unplaced OTA booking: in the room they name, or any free room of its mapped category. */
+    /**
+     * Staff place an unplaced OTA booking: in the room they name, or any free room of its mapped category (a
+     * modification of a live booking changes that booking; a cancellation is refused: they dismiss it).
+     */
     async place(hotelId: string, id: string, roomId?: string) {
       const hotel = await hotelOf(hotelId);
       const record = await transactionWithRetry(db, (trx) => unplacedRecord(trx, hotelId, id));
-      const revision = { ...(record.revision as unknown as ChannelRevision) };
-      revision.insertedAt = new Date(revision.insertedAt);
+      const revision = record.revision as unknown as ChannelRevision;
       const channel = await channels.channelOf(hotelId);
       const placement = placementOf(revision, channel?.mapping ?? unconnected, roomId);
       if (!placement.ok) throw new ConflictError(messages.unmapped, placement.reason);
-      const actor = { userId: null, hotelSlug: hotel.slug, mayOverride: true };
-      const { body: booking } = await bookings.create(
-        hotelId,
-        placement.input,
-        actor,
-        undefined,
-        async (trx, created) => {
-          await unplacedRecord(trx, hotelId, id);
-          await revisions.settle(trx, hotelId, id, 'placed', created.id);
-        },
-      );
+      const booking = await place(hotel, record, placement, async (trx, made) => {
+        await unplacedRecord(trx, hotelId, id);
+        await revisions.settle(trx, hotelId, id, 'placed', made?.id);
+      });
       return { ...present(await revisions.find(db, hotelId, id).then((row) => row!)), booking };
     },
 

@@ -7,8 +7,19 @@ export type RevisionKind = (typeof REVISION_KINDS)[number];
 export const REVISION_OUTCOMES = ['applied', 'superseded', 'unplaced', 'placed', 'dismissed'] as const;
 export type RevisionOutcome = (typeof REVISION_OUTCOMES)[number];
 
-/** Why an OTA booking could not be placed. */
-export type UnplacedReason = 'no_free_room' | 'unmapped_room_type' | 'several_rooms' | 'refused';
+/**
+ * Why an OTA booking could not be placed (`checked_out`: a modification of a stay whose guest left; `other_currency`:
+ * priced in another currency than the hotel's).
+ */
+export const UNPLACED_REASONS = [
+  'no_free_room',
+  'unmapped_room_type',
+  'several_rooms',
+  'refused',
+  'checked_out',
+  'other_currency',
+] as const;
+export type UnplacedReason = (typeof UNPLACED_REASONS)[number];
 
 /** One room of a revision: its room type and rate plan at the channel, its nights and their prices. */
 export interface RevisionRoom {
@@ -35,7 +46,8 @@ export interface ChannelRevision {
   kind: RevisionKind;
   otaName: string;
   otaReservationCode: string;
-  insertedAt: Date;
+  /** Its time at the channel as Channex wrote it (to the microsecond: `channelMicros` orders by it). */
+  insertedAt: string;
   currency: string | null;
   /** Who takes the guest's money: the OTA, or the hotel at the desk. */
   paymentCollect: 'ota' | 'property';
@@ -57,6 +69,8 @@ export interface RevisionRecord {
   ota_name: string;
   ota_reservation_code: string;
   channel_at: Date;
+  /** `channel_at` to the microsecond (ISO 8601, UTC), where it was read for ordering. */
+  channel_at_exact?: string;
   revision: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
@@ -74,7 +88,8 @@ export interface IntakeChannel {
   mapping: IntakeMapping;
   /** The revisions not acknowledged yet (the feed), oldest first, as ids. */
   feed(): Promise<string[]>;
-  revision(id: string): Promise<ChannelRevision>;
+  /** The revision, or undefined when the channel has none of that id. */
+  revision(id: string): Promise<ChannelRevision | undefined>;
   ack(id: string): Promise<void>;
   /** Registers the booking webhook at the channel (calling `url` with `headers`); its id. */
   registerWebhook(url: string, headers: Record<string, string>): Promise<string>;
@@ -85,6 +100,8 @@ export interface IntakeChannel {
 /** What intake needs of the channels module: a hotel's connection, and the ARI push's signal. */
 export interface IntakeChannels {
   channelOf(hotelId: string): Promise<IntakeChannel | undefined>;
+  /** Every hotel connected to the channel manager (the minute sweep polls each). */
+  connectedHotels(): Promise<{ id: string; slug: string }[]>;
   /**
    * What the channel sold is not what we hold (an unplaced booking, one dismissed): push the hotel's availability
    * again, in the caller's transaction (a booking written or changed reaches the push by itself).

@@ -72,6 +72,7 @@ export const MASKED_IN: Readonly<Record<string, readonly string[]>> = {
   deposits: ['card_last4', 'confirmation_url'],
   online_payments: ['confirmation_url'],
   webhook_subscriptions: ['endpoint', 'url'],
+  channel_revisions: ['revision', 'unplaced_detail'],
 };
 
 /** Per table, columns whose change alone is bookkeeping (a heartbeat, a delivery cursor), not recorded. */

@@ -15,6 +15,7 @@ import type { Access, HotelRef, OneAnswer, RouteDefinition } from './route';
 import { HOTEL_SLUG_PATTERN } from './schemas';
 import { foreignHotelMessage, mayAccessHotel } from './tenancy';
 import { validate } from './validate';
+import { sha256Hex } from '../crypto';
 
 export interface MountDependencies {
   jwtSecret: string;
@@ -127,11 +128,12 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], deps: Mou
       if (route.rateLimit) {
         // Counted before validation, so a malformed attempt spends quota too (one naming no account under the empty
         // one) and every answer carries the headers.
-        const { scope, accountField, perAddress, store } = route.rateLimit;
+        const { scope, accountField, perAddress, store, keyHeader } = route.rateLimit;
         const named = accountField ? (req.body as Record<string, unknown> | undefined)?.[accountField] : undefined;
         const account = accountField ? (typeof named === 'string' ? named.trim().toLowerCase() : '') : undefined;
         const limiter = store === 'local' ? deps.localRateLimiter : deps.rateLimiter;
-        const decision = await limiter.consume(scope, req.ip ?? 'unknown', account, perAddress);
+        const caller = keyHeader ? `key:${sha256Hex(String(req.headers[keyHeader] ?? ''))}` : (req.ip ?? 'unknown');
+        const decision = await limiter.consume(scope, caller, account, perAddress);
         res.set(rateLimitHeaders(decision));
         if (decision.retryAfterSeconds !== undefined) throw new RateLimitedError(decision.retryAfterSeconds);
       }

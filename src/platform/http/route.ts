@@ -58,6 +58,11 @@ export interface RateLimitPolicy {
   /** The route's own budget per client address (default: the configured `RATE_LIMIT_*` one). */
   perAddress?: AddressQuota;
   /**
+   * A request header naming the caller (a provider's token): counted per its value (hashed) instead of per address,
+   * for a provider that calls from addresses it shares with its other clients.
+   */
+  keyHeader?: string;
+  /**
    * `local`: counted in this process, no database write (hot public reads); `shared` (default): in PostgreSQL, one
    * budget across every API replica (writes, lookups, sign-ins).
    */
