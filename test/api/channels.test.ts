@@ -465,11 +465,17 @@ describe('the sync', () => {
       what: 'the 422 on the connection',
       timeoutMs: 60_000,
     });
-    const inbox = await t.http
-      .get(`/api/hotels/${setup.hotel.slug}/notifications`)
-      .set(as(setup.hotel.accessToken))
-      .expect(200);
-    expect(inbox.body.items.some((item: { type: string }) => item.type === 'channel_sync_failed')).toBe(true);
+    // The staff's notice follows the error's record (its own step after the push's outcome).
+    await until(
+      async () => {
+        const inbox = await t.http
+          .get(`/api/hotels/${setup.hotel.slug}/notifications`)
+          .set(as(setup.hotel.accessToken))
+          .expect(200);
+        return inbox.body.items.some((item: { type: string }) => item.type === 'channel_sync_failed');
+      },
+      { what: 'the staff told', timeoutMs: 30_000 },
+    );
     // Not retried: one 422 and no call after it until the next change, which brings the refused price too.
     const statuses = async () =>
       (await control().calls(setup.property.id)).filter((call) => call.kind === 'restrictions').map((c) => c.status);
@@ -482,7 +488,8 @@ describe('the sync', () => {
         restrictionsOf(setup, state)[localDay(61)]?.rate === '6100.00',
       'the next change and the refused price',
     );
-    expect((await read()).body.last_error).toBeNull();
+    // The channel holds the values a moment before the push's outcome is recorded on the connection.
+    await until(async () => (await read()).body.last_error === null, { what: 'the error cleared', timeoutMs: 30_000 });
     expect((await statuses()).filter((status) => status === 422)).toHaveLength(1);
 
     await control().revokeKey(setup.apiKey);
