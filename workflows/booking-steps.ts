@@ -1,5 +1,5 @@
-import { ActivityFailure, log, proxyActivities } from '@temporalio/workflow';
-import type { BookingActivities, BookingLifecycleStatus, GuestEmailKind } from './contracts/bookings';
+import { ActivityFailure, condition, log, proxyActivities } from '@temporalio/workflow';
+import type { BookingActivities, BookingLifecycleStatus, GuestEmailKind, PlannedMove } from './contracts/bookings';
 import type { LoyaltyActivities } from './contracts/loyalty';
 import type { ReviewActivities } from './contracts/reviews';
 import { TV_PUSH_OPTIONS, type TvActivities, type TvPushInput } from './contracts/tv';
@@ -23,7 +23,7 @@ const ANNOUNCE_OPTIONS = {
 const AFTER_STAY_OPTIONS = GUEST_EMAIL_OPTIONS;
 
 export const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
-export const { announceBooking } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
+export const { announceBooking, carryOutPlannedMove } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
 export const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
 export const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
 export const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);
@@ -69,6 +69,38 @@ export async function loggedFailure(what: string, bookingId: string, step: () =>
   } catch (failure) {
     log.warn(`${what} given up`, { bookingId, cause: causeOf(failure) });
   }
+}
+
+/**
+ * A stay's planned moves, each carried out at its time (a durable timer) by the activity, which does it once and only
+ * if the stay still plans it; a new plan (a move changed or undone) replaces the one waited for, and the wait ends
+ * with the booking (`ended`).
+ */
+export function plannedMoves(hotelId: string, bookingId: string, ended: () => boolean) {
+  let plan: PlannedMove | null = null;
+  let version = 0;
+  let following: Promise<void> | undefined;
+  async function follow() {
+    while (plan && !ended()) {
+      const seen = version;
+      const due: PlannedMove = plan;
+      const wait = due.at - Date.now();
+      if (wait > 0 && (await condition(() => version !== seen || ended(), wait))) continue;
+      const next = await carryOutPlannedMove(hotelId, bookingId, due);
+      if (version === seen) plan = next;
+    }
+  }
+  return {
+    replan(next: PlannedMove | null) {
+      plan = next;
+      version += 1;
+      following ??= loggedFailure('Planned move', bookingId, follow).then(() => {
+        following = undefined;
+      });
+    },
+    /** Nothing waited for or carried out any more. */
+    settled: () => following ?? Promise.resolve(),
+  };
 }
 
 /** The statuses the first version pushes to the TV system (it lets the activity find whether there is one). */

@@ -5,6 +5,7 @@ import {
   FINAL,
   guestEmail,
   loggedFailure,
+  plannedMoves,
   pushStayToTv,
   reviewInvitationDelay,
   reviewInvitationNow,
@@ -15,6 +16,7 @@ import {
   GUEST_EMAIL_FOR,
   bookingMovedSignal,
   bookingStatusSignal,
+  movePlannedSignal,
   type BookingOutsideEffects,
   type BookingStatusChange,
   type BookingWorkflowInput,
@@ -28,11 +30,14 @@ import { upcomingAt, upcomingQuery } from './contracts/upcoming';
  * retries: the guest's e-mails and the TV system's greeting one after the other (each kind on its own, so a system
  * that is down holds up neither the statuses nor the other kind), and after a check-out the loyalty points and the
  * review invitation at its time (a durable timer). A guest moved to another room tonight (`moved`) has the TV system
- * told of the check-out of the old room and the check-in of the new. A booking with nothing to send runs no activity.
+ * told of the check-out of the old room and the check-in of the new; a move planned for a later night is carried out
+ * at its time (`movePlanned`: the guest moved then as from tonight, once). A booking with nothing to send runs no
+ * activity.
  */
 export async function bookingLife(input: BookingWorkflowInput): Promise<string> {
   const { hotelId, bookingId } = input;
   const changes: BookingStatusChange[] = [];
+  let status: string = input.status;
   setHandler(bookingStatusSignal, (change) => {
     changes.push(change);
   });
@@ -47,6 +52,11 @@ export async function bookingLife(input: BookingWorkflowInput): Promise<string> 
     };
     push('check_out', rooms?.checkOutRoomId);
     push('check_in', rooms?.checkInRoomId);
+  });
+  // A move planned for a later night, carried out on its day. Workers older than planned moves had no handler.
+  const plans = plannedMoves(hotelId, bookingId, () => FINAL.has(status));
+  setHandler(movePlannedSignal, ({ next }) => {
+    if (patched('planned-moves')) plans.replan(next);
   });
   const afterStay: Promise<void>[] = [];
   // The review invitation's timer while it runs, for the booking's timeline (a query: replay-safe).
@@ -91,7 +101,6 @@ export async function bookingLife(input: BookingWorkflowInput): Promise<string> 
 
   const follow = (change: BookingStatusChange) => (change.effects ? send(change.effects) : undecided(change));
 
-  let status: string = input.status;
   send(input.effects ?? {});
   // Started by a final status's signal-with-start (a booking without a workflow until then): the signal that started
   // it is all it will hear, and what it asks is sent (once: a signal delivered again later is not read).
@@ -102,6 +111,6 @@ export async function bookingLife(input: BookingWorkflowInput): Promise<string> 
     status = change.status;
     await follow(change);
   }
-  await Promise.all([emails.settled(), tv.settled(), ...afterStay]);
+  await Promise.all([emails.settled(), tv.settled(), plans.settled(), ...afterStay]);
   return status;
 }

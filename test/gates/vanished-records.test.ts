@@ -94,6 +94,7 @@ const CALLS: Calls = {
   cancelNoShow: ({ hotelId, id }) => [{ hotelId, hotelSlug: `gone-${id}`, bookingId: id }],
   findOverdueStays: 'sweep',
   autoCheckOut: ({ hotelId, id }) => [{ hotelId, hotelSlug: `gone-${id}`, bookingId: id }],
+  carryOutPlannedMove: ({ hotelId, id }) => [hotelId, id, { from: '2026-01-02', roomId: id, at: 0 }],
   prepareCardWrite: ({ hotelId, id }) => [hotelId, id],
   recordCardWritten: ({ hotelId, id }) => [hotelId, id, 'CARD-1'],
   recordCardFailed: ({ hotelId, id }) => [hotelId, id, { code: 'NO_CARD', message: 'Приложите карту к энкодеру' }],

@@ -46,6 +46,7 @@ const bookingActivities: BookingActivities = {
   cancelNoShow: async (ref) => (ref.bookingId === 'b-due-1' ? 'done' : 'skipped'),
   findOverdueStays: async () => due.slice(0, 1),
   autoCheckOut: async () => 'done',
+  carryOutPlannedMove: async () => null,
 };
 
 const tvPushes: { bookingId: string; event: string }[] = [];

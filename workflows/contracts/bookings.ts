@@ -77,6 +77,20 @@ export interface BookingMoveEffects {
 
 export const bookingMovedSignal = defineSignal<[BookingMoveEffects]>('moved');
 
+/**
+ * The next room change a stay's segments plan for its guest (decided at a move's commit): from the night `from` the
+ * guest is to be in `roomId`, carried out at `at` (epoch ms: the new room's segment's start, the hotel's check-in hour
+ * of that day in its time zone). Null: no move planned any more (undone, or the last one carried out).
+ */
+export interface PlannedMove {
+  from: string;
+  roomId: string;
+  at: number;
+}
+
+/** Every move's commit tells the booking's workflow the stay's next planned move, replacing the one before. */
+export const movePlannedSignal = defineSignal<[{ next: PlannedMove | null }]>('movePlanned');
+
 /** A booking a background job found due (no-show or overdue stay). */
 export interface DueBookingRef {
   hotelId: string;
@@ -93,6 +107,11 @@ export interface BookingActivities {
   cancelNoShow(due: DueBookingRef): Promise<string>;
   findOverdueStays(): Promise<DueBookingRef[]>;
   autoCheckOut(due: DueBookingRef): Promise<string>;
+  /**
+   * Carries out a planned move whose time has come, once (a guest in house not yet in `roomId` whose stay still plans
+   * it: what a move from tonight does); returns the stay's next planned move.
+   */
+  carryOutPlannedMove(hotelId: string, bookingId: string, plan: PlannedMove): Promise<PlannedMove | null>;
 }
 
 export type BookingWorkflow = (input: BookingWorkflowInput) => Promise<string>;

@@ -27,5 +27,6 @@ export function bookingActivities(
     cancelNoShow: (due) => sweeps.cancelNoShow(due),
     findOverdueStays: () => sweeps.overdueStays(),
     autoCheckOut: (due) => sweeps.autoCheckOut(due),
+    carryOutPlannedMove: (hotelId, bookingId, plan) => bookings.moves.carryOut(hotelId, bookingId, plan),
   };
 }

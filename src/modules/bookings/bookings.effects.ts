@@ -7,10 +7,12 @@ import {
   bookingMovedSignal,
   bookingStatusSignal,
   bookingWorkflowIds,
+  movePlannedSignal,
   type BookingAnnouncement,
   type BookingMoveEffects,
   type BookingStatusChange,
   type BookingWorkflow,
+  type PlannedMove,
 } from '../../../workflows/contracts/bookings';
 import type { NotificationsService } from '../notifications';
 import { bookingCreated, bookingMoved, bookingUpdated } from './bookings.events';
@@ -53,6 +55,8 @@ export interface BookingMove {
   toRoomId: string;
   reason: string;
   now: boolean;
+  /** The stay's next planned move, when it had or has one: its workflow carries it out on its day. */
+  planned?: { next: PlannedMove | null };
 }
 
 /**
@@ -116,8 +120,9 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
     },
 
     /**
-     * A move, in its transaction: staff screens (`booking:moved`) and their notification and, for a guest moved
-     * tonight, the workflow told what the move must send outside (only when there is something).
+     * A move, in its transaction: staff screens (`booking:moved`) and their notification; for a guest moved
+     * tonight, the workflow told what the move must send outside (only when there is something); and the workflow
+     * told the stay's next planned move when it had or has one (`movePlanned`, replacing the one it waits for).
      */
     async moved(trx: Knex.Transaction, booking: Booking, move: BookingMove, rooms: Segment[], hotelSlug: string) {
       await bookingMoved.publish(trx, booking.hotel_id, {
@@ -131,11 +136,13 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
         rooms: rooms.map(({ room_id, from, to }) => ({ room_id, from, to })),
       });
       await notifyMoved(notifications, trx, booking, move);
-      if (!move.now) return;
-      const effects = await followers.moveEffectsOf(trx, booking, move.fromRoomId);
-      if (!effects.tv) return;
-      const signalled: BookingMoveEffects = { ...effects, moveId: randomUUID() };
-      await signalWithStart(trx, booking, booking.status, hotelSlug, bookingMovedSignal.name, signalled);
+      const effects = move.now ? await followers.moveEffectsOf(trx, booking, move.fromRoomId) : {};
+      if (effects.tv) {
+        const signalled: BookingMoveEffects = { ...effects, moveId: randomUUID() };
+        await signalWithStart(trx, booking, booking.status, hotelSlug, bookingMovedSignal.name, signalled);
+      }
+      if (move.planned)
+        await signalWithStart(trx, booking, booking.status, hotelSlug, movePlannedSignal.name, move.planned);
     },
 
     /**

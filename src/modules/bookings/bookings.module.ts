@@ -7,6 +7,7 @@ import { bookingCreated, bookingMoved, bookingUpdated } from './bookings.events'
 import { createBookingsRepository } from './bookings.repository';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService, type BookingsDependencies } from './bookings.service';
+import { bookingsEnv } from './bookings.env';
 import { ERASED, overwritten, scrubbed } from '../../platform/personal-data';
 
 export const bookingsModule = defineModule({
@@ -34,10 +35,18 @@ export const bookingsModule = defineModule({
     })),
     scrubbed('booking_charges', 'booking', [{ name: 'description' }]),
   ],
-  create: ({ db }, deps: BookingsDependencies) => {
+  config: bookingsEnv,
+  create: ({ db, config }, deps: BookingsDependencies) => {
     const followers = createStayFollowers();
     const effects = createBookingEffects({ notifications: deps.notifications, followers });
-    return createBookingsService({ ...deps, repository: createBookingsRepository(db), effects, followers });
+    const repository = createBookingsRepository(db);
+    return createBookingsService({
+      ...deps,
+      repository,
+      effects,
+      followers,
+      plannedMoveDelayMs: config.plannedMoveDelayMs,
+    });
   },
   events: [bookingCreated, bookingUpdated, bookingMoved],
   routes: (bookings) => bookingsRoutes(bookings),

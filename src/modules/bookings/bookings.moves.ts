@@ -10,6 +10,7 @@ import type { BookingEffects } from './bookings.effects';
 import type { InventoryHolds } from './bookings.holds';
 import type { Actor } from './bookings.lifecycle';
 import { hotelToday } from './bookings.offers';
+import { createPlannedMoves, replanned } from './bookings.planned-moves';
 import { bookingMessages, presentBooking, presentSegments } from './bookings.present';
 import type { BookingsRepository, Span } from './bookings.repository';
 import type { Segment, SegmentInput } from './bookings.segments-repository';
@@ -27,6 +28,8 @@ interface MovePlan {
   now: boolean;
   /** Where the old rooms' time ends and the new room's begins. */
   cut: { oldEnd: Date; newStart: Date };
+  /** The hotel's date. */
+  today: string;
 }
 
 export interface MoveDependencies {
@@ -38,6 +41,8 @@ export interface MoveDependencies {
   rooms: { findRoomWithCategory(hotelId: string, id: string, conn: Knex.Transaction): Promise<RoomAndCategory> };
   /** The units group blocks hold: a move into a category takes one of its rooms on the nights moved. */
   holds: Pick<InventoryHolds, 'enter' | 'guard'>;
+  /** A planned move carried out this long after it is planned, not on its day (tests). */
+  plannedMoveDelayMs?: number;
 }
 
 type RoomAndCategory = { room: Room; category: RoomCategory | undefined } | undefined;
@@ -75,7 +80,8 @@ function roomOnNight(segments: Segment[], plan: Pick<MovePlan, 'booking' | 'from
  * one the guest is in now (or, before arrival, the first segment's), and, for a guest in house moving tonight, the
  * vacated room gets its turnover and the workflow tells the TV system; staff see `booking:moved` and a notification.
  */
-export function createMoves({ repository, effects, turnover, stays, rooms, holds }: MoveDependencies) {
+export function createMoves(dependencies: MoveDependencies) {
+  const { repository, effects, turnover, stays, rooms, holds, plannedMoveDelayMs } = dependencies;
   const writes = createRoomWrites(repository);
 
   async function plan(trx: Knex.Transaction, booking: Booking, input: BookingMoveInput): Promise<MovePlan> {
@@ -101,6 +107,7 @@ export function createMoves({ repository, effects, turnover, stays, rooms, holds
       from,
       now,
       cut: await nightCut(trx, hotel, from),
+      today,
     };
   }
 
@@ -170,11 +177,15 @@ export function createMoves({ repository, effects, turnover, stays, rooms, holds
           const after = await repository.segments.of(trx, hotelId, [id]);
           const fromRoomId = roomOnNight(before, move);
           if (move.now) await turnover(trx, hotelId, fromRoomId, id);
+          const planned = replanned(booking, updated, { before, after }, move.today, plannedMoveDelayMs);
           const moved = { from: move.from, fromRoomId, toRoomId: move.room.id, reason: input.reason, now: move.now };
-          await effects.moved(trx, updated, moved, after, actor.hotelSlug);
+          await effects.moved(trx, updated, { ...moved, planned }, after, actor.hotelSlug);
           return { ...presentBooking(updated), rooms: presentSegments(after) };
         }),
       );
     },
+
+    /** A planned move whose time has come, carried out once (the booking's workflow calls it). */
+    carryOut: createPlannedMoves(dependencies, plannedMoveDelayMs),
   };
 }

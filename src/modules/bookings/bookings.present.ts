@@ -31,6 +31,7 @@ export const bookingMessages = {
   moveOutsideStay: (earliest: string, checkOut: string) =>
     `Переселить можно с ночи ${earliest} до ночи перед выездом ${checkOut}`,
   sameRoom: 'Гость уже в этом номере в эти ночи',
+  plannedMoveReason: 'запланированное переселение',
   splitNotContiguous:
     'Номера проживания должны идти подряд от даты заезда до даты выезда, каждый следующий — другой номер',
   movedRoomChange: 'У бронирования есть переезды: номер меняют переселением (move)',

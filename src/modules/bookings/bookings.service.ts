@@ -48,6 +48,8 @@ export interface BookingsServiceInput extends BookingsDependencies {
   repository: BookingsRepository;
   effects: BookingEffects;
   followers: Pick<StayFollowers, 'add'>;
+  /** A planned move carried out this long after it is planned, not on its day (tests; `PLANNED_MOVE_DELAY_MS`). */
+  plannedMoveDelayMs?: number;
 }
 
 /** The row of a new booking, before its room and price are settled. */
@@ -83,7 +85,13 @@ function newBookingRow(
   };
 }
 
-export function createBookingsService({ repository, effects, followers, ...deps }: BookingsServiceInput) {
+export function createBookingsService({
+  repository,
+  effects,
+  followers,
+  plannedMoveDelayMs,
+  ...deps
+}: BookingsServiceInput) {
   const { db, bookings: rows } = repository;
   const { guests } = deps;
   const stays = createStays({ ...deps, repository });
@@ -94,7 +102,15 @@ export function createBookingsService({ repository, effects, followers, ...deps 
   const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments, ledger });
   const inventory = createInventory({ repository, hotels: deps.hotels });
   const splitStays = createSplitStays({ repository, stays, rooms: deps.rooms });
-  const moves = createMoves({ repository, effects, turnover: lifecycle.turnover, stays, rooms: deps.rooms, holds });
+  const moves = createMoves({
+    repository,
+    effects,
+    turnover: lifecycle.turnover,
+    stays,
+    rooms: deps.rooms,
+    holds,
+    plannedMoveDelayMs,
+  });
   const offerings = {
     restrictions: deps.restrictions,
     holds,
