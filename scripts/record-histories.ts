@@ -67,6 +67,8 @@ const APP_ENV = {
   REVIEW_INVITATION_DELAY_MS: '1000',
   // A webhook receiver that never answers pauses its subscription after 3 seconds of retries, not 3 days.
   WEBHOOK_RETRY_HORIZON_SECONDS: '3',
+  // A move planned for tomorrow carried out a second after it is planned.
+  PLANNED_MOVE_DELAY_MS: '1000',
 };
 
 const CONFIRM_PREFIX = 'http://api.test/api/auth/confirm-email?token=';
@@ -317,6 +319,39 @@ async function hotelWithRoom(r: Recorder, label: string, settings: Record<string
   const setStatus = (bookingId: string, status: string) =>
     r.api.call('PATCH', api(`/bookings/${bookingId}`), { token: hotel.token, body: { status } });
   return { hotel, api, room, book, setStatus };
+}
+
+/** A second room (102) and the TV system on a desk's agent knowing both rooms, for `use`; then stopped. */
+async function withTvDesk<T>(
+  r: Recorder,
+  stay: Awaited<ReturnType<typeof hotelWithRoom>>,
+  use: (next: { id: string }) => Promise<T>,
+): Promise<T> {
+  const { hotel, api } = stay;
+  const next = await r.api.call<{ id: string }>('POST', api('/rooms'), {
+    token: hotel.token,
+    expected: 201,
+    body: { number: '102', category_id: (await stay.book(30, 31)).category_id },
+  });
+  const tv = await startFakeTv();
+  const { workstation, agent } = await pairedDesk(r, stay, { name: 'Fixture TV desk' });
+  try {
+    await r.api.call('PATCH', api('/tv-integration/settings'), {
+      token: hotel.token,
+      body: {
+        enabled: true,
+        connection_type: 'agent',
+        agent_workstation_id: workstation.id,
+        server_url: tv.url,
+        default_language: 'ru',
+        netup_room_number: { [stay.room.id]: '101', [next.id]: '102' },
+      },
+    });
+    return await use(next);
+  } finally {
+    await agent.stop();
+    await tv.close();
+  }
 }
 
 let shopCount = 0;
@@ -653,40 +688,45 @@ const CASES: Case[] = [
     histories: ['bookingLife-moved'],
     async run(r) {
       const stay = await hotelWithRoom(r, 'moves');
-      const { hotel, api } = stay;
-      const next = await r.api.call<{ id: string }>('POST', api('/rooms'), {
-        token: hotel.token,
-        expected: 201,
-        body: { number: '102', category_id: (await stay.book(30, 31)).category_id },
-      });
-      const tv = await startFakeTv();
-      const { workstation, agent } = await pairedDesk(r, stay, { name: 'Fixture TV desk' });
-      try {
-        await r.api.call('PATCH', api('/tv-integration/settings'), {
-          token: hotel.token,
-          body: {
-            enabled: true,
-            connection_type: 'agent',
-            agent_workstation_id: workstation.id,
-            server_url: tv.url,
-            default_language: 'ru',
-            netup_room_number: { [stay.room.id]: '101', [next.id]: '102' },
-          },
-        });
+      return withTvDesk(r, stay, async (next) => {
         const moved = await stay.book(0, 2);
         await stay.setStatus(moved.id, 'checked_in');
-        await r.api.call('POST', api(`/bookings/${moved.id}/move`), {
-          token: hotel.token,
+        await r.api.call('POST', stay.api(`/bookings/${moved.id}/move`), {
+          token: stay.hotel.token,
           body: { room_id: next.id, reason: 'Fixture move' },
         });
         await stay.setStatus(moved.id, 'checked_out');
         const movedId = `booking:${moved.id}`;
         expectResult(await finished(r.client, movedId), 'checked_out');
         return { 'bookingLife-moved': movedId };
-      } finally {
-        await agent.stop();
-        await tv.close();
-      }
+      });
+    },
+  },
+  {
+    workflowType: 'bookingLife',
+    name: 'a move planned for tomorrow, carried out by the workflow (PLANNED_MOVE_DELAY_MS), then checked out',
+    histories: ['bookingLife-planned-move'],
+    async run(r) {
+      // Days turn at midnight: tomorrow's room is within a day of now, where the database lets the guest be.
+      const stay = await hotelWithRoom(r, 'planned-moves', { check_in_time: '00:00', check_out_time: '00:00' });
+      return withTvDesk(r, stay, async (next) => {
+        const moved = await stay.book(0, 3);
+        await stay.setStatus(moved.id, 'checked_in');
+        await r.api.call('POST', stay.api(`/bookings/${moved.id}/move`), {
+          token: stay.hotel.token,
+          body: { room_id: next.id, reason: 'Fixture move', from: localDay(1) },
+        });
+        await until('the planned move carried out', async () => {
+          const booking = await r.api.call<{ room_id: string }>('GET', stay.api(`/bookings/${moved.id}`), {
+            token: stay.hotel.token,
+          });
+          return booking.room_id === next.id || undefined;
+        });
+        await stay.setStatus(moved.id, 'checked_out');
+        const movedId = `booking:${moved.id}`;
+        expectResult(await finished(r.client, movedId), 'checked_out');
+        return { 'bookingLife-planned-move': movedId };
+      });
     },
   },
   {
