@@ -44,6 +44,45 @@ function submission(categoryId: string, overrides: Record<string, unknown> = {})
   };
 }
 
+/**
+ * A hotel of two rooms where no one room takes the 3 nights from `localDay(30)` but the two in turn do: room a is held
+ * the first two nights, room b the last.
+ */
+async function splitHotel() {
+  const hotel = await registerHotel(t);
+  const category = await createCategory(t, hotel, { base_price: 4000 });
+  const rooms = { a: await createRoom(t, hotel, category.id), b: await createRoom(t, hotel, category.id) };
+  const nights = [localDay(30), localDay(32), localDay(33)];
+  const guest = { guest_last_name: 'Занятов', guest_first_name: 'Иван' };
+  for (const held of [
+    { room_id: rooms.a.id, check_in: nights[0], check_out: nights[1] },
+    { room_id: rooms.b.id, check_in: nights[1], check_out: nights[2] },
+  ])
+    await t.http
+      .post(api(hotel, '/bookings'))
+      .set(as(hotel.accessToken))
+      .send({ ...held, ...guest })
+      .expect(201);
+  return { hotel, category, rooms, nights };
+}
+
+/** The booking as the hotel's staff read it. */
+const staffView = (hotel: RegisteredHotel, id: string) =>
+  t.http
+    .get(api(hotel, `/bookings/${id}`))
+    .set(as(hotel.accessToken))
+    .expect(200);
+
+/** The split stay the widget's availability offers over `nights` (first to last), if any. */
+async function splitOffer(hotel: RegisteredHotel, nights: string[]) {
+  const { body } = await t.http
+    .get(widget(hotel, '/availability'))
+    .query({ from: nights[0], to: nights.at(-1), guests: 1 })
+    .expect(200);
+  expect(body.categories).toEqual([expect.objectContaining({ available: false })]);
+  return body.categories[0].split as { from: string; to: string }[] | undefined;
+}
+
 describe('widget config', () => {
   it("shows the hotel's public data only: active categories, services, no internal fields", async () => {
     const { hotel, category } = await hotelSelling(1, {
@@ -114,36 +153,80 @@ describe('widget availability', () => {
     expect(after.body.categories).toEqual([expect.objectContaining({ free: [0, 0], available: false, total: null })]);
   });
 
-  it('shows a stay no one room takes but rooms in turn do as a split, for information only', async () => {
-    const hotel = await registerHotel(t);
-    const category = await createCategory(t, hotel, { base_price: 4000 });
-    const [a, b] = [await createRoom(t, hotel, category.id), await createRoom(t, hotel, category.id)];
-    const [d0, d2, d3] = [localDay(30), localDay(32), localDay(33)];
-    // Room a is held the first two nights, room b the last: no one room takes the stay, the two in turn do.
-    const guest = { guest_last_name: 'Занятов', guest_first_name: 'Иван' };
-    for (const held of [
-      { room_id: a.id, check_in: d0, check_out: d2 },
-      { room_id: b.id, check_in: d2, check_out: d3 },
-    ])
-      await t.http
-        .post(api(hotel, '/bookings'))
-        .set(as(hotel.accessToken))
-        .send({ ...held, ...guest })
-        .expect(201);
-    const { body } = await t.http
-      .get(widget(hotel, '/availability'))
-      .query({ from: d0, to: d3, guests: 1 })
-      .expect(200);
-    expect(body.categories).toEqual([
-      expect.objectContaining({
-        available: false,
-        free: [1, 1, 1],
-        split: [
-          { from: d0, to: d2 },
-          { from: d2, to: d3 },
-        ],
-      }),
+  it('offers a stay no one room takes but rooms in turn do as a split, which a booking takes in those rooms', async () => {
+    const { hotel, rooms, nights } = await splitHotel();
+    const [d0, d2, d3] = nights;
+    const offered = await splitOffer(hotel, nights);
+    expect(offered).toEqual([
+      { from: d0, to: d2 },
+      { from: d2, to: d3 },
     ]);
+    const { category_id } = (await t.http.get(widget(hotel, '/availability')).query({ from: d0, to: d3, guests: 1 }))
+      .body.categories[0];
+    const sent = submission(category_id, { check_in: d0, check_out: d3, guests_count: 1, split: offered });
+    // Eight guests take the offer at once: one gets it, the others a clear 409 (the segments' constraint decides).
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.http.post(widget(hotel, '/bookings')).send({ ...sent, guest_phone: uniquePhone() }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, ...Array<number>(7).fill(409)]);
+    expect(new Set(answers.filter((a) => a.status === 409).map((a) => a.body.code))).toEqual(new Set(['sold_out']));
+    const { body } = answers.find((answer) => answer.status === 201)!;
+    expect(body.booking).toMatchObject({ status: 'inquiry', price: '12000.00', split: offered, check_out: d3 });
+    const stored = await staffView(hotel, body.booking.id);
+    // Room b is free the first two nights, room a the last: the offer's rooms.
+    expect(stored.body).toMatchObject({
+      source: 'online',
+      room_id: rooms.b.id,
+      rooms: [
+        { room_id: rooms.b.id, from: d0, to: d2 },
+        { room_id: rooms.a.id, from: d2, to: d3 },
+      ],
+    });
+    // Taken: no longer offered.
+    expect(await splitOffer(hotel, nights)).toBeUndefined();
+    const list = await t.http.get(api(hotel, '/bookings')).set(as(hotel.accessToken)).expect(200);
+    expect(list.body).toHaveLength(3);
+  });
+
+  it('refuses a split stay other than offered (409), broken nights (400), and one a restriction forbids (422)', async () => {
+    const { hotel, category, nights } = await splitHotel();
+    const [d0, d1, d2, d3] = [nights[0], localDay(31), nights[1], nights[2]];
+    const book = (split: unknown, overrides: Record<string, unknown> = {}) =>
+      t.http
+        .post(widget(hotel, '/bookings'))
+        .send(submission(category.id, { check_in: d0, check_out: d3, guests_count: 1, split, ...overrides }));
+    const other = await book([
+      { from: d0, to: d1 },
+      { from: d1, to: d3 },
+    ]).expect(409);
+    expect(other.body.code).toBe('sold_out');
+    for (const broken of [
+      [
+        { from: d0, to: d2 },
+        { from: d1, to: d3 },
+      ],
+      [
+        { from: d0, to: d2 },
+        { from: d2, to: d2 },
+      ],
+      [{ from: d0, to: d3 }],
+    ])
+      expect((await book(broken)).status).toBe(400);
+    const offered = [
+      { from: d0, to: d2 },
+      { from: d2, to: d3 },
+    ];
+    expect((await book(offered, { check_in: undefined, check_out: undefined, start_at: new Date() })).status).toBe(400);
+    await t.http
+      .put(api(hotel, '/restrictions'))
+      .set(as(hotel.accessToken))
+      .send({ items: [{ category_id: category.id, from: d0, to: d0, closed_to_arrival: true }] })
+      .expect(200);
+    expect((await book(offered)).status).toBe(422);
+    const list = await t.http.get(api(hotel, '/bookings')).set(as(hotel.accessToken)).expect(200);
+    expect(list.body).toHaveLength(2);
   });
 
   it('bounds the window and the party', async () => {
@@ -166,10 +249,7 @@ describe('widget booking', () => {
     expect(body.booking).toMatchObject({ status: 'inquiry', price: '8000.00', currency: 'RUB', guests_count: 2 });
     expect(body.booking.services).toEqual([{ code: 'breakfast', name: 'Завтрак', price: '700.00' }]);
     expect(body.payment).toBeNull();
-    const stored = await t.http
-      .get(api(hotel, `/bookings/${body.booking.id}`))
-      .set(as(hotel.accessToken))
-      .expect(200);
+    const stored = await staffView(hotel, body.booking.id);
     expect(stored.body).toMatchObject({
       source: 'online',
       status: 'inquiry',

@@ -24,6 +24,7 @@ import { createLedgerFollowers, type LedgerFollower } from './bookings.ledger';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
 import { createMoves } from './bookings.moves';
 import { createOffers, hotelToday } from './bookings.offers';
+import { createSplitOffer } from './bookings.split';
 import { createSplitStays } from './bookings.split-stays';
 import type { StayFollower, StayFollowers } from './bookings.outside';
 import { createBookingPayments } from './bookings.payments';
@@ -296,6 +297,9 @@ export function createBookingsService({
 
     /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
     offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes, offerings }),
+
+    /** The split stay the offers show for a category, with its rooms (the widget books it as `rooms`). */
+    splitOffered: createSplitOffer(inventory),
 
     guests: {
       /** Adds a guest profile to the stay (companions); the primary guest is linked at creation. */

@@ -1,4 +1,5 @@
-import { nightsFrom } from './bookings.inventory';
+import { daysBetween } from '../../platform/http/schemas';
+import { nightsFrom, type Inventory } from './bookings.inventory';
 
 /** A stretch of a split stay: a room from the night `from` to the day `to`. */
 export interface SplitSegment {
@@ -35,4 +36,27 @@ export function splitStay(
     night = best.end;
   }
   return segments.length > 1 ? segments : undefined;
+}
+
+/** A stay of a category for a party, as the widget's offers read it. */
+export interface SplitAsked {
+  category_id: string;
+  check_in: string;
+  check_out: string;
+  guests: number;
+}
+
+/**
+ * The split stay the offers show for a category now (`bookings.offers.ts`: its open rooms large enough for the party,
+ * the fewest moves), with its rooms: what the widget books when a guest takes the split stay offered.
+ */
+export function createSplitOffer(inventory: Inventory) {
+  return async function splitOffered(hotelId: string, stay: SplitAsked): Promise<SplitSegment[] | undefined> {
+    const count = daysBetween(stay.check_in, stay.check_out);
+    const snapshot = await inventory.snapshot(hotelId);
+    const rooms = (await snapshot.nights(stay.check_in, count)).filter(
+      (room) => room.category_id === stay.category_id && !room.closed && room.max_guests >= stay.guests,
+    );
+    return splitStay(rooms, stay.check_in, count);
+  };
 }

@@ -92,7 +92,8 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
         "category's restrictions broken: what a booking would accept), the price of the stay and per night from the " +
         'quote engine when available, and the hourly price where the category sells hours. A stay not available ' +
         'lists the `restrictions` it breaks and `alternatives`: the same length shifted by up to 3 days either way ' +
-        'that can be booked, closest first.',
+        'that can be booked, closest first. A stay no one room takes but rooms in turn do carries `split`, the ' +
+        'nights of each room (fewest moves), which a booking may take.',
       tags,
       access: { kind: 'public' },
       oneAnswer: unknownHotel,
@@ -112,7 +113,10 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
         'stay) for `guests_count` guests. Stored as an `online` `inquiry`, priced by the server (a `price` sent is ' +
         'ignored), with the guest profile matched by phone or e-mail; staff are notified. With online payment ' +
         'configured, `payment.confirmation_url` is the page where the guest pays (null if not ready within 3 s: ' +
-        'submit again with the same `Idempotency-Key` to read it). 409 when no room of the category is free; 403 ' +
+        'submit again with the same `Idempotency-Key` to read it). `split`, as the availability offered it, books ' +
+        'the split stay in the rooms the offer has now for those nights (the price of each room summed), under the ' +
+        "same rules as staff's split stays. 409 when no room of the category is free (or the split stay offered no " +
+        'longer is); 403 ' +
         'with one generic message whenever the hotel does not take the booking from this person. Each submission ' +
         'records the guest’s consent to the processing of personal data (152-FZ): the version of the text the ' +
         "widget's settings name (`consent_text_version`), and the time; `consent_version`, when sent, must be " +
@@ -126,7 +130,7 @@ export function widgetRoutes(widget: WidgetServiceApi, config: WidgetConfig): Ro
         201: { description: 'Received', schema: widgetBookingAnswer },
         403: { description: 'Not taken (generic message)' },
         404: notFound,
-        409: { description: 'Sold out for these dates, or the consent text changed' },
+        409: { description: 'Sold out for these dates (or the split stay offered), or the consent text changed' },
         422: { description: 'A rule of the stay refused it (e.g. dates in the wrong order, an unknown service)' },
         429: limited,
       },

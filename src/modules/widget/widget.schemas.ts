@@ -76,9 +76,19 @@ export const widgetBookingBody = Joi.object({
   consent_version: consentVersion.description(
     'The personal-data consent text the guest accepted (optional; when sent, the hotel’s current version)',
   ),
+  split: Joi.array()
+    .items(Joi.object({ from: calendarDate.required(), to: calendarDate.required() }))
+    .min(2)
+    .max(MAX_WIDGET_STAY_NIGHTS)
+    .description(
+      'The split stay the availability offered for the category (its `split`, as given): the nights of each room, ' +
+        'the first from `check_in`, each from the `to` before it, the last to `check_out`. The stay is booked in the ' +
+        'rooms the offer has now for those nights (409 `sold_out` when it no longer has them)',
+    ),
   price: Joi.any().strip(),
 })
   .xor('check_in', 'start_at')
+  .with('split', 'check_in')
   .and('check_in', 'check_out')
   .and('start_at', 'end_at')
   .custom(dateSpan('check_in', 'check_out', { maxDays: MAX_WIDGET_STAY_NIGHTS }))
@@ -102,6 +112,10 @@ export const widgetBookingAnswer = Joi.object({
     tourist_tax: stayTaxSchema,
     currency: Joi.string(),
     services: Joi.array().items(chosenService),
+    split: Joi.array()
+      .items(Joi.object({ from: Joi.string(), to: Joi.string() }))
+      .optional()
+      .description('A split stay: the nights of each room, in order'),
   }).meta(openApiComponent('WidgetBooking')),
   payment: Joi.object({
     id: Joi.string().uuid(),
@@ -193,7 +207,7 @@ export const offersAnswer = Joi.object({
         .description(
           'Only as information, when no one room is free every night but some room is each night (and no ' +
             'restriction is broken): the nights of each room of the stay split over rooms with the fewest moves; ' +
-            'the widget books by category, so such a stay is booked through the hotel',
+            'a booking sending it back as `split` takes it',
         ),
     }).meta(openApiComponent('CategoryOffer')),
   ),

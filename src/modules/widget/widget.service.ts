@@ -15,6 +15,7 @@ import type { TouristTaxService } from '../tourist-tax';
 import { createPublicCache } from './widget.cache';
 import { CONSENT_OUTDATED, consentsRepository, consentTo, type WidgetRentalInput } from './widget.consent';
 import { widgetSettingsRepository } from './widget.repository';
+import { splitRooms } from './widget.split';
 import type { WidgetBookingInput, WidgetService, WidgetSettingsChanges } from './widget.types';
 
 export interface WidgetDependencies {
@@ -22,7 +23,7 @@ export interface WidgetDependencies {
   rooms: Pick<RoomsService, 'listCategories'>;
   rentals: Pick<RentalsService, 'activeObjects' | 'bookings'>;
   guests: Pick<GuestsService, 'byContact'>;
-  bookings: Pick<BookingsService, 'create' | 'offers'>;
+  bookings: Pick<BookingsService, 'create' | 'offers' | 'splitOffered'>;
   payments: Pick<PaymentsService, 'gateways'>;
   notifications: Pick<NotificationsService, 'notify'>;
   billing: { onlinePayments: Pick<OnlinePayments, 'create' | 'find'> };
@@ -171,9 +172,10 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
     },
 
     /**
-     * A guest's booking: priced by the server, checked against the room constraint in its transaction, stored as an
-     * `online` inquiry with its guest profile; staff are notified, and with online payment configured the answer
-     * carries the provider's payment page. Idempotent with `Idempotency-Key`.
+     * A guest's booking: by category, or the split stay offered in its rooms; priced by the server, checked against
+     * the room constraint in its transaction, stored as an `online` inquiry with its guest profile; staff are notified,
+     * and with online payment configured the answer carries the provider's payment page. Idempotent with
+     * `Idempotency-Key`.
      */
     async submit(slug: string, input: WidgetBookingInput, idempotencyKey?: string) {
       const { hotel, settings } = await publicHotel(slug);
@@ -186,13 +188,14 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
       ]
         .filter(Boolean)
         .join('\n');
+      // A split stay offered: booked in its rooms, as staff book one; else by category.
+      const rooms = await splitRooms(deps.bookings, hotel.id, input);
       let created: Awaited<ReturnType<typeof deps.bookings.create>>;
       try {
         created = await deps.bookings.create(
           hotel.id,
           {
-            category_id: input.category_id,
-            unattended_strategy: 'sequential',
+            ...(rooms ? { rooms } : { category_id: input.category_id, unattended_strategy: 'sequential' as const }),
             ...(input.check_in
               ? { check_in: input.check_in, check_out: input.check_out }
               : { start_at: input.start_at, end_at: input.end_at }),
@@ -254,6 +257,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
             tourist_tax: await deps.touristTax.ofBooking(hotel.id, booking),
             currency: hotel.currency,
             services: services.map(({ code, name, price }) => ({ code, name, price })),
+            ...(rooms && { split: rooms.map(({ from, to }) => ({ from, to })) }),
           },
           payment: payment
             ? {

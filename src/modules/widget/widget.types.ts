@@ -38,4 +38,6 @@ export interface WidgetBookingInput {
   return_url?: string;
   /** The consent text's version the guest was shown (optional; when sent, it must be the hotel's current one). */
   consent_version?: string;
+  /** The split stay offered (the nights of each room), to book in the rooms the offer has for them now. */
+  split?: { from: string; to: string }[];
 }
