@@ -9,7 +9,8 @@ import type { LoyaltyActivities } from '../../workflows/contracts/loyalty';
 import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import type { TvActivities } from '../../workflows/contracts/tv';
 import type { BookingActivities, BookingAnnouncement, DueBookingRef } from '../../workflows/contracts/bookings';
-import { bookingStatusSignal } from '../../workflows/contracts/bookings';
+import { bookingStatusSignal, movePlannedSignal } from '../../workflows/contracts/bookings';
+import { until } from '../helpers/wait';
 
 /**
  * The workflows' own logic, against the Temporal binary the dev script builds (a local dev server, in memory) with
@@ -32,6 +33,9 @@ const due: DueBookingRef[] = [
   { hotelId: 'h1', hotelSlug: 'hotel-one', bookingId: 'b-due-2' },
 ];
 
+/** The planned moves carried out, in order. */
+const carriedOut: { bookingId: string; roomId: string }[] = [];
+
 const bookingActivities: BookingActivities = {
   async announceBooking(_hotelId, bookingId, announcement) {
     announced.push({ bookingId, announcement });
@@ -46,7 +50,11 @@ const bookingActivities: BookingActivities = {
   cancelNoShow: async (ref) => (ref.bookingId === 'b-due-1' ? 'done' : 'skipped'),
   findOverdueStays: async () => due.slice(0, 1),
   autoCheckOut: async () => 'done',
-  carryOutPlannedMove: async () => null,
+  // A move into r2 is followed by one planned into r3 half a second later; the others plan nothing more.
+  async carryOutPlannedMove(_hotelId, bookingId, plan) {
+    carriedOut.push({ bookingId, roomId: plan.roomId });
+    return plan.roomId === 'r2' ? { from: '2030-01-03', roomId: 'r3', at: Date.now() + 500 } : null;
+  },
 };
 
 const tvPushes: { bookingId: string; event: string }[] = [];
@@ -188,6 +196,22 @@ describe('booking workflow', () => {
     ]);
     expect(of(tvPushes, bookingId).map((push) => push.event)).toEqual(['check_in', 'check_out']);
     expect(stepsAfter(bookingId).sort()).toEqual(['delay', 'invite', 'points']);
+  });
+
+  it('a planned move: carried out at its time, once, the latest plan only; the next one then; none once undone', async () => {
+    const bookingId = randomUUID();
+    const handle = await start('bookingLife', [{ hotelId: 'h1', bookingId, status: 'checked_in', effects: {} }]);
+    const plan = (roomId: string, inMs: number) => ({ next: { from: '2030-01-02', roomId, at: Date.now() + inMs } });
+    // Changed before its time: only the newer plan is carried out.
+    await handle.signal(movePlannedSignal, plan('r1', 60_000));
+    await handle.signal(movePlannedSignal, plan('r2', 1000));
+    await until(() => of(carriedOut, bookingId).length === 2, { what: 'the planned moves carried out' });
+    // Undone before its time: nothing carried out; the booking ends without waiting for it.
+    await handle.signal(movePlannedSignal, plan('r4', 60_000));
+    await handle.signal(movePlannedSignal, { next: null });
+    await handle.signal(bookingStatusSignal, { status: 'checked_out', reason: 'manual', effects: {} });
+    expect(await handle.result()).toBe('checked_out');
+    expect(of(carriedOut, bookingId).map((move) => move.roomId)).toEqual(['r2', 'r3']);
   });
 
   it('started by a final status (a booking without a workflow until then): sends what that signal asked, once', async () => {
