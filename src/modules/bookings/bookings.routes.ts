@@ -169,10 +169,11 @@ export function bookingsRoutes(bookings: BookingsService): RouteDefinition[] {
         "they were; the answer's `rooms` lists the stay's segments. For a guest in house `from` is tonight at the " +
         "earliest (the default): moved tonight, the booking's `room_id` becomes the new room at once, the room left " +
         'gets its turnover, the TV system is told and the desk is offered a new door card (a notification); a later ' +
-        'night plans the move (the desk moves the guest on the day). `reprice` quotes the nights moved at the new ' +
-        "room's price (the earlier nights keep their share of the price). A cancelled or finished booking, an hourly " +
-        'stay, a night outside the stay or the room the guest has then are 422, a room closed, under maintenance or ' +
-        'too small 422, a room held on any of the nights 409 naming the other booking.',
+        "night plans the move, which the booking's workflow carries out on that day at the hotel's check-in time, as " +
+        'a move tonight (once; a plan changed or undone before then is not). `reprice` quotes the nights moved at ' +
+        "the new room's price (the earlier nights keep their share of the price). A cancelled or finished booking, an " +
+        'hourly stay, a night outside the stay or the room the guest has then are 422, a room closed, under ' +
+        'maintenance or too small 422, a room held on any of the nights 409 naming the other booking.',
       tags,
       access: { kind: 'hotel', roles: BOOKING_WRITERS },
       concurrency: 'if-match',
