@@ -3,6 +3,7 @@ import type { BookingActivities, BookingLifecycleStatus, GuestEmailKind, Planned
 import type { LoyaltyActivities } from './contracts/loyalty';
 import type { ReviewActivities } from './contracts/reviews';
 import { TV_PUSH_OPTIONS, type TvActivities, type TvPushInput } from './contracts/tv';
+import { upcomingAt } from './contracts/upcoming';
 
 // What both versions of the booking workflow share: their activities, and how their steps outside run.
 
@@ -100,6 +101,8 @@ export function plannedMoves(hotelId: string, bookingId: string, ended: () => bo
     },
     /** Nothing waited for or carried out any more. */
     settled: () => following ?? Promise.resolve(),
+    /** The move waited for, for the booking's timeline (a query). */
+    upcoming: () => upcomingAt('room_move', following && plan?.at),
   };
 }
 

@@ -61,7 +61,7 @@ export async function bookingLife(input: BookingWorkflowInput): Promise<string> 
   const afterStay: Promise<void>[] = [];
   // The review invitation's timer while it runs, for the booking's timeline (a query: replay-safe).
   let invitationAt: number | null = null;
-  setHandler(upcomingQuery, () => upcomingAt('review_invitation', invitationAt));
+  setHandler(upcomingQuery, () => [...plans.upcoming(), ...upcomingAt('review_invitation', invitationAt)]);
 
   const reviewInvitation = async (at: () => Promise<number | null>) => {
     const time = await at();

@@ -148,6 +148,17 @@ describe('a move planned for a later night, carried out by the booking workflow 
       await move(id, { room_id: rooms[6].id, from: tomorrow }, quick);
       await move(id, { room_id: rooms[4].id, from: tomorrow }, quick);
       await move(id, { room_id: rooms[5].id, from: tomorrow }, quick);
+      // Until then, the booking's timeline shows it to come.
+      await until(
+        async () => {
+          const { body } = await t.http
+            .get(hotelPath(`/bookings/${id}/timeline`))
+            .set(as(owner.accessToken))
+            .expect(200);
+          return body.upcoming.entries.some((entry: { kind: string }) => entry.kind === 'room_move');
+        },
+        { what: 'the planned move in the timeline', timeoutMs: 5_000 },
+      );
 
       const pushes = await until(() => pushesOf('Планируемая').length >= 3 && pushesOf('Планируемая'), {
         what: 'the planned move carried out',

@@ -7,7 +7,7 @@ import { defineQuery } from '@temporalio/workflow';
 export interface UpcomingStep {
   /** ISO time the timer fires. */
   at: string;
-  step: 'review_invitation' | 'payment_expires' | 'deposit_payment_expires' | 'hold_settles';
+  step: 'review_invitation' | 'room_move' | 'payment_expires' | 'deposit_payment_expires' | 'hold_settles';
 }
 
 export const upcomingQuery = defineQuery<UpcomingStep[]>('upcoming');

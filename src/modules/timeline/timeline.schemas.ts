@@ -25,7 +25,8 @@ const entrySchema = Joi.object({
         '`folio_line_moved`, `folio_settlement`, `invoice`, `credit_note`, `invoice_email`; `guest_email`, ' +
         '`tv_push`, `card`, `card_cancelled`, `room_service_order`, `room_service_delivered`, ' +
         '`room_service_cancelled`, `room_service_refunded`, `notification`, `review_invitation`, `review`, ' +
-        '`review_reply`, `loyalty`',
+        '`review_reply`, `loyalty`. In `upcoming`: `review_invitation`, `room_move`, `payment_expires`, ' +
+        '`deposit_payment_expires`, `hold_settles`',
     ),
   summary: Joi.string().allow('').required(),
   actor: actorSchema.allow(null).required(),

@@ -12,6 +12,7 @@ const ASKED = 20;
 
 const SAID: Record<UpcomingStep['step'], { summary: string; workflow: string }> = {
   review_invitation: { summary: 'The review invitation is sent to the guest', workflow: 'bookingLife' },
+  room_move: { summary: 'The guest is moved to the room planned for the next nights', workflow: 'bookingLife' },
   payment_expires: { summary: 'The online payment expires unless paid', workflow: 'bookingPayment' },
   deposit_payment_expires: { summary: 'The deposit expires unless paid', workflow: 'deposit' },
   hold_settles: { summary: 'The deposit hold is settled before it lapses at the provider', workflow: 'deposit' },
