@@ -190,6 +190,16 @@ describe('widget availability', () => {
     expect(list.body).toHaveLength(3);
   });
 
+  it('a split stay sent again with its Idempotency-Key answers the booking made, though no longer offered', async () => {
+    const { hotel, category, nights } = await splitHotel();
+    const split = await splitOffer(hotel, nights);
+    const sent = submission(category.id, { check_in: nights[0], check_out: nights[2], guests_count: 1, split });
+    const send = () => t.http.post(widget(hotel, '/bookings')).set('Idempotency-Key', 'split-1').send(sent);
+    const first = await send().expect(201);
+    const again = await send().expect(201);
+    expect(again.body.booking).toEqual(first.body.booking);
+  });
+
   it('refuses a split stay other than offered (409), broken nights (400), and one a restriction forbids (422)', async () => {
     const { hotel, category, nights } = await splitHotel();
     const [d0, d1, d2, d3] = [nights[0], localDay(31), nights[1], nights[2]];
@@ -201,7 +211,7 @@ describe('widget availability', () => {
       { from: d0, to: d1 },
       { from: d1, to: d3 },
     ]).expect(409);
-    expect(other.body.code).toBe('sold_out');
+    expect(other.body).toMatchObject({ code: 'sold_out', error: expect.stringContaining('нескольких номерах') });
     for (const broken of [
       [
         { from: d0, to: d2 },

@@ -24,7 +24,7 @@ import { createLedgerFollowers, type LedgerFollower } from './bookings.ledger';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
 import { createMoves } from './bookings.moves';
 import { createOffers, hotelToday } from './bookings.offers';
-import { createSplitOffer } from './bookings.split';
+import { createOfferedSplit } from './bookings.split';
 import { createSplitStays } from './bookings.split-stays';
 import type { StayFollower, StayFollowers } from './bookings.outside';
 import { createBookingPayments } from './bookings.payments';
@@ -103,6 +103,7 @@ export function createBookingsService({
   const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments, ledger });
   const inventory = createInventory({ repository, hotels: deps.hotels });
   const splitStays = createSplitStays({ repository, stays, rooms: deps.rooms });
+  const offeredRooms = createOfferedSplit(inventory);
   const moves = createMoves({
     repository,
     effects,
@@ -158,7 +159,9 @@ export function createBookingsService({
     return ownPrice === price ? placed.created : rows.update(trx, hotelId, placed.created.id, { price: ownPrice });
   }
 
-  async function create(hotelId: string, input: BookingInput, actor: Actor, trx: Knex.Transaction) {
+  async function create(hotelId: string, asked: BookingInput, actor: Actor, trx: Knex.Transaction) {
+    // A split stay taken as offered: in the rooms the offer has now (inside the idempotent work: a replay answers).
+    const input = asked.offered_split ? { ...asked, rooms: await offeredRooms(hotelId, asked) } : asked;
     const { hotel, span } = await stays.hotelAndSpan(trx, hotelId, input);
     const split = input.rooms && (await splitStays.plan(trx, hotel, input));
     const { category, candidates } = split
@@ -297,9 +300,6 @@ export function createBookingsService({
 
     /** The public widget's view of a stay: categories with rooms for the party, their free nights and prices. */
     offers: createOffers({ repository, inventory, quotes: deps.pricing.quotes, offerings }),
-
-    /** The split stay the offers show for a category, with its rooms (the widget books it as `rooms`). */
-    splitOffered: createSplitOffer(inventory),
 
     guests: {
       /** Adds a guest profile to the stay (companions); the primary guest is linked at creation. */

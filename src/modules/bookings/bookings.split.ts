@@ -1,5 +1,9 @@
+import { ConflictError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
 import { nightsFrom, type Inventory } from './bookings.inventory';
+import { bookingMessages } from './bookings.present';
+import { bodyError } from './bookings.stays';
+import type { BookingInput } from './bookings.types';
 
 /** A stretch of a split stay: a room from the night `from` to the day `to`. */
 export interface SplitSegment {
@@ -38,25 +42,36 @@ export function splitStay(
   return segments.length > 1 ? segments : undefined;
 }
 
-/** A stay of a category for a party, as the widget's offers read it. */
-export interface SplitAsked {
-  category_id: string;
-  check_in: string;
-  check_out: string;
-  guests: number;
-}
-
 /**
- * The split stay the offers show for a category now (`bookings.offers.ts`: its open rooms large enough for the party,
- * the fewest moves), with its rooms: what the widget books when a guest takes the split stay offered.
+ * The rooms of a split stay taken as the offers show it (`offered_split`, the widget's): the nights must run from the
+ * check-in to the check-out (400), and the split the offers show for the category now (its open rooms large enough
+ * for the party, the fewest moves, as `bookings.offers.ts` computes it) must cut the stay into those nights (409
+ * `sold_out` otherwise); its rooms are the ones booked.
  */
-export function createSplitOffer(inventory: Inventory) {
-  return async function splitOffered(hotelId: string, stay: SplitAsked): Promise<SplitSegment[] | undefined> {
-    const count = daysBetween(stay.check_in, stay.check_out);
+export function createOfferedSplit(inventory: Inventory) {
+  async function splitOffered(hotelId: string, input: BookingInput): Promise<SplitSegment[] | undefined> {
+    const count = daysBetween(input.check_in!, input.check_out!);
     const snapshot = await inventory.snapshot(hotelId);
-    const rooms = (await snapshot.nights(stay.check_in, count)).filter(
-      (room) => room.category_id === stay.category_id && !room.closed && room.max_guests >= stay.guests,
+    const rooms = (await snapshot.nights(input.check_in!, count)).filter(
+      (room) => room.category_id === input.category_id && !room.closed && room.max_guests >= (input.guests_count ?? 1),
     );
-    return splitStay(rooms, stay.check_in, count);
+    return splitStay(rooms, input.check_in!, count);
+  }
+
+  return async function offeredRooms(hotelId: string, input: BookingInput): Promise<SplitSegment[]> {
+    const asked = input.offered_split!;
+    const contiguous =
+      input.check_in !== undefined &&
+      asked.every(
+        (stretch, i) => stretch.from < stretch.to && stretch.from === (i ? asked[i - 1].to : input.check_in),
+      ) &&
+      asked.at(-1)!.to === input.check_out;
+    if (!contiguous) throw bodyError('split', bookingMessages.splitNotContiguous);
+    const offered = await splitOffered(hotelId, input);
+    const same =
+      offered?.length === asked.length &&
+      offered.every((stretch, i) => stretch.from === asked[i].from && stretch.to === asked[i].to);
+    if (!same) throw new ConflictError(bookingMessages.splitGone, 'sold_out');
+    return offered;
   };
 }

@@ -53,6 +53,11 @@ export interface BookingInput {
   room_id?: string;
   /** A split stay: its rooms from the check-in to the check-out, in order (as availability's `split` offers them). */
   rooms?: { room_id: string; from: string; to: string }[];
+  /**
+   * A split stay as the offers show it (the widget's): the nights of each room of `category_id`, booked in the rooms
+   * the offer has for them when the booking is made (`bookings.split.ts`), as `rooms`.
+   */
+  offered_split?: { from: string; to: string }[];
   category_id?: string;
   /**
    * How to place a stay by category when the hotel assigns rooms by hand (`manual`): for bookings nobody at the desk

@@ -15,7 +15,6 @@ import type { TouristTaxService } from '../tourist-tax';
 import { createPublicCache } from './widget.cache';
 import { CONSENT_OUTDATED, consentsRepository, consentTo, type WidgetRentalInput } from './widget.consent';
 import { widgetSettingsRepository } from './widget.repository';
-import { splitRooms } from './widget.split';
 import type { WidgetBookingInput, WidgetService, WidgetSettingsChanges } from './widget.types';
 
 export interface WidgetDependencies {
@@ -23,7 +22,7 @@ export interface WidgetDependencies {
   rooms: Pick<RoomsService, 'listCategories'>;
   rentals: Pick<RentalsService, 'activeObjects' | 'bookings'>;
   guests: Pick<GuestsService, 'byContact'>;
-  bookings: Pick<BookingsService, 'create' | 'offers' | 'splitOffered'>;
+  bookings: Pick<BookingsService, 'create' | 'offers'>;
   payments: Pick<PaymentsService, 'gateways'>;
   notifications: Pick<NotificationsService, 'notify'>;
   billing: { onlinePayments: Pick<OnlinePayments, 'create' | 'find'> };
@@ -188,14 +187,14 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
       ]
         .filter(Boolean)
         .join('\n');
-      // A split stay offered: booked in its rooms, as staff book one; else by category.
-      const rooms = await splitRooms(deps.bookings, hotel.id, input);
       let created: Awaited<ReturnType<typeof deps.bookings.create>>;
       try {
         created = await deps.bookings.create(
           hotel.id,
           {
-            ...(rooms ? { rooms } : { category_id: input.category_id, unattended_strategy: 'sequential' as const }),
+            category_id: input.category_id,
+            // A split stay offered: booked in the rooms the offer has now, as staff book one.
+            ...(input.split ? { offered_split: input.split } : { unattended_strategy: 'sequential' as const }),
             ...(input.check_in
               ? { check_in: input.check_in, check_out: input.check_out }
               : { start_at: input.start_at, end_at: input.end_at }),
@@ -221,7 +220,8 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
             ),
         );
       } catch (error) {
-        if (error instanceof ConflictError && error.code !== CONSENT_OUTDATED)
+        // A clash names nobody to the public; a split stay no longer offered says so itself.
+        if (error instanceof ConflictError && error.code !== CONSENT_OUTDATED && error.code !== 'sold_out')
           throw new ConflictError(widgetMessages.soldOut, 'sold_out');
         throw error;
       }
@@ -257,7 +257,7 @@ export function createWidgetService(db: Db, deps: WidgetDependencies) {
             tourist_tax: await deps.touristTax.ofBooking(hotel.id, booking),
             currency: hotel.currency,
             services: services.map(({ code, name, price }) => ({ code, name, price })),
-            ...(rooms && { split: rooms.map(({ from, to }) => ({ from, to })) }),
+            ...('rooms' in booking && { split: booking.rooms.map(({ from, to }) => ({ from, to })) }),
           },
           payment: payment
             ? {
