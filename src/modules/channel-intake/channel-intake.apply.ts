@@ -5,11 +5,10 @@ import { AppError, ConflictError, NotFoundError } from '../../platform/errors';
 import type { Booking, BookingInput, BookingsService } from '../bookings';
 import type { NotificationsService } from '../notifications';
 import type { RoomsService } from '../rooms';
+import { channelMicros, type ChannelRevision } from '../channels';
 import { placementOf, type Placement } from './channel-intake.booking';
-import { channelMicros } from './channel-intake.revision';
 import { revisionsRepository as revisions } from './channel-intake.repository';
 import type {
-  ChannelRevision,
   IntakeChannels,
   RevisionRecord,
   IntakeMapping,

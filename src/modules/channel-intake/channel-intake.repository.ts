@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { ErasureTarget } from '../../platform/erasure-target';
 import { scrubJson, scrubText } from '../../platform/personal-data-scrub';
-import type { ChannelRevision, RevisionOutcome, RevisionRecord, UnplacedReason } from './channel-intake.types';
+import type { ChannelRevision } from '../channels';
+import type { RevisionOutcome, RevisionRecord, UnplacedReason } from './channel-intake.types';
 
 const TABLE = 'channel_revisions';
 

@@ -6,23 +6,16 @@ import {
 } from '../../../workflows/contracts/channel-intake';
 import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
+import type { ModuleConfig } from '../../platform/modules';
 import { enqueueCoalescedSignal, enqueueOutbox, type SignalMessage } from '../../platform/db/outbox';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BadGatewayError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors';
 import { createApply, type ApplyDependencies, type Hotel } from './channel-intake.apply';
 import { placementOf } from './channel-intake.booking';
-import { channelMicros } from './channel-intake.revision';
 import { hooksRepository as hooks, revisionsRepository as revisions } from './channel-intake.repository';
-import type {
-  ChannelRevision,
-  IntakeChannel,
-  IntakeChannels,
-  RevisionOutcome,
-  RevisionRecord,
-} from './channel-intake.types';
+import type { IntakeChannel, IntakeChannels, RevisionOutcome, RevisionRecord } from './channel-intake.types';
 import { intakeChannels } from './channel-intake.channels';
-import type { ChannelIntakeConfig } from './channel-intake.env';
-import type { ChannelsService } from '../channels';
+import { channelMicros, type ChannelRevision, type ChannelsService } from '../channels';
 
 export interface ChannelIntakeDependencies extends Omit<ApplyDependencies, 'db' | 'channels'> {
   channels: Pick<ChannelsService, 'connectionOf' | 'session' | 'connectedHotels'>;
@@ -127,9 +120,9 @@ function present(record: RevisionRecord) {
 
 export function createChannelIntakeService(
   db: Db,
-  config: ChannelIntakeConfig,
+  config: ModuleConfig,
   deps: ChannelIntakeDependencies,
-  channels: IntakeChannels = intakeChannels(deps.channels, config.channelIntake.channexApiUrl),
+  channels: IntakeChannels = intakeChannels(deps.channels),
 ) {
   const { bookings } = deps;
   const { apply, place } = createApply({ db, ...deps, channels });
