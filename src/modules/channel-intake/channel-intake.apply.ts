@@ -241,7 +241,8 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     mapping: IntakeMapping,
     races = 0,
   ): Promise<RevisionOutcome | 'duplicate'> {
-    if (await revisions.byRevisionId(db, hotel.id, revision.id)) return 'duplicate';
+    const known = await revisions.byRevisionId(db, hotel.id, revision.id);
+    if (known && known.outcome !== 'unreadable') return 'duplicate';
     const latest = await revisions.latest(db, hotel.id, revision.bookingId);
     if (latest && !isNewer(revision, latest)) return record(hotel.id, revision, 'superseded');
     const placement = placementOf(revision, mapping);

@@ -132,8 +132,9 @@ export function createChannelIntakeService(
   }
 
   /**
-   * The revision read from the channel: undefined when it has none of that id, or when its answer cannot be read (the
-   * staff told once, with the reason; Channex raises its alarm for the revision left unacknowledged).
+   * The revision read from the channel: undefined when it has none of that id, or when its answer cannot be read
+   * (recorded as unreadable and the staff told once, with the reason; the channel raises its alarm for the revision
+   * left unacknowledged, and a later readable answer of it is applied).
    */
   async function readable(hotel: Hotel, channel: IntakeChannel, id: string, round: { unreadable: number }) {
     try {
@@ -141,15 +142,16 @@ export function createChannelIntakeService(
     } catch (error) {
       if (!(error instanceof BadGatewayError) || error.code !== 'channel_answer') throw error;
       round.unreadable += 1;
-      await transactionWithRetry(db, (trx) =>
-        deps.notifications.notify(trx, hotel.id, {
+      await transactionWithRetry(db, async (trx) => {
+        await revisions.insertUnreadable(trx, hotel.id, id, error.message);
+        await deps.notifications.notify(trx, hotel.id, {
           type: 'channel_booking_unplaced',
           title: 'Бронь канала не прочитана',
           body: `Менеджер каналов прислал бронь, которую не удалось прочитать (${id}): ${error.message}`.slice(0, 1000),
           data: { revision_id: id, reason: 'unreadable', detail: error.message.slice(0, 500) },
           dedupeKey: `channel-unreadable:${id}`,
-        }),
-      );
+        });
+      });
       return undefined;
     }
   }

@@ -25,7 +25,8 @@ export interface RevisionRecord {
   revision_id: string;
   channel_booking_id: string;
   kind: RevisionKind;
-  outcome: RevisionOutcome;
+  /** `unreadable`: the channel answered it out of its documented shape (never listed; its booking unknown). */
+  outcome: RevisionOutcome | 'unreadable';
   unplaced_reason: UnplacedReason | null;
   unplaced_detail: string | null;
   booking_id: string | null;

@@ -86,6 +86,7 @@ export class Bookings {
     if (!FEED_ORDERS.includes(order))
       throw validationError({ feed_order: [`must be one of ${FEED_ORDERS.join(', ')}`] });
     const revision = buildRevision(property, spec, this.state.now(property));
+    if (spec.off_spec === true) revision.status = 'tentative' as BookingRevision['status'];
     if (order === 'before_previous' && revision.status === 'new') {
       throw validationError({ feed_order: ['before_previous: a new booking has no previous revision'] });
     }

@@ -6,6 +6,10 @@ import type { Knex } from 'knex';
  * relay delivers a workflow's messages in order), and tells the relay. The webhooks' event trigger (migration 103) and
  * the channel sync's inventory trigger (migration 114) each had a copy of it; both call it now, their behaviour
  * unchanged.
+ *
+ * And a booking revision the channel answers that intake cannot read is recorded too (`channel_revisions`, outcome
+ * `unreadable`, the parser's words in `unplaced_detail`), beside the others: its booking, kind and time at the channel
+ * are unknown, so they may be missing on such a row only. A later readable answer of it takes its row.
  */
 
 /** The wake of each active subscription that wants the event's type (its delivery workflow). */
@@ -88,9 +92,23 @@ export async function up(knex: Knex): Promise<void> {
     $$`);
   await knex.raw(webhookEventsRecord(viaOutboxWake(WEBHOOK_WAKE, WEBHOOK_TARGETS)));
   await knex.raw(channelSyncWake(viaOutboxWake(CHANNEL_WAKE, CHANNEL_TARGETS)));
+  await knex.raw(`ALTER TABLE channel_revisions
+    ALTER COLUMN channel_booking_id DROP NOT NULL, ALTER COLUMN kind DROP NOT NULL, ALTER COLUMN channel_at DROP NOT NULL,
+    DROP CONSTRAINT channel_revisions_outcome,
+    ADD CONSTRAINT channel_revisions_outcome
+      CHECK (outcome IN ('applied', 'superseded', 'unplaced', 'placed', 'dismissed', 'unreadable')),
+    ADD CONSTRAINT channel_revisions_read CHECK (outcome = 'unreadable'
+      OR (channel_booking_id IS NOT NULL AND kind IS NOT NULL AND channel_at IS NOT NULL))`);
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex('channel_revisions').where({ outcome: 'unreadable' }).delete();
+  await knex.raw(`ALTER TABLE channel_revisions
+    DROP CONSTRAINT channel_revisions_read,
+    DROP CONSTRAINT channel_revisions_outcome,
+    ADD CONSTRAINT channel_revisions_outcome
+      CHECK (outcome IN ('applied', 'superseded', 'unplaced', 'placed', 'dismissed')),
+    ALTER COLUMN channel_booking_id SET NOT NULL, ALTER COLUMN kind SET NOT NULL, ALTER COLUMN channel_at SET NOT NULL`);
   await knex.raw(webhookEventsRecord(inline(WEBHOOK_WAKE, WEBHOOK_TARGETS, `'webhooks:' || s.id`)));
   await knex.raw(channelSyncWake(inline(CHANNEL_WAKE, CHANNEL_TARGETS, `'channels:' || c.hotel_id`)));
   await knex.raw('DROP FUNCTION outbox_wake(jsonb)');
