@@ -318,7 +318,7 @@ describe('an OTA booking that cannot be placed', () => {
 });
 
 describe('a revision the channel answers that cannot be read', () => {
-  it('is recorded as unreadable beside the others, left unacknowledged, the staff told; the others go on', async () => {
+  it('is recorded as unreadable beside the others, unacknowledged, the staff told; applied once it can be read', async () => {
     const garbled = await revision(booking('double', 66, 1, { off_spec: true }));
     const readable = await revision(booking('double', 68, 1));
     await acknowledged(readable);
@@ -347,6 +347,12 @@ describe('a revision the channel answers that cannot be read', () => {
         }),
       ]),
     );
+
+    // The channel answers it as documented again: it is applied and acknowledged, its record taken over.
+    await control.repairRevision(PROPERTY, garbled.id);
+    await acknowledged(garbled);
+    expect(await bookingsOf(garbled.ota_reservation_code)).toHaveLength(1);
+    expect(await recorded()).toContainEqual({ revision_id: garbled.id, outcome: 'applied', unplaced_detail: null });
   });
 });
 
