@@ -317,6 +317,45 @@ describe('an OTA booking that cannot be placed', () => {
   });
 });
 
+describe('a revision the channel answers that cannot be read', () => {
+  it('is recorded as unreadable beside the others, unacknowledged, the staff told; applied once it can be read', async () => {
+    const garbled = await revision(booking('double', 66, 1, { off_spec: true }));
+    const readable = await revision(booking('double', 68, 1));
+    await acknowledged(readable);
+    const recorded = () =>
+      t
+        .db('channel_revisions')
+        .where({ hotel_id: hotel.hotelId })
+        .whereIn('revision_id', [garbled.id, readable.id])
+        .orderBy('revision_id')
+        .select('revision_id', 'outcome', 'unplaced_detail');
+    await until(async () => (await recorded()).length === 2, { what: 'both revisions recorded', ...WAIT });
+    expect(await recorded()).toEqual(
+      expect.arrayContaining([
+        { revision_id: readable.id, outcome: 'applied', unplaced_detail: null },
+        { revision_id: garbled.id, outcome: 'unreadable', unplaced_detail: expect.stringContaining('status') },
+      ]),
+    );
+    const atChannel = (await control.revisions(PROPERTY)).find((item) => item.id === garbled.id);
+    expect(atChannel?.acknowledge_status).toBe('pending');
+    const inbox = await t.http.get(api('/notifications')).set(as(hotel.accessToken)).expect(200);
+    expect(inbox.body.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'channel_booking_unplaced',
+          data: expect.objectContaining({ revision_id: garbled.id }),
+        }),
+      ]),
+    );
+
+    // The channel answers it as documented again: it is applied and acknowledged, its record taken over.
+    await control.repairRevision(PROPERTY, garbled.id);
+    await acknowledged(garbled);
+    expect(await bookingsOf(garbled.ota_reservation_code)).toHaveLength(1);
+    expect(await recorded()).toContainEqual({ revision_id: garbled.id, outcome: 'applied', unplaced_detail: null });
+  });
+});
+
 describe('what staff hold against the channel', () => {
   const setStatus = (id: string, status: string) =>
     t.http

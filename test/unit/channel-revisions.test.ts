@@ -1,5 +1,18 @@
 import { placementOf } from '../../src/modules/channel-intake/channel-intake.booking';
-import { channelMicros, parseFeed, parseRevision } from '../../src/modules/channel-intake/channel-intake.revision';
+import { parseFeed, parseRevision } from '../../src/modules/channels/channels.channex-revisions';
+import { channelFailure } from '../../src/modules/channels/channels.errors';
+import { ChannelError } from '../../src/modules/channels/channels.manager';
+import { channelMicros } from '../../src/modules/channels/channels.revisions';
+
+/** What a read's failure answers (through the one mapping of a channel's failure). */
+function failureOf(read: () => unknown) {
+  try {
+    read();
+  } catch (error) {
+    return error instanceof ChannelError ? channelFailure(error, 'connection') : error;
+  }
+  throw new Error('read without failing');
+}
 
 /** A revision as Channex answers one, with what the test changes. */
 function answer(attributes: Record<string, unknown> = {}) {
@@ -69,10 +82,11 @@ describe('a Channex booking revision', () => {
   });
 
   it('not of the documented shape is the channel’s fault (502), never read in part', () => {
-    expect(() => parseRevision({ data: { id: 'rev-1', attributes: { status: 'lost' } } })).toThrow(
-      expect.objectContaining({ status: 502 }),
-    );
-    expect(() => parseFeed({ data: 'nothing' })).toThrow(expect.objectContaining({ status: 502 }));
+    expect(failureOf(() => parseRevision({ data: { id: 'rev-1', attributes: { status: 'lost' } } }))).toMatchObject({
+      status: 502,
+      code: 'channel_answer',
+    });
+    expect(failureOf(() => parseFeed({ data: 'nothing' }))).toMatchObject({ status: 502, code: 'channel_answer' });
     expect(parseFeed({ data: [{ id: 'a' }, { id: 'b' }, {}] })).toEqual(['a', 'b']);
   });
 

@@ -5,11 +5,10 @@ import { AppError, ConflictError, NotFoundError } from '../../platform/errors';
 import type { Booking, BookingInput, BookingsService } from '../bookings';
 import type { NotificationsService } from '../notifications';
 import type { RoomsService } from '../rooms';
+import { channelMicros, type ChannelRevision } from '../channels';
 import { placementOf, type Placement } from './channel-intake.booking';
-import { channelMicros } from './channel-intake.revision';
 import { revisionsRepository as revisions } from './channel-intake.repository';
 import type {
-  ChannelRevision,
   IntakeChannels,
   RevisionRecord,
   IntakeMapping,
@@ -242,7 +241,8 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     mapping: IntakeMapping,
     races = 0,
   ): Promise<RevisionOutcome | 'duplicate'> {
-    if (await revisions.byRevisionId(db, hotel.id, revision.id)) return 'duplicate';
+    const known = await revisions.byRevisionId(db, hotel.id, revision.id);
+    if (known && known.outcome !== 'unreadable') return 'duplicate';
     const latest = await revisions.latest(db, hotel.id, revision.bookingId);
     if (latest && !isNewer(revision, latest)) return record(hotel.id, revision, 'superseded');
     const placement = placementOf(revision, mapping);

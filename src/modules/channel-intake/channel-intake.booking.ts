@@ -1,6 +1,7 @@
 import { formatMoney, parseMoney } from '../../platform/money';
 import type { BookingInput } from '../bookings';
-import type { ChannelRevision, IntakeMapping, RevisionRoom, UnplacedReason } from './channel-intake.types';
+import type { ChannelRevision, RevisionRoom } from '../channels';
+import type { IntakeMapping, UnplacedReason } from './channel-intake.types';
 
 /** The stay a revision asks for, in our terms, or why it cannot be placed. */
 export type Placement =

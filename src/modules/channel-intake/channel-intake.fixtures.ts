@@ -1,7 +1,7 @@
 import type { ModuleFixtures } from '../../platform/fixtures';
 import { revisionsRepository } from './channel-intake.repository';
 import type { ChannelIntakeService } from './channel-intake.service';
-import type { ChannelRevision } from './channel-intake.types';
+import type { ChannelRevision } from '../channels';
 
 /**
  * One unplaced OTA booking per hotel, written as the intake's job writes it (no route makes one: the channel does),

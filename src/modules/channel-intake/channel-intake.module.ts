@@ -4,7 +4,6 @@ import { erasedBy, scrubbed } from '../../platform/personal-data';
 import { revisionsRepository } from './channel-intake.repository';
 import { channelIntakeActivities } from './channel-intake.activities';
 import { channelIntakeRoutes } from './channel-intake.routes';
-import { channelIntakeEnv } from './channel-intake.env';
 import { channelIntakeFixtures } from './channel-intake.fixtures';
 import { createChannelIntakeService, type ChannelIntakeDependencies } from './channel-intake.service';
 
@@ -27,7 +26,6 @@ export const channelIntakeModule = defineModule({
     ),
     scrubbed('channel_revisions', 'hotel', [{ name: 'revision', json: true }, { name: 'unplaced_detail' }]),
   ],
-  config: channelIntakeEnv,
   create: ({ db, config }, deps: ChannelIntakeDependencies) => createChannelIntakeService(db, config, deps),
   routes: (intake) => channelIntakeRoutes(intake),
   activities: (intake) => channelIntakeActivities(intake),

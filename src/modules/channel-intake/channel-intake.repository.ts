@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
 import type { ErasureTarget } from '../../platform/erasure-target';
 import { scrubJson, scrubText } from '../../platform/personal-data-scrub';
-import type { ChannelRevision, RevisionOutcome, RevisionRecord, UnplacedReason } from './channel-intake.types';
+import type { ChannelRevision } from '../channels';
+import type { RevisionOutcome, RevisionRecord, UnplacedReason } from './channel-intake.types';
 
 const TABLE = 'channel_revisions';
 
@@ -58,22 +59,48 @@ export const revisionsRepository = {
     ]);
   },
 
-  /** Records the revision once (false when it was recorded already). */
+  /**
+   * Records the revision once (false when it was recorded already); a record of it as unreadable (an earlier answer
+   * of the channel) is taken over.
+   */
   async insert(trx: DbOrTrx, hotelId: string, revision: ChannelRevision, input: RecordInput): Promise<boolean> {
+    const row = {
+      hotel_id: hotelId,
+      revision_id: revision.id,
+      channel_booking_id: revision.bookingId,
+      kind: revision.kind,
+      outcome: input.outcome,
+      unplaced_reason: input.reason ?? null,
+      unplaced_detail: input.detail?.slice(0, 500) ?? null,
+      booking_id: input.bookingId ?? null,
+      ota_name: revision.otaName,
+      ota_reservation_code: revision.otaReservationCode,
+      channel_at: revision.insertedAt,
+      revision: JSON.stringify(revision),
+    };
     const rows = await trx(TABLE)
+      .insert(row)
+      .onConflict(['hotel_id', 'revision_id'])
+      .merge({ ...row, created_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .where(`${TABLE}.outcome`, 'unreadable')
+      .returning('id');
+    return rows.length > 0;
+  },
+
+  /**
+   * A revision the channel answered that cannot be read, recorded once with the reader's words (its booking, kind and
+   * time at the channel unknown); true when this call recorded it.
+   */
+  async insertUnreadable(db: DbOrTrx, hotelId: string, revisionId: string, detail: string): Promise<boolean> {
+    const rows = await db(TABLE)
       .insert({
         hotel_id: hotelId,
-        revision_id: revision.id,
-        channel_booking_id: revision.bookingId,
-        kind: revision.kind,
-        outcome: input.outcome,
-        unplaced_reason: input.reason ?? null,
-        unplaced_detail: input.detail?.slice(0, 500) ?? null,
-        booking_id: input.bookingId ?? null,
-        ota_name: revision.otaName,
-        ota_reservation_code: revision.otaReservationCode,
-        channel_at: revision.insertedAt,
-        revision: JSON.stringify(revision),
+        revision_id: revisionId,
+        outcome: 'unreadable',
+        unplaced_detail: detail.slice(0, 500),
+        ota_name: '',
+        ota_reservation_code: '',
+        revision: '{}',
       })
       .onConflict(['hotel_id', 'revision_id'])
       .ignore()

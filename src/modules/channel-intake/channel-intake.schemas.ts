@@ -3,7 +3,8 @@ import { openApiComponent } from '../../platform/http/components';
 import { bookingSchema } from '../bookings';
 import { credentialHeader } from '../../platform/http/credential-headers';
 import { calendarDate, idParams, instant } from '../../platform/http/schemas';
-import { REVISION_KINDS, REVISION_OUTCOMES, UNPLACED_REASONS } from './channel-intake.types';
+import { REVISION_KINDS } from '../channels';
+import { REVISION_OUTCOMES, UNPLACED_REASONS } from './channel-intake.types';
 import { WEBHOOK_TOKEN_HEADER } from './channel-intake.service';
 
 export const webhookHeaders = Joi.object({

@@ -6,23 +6,16 @@ import {
 } from '../../../workflows/contracts/channel-intake';
 import { randomHexToken, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db/knex';
+import type { ModuleConfig } from '../../platform/modules';
 import { enqueueCoalescedSignal, enqueueOutbox, type SignalMessage } from '../../platform/db/outbox';
 import { transactionWithRetry } from '../../platform/db/retry';
 import { BadGatewayError, ConflictError, NotFoundError, UnauthorizedError } from '../../platform/errors';
 import { createApply, type ApplyDependencies, type Hotel } from './channel-intake.apply';
 import { placementOf } from './channel-intake.booking';
-import { channelMicros } from './channel-intake.revision';
 import { hooksRepository as hooks, revisionsRepository as revisions } from './channel-intake.repository';
-import type {
-  ChannelRevision,
-  IntakeChannel,
-  IntakeChannels,
-  RevisionOutcome,
-  RevisionRecord,
-} from './channel-intake.types';
+import type { IntakeChannel, IntakeChannels, RevisionOutcome, RevisionRecord } from './channel-intake.types';
 import { intakeChannels } from './channel-intake.channels';
-import type { ChannelIntakeConfig } from './channel-intake.env';
-import type { ChannelsService } from '../channels';
+import { channelMicros, type ChannelRevision, type ChannelsService } from '../channels';
 
 export interface ChannelIntakeDependencies extends Omit<ApplyDependencies, 'db' | 'channels'> {
   channels: Pick<ChannelsService, 'connectionOf' | 'session' | 'connectedHotels'>;
@@ -127,9 +120,9 @@ function present(record: RevisionRecord) {
 
 export function createChannelIntakeService(
   db: Db,
-  config: ChannelIntakeConfig,
+  config: ModuleConfig,
   deps: ChannelIntakeDependencies,
-  channels: IntakeChannels = intakeChannels(deps.channels, config.channelIntake.channexApiUrl),
+  channels: IntakeChannels = intakeChannels(deps.channels),
 ) {
   const { bookings } = deps;
   const { apply, place } = createApply({ db, ...deps, channels });
@@ -139,8 +132,9 @@ export function createChannelIntakeService(
   }
 
   /**
-   * The revision read from the channel: undefined when it has none of that id, or when its answer cannot be read (the
-   * staff told once, with the reason; Channex raises its alarm for the revision left unacknowledged).
+   * The revision read from the channel: undefined when it has none of that id, or when its answer cannot be read
+   * (recorded as unreadable and the staff told once, with the reason; the channel raises its alarm for the revision
+   * left unacknowledged, and a later readable answer of it is applied).
    */
   async function readable(hotel: Hotel, channel: IntakeChannel, id: string, round: { unreadable: number }) {
     try {
@@ -148,15 +142,16 @@ export function createChannelIntakeService(
     } catch (error) {
       if (!(error instanceof BadGatewayError) || error.code !== 'channel_answer') throw error;
       round.unreadable += 1;
-      await transactionWithRetry(db, (trx) =>
-        deps.notifications.notify(trx, hotel.id, {
+      await transactionWithRetry(db, async (trx) => {
+        await revisions.insertUnreadable(trx, hotel.id, id, error.message);
+        await deps.notifications.notify(trx, hotel.id, {
           type: 'channel_booking_unplaced',
           title: 'Бронь канала не прочитана',
           body: `Менеджер каналов прислал бронь, которую не удалось прочитать (${id}): ${error.message}`.slice(0, 1000),
           data: { revision_id: id, reason: 'unreadable', detail: error.message.slice(0, 500) },
           dedupeKey: `channel-unreadable:${id}`,
-        }),
-      );
+        });
+      });
       return undefined;
     }
   }

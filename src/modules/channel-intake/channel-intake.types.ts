@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
-
-export const REVISION_KINDS = ['new', 'modified', 'cancelled'] as const;
-export type RevisionKind = (typeof REVISION_KINDS)[number];
+import type { ChannelRevision, RevisionKind } from '../channels';
 
 /** What became of a revision: applied, older than one applied, waiting for the staff, placed or dismissed by them. */
 export const REVISION_OUTCOMES = ['applied', 'superseded', 'unplaced', 'placed', 'dismissed'] as const;
@@ -21,48 +19,14 @@ export const UNPLACED_REASONS = [
 ] as const;
 export type UnplacedReason = (typeof UNPLACED_REASONS)[number];
 
-/** One room of a revision: its room type and rate plan at the channel, its nights and their prices. */
-export interface RevisionRoom {
-  roomTypeId: string;
-  ratePlanId: string | null;
-  checkIn: string;
-  checkOut: string;
-  /** Per night (its date) the price, a decimal string in the revision's currency. */
-  nights: Record<string, string>;
-  /** The room's total, when the channel gives one. */
-  amount: string | null;
-  adults: number;
-  children: number;
-}
-
-/**
- * A booking revision as read from the channel (never as a webhook claims it): each is the whole booking as the OTA
- * holds it at `insertedAt`, so the newest applied one is the booking.
- */
-export interface ChannelRevision {
-  id: string;
-  bookingId: string;
-  propertyId: string;
-  kind: RevisionKind;
-  otaName: string;
-  otaReservationCode: string;
-  /** Its time at the channel as Channex wrote it (to the microsecond: `channelMicros` orders by it). */
-  insertedAt: string;
-  currency: string | null;
-  /** Who takes the guest's money: the OTA, or the hotel at the desk. */
-  paymentCollect: 'ota' | 'property';
-  customer: { name: string; surname: string; mail: string | null; phone: string | null };
-  rooms: RevisionRoom[];
-  notes: string | null;
-}
-
 export interface RevisionRecord {
   id: string;
   hotel_id: string;
   revision_id: string;
   channel_booking_id: string;
   kind: RevisionKind;
-  outcome: RevisionOutcome;
+  /** `unreadable`: the channel answered it out of its documented shape (never listed; its booking unknown). */
+  outcome: RevisionOutcome | 'unreadable';
   unplaced_reason: UnplacedReason | null;
   unplaced_detail: string | null;
   booking_id: string | null;

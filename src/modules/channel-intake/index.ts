@@ -1,2 +1,2 @@
 export type { ChannelIntakeService } from './channel-intake.service';
-export type { ChannelRevision, IntakeChannel, IntakeChannels, IntakeMapping } from './channel-intake.types';
+export type { IntakeChannel, IntakeChannels, IntakeMapping } from './channel-intake.types';

@@ -8,6 +8,7 @@ import {
   type PushResult,
   type RestrictionValue,
 } from './channels.manager';
+import { channexRevisions } from './channels.channex-revisions';
 
 /** Channex's production API root (with its version); CHANNEX_API_URL points elsewhere (staging, the fake in tests). */
 export const CHANNEX_API_URL = 'https://app.channex.io/api/v1';
@@ -29,19 +30,22 @@ interface Resource {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/**
- * The Channex adapter: JSON over HTTPS with the `user-api-key` header. A 401/403 is a wrong key, a 404 an unknown
- * property, a 429 the per-property limit, no answer or a 5xx the channel down; a 200's `meta.warnings` (items it
- * refused) come back with the result.
- */
-export function createChannexManager({
-  baseUrl,
-  timeoutMs = 15_000,
-  fetch = globalThis.fetch,
-}: ChannexOptions): ChannelManager {
-  const root = baseUrl.replace(/\/$/, '');
+/** One call to Channex's API under a connection's key: its JSON answer (`{}` when it has none), or a `ChannelError`. */
+export type ChannexCall = (
+  credentials: ChannelCredentials,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: object,
+) => Promise<Record<string, unknown>>;
 
-  async function call(credentials: ChannelCredentials, method: 'GET' | 'POST', path: string, body?: object) {
+/**
+ * Calls to Channex: JSON over HTTPS with the `user-api-key` header. A 401/403 is a wrong key, a 404 an unknown
+ * property (or record), a 429 the per-property limit, no answer or a 5xx the channel down.
+ */
+function channexCall({ baseUrl, timeoutMs = 15_000, fetch = globalThis.fetch }: ChannexOptions): ChannexCall {
+  const root = baseUrl.replace(/\/$/, '');
+  return async (credentials, method, path, body) => {
+    const what = `${method} ${path.split('?')[0]}`;
     let response: Response;
     try {
       response = await fetch(`${root}${path}`, {
@@ -56,36 +60,58 @@ export function createChannexManager({
         redirect: 'error',
       });
     } catch (error) {
-      throw new ChannelError('unavailable', `Channex did not answer (${(error as Error).name})`);
+      throw new ChannelError('unavailable', `Channex did not answer ${what} (${(error as Error).name})`);
     }
     const answer = (await response.json().catch(() => null)) as Record<string, unknown> | null;
     if (response.ok) return answer ?? {};
     const status = response.status;
     if (status === 401 || status === 403) throw new ChannelError('unauthorized', 'Channex refused the API key', status);
-    if (status === 404) throw new ChannelError('not_found', 'Channex does not know this property', status);
+    if (status === 404) throw new ChannelError('not_found', `Channex has nothing at ${what} (404)`, status);
     if (status === 429) {
       const retryAfter = Number(response.headers.get('retry-after'));
       throw new ChannelError('rate_limited', 'Channex: too many requests', status, retryAfter || undefined);
     }
-    if (status >= 500) throw new ChannelError('unavailable', `Channex answered ${status}`, status);
+    if (status >= 500) throw new ChannelError('unavailable', `Channex answered ${status} to ${what}`, status);
     throw new ChannelError('refused', `Channex refused the request (${status})`, status);
-  }
+  };
+}
 
-  async function all(credentials: ChannelCredentials, path: string): Promise<Resource[]> {
-    const items: Resource[] = [];
-    for (let page = 1; page <= MAX_PAGES; page += 1) {
-      const query = new URLSearchParams({
-        'filter[property_id]': credentials.propertyId,
-        'pagination[page]': String(page),
-        'pagination[limit]': String(PAGE_LIMIT),
-      });
-      const answer = await call(credentials, 'GET', `${path}?${query}`);
-      const data = Array.isArray(answer.data) ? (answer.data as Resource[]) : [];
-      items.push(...data);
-      if (data.length < PAGE_LIMIT) break;
-    }
-    return items;
+/**
+ * A list filtered by the connection's property, page after page (`limit` items a page, `most` pages at most), each
+ * page's items read from its answer by `read`.
+ */
+export async function pages<T>(
+  call: ChannexCall,
+  credentials: ChannelCredentials,
+  path: string,
+  { limit, most }: { limit: number; most: number },
+  read: (answer: Record<string, unknown>) => T[],
+): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= most; page += 1) {
+    const query = new URLSearchParams({
+      'filter[property_id]': credentials.propertyId,
+      'pagination[page]': String(page),
+      'pagination[limit]': String(limit),
+    });
+    const found = read(await call(credentials, 'GET', `${path}?${query}`));
+    items.push(...found);
+    if (found.length < limit) break;
   }
+  return items;
+}
+
+/**
+ * The Channex adapter, through its one `call`: the listing and the two ARI pushes here (a 200's `meta.warnings`, the
+ * items it refused, come back with the result), the booking revisions in `channels.channex-revisions.ts`.
+ */
+export function createChannexManager(options: ChannexOptions): ChannelManager {
+  const call = channexCall(options);
+
+  const all = (credentials: ChannelCredentials, path: string) =>
+    pages(call, credentials, path, { limit: PAGE_LIMIT, most: MAX_PAGES }, (answer) =>
+      Array.isArray(answer.data) ? (answer.data as Resource[]) : [],
+    );
 
   async function push(credentials: ChannelCredentials, path: string, values: object[]): Promise<PushResult> {
     if (values.length === 0) return { warnings: [] };
@@ -115,5 +141,6 @@ export function createChannexManager({
     },
     pushAvailability: (credentials, values: AvailabilityValue[]) => push(credentials, '/availability', values),
     pushRestrictions: (credentials, values: RestrictionValue[]) => push(credentials, '/restrictions', values),
+    ...channexRevisions(call),
   };
 }

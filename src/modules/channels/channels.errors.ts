@@ -17,17 +17,29 @@ export const channelMessages = {
 const RETRY_AFTER_SECONDS = 30;
 
 /**
- * A channel's failure in this API's terms: a wrong key or an unknown property is the caller's to fix (422); no answer,
- * a 429 or a 5xx may pass (503 with Retry-After, retried by the sync); another refusal is the channel's (502).
+ * Whose key a call went out under: one the caller gave in this request (a connection made or changed), or the stored
+ * connection's (intake: a refused key is then the channel refusing, not the caller's input).
  */
-export function channelFailure(error: ChannelError) {
-  switch (error.kind) {
+export type ChannelKeyOf = 'request' | 'connection';
+
+/**
+ * A channel's failure in this API's terms, the one mapping of `ChannelError`: a wrong key or an unknown property is
+ * the caller's to fix (422) when the caller gave them, else the channel's refusal (502 `channel_refused`, as any other
+ * refusal); an answer that cannot be read is 502 `channel_answer`; no answer, a 429 or a 5xx may pass (503 with
+ * Retry-After: the channel's, else 30 s; retried by the sync and intake).
+ */
+export function channelFailure(error: ChannelError, keyOf: ChannelKeyOf = 'request') {
+  switch (
+    keyOf === 'connection' && (error.kind === 'unauthorized' || error.kind === 'not_found') ? 'refused' : error.kind
+  ) {
     case 'unauthorized':
       return new BusinessRuleError(channelMessages.unauthorized, [], 'channel_unauthorized');
     case 'not_found':
       return new BusinessRuleError(channelMessages.unknownProperty, [], 'channel_property_unknown');
     case 'refused':
       return new BadGatewayError('channel_refused', `${channelMessages.refused}: ${error.message}`);
+    case 'unreadable':
+      return new BadGatewayError('channel_answer', error.message);
     default:
       return new ServiceUnavailableError(
         'channel_unavailable',
@@ -38,10 +50,10 @@ export function channelFailure(error: ChannelError) {
 }
 
 /** Runs a call to the channel, its failure translated. */
-export async function fromChannel<T>(call: () => Promise<T>): Promise<T> {
+export async function fromChannel<T>(call: () => Promise<T>, keyOf?: ChannelKeyOf): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw error instanceof ChannelError ? channelFailure(error) : error;
+    throw error instanceof ChannelError ? channelFailure(error, keyOf) : error;
   }
 }

@@ -1,6 +1,9 @@
+import type { ChannelBookingRevisions } from './channels.revisions';
+
 /**
- * The seam between the sync and a channel manager: what the connection checks a mapping against, and the two ARI
- * pushes. Channex implements it (`channels.channex.ts`); a second provider (TravelLine, Bnovo...) sits beside it.
+ * The seam between this PMS and a channel manager: what the connection checks a mapping against, the two ARI pushes,
+ * and the booking revisions intake takes in (`channels.revisions.ts`). Channex implements it (`channels.channex.ts`);
+ * a second provider (TravelLine, Bnovo...) sits beside it.
  */
 export interface ChannelCredentials {
   apiKey: string;
@@ -50,19 +53,20 @@ export interface PushResult {
   warnings: unknown[];
 }
 
-export interface ChannelManager {
+export interface ChannelManager extends ChannelBookingRevisions {
   listing(credentials: ChannelCredentials): Promise<ChannelListing>;
   pushAvailability(credentials: ChannelCredentials, values: AvailabilityValue[]): Promise<PushResult>;
   pushRestrictions(credentials: ChannelCredentials, values: RestrictionValue[]): Promise<PushResult>;
 }
 
 /**
- * A channel manager's failure: `refused` (a wrong key, an unknown property: final until staff change the
- * connection), `rate_limited` (429; `retryAfterSeconds` when told) or `unavailable` (no answer, a timeout, a 5xx).
+ * A channel manager's failure: `unauthorized` (a wrong key), `not_found` (an unknown property, or record), `refused`
+ * (another refusal: final until staff change the connection), `rate_limited` (429; `retryAfterSeconds` when told),
+ * `unavailable` (no answer, a timeout, a 5xx) or `unreadable` (an answer not of the provider's documented shape).
  */
 export class ChannelError extends Error {
   constructor(
-    readonly kind: 'unauthorized' | 'not_found' | 'refused' | 'rate_limited' | 'unavailable',
+    readonly kind: 'unauthorized' | 'not_found' | 'refused' | 'rate_limited' | 'unavailable' | 'unreadable',
     message: string,
     readonly status?: number,
     readonly retryAfterSeconds?: number,

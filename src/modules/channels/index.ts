@@ -3,6 +3,9 @@ export { signalChannelSync } from './channels.service';
 export { reencryptChannelKeys } from './channels.rotation';
 export { categoryOfRoomType, tariffOfRatePlan } from './channels.lookups';
 export { ChannelError } from './channels.manager';
+export { fromChannel } from './channels.errors';
+export { REVISION_KINDS, channelMicros } from './channels.revisions';
+export type { ChannelRevision, RevisionKind, RevisionRoom } from './channels.revisions';
 export type {
   AvailabilityValue,
   ChannelCredentials,

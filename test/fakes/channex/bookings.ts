@@ -78,6 +78,19 @@ export class Bookings {
     });
   }
 
+  /** The documented status of each revision served out of shape (`off_spec`), until it is repaired. */
+  private readonly offSpec = new Map<string, BookingRevision['status']>();
+
+  /** A revision served out of shape answered as documented again, and announced (false: it was not out of shape). */
+  repair(property: Property, revision: BookingRevision): boolean {
+    const status = this.offSpec.get(revision.id);
+    if (status === undefined) return false;
+    revision.status = status;
+    this.offSpec.delete(revision.id);
+    this.announce(property, revision, 1);
+    return true;
+  }
+
   /** Makes an OTA's revision and announces it to the property's webhooks (unless held back or silenced). */
   make(property: Property, spec: RevisionSpec): BookingRevision {
     const mode = spec.webhook ?? 'once';
@@ -86,6 +99,10 @@ export class Bookings {
     if (!FEED_ORDERS.includes(order))
       throw validationError({ feed_order: [`must be one of ${FEED_ORDERS.join(', ')}`] });
     const revision = buildRevision(property, spec, this.state.now(property));
+    if (spec.off_spec === true) {
+      this.offSpec.set(revision.id, revision.status);
+      revision.status = 'tentative' as BookingRevision['status'];
+    }
     if (order === 'before_previous' && revision.status === 'new') {
       throw validationError({ feed_order: ['before_previous: a new booking has no previous revision'] });
     }

@@ -54,6 +54,8 @@ export interface FakeChannexControl {
   revisions(propertyId: string): Promise<(BookingRevision & { acked_at: string | null })[]>;
   /** Sends a revision's notification again, `times` times. */
   notifyAgain(propertyId: string, revisionId: string, times?: number): Promise<void>;
+  /** A revision made `off_spec` answered as documented from now on, and announced again. */
+  repairRevision(propertyId: string, revisionId: string): Promise<void>;
   /** Sends the held-back notifications: those named, in that order, else all, oldest first. Answers how many. */
   releaseHeld(propertyId: string, revisionIds?: string[]): Promise<number>;
   /** Every notification attempt, once those under way have been made. */
@@ -94,6 +96,9 @@ export function fakeChannexControl(url: string): FakeChannexControl {
     revisions: (propertyId) => items<BookingRevision & { acked_at: string | null }>(at(propertyId, '/revisions')),
     async notifyAgain(propertyId, revisionId, times = 1) {
       await call('POST', at(propertyId, `/revisions/${encodeURIComponent(revisionId)}/notify`), { times });
+    },
+    async repairRevision(propertyId, revisionId) {
+      await call('POST', at(propertyId, `/revisions/${encodeURIComponent(revisionId)}/repair`));
     },
     async releaseHeld(propertyId, revisionIds) {
       const body = revisionIds ? { revision_ids: revisionIds } : {};

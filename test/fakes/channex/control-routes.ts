@@ -125,6 +125,12 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
     bookings.announce(property, revision, times as number);
     response.json({ sent: times });
   });
+  router.post('/properties/:id/revisions/:revisionId/repair', (request, response) => {
+    const property = propertyOf(request);
+    const revision = state.revision(property, (request.params as { revisionId: string }).revisionId);
+    if (!revision) throw notFound();
+    response.json({ repaired: bookings.repair(property, revision) });
+  });
   router.post('/properties/:id/webhooks/release', (request, response) => {
     const { revision_ids: ids } = body(request);
     if (ids !== undefined && (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))) {

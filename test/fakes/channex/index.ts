@@ -18,7 +18,7 @@
  *   one unacknowledged for 30 minutes raises an alarm (announced as `non_acked_booking`). Webhooks (POST/GET/DELETE /webhooks) are notified of each
  *   revision: `{ event, payload: { booking_id, property_id, revision_id }, property_id, user_id, timestamp }`.
  * - /_fake: test controls (faults for any call or one kind, clock, keys and their revocation, duplicate, held-back
- *   and out-of-order revisions), see control-routes.ts, and fakeChannexControl for a typed client.
+ *   and out-of-order revisions, revisions answered out of shape until repaired), see control-routes.ts, and fakeChannexControl for a typed client.
  */
 export { startFakeChannex, type FakeChannex, type FakeChannexOptions } from './server';
 export { fakeChannexControl, type FakeAri, type FakeChannexControl, type OpenedProperty } from './control-client';

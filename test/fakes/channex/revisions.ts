@@ -44,6 +44,11 @@ export interface RevisionSpec {
    * booking's previous revision (`before_previous`: the feed serves the booking's revisions out of order).
    */
   feed_order?: FeedOrder;
+  /**
+   * Served out of the documented shape: its status one Channex does not document (as a change at Channex would be),
+   * so a PMS cannot read it. A test's control: the OTA's booking itself is an ordinary one.
+   */
+  off_spec?: boolean;
 }
 
 export type FeedOrder = 'in_order' | 'before_previous';

@@ -1,6 +1,7 @@
 import Joi from 'joi';
-import { BadGatewayError } from '../../platform/errors';
-import type { ChannelRevision, RevisionRoom } from './channel-intake.types';
+import { pages, type ChannexCall } from './channels.channex';
+import { ChannelError } from './channels.manager';
+import type { ChannelBookingRevisions, ChannelRevision, RevisionRoom } from './channels.revisions';
 
 const date = Joi.string().isoDate();
 /** A guest's field cut to the length the bookings route takes (the OTA's value is the guest's, never refused). */
@@ -22,7 +23,7 @@ const roomSchema = Joi.object({
     .default({ adults: 1, children: 0 }),
 }).unknown();
 
-/** A revision's attributes as Channex documents them (what intake reads of them; the rest is kept, not read). */
+/** A revision's attributes as Channex documents them (what intake reads of them; the rest is not read). */
 const attributesSchema = Joi.object({
   id: Joi.string(),
   booking_id: Joi.string().required(),
@@ -97,14 +98,14 @@ function roomOf(room: Attributes['rooms'][number]): RevisionRoom {
 
 /**
  * A revision from Channex's answer (`{ data: { id, type: 'booking_revision', attributes } }`); an answer not of that
- * shape is the channel's fault (502), never applied in part.
+ * shape is `unreadable` (the channel's fault: 502 `channel_answer`), never applied in part.
  */
 export function parseRevision(body: unknown): ChannelRevision {
   const data = (body as { data?: { id?: unknown; attributes?: unknown } } | undefined)?.data;
   const { error, value } = attributesSchema.validate(data?.attributes ?? {}, { convert: true });
   if (error || typeof data?.id !== 'string')
-    throw new BadGatewayError(
-      'channel_answer',
+    throw new ChannelError(
+      'unreadable',
       `Channex answered a booking revision intake cannot read: ${error?.message ?? 'no id'}`,
     );
   const attributes = value as Attributes;
@@ -129,17 +130,62 @@ export function parseRevision(body: unknown): ChannelRevision {
   };
 }
 
-/** A revision's time at the channel (ISO 8601, any precision) in microseconds since the epoch: its order there. */
-export function channelMicros(insertedAt: string): bigint {
-  const fraction = /\.(\d+)/.exec(insertedAt)?.[1] ?? '';
-  const seconds = Math.floor(Date.parse(insertedAt) / 1000);
-  return BigInt(seconds) * 1_000_000n + BigInt(fraction.padEnd(6, '0').slice(0, 6));
-}
-
 /** The ids of the feed's answer (`{ data: [{ id, ... }] }`). */
 export function parseFeed(body: unknown): string[] {
   const data = (body as { data?: unknown } | undefined)?.data;
   if (!Array.isArray(data))
-    throw new BadGatewayError('channel_answer', 'Channex answered a booking revision feed intake cannot read');
+    throw new ChannelError('unreadable', 'Channex answered a booking revision feed intake cannot read');
   return data.flatMap((item: { id?: unknown }) => (typeof item?.id === 'string' ? [item.id] : []));
+}
+
+/** Revisions read from the feed per page, and the most pages a round reads (the rest wait for the next round). */
+const FEED_LIMIT = 100;
+const FEED_PAGES = 10;
+
+/** Gone already (a 404) is undefined. */
+async function unlessMissing<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ChannelError && error.kind === 'not_found') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The booking side of the Channex adapter: the feed of revisions not acknowledged (of the connection's property,
+ * oldest first), one revision by id, its acknowledgement; and the booking webhook.
+ */
+export function channexRevisions(call: ChannexCall): ChannelBookingRevisions {
+  const revisionPath = (id: string) => `/booking_revisions/${encodeURIComponent(id)}`;
+  return {
+    async revisionFeed(credentials) {
+      const feed = { limit: FEED_LIMIT, most: FEED_PAGES };
+      return [...new Set(await pages(call, credentials, '/booking_revisions/feed', feed, parseFeed))];
+    },
+    async revision(credentials, id) {
+      const answer = await unlessMissing(() => call(credentials, 'GET', revisionPath(id)));
+      return answer === undefined ? undefined : parseRevision(answer);
+    },
+    async ackRevision(credentials, id) {
+      await call(credentials, 'POST', `${revisionPath(id)}/ack`);
+    },
+    async registerWebhook(credentials, url, headers) {
+      const webhook = {
+        property_id: credentials.propertyId,
+        callback_url: url,
+        event_mask: 'booking',
+        headers,
+        is_active: true,
+        send_data: false,
+      };
+      const answer = (await call(credentials, 'POST', '/webhooks', { webhook })) as { data?: { id?: unknown } };
+      if (typeof answer.data?.id !== 'string')
+        throw new ChannelError('unreadable', 'Channex answered a webhook without its id');
+      return answer.data.id;
+    },
+    async removeWebhook(credentials, id) {
+      await unlessMissing(() => call(credentials, 'DELETE', `/webhooks/${encodeURIComponent(id)}`));
+    },
+  };
 }
