@@ -76,5 +76,7 @@ const TYPES: Record<keyof RateValues, 'string' | 'number' | 'boolean'> = {
 
 /** A night's values as the channel answered them, each kept only when of its type. */
 function heldValues(values: Record<string, unknown>): Partial<RateValues> {
-  return Object.fromEntries(RATE_FIELDS.filter((field) => typeof values[field] === TYPES[field]).map((field) => [field, values[field]]));
+  return Object.fromEntries(
+    RATE_FIELDS.filter((field) => typeof values[field] === TYPES[field]).map((field) => [field, values[field]]),
+  );
 }

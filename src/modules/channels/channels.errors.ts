@@ -18,7 +18,8 @@ export const channelMessages = {
 /** The staff's notice of a reconciliation that found differences: how many, and the first ones. */
 export function reconciliationSummary(record: Pick<Reconciliation, 'differences' | 'samples'>): string {
   const lines = record.samples.map(
-    (item) => `${item.date} ${item.item_id}: отправлено ${JSON.stringify(item.sent)}, у канала ${JSON.stringify(item.held)}`,
+    (item) =>
+      `${item.date} ${item.item_id}: отправлено ${JSON.stringify(item.sent)}, у канала ${JSON.stringify(item.held)}`,
   );
   return [`Расхождений (день × тип номера или тариф): ${record.differences}.`, ...lines].join('\n').slice(0, 2000);
 }

@@ -81,7 +81,8 @@ export function fakeChannexControl(url: string): FakeChannexControl {
       return (await call('GET', at(propertyId, '/ari'))) as FakeAri;
     },
     async editAtChannel(propertyId, kind, values) {
-      return ((await call('POST', at(propertyId, '/extranet'), { kind, values })) as { warnings: AriWarning[] }).warnings;
+      return ((await call('POST', at(propertyId, '/extranet'), { kind, values })) as { warnings: AriWarning[] })
+        .warnings;
     },
     calls: (propertyId) => items<CallRecord>(at(propertyId, '/calls')),
     async revokeKey(apiKey) {
