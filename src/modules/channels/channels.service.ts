@@ -90,6 +90,15 @@ export function createChannelsService(
     return row;
   }
 
+  /** A change asked for by staff, for the hotel's sync (a connected hotel's only). */
+  async function queued(hotel: HotelRef, change: ChannelChange) {
+    await db.transaction(async (trx) => {
+      await found(trx, hotel.id, true);
+      await signalChange(trx, hotel, change);
+    });
+    return { queued: true };
+  }
+
   /** The mapping checked on both sides (ours first: no call for a mapping that cannot be ours). */
   async function checked(hotelId: string, input: ConnectionInput) {
     await checkOurSide(deps, hotelId, input);
@@ -158,25 +167,13 @@ export function createChannelsService(
     },
 
     /** A full sync of the next 365 days, queued (202). */
-    async requestSync(hotel: HotelRef) {
-      await db.transaction(async (trx) => {
-        await found(trx, hotel.id, true);
-        await signalChannelSync(trx, hotel, true);
-      });
-      return { queued: true };
-    },
+    requestSync: (hotel: HotelRef) => queued(hotel, { full: true }),
 
     /**
      * A reconciliation, queued (202): the sync's next push first reads back what the channel holds and sends again
      * what differs from what we sent (the hotel's midnight asks for one by itself).
      */
-    async requestReconciliation(hotel: HotelRef) {
-      await db.transaction(async (trx) => {
-        await found(trx, hotel.id, true);
-        await signalChange(trx, hotel, { full: false, reconcile: true });
-      });
-      return { queued: true };
-    },
+    requestReconciliation: (hotel: HotelRef) => queued(hotel, { full: false, reconcile: true }),
 
     /** The sync's one push (its activity). */
     push: createChannelPush(db, {
