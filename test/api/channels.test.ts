@@ -642,6 +642,8 @@ describe('reconciliation', () => {
     const setup = await setUp();
     await connect(setup).expect(201);
     await fullySynced(setup);
+    // The full sync's calls logged (the fake logs a call once its answer is sent, the push records itself after).
+    await until(async () => (await read(setup)).body.last_synced_at !== null, { what: 'the full sync recorded' });
     const before = (await control().calls(setup.property.id)).length;
     await reconcile(setup);
     expect(await reconciled(setup, 'the reconciliation recorded')).toEqual({
