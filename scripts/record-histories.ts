@@ -354,6 +354,35 @@ async function withTvDesk<T>(
   }
 }
 
+/** A hotel with a room and a tariff, connected to a property of its own at the stack's fake Channex. */
+async function connectedToChannex(r: Recorder, label: string) {
+  const stay = await hotelWithRoom(r, label);
+  const { hotel, api, room } = stay;
+  const tariff = await r.api.call<{ id: string }>('POST', api('/tariffs'), {
+    token: hotel.token,
+    expected: 201,
+    body: { name: 'Fixture tariff' },
+  });
+  const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
+  const property = await channex.openProperty(`replay-${hotel.slug}`, {
+    api_key: `replay-key-${hotel.slug}`,
+    room_types: [{ title: 'Fixture room type', rate_plans: [{ title: 'Fixture plan' }] }],
+  });
+  const [roomType] = property.room_types;
+  await r.api.call('POST', api('/channel-connection'), {
+    token: hotel.token,
+    expected: 201,
+    body: {
+      provider: 'channex',
+      api_key: `replay-key-${hotel.slug}`,
+      property_id: property.id,
+      room_types: [{ room_type_id: roomType.id, category_id: (room as { category_id?: string }).category_id }],
+      rate_plans: [{ rate_plan_id: roomType.rate_plans[0].id, tariff_id: tariff.id }],
+    },
+  });
+  return { ...stay, channex, property, roomType };
+}
+
 let shopCount = 0;
 
 /** A hotel with a room and a YooKassa shop at the stack's fake, which notifies this recorder's API. */
@@ -558,29 +587,7 @@ const CASES: Case[] = [
     name: 'a hotel connected to Channex: the full sync, a booking pushed, then disconnected',
     histories: ['channelSync-disconnected'],
     async run(r) {
-      const { hotel, api, room, book } = await hotelWithRoom(r, 'channels');
-      const tariff = await r.api.call<{ id: string }>('POST', api('/tariffs'), {
-        token: hotel.token,
-        expected: 201,
-        body: { name: 'Fixture tariff' },
-      });
-      const channex = fakeChannexControl(r.stackEnv.CHANNEX_FAKE_URL);
-      const property = await channex.openProperty(`replay-${hotel.slug}`, {
-        api_key: `replay-key-${hotel.slug}`,
-        room_types: [{ title: 'Fixture room type', rate_plans: [{ title: 'Fixture plan' }] }],
-      });
-      const [roomType] = property.room_types;
-      await r.api.call('POST', api('/channel-connection'), {
-        token: hotel.token,
-        expected: 201,
-        body: {
-          provider: 'channex',
-          api_key: `replay-key-${hotel.slug}`,
-          property_id: property.id,
-          room_types: [{ room_type_id: roomType.id, category_id: (room as { category_id?: string }).category_id }],
-          rate_plans: [{ rate_plan_id: roomType.rate_plans[0].id, tariff_id: tariff.id }],
-        },
-      });
+      const { hotel, api, book, channex, property, roomType } = await connectedToChannex(r, 'channels');
       await book(3, 4);
       await until('the booking at the channel', async () => {
         const ari = await channex.ari(property.id);
@@ -591,6 +598,25 @@ const CASES: Case[] = [
       const workflowId = channelWorkflowIds.sync(hotel.hotelId);
       await finished(r.client, workflowId);
       return { 'channelSync-disconnected': workflowId };
+    },
+  },
+  {
+    workflowType: 'channelSync',
+    name: 'a value changed at the channel behind our back: reconciled on request and sent again, then disconnected',
+    histories: ['channelSync-reconciled'],
+    async run(r) {
+      const { hotel, api, channex, property, roomType } = await connectedToChannex(r, 'channels-reconciled');
+      const held = async () => (await channex.ari(property.id)).availability[roomType.id] ?? {};
+      await until('the full sync at the channel', async () => Object.keys(await held()).length === 365 || undefined);
+      await channex.editAtChannel(property.id, 'availability', [
+        { room_type_id: roomType.id, date: localDay(3), availability: 0 },
+      ]);
+      await r.api.call('POST', api('/channel-connection/reconcile'), { token: hotel.token, expected: 202 });
+      await until('ours again at the channel', async () => (await held())[localDay(3)] === 1 || undefined);
+      await r.api.call('DELETE', api('/channel-connection'), { token: hotel.token, expected: 204 });
+      const workflowId = channelWorkflowIds.sync(hotel.hotelId);
+      await finished(r.client, workflowId);
+      return { 'channelSync-reconciled': workflowId };
     },
   },
   {

@@ -30,7 +30,9 @@ export const channelChanged = defineSignal<[ChannelChange]>(CHANNEL_CHANGED_SIGN
  * after its first change), and no sooner than CHANNEL_PUSH_INTERVAL_MS after the last push (the channel's per-kind
  * limit, kept across continue-as-new), one push reads the current values and sends what changed, retried on a 429 or
  * no answer. A full request whose push fails (not retryable) is owed: the next push, on the next change, is full. A push that saw the inventory move under it (`stale`) is followed by another; the hotel's midnight
- * (the window moves: a new last day, leads shift) wakes one by itself. A refusal for good is recorded on the
+ * (the window moves: a new last day, leads shift) wakes one by itself, which reconciles first (what the channel
+ * holds compared with what it was sent: the nightly check; staff may ask for one too). Being the push's own step, a
+ * reconciliation never races a push in flight. A refusal for good is recorded on the
  * connection by the push and the workflow goes on with the next change. It ends when the hotel is disconnected and
  * no change came meanwhile (a reconnection's full sync is not lost), and continues as new every
  * CHANNEL_PUSHES_PER_RUN pushes (or when the history grows long), carrying the change not pushed yet.
@@ -41,7 +43,8 @@ export async function channelSync(input: ChannelSyncInput): Promise<void> {
   let firstAt = changedAt;
   const take = (change: ChannelChange) => {
     if (pending === null) firstAt = Date.now();
-    pending = { full: (pending?.full ?? false) || change.full };
+    const reconcile = (pending?.reconcile ?? false) || change.reconcile === true;
+    pending = { full: (pending?.full ?? false) || change.full, ...(reconcile && { reconcile }) };
     changedAt = Date.now();
   };
   setHandler(channelChanged, take);
@@ -53,7 +56,7 @@ export async function channelSync(input: ChannelSyncInput): Promise<void> {
     if (nextDayAt === undefined) await condition(() => pending !== null);
     else if (!(await condition(() => pending !== null, Math.max(1, nextDayAt - Date.now())))) {
       nextDayAt = undefined;
-      take({ full: false });
+      take({ full: false, reconcile: true });
     }
     // Quiet for the debounce time (or the longest delay since the first change), and the channel's interval.
     for (;;) {
@@ -62,11 +65,15 @@ export async function channelSync(input: ChannelSyncInput): Promise<void> {
       if (wait <= 0) break;
       await sleep(wait);
     }
-    const change: ChannelChange = { full: pending!.full || fullOwed };
+    const change: ChannelChange = { full: pending!.full || fullOwed, reconcile: pending!.reconcile };
     pending = null;
     fullOwed = false;
     try {
-      const result = await pushChannelAri({ hotelId: input.hotelId, full: change.full });
+      const result = await pushChannelAri({
+        hotelId: input.hotelId,
+        full: change.full,
+        ...(change.reconcile && { reconcile: true }),
+      });
       if (result.status === 'gone' && pending === null) return;
       if (result.stale) take({ full: false });
       if (result.nextDayAt !== undefined) nextDayAt = result.nextDayAt;

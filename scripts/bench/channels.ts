@@ -117,6 +117,13 @@ export async function benchChannels(baseUrl: string, email: string, fakeUrl: str
   const timesOf = (kind: string) =>
     calls.filter((c) => c.kind === kind && c.status === 200).map((c) => Date.parse(c.at));
   const limited = calls.filter((c) => c.status === 429).length;
+  const reconciled = await benchReconciliation(baseUrl, token, `${hotel}/channel-connection`, {
+    channex,
+    propertyId: property.id,
+    roomTypeId: roomType.id,
+    ratePlanId,
+    untilHolds,
+  });
   return [
     'channels (a change -> at the fake Channex, one connected hotel, one room type and rate plan)',
     `connect -> 365 days at the channel: ${((syncedAt - connectedAt) / 1000).toFixed(1)} s`,
@@ -126,5 +133,55 @@ export async function benchChannels(baseUrl: string, email: string, fakeUrl: str
       `restrictions and ${mostPerWindow(timesOf('availability'))} availability calls in any 6 s (target 1), ` +
       `${limited} refused 429; the channel equal to ours ${((equalAt - burstFrom) / 1000).toFixed(1)} s after the first ` +
       `(${expected.size} nights checked)`,
+    reconciled,
   ];
+}
+
+/**
+ * A week changed at the channel behind our back (rooms to 0, prices to 1.00, as in its extranet), then one
+ * reconciliation asked for: how long until the channel holds ours again, what it found, and the calls it made.
+ */
+async function benchReconciliation(
+  baseUrl: string,
+  token: string,
+  connection: string,
+  at: {
+    channex: ReturnType<typeof fakeChannexControl>;
+    propertyId: string;
+    roomTypeId: string;
+    ratePlanId: string;
+    untilHolds: (test: (ari: FakeAri) => boolean, deadlineMs: number) => Promise<number>;
+  },
+): Promise<string> {
+  const week = Array.from({ length: 7 }, (_, n) => day(200 + n));
+  const range = { date_from: week[0], date_to: week[6] };
+  await at.channex.editAtChannel(at.propertyId, 'availability', [
+    { room_type_id: at.roomTypeId, ...range, availability: 0 },
+  ]);
+  await at.channex.editAtChannel(at.propertyId, 'restrictions', [{ rate_plan_id: at.ratePlanId, ...range, rate: 1 }]);
+  // The last push of the burst is at most 6 s old: the reconciling push waits out the channel's interval after it.
+  await sleep(PUSH_WINDOW_MS);
+  const asked = Date.now();
+  await call(baseUrl, 'POST', `${connection}/reconcile`, token);
+  const putRightAt = await at.untilHolds(
+    (ari) =>
+      week.every(
+        (night) =>
+          ari.availability[at.roomTypeId]?.[night] === 1 &&
+          ari.restrictions[at.ratePlanId]?.[night]?.rate === '4000.00',
+      ),
+    60_000,
+  );
+  const { last_reconciliation: record } = await call<{ last_reconciliation: { differences: number } }>(
+    baseUrl,
+    'GET',
+    connection,
+    token,
+  );
+  const calls = (await at.channex.calls(at.propertyId)).filter((c) => Date.parse(c.at) >= asked);
+  return (
+    `a week changed at the channel (rooms and prices), then a reconciliation asked for: ours again at the channel ` +
+    `${((putRightAt - asked) / 1000).toFixed(1)} s after the request, ${record.differences} item-days found, ` +
+    `calls ${calls.map((c) => `${c.kind} ${c.status} (${c.values} values)`).join(', ')}`
+  );
 }

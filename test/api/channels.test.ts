@@ -561,3 +561,135 @@ describe('the sync', () => {
     );
   });
 });
+
+describe('reconciliation', () => {
+  const read = (setup: Setup) => t.http.get(path(setup.hotel)).set(as(setup.hotel.accessToken)).expect(200);
+  const reconcile = (setup: Setup) =>
+    t.http
+      .post(`${path(setup.hotel)}/reconcile`)
+      .set(as(setup.hotel.accessToken))
+      .expect(202);
+  const mismatches = async (setup: Setup) =>
+    (
+      await t.http.get(`/api/hotels/${setup.hotel.slug}/notifications`).set(as(setup.hotel.accessToken)).expect(200)
+    ).body.items.filter((item: { type: string }) => item.type === 'channel_reconciliation_mismatch');
+  const reconciled = (setup: Setup, what: string) =>
+    until(async () => (await read(setup)).body.last_reconciliation ?? false, { what, timeoutMs: 60_000 });
+
+  it('finds what was changed at the channel behind our back, sends ours again, records it and tells staff', async () => {
+    const setup = await setUp();
+    await connect(setup).expect(201);
+    await fullySynced(setup);
+    const { roomTypeId, ratePlanId } = ids(setup);
+    await control().editAtChannel(setup.property.id, 'availability', [
+      { room_type_id: roomTypeId, date: localDay(10), availability: 0 },
+    ]);
+    await control().editAtChannel(setup.property.id, 'restrictions', [
+      { rate_plan_id: ratePlanId, date: localDay(11), rate: '1.00' },
+      { rate_plan_id: ratePlanId, date: localDay(12), closed_to_arrival: true },
+    ]);
+    expect((await read(setup)).body.last_reconciliation).toBeNull();
+
+    await reconcile(setup);
+    await channelHolds(
+      setup,
+      (state) =>
+        availabilityOf(setup, state)[localDay(10)] === 2 &&
+        restrictionsOf(setup, state)[localDay(11)].rate === '4000.00' &&
+        !restrictionsOf(setup, state)[localDay(12)].closed_to_arrival,
+      'ours again at the channel',
+    );
+    const record = await reconciled(setup, 'the reconciliation recorded');
+    expect(record).toMatchObject({ differences: 3 });
+    expect(record.samples).toEqual([
+      {
+        kind: 'availability',
+        item_id: roomTypeId,
+        date: localDay(10),
+        sent: { availability: 2 },
+        held: { availability: 0 },
+      },
+      {
+        kind: 'restrictions',
+        item_id: ratePlanId,
+        date: localDay(11),
+        sent: { rate: '4000.00' },
+        held: { rate: '1.00' },
+      },
+      {
+        kind: 'restrictions',
+        item_id: ratePlanId,
+        date: localDay(12),
+        sent: { closed_to_arrival: false },
+        held: { closed_to_arrival: true },
+      },
+    ]);
+    expect(JSON.stringify(record)).not.toContain('request');
+    const [notice] = await mismatches(setup);
+    expect(notice).toMatchObject({ data: { differences: 3 } });
+    expect(notice.body).toContain(localDay(10));
+    // Only the differing days went again: one value of each kind (days 11 and 12 are one range of ours).
+    const writes = (await control().calls(setup.property.id)).filter(
+      (call) => call.kind === 'availability' || call.kind === 'restrictions',
+    );
+    expect(writes.slice(-2).map((call) => [call.kind, call.values])).toEqual([
+      ['availability', 1],
+      ['restrictions', 1],
+    ]);
+  });
+
+  it('records a check that found nothing, sends nothing and tells no one', async () => {
+    const setup = await setUp();
+    await connect(setup).expect(201);
+    await fullySynced(setup);
+    // The full sync's calls logged (the fake logs a call once its answer is sent, the push records itself after).
+    await until(async () => (await read(setup)).body.last_synced_at !== null, { what: 'the full sync recorded' });
+    const before = (await control().calls(setup.property.id)).length;
+    await reconcile(setup);
+    expect(await reconciled(setup, 'the reconciliation recorded')).toEqual({
+      at: expect.any(String),
+      differences: 0,
+      samples: [],
+    });
+    const calls = (await control().calls(setup.property.id)).slice(before);
+    expect(calls.map((call) => call.kind).sort()).toEqual(['availability_read', 'restrictions_read']);
+    expect(await mismatches(setup)).toEqual([]);
+  });
+
+  it('leaves nothing written when a read is refused (recorded, staff told), and retries one the channel failed', async () => {
+    const setup = await setUp();
+    await connect(setup).expect(201);
+    await fullySynced(setup);
+    const { roomTypeId } = ids(setup);
+    await control().editAtChannel(setup.property.id, 'availability', [
+      { room_type_id: roomTypeId, date: localDay(20), availability: 0 },
+    ]);
+    const reads = async () =>
+      (await control().calls(setup.property.id))
+        .filter((call) => call.kind === 'restrictions_read')
+        .map((call) => call.status);
+
+    // Refused for good: the push ends, recorded as its refusals are; no reconciliation, nothing sent again.
+    await control().injectFault(setup.property.id, 400, 1, 'restrictions');
+    await reconcile(setup);
+    await until(async () => (await read(setup)).body.last_error?.includes('400') ?? false, {
+      what: 'the refusal recorded',
+      timeoutMs: 60_000,
+    });
+    expect((await read(setup)).body.last_reconciliation).toBeNull();
+    expect(availabilityOf(setup, await control().ari(setup.property.id))[localDay(20)]).toBe(0);
+    expect(await mismatches(setup)).toEqual([]);
+
+    // The channel down for a moment: retried, then done once.
+    await control().injectFault(setup.property.id, 503, 1, 'restrictions');
+    await reconcile(setup);
+    await channelHolds(setup, (state) => availabilityOf(setup, state)[localDay(20)] === 2, 'ours again');
+    expect(await reconciled(setup, 'the reconciliation recorded')).toMatchObject({ differences: 1 });
+    expect(await reads()).toEqual([400, 503, 200]);
+    expect(await mismatches(setup)).toHaveLength(1);
+    await until(async () => (await read(setup)).body.last_error === null, {
+      what: 'the error cleared',
+      timeoutMs: 30_000,
+    });
+  });
+});

@@ -11,6 +11,11 @@ import type { TvActivities } from '../../workflows/contracts/tv';
 import type { BookingActivities, BookingAnnouncement, DueBookingRef } from '../../workflows/contracts/bookings';
 import { bookingStatusSignal, movePlannedSignal } from '../../workflows/contracts/bookings';
 import { until } from '../helpers/wait';
+import {
+  CHANNEL_CHANGED_SIGNAL,
+  type ChannelActivities,
+  type ChannelPushResult,
+} from '../../workflows/contracts/channels';
 
 /**
  * The workflows' own logic, against the Temporal binary the dev script builds (a local dev server, in memory) with
@@ -104,6 +109,17 @@ const accountActivities: AccountActivities & StaffActivities = {
   },
 };
 
+/** Each hotel's pushes as asked, and what its next pushes answer (then: disconnected). */
+const channelPushes: Parameters<ChannelActivities['pushChannelAri']>[0][] = [];
+const channelAnswers = new Map<string, (() => ChannelPushResult)[]>();
+const channelActivities: ChannelActivities = {
+  async pushChannelAri(input) {
+    channelPushes.push(input);
+    return channelAnswers.get(input.hotelId)?.shift()?.() ?? { status: 'gone', calls: 0 };
+  },
+};
+const pushesOf = (hotelId: string) => channelPushes.filter((push) => push.hotelId === hotelId);
+
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   env = await TestWorkflowEnvironment.createLocal({
@@ -116,7 +132,13 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowsPath: require.resolve('../../workflows'),
-    activities: { ...bookingActivities, ...tvActivities, ...afterStayActivities, ...accountActivities },
+    activities: {
+      ...bookingActivities,
+      ...tvActivities,
+      ...afterStayActivities,
+      ...accountActivities,
+      ...channelActivities,
+    },
   });
   running = worker.run();
 });
@@ -320,5 +342,30 @@ describe('accounts', () => {
     const handle = await start('staffInvitation', [{ userId: 'u-silent', expiresInMs: 1000 }]);
     expect(await handle.result()).toBe('expired');
     expect(calls).toEqual(expect.arrayContaining(['invite:u-silent', 'expire:u-silent']));
+  });
+});
+
+describe('channel sync', () => {
+  it('reconciles at the hotel’s midnight, the wake it had already', async () => {
+    const hotelId = randomUUID();
+    // The first push says the hotel's midnight is half a second away; the midnight's push finds it disconnected.
+    channelAnswers.set(hotelId, [() => ({ status: 'connected', calls: 2, nextDayAt: Date.now() + 500 })]);
+    const handle = await start('channelSync', [{ hotelId }]);
+    await handle.signal(CHANNEL_CHANGED_SIGNAL, { full: true });
+    await handle.result();
+    expect(pushesOf(hotelId)).toEqual([
+      { hotelId, full: true },
+      { hotelId, full: false, reconcile: true },
+    ]);
+  });
+
+  it('takes a requested reconciliation with the changes around it into one push', async () => {
+    const hotelId = randomUUID();
+    const handle = await start('channelSync', [{ hotelId }]);
+    await handle.signal(CHANNEL_CHANGED_SIGNAL, { full: false });
+    await handle.signal(CHANNEL_CHANGED_SIGNAL, { full: false, reconcile: true });
+    await handle.signal(CHANNEL_CHANGED_SIGNAL, { full: false });
+    await handle.result();
+    expect(pushesOf(hotelId)).toEqual([{ hotelId, full: false, reconcile: true }]);
   });
 });

@@ -23,6 +23,11 @@ export interface ChannelSyncInput {
  */
 export interface ChannelChange {
   full: boolean;
+  /**
+   * First compare what the channel holds with what it was sent, and send again what differs (nightly, at the
+   * hotel's midnight, and on request); staff are told of a difference. Absent: no.
+   */
+  reconcile?: boolean;
 }
 
 export interface ChannelPushResult {
@@ -42,10 +47,11 @@ export interface ChannelPushResult {
 export interface ChannelActivities {
   /**
    * Reads the hotel's availability, prices and restrictions over the next 365 days and pushes what changed (all of
-   * it when `full`) in date ranges: one availability call and one restrictions call at most. Fails retryable on a
-   * 429 or no answer, not retryable when the channel refuses the key or the property.
+   * it when `full`) in date ranges: one availability call and one restrictions call at most. With `reconcile`, first
+   * reads back what the channel holds (one read of each kind) and treats the days it holds otherwise than it was sent
+   * as not held. Fails retryable on a 429 or no answer, not retryable when the channel refuses the key or the property.
    */
-  pushChannelAri(input: { hotelId: string; full: boolean }): Promise<ChannelPushResult>;
+  pushChannelAri(input: { hotelId: string; full: boolean; reconcile?: boolean }): Promise<ChannelPushResult>;
 }
 
 /** Changes arriving within this quiet time go into one push. */

@@ -1,3 +1,4 @@
+import { channexAriReads } from './channels.channex-reads';
 import {
   ChannelError,
   type AvailabilityValue,
@@ -122,6 +123,7 @@ export function createChannexManager(options: ChannexOptions): ChannelManager {
   }
 
   return {
+    ...channexAriReads(call),
     async listing(credentials) {
       // The property first: an unknown one is named as such rather than answered as a property with nothing.
       await call(credentials, 'GET', `/properties/${encodeURIComponent(credentials.propertyId)}`);

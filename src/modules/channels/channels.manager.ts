@@ -57,6 +57,9 @@ export interface ChannelManager extends ChannelBookingRevisions {
   listing(credentials: ChannelCredentials): Promise<ChannelListing>;
   pushAvailability(credentials: ChannelCredentials, values: AvailabilityValue[]): Promise<PushResult>;
   pushRestrictions(credentials: ChannelCredentials, values: RestrictionValue[]): Promise<PushResult>;
+  /** Reconciliation's reads (`HeldAvailability`, `HeldRestrictions` below). */
+  readAvailability(credentials: ChannelCredentials, range: DateRange): Promise<HeldAvailability>;
+  readRestrictions(credentials: ChannelCredentials, range: DateRange): Promise<HeldRestrictions>;
 }
 
 /**
@@ -79,3 +82,21 @@ export class ChannelError extends Error {
     return this.kind === 'rate_limited' || this.kind === 'unavailable';
   }
 }
+
+/**
+ * What the channel holds over a range of dates, as the nightly reconciliation reads it back: rooms to sell per room
+ * type, and per rate plan the values a push sends (`RateValues`; the rate as the channel spells it, e.g. "100.00"),
+ * each by date. An id or a date the channel did not answer is absent.
+ */
+export type HeldAvailability = Record<string, Record<string, number>>;
+export type HeldRestrictions = Record<string, Record<string, Partial<RateValues>>>;
+/** The values of a rate plan's night, in the order a push and a read name them. */
+export const RATE_FIELDS: readonly (keyof RateValues)[] = [
+  'rate',
+  'min_stay_arrival',
+  'min_stay_through',
+  'max_stay',
+  'closed_to_arrival',
+  'closed_to_departure',
+  'stop_sell',
+];

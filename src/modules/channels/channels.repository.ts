@@ -3,7 +3,7 @@ import { refusalsAs } from '../../platform/db/base-model';
 import type { DbOrTrx } from '../../platform/db/knex';
 import { ConflictError } from '../../platform/errors';
 import { channelMessages } from './channels.errors';
-import type { ConnectionRow, PushedState } from './channels.types';
+import type { ConnectionRow, PushedState, Reconciliation } from './channels.types';
 
 /** A property belongs to one connection (migration 117): another hotel's is refused. */
 const oneHotelPerProperty = {
@@ -61,6 +61,13 @@ export const connectionsRepository = {
         last_error: outcome.error?.slice(0, 2000) ?? null,
         ...(outcome.synced && { last_synced_at: conn.fn.now() }),
       });
+  },
+
+  /** A reconciliation's record (bookkeeping, as `recordSync`'s). */
+  async recordReconciliation(conn: DbOrTrx, hotelId: string, record: Reconciliation) {
+    await conn('channel_connections')
+      .where({ hotel_id: hotelId })
+      .update({ last_reconciliation: JSON.stringify(record) });
   },
 
   remove: (conn: DbOrTrx, hotelId: string): Promise<number> =>

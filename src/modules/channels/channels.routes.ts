@@ -98,6 +98,27 @@ export function channelsRoutes(channels: ChannelsService): RouteDefinition[] {
       },
     }),
     defineHotelRoute({
+      method: 'post',
+      path: `${base}/reconcile`,
+      summary: 'Check what the channel holds against what was sent to it',
+      description:
+        'Queued: the hotel’s sync reads back the availability and restrictions the channel holds over the next 365 ' +
+        'days and compares them with what it was sent (a change made at the channel, e.g. in its extranet, or a push ' +
+        'it lost); the days that differ are sent again from our current values, and the owner and managers are ' +
+        'told (`channel_reconciliation_mismatch`). The same check runs every night at the hotel’s midnight. ' +
+        '`last_reconciliation` of the connection tells when it ran and what differed.',
+      tags,
+      access,
+      request: { params: slugParams },
+      responses: {
+        202: { description: 'Queued', schema: syncQueuedSchema },
+        404: { description: 'Not connected' },
+      },
+      async handler({ hotel, res }) {
+        res.status(202).json(await channels.requestReconciliation(hotel));
+      },
+    }),
+    defineHotelRoute({
       method: 'delete',
       path: base,
       summary: 'Disconnect the channel manager',

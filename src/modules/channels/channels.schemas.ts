@@ -25,6 +25,30 @@ const ratePlans = Joi.array()
       'gives the rate plan’s rooms and prices)',
   );
 
+const reconciliationSchema = Joi.object({
+  at: Joi.date().required(),
+  differences: Joi.number()
+    .integer()
+    .min(0)
+    .required()
+    .description('Item-days (a room type’s or rate plan’s date) the channel held otherwise than they were sent'),
+  samples: Joi.array()
+    .items(
+      Joi.object({
+        kind: Joi.string().valid('availability', 'restrictions').required(),
+        item_id: Joi.string().required().description('The room type (availability) or rate plan (restrictions)'),
+        date: Joi.string().required(),
+        sent: Joi.object().unknown(true).required().description('The differing values as they were sent'),
+        held: Joi.object().unknown(true).required().description('The channel’s (a value it did not answer absent)'),
+      }),
+    )
+    .max(5)
+    .required()
+    .description('The first few of them'),
+}).description(
+  'The last check of what the channel holds (nightly, or on request); the days that differed were sent again',
+);
+
 export const connectBody = Joi.object({
   provider: Joi.string()
     .valid(...CHANNEL_PROVIDERS)
@@ -59,6 +83,7 @@ export const connectionSchema = Joi.object({
     .required(),
   last_synced_at: Joi.date().allow(null).required().description('The last push the channel took'),
   last_error: Joi.string().allow(null).required().description('The last push’s failure, until one succeeds'),
+  last_reconciliation: reconciliationSchema.allow(null).required(),
   created_at: Joi.date().required(),
   updated_at: Joi.date().required(),
 }).meta(openApiComponent('ChannelConnection'));

@@ -3,7 +3,7 @@ import type { Db, DbOrTrx } from '../../platform/db/knex';
 import { enqueueOutbox } from '../../platform/db/outbox';
 import { ConflictError, NotFoundError } from '../../platform/errors';
 import { secretHint } from '../../platform/issued-secrets';
-import { CHANNEL_CHANGED_SIGNAL, channelWorkflowIds } from '../../../workflows/contracts/channels';
+import { CHANNEL_CHANGED_SIGNAL, channelWorkflowIds, type ChannelChange } from '../../../workflows/contracts/channels';
 import type { BookingsService } from '../bookings';
 import type { HotelsService } from '../hotels';
 import type { NotificationsService } from '../notifications';
@@ -13,7 +13,7 @@ import type { RoomsService } from '../rooms';
 import { createAriReader } from './channels.ari';
 import { createChannexManager } from './channels.channex';
 import type { ChannelsConfig } from './channels.env';
-import { channelMessages, fromChannel } from './channels.errors';
+import { channelMessages, fromChannel, reconciliationSummary } from './channels.errors';
 import type { ChannelManager } from './channels.manager';
 import { checkOurSide, checkTheirSide } from './channels.mapping';
 import { connectionsRepository, pushedRepository } from './channels.repository';
@@ -40,6 +40,11 @@ const present = (row: ConnectionRow): Connection => ({
   rate_plans: row.rate_plans,
   last_synced_at: row.last_synced_at,
   last_error: row.last_error,
+  last_reconciliation: row.last_reconciliation && {
+    at: row.last_reconciliation.at,
+    differences: row.last_reconciliation.differences,
+    samples: row.last_reconciliation.samples,
+  },
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -50,13 +55,17 @@ const present = (row: ConnectionRow): Connection => ({
  * (a connection, a request, intake's unplaced booking).
  */
 export function signalChannelSync(trx: DbOrTrx, hotel: HotelRef, full: boolean) {
+  return signalChange(trx, hotel, { full });
+}
+
+function signalChange(trx: DbOrTrx, hotel: HotelRef, change: ChannelChange) {
   return enqueueOutbox(trx, {
     kind: 'signalWithStart',
     workflowType: 'channelSync',
     workflowId: channelWorkflowIds.sync(hotel.id),
     args: [{ hotelId: hotel.id }],
     signal: CHANNEL_CHANGED_SIGNAL,
-    signalArgs: [{ full }],
+    signalArgs: [change],
     searchAttributes: { HotelSlug: hotel.slug },
     reviveFinished: true,
   });
@@ -79,6 +88,15 @@ export function createChannelsService(
     const row = await (lock ? connectionsRepository.lock : connectionsRepository.find)(conn, hotelId);
     if (!row) throw new NotFoundError(channelMessages.notConnected);
     return row;
+  }
+
+  /** A change asked for by staff, for the hotel's sync (a connected hotel's only). */
+  async function queued(hotel: HotelRef, change: ChannelChange) {
+    await db.transaction(async (trx) => {
+      await found(trx, hotel.id, true);
+      await signalChange(trx, hotel, change);
+    });
+    return { queued: true };
   }
 
   /** The mapping checked on both sides (ours first: no call for a mapping that cannot be ours). */
@@ -149,13 +167,13 @@ export function createChannelsService(
     },
 
     /** A full sync of the next 365 days, queued (202). */
-    async requestSync(hotel: HotelRef) {
-      await db.transaction(async (trx) => {
-        await found(trx, hotel.id, true);
-        await signalChannelSync(trx, hotel, true);
-      });
-      return { queued: true };
-    },
+    requestSync: (hotel: HotelRef) => queued(hotel, { full: true }),
+
+    /**
+     * A reconciliation, queued (202): the sync's next push first reads back what the channel holds and sends again
+     * what differs from what we sent (the hotel's midnight asks for one by itself).
+     */
+    requestReconciliation: (hotel: HotelRef) => queued(hotel, { full: false, reconcile: true }),
 
     /** The sync's one push (its activity). */
     push: createChannelPush(db, {
@@ -172,6 +190,16 @@ export function createChannelsService(
             data: {},
           });
         }),
+      mismatch: (trx, hotelId, record) =>
+        deps.notifications
+          .notify(trx, hotelId, {
+            type: 'channel_reconciliation_mismatch',
+            title: channelMessages.reconciliationTitle,
+            body: reconciliationSummary(record),
+            dedupeKey: `channel-reconciliation:${hotelId}:${record.request}`.slice(0, 200),
+            data: { differences: record.differences },
+          })
+          .then(() => undefined),
     }),
 
     /** For intake: the hotel's connection, or by the channel's property id (a webhook names only that). */

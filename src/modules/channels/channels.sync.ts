@@ -5,6 +5,7 @@ import type { Ari } from './channels.ari';
 import { channelFailure } from './channels.errors';
 import {
   ChannelError,
+  RATE_FIELDS,
   type AvailabilityValue,
   type ChannelCredentials,
   type ChannelManager,
@@ -13,21 +14,13 @@ import {
   type RestrictionValue,
 } from './channels.manager';
 import { changedDays, rangesOf } from './channels.ranges';
+import { reconcileHeld, type ReconcileParts } from './channels.reconcile';
 import { connectionsRepository, pushedRepository } from './channels.repository';
 import { refusedDays, refusedSummary } from './channels.refusals';
 import type { ChannelMapping, PushedState } from './channels.types';
 
 const nextDay = (date: string) => addDays(date, 1);
 const sameNumber = (a: number, b: number) => a === b;
-const RATE_FIELDS: (keyof RateValues)[] = [
-  'rate',
-  'min_stay_arrival',
-  'min_stay_through',
-  'max_stay',
-  'closed_to_arrival',
-  'closed_to_departure',
-  'stop_sell',
-];
 const sameRate = (a: RateValues, b: RateValues) => RATE_FIELDS.every((field) => a[field] === b[field]);
 
 type Kind = keyof PushedState;
@@ -39,7 +32,13 @@ interface Taken {
   unchanged: boolean;
 }
 
-export interface SyncParts {
+/** A push: `full` sends every value; `reconcile` first compares what the channel holds (`request`: its activity). */
+export interface PushRequest {
+  full: boolean;
+  reconcile?: { request: string };
+}
+
+export interface SyncParts extends ReconcileParts {
   readAri(hotelId: string, mapping: ChannelMapping): Promise<Ari>;
   session(row: { provider: 'channex'; property_id: string; api_key_encrypted: string }): {
     manager: ChannelManager;
@@ -79,17 +78,52 @@ function taken<V>(
  * 200 (its warnings) are not kept as taken, so every later push sends them again, and the connection's `last_error`
  * names them until a push of them succeeds. A refusal for good (a wrong key, an unknown property, a 4xx) is recorded
  * on the connection and told to staff, and the push ends without failing (later pushes go on). `stale`: the version
- * moved while this push ran (a change it may have missed, whose wake may have been coalesced): push again.
+ * moved while this push ran (a change it may have missed, whose wake may have been coalesced): push again. A push
+ * that reconciles first reads back what the channel holds (`channels.reconcile.ts`): the days it holds otherwise than
+ * we sent are dropped from what we believe it holds, so this push sends them again; a read that fails is this push's
+ * failure (retried, or recorded as a refusal).
  */
 export function createChannelPush(db: Db, parts: SyncParts) {
-  return async function push(hotelId: string, full: boolean, signal?: AbortSignal): Promise<ChannelPushResult> {
+  return async function push(hotelId: string, request: PushRequest, signal?: AbortSignal): Promise<ChannelPushResult> {
     const row = await connectionsRepository.find(db, hotelId);
     if (!row) return { status: 'gone', calls: 0 };
     const { manager, credentials } = parts.session(row);
     const version = await pushedRepository.inventoryVersion(db, hotelId);
     const ari = await parts.readAri(hotelId, row);
-    const before = await pushedRepository.get(db, hotelId);
-    const known = full ? { availability: {}, restrictions: {} } : before;
+    let before = await pushedRepository.get(db, hotelId);
+
+    let calls = 0;
+    const warnings: unknown[] = [];
+    const rows: Taken[][] = [];
+    /** A failure: what was taken kept, the error recorded; retried (thrown) unless the channel refused for good. */
+    const failed = async (error: unknown): Promise<ChannelPushResult> => {
+      await keep(hotelId, rows);
+      const failure = error instanceof ChannelError ? channelFailure(error) : (error as Error);
+      await connectionsRepository.recordSync(db, hotelId, { synced: false, error: failure.message });
+      if (!(error instanceof ChannelError) || error.retryable) throw failure;
+      await parts.refused(hotelId, failure.message);
+      return { status: 'refused', calls, stale: false, nextDayAt: ari.nextDayAt };
+    };
+
+    const reconcile = request.reconcile;
+    if (reconcile && row.last_reconciliation?.request !== reconcile.request) {
+      const items = { availability: [...ari.availability.keys()], restrictions: [...ari.rates.keys()] };
+      try {
+        before = await reconcileHeld(db, parts, {
+          hotelId,
+          request: reconcile.request,
+          manager,
+          credentials,
+          dates: ari.dates,
+          items,
+          sent: before,
+          signal,
+        });
+      } catch (error) {
+        return failed(error);
+      }
+    }
+    const known = request.full ? { availability: {}, restrictions: {} } : before;
 
     const availability: AvailabilityValue[] = [...ari.availability].flatMap(([roomTypeId, counts]) =>
       rangesOf(changedDays(ari.dates, counts, known.availability[roomTypeId], sameNumber), sameNumber, nextDay).map(
@@ -102,9 +136,6 @@ export function createChannelPush(db: Db, parts: SyncParts) {
       ),
     );
 
-    let calls = 0;
-    const warnings: unknown[] = [];
-    const rows: Taken[][] = [];
     const send = async <V>(
       kind: Kind,
       values: object[],
@@ -128,12 +159,7 @@ export function createChannelPush(db: Db, parts: SyncParts) {
         manager.pushRestrictions(credentials, restrictions),
       );
     } catch (error) {
-      await keep(hotelId, rows);
-      const failure = error instanceof ChannelError ? channelFailure(error) : (error as Error);
-      await connectionsRepository.recordSync(db, hotelId, { synced: false, error: failure.message });
-      if (!(error instanceof ChannelError) || error.retryable) throw failure;
-      await parts.refused(hotelId, failure.message);
-      return { status: 'refused', calls, stale: false, nextDayAt: ari.nextDayAt };
+      return failed(error);
     }
     await keep(hotelId, rows);
     await connectionsRepository.recordSync(db, hotelId, { synced: true, error: refusedSummary(warnings) });

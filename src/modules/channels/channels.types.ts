@@ -46,8 +46,29 @@ export interface ConnectionRow extends ChannelMapping {
   api_key_hint: string;
   last_synced_at: Date | null;
   last_error: string | null;
+  last_reconciliation: Reconciliation | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** An item-day the channel held otherwise than we sent it: the differing fields, ours and the channel's. */
+export interface ReconciliationDifference {
+  kind: keyof PushedState;
+  item_id: string;
+  date: string;
+  sent: Record<string, unknown>;
+  held: Record<string, unknown>;
+}
+
+/**
+ * The last reconciliation (migration 119): when, how many item-days differed, the first few of them; `request` names
+ * the activity that made it (a retry of it finds it done), never answered.
+ */
+export interface Reconciliation {
+  at: string;
+  request: string;
+  differences: number;
+  samples: ReconciliationDifference[];
 }
 
 /** A connection as the API answers it: the key never, only its last characters. */
@@ -58,6 +79,7 @@ export interface Connection extends ChannelMapping {
   api_key_hint: string;
   last_synced_at: Date | null;
   last_error: string | null;
+  last_reconciliation: Omit<Reconciliation, 'request'> | null;
   created_at: Date;
   updated_at: Date;
 }

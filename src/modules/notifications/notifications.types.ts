@@ -22,6 +22,7 @@ export const NOTIFICATION_TYPES = [
   'webhook_paused',
   'channel_booking_unplaced',
   'channel_sync_failed',
+  'channel_reconciliation_mismatch',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -79,7 +79,7 @@ export const MASKED_IN: Readonly<Record<string, readonly string[]>> = {
 export const BOOKKEEPING: Readonly<Record<string, readonly string[]>> = {
   workstations: ['last_seen_at', 'updated_at'],
   webhook_subscriptions: ['cursor', 'updated_at'],
-  channel_connections: ['last_synced_at', 'last_error', 'updated_at'],
+  channel_connections: ['last_synced_at', 'last_error', 'last_reconciliation', 'updated_at'],
 };
 
 interface Column {

@@ -1,4 +1,5 @@
 import { controlCaller } from '../http';
+import type { AriKind, AriWarning } from './ari';
 import type { Alarm } from './bookings';
 import type { PropertySpec } from './control-routes';
 import type { RevisionSpec } from './revisions';
@@ -28,6 +29,11 @@ export interface FakeChannexControl {
   openProperty(propertyId: string, spec: PropertySpec): Promise<OpenedProperty>;
   /** What the property holds on the channel: availability per room type and restrictions per rate plan, by date. */
   ari(propertyId: string): Promise<FakeAri>;
+  /**
+   * Changes what the property holds behind the PMS's back, as an edit in Channex's extranet would: ARI values of
+   * `kind` (the API's shape, without `property_id`), applied without a call being logged. Answers the refused ones.
+   */
+  editAtChannel(propertyId: string, kind: AriKind, values: object[]): Promise<AriWarning[]>;
   /** Every API call that touched the property: kind, time, number of ARI values, status, warnings. */
   calls(propertyId: string): Promise<CallRecord[]>;
   /** Revokes an API key: it opens nothing any more, its calls are 401 (the properties' other keys keep working). */
@@ -75,6 +81,10 @@ export function fakeChannexControl(url: string): FakeChannexControl {
     },
     async ari(propertyId) {
       return (await call('GET', at(propertyId, '/ari'))) as FakeAri;
+    },
+    async editAtChannel(propertyId, kind, values) {
+      return ((await call('POST', at(propertyId, '/extranet'), { kind, values })) as { warnings: AriWarning[] })
+        .warnings;
     },
     calls: (propertyId) => items<CallRecord>(at(propertyId, '/calls')),
     async revokeKey(apiKey) {

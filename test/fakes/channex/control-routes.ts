@@ -1,4 +1,5 @@
 import express, { type Request, type Router } from 'express';
+import { applyAri } from './ari';
 import type { Bookings } from './bookings';
 import { isTimeZone } from './dates';
 import { notFound, validationError } from './errors';
@@ -62,6 +63,18 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
     const plain = <T>(byId: Map<string, Map<string, T>>) =>
       Object.fromEntries([...byId].map(([id, byDate]) => [id, Object.fromEntries([...byDate].sort())]));
     response.json({ availability: plain(property.availability), restrictions: plain(property.restrictions) });
+  });
+  // A change made at the channel, not through the API (its extranet, an OTA's): applied as an ARI call's values
+  // would be (those it refuses answered as warnings), without a key, the limit or the call log.
+  router.post('/properties/:id/extranet', (request, response) => {
+    const property = propertyOf(request);
+    const { kind, values } = body(request);
+    if (kind !== 'availability' && kind !== 'restrictions') throw invalid('kind', 'availability or restrictions');
+    if (!Array.isArray(values) || !values.every((value) => typeof value === 'object' && value !== null)) {
+      throw invalid('values', 'a list of ARI values');
+    }
+    const stamped = (values as object[]).map((value) => ({ ...value, property_id: property.id }));
+    response.json({ warnings: applyAri(state, kind, stamped, new Set([property.id])).warnings });
   });
   router.get('/properties/:id/calls', (request, response) => {
     response.json({ items: propertyOf(request).calls });

@@ -17,8 +17,9 @@
  *   before its previous one when a control asks), GET /booking_revisions/:id, POST /booking_revisions/:id/ack;
  *   one unacknowledged for 30 minutes raises an alarm (announced as `non_acked_booking`). Webhooks (POST/GET/DELETE /webhooks) are notified of each
  *   revision: `{ event, payload: { booking_id, property_id, revision_id }, property_id, user_id, timestamp }`.
- * - /_fake: test controls (faults for any call or one kind, clock, keys and their revocation, duplicate, held-back
- *   and out-of-order revisions, revisions answered out of shape until repaired), see control-routes.ts, and fakeChannexControl for a typed client.
+ * - /_fake: test controls (faults for any call or one kind, clock, keys and their revocation, an edit at the channel
+ *   behind the PMS's back, duplicate, held-back and out-of-order revisions, revisions answered out of shape until
+ *   repaired), see control-routes.ts, and fakeChannexControl for a typed client.
  */
 export { startFakeChannex, type FakeChannex, type FakeChannexOptions } from './server';
 export { fakeChannexControl, type FakeAri, type FakeChannexControl, type OpenedProperty } from './control-client';

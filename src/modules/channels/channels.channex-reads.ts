@@ -1,0 +1,82 @@
+import {
+  ChannelError,
+  RATE_FIELDS,
+  type ChannelCredentials,
+  type DateRange,
+  type HeldAvailability,
+  type HeldRestrictions,
+  type RateValues,
+} from './channels.manager';
+
+/** One GET to Channex's API under a connection's key: its JSON answer, or a `ChannelError`. */
+type Get = (credentials: ChannelCredentials, method: 'GET', path: string) => Promise<Record<string, unknown>>;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Channex's ARI reads (GET /availability and GET /restrictions, one call each: the property, the range as
+ * `filter[date][gte|lte]`, for restrictions the fields a push sends): `data` is keyed by room type or rate plan, then
+ * by date. Channex documents no paging and no span limit for them (it keeps ARI 730 days ahead; the sync's window is
+ * 365). An answer of another shape is a refusal (recorded, staff told); a value of the wrong type is left out, so a
+ * reconciliation counts it as differing and sends ours again.
+ */
+export function channexAriReads(call: Get) {
+  async function read(credentials: ChannelCredentials, kind: string, range: DateRange, extra: object = {}) {
+    const query = new URLSearchParams({
+      'filter[property_id]': credentials.propertyId,
+      'filter[date][gte]': range.date_from,
+      'filter[date][lte]': range.date_to,
+      ...extra,
+    });
+    const { data } = await call(credentials, 'GET', `/${kind}?${query}`);
+    if (!isObject(data)) throw new ChannelError('refused', `Channex answered its ${kind} in an unknown shape`);
+    return Object.entries(data).filter((entry): entry is [string, Record<string, unknown>] => isObject(entry[1]));
+  }
+
+  return {
+    async readAvailability(credentials: ChannelCredentials, range: DateRange): Promise<HeldAvailability> {
+      const items = await read(credentials, 'availability', range);
+      return Object.fromEntries(
+        items.map(([id, byDate]) => [
+          id,
+          Object.fromEntries(Object.entries(byDate).filter(([, count]) => Number.isInteger(count))) as Record<
+            string,
+            number
+          >,
+        ]),
+      );
+    },
+    async readRestrictions(credentials: ChannelCredentials, range: DateRange): Promise<HeldRestrictions> {
+      const items = await read(credentials, 'restrictions', range, { 'filter[restrictions]': RATE_FIELDS.join(',') });
+      return Object.fromEntries(
+        items.map(([id, byDate]) => [
+          id,
+          Object.fromEntries(
+            Object.entries(byDate)
+              .filter((entry): entry is [string, Record<string, unknown>] => isObject(entry[1]))
+              .map(([date, values]) => [date, heldValues(values)]),
+          ),
+        ]),
+      );
+    },
+  };
+}
+
+/** Each value's type as Channex answers it (the rate a decimal string). */
+const TYPES: Record<keyof RateValues, 'string' | 'number' | 'boolean'> = {
+  rate: 'string',
+  min_stay_arrival: 'number',
+  min_stay_through: 'number',
+  max_stay: 'number',
+  closed_to_arrival: 'boolean',
+  closed_to_departure: 'boolean',
+  stop_sell: 'boolean',
+};
+
+/** A night's values as the channel answered them, each kept only when of its type. */
+function heldValues(values: Record<string, unknown>): Partial<RateValues> {
+  return Object.fromEntries(
+    RATE_FIELDS.filter((field) => typeof values[field] === TYPES[field]).map((field) => [field, values[field]]),
+  );
+}
