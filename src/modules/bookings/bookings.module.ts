@@ -7,6 +7,7 @@ import { bookingCreated, bookingMoved, bookingUpdated } from './bookings.events'
 import { createBookingsRepository } from './bookings.repository';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService, type BookingsDependencies } from './bookings.service';
+import type { HeldUnits } from '../pricing';
 import { ERASED, overwritten, scrubbed } from '../../platform/personal-data';
 
 export const bookingsModule = defineModule({
@@ -34,10 +35,13 @@ export const bookingsModule = defineModule({
     })),
     scrubbed('booking_charges', 'booking', [{ name: 'description' }]),
   ],
-  create: ({ db }, deps: BookingsDependencies) => {
+  create: ({ db }, deps: BookingsDependencies & { pricing: { seeHeldUnits(held: HeldUnits): void } }) => {
     const followers = createStayFollowers();
     const effects = createBookingEffects({ notifications: deps.notifications, followers });
-    return createBookingsService({ ...deps, repository: createBookingsRepository(db), effects, followers });
+    const bookings = createBookingsService({ ...deps, repository: createBookingsRepository(db), effects, followers });
+    // The quotes take the units blocks hold out of what they offer by this module's count of rooms.
+    deps.pricing.seeHeldUnits(bookings.heldUnits);
+    return bookings;
   },
   events: [bookingCreated, bookingUpdated, bookingMoved],
   routes: (bookings) => bookingsRoutes(bookings),
