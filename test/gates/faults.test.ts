@@ -578,6 +578,116 @@ describe('fault injection', () => {
     );
   }, 300_000);
 
+  it('a rolling release due while the worker is killed and Temporal restarted fires once, soon after its time', async () => {
+    const hotel = await registerAndSignIn();
+    const hotelApi = `/api/hotels/${hotel.slug}`;
+    const category = await expectStatus(
+      201,
+      call('POST', `${hotelApi}/room-categories`, hotel.token, { name: 'Group', base_price: 3000 }),
+    );
+    for (let i = 0; i < 3; i++)
+      await expectStatus(
+        201,
+        call('POST', `${hotelApi}/rooms`, hotel.token, { number: `G${i}`, category_id: category.id }),
+      );
+    // Two units of the night after tomorrow, released a day before it: at the start of tomorrow, hotel time (read as
+    // the release reads it).
+    const night = localDay(2);
+    const { rows } = await db!.raw(
+      'SELECT extract(epoch FROM (?::date - 1)::timestamp AT TIME ZONE timezone) * 1000 AS at FROM hotels WHERE id = ?',
+      [night, hotel.hotelId],
+    );
+    const releaseAt = Number(rows[0].at);
+    // The worker restarted with its release clock ahead, so that this time comes in 75 s.
+    await stack!.killWorker();
+    const ahead = Math.round((releaseAt - Date.now() - 75_000) / 1000);
+    const dueAt = releaseAt - ahead * 1000;
+    stack!.env.BLOCK_RELEASE_CLOCK_AHEAD_SECONDS = String(ahead);
+    await stack!.startWorker();
+    const block = await expectStatus(
+      201,
+      call('POST', `${hotelApi}/blocks`, hotel.token, {
+        name: 'Конференция',
+        status: 'definite',
+        allotment: [{ category_id: category.id, from: night, to: night, rooms: 2 }],
+        release_kind: 'rolling',
+        release_days: 1,
+      }),
+    );
+    const guest = { guest_last_name: 'Группова', guest_first_name: 'Анна' };
+    await expectStatus(
+      201,
+      call('POST', `${hotelApi}/blocks/${block.id}/pickup`, hotel.token, {
+        guests: [{ category_id: category.id, check_in: night, check_out: localDay(3), ...guest }],
+      }),
+    );
+    // The workflow asleep until the release: its timer started, nothing released yet.
+    temporal ??= await Connection.connect({ address: stack!.temporalAddress });
+    const workflowId = `block-release:${block.id}`;
+    await outboxCaughtUp('the release workflow started', Date.now() + 30_000);
+    const history = async () =>
+      (await new Client({ connection: temporal! }).workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    await until(async () => (await history()).some((event) => event.timerStartedEventAttributes), {
+      what: 'the release asleep until its time',
+      timeoutMs: 40_000,
+      intervalMs: 250,
+    });
+    expect(Date.now()).toBeLessThan(dueAt);
+    const asleep = await expectStatus(200, call('GET', `${hotelApi}/blocks/${block.id}`, hotel.token));
+    expect(asleep.nights).toEqual([expect.objectContaining({ night, rooms: 2, released: 0, picked_up: 1 })]);
+
+    // The worker killed and Temporal restarted before the release time; the worker back only once it has passed.
+    await stack!.killWorker();
+    const killedBefore = ((dueAt - Date.now()) / 1000).toFixed(0);
+    await stack!.restartTemporal();
+    await temporal?.close().catch(() => undefined);
+    temporal = await Connection.connect({ address: stack!.temporalAddress });
+    await pace(Math.max(0, dueAt - Date.now()) + 1000);
+    // As a supervisor would: started again when it died at start-up (Temporal, just restarted, may time out the
+    // schedule it is asked about first).
+    const startRetried = await stack!.startWorker().then(
+      () => 0,
+      async () => (await stack!.startWorker(), 1),
+    );
+    const workerBackAfter = ((Date.now() - dueAt) / 1000).toFixed(1);
+    // Tests only: the next worker started runs on the database's clock again.
+    delete stack!.env.BLOCK_RELEASE_CLOCK_AHEAD_SECONDS;
+
+    const notices = () =>
+      db!('notifications').where({ hotel_id: hotel.hotelId, type: 'block_released' }).select('created_at');
+    await until(async () => (await notices()).length > 0, {
+      what: 'the release after the restarts',
+      timeoutMs: 120_000,
+      intervalMs: 250,
+    });
+    const result = await withDeadline(
+      'the release workflow',
+      new Client({ connection: temporal }).workflow.getHandle(workflowId).result(),
+      Date.now() + 60_000,
+    );
+    expect(result).toBe('released');
+    const [notice] = await notices();
+    const firedAfter = ((new Date(notice.created_at).getTime() - dueAt) / 1000).toFixed(1);
+    const read = await expectStatus(200, call('GET', `${hotelApi}/blocks/${block.id}`, hotel.token));
+    const report = await expectStatus(200, call('GET', `${hotelApi}/blocks/${block.id}/report`, hotel.token));
+    const runs: string[] = [];
+    for await (const execution of new Client({ connection: temporal }).workflow.list({
+      query: `WorkflowId = '${workflowId}'`,
+    }))
+      runs.push(execution.runId);
+    reportGate(
+      'faults',
+      `block release: rolling, due ${killedBefore} s after the worker was killed, across a Temporal restart; fired ` +
+        `${firedAfter} s after its time (the worker polling again ${workerBackAfter} s after it), ${(await notices()).length} notice, ` +
+        `${runs.length} run${startRetried ? '; the worker died at its first start-up and was started again' : ''}`,
+    );
+    const expected = { night, rooms: 1, released: 1, picked_up: 1, free: 0 };
+    expect(read.nights).toEqual([expect.objectContaining(expected)]);
+    expect(report).toEqual([expect.objectContaining(expected)]);
+    expect(await notices()).toHaveLength(1);
+    expect(runs).toHaveLength(1);
+  }, 300_000);
+
   it('SIGTERM under keep-alive load: no in-flight request fails; a realtime client that reconnects misses nothing', async () => {
     const hotelApi = `/api/hotels/${owner.slug}`;
     const url = new URL(stack!.apiUrl);

@@ -93,4 +93,11 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ ...valid, CHANNEX_API_URL: 'http://channex.example/api/v1' })).not.toThrow();
   });
+
+  it("runs blocks' release clock ahead only outside production (tests bringing a release near)", () => {
+    const ahead = { ...valid, BLOCK_RELEASE_CLOCK_AHEAD_SECONDS: '3600' };
+    expect(loadConfig(valid).releaseClockAheadSeconds).toBe(0);
+    expect(loadConfig(ahead).releaseClockAheadSeconds).toBe(3600);
+    expect(() => loadConfig({ ...ahead, NODE_ENV: 'production' })).toThrow('BLOCK_RELEASE_CLOCK_AHEAD_SECONDS');
+  });
 });

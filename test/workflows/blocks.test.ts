@@ -29,8 +29,9 @@ type Night = { night: string; rooms: number; released: number; picked_up: number
 async function hotelWithRooms(count: number) {
   const hotel = await registerHotel(t);
   const category = await createCategory(t, hotel, { base_price: 4000 });
-  for (let i = 0; i < count; i++) await createRoom(t, hotel, category.id);
-  return { hotel, category };
+  const rooms = [];
+  for (let i = 0; i < count; i++) rooms.push(await createRoom(t, hotel, category.id));
+  return { hotel, category, rooms };
 }
 
 async function createBlock(hotel: RegisteredHotel, body: Record<string, unknown>) {
@@ -95,6 +96,58 @@ async function cutOffToday(hotel: RegisteredHotel, blockId: string) {
     .expect(200);
   expect(await (await startedHandle(client, `block-release:${blockId}`)).result()).toBe('released');
 }
+
+describe('quotes and held units', () => {
+  it('a quote takes held units out as the availability does: all held, not sellable; released, sellable again', async () => {
+    const { hotel, category, rooms } = await hotelWithRooms(2);
+    const allotment = [{ category_id: category.id, from: localDay(60), to: localDay(61), rooms: 2 }];
+    const block = await createBlock(hotel, { allotment, release_kind: 'date', release_date: localDay(30) });
+    const stay = { check_in: localDay(60), check_out: localDay(62) };
+    const quote = async (target: Record<string, string>) =>
+      (
+        await t.http
+          .get(api(hotel, '/quote'))
+          .set(as(hotel.accessToken))
+          .query({ ...target, ...stay })
+          .expect(200)
+      ).body;
+    const offered = async () => {
+      const { body } = await t.http
+        .get(api(hotel, '/availability'))
+        .set(as(hotel.accessToken))
+        .query({ from: stay.check_in, to: stay.check_out, category_id: category.id })
+        .expect(200);
+      return body.categories[0];
+    };
+    const verdictOf = ({ sellable, restrictions, alternatives }: Record<string, unknown>) => ({
+      sellable,
+      restrictions,
+      alternatives,
+    });
+    const held = await offered();
+    expect(held).toMatchObject({ free: [0, 0], sellable: false, restrictions: [] });
+    const byCategory = await quote({ category_id: category.id });
+    expect(byCategory).toMatchObject({ total: '8000.00', sellable: false, restrictions: [] });
+    expect(verdictOf(byCategory)).toEqual(verdictOf(held));
+    // The shifts off the held nights are offered, closest first.
+    const shift = (days: number) => ({ check_in: localDay(60 + days), check_out: localDay(62 + days) });
+    expect(byCategory.alternatives).toEqual([shift(-2), shift(2), shift(-3), shift(3)]);
+    expect(verdictOf(await quote({ room_id: rooms[0].id }))).toEqual(verdictOf(held));
+
+    // Nothing picked up, the cut-off moved to today: the release gives both units back, and the quote sells again.
+    await t.http
+      .patch(api(hotel, `/blocks/${block.id}`))
+      .set(as(hotel.accessToken))
+      .send({ release_kind: 'date', release_date: localDay(0) })
+      .expect(200);
+    await nightsOnce(hotel, block.id, (list) => list.every((night) => night.released === 2));
+    const released = await offered();
+    expect(released).toMatchObject({ free: [2, 2], sellable: true });
+    const after = await quote({ category_id: category.id });
+    expect(after).toMatchObject({ sellable: true, restrictions: [], alternatives: [] });
+    expect(verdictOf(after)).toEqual(verdictOf(released));
+  });
+});
 
 describe('the release of a block', () => {
   it('on its cut-off date releases what was not picked up, tells the staff, and frees the rooms', async () => {

@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/modules';
 import { blocksActivities } from './blocks.activities';
+import { blocksEnv } from './blocks.env';
 import { blocksFixtures } from './blocks.fixtures';
 import { blocksStayFollower } from './blocks.follower';
 import { inventoryHolds } from './blocks.holds';
@@ -11,10 +12,11 @@ export const blocksModule = defineModule({
   name: 'blocks',
   fixtures: blocksFixtures,
   uses: ['bookings', 'notifications'],
-  create: ({ db }, deps: BlocksDependencies) => {
+  config: blocksEnv,
+  create: ({ db, config }, deps: BlocksDependencies) => {
     deps.bookings.holdInventory(inventoryHolds);
     deps.bookings.followStays(blocksStayFollower);
-    return createBlocksService(db, deps);
+    return createBlocksService(db, deps, config);
   },
   routes: (blocks) => blocksRoutes(blocks),
   activities: blocksActivities,

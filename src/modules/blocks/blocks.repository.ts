@@ -13,6 +13,8 @@ const PICKED = (night: string) =>
 /** When the night `bn` of block `k` in hotel `h` is released (null without a rule): the start of its day, hotel time. */
 const RELEASE_AT = `((CASE k.release_kind WHEN 'date' THEN k.release_date
   WHEN 'rolling' THEN bn.night - k.release_days END)::timestamp AT TIME ZONE h.timezone)`;
+/** The release's clock: the database's, `:ahead` seconds ahead (0 but in tests bringing a release near). */
+const RELEASE_NOW = `(now() + make_interval(secs => :ahead))`;
 const RELEASABLE = `block_nights bn JOIN blocks k ON k.hotel_id = bn.hotel_id AND k.id = bn.block_id
   JOIN hotels h ON h.id = bn.hotel_id`;
 const ORDER: SortKey[] = [
@@ -209,16 +211,16 @@ export const blocksRepository = {
   },
 
   /** Releases the units not picked up of the block's nights whose release time has come: what each night gave back. */
-  async release(db: DbOrTrx, hotelId: string, blockId: string) {
+  async release(db: DbOrTrx, hotelId: string, blockId: string, ahead: number) {
     const { rows } = await db.raw(
       `WITH due AS (
          SELECT bn.category_id, bn.night, bn.rooms - ${PICKED('bn.night')} AS spare FROM ${RELEASABLE}
-         WHERE bn.hotel_id = :hotelId AND bn.block_id = :blockId AND ${HOLDING} AND ${RELEASE_AT} <= now())
+         WHERE bn.hotel_id = :hotelId AND bn.block_id = :blockId AND ${HOLDING} AND ${RELEASE_AT} <= ${RELEASE_NOW})
        UPDATE block_nights bn SET rooms = bn.rooms - due.spare, released = bn.released + due.spare
        FROM due WHERE bn.hotel_id = :hotelId AND bn.block_id = :blockId AND bn.category_id = due.category_id
          AND bn.night = due.night AND due.spare > 0
        RETURNING bn.category_id, ${NIGHT('bn.night')} AS night, due.spare AS released`,
-      { hotelId, blockId },
+      { hotelId, blockId, ahead },
     );
     return rows as { category_id: string; night: string; released: number }[];
   },
@@ -227,11 +229,12 @@ export const blocksRepository = {
    * Milliseconds until the next release of a night that holds units, or null when none is to come. Every one counts,
    * those all picked up too: a stay of the pickup cancelled or shortened before the release frees a unit then.
    */
-  async nextRelease(db: DbOrTrx, hotelId: string, blockId: string): Promise<number | null> {
+  async nextRelease(db: DbOrTrx, hotelId: string, blockId: string, ahead: number): Promise<number | null> {
     const { rows } = await db.raw(
-      `SELECT ceil(extract(epoch FROM min(${RELEASE_AT}) - now()) * 1000)::bigint AS wait FROM ${RELEASABLE}
-       WHERE bn.hotel_id = ? AND bn.block_id = ? AND ${HOLDING} AND ${RELEASE_AT} > now() AND bn.rooms > 0`,
-      [hotelId, blockId],
+      `SELECT ceil(extract(epoch FROM min(${RELEASE_AT}) - ${RELEASE_NOW}) * 1000)::bigint AS wait FROM ${RELEASABLE}
+       WHERE bn.hotel_id = :hotelId AND bn.block_id = :blockId AND ${HOLDING} AND ${RELEASE_AT} > ${RELEASE_NOW}
+         AND bn.rooms > 0`,
+      { hotelId, blockId, ahead },
     );
     const wait = (rows[0] as { wait: string | null }).wait;
     return wait === null ? null : Number(wait);

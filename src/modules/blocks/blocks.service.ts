@@ -115,7 +115,12 @@ async function presented(conn: Knex | Knex.Transaction, block: Block) {
 
 const withFree = (night: BlockNight) => ({ ...night, free: Math.max(0, night.rooms - night.picked_up) });
 
-export function createBlocksService(db: Db, { bookings, notifications }: BlocksDependencies) {
+/** `releaseClockAheadSeconds`: see `blocksEnv` (0 but in tests). */
+export function createBlocksService(
+  db: Db,
+  { bookings, notifications }: BlocksDependencies,
+  { releaseClockAheadSeconds: ahead } = { releaseClockAheadSeconds: 0 },
+) {
   /** Refuses what the nights now held cannot have: fewer units than picked up, more than the category's free rooms. */
   async function assertInventory(trx: Knex.Transaction, block: Block, grown: Map<string, string[]>) {
     const [over] = await repository.overdrawn(trx, block.hotel_id, block.id);
@@ -246,9 +251,9 @@ export function createBlocksService(db: Db, { bookings, notifications }: BlocksD
         if (!block || !holds(block.status) || block.release_kind === 'none') return null;
         const categories = (await repository.nights(trx, hotelId, id)).map((night) => night.category_id);
         await repository.lockCategories(trx, hotelId, categories);
-        const released = await repository.release(trx, hotelId, id);
+        const released = await repository.release(trx, hotelId, id, ahead);
         if (released.length > 0) await notifications.notify(trx, hotelId, releaseNotice(block, released));
-        return repository.nextRelease(trx, hotelId, id);
+        return repository.nextRelease(trx, hotelId, id, ahead);
       });
     },
 

@@ -41,13 +41,14 @@ export function freeOn(rooms: readonly Pick<RoomNights, 'free'>[], night: number
 
 /**
  * Whether, after the units blocks hold (`held`, per night from `first`), one of `rooms` is still left on every night
- * of `stay`: a held unit is no room in particular, so it takes one of the category's free rooms off each night.
+ * of `stay` they hold: a held unit is no room in particular, so it takes one of the category's free rooms off each
+ * night (a night nothing is held takes nothing off; whether a room is free then is `roomFree`'s question).
  */
 export function leftAfterHolds(rooms: RoomNights[], held: number[] | undefined, first: string, stay: StayDates) {
   if (!held) return true;
   const start = daysBetween(first, stay.check_in);
   const end = daysBetween(first, stay.check_out);
-  for (let night = start; night < end; night++) if (freeOn(rooms, night, held) < 1) return false;
+  for (let night = start; night < end; night++) if (held[night] > 0 && freeOn(rooms, night, held) < 1) return false;
   return true;
 }
 

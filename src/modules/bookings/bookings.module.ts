@@ -8,6 +8,7 @@ import { createBookingsRepository } from './bookings.repository';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService, type BookingsDependencies } from './bookings.service';
 import { bookingsEnv } from './bookings.env';
+import type { HeldUnits } from '../pricing';
 import { ERASED, overwritten, scrubbed } from '../../platform/personal-data';
 
 export const bookingsModule = defineModule({
@@ -36,17 +37,19 @@ export const bookingsModule = defineModule({
     scrubbed('booking_charges', 'booking', [{ name: 'description' }]),
   ],
   config: bookingsEnv,
-  create: ({ db, config }, deps: BookingsDependencies) => {
+  create: ({ db, config }, deps: BookingsDependencies & { pricing: { seeHeldUnits(held: HeldUnits): void } }) => {
     const followers = createStayFollowers();
     const effects = createBookingEffects({ notifications: deps.notifications, followers });
-    const repository = createBookingsRepository(db);
-    return createBookingsService({
+    const bookings = createBookingsService({
       ...deps,
-      repository,
+      repository: createBookingsRepository(db),
       effects,
       followers,
       plannedMoveDelayMs: config.plannedMoveDelayMs,
     });
+    // The quotes take the units blocks hold out of what they offer by this module's count of rooms.
+    deps.pricing.seeHeldUnits(bookings.heldUnits);
+    return bookings;
   },
   events: [bookingCreated, bookingUpdated, bookingMoved],
   routes: (bookings) => bookingsRoutes(bookings),

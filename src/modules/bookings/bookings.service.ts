@@ -18,6 +18,7 @@ import { createAvailabilityCalendar } from './bookings.calendar';
 import { createBookingCharges } from './bookings.charges';
 import { createRoomWrites } from './bookings.clashes';
 import type { BookingEffects } from './bookings.effects';
+import { createHeldUnits } from './bookings.held-units';
 import { createHolds } from './bookings.holds';
 import { createInventory } from './bookings.inventory';
 import { createLedgerFollowers, type LedgerFollower } from './bookings.ledger';
@@ -294,6 +295,9 @@ export function createBookingsService({
     followLedger: (follower: LedgerFollower) => ledger.add(follower),
 
     availability: createAvailability(inventory, offerings),
+
+    /** For the quotes: whether what blocks hold leaves a stay's category a room, over the stay and its shifts. */
+    heldUnits: createHeldUnits(inventory, offerings),
 
     /** Per category and night over up to a year: rooms that can be sold and the restrictions (revenue calendar). */
     calendar: createAvailabilityCalendar(inventory, offerings),

@@ -11,7 +11,7 @@ export const pricingModule = defineModule({
   uses: ['hotels', 'rooms', 'restrictions', 'touristTax'],
   create: ({ db }, deps: QuoteDependencies & OfferedQuoteDependencies) => {
     const quotes = createQuoteService(db, deps);
-    return { ...createPricingService(db), quotes, offeredQuote: createOfferedQuotes(db, quotes, deps) };
+    return { ...createPricingService(db), quotes, ...createOfferedQuotes(db, quotes, deps) };
   },
   routes: (pricing) => pricingRoutes(pricing, pricing.offeredQuote),
 });

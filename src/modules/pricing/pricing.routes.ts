@@ -114,8 +114,10 @@ export function pricingRoutes(pricing: PricingService, offeredQuote: OfferedQuot
         "A stay of nights is also judged by the hotel's restrictions (category-wide and of the tariff): `sellable`, " +
         'the `restrictions` it breaks (`{ restriction, night, value }`, as the 422 of a booking) and, when it cannot ' +
         'be sold, `alternatives`: the same length shifted by up to 3 days either way that break none, closest first ' +
-        '(earlier first on a tie, never in the past). Quotes do not see the rooms taken: the staff availability ' +
-        'checks alternatives against free rooms too. An hourly stay has no restrictions.',
+        '(earlier first on a tie, never in the past). Units group blocks hold count as in the staff availability: a ' +
+        'stay on a night when they leave its category no free room is not sellable (no restriction named), nor is ' +
+        'such a shift. Quotes do not see the rooms taken otherwise: the staff availability checks alternatives ' +
+        'against free rooms too. An hourly stay has no restrictions.',
       tags,
       access: { kind: 'hotel', roles: ALL_STAFF },
       request: { params: slugParams, query: quoteQuery },
