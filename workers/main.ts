@@ -13,6 +13,7 @@ import { connectTemporal, ensureSearchAttributes } from '../src/platform/tempora
 import { startOutboxRelay } from '../src/platform/temporal/outbox-relay';
 import { temporalLogger } from '../src/platform/temporal/runtime-logger';
 import { ensureSchedules } from '../src/platform/temporal/schedules';
+import { startupStep } from '../src/platform/temporal/startup-step';
 import { workflowSource } from './workflow-source';
 
 /** The configured sizing as the SDK's worker options. */
@@ -49,9 +50,11 @@ async function main(): Promise<void> {
   });
   const db = createProcessDb(config, 'worker', logger);
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
-  const { connection, client } = await connectTemporal(config.temporal, clientTracingInterceptors(tracing));
-  await ensureSearchAttributes(connection, config.temporal.namespace);
-  await ensureSchedules(client, config.temporal.taskQueue, moduleSchedules());
+  const { connection, client } = await startupStep(logger, 'connect', () =>
+    connectTemporal(config.temporal, clientTracingInterceptors(tracing)),
+  );
+  await startupStep(logger, 'search attributes', () => ensureSearchAttributes(connection, config.temporal.namespace));
+  await startupStep(logger, 'schedules', () => ensureSchedules(client, config.temporal.taskQueue, moduleSchedules()));
   const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
   const workflows = workflowSource();
   const worker = await Worker.create({
