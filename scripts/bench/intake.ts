@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/platform/db/knex';
-import { fakeChannexControl, type BookingRevision, type RevisionSpec } from '../../test/fakes/channex';
+import {
+  fakeChannexControl,
+  type BookingRevision,
+  type FakeChannexControl,
+  type RevisionSpec,
+} from '../../test/fakes/channex';
 import { call, registerConfirmedOwners, signIn } from './fixtures';
 import { faultTimeline, seconds, startOwnStack } from './own-stack';
 import { percentile } from './stats';
@@ -78,7 +83,31 @@ async function heldByCode(db: Db, hotelId: string) {
     recorded.filter((row) => row.kind === 'new' && row.outcome === 'unplaced').map((row) => row.ota_reservation_code),
   );
   const modified = booked.filter((row) => row.guest_last_name.startsWith('Modified')).length;
-  return { bookings, unplaced, modified, recorded: new Set(recorded.map((row) => row.revision_id)).size };
+  return { bookings, unplaced, modified, recorded: new Set(recorded.map((row) => row.revision_id)) };
+}
+
+/**
+ * A revision whose webhook is lost (as one announced while the API is down), made just after the idle intake's poll has
+ * read the feed, so that nothing but the next poll finds it: its wait from its making to its acknowledgement (ms).
+ */
+async function lostAfterPoll(control: FakeChannexControl, property: string, spec: RevisionSpec): Promise<number> {
+  const deadline = Date.now() + 300_000;
+  const until = async <T>(found: () => Promise<T | undefined>): Promise<T> => {
+    for (;;) {
+      const value = await found();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error('intake bench: no poll of the feed, or no acknowledgement');
+      await sleep(250);
+    }
+  };
+  const since = Date.now();
+  const polls = async () => (await control.calls(property)).filter((c) => c.kind === 'booking_revisions_feed');
+  await until(async () => (await polls()).find((c) => Date.parse(c.at) > since));
+  const made = await control.makeRevision(property, { ...spec, webhook: 'none' });
+  const acked = await until(
+    async () => (await control.revisions(property)).find((r) => r.id === made.id)?.acked_at ?? undefined,
+  );
+  return Date.parse(acked!) - Date.parse(made.inserted_at);
 }
 
 /**
@@ -86,8 +115,8 @@ async function heldByCode(db: Db, hotelId: string) {
  * revisions made at the fake Channex at BENCH_INTAKE_PER_SECOND, 950 new bookings (50 of them beyond the rooms of
  * their night: unplaceable) and 50 modifications (half with their webhook held back and released later in reverse
  * order, half ahead of their booking's `new` in the feed); every tenth new announced twice, and every 50th revision
- * announced twice more after a while. The worker is SIGKILLed at revision 250 and 750, the API at 500 (each started
- * again). Figures: from a revision's making at the channel to its acknowledgement there (the fake's log), and what is
+ * announced twice more after a while. The worker is SIGKILLed at revision 250 and 750, the API at 500 and 990 (each
+ * started again). Figures: from a revision's making at the channel to its acknowledgement there (the fake's log), and what is
  * lost, applied twice or dropped instead of stored unplaced (SQL).
  */
 export async function benchIntake(env: NodeJS.ProcessEnv, db: Db): Promise<string[]> {
@@ -111,7 +140,8 @@ export async function benchIntake(env: NodeJS.ProcessEnv, db: Db): Promise<strin
         held = [];
       }
       if (count === 250 || count === 750) timeline.at(`revision ${count}`, 'worker SIGKILL', stack.killWorker);
-      if (count === 500) timeline.at(`revision ${count}`, 'API SIGKILL', stack.killApi);
+      // The last: the final revisions' webhooks lost, and no later one to wake the intake (the feed poll's case).
+      if (count === 500 || count === 990) timeline.at(`revision ${count}`, 'API SIGKILL', stack.killApi);
       return revision;
     };
     let extras = 0;
@@ -152,10 +182,13 @@ export async function benchIntake(env: NodeJS.ProcessEnv, db: Db): Promise<strin
     const delays = waits.map((wait) => wait.ms);
     const late = waits.filter((wait) => wait.ms > TARGET_SECONDS * 1000);
     const lateMade = late.map((wait) => Date.parse(wait.item.inserted_at) - started);
+    const night = day(30 + NIGHTS + 10);
+    const lost = { arrival_date: night, departure_date: day(30 + NIGHTS + 11), rooms: [room] };
+    const lostWait = await lostAfterPoll(control, property, { ...lost, ota_reservation_code: 'BENCHLOST' });
     const held_ = await heldByCode(db, hotelId);
     const news = revisions.filter((item) => item.status === 'new').map((item) => item.ota_reservation_code);
     const booked = news.filter((code) => (held_.bookings.get(code) ?? 0) > 0).length;
-    const lost = news.filter((code) => !held_.bookings.has(code) && !held_.unplaced.has(code)).length;
+    const missing = news.filter((code) => !held_.bookings.has(code) && !held_.unplaced.has(code)).length;
     const twice = news.filter((code) => (held_.bookings.get(code) ?? 0) + (held_.unplaced.has(code) ? 1 : 0) > 1);
     const modifications = revisions.length - news.length;
     const beyond = news.length - NIGHTS * ROOMS;
@@ -170,10 +203,12 @@ export async function benchIntake(env: NodeJS.ProcessEnv, db: Db): Promise<strin
         `p50 ${(percentile(delays, 50) / 1000).toFixed(1)} s, p95 ${(percentile(delays, 95) / 1000).toFixed(1)} s, ` +
         `max ${((delays.at(-1) ?? NaN) / 1000).toFixed(1)} s; ${late.length} over ${TARGET_SECONDS} s` +
         (late.length > 0 ? ` (made ${seconds(Math.min(...lateMade))} to ${seconds(Math.max(...lateMade))} in)` : ''),
-      `applied once (SQL, bookings by OTA code): ${booked} of ${news.length - beyond} placeable; ${lost} lost, ` +
+      `a revision whose webhook is lost (as while the API is down), made just after the idle intake's poll of the ` +
+        `feed: acknowledged after ${(lostWait / 1000).toFixed(1)} s (found by the next poll)`,
+      `applied once (SQL, bookings by OTA code): ${booked} of ${news.length - beyond} placeable; ${missing} lost, ` +
         `${twice.length} applied twice; ${held_.modified} of ${modifications} modifications applied; ` +
         `unplaced stored: ${held_.unplaced.size} of ${beyond} (${beyond - held_.unplaced.size} dropped); ` +
-        `${held_.recorded} revisions recorded once each`,
+        `${revisions.filter((item) => held_.recorded.has(item.id)).length} revisions recorded once each`,
     ];
   } finally {
     await stack.stop();
