@@ -10,6 +10,7 @@ import type { ReviewActivities } from '../../workflows/contracts/reviews';
 import type { TvActivities } from '../../workflows/contracts/tv';
 import type { BookingActivities, BookingAnnouncement, DueBookingRef } from '../../workflows/contracts/bookings';
 import { bookingStatusSignal } from '../../workflows/contracts/bookings';
+import type { ChannelIntakeActivities } from '../../workflows/contracts/channel-intake';
 
 /**
  * The workflows' own logic, against the Temporal binary the dev script builds (a local dev server, in memory) with
@@ -95,6 +96,12 @@ const accountActivities: AccountActivities & StaffActivities = {
   },
 };
 
+/** A connected hotel whose channel has nothing new: each round reads and applies nothing. */
+const intakeActivities: ChannelIntakeActivities = {
+  pullChannelRevisions: async () => ({ connected: true, applied: 0, duplicates: 0, superseded: 0, unplaced: 0 }),
+  wakeChannelIntakes: async () => 0,
+};
+
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   env = await TestWorkflowEnvironment.createLocal({
@@ -107,7 +114,13 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowsPath: require.resolve('../../workflows'),
-    activities: { ...bookingActivities, ...tvActivities, ...afterStayActivities, ...accountActivities },
+    activities: {
+      ...bookingActivities,
+      ...tvActivities,
+      ...afterStayActivities,
+      ...accountActivities,
+      ...intakeActivities,
+    },
   });
   running = worker.run();
 });
@@ -295,5 +308,20 @@ describe('accounts', () => {
     const handle = await start('staffInvitation', [{ userId: 'u-silent', expiresInMs: 1000 }]);
     expect(await handle.result()).toBe('expired');
     expect(calls).toEqual(expect.arrayContaining(['invite:u-silent', 'expire:u-silent']));
+  });
+});
+
+describe('channel intake', () => {
+  it('an idle intake reads the feed again within 30 s: a revision whose webhook was lost is not left a minute', async () => {
+    const handle = await start('channelIntake', [{ hotelId: `h-${randomUUID()}` }]);
+    let poll: { seconds?: unknown } | null | undefined;
+    for (let tries = 0; !poll && tries < 100; tries++) {
+      const { events } = await handle.fetchHistory();
+      poll = events?.find((event) => event.timerStartedEventAttributes)?.timerStartedEventAttributes
+        ?.startToFireTimeout;
+      if (!poll) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await handle.terminate();
+    expect(Number(poll?.seconds)).toBe(30);
   });
 });
