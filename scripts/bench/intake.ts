@@ -116,8 +116,9 @@ async function lostAfterPoll(control: FakeChannexControl, property: string, spec
  * their night: unplaceable) and 50 modifications (half with their webhook held back and released later in reverse
  * order, half ahead of their booking's `new` in the feed); every tenth new announced twice, and every 50th revision
  * announced twice more after a while. The worker is SIGKILLed at revision 250 and 750, the API at 500 and 990 (each
- * started again). Figures: from a revision's making at the channel to its acknowledgement there (the fake's log), and what is
- * lost, applied twice or dropped instead of stored unplaced (SQL).
+ * started again); then one revision whose webhook is lost, made just after a poll. Figures: from a revision's making at
+ * the channel to its acknowledgement there (the fake's log), and what is lost, applied twice or dropped instead of
+ * stored unplaced (SQL).
  */
 export async function benchIntake(env: NodeJS.ProcessEnv, db: Db): Promise<string[]> {
   const stack = await startOwnStack(env, 'intake');
