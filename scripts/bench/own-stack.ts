@@ -8,6 +8,19 @@ import { startTemporal, type RunningTemporal } from '../stack/temporal';
 const TEMPORAL_BINARY = process.env.TEMPORAL_CLI ?? path.resolve(__dirname, '../../.tools/bin/temporal');
 
 /**
+ * Runs the tasks given one after another: a process killed again while it is starting is killed once it is up (not
+ * started twice, the first copy left running).
+ */
+function inTurn() {
+  let last: Promise<unknown> = Promise.resolve();
+  return (task: () => Promise<void>): Promise<void> => {
+    const turn = last.then(task);
+    last = turn.catch(() => undefined);
+    return turn;
+  };
+}
+
+/**
  * Its own Temporal server (kept in a file, so it can be restarted with its workflows), API and worker on the bench's
  * database; every process can be killed and started again.
  */
@@ -42,17 +55,21 @@ export async function startOwnStack(env: NodeJS.ProcessEnv, name: string) {
   };
   let [api, worker]: AppProcess[] = await Promise.all([startApi(), startWorker()]);
   const stops: (() => Promise<void>)[] = [];
+  const workerTurns = inTurn();
+  const apiTurns = inTurn();
   return {
     baseUrl,
     onStop: (stop: () => Promise<void>) => void stops.push(stop),
-    async killWorker() {
-      await worker.stop(0);
-      worker = await startWorker();
-    },
-    async killApi() {
-      await api.stop(0);
-      api = await startApi();
-    },
+    killWorker: () =>
+      workerTurns(async () => {
+        await worker.stop(0);
+        worker = await startWorker();
+      }),
+    killApi: () =>
+      apiTurns(async () => {
+        await api.stop(0);
+        api = await startApi();
+      }),
     async restartTemporal() {
       await temporal.stop();
       temporal = await startServer();
