@@ -101,8 +101,11 @@ async function lostAfterPoll(control: FakeChannexControl, property: string, spec
     }
   };
   const since = Date.now();
-  const polls = async () => (await control.calls(property)).filter((c) => c.kind === 'booking_revisions_feed');
-  await until(async () => (await polls()).find((c) => Date.parse(c.at) > since));
+  const polls = async () =>
+    (await control.calls(property)).filter((c) => c.kind === 'booking_revisions_feed').map((c) => Date.parse(c.at));
+  // A round's first read of the feed after 5 s without one: the idle intake's poll, not a round of a busy one.
+  const idle = (at: number, i: number, all: number[]) => at > since && i > 0 && at - all[i - 1] >= 5_000;
+  await until(async () => (await polls()).find(idle));
   const made = await control.makeRevision(property, { ...spec, webhook: 'none' });
   const acked = await until(
     async () => (await control.revisions(property)).find((r) => r.id === made.id)?.acked_at ?? undefined,
