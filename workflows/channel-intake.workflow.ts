@@ -2,6 +2,7 @@ import {
   condition,
   continueAsNew,
   defineSignal,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -11,6 +12,8 @@ import {
   CHANNEL_INTAKE_NAMED_PER_ROUND,
   CHANNEL_INTAKE_OPTIONS,
   CHANNEL_INTAKE_POLL,
+  CHANNEL_INTAKE_POLL_BEFORE,
+  CHANNEL_INTAKE_POLL_PATCH,
   CHANNEL_INTAKE_ROUNDS_PER_RUN,
   type ChannelIntakeActivities,
   type ChannelIntakeFetch,
@@ -23,12 +26,14 @@ export const channelIntakeFetch = defineSignal<[Partial<ChannelIntakeFetch>?]>(C
 /**
  * A connected hotel's booking intake (`channel-intake:<hotelId>`): a round reads the revisions the webhooks named,
  * then the channel's feed, and applies and acknowledges each; then it waits for a "fetch" (a webhook, the schedule's
- * sweep) or CHANNEL_INTAKE_POLL, and reads again. One run per hotel applies the hotel's revisions one at a time. It
- * continues as new every CHANNEL_INTAKE_ROUNDS_PER_RUN rounds or when the server suggests it (the named revisions
- * not read yet go with it), and ends when the hotel is no longer connected. The sweep starts it for every connected
- * hotel (connecting the channel is enough; the webhook's registration only wakes it sooner).
+ * sweep) or CHANNEL_INTAKE_POLL (a minute in a run started before its patch), and reads again. One run per hotel
+ * applies the hotel's revisions one at a time. It continues as new every CHANNEL_INTAKE_ROUNDS_PER_RUN rounds or when
+ * the server suggests it (the named revisions not read yet go with it), and ends when the hotel is no longer
+ * connected. The sweep starts it for every connected hotel (connecting the channel is enough; the webhook's
+ * registration only wakes it sooner).
  */
 export async function channelIntake(input: ChannelIntakeInput & Partial<ChannelIntakeFetch>): Promise<void> {
+  const poll = patched(CHANNEL_INTAKE_POLL_PATCH) ? CHANNEL_INTAKE_POLL : CHANNEL_INTAKE_POLL_BEFORE;
   const named = new Set(input.revisionIds ?? []);
   let fetch = named.size > 0;
   setHandler(channelIntakeFetch, (signal) => {
@@ -41,7 +46,7 @@ export async function channelIntake(input: ChannelIntakeInput & Partial<ChannelI
     const result = await activities.pullChannelRevisions({ hotelId: input.hotelId, revisionIds });
     for (const id of revisionIds) named.delete(id);
     if (!result.connected) return;
-    if (named.size === 0) await condition(() => fetch, CHANNEL_INTAKE_POLL);
+    if (named.size === 0) await condition(() => fetch, poll);
   }
   await continueAsNew<typeof channelIntake>({ hotelId: input.hotelId, revisionIds: [...named] });
 }

@@ -133,8 +133,10 @@ async function main(): Promise<void> {
     if (runs('webhook-faults')) console.log(`\n${(await benchWebhookFaults(processEnv, db)).join('\n')}`);
     // A receiver down for an hour (BENCH_OUTAGE_SECONDS) while events commit, then back.
     if (runs('webhook-outage')) console.log(`\n${(await benchWebhookOutage(processEnv, db)).join('\n')}`);
+    // 1,000 OTA revisions, duplicated and out of order, through worker and API SIGKILLs (its own stack).
+    if (runs('intake')) console.log(`\n${(await benchIntake(processEnv, db)).join('\n')}`);
     // 1,000 requests at once for a category's last rooms: how many are sold, and whether any night is sold twice.
-    const withWorker = ['outbox', 'deposits', 'audit', 'webhooks', 'timeline', 'channels', 'intake'];
+    const withWorker = ['outbox', 'deposits', 'audit', 'webhooks', 'timeline', 'channels'];
     if (!withWorker.some(runs)) return;
     // The worker (workflows and the outbox relay) runs from here, so the figures above are the API's alone (but
     // the second run of booking creation, which starts one of its own beside its API).
@@ -156,10 +158,6 @@ async function main(): Promise<void> {
       if (runs('channels'))
         console.log(`\n${(await benchChannels(baseUrl, users[19], stack.env.CHANNEX_FAKE_URL)).join('\n')}`);
       if (runs('timeline')) console.log(`\n${(await benchTimeline(baseUrl, db, users[17])).join('\n')}`);
-      if (runs('intake')) {
-        const intake = await benchIntake(baseUrl, db, users[19], stack.env.CHANNEX_FAKE_URL, killWorker);
-        console.log(`\n${intake.join('\n')}`);
-      }
       if (runs('deposits')) {
         const { YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS } = stack.env;
         console.log(`\n${(await benchDeposits(baseUrl, db, YOOKASSA_FAKE_URL, TEMPORAL_ADDRESS)).join('\n')}`);

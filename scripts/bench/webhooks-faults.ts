@@ -1,74 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Db } from '../../src/platform/db/knex';
-import { spawnEntryPoint, waitForApi, waitForWorker, type AppProcess } from '../stack/app-processes';
-import { freePort } from '../stack/ports';
-import { startTemporal, type RunningTemporal } from '../stack/temporal';
 import { call, registerConfirmedOwners, signIn } from './fixtures';
+import { faultTimeline, seconds, startOwnStack } from './own-stack';
 import { startReceiver } from './webhooks';
 
-const TEMPORAL_BINARY = process.env.TEMPORAL_CLI ?? path.resolve(__dirname, '../../.tools/bin/temporal');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
-
-/**
- * Its own Temporal server (kept in a file, so it can be restarted with its workflows), API and worker on the bench's
- * database; every process can be killed and started again.
- */
-async function startOwnStack(env: NodeJS.ProcessEnv) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hotel-pms-webhook-faults-'));
-  const temporalPort = await freePort();
-  const apiPort = await freePort();
-  const ownEnv = {
-    ...env,
-    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-    PORT: String(apiPort),
-    ALLOW_PRIVATE_OUTBOUND: 'true',
-  };
-  const startServer = () =>
-    startTemporal({
-      binary: TEMPORAL_BINARY,
-      port: temporalPort,
-      dbFile: path.join(dataDir, 'temporal.db'),
-      timeoutMs: 60_000,
-    });
-  let temporal: RunningTemporal = await startServer();
-  const baseUrl = `http://127.0.0.1:${apiPort}`;
-  const startApi = async () => {
-    const api = spawnEntryPoint('src/main.ts', ownEnv, 'ignore');
-    await waitForApi(baseUrl, api);
-    return api;
-  };
-  const startWorker = async () => {
-    const worker = spawnEntryPoint('workers/main.ts', ownEnv, 'ignore');
-    await waitForWorker(ownEnv.TEMPORAL_ADDRESS, 'hotel', worker);
-    return worker;
-  };
-  let [api, worker]: AppProcess[] = await Promise.all([startApi(), startWorker()]);
-  const stops: (() => Promise<void>)[] = [];
-  return {
-    baseUrl,
-    onStop: (stop: () => Promise<void>) => void stops.push(stop),
-    async killWorker() {
-      await worker.stop(0);
-      worker = await startWorker();
-    },
-    async killApi() {
-      await api.stop(0);
-      api = await startApi();
-    },
-    async restartTemporal() {
-      await temporal.stop();
-      temporal = await startServer();
-    },
-    async stop() {
-      await Promise.allSettled([...stops.map((stop) => stop()), api.stop(), worker.stop()]);
-      await temporal.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /**
  * A hotel whose rooms' status changes are its events (`room_updated`), subscribed to by a local receiver that
@@ -143,17 +78,12 @@ const ROOMS = 4;
  * the Temporal server restarted once and the receiver down for 30 s, each at its own point of the run.
  */
 export async function benchWebhookFaults(env: NodeJS.ProcessEnv, db: Db): Promise<string[]> {
-  const stack = await startOwnStack(env);
+  const stack = await startOwnStack(env, 'webhook-faults');
   try {
     const hotel = await subscribedHotel(stack.baseUrl, db, ROOMS);
     stack.onStop(hotel.close);
-    const faults: Promise<void>[] = [];
-    const timeline: string[] = [];
-    const at = (done: number, what: string, fault: () => Promise<void>) => {
-      const started = Date.now();
-      timeline.push(`${what} at event ${done}`);
-      faults.push(fault().then(() => void timeline.push(`  ${what}: back after ${seconds(Date.now() - started)}`)));
-    };
+    const timeline = faultTimeline();
+    const at = (done: number, what: string, fault: () => Promise<void>) => timeline.at(`event ${done}`, what, fault);
     const started = Date.now();
     let next = 0;
     const client = async () => {
@@ -171,12 +101,12 @@ export async function benchWebhookFaults(env: NodeJS.ProcessEnv, db: Db): Promis
     };
     await Promise.all(Array.from({ length: ROOMS }, client));
     const committedIn = Date.now() - started;
-    await Promise.all(faults);
+    await timeline.over();
     const { committed, missing } = await hotel.missingAfter(900_000);
     const { bad, outOfOrder, duplicates } = hotel.receiver.counts();
     return [
       'webhooks through faults (own API, worker and Temporal server; events are room status changes through the API)',
-      ...timeline,
+      ...timeline.lines,
       `${FAULT_EVENTS} changes by ${ROOMS} clients in ${seconds(committedIn)}: ${committed} events committed, ` +
         `${missing} lost, all delivered ${seconds(Date.now() - started)} after the first`,
       `${bad} signatures refused, ${outOfOrder} out of order, ${duplicates} duplicates (same webhook-id)`,
@@ -194,7 +124,7 @@ const OUTAGE_EVENTS = 600;
  * long after its return until it has them all, and in what order.
  */
 export async function benchWebhookOutage(env: NodeJS.ProcessEnv, db: Db): Promise<string[]> {
-  const stack = await startOwnStack(env);
+  const stack = await startOwnStack(env, 'webhook-outage');
   try {
     const hotel = await subscribedHotel(stack.baseUrl, db, ROOMS);
     stack.onStop(hotel.close);

@@ -51,7 +51,7 @@ export function waitForApi(baseUrl: string, api: AppProcess, timeoutMs = 60_000)
   return until('API', async () => (await fetch(`${baseUrl}/health`)).ok, api.child, timeoutMs);
 }
 
-/** The worker is ready when Temporal sees it polling the task queue. */
+/** The worker is ready when Temporal sees it (this process) polling the task queue. */
 export async function waitForWorker(
   address: string,
   taskQueue: string,
@@ -68,7 +68,8 @@ export async function waitForWorker(
           taskQueue: { name: taskQueue },
           taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
         });
-        return (pollers?.length ?? 0) > 0;
+        // Its own poller (the worker's default identity is pid@host): a worker just killed stays listed a while.
+        return (pollers ?? []).some((poller) => poller.identity?.startsWith(`${worker.child.pid}@`));
       },
       worker.child,
       timeoutMs,

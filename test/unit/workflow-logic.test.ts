@@ -16,6 +16,7 @@ import {
   type ChannelActivities,
   type ChannelPushResult,
 } from '../../workflows/contracts/channels';
+import type { ChannelIntakeActivities } from '../../workflows/contracts/channel-intake';
 
 /**
  * The workflows' own logic, against the Temporal binary the dev script builds (a local dev server, in memory) with
@@ -119,6 +120,11 @@ const channelActivities: ChannelActivities = {
   },
 };
 const pushesOf = (hotelId: string) => channelPushes.filter((push) => push.hotelId === hotelId);
+/** A connected hotel whose channel has nothing new: each round reads and applies nothing. */
+const intakeActivities: ChannelIntakeActivities = {
+  pullChannelRevisions: async () => ({ connected: true, applied: 0, duplicates: 0, superseded: 0, unplaced: 0 }),
+  wakeChannelIntakes: async () => 0,
+};
 
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -138,6 +144,7 @@ beforeAll(async () => {
       ...afterStayActivities,
       ...accountActivities,
       ...channelActivities,
+      ...intakeActivities,
     },
   });
   running = worker.run();
@@ -367,5 +374,20 @@ describe('channel sync', () => {
     await handle.signal(CHANNEL_CHANGED_SIGNAL, { full: false });
     await handle.result();
     expect(pushesOf(hotelId)).toEqual([{ hotelId, full: false, reconcile: true }]);
+  });
+});
+
+describe('channel intake', () => {
+  it('an idle intake reads the feed again within 30 s: a revision whose webhook was lost is not left a minute', async () => {
+    const handle = await start('channelIntake', [{ hotelId: `h-${randomUUID()}` }]);
+    let poll: { seconds?: unknown } | null | undefined;
+    for (let tries = 0; !poll && tries < 100; tries++) {
+      const { events } = await handle.fetchHistory();
+      poll = events?.find((event) => event.timerStartedEventAttributes)?.timerStartedEventAttributes
+        ?.startToFireTimeout;
+      if (!poll) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await handle.terminate();
+    expect(Number(poll?.seconds)).toBe(30);
   });
 });

@@ -9,7 +9,7 @@ import { createChannelIntakeService, type ChannelIntakeDependencies } from './ch
 
 /**
  * Booking intake from the channel manager (docs/decisions/channel-intake.md): revisions read from Channex's feed, on
- * its webhook and every minute, each applied once and in the channel's order through the bookings service, then
+ * its webhook and every 30 s, each applied once and in the channel's order through the bookings service, then
  * acknowledged; an OTA booking that finds no room kept for the staff, who are told urgently.
  */
 export const channelIntakeModule = defineModule({

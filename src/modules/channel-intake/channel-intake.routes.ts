@@ -66,7 +66,7 @@ export function channelIntakeRoutes(intake: ChannelIntakeService): RouteDefiniti
       description:
         'Registers a Channex webhook (event `booking`) calling this service’s webhook route with a new intake token ' +
         'in a custom header (the previous webhook removed; the token is kept only as its hash), and starts the ' +
-        'hotel’s intake at once (optional: a connected hotel’s intake reads the feed every minute without it). 409 ' +
+        'hotel’s intake at once (optional: a connected hotel’s intake reads the feed every 30 s without it). 409 ' +
         '`channel_not_connected` without a channel connection; 502 `channel_refused` when Channex refuses; 503 ' +
         '`channel_unavailable` when it does not answer.',
       tags,
