@@ -8,10 +8,10 @@ export { REVISION_KINDS, channelMicros } from './channels.revisions';
 export type { ChannelRevision, RevisionKind, RevisionRoom } from './channels.revisions';
 export type {
   AvailabilityValue,
-  ChannelCredentials,
   ChannelListing,
   ChannelManager,
   RateValues,
   RestrictionValue,
 } from './channels.manager';
+export type { ChannelCredentials } from './channels.credentials';
 export type { ChannelMapping, ChannelProvider, Connection, ConnectionRow } from './channels.types';
