@@ -5,7 +5,7 @@ export { categoryOfRoomType, tariffOfRatePlan } from './channels.lookups';
 export { ChannelError } from './channels.manager';
 export { fromChannel } from './channels.errors';
 export { REVISION_KINDS, channelMicros } from './channels.revisions';
-export type { ChannelRevision, RevisionKind, RevisionRoom } from './channels.revisions';
+export type { ChannelBookingRevisions, ChannelRevision, RevisionKind, RevisionRoom } from './channels.revisions';
 export type {
   AvailabilityValue,
   ChannelListing,
