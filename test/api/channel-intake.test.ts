@@ -555,4 +555,22 @@ describe('the webhook’s registration', () => {
     const { status, body } = await t.http.put(api('/channel-intake/webhook')).set(as(hotel.accessToken));
     expect({ status, code: body.code }).toEqual({ status: 503, code: 'channel_unavailable' });
   });
+
+  it('answers the channel’s 429 as a 503 with the channel’s own Retry-After', async () => {
+    await control.injectFault(PROPERTY, 429, 5, 'any', 17);
+    const response = await t.http.put(api('/channel-intake/webhook')).set(as(hotel.accessToken));
+    expect({ status: response.status, code: response.body.code, retryAfter: response.headers['retry-after'] }).toEqual({
+      status: 503,
+      code: 'channel_unavailable',
+      retryAfter: '17',
+    });
+  });
+
+  // Last: the key stays revoked.
+  it('answers a stored key the channel no longer takes as the channel’s refusal (502), not the caller’s input', async () => {
+    await control.injectFault(PROPERTY, 429, 0);
+    await control.revokeKey(API_KEY);
+    const { status, body } = await t.http.put(api('/channel-intake/webhook')).set(as(hotel.accessToken));
+    expect({ status, code: body.code }).toEqual({ status: 502, code: 'channel_refused' });
+  });
 });

@@ -54,6 +54,13 @@ const mapping = {
   tariffOf: (id: string) => (id === 'rp-1' ? 'tariff-1' : undefined),
 };
 
+test('a channel that did not answer is a 503 whose cause, kept for the log, names the call that failed', () => {
+  const error = new ChannelError('unavailable', 'Channex answered 502 to GET /booking_revisions/feed', 502);
+  const failure = channelFailure(error, 'connection');
+  expect(failure).toMatchObject({ status: 503, code: 'channel_unavailable', retryAfterSeconds: 30 });
+  expect(failure.cause).toBe(error);
+});
+
 describe('a Channex booking revision', () => {
   it('is read with its booking, its order at the channel, who collects the payment and each night’s price', () => {
     const revision = parseRevision(answer());

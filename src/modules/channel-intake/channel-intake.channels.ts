@@ -31,14 +31,14 @@ export function intakeChannels(
           categoryOf: (roomTypeId) => categoryOfRoomType(connection, roomTypeId),
           tariffOf: (ratePlanId) => tariffOfRatePlan(connection, ratePlanId),
         },
-        feed: () => asked(() => manager.revisionFeed(credentials)),
+        revisionFeed: () => asked(() => manager.revisionFeed(credentials)),
         revision: (id) => asked(() => manager.revision(credentials, id)),
-        ack: (id) => asked(() => manager.ackRevision(credentials, id)),
+        ackRevision: (id) => asked(() => manager.ackRevision(credentials, id)),
         registerWebhook: (url, headers) => asked(() => manager.registerWebhook(credentials, url, headers)),
         removeWebhook: (id) => asked(() => manager.removeWebhook(credentials, id)),
       };
     },
-    connectedHotels: () => channels.connectedHotels('channex'),
+    connectedHotels: () => channels.connectedHotels(),
     pushAgain: (trx: Knex.Transaction, hotel) => signalChannelSync(trx, hotel, true),
   };
 }

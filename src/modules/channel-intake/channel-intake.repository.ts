@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../../platform/db/knex';
 import type { ErasureTarget } from '../../platform/erasure-target';
 import { scrubJson, scrubText } from '../../platform/personal-data-scrub';
 import type { ChannelRevision } from '../channels';
-import type { RevisionOutcome, RevisionRecord, UnplacedReason } from './channel-intake.types';
+import type { RevisionOutcome, RevisionRecord, StoredRevision, UnplacedReason } from './channel-intake.types';
 
 const TABLE = 'channel_revisions';
 
@@ -18,11 +18,11 @@ export interface RecordInput {
 
 /** The revisions recorded, hotel first; only this file touches the intake's tables. */
 export const revisionsRepository = {
-  byRevisionId(db: DbOrTrx, hotelId: string, revisionId: string): Promise<RevisionRecord | undefined> {
+  byRevisionId(db: DbOrTrx, hotelId: string, revisionId: string): Promise<StoredRevision | undefined> {
     return db(TABLE).where({ hotel_id: hotelId, revision_id: revisionId }).first();
   },
 
-  find(db: DbOrTrx, hotelId: string, id: string, lock = false): Promise<RevisionRecord | undefined> {
+  find(db: DbOrTrx, hotelId: string, id: string, lock = false): Promise<StoredRevision | undefined> {
     const query = db(TABLE).where({ hotel_id: hotelId, id }).first();
     return lock ? query.forUpdate() : query;
   },

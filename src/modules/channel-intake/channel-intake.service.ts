@@ -180,7 +180,7 @@ export function createChannelIntakeService(
       }
       round.connected = true;
       const hotel = await hotelOf(hotelId);
-      const ids = [...new Set([...named, ...(await channel.feed())])];
+      const ids = [...new Set([...named, ...(await channel.revisionFeed())])];
       const read = new Array<ChannelRevision | undefined>(ids.length);
       await eachLimit(ids.keys(), FETCHES, async (index) => {
         read[index] = await readable(hotel, channel, ids[index], round);
@@ -194,7 +194,7 @@ export function createChannelIntakeService(
       await eachLimit(byBooking.values(), APPLIES, async (group) => {
         for (const revision of group) {
           const outcome = await apply(hotel, revision, channel.mapping);
-          await channel.ack(revision.id);
+          await channel.ackRevision(revision.id);
           round[OUTCOME_COUNTS[outcome]] += 1;
         }
       });
@@ -264,11 +264,12 @@ export function createChannelIntakeService(
       const channel = await channels.channelOf(hotelId);
       const placement = placementOf(revision, channel?.mapping ?? unconnected, roomId);
       if (!placement.ok) throw new ConflictError(messages.unmapped, placement.reason);
+      let settled: RevisionRecord | undefined;
       const booking = await place(hotel, record, placement, async (trx, made) => {
         await unplacedRecord(trx, hotelId, id);
-        await revisions.settle(trx, hotelId, id, 'placed', made?.id);
+        settled = await revisions.settle(trx, hotelId, id, 'placed', made?.id);
       });
-      return { ...present(await revisions.find(db, hotelId, id).then((row) => row!)), booking };
+      return { ...present(settled!), booking };
     },
 
     /** Staff dismiss an unplaced OTA booking (settled with the guest or the OTA outside): availability pushed again. */

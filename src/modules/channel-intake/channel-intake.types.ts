@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ChannelRevision, RevisionKind } from '../channels';
+import type { ChannelBookingRevisions, ChannelCredentials, RevisionKind } from '../channels';
 
 /** What became of a revision: applied, older than one applied, waiting for the staff, placed or dismissed by them. */
 export const REVISION_OUTCOMES = ['applied', 'superseded', 'unplaced', 'placed', 'dismissed'] as const;
@@ -19,26 +19,44 @@ export const UNPLACED_REASONS = [
 ] as const;
 export type UnplacedReason = (typeof UNPLACED_REASONS)[number];
 
-export interface RevisionRecord {
+/** What every recorded revision holds. */
+interface RecordedRevision {
   id: string;
   hotel_id: string;
   revision_id: string;
-  channel_booking_id: string;
-  kind: RevisionKind;
-  /** `unreadable`: the channel answered it out of its documented shape (never listed; its booking unknown). */
-  outcome: RevisionOutcome | 'unreadable';
   unplaced_reason: UnplacedReason | null;
   unplaced_detail: string | null;
   booking_id: string | null;
   ota_name: string;
   ota_reservation_code: string;
-  channel_at: Date;
   /** `channel_at` to the microsecond (ISO 8601, UTC), where it was read for ordering. */
   channel_at_exact?: string;
   revision: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
 }
+
+/** A revision read from the channel and recorded with what became of it: its booking, kind and time there known. */
+export interface RevisionRecord extends RecordedRevision {
+  channel_booking_id: string;
+  kind: RevisionKind;
+  outcome: RevisionOutcome;
+  channel_at: Date;
+}
+
+/**
+ * A revision the channel answered out of its documented shape: never listed, its booking, kind and time unknown
+ * (`unplaced_detail` holds the reader's words, `revision` is empty) until a readable answer takes its record.
+ */
+export interface UnreadableRecord extends RecordedRevision {
+  channel_booking_id: null;
+  kind: null;
+  outcome: 'unreadable';
+  channel_at: null;
+}
+
+/** Any row of `channel_revisions`. */
+export type StoredRevision = RevisionRecord | UnreadableRecord;
 
 /** The mapping of a hotel's channel (its connection): channel room type → our category, rate plan → our tariff. */
 export interface IntakeMapping {
@@ -47,19 +65,18 @@ export interface IntakeMapping {
   tariffOf(ratePlanId: string): string | undefined;
 }
 
-/** What intake needs of a hotel's channel connection (the channels module provides it). */
-export interface IntakeChannel {
-  mapping: IntakeMapping;
-  /** The revisions not acknowledged yet (the feed), oldest first, as ids. */
-  feed(): Promise<string[]>;
-  /** The revision, or undefined when the channel has none of that id. */
-  revision(id: string): Promise<ChannelRevision | undefined>;
-  ack(id: string): Promise<void>;
-  /** Registers the booking webhook at the channel (calling `url` with `headers`); its id. */
-  registerWebhook(url: string, headers: Record<string, string>): Promise<string>;
-  /** Removes a webhook registered before (gone already is fine). */
-  removeWebhook(id: string): Promise<void>;
-}
+/** The seam's calls with their first argument, the connection's credentials, already given. */
+type UnderConnection<T> = {
+  [K in keyof T]: T[K] extends (credentials: ChannelCredentials, ...rest: infer A) => infer R
+    ? (...rest: A) => R
+    : never;
+};
+
+/**
+ * What intake needs of a hotel's channel connection (the channels module provides it): its mapping, and the
+ * channel's booking revisions (`ChannelBookingRevisions`) under the connection's key.
+ */
+export type IntakeChannel = UnderConnection<ChannelBookingRevisions> & { mapping: IntakeMapping };
 
 /** What intake needs of the channels module: a hotel's connection, and the ARI push's signal. */
 export interface IntakeChannels {

@@ -1,15 +1,13 @@
+import type { ChannexCall } from './channels.channex-call';
+import type { ChannelCredentials } from './channels.credentials';
 import {
   ChannelError,
   RATE_FIELDS,
-  type ChannelCredentials,
   type DateRange,
   type HeldAvailability,
   type HeldRestrictions,
   type RateValues,
 } from './channels.manager';
-
-/** One GET to Channex's API under a connection's key: its JSON answer, or a `ChannelError`. */
-type Get = (credentials: ChannelCredentials, method: 'GET', path: string) => Promise<Record<string, unknown>>;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -21,7 +19,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * 365). An answer of another shape is a refusal (recorded, staff told); a value of the wrong type is left out, so a
  * reconciliation counts it as differing and sends ours again.
  */
-export function channexAriReads(call: Get) {
+export function channexAriReads(call: ChannexCall) {
   async function read(credentials: ChannelCredentials, kind: string, range: DateRange, extra: object = {}) {
     const query = new URLSearchParams({
       'filter[property_id]': credentials.propertyId,

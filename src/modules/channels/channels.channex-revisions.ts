@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { pages, type ChannexCall } from './channels.channex';
+import { pages, type ChannexCall } from './channels.channex-call';
 import { ChannelError } from './channels.manager';
 import type { ChannelBookingRevisions, ChannelRevision, RevisionRoom } from './channels.revisions';
 

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { envSetting, type SectionSettings } from '../../platform/config';
 import type { ModuleConfig } from '../../platform/modules';
-import { CHANNEX_API_URL } from './channels.channex';
+import { CHANNEX_API_URL } from './channels.channex-call';
 
 /**
  * Channex's API root: production unless CHANNEX_API_URL is set (its staging, or the fake in development and tests).

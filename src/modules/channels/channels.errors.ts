@@ -37,9 +37,16 @@ export type ChannelKeyOf = 'request' | 'connection';
  * A channel's failure in this API's terms, the one mapping of `ChannelError`: a wrong key or an unknown property is
  * the caller's to fix (422) when the caller gave them, else the channel's refusal (502 `channel_refused`, as any other
  * refusal); an answer that cannot be read is 502 `channel_answer`; no answer, a 429 or a 5xx may pass (503 with
- * Retry-After: the channel's, else 30 s; retried by the sync and intake).
+ * Retry-After: the channel's, else 30 s; retried by the sync and intake). The `ChannelError` stays its `cause`, so the
+ * log of a 5xx names the call that failed (its method and path) and how.
  */
 export function channelFailure(error: ChannelError, keyOf: ChannelKeyOf = 'request') {
+  const failure = inApiTerms(error, keyOf);
+  failure.cause = error;
+  return failure;
+}
+
+function inApiTerms(error: ChannelError, keyOf: ChannelKeyOf) {
   switch (
     keyOf === 'connection' && (error.kind === 'unauthorized' || error.kind === 'not_found') ? 'refused' : error.kind
   ) {

@@ -1,3 +1,4 @@
+import type { ChannelCredentials } from './channels.credentials';
 import type { ChannelBookingRevisions } from './channels.revisions';
 
 /**
@@ -5,11 +6,6 @@ import type { ChannelBookingRevisions } from './channels.revisions';
  * and the booking revisions intake takes in (`channels.revisions.ts`). Channex implements it (`channels.channex.ts`);
  * a second provider (TravelLine, Bnovo...) sits beside it.
  */
-export interface ChannelCredentials {
-  apiKey: string;
-  propertyId: string;
-}
-
 export interface ChannelRoomType {
   id: string;
   title: string;

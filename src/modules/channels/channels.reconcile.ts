@@ -1,12 +1,7 @@
+import type { ChannelCredentials } from './channels.credentials';
 import type { Knex } from 'knex';
 import type { Db } from '../../platform/db/knex';
-import {
-  RATE_FIELDS,
-  type ChannelCredentials,
-  type ChannelManager,
-  type HeldAvailability,
-  type HeldRestrictions,
-} from './channels.manager';
+import { RATE_FIELDS, type ChannelManager, type HeldAvailability, type HeldRestrictions } from './channels.manager';
 import { connectionsRepository, pushedRepository } from './channels.repository';
 import type { PushedState, Reconciliation, ReconciliationDifference } from './channels.types';
 

@@ -29,12 +29,9 @@ export const connectionsRepository = {
   byProperty: (conn: DbOrTrx, provider: string, propertyId: string): Promise<ConnectionRow | undefined> =>
     conn('channel_connections').where({ provider, property_id: propertyId }).first(),
 
-  /** Every hotel connected to the provider, with its slug (intake's minute sweep polls each). */
-  connectedHotels: (conn: DbOrTrx, provider: string): Promise<{ id: string; slug: string }[]> =>
-    conn('channel_connections as c')
-      .join('hotels as h', 'h.id', 'c.hotel_id')
-      .where('c.provider', provider)
-      .select('c.hotel_id as id', 'h.slug'),
+  /** Every hotel connected to a channel manager (any provider), with its slug (intake's minute sweep polls each). */
+  connectedHotels: (conn: DbOrTrx): Promise<{ id: string; slug: string }[]> =>
+    conn('channel_connections as c').join('hotels as h', 'h.id', 'c.hotel_id').select('c.hotel_id as id', 'h.slug'),
 
   async insert(conn: DbOrTrx, row: Partial<ConnectionRow> & { hotel_id: string }): Promise<ConnectionRow> {
     const [created] = await refusalsAs(oneHotelPerProperty, () =>

@@ -1,4 +1,4 @@
-import type { ChannelCredentials } from './channels.manager';
+import type { ChannelCredentials } from './channels.credentials';
 
 /**
  * The booking side of the `ChannelManager` seam: the revisions an OTA's bookings come as, in a shape no provider owns

@@ -206,8 +206,8 @@ export function createChannelsService(
     connectionOf: (hotelId: string, conn: DbOrTrx = db) => connectionsRepository.find(conn, hotelId),
     connectionByProperty: (provider: ChannelProvider, propertyId: string, conn: DbOrTrx = db) =>
       connectionsRepository.byProperty(conn, provider, propertyId),
-    /** For intake's sweep: every hotel connected to the provider. */
-    connectedHotels: (provider: ChannelProvider) => connectionsRepository.connectedHotels(db, provider),
+    /** For intake's sweep: every hotel connected, whichever its provider (`session` gives each its adapter). */
+    connectedHotels: () => connectionsRepository.connectedHotels(db),
     /** The adapter and the decrypted key of a connection. */
     session,
   };

@@ -1,3 +1,4 @@
+import type { ChannelCredentials } from './channels.credentials';
 import type { Db } from '../../platform/db/knex';
 import { addDays } from '../../platform/dates';
 import type { ChannelPushResult } from '../../../workflows/contracts/channels';
@@ -7,7 +8,6 @@ import {
   ChannelError,
   RATE_FIELDS,
   type AvailabilityValue,
-  type ChannelCredentials,
   type ChannelManager,
   type PushResult,
   type RateValues,

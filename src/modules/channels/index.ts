@@ -5,13 +5,13 @@ export { categoryOfRoomType, tariffOfRatePlan } from './channels.lookups';
 export { ChannelError } from './channels.manager';
 export { fromChannel } from './channels.errors';
 export { REVISION_KINDS, channelMicros } from './channels.revisions';
-export type { ChannelRevision, RevisionKind, RevisionRoom } from './channels.revisions';
+export type { ChannelBookingRevisions, ChannelRevision, RevisionKind, RevisionRoom } from './channels.revisions';
 export type {
   AvailabilityValue,
-  ChannelCredentials,
   ChannelListing,
   ChannelManager,
   RateValues,
   RestrictionValue,
 } from './channels.manager';
+export type { ChannelCredentials } from './channels.credentials';
 export type { ChannelMapping, ChannelProvider, Connection, ConnectionRow } from './channels.types';

@@ -3,7 +3,7 @@ import { applyAri, type AriKind } from './ari';
 import { readAri } from './ari-read';
 import { paginate, propertyResource, ratePlanResource, roomTypeResource } from './catalogue';
 import { badRequest, notFound, serverError, tooManyRequests, unauthorized, validationError } from './errors';
-import { newId, RATE_LIMIT_PER_MINUTE, type CallKind, type FakeChannexState, type Property } from './state';
+import { newId, RATE_LIMIT_PER_MINUTE, type CallKind, type FakeChannexState, type Fault, type Property } from './state';
 import type { Bookings } from './bookings';
 
 const WINDOW_MS = 60_000;
@@ -90,10 +90,10 @@ function idOf(request: Request): string {
  * property of the key is limited and logged on the key's own (10 a minute per kind, on the real clock).
  */
 /** A forced fault as Channex answers it: a refusal of the request (400, 422), its limit (429) or an outage. */
-function faultError(status: number) {
+function faultError({ status, retryAfter }: Fault) {
   if (status === 400) return badRequest(['forced fault']);
   if (status === 422) return validationError({ values: ['forced fault'] });
-  return status === 429 ? tooManyRequests() : serverError(status);
+  return status === 429 ? tooManyRequests(retryAfter) : serverError(status);
 }
 
 export class Calls {
@@ -104,7 +104,7 @@ export class Calls {
     for (const property of properties) {
       const fault = this.state.takeFault(property, kind);
       if (fault !== undefined) {
-        this.log(properties, kind, fault, values);
+        this.log(properties, kind, fault.status, values);
         throw faultError(fault);
       }
     }

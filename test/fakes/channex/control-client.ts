@@ -43,9 +43,16 @@ export interface FakeChannexControl {
   /**
    * Makes the property's next `count` API calls of `kind` fail with `status` (400, 422, 429, 500, 502 or 503): ARI writes and
    * reads of `availability` or `restrictions`, `feed` polls, or `any` call (the default). A kind's own fault is
-   * taken before `any`; injecting one again for a kind replaces it (count 0 clears it).
+   * taken before `any`; injecting one again for a kind replaces it (count 0 clears it). A 429 may carry a
+   * Retry-After of `retryAfterSeconds`.
    */
-  injectFault(propertyId: string, status: number, count: number, kind?: FaultTarget): Promise<void>;
+  injectFault(
+    propertyId: string,
+    status: number,
+    count: number,
+    kind?: FaultTarget,
+    retryAfterSeconds?: number,
+  ): Promise<void>;
   /** Moves the property's clock forward: the rate-limit window and the alarms follow it. */
   advanceClock(propertyId: string, ms: number): Promise<void>;
   /** A webhook of the controls' own (every booking event by default); null removes it. */
@@ -91,8 +98,8 @@ export function fakeChannexControl(url: string): FakeChannexControl {
       await call('DELETE', `/_fake/keys/${encodeURIComponent(apiKey)}`);
     },
     keyCalls: (apiKey) => items<CallRecord>(`/_fake/keys/${encodeURIComponent(apiKey)}/calls`),
-    async injectFault(propertyId, status, count, kind = 'any') {
-      await call('POST', at(propertyId, '/faults'), { status, count, kind });
+    async injectFault(propertyId, status, count, kind = 'any', retryAfterSeconds) {
+      await call('POST', at(propertyId, '/faults'), { status, count, kind, retry_after: retryAfterSeconds });
     },
     async advanceClock(propertyId, ms) {
       await call('POST', at(propertyId, '/clock'), { advance_ms: ms });

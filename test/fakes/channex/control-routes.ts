@@ -80,11 +80,18 @@ export function controlRoutes(state: FakeChannexState, bookings: Bookings, notif
     response.json({ items: propertyOf(request).calls });
   });
   router.post('/properties/:id/faults', (request, response) => {
-    const { status, count, kind = 'any' } = body(request);
+    const { status, count, kind = 'any', retry_after: retryAfter } = body(request);
     if (!FAULT_STATUSES.includes(status as number)) throw invalid('status', `one of ${FAULT_STATUSES.join(', ')}`);
     if (!Number.isInteger(count) || (count as number) < 0) throw invalid('count', '0 or more');
     if (!FAULT_TARGETS.includes(kind as FaultTarget)) throw invalid('kind', `one of ${FAULT_TARGETS.join(', ')}`);
-    propertyOf(request).faults.set(kind as FaultTarget, { status: status as number, remaining: count as number });
+    if (retryAfter !== undefined && (status !== 429 || !Number.isInteger(retryAfter) || (retryAfter as number) < 1))
+      throw invalid('retry_after', 'whole seconds, 1 or more, of a 429');
+    const fault = {
+      status: status as number,
+      remaining: count as number,
+      retryAfter: retryAfter as number | undefined,
+    };
+    propertyOf(request).faults.set(kind as FaultTarget, fault);
     response.json({ status, count, kind });
   });
   router.post('/properties/:id/clock', (request, response) => {

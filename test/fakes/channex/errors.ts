@@ -16,6 +16,7 @@ export class FakeChannexError extends Error {
     readonly code: string,
     title: string,
     readonly details?: Details,
+    readonly headers: Record<string, string> = {},
   ) {
     super(title);
   }
@@ -35,7 +36,15 @@ export const validationError = (details: Record<string, string[]>) =>
 /** A query Channex cannot read (e.g. the ARI reads' filters). */
 export const badRequest = (details: string[]) => new FakeChannexError(400, 'bad_request', 'Bad Request', details);
 
-export const tooManyRequests = () => new FakeChannexError(429, 'http_too_many_requests', 'Too Many Requests');
+/** The rate limit's refusal; a forced one may say when to come back (Retry-After, seconds), as a 429 may (RFC 6585). */
+export const tooManyRequests = (retryAfterSeconds?: number) =>
+  new FakeChannexError(
+    429,
+    'http_too_many_requests',
+    'Too Many Requests',
+    undefined,
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+  );
 
 /** A simulated outage (a control's forced fault), distinct from a fault of the fake itself. */
 export const serverError = (status: number) =>
@@ -48,7 +57,7 @@ export const serverError = (status: number) =>
 /** Express's last handler: every failure leaves in Channex's error shape. */
 export function sendError(error: unknown, _request: Request, response: Response, _next: NextFunction): void {
   const failure = asChannexError(error);
-  response.status(failure.status).json(failure.body());
+  response.status(failure.status).set(failure.headers).json(failure.body());
 }
 
 function asChannexError(error: unknown): FakeChannexError {

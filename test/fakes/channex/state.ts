@@ -163,6 +163,8 @@ export const FAULT_TARGETS: FaultTarget[] = ['availability', 'restrictions', 'fe
 export interface Fault {
   status: number;
   remaining: number;
+  /** A forced 429's Retry-After (seconds), when it says one. */
+  retryAfter?: number;
 }
 
 const TARGET_OF: Partial<Record<CallKind, FaultTarget>> = {
@@ -256,14 +258,14 @@ export class FakeChannexState {
   }
 
   /** The property's forced fault for a call of this kind (its kind's first, else `any`), used up by taking it. */
-  takeFault(property: Property, kind: CallKind): number | undefined {
+  takeFault(property: Property, kind: CallKind): Fault | undefined {
     const target = TARGET_OF[kind];
     const fault = [target && property.faults.get(target), property.faults.get('any')].find(
       (candidate) => candidate && candidate.remaining > 0,
     );
     if (!fault) return undefined;
     fault.remaining -= 1;
-    return fault.status;
+    return fault;
   }
 
   revision(property: Property, id: string): BookingRevision | undefined {
