@@ -12,8 +12,9 @@ import type { BookingsRepository } from './bookings.repository';
 import { assertRoomUsable, type createStays } from './bookings.stays';
 
 /**
- * The stay's next planned room change: for a guest in house, the first segment from tonight on in another room than
- * theirs (a move planned for tonight not yet carried out included), else the first after the stay's first night; to
+ * The stay's next planned room change: for a guest in house, the first segment holding tonight or a later night in
+ * another room than theirs (a move planned for tonight, or begun before the guest was in, not yet carried out
+ * included: due at once), else the first after the stay's first night; to
  * be carried out at its start (the hotel's check-in hour of that day in its time zone, where the segments put the new
  * room), or `delayMs` from now where the setting asks it (tests). Null: none planned.
  */
@@ -25,7 +26,7 @@ export function nextPlannedMove(
 ): PlannedMove | null {
   const next = segments.find((segment) =>
     booking.status === 'checked_in'
-      ? segment.from >= today && segment.room_id !== booking.room_id
+      ? segment.to > today && segment.room_id !== booking.room_id
       : segment.from > booking.check_in!,
   );
   if (!next) return null;
