@@ -24,7 +24,18 @@ const ANNOUNCE_OPTIONS = {
 const AFTER_STAY_OPTIONS = GUEST_EMAIL_OPTIONS;
 
 export const { sendGuestBookingEmail } = proxyActivities<BookingActivities>(GUEST_EMAIL_OPTIONS);
-export const { announceBooking, carryOutPlannedMove } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
+/**
+ * A planned move: retried while the database is down, given up (logged) after six hours, so a move that keeps
+ * failing neither happens a day late nor keeps the booking's workflow open after its check-out.
+ */
+const PLANNED_MOVE_OPTIONS = {
+  startToCloseTimeout: '20 seconds',
+  scheduleToCloseTimeout: '6 hours',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+} as const;
+
+export const { announceBooking } = proxyActivities<BookingActivities>(ANNOUNCE_OPTIONS);
+export const { carryOutPlannedMove } = proxyActivities<BookingActivities>(PLANNED_MOVE_OPTIONS);
 export const { pushStayToTv } = proxyActivities<TvActivities>(TV_PUSH_OPTIONS);
 export const { accrueStayPoints } = proxyActivities<LoyaltyActivities>(AFTER_STAY_OPTIONS);
 export const { reviewInvitationDelay, sendReviewInvitation } = proxyActivities<ReviewActivities>(AFTER_STAY_OPTIONS);

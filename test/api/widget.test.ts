@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { createCategory, createRoom } from '../helpers/structure';
@@ -235,8 +236,33 @@ describe('widget availability', () => {
       .send({ items: [{ category_id: category.id, from: d0, to: d0, closed_to_arrival: true }] })
       .expect(200);
     expect((await book(offered)).status).toBe(422);
+    // A category the hotel does not have: the category's error, as any booking's, not a split gone.
+    const unknown = await book(offered, { category_id: randomUUID() }).expect(400);
+    expect(unknown.body.error).toBe('Категория не найдена');
     const list = await t.http.get(api(hotel, '/bookings')).set(as(hotel.accessToken)).expect(200);
     expect(list.body).toHaveLength(2);
+  });
+
+  it('split stays booked at once in several hotels by an API of two connections: each answered, none stuck', async () => {
+    const narrow = createTestApp({ DATABASE_POOL_MAX: '2' });
+    try {
+      const sent = [];
+      for (let i = 0; i < 3; i += 1) {
+        const { hotel, category, nights } = await splitHotel();
+        const split = await splitOffer(hotel, nights);
+        sent.push({
+          hotel,
+          body: submission(category.id, { check_in: nights[0], check_out: nights[2], guests_count: 1, split }),
+        });
+      }
+      // Each booking's transaction holds a connection while it reads what the offer is now: through it, not another.
+      const answers = await Promise.all(
+        sent.map(({ hotel, body }) => narrow.http.post(widget(hotel, '/bookings')).send(body)),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    } finally {
+      await narrow.close();
+    }
   });
 
   it('bounds the window and the party', async () => {

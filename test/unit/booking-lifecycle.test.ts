@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../src/platform/db/knex';
 import { BusinessRuleError, NotFoundError } from '../../src/platform/errors';
-import type { BookingEffects } from '../../src/modules/bookings/bookings.effects';
-import { createBookingLifecycle, type LifecycleRepository } from '../../src/modules/bookings/bookings.lifecycle';
+import {
+  createBookingLifecycle,
+  type LifecycleDependencies,
+  type LifecycleRepository,
+} from '../../src/modules/bookings/bookings.lifecycle';
 import type { DueBooking } from '../../src/modules/bookings/bookings.repository';
 import type { Booking, BookingStatus } from '../../src/modules/bookings/bookings.types';
 import type { PaymentSettings } from '../../src/modules/payments';
@@ -115,7 +118,7 @@ function memoryRepository(rows: Booking[], due: { noShows?: string[]; overdue?: 
 /** Everything the lifecycle did besides writing the booking, in order. */
 function recordingDoubles(requirePaymentCheckin: PaymentSettings['require_payment_checkin'] = 'hard') {
   const done: string[] = [];
-  const effects: Omit<BookingEffects, 'moved'> = {
+  const effects: LifecycleDependencies['effects'] = {
     announce: async (_trx, b, type) => void done.push(`realtime ${type} ${b.id} ${b.status}`),
     notifyStaff: async (_trx, b, announcement) => {
       done.push(`notify ${b.id} ${announcement.event === 'status' ? announcement.reason : announcement.event}`);
@@ -146,6 +149,7 @@ function lifecycleOf(
     repository: memory.repository,
     edited: async (_trx, _booking, changes) => ({ ...changes }),
     holds: { guard: async () => undefined },
+    tellPlan: async () => undefined,
   });
   return { lifecycle, ...memory, done: doubles.done };
 }

@@ -1,12 +1,13 @@
 import type { ReferenceAgent } from '../fakes/agent';
 import { startFakeTv, type FakeTv } from '../fakes/tv';
-import { as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { localDay } from '../helpers/dates';
 import { deskWithAgent } from '../helpers/desks';
 import { connectStaff, startTestServer, type RealtimeMessage, type TestServer } from '../helpers/realtime';
 import { createCategory, createRoom } from '../helpers/structure';
 import { until } from '../helpers/wait';
+import { outboxWorkflowsAtRest, withTemporal } from '../helpers/workflows';
 
 /**
  * A guest in house moved tonight: the booking's workflow tells the TV system the guest left the old room and arrived
@@ -21,6 +22,7 @@ let owner: RegisteredHotel;
 let fake: FakeTv;
 let agent: ReferenceAgent;
 const rooms: { id: string }[] = [];
+let categoryId: string;
 beforeAll(async () => {
   fake = await startFakeTv();
   t = await startTestServer();
@@ -29,6 +31,7 @@ beforeAll(async () => {
   const desk = await deskWithAgent(t, owner, { workstation: { name: 'Ресепшн ТВ' } });
   agent = desk.agent;
   const category = await createCategory(t, owner);
+  categoryId = category.id;
   for (let i = 0; i < 7; i++) rooms.push(await createRoom(t, owner, category.id));
   await t.http
     .patch(`/api/hotels/${owner.slug}/tv-integration/settings`)
@@ -124,8 +127,11 @@ describe('a move planned for a later night, carried out by the booking workflow 
   // their day's check-in hour (as REVIEW_INVITATION_DELAY_MS does for review invitations); the shared worker carries
   // them out.
   let quick: TestApp;
+  // And one whose planned moves are due as soon as they are planned.
+  let due: TestApp;
   beforeAll(async () => {
     quick = createTestApp({ PLANNED_MOVE_DELAY_MS: '8000' });
+    due = createTestApp({ PLANNED_MOVE_DELAY_MS: '0' });
     // Days turn at midnight, so tomorrow's nights begin within a day of now: the database holds a guest in house to
     // a room of theirs within a day, and this move is carried out before its day.
     await t.http
@@ -136,7 +142,22 @@ describe('a move planned for a later night, carried out by the booking workflow 
   });
   afterAll(async () => {
     await quick?.close();
+    await due?.close();
   });
+
+  /** The planned move the booking's timeline shows to come (its time), once its workflow has it. */
+  const upcomingMove = (id: string) =>
+    until(
+      async () => {
+        const { body } = await t.http
+          .get(hotelPath(`/bookings/${id}/timeline`))
+          .set(as(owner.accessToken))
+          .expect(200);
+        const entry = body.upcoming.entries.find((item: { kind: string }) => item.kind === 'room_move');
+        return entry?.at as string | undefined;
+      },
+      { what: 'the planned move in the timeline', timeoutMs: 30_000 },
+    );
 
   it('once, into the room last planned (a plan changed, then undone, then made again), with its consequences', async () => {
     const staff = await connectStaff(t.wsUrl, owner.accessToken);
@@ -144,21 +165,13 @@ describe('a move planned for a later night, carried out by the booking workflow 
       const id = await guestInHouse(rooms[4].id, 'Планируемая', localDay(3));
       await until(() => pushesOf('Планируемая').length === 1, { what: 'the check-in pushed', timeoutMs: 30_000 });
       const tomorrow = localDay(1);
+      // Planned by the main app: waited for until its day's check-in time in the hotel's zone (00:00 here).
+      await move(id, { room_id: rooms[6].id, from: tomorrow });
+      expect(await upcomingMove(id)).toBe(new Date(`${tomorrow}T00:00:00+03:00`).toISOString());
+      // Changed, undone, made again through the quick app: carried out seconds after.
       await move(id, { room_id: rooms[5].id, from: tomorrow }, quick);
-      await move(id, { room_id: rooms[6].id, from: tomorrow }, quick);
       await move(id, { room_id: rooms[4].id, from: tomorrow }, quick);
       await move(id, { room_id: rooms[5].id, from: tomorrow }, quick);
-      // Until then, the booking's timeline shows it to come.
-      await until(
-        async () => {
-          const { body } = await t.http
-            .get(hotelPath(`/bookings/${id}/timeline`))
-            .set(as(owner.accessToken))
-            .expect(200);
-          return body.upcoming.entries.some((entry: { kind: string }) => entry.kind === 'room_move');
-        },
-        { what: 'the planned move in the timeline', timeoutMs: 5_000 },
-      );
 
       const pushes = await until(() => pushesOf('Планируемая').length >= 3 && pushesOf('Планируемая'), {
         what: 'the planned move carried out',
@@ -195,5 +208,137 @@ describe('a move planned for a later night, carried out by the booking workflow 
     } finally {
       await staff.close();
     }
+  });
+  /** A stay split in two rooms, `a` tonight and `b` from tomorrow, booked by staff through `app`. */
+  async function splitStay(app: Pick<TestApp, 'http'>, lastName: string) {
+    const [a, b] = [await createRoom(t, owner, categoryId), await createRoom(t, owner, categoryId)];
+    const { body } = await app.http
+      .post(hotelPath('/bookings'))
+      .set(as(owner.accessToken))
+      .send({
+        check_in: localDay(0),
+        check_out: localDay(3),
+        rooms: [
+          { room_id: a.id, from: localDay(0), to: localDay(1) },
+          { room_id: b.id, from: localDay(1), to: localDay(3) },
+        ],
+        guest_last_name: lastName,
+        guest_first_name: 'Вера',
+      })
+      .expect(201);
+    return { id: body.id as string, a: a.id as string, b: b.id as string };
+  }
+
+  const checkIn = (id: string, app: Pick<TestApp, 'http'>) =>
+    app.http
+      .patch(hotelPath(`/bookings/${id}`))
+      .set(as(owner.accessToken))
+      .send({ status: 'checked_in' })
+      .expect(200);
+
+  const roomOf = async (id: string) =>
+    (
+      await t.http
+        .get(hotelPath(`/bookings/${id}`))
+        .set(as(owner.accessToken))
+        .expect(200)
+    ).body.room_id as string;
+
+  it('a split stay whose move came due before the guest arrived: the check-in plans it again, carried out', async () => {
+    const stay = await splitStay(due, 'Опоздавшая');
+    // The plan its creation told the workflow came due with the guest not in house: passed, nothing moved.
+    await withTemporal((client) =>
+      outboxWorkflowsAtRest(t.db, client, (outbox) => outbox.where('workflow_id', `booking:${stay.id}`), {
+        what: 'the planned move passed',
+      }),
+    );
+    expect(await roomOf(stay.id)).toBe(stay.a);
+    await checkIn(stay.id, due);
+    await until(async () => (await roomOf(stay.id)) === stay.b, { what: 'the guest moved', timeoutMs: 30_000 });
+  });
+
+  it('a planned move into a room closed since is not carried out: the desk is told', async () => {
+    const stay = await splitStay(t, 'Закрытова');
+    await t.http
+      .patch(hotelPath(`/rooms/${stay.b}/status`))
+      .set(as(owner.accessToken))
+      .send({ status: 'closed' })
+      .expect(200);
+    await checkIn(stay.id, due);
+    const told = await until(
+      async () => {
+        const inbox = await t.http.get(hotelPath('/notifications?limit=200')).set(as(owner.accessToken)).expect(200);
+        return inbox.body.items.find(
+          (item: { type: string; data: { booking_id?: string; planned_room_id?: string } }) =>
+            item.type === 'booking_moved' && item.data.booking_id === stay.id && item.data.planned_room_id,
+        );
+      },
+      { what: 'the desk told', timeoutMs: 30_000 },
+    );
+    expect(told).toMatchObject({ data: { planned_room_id: stay.b, room_id: stay.a, card_reissue: false } });
+    expect(await roomOf(stay.id)).toBe(stay.a);
+  });
+
+  it('a split stay the widget offered and a guest booked: moved into its second room by the workflow', async () => {
+    const hotel = await registerHotel(t);
+    const path = (rest: string) => `/api/hotels/${hotel.slug}${rest}`;
+    await t.http
+      .patch(path('/settings'))
+      .set(as(hotel.accessToken))
+      .send({ check_in_time: '00:00', check_out_time: '00:00' })
+      .expect(200);
+    const category = await createCategory(t, hotel);
+    const [a, b] = [await createRoom(t, hotel, category.id), await createRoom(t, hotel, category.id)];
+    const [d0, d1, d2] = [localDay(0), localDay(1), localDay(2)];
+    // Room a is taken tonight, room b tomorrow night: no one room takes both, the two in turn do.
+    for (const held of [
+      { room_id: a.id, check_in: d0, check_out: d1 },
+      { room_id: b.id, check_in: d1, check_out: d2 },
+    ])
+      await t.http
+        .post(path('/bookings'))
+        .set(as(hotel.accessToken))
+        .send({ ...held, guest_last_name: 'Занятов', guest_first_name: 'Иван' })
+        .expect(201);
+    const offer = await t.http
+      .get(`/api/widget/${hotel.slug}/availability`)
+      .query({ from: d0, to: d2, guests: 1 })
+      .expect(200);
+    const split = offer.body.categories[0].split;
+    expect(split).toEqual([
+      { from: d0, to: d1 },
+      { from: d1, to: d2 },
+    ]);
+    const { body } = await quick.http
+      .post(`/api/widget/${hotel.slug}/bookings`)
+      .send({
+        category_id: category.id,
+        check_in: d0,
+        check_out: d2,
+        guests_count: 1,
+        split,
+        guest_last_name: 'Виджетова',
+        guest_first_name: 'Вера',
+        guest_phone: '+79990001122',
+        guest_email: uniqueEmail('split-guest'),
+      })
+      .expect(201);
+    const id = body.booking.id as string;
+    for (const status of ['confirmed', 'checked_in'])
+      await quick.http
+        .patch(path(`/bookings/${id}`))
+        .set(as(hotel.accessToken))
+        .send({ status })
+        .expect(200);
+    await until(
+      async () =>
+        (
+          await t.http
+            .get(path(`/bookings/${id}`))
+            .set(as(hotel.accessToken))
+            .expect(200)
+        ).body.room_id === a.id,
+      { what: 'the guest moved into the second room', timeoutMs: 45_000 },
+    );
   });
 });

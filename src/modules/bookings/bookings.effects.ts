@@ -17,7 +17,7 @@ import {
 import type { NotificationsService } from '../notifications';
 import { bookingCreated, bookingMoved, bookingUpdated } from './bookings.events';
 import type { Segment } from './bookings.segments-repository';
-import { notifyMoved, notifyStaff } from './bookings.staff-notices';
+import { notifyMoved, notifyMoveSkipped, notifyStaff } from './bookings.staff-notices';
 import type { StayFollowers } from './bookings.outside';
 import type { Booking } from './bookings.types';
 
@@ -96,6 +96,10 @@ export interface BookingEffectsDependencies {
  * a double): the staff screens, the staff's in-app notifications, and its workflow, told what the change must send.
  */
 export function createBookingEffects({ notifications, followers }: BookingEffectsDependencies) {
+  /** The booking's workflow told the stay's next planned move (`movePlanned`, replacing the one it waits for). */
+  const planMove = (trx: Knex.Transaction, booking: Booking, next: PlannedMove | null, hotelSlug: string) =>
+    signalWithStart(trx, booking, booking.status, hotelSlug, movePlannedSignal.name, { next });
+
   return {
     announce: announceBooking,
     notifyStaff: (trx: Knex.Transaction, booking: Booking, announcement: BookingAnnouncement) =>
@@ -141,9 +145,13 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
         const signalled: BookingMoveEffects = { ...effects, moveId: randomUUID() };
         await signalWithStart(trx, booking, booking.status, hotelSlug, bookingMovedSignal.name, signalled);
       }
-      if (move.planned)
-        await signalWithStart(trx, booking, booking.status, hotelSlug, movePlannedSignal.name, move.planned);
+      if (move.planned) await planMove(trx, booking, move.planned.next, hotelSlug);
     },
+
+    planMove,
+    /** The desk told that a planned move was not carried out at its time, and why. */
+    moveSkipped: (trx: Knex.Transaction, booking: Booking, skipped: Parameters<typeof notifyMoveSkipped>[3]) =>
+      notifyMoveSkipped(notifications, trx, booking, skipped),
 
     /**
      * Every status change reaches the workflow with what it must send, starting it first if needed (so no signal can

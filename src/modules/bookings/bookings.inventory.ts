@@ -31,6 +31,18 @@ export function nightsFrom(from: string, count: number): string[] {
 
 const byRoomNumber = new Intl.Collator('ru', { numeric: true });
 
+/** Rooms in number order, the order the inventory serves them in (a split's tie between rooms follows it). */
+export const inNumberOrder = <R extends InventoryRoom>(rooms: R[]) =>
+  rooms.sort((a, b) => byRoomNumber.compare(a.number, b.number));
+
+/** The rooms of a category sold to the public: of that category, not closed. */
+export const sellableRooms = <R extends InventoryRoom>(rooms: readonly R[], categoryId: string) =>
+  rooms.filter((room) => room.category_id === categoryId && !room.closed);
+
+/** The rooms large enough for the party. */
+export const roomsFitting = <R extends InventoryRoom>(rooms: readonly R[], guests: number) =>
+  rooms.filter((room) => room.max_guests >= guests);
+
 /**
  * What each hotel can sell, night by night, answered from memory. Every answer starts by reading the hotel's
  * inventory version, which triggers move at the commit of any change to its stays, rooms, categories, rates or hours
@@ -63,9 +75,7 @@ export function createInventory({
 
   function snapshotOf(hotelId: string, state: HotelState) {
     const rooms = () =>
-      state.derive('base', 'rooms', async () =>
-        (await bookings.inventoryRooms(db, hotelId)).sort((a, b) => byRoomNumber.compare(a.number, b.number)),
-      );
+      state.derive('base', 'rooms', async () => inNumberOrder(await bookings.inventoryRooms(db, hotelId)));
 
     /**
      * Block `index`: the nights from day `index * BLOCK_NIGHTS` of the epoch, one byte per room and night (1: can be

@@ -44,7 +44,9 @@ export type LifecycleRepository = Pick<BookingsRepository, 'db' | 'transaction' 
 
 export interface LifecycleDependencies {
   repository: LifecycleRepository;
-  effects: Omit<BookingEffects, 'moved'>;
+  effects: Pick<BookingEffects, 'announce' | 'notifyStaff' | 'startWorkflow' | 'signalStatus'>;
+  /** The stay's planned room moves told to its workflow (a split stay created, a guest checked in). */
+  tellPlan(trx: Knex.Transaction, booking: Booking, hotelSlug: string): Promise<void>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
   payments: Pick<PaymentsService, 'settingsOf'>;
   /** The fields a change of the booking's own data writes (its stay checked and priced again). */
@@ -61,7 +63,7 @@ export interface LifecycleDependencies {
  * staff's in-app notifications and their screens (realtime).
  */
 export function createBookingLifecycle(dependencies: LifecycleDependencies) {
-  const { repository, effects, housekeeping, payments, edited, holds } = dependencies;
+  const { repository, effects, housekeeping, payments, edited, holds, tellPlan } = dependencies;
   const rooms = createRoomWrites(repository);
 
   /** A room a guest left (checked out, or moved out of tonight): dirty, with its turnover clean, in that transaction. */
@@ -109,6 +111,8 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
     if (status !== from) {
       const move = { status, reason: change.reason ?? 'manual' } as const;
       await effects.signalStatus(trx, updated, move, change.actor.hotelSlug);
+      // A plan passed before the guest arrived was dropped: the check-in tells it again (tonight's due at once).
+      if (status === 'checked_in') await tellPlan(trx, updated, change.actor.hotelSlug);
       await effects.notifyStaff(trx, updated, { event: 'status', ...move });
     }
     await effects.announce(trx, updated, 'booking_updated', change.changes);
@@ -168,9 +172,10 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
   }
 
   return {
-    /** A booking just written: its workflow starts, staff are notified and their screens show it, in its transaction. */
+    /** A booking just written: its workflow starts (told a split stay's planned move), staff are notified and their screens show it, in its transaction. */
     async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
       await effects.startWorkflow(trx, booking, hotelSlug);
+      await tellPlan(trx, booking, hotelSlug);
       await effects.notifyStaff(trx, booking, { event: 'created' });
       await effects.announce(trx, booking, 'booking_created');
     },

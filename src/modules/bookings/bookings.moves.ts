@@ -34,7 +34,7 @@ interface MovePlan {
 
 export interface MoveDependencies {
   repository: Pick<BookingsRepository, 'db' | 'transaction' | 'bookings' | 'segments'>;
-  effects: Pick<BookingEffects, 'moved'>;
+  effects: Pick<BookingEffects, 'moved' | 'moveSkipped'>;
   /** The vacated room's turnover, as a check-out makes it (the lifecycle's). */
   turnover(trx: Knex.Transaction, hotelId: string, roomId: string, bookingId: string): Promise<unknown>;
   stays: Pick<ReturnType<typeof createStays>, 'hotelOf' | 'tariffOf' | 'quotedPrice'>;
@@ -186,6 +186,6 @@ export function createMoves(dependencies: MoveDependencies) {
     },
 
     /** A planned move whose time has come, carried out once (the booking's workflow calls it). */
-    carryOut: createPlannedMoves(dependencies, plannedMoveDelayMs),
+    carryOut: createPlannedMoves(dependencies),
   };
 }

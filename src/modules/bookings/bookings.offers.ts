@@ -9,7 +9,14 @@ import type { RoomCategory } from '../rooms';
 import type { StayTax } from '../tourist-tax';
 import { MAX_SHIFT_DAYS, type Offering, type StayVerdict } from '../restrictions';
 import { leftAfterHolds, roomFree, widened, type Offerings } from './bookings.availability';
-import { nightsFrom, type Inventory, type InventorySnapshot, type RoomNights } from './bookings.inventory';
+import {
+  nightsFrom,
+  roomsFitting,
+  sellableRooms,
+  type Inventory,
+  type InventorySnapshot,
+  type RoomNights,
+} from './bookings.inventory';
 import type { BookingsRepository } from './bookings.repository';
 import { splitStay } from './bookings.split';
 
@@ -51,8 +58,8 @@ export interface CategoryOffer extends StayVerdict {
   tourist_tax: StayTax | null;
   hourly: { allowed: boolean; price_per_hour: string | null };
   /**
-   * Only as information, when no one room is free every night but some room is each night (and no restriction is
-   * broken): the nights of each room of the stay split over rooms with the fewest moves (the rooms are not shown).
+   * When no one room is free every night but some room is each night (and no restriction is broken): the nights of
+   * each room of the stay split over rooms with the fewest moves (the rooms are not shown); a booking may take it.
    */
   split?: { from: string; to: string }[];
 }
@@ -137,8 +144,8 @@ export function createOffers({
     stay: OffersQuery,
     { offering, held }: { offering: Offering; held: number[] | undefined },
   ): Promise<CategoryOffer | undefined> {
-    const sellable = rooms.filter((room) => room.category_id === category.id && !room.closed);
-    const fitting = sellable.filter((room) => room.max_guests >= stay.guests);
+    const sellable = sellableRooms(rooms, category.id);
+    const fitting = roomsFitting(sellable, stay.guests);
     if (fitting.length === 0) return undefined;
     const dates = { check_in: stay.from, check_out: stay.to };
     const nights = daysBetween(stay.from, stay.to);

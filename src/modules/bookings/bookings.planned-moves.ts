@@ -1,13 +1,20 @@
+import type { Knex } from 'knex';
 import type { PlannedMove } from '../../../workflows/contracts/bookings';
+import { BusinessRuleError } from '../../platform/errors';
+import type { Room } from '../rooms';
+import type { BookingEffects } from './bookings.effects';
 import { hotelToday } from './bookings.offers';
 import { bookingMessages } from './bookings.present';
 import type { Segment } from './bookings.segments-repository';
 import type { Booking } from './bookings.types';
 import type { MoveDependencies } from './bookings.moves';
+import type { BookingsRepository } from './bookings.repository';
+import { assertRoomUsable, type createStays } from './bookings.stays';
 
 /**
- * The stay's next planned room change: for a guest in house, the first segment from tonight on in another room than
- * theirs (a move planned for tonight not yet carried out included), else the first after the stay's first night; to
+ * The stay's next planned room change: for a guest in house, the first segment holding tonight or a later night in
+ * another room than theirs (a move planned for tonight, or begun before the guest was in, not yet carried out
+ * included: due at once), else the first after the stay's first night; to
  * be carried out at its start (the hotel's check-in hour of that day in its time zone, where the segments put the new
  * room), or `delayMs` from now where the setting asks it (tests). Null: none planned.
  */
@@ -19,7 +26,7 @@ export function nextPlannedMove(
 ): PlannedMove | null {
   const next = segments.find((segment) =>
     booking.status === 'checked_in'
-      ? segment.from >= today && segment.room_id !== booking.room_id
+      ? segment.to > today && segment.room_id !== booking.room_id
       : segment.from > booking.check_in!,
   );
   if (!next) return null;
@@ -32,12 +39,18 @@ export function nextPlannedMove(
  * tonight would be: under the booking's lock, only for a guest in house, not yet in the plan's room, whose stay still
  * plans it (a move changed or undone meanwhile is not carried out; one carried out is not again): the booking's room
  * becomes the new one, the room left gets its turnover, and the consequences of a move tonight follow (staff's event
- * and notification offering a new card, the workflow told what the TV system must hear).
+ * and notification offering a new card, the workflow told what the TV system must hear). A plan whose nights are
+ * over (a worker down meanwhile) or whose room can no longer take the guest (closed, under maintenance) is not
+ * carried out: the desk is told.
  */
-export function createPlannedMoves(
-  { repository, effects, turnover, stays, rooms }: Omit<MoveDependencies, 'holds'>,
-  delayMs?: number,
-) {
+export function createPlannedMoves({
+  repository,
+  effects,
+  turnover,
+  stays,
+  rooms,
+  plannedMoveDelayMs,
+}: Omit<MoveDependencies, 'holds'>) {
   return async function carryOut(hotelId: string, bookingId: string, plan: PlannedMove): Promise<PlannedMove | null> {
     return repository.transaction(async (trx) => {
       const booking = await repository.bookings.find(trx, hotelId, bookingId, { forUpdate: true });
@@ -50,13 +63,18 @@ export function createPlannedMoves(
           segments.filter((segment) => segment.from > plan.from),
           stay,
           hotelToday(hotel.timezone),
-          delayMs,
+          plannedMoveDelayMs,
         );
       const next = nextAfter(booking);
-      const planned = segments.some((segment) => segment.from === plan.from && segment.room_id === plan.roomId);
+      const planned = segments.find((segment) => segment.from === plan.from && segment.room_id === plan.roomId);
       if (booking.status !== 'checked_in' || !planned || booking.room_id === plan.roomId) return next;
       const found = await rooms.findRoomWithCategory(hotelId, plan.roomId, trx);
       if (!found?.category) return next;
+      const why = unmovable(planned, found.room, booking.guests_count);
+      if (why) {
+        await effects.moveSkipped(trx, booking, { roomId: plan.roomId, from: plan.from, why });
+        return next;
+      }
       const updated = await repository.bookings.update(trx, hotelId, bookingId, {
         room_id: plan.roomId,
         category_id: found.category.id,
@@ -73,6 +91,45 @@ export function createPlannedMoves(
       await effects.moved(trx, updated, move, segments, hotel.slug);
       return nextAfter(updated);
     });
+  };
+}
+
+/** Why a planned segment is not moved into now: its nights are over, or its room cannot take the guest for the rest. */
+function unmovable(segment: Segment, room: Room, guests: number): string | undefined {
+  const now = new Date();
+  if (segment.end_at <= now) return bookingMessages.plannedMoveOver;
+  try {
+    assertRoomUsable(room, { start: now > segment.start_at ? now : segment.start_at, end: segment.end_at }, guests);
+  } catch (error) {
+    if (error instanceof BusinessRuleError) return error.message;
+    throw error;
+  }
+  return undefined;
+}
+
+/**
+ * The stay's next planned move told to its workflow where a commit made or found a split stay the workflow was not
+ * told of: the creation of a split stay and the check-in (a plan passed before the guest was in house was dropped;
+ * tonight's segment in another room is due at once). Nothing for a stay in one room.
+ */
+export function createMovePlans({
+  repository,
+  effects,
+  stays,
+  plannedMoveDelayMs,
+}: {
+  repository: Pick<BookingsRepository, 'segments'>;
+  effects: Pick<BookingEffects, 'planMove'>;
+  stays: Pick<ReturnType<typeof createStays>, 'hotelOf'>;
+  plannedMoveDelayMs?: number;
+}) {
+  return async function tellPlan(trx: Knex.Transaction, booking: Booking, hotelSlug: string): Promise<void> {
+    if (booking.kind !== 'nightly') return;
+    const segments = await repository.segments.of(trx, booking.hotel_id, [booking.id]);
+    if (segments.length < 2) return;
+    const hotel = await stays.hotelOf(trx, booking.hotel_id);
+    const next = nextPlannedMove(segments, booking, hotelToday(hotel.timezone), plannedMoveDelayMs);
+    if (next) await effects.planMove(trx, booking, next, hotelSlug);
   };
 }
 

@@ -24,6 +24,7 @@ import { createInventory } from './bookings.inventory';
 import { createLedgerFollowers, type LedgerFollower } from './bookings.ledger';
 import { createBookingLifecycle, type Actor } from './bookings.lifecycle';
 import { createMoves } from './bookings.moves';
+import { createMovePlans } from './bookings.planned-moves';
 import { createOffers, hotelToday } from './bookings.offers';
 import { createOfferedSplit } from './bookings.split';
 import { createSplitStays } from './bookings.split-stays';
@@ -99,12 +100,13 @@ export function createBookingsService({
   const stays = createStays({ ...deps, repository });
   const rooms = createRoomWrites(repository);
   const holds = createHolds();
-  const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited, holds });
+  const tellPlan = createMovePlans({ repository, effects, stays, plannedMoveDelayMs });
+  const lifecycle = createBookingLifecycle({ ...deps, repository, effects, edited: stays.edited, holds, tellPlan });
   const ledger = createLedgerFollowers();
   const bookingPayments = createBookingPayments({ repository, effects, payments: deps.payments, ledger });
   const inventory = createInventory({ repository, hotels: deps.hotels });
   const splitStays = createSplitStays({ repository, stays, rooms: deps.rooms });
-  const offeredRooms = createOfferedSplit(inventory);
+  const offeredRooms = createOfferedSplit({ repository, stays });
   const moves = createMoves({
     repository,
     effects,
@@ -162,7 +164,7 @@ export function createBookingsService({
 
   async function create(hotelId: string, asked: BookingInput, actor: Actor, trx: Knex.Transaction) {
     // A split stay taken as offered: in the rooms the offer has now (inside the idempotent work: a replay answers).
-    const input = asked.offered_split ? { ...asked, rooms: await offeredRooms(hotelId, asked) } : asked;
+    const input = asked.offered_split ? { ...asked, rooms: await offeredRooms(trx, hotelId, asked) } : asked;
     const { hotel, span } = await stays.hotelAndSpan(trx, hotelId, input);
     const split = input.rooms && (await splitStays.plan(trx, hotel, input));
     const { category, candidates } = split

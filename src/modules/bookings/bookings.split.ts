@@ -1,8 +1,10 @@
+import type { Knex } from 'knex';
 import { ConflictError } from '../../platform/errors';
 import { daysBetween } from '../../platform/http/schemas';
-import { nightsFrom, type Inventory } from './bookings.inventory';
+import { inNumberOrder, nightsFrom, roomsFitting, sellableRooms } from './bookings.inventory';
 import { bookingMessages } from './bookings.present';
-import { bodyError } from './bookings.stays';
+import type { BookingsRepository } from './bookings.repository';
+import { bodyError, type createStays } from './bookings.stays';
 import type { BookingInput } from './bookings.types';
 
 /** A stretch of a split stay: a room from the night `from` to the day `to`. */
@@ -43,22 +45,41 @@ export function splitStay(
 }
 
 /**
- * The rooms of a split stay taken as the offers show it (`offered_split`, the widget's): the nights must run from the
- * check-in to the check-out (400), and the split the offers show for the category now (its open rooms large enough
- * for the party, the fewest moves, as `bookings.offers.ts` computes it) must cut the stay into those nights (409
- * `sold_out` otherwise); its rooms are the ones booked.
+ * The rooms of a split stay taken as the offers show it (`offered_split`, the widget's): the category must be the
+ * hotel's (400 as any booking's), the nights must run from the check-in to the check-out (400), and the split the
+ * offers show for the category now (its open rooms large enough for the party, the fewest moves, as
+ * `bookings.offers.ts` computes it) must cut the stay into those nights (409 `sold_out` otherwise); its rooms are the
+ * ones booked. Read in the booking's transaction: no second connection is taken while it holds one.
  */
-export function createOfferedSplit(inventory: Inventory) {
-  async function splitOffered(hotelId: string, input: BookingInput): Promise<SplitSegment[] | undefined> {
+export function createOfferedSplit({
+  repository: { bookings },
+  stays,
+}: {
+  repository: Pick<BookingsRepository, 'bookings'>;
+  stays: Pick<ReturnType<typeof createStays>, 'categoryOf'>;
+}) {
+  async function splitOffered(trx: Knex.Transaction, hotelId: string, input: BookingInput) {
     const count = daysBetween(input.check_in!, input.check_out!);
-    const snapshot = await inventory.snapshot(hotelId);
-    const rooms = (await snapshot.nights(input.check_in!, count)).filter(
-      (room) => room.category_id === input.category_id && !room.closed && room.max_guests >= (input.guests_count ?? 1),
-    );
-    return splitStay(rooms, input.check_in!, count);
+    const nights = nightsFrom(input.check_in!, count);
+    const [rooms, rows] = await Promise.all([
+      bookings.inventoryRooms(trx, hotelId),
+      bookings.freeNights(trx, hotelId, { from: nights[0], last: nights.at(-1)! }),
+    ]);
+    const freeByRoom = new Map(rows.map((row) => [row.room_id, row.free]));
+    const fitting = roomsFitting(sellableRooms(inNumberOrder(rooms), input.category_id!), input.guests_count ?? 1);
+    // A room without nights read is shown taken, as the inventory shows it.
+    const withNights = fitting.map((room) => {
+      const free = freeByRoom.get(room.room_id) ?? '';
+      return { ...room, free: nights.map((_, night) => free[night] === '1') };
+    });
+    return splitStay(withNights, input.check_in!, count);
   }
 
-  return async function offeredRooms(hotelId: string, input: BookingInput): Promise<SplitSegment[]> {
+  return async function offeredRooms(
+    trx: Knex.Transaction,
+    hotelId: string,
+    input: BookingInput,
+  ): Promise<SplitSegment[]> {
     const asked = input.offered_split!;
     const contiguous =
       input.check_in !== undefined &&
@@ -67,7 +88,8 @@ export function createOfferedSplit(inventory: Inventory) {
       ) &&
       asked.at(-1)!.to === input.check_out;
     if (!contiguous) throw bodyError('split', bookingMessages.splitNotContiguous);
-    const offered = await splitOffered(hotelId, input);
+    await stays.categoryOf(trx, hotelId, input.category_id!);
+    const offered = await splitOffered(trx, hotelId, input);
     const same =
       offered?.length === asked.length &&
       offered.every((stretch, i) => stretch.from === asked[i].from && stretch.to === asked[i].to);

@@ -70,3 +70,19 @@ export async function notifyMoved(
     dedupeKey: `booking_moved:${booking.id}:${booking.updated_at.toISOString()}`,
   });
 }
+
+/** A planned move the booking's workflow did not carry out at its time (why: the room or its nights), for the desk. */
+export async function notifyMoveSkipped(
+  notifications: Pick<NotificationsService, 'notify'>,
+  trx: Knex.Transaction,
+  booking: Booking,
+  skipped: { roomId: string; from: string; why: string },
+): Promise<void> {
+  await notifications.notify(trx, booking.hotel_id, {
+    type: 'booking_moved',
+    title: 'Запланированное переселение не выполнено',
+    body: `${describe(booking)}. ${skipped.why}`,
+    data: { booking_id: booking.id, room_id: booking.room_id, planned_room_id: skipped.roomId, card_reissue: false },
+    dedupeKey: `booking_move_skipped:${booking.id}:${skipped.from}:${skipped.roomId}`,
+  });
+}

@@ -268,5 +268,5 @@ export function createStays({ hotels, rooms, pricing, restrictions, repository }
     return fields;
   }
 
-  return { hotelOf, hotelAndSpan, roomsFor, tariffOf, quotedPrice, restricted, edited };
+  return { hotelOf, hotelAndSpan, categoryOf, roomsFor, tariffOf, quotedPrice, restricted, edited };
 }

@@ -205,9 +205,9 @@ export const offersAnswer = Joi.object({
         .items(Joi.object({ from: Joi.string(), to: Joi.string() }))
         .optional()
         .description(
-          'Only as information, when no one room is free every night but some room is each night (and no ' +
-            'restriction is broken): the nights of each room of the stay split over rooms with the fewest moves; ' +
-            'a booking sending it back as `split` takes it',
+          'When no one room is free every night but some room is each night (and no restriction is broken): ' +
+            'the nights of each room of the stay split over rooms with the fewest moves; a booking sending it ' +
+            'back as `split` takes it, and the guest is moved on its day',
         ),
     }).meta(openApiComponent('CategoryOffer')),
   ),
