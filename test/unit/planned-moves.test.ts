@@ -1,7 +1,7 @@
 import { createPlannedMoves } from '../../src/modules/bookings/bookings.planned-moves';
 import type { Segment } from '../../src/modules/bookings/bookings.segments-repository';
 import type { Booking } from '../../src/modules/bookings/bookings.types';
-import type { MoveDependencies } from '../../src/modules/bookings/bookings.moves';
+import type { MoveDependencies } from '../../src/modules/bookings/bookings.move-dependencies';
 
 /**
  * A planned move at its time, without a database: carried out only into a segment still to come whose room can take

@@ -6,15 +6,14 @@ import { fitsMoneyColumn, formatMoney, parseMoney } from '../../platform/money';
 import type { Hotel } from '../hotels';
 import type { Room, RoomCategory } from '../rooms';
 import { createRoomWrites } from './bookings.clashes';
-import type { BookingEffects } from './bookings.effects';
-import type { InventoryHolds } from './bookings.holds';
 import type { Actor } from './bookings.lifecycle';
 import { hotelToday } from './bookings.offers';
+import type { MoveDependencies } from './bookings.move-dependencies';
 import { createPlannedMoves, replanned } from './bookings.planned-moves';
 import { bookingMessages, presentBooking, presentSegments } from './bookings.present';
-import type { BookingsRepository, Span } from './bookings.repository';
+import type { Span } from './bookings.repository';
 import type { Segment, SegmentInput } from './bookings.segments-repository';
-import { assertKindAllowed, assertRoomUsable, bodyError, type createStays } from './bookings.stays';
+import { assertKindAllowed, assertRoomUsable, bodyError } from './bookings.stays';
 import { BLOCKING_STATUSES, type Booking, type BookingMoveInput } from './bookings.types';
 
 /** The booking's nights from `from` to its end go to another room. */
@@ -31,21 +30,6 @@ interface MovePlan {
   /** The hotel's date. */
   today: string;
 }
-
-export interface MoveDependencies {
-  repository: Pick<BookingsRepository, 'db' | 'transaction' | 'bookings' | 'segments'>;
-  effects: Pick<BookingEffects, 'moved' | 'moveSkipped'>;
-  /** The vacated room's turnover, as a check-out makes it (the lifecycle's). */
-  turnover(trx: Knex.Transaction, hotelId: string, roomId: string, bookingId: string): Promise<unknown>;
-  stays: Pick<ReturnType<typeof createStays>, 'hotelOf' | 'tariffOf' | 'quotedPrice'>;
-  rooms: { findRoomWithCategory(hotelId: string, id: string, conn: Knex.Transaction): Promise<RoomAndCategory> };
-  /** The units group blocks hold: a move into a category takes one of its rooms on the nights moved. */
-  holds: Pick<InventoryHolds, 'enter' | 'guard'>;
-  /** A planned move carried out this long after it is planned, not on its day (tests). */
-  plannedMoveDelayMs?: number;
-}
-
-type RoomAndCategory = { room: Room; category: RoomCategory | undefined } | undefined;
 
 const holdsRoom = (booking: Booking) => (BLOCKING_STATUSES as readonly string[]).includes(booking.status);
 

@@ -7,7 +7,7 @@ import { hotelToday } from './bookings.offers';
 import { bookingMessages } from './bookings.present';
 import type { Segment } from './bookings.segments-repository';
 import type { Booking } from './bookings.types';
-import type { MoveDependencies } from './bookings.moves';
+import type { MoveDependencies } from './bookings.move-dependencies';
 import type { BookingsRepository } from './bookings.repository';
 import { assertRoomUsable, type createStays } from './bookings.stays';
 
