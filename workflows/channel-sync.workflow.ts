@@ -31,7 +31,8 @@ export const channelChanged = defineSignal<[ChannelChange]>(CHANNEL_CHANGED_SIGN
  * limit, kept across continue-as-new), one push reads the current values and sends what changed, retried on a 429 or
  * no answer. A full request whose push fails (not retryable) is owed: the next push, on the next change, is full. A push that saw the inventory move under it (`stale`) is followed by another; the hotel's midnight
  * (the window moves: a new last day, leads shift) wakes one by itself, which reconciles first (what the channel
- * holds compared with what it was sent: the nightly check; staff may ask for one too). Being the push's own step, a
+ * holds compared with what it was sent: the nightly check; staff may ask for one too); the first push after a
+ * midnight that passed while changes were pending reconciles too. Being the push's own step, a
  * reconciliation never races a push in flight. A refusal for good is recorded on the
  * connection by the push and the workflow goes on with the next change. It ends when the hotel is disconnected and
  * no change came meanwhile (a reconnection's full sync is not lost), and continues as new every
@@ -65,7 +66,10 @@ export async function channelSync(input: ChannelSyncInput): Promise<void> {
       if (wait <= 0) break;
       await sleep(wait);
     }
-    const change: ChannelChange = { full: pending!.full || fullOwed, reconcile: pending!.reconcile };
+    // The hotel's midnight passed while changes kept coming (a busy hotel): this push is its nightly check.
+    const midnight = nextDayAt !== undefined && Date.now() >= nextDayAt;
+    if (midnight) nextDayAt = undefined;
+    const change: ChannelChange = { full: pending!.full || fullOwed, reconcile: pending!.reconcile || midnight };
     pending = null;
     fullOwed = false;
     try {

@@ -573,6 +573,15 @@ describe('reconciliation', () => {
     (
       await t.http.get(`/api/hotels/${setup.hotel.slug}/notifications`).set(as(setup.hotel.accessToken)).expect(200)
     ).body.items.filter((item: { type: string }) => item.type === 'channel_reconciliation_mismatch');
+  const writes = async (setup: Setup) =>
+    (await control().calls(setup.property.id)).filter(
+      (call) => call.kind === 'availability' || call.kind === 'restrictions',
+    );
+  /** The full sync's calls logged (the fake logs a call once its answer is sent, the push records itself after). */
+  const fullSyncLogged = async (setup: Setup) => {
+    await until(async () => (await read(setup)).body.last_synced_at !== null, { what: 'the full sync recorded' });
+    return (await writes(setup)).length;
+  };
   const reconciled = (setup: Setup, what: string) =>
     until(async () => (await read(setup)).body.last_reconciliation ?? false, { what, timeoutMs: 60_000 });
 
@@ -589,6 +598,7 @@ describe('reconciliation', () => {
       { rate_plan_id: ratePlanId, date: localDay(12), closed_to_arrival: true },
     ]);
     expect((await read(setup)).body.last_reconciliation).toBeNull();
+    const writesAfter = await fullSyncLogged(setup);
 
     await reconcile(setup);
     await channelHolds(
@@ -628,11 +638,16 @@ describe('reconciliation', () => {
     const [notice] = await mismatches(setup);
     expect(notice).toMatchObject({ data: { differences: 3 } });
     expect(notice.body).toContain(localDay(10));
-    // Only the differing days went again: one value of each kind (days 11 and 12 are one range of ours).
-    const writes = (await control().calls(setup.property.id)).filter(
-      (call) => call.kind === 'availability' || call.kind === 'restrictions',
+    // Only the differing days went again: one value of each kind (days 11 and 12 are one range of ours). The fake logs
+    // a call once its answer is sent: waited for.
+    const again = await until(
+      async () => {
+        const calls = (await writes(setup)).slice(writesAfter);
+        return calls.length >= 2 && calls;
+      },
+      { what: 'the writes logged' },
     );
-    expect(writes.slice(-2).map((call) => [call.kind, call.values])).toEqual([
+    expect(again.map((call) => [call.kind, call.values])).toEqual([
       ['availability', 1],
       ['restrictions', 1],
     ]);
@@ -642,8 +657,7 @@ describe('reconciliation', () => {
     const setup = await setUp();
     await connect(setup).expect(201);
     await fullySynced(setup);
-    // The full sync's calls logged (the fake logs a call once its answer is sent, the push records itself after).
-    await until(async () => (await read(setup)).body.last_synced_at !== null, { what: 'the full sync recorded' });
+    await fullSyncLogged(setup);
     const before = (await control().calls(setup.property.id)).length;
     await reconcile(setup);
     expect(await reconciled(setup, 'the reconciliation recorded')).toEqual({
@@ -656,7 +670,7 @@ describe('reconciliation', () => {
     expect(await mismatches(setup)).toEqual([]);
   });
 
-  it('leaves nothing written when a read is refused (recorded, staff told), and retries one the channel failed', async () => {
+  it('goes on with the push when a read is refused or keeps failing: the changes merged with it reach the channel', async () => {
     const setup = await setUp();
     await connect(setup).expect(201);
     await fullySynced(setup);
@@ -668,28 +682,49 @@ describe('reconciliation', () => {
       (await control().calls(setup.property.id))
         .filter((call) => call.kind === 'restrictions_read')
         .map((call) => call.status);
+    let seen: unknown;
+    const failedWith = (what: string, text: string) =>
+      until(
+        async () => {
+          seen = (await read(setup)).body;
+          return (
+            (seen as { last_reconciliation?: { failed?: string } }).last_reconciliation?.failed?.includes(text) ?? false
+          );
+        },
+        { what: () => `${what}: the connection ${JSON.stringify(seen)}`, timeoutMs: 20_000 },
+      );
 
-    // Refused for good: the push ends, recorded as its refusals are; no reconciliation, nothing sent again.
+    // Refused (a 400): the check recorded as failed, nothing compared; the booking made with it reaches the channel.
     await control().injectFault(setup.property.id, 400, 1, 'restrictions');
+    await book(setup, 30, 32);
     await reconcile(setup);
-    await until(async () => (await read(setup)).body.last_error?.includes('400') ?? false, {
-      what: 'the refusal recorded',
-      timeoutMs: 60_000,
+    await failedWith('the refused check recorded', '400');
+    await channelHolds(setup, (state) => availabilityOf(setup, state)[localDay(30)] === 1, 'the booking');
+    expect((await read(setup)).body.last_reconciliation).toEqual({
+      at: expect.any(String),
+      differences: 0,
+      samples: [],
+      failed: expect.stringContaining('400'),
     });
-    expect((await read(setup)).body.last_reconciliation).toBeNull();
+
+    // The channel keeps failing the read (503 after 503): not retried, the booking goes all the same.
+    await control().injectFault(setup.property.id, 503, 100, 'restrictions');
+    await book(setup, 40, 42);
+    await reconcile(setup);
+    await failedWith('the failed check recorded', 'не отвечает');
+    await channelHolds(setup, (state) => availabilityOf(setup, state)[localDay(40)] === 1, 'the second booking');
+    await control().injectFault(setup.property.id, 503, 0, 'restrictions');
+    expect(await reads()).toEqual([400, 503]);
+    // Nothing compared: the day changed at the channel stays as it is, no one told, the pushes recorded as done.
     expect(availabilityOf(setup, await control().ari(setup.property.id))[localDay(20)]).toBe(0);
     expect(await mismatches(setup)).toEqual([]);
-
-    // The channel down for a moment: retried, then done once.
-    await control().injectFault(setup.property.id, 503, 1, 'restrictions');
-    await reconcile(setup);
-    await channelHolds(setup, (state) => availabilityOf(setup, state)[localDay(20)] === 2, 'ours again');
-    expect(await reconciled(setup, 'the reconciliation recorded')).toMatchObject({ differences: 1 });
-    expect(await reads()).toEqual([400, 503, 200]);
-    expect(await mismatches(setup)).toHaveLength(1);
-    await until(async () => (await read(setup)).body.last_error === null, {
-      what: 'the error cleared',
-      timeoutMs: 30_000,
-    });
+    await until(
+      async () => {
+        const { last_synced_at: synced, last_reconciliation: check } = (await read(setup)).body;
+        return synced !== null && new Date(synced) >= new Date(check.at);
+      },
+      { what: 'the push after the check recorded' },
+    );
+    expect((await read(setup)).body.last_error).toBeNull();
   });
 });

@@ -353,10 +353,15 @@ describe('accounts', () => {
 });
 
 describe('channel sync', () => {
-  it('reconciles at the hotel’s midnight, the wake it had already', async () => {
+  // The first push says the hotel's midnight is half a second away; the next push finds the hotel disconnected.
+  // `stale`: the first push saw the inventory move, a change pending across the midnight (a busy hotel): the next
+  // push, held by the channel's interval, goes after the midnight and is the night's check all the same.
+  it.each([
+    ['at the hotel’s midnight, the wake it had already', false],
+    ['at the first push after the hotel’s midnight when a change was pending across it', true],
+  ])('reconciles %s', async (_, stale) => {
     const hotelId = randomUUID();
-    // The first push says the hotel's midnight is half a second away; the midnight's push finds it disconnected.
-    channelAnswers.set(hotelId, [() => ({ status: 'connected', calls: 2, nextDayAt: Date.now() + 500 })]);
+    channelAnswers.set(hotelId, [() => ({ status: 'connected', calls: 2, stale, nextDayAt: Date.now() + 500 })]);
     const handle = await start('channelSync', [{ hotelId }]);
     await handle.signal(CHANNEL_CHANGED_SIGNAL, { full: true });
     await handle.result();

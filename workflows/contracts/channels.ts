@@ -47,9 +47,9 @@ export interface ChannelPushResult {
 export interface ChannelActivities {
   /**
    * Reads the hotel's availability, prices and restrictions over the next 365 days and pushes what changed (all of
-   * it when `full`) in date ranges: one availability call and one restrictions call at most. With `reconcile`, first
-   * reads back what the channel holds (one read of each kind) and treats the days it holds otherwise than it was sent
-   * as not held. Fails retryable on a 429 or no answer, not retryable when the channel refuses the key or the property.
+   * it when `full`) in date ranges: one availability call and one restrictions call at most. With `reconcile` (not with
+   * `full`), first reads back what the channel holds (in date chunks) and treats the days it holds otherwise than it
+   * was sent as not held; a read that fails is recorded and the push goes on. Fails retryable on a 429 or no answer, not retryable when the channel refuses the key or the property.
    */
   pushChannelAri(input: { hotelId: string; full: boolean; reconcile?: boolean }): Promise<ChannelPushResult>;
 }

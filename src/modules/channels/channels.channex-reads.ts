@@ -61,20 +61,27 @@ export function channexAriReads(call: ChannexCall) {
   };
 }
 
-/** Each value's type as Channex answers it (the rate a decimal string). */
-const TYPES: Record<keyof RateValues, 'string' | 'number' | 'boolean'> = {
-  rate: 'string',
-  min_stay_arrival: 'number',
-  min_stay_through: 'number',
-  max_stay: 'number',
-  closed_to_arrival: 'boolean',
-  closed_to_departure: 'boolean',
-  stop_sell: 'boolean',
+const count = (value: unknown) => (Number.isInteger(value) ? (value as number) : undefined);
+const flag = (value: unknown) =>
+  value === 1 || value === true ? true : value === 0 || value === false ? false : undefined;
+
+/**
+ * Each value as Channex may answer it, normalised to what a push sends (undefined: not of its type): flags as
+ * booleans or 0/1, no maximum stay as null (a push's 0), the rate a decimal string.
+ */
+const HELD: { [F in keyof RateValues]: (value: unknown) => RateValues[F] | undefined } = {
+  rate: (value) => (typeof value === 'string' ? value : undefined),
+  min_stay_arrival: count,
+  min_stay_through: count,
+  max_stay: (value) => (value === null ? 0 : count(value)),
+  closed_to_arrival: flag,
+  closed_to_departure: flag,
+  stop_sell: flag,
 };
 
-/** A night's values as the channel answered them, each kept only when of its type. */
+/** A night's values as the channel answered them, normalised, each kept only when of its type. */
 function heldValues(values: Record<string, unknown>): Partial<RateValues> {
   return Object.fromEntries(
-    RATE_FIELDS.filter((field) => typeof values[field] === TYPES[field]).map((field) => [field, values[field]]),
+    RATE_FIELDS.map((field) => [field, HELD[field](values[field])]).filter(([, value]) => value !== undefined),
   );
 }

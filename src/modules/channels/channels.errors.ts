@@ -1,6 +1,5 @@
 import { BadGatewayError, BusinessRuleError, ServiceUnavailableError } from '../../platform/errors';
 import { ChannelError } from './channels.manager';
-import type { Reconciliation } from './channels.types';
 
 export const channelMessages = {
   notConnected: 'Отель не подключён к менеджеру каналов',
@@ -12,17 +11,8 @@ export const channelMessages = {
   unavailable: 'Менеджер каналов не отвечает, повторите позже',
   refused: 'Менеджер каналов отклонил запрос',
   syncRefusedTitle: 'Менеджер каналов не принял обновление цен и наличия',
-  reconciliationTitle: 'У менеджера каналов были не наши цены или наличие: отправлены снова',
+  reconciliationTitle: 'У менеджера каналов были не наши цены или наличие: наши будут отправлены снова',
 };
-
-/** The staff's notice of a reconciliation that found differences: how many, and the first ones. */
-export function reconciliationSummary(record: Pick<Reconciliation, 'differences' | 'samples'>): string {
-  const lines = record.samples.map(
-    (item) =>
-      `${item.date} ${item.item_id}: отправлено ${JSON.stringify(item.sent)}, у канала ${JSON.stringify(item.held)}`,
-  );
-  return [`Расхождений (день × тип номера или тариф): ${record.differences}.`, ...lines].join('\n').slice(0, 2000);
-}
 
 /** Seconds a caller waits before asking again when the channel did not answer. */
 const RETRY_AFTER_SECONDS = 30;

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { openApiComponent } from '../../platform/http/components';
 import { CHANNEL_PROVIDERS } from './channels.types';
+import { RECONCILIATION_SAMPLES } from './channels.reconcile';
 
 /** A channel's id (Channex's are UUIDs; another provider's may not be): printable, no spaces. */
 const channelId = Joi.string()
@@ -42,9 +43,12 @@ const reconciliationSchema = Joi.object({
         held: Joi.object().unknown(true).required().description('The channel’s (a value it did not answer absent)'),
       }),
     )
-    .max(5)
+    .max(RECONCILIATION_SAMPLES)
     .required()
     .description('The first few of them'),
+  failed: Joi.string().description(
+    'The channel failed or refused to answer what it holds: nothing was compared (the push went on as usual)',
+  ),
 }).description(
   'The last check of what the channel holds (nightly, or on request); the days that differed were sent again',
 );

@@ -13,7 +13,8 @@ import type { RoomsService } from '../rooms';
 import { createAriReader } from './channels.ari';
 import { createChannexManager } from './channels.channex';
 import type { ChannelsConfig } from './channels.env';
-import { channelMessages, fromChannel, reconciliationSummary } from './channels.errors';
+import { channelMessages, fromChannel } from './channels.errors';
+import { reconciliationSummary } from './channels.reconcile';
 import type { ChannelManager } from './channels.manager';
 import { checkOurSide, checkTheirSide } from './channels.mapping';
 import { connectionsRepository, pushedRepository } from './channels.repository';
@@ -44,6 +45,7 @@ const present = (row: ConnectionRow): Connection => ({
     at: row.last_reconciliation.at,
     differences: row.last_reconciliation.differences,
     samples: row.last_reconciliation.samples,
+    ...(row.last_reconciliation.failed !== undefined && { failed: row.last_reconciliation.failed }),
   },
   created_at: row.created_at,
   updated_at: row.updated_at,

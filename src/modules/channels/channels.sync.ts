@@ -80,8 +80,9 @@ function taken<V>(
  * on the connection and told to staff, and the push ends without failing (later pushes go on). `stale`: the version
  * moved while this push ran (a change it may have missed, whose wake may have been coalesced): push again. A push
  * that reconciles first reads back what the channel holds (`channels.reconcile.ts`): the days it holds otherwise than
- * we sent are dropped from what we believe it holds, so this push sends them again; a read that fails is this push's
- * failure (retried, or recorded as a refusal).
+ * we sent are dropped from what we believe it holds, so this push sends them again; a read the channel fails or
+ * refuses is recorded on the reconciliation and the push goes on (the check is best-effort: it never holds back the
+ * changes merged into its push). A full push skips the check (it rewrites every value).
  */
 export function createChannelPush(db: Db, parts: SyncParts) {
   return async function push(hotelId: string, request: PushRequest, signal?: AbortSignal): Promise<ChannelPushResult> {
@@ -106,22 +107,22 @@ export function createChannelPush(db: Db, parts: SyncParts) {
     };
 
     const reconcile = request.reconcile;
-    if (reconcile && row.last_reconciliation?.request !== reconcile.request) {
-      const items = { availability: [...ari.availability.keys()], restrictions: [...ari.rates.keys()] };
-      try {
-        before = await reconcileHeld(db, parts, {
-          hotelId,
-          request: reconcile.request,
-          manager,
-          credentials,
-          dates: ari.dates,
-          items,
-          sent: before,
-          signal,
-        });
-      } catch (error) {
-        return failed(error);
-      }
+    // A full push rewrites every value: nothing to compare first.
+    if (reconcile && !request.full && row.last_reconciliation?.request !== reconcile.request) {
+      before = await reconcileHeld(db, parts, {
+        hotelId,
+        request: reconcile.request,
+        manager,
+        credentials,
+        dates: ari.dates,
+        items: {
+          availability: [...ari.availability.keys()],
+          restrictions: [...ari.rates.keys()],
+          roomTypeOf: new Map(row.rate_plans.map((plan) => [plan.rate_plan_id, plan.room_type_id])),
+        },
+        sent: before,
+        signal,
+      });
     }
     const known = request.full ? { availability: {}, restrictions: {} } : before;
 

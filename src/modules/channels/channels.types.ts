@@ -69,6 +69,8 @@ export interface Reconciliation {
   request: string;
   differences: number;
   samples: ReconciliationDifference[];
+  /** The channel failed or refused a read: nothing compared (the push went on without the check). */
+  failed?: string;
 }
 
 /** A connection as the API answers it: the key never, only its last characters. */

@@ -29,6 +29,7 @@ export function readAri(kind: AriKind, request: Request, property: Property) {
         const held = { ...DEFAULT_RESTRICTIONS, ...property.restrictions.get(plan.id)?.get(date) };
         const values: Record<string, unknown> = { ...held, ...READ_ONLY, min_stay: held.min_stay_arrival };
         values.availability = availabilityOf(property, plan.room_type_id, date);
+        if (property.soldOutStopSell && values.availability === 0) values.stop_sell = true;
         return Object.fromEntries(fields.map((field) => [field, values[field]]));
       }),
     ]),

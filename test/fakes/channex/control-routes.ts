@@ -33,6 +33,8 @@ export interface PropertySpec {
   rate_limit_per_minute?: number;
   /** How long a revision may stay unacknowledged before its alarm (Channex: 30 minutes). */
   alarm_after_ms?: number;
+  /** Reads answer `stop_sell: true` on a day the rate plan's room type has no rooms, though none was pushed. */
+  sold_out_stop_sell?: boolean;
 }
 
 const FAULT_STATUSES = [400, 422, 429, 500, 502, 503];
@@ -195,6 +197,7 @@ export function openProperty(state: FakeChannexState, id: string, spec: Property
     'rate_limit_per_minute',
   );
   property.alarmAfterMs = positive(spec.alarm_after_ms, property.alarmAfterMs, 'alarm_after_ms');
+  property.soldOutStopSell = spec.sold_out_stop_sell === true;
   if (spec.room_types) {
     if (!Array.isArray(spec.room_types)) throw invalid('room_types', 'a list');
     property.roomTypes.clear();

@@ -146,6 +146,8 @@ export interface Property {
   clockOffsetMs: number;
   /** How long a revision may stay unacknowledged before it raises an alarm (Channex: 30 minutes). */
   alarmAfterMs: number;
+  /** Reads answer `stop_sell: true` on a day the rate plan's room type has no rooms (as Channex is said to). */
+  soldOutStopSell: boolean;
   revisions: BookingRevision[];
   ackedAt: Map<string, number>;
   /** Revisions whose alarm has been raised (and announced as `non_acked_booking`). */
@@ -219,6 +221,7 @@ export class FakeChannexState {
         faults: new Map(),
         clockOffsetMs: 0,
         alarmAfterMs: ALARM_AFTER_MS,
+        soldOutStopSell: false,
         revisions: [],
         ackedAt: new Map(),
         alarmed: new Set(),
