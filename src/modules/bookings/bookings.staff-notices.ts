@@ -72,6 +72,12 @@ export async function notifyMoved(
 }
 
 /** A planned move the booking's workflow did not carry out at its time (why: the room or its nights), for the desk. */
+/**
+ * The stay's nights from the plan's day still name the planned room, so the room the guest is in is free for sale from
+ * then: the desk must decide where the guest sleeps (a move from tonight, into the same room or another).
+ */
+const MOVE_SKIPPED_ACTION = 'Текущий номер гостя с этой ночи за ним не закреплён: переселите гостя с сегодняшнего дня';
+
 export async function notifyMoveSkipped(
   notifications: Pick<NotificationsService, 'notify'>,
   trx: Knex.Transaction,
@@ -81,7 +87,7 @@ export async function notifyMoveSkipped(
   await notifications.notify(trx, booking.hotel_id, {
     type: 'booking_moved',
     title: 'Запланированное переселение не выполнено',
-    body: `${describe(booking)}. ${skipped.why}`,
+    body: `${describe(booking)}. ${skipped.why}. ${MOVE_SKIPPED_ACTION}`,
     data: { booking_id: booking.id, room_id: booking.room_id, planned_room_id: skipped.roomId, card_reissue: false },
     dedupeKey: `booking_move_skipped:${booking.id}:${skipped.from}:${skipped.roomId}`,
   });
