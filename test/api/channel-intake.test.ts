@@ -107,6 +107,7 @@ async function acknowledged(...revisions: BookingRevision[]) {
 
 interface Listed {
   id: string;
+  category_id: string;
   status: string;
   source: string;
   check_in: string;
@@ -393,6 +394,32 @@ describe('an OTA reservation of several rooms', () => {
       'cancelled',
       'cancelled',
     ]);
+  });
+
+  it('a room added gets its booking; a room whose room type changed moves to that category', async () => {
+    const spec = booking('double', 230, 1);
+    const made = await revision(spec);
+    await acknowledged(made);
+    const [first] = await bookingsOf(spec.ota_reservation_code);
+    const single = { room_type_id: roomType.single.id, rate_plan_id: roomType.single.ratePlan, rate: '3000.00' };
+    const modified = await revision({
+      status: 'modified',
+      booking_id: made.booking_id,
+      rooms: [single, spec.rooms[0]],
+    });
+    await acknowledged(modified);
+    const after = await bookingsOf(spec.ota_reservation_code);
+    expect(after).toHaveLength(2);
+    expect(after.find((item) => item.id === first.id)).toMatchObject({
+      status: 'confirmed',
+      category_id: categories.single,
+      price: '3000.00',
+    });
+    expect(after.find((item) => item.id !== first.id)).toMatchObject({
+      status: 'confirmed',
+      category_id: categories.double,
+      price: '4500.00',
+    });
   });
 
   it('with one room that cannot be placed books none of them: stored as unplaced, the staff told', async () => {
