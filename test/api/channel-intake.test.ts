@@ -107,6 +107,7 @@ async function acknowledged(...revisions: BookingRevision[]) {
 
 interface Listed {
   id: string;
+  category_id: string;
   status: string;
   source: string;
   check_in: string;
@@ -130,6 +131,19 @@ async function revisionsOfBooking(id: string) {
     .set(as(hotel.accessToken))
     .expect(200);
   return response.body.items as { revision_id: string; outcome: string; payment_collect: string }[];
+}
+
+/** The staff were told (urgently) of the revision left for them. */
+async function staffTold(revisionId: string) {
+  const inbox = await t.http.get(api('/notifications')).set(as(hotel.accessToken)).expect(200);
+  expect(inbox.body.items).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        type: 'channel_booking_unplaced',
+        data: expect.objectContaining({ revision_id: revisionId }),
+      }),
+    ]),
+  );
 }
 
 describe('OTA revisions', () => {
@@ -317,6 +331,111 @@ describe('an OTA booking that cannot be placed', () => {
   });
 });
 
+describe('an OTA reservation of several rooms', () => {
+  /** Two rooms of `double` (the first for 1 adult, the second for 3) from `from` days ahead over `nights` nights. */
+  function twoRooms(from: number, nights: number, extra: Partial<RevisionSpec> = {}) {
+    const spec = booking('double', from, nights, extra);
+    const [room] = spec.rooms;
+    return {
+      ...spec,
+      rooms: [
+        { ...room, adults: 1 },
+        { ...room, adults: 3, rate: '5000.00' },
+      ],
+    };
+  }
+
+  /** Our bookings of the reservation, in its rooms' order (the room's place is in the notes). */
+  const roomsOf = async (code: string) => (await bookingsOf(code)).sort((a, b) => a.notes.localeCompare(b.notes));
+
+  it('makes one booking per room, each with the OTA code and its room’s guests and price, once however delivered', async () => {
+    const spec = twoRooms(200, 2);
+    const made = await revision({ ...spec, webhook: 'twice' });
+    await control.notifyAgain(PROPERTY, made.id, 2);
+    await acknowledged(made);
+    await until(async () => (await control.deliveries(PROPERTY)).every((item) => item.status === 200), {
+      what: 'every delivery answered 200',
+      ...WAIT,
+    });
+    const found = await roomsOf(spec.ota_reservation_code);
+    expect(found).toMatchObject([
+      { status: 'confirmed', source: 'ota', check_in: spec.arrival_date, guests_count: 1, price: '9000.00' },
+      { status: 'confirmed', source: 'ota', check_in: spec.arrival_date, guests_count: 3, price: '10000.00' },
+    ]);
+    expect(found[0].notes).toContain(`Booking.com · ${spec.ota_reservation_code} · номер 1 из 2`);
+    expect(found[1].notes).toContain(`Booking.com · ${spec.ota_reservation_code} · номер 2 из 2`);
+    for (const stay of found)
+      expect(await revisionsOfBooking(stay.id)).toMatchObject([{ revision_id: made.id, outcome: 'applied' }]);
+  });
+
+  it('a room gone is cancelled, the other changed and kept; a cancellation cancels them all', async () => {
+    const spec = twoRooms(210, 2);
+    const made = await revision(spec);
+    await acknowledged(made);
+    const [first, second] = await roomsOf(spec.ota_reservation_code);
+    const modified = await revision({
+      status: 'modified',
+      booking_id: made.booking_id,
+      departure_date: booking('double', 213, 0).arrival_date,
+      rooms: [spec.rooms[0]],
+    });
+    await acknowledged(modified);
+    const after = await bookingsOf(spec.ota_reservation_code);
+    expect(after.find((item) => item.id === first.id)).toMatchObject({
+      status: 'confirmed',
+      check_out: modified.departure_date,
+    });
+    expect(after.find((item) => item.id === second.id)).toMatchObject({ status: 'cancelled' });
+    expect(after).toHaveLength(2);
+
+    const cancelled = await revision({ status: 'cancelled', booking_id: made.booking_id });
+    await acknowledged(cancelled);
+    expect((await bookingsOf(spec.ota_reservation_code)).map((item) => item.status)).toEqual([
+      'cancelled',
+      'cancelled',
+    ]);
+  });
+
+  it('a room added gets its booking; a room whose room type changed moves to that category', async () => {
+    const spec = booking('double', 230, 1);
+    const made = await revision(spec);
+    await acknowledged(made);
+    const [first] = await bookingsOf(spec.ota_reservation_code);
+    const single = { room_type_id: roomType.single.id, rate_plan_id: roomType.single.ratePlan, rate: '3000.00' };
+    const modified = await revision({
+      status: 'modified',
+      booking_id: made.booking_id,
+      rooms: [single, spec.rooms[0]],
+    });
+    await acknowledged(modified);
+    const after = await bookingsOf(spec.ota_reservation_code);
+    expect(after).toHaveLength(2);
+    expect(after.find((item) => item.id === first.id)).toMatchObject({
+      status: 'confirmed',
+      category_id: categories.single,
+      price: '3000.00',
+    });
+    expect(after.find((item) => item.id !== first.id)).toMatchObject({
+      status: 'confirmed',
+      category_id: categories.double,
+      price: '4500.00',
+    });
+  });
+
+  it('with one room that cannot be placed books none of them: stored as unplaced, the staff told', async () => {
+    // Three rooms of a category of two: the third finds no free room, so the first two are not booked either.
+    const spec = twoRooms(220, 1);
+    const made = await revision({ ...spec, rooms: [...spec.rooms, spec.rooms[0]] });
+    await acknowledged(made);
+    expect(await bookingsOf(spec.ota_reservation_code)).toHaveLength(0);
+    const unplaced = await t.http.get(api('/channel-intake/unplaced')).set(as(hotel.accessToken)).expect(200);
+    expect(unplaced.body.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ revision_id: made.id, unplaced_reason: 'no_free_room' })]),
+    );
+    await staffTold(made.id);
+  });
+});
+
 describe('a revision the channel answers that cannot be read', () => {
   it('is recorded as unreadable beside the others, unacknowledged, the staff told; applied once it can be read', async () => {
     const garbled = await revision(booking('double', 66, 1, { off_spec: true }));
@@ -338,15 +457,7 @@ describe('a revision the channel answers that cannot be read', () => {
     );
     const atChannel = (await control.revisions(PROPERTY)).find((item) => item.id === garbled.id);
     expect(atChannel?.acknowledge_status).toBe('pending');
-    const inbox = await t.http.get(api('/notifications')).set(as(hotel.accessToken)).expect(200);
-    expect(inbox.body.items).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          type: 'channel_booking_unplaced',
-          data: expect.objectContaining({ revision_id: garbled.id }),
-        }),
-      ]),
-    );
+    await staffTold(garbled.id);
 
     // The channel answers it as documented again: it is applied and acknowledged, its record taken over.
     await control.repairRevision(PROPERTY, garbled.id);

@@ -118,30 +118,34 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
     await effects.announce(trx, updated, 'booking_updated', change.changes);
   }
 
-  /** Changes a booking (its data, its status, or both), under its lock, in one transaction with its consequences. */
-  async function change(
+  /** Changes a booking (its data, its status, or both) under its lock, in the caller's transaction with its consequences. */
+  async function changeIn(
+    trx: Knex.Transaction,
     hotelId: string,
     id: string,
     changes: BookingChanges,
     actor: Actor,
     { reason, expected, within }: UpdateOptions = {},
   ) {
+    const booking = await locked(trx, hotelId, id, expected);
+    const to = changes.status ?? booking.status;
+    assertMove(booking, to);
+    // A moved stay's rooms change by moves: its dates move its first and last segments (the trigger of migration 94).
+    if (changes.room_id && changes.room_id !== booking.room_id) await assertUnmoved(trx, booking);
+    const fields = await edited(trx, booking, changes, actor);
+    const move = await moveOf(trx, booking, to, changes.cancel_reason ?? reason);
+    const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
+    if ('room_id' in fields || 'start_at' in fields || 'end_at' in fields) await holds.guard(trx, updated, true);
+    await consequences(trx, booking.status, updated, { reason, actor, changes });
+    await within?.(trx, updated);
+    const segments = await repository.segments.of(trx, hotelId, [id]);
+    return { ...presentBooking(updated, move.warnings), rooms: presentSegments(segments) };
+  }
+
+  /** Changes a booking (its data, its status, or both), under its lock, in one transaction with its consequences. */
+  async function change(hotelId: string, id: string, changes: BookingChanges, actor: Actor, options?: UpdateOptions) {
     return rooms.namingClashes(() =>
-      repository.transaction(async (trx) => {
-        const booking = await locked(trx, hotelId, id, expected);
-        const to = changes.status ?? booking.status;
-        assertMove(booking, to);
-        // A moved stay's rooms change by moves: its dates move its first and last segments (the trigger of migration 94).
-        if (changes.room_id && changes.room_id !== booking.room_id) await assertUnmoved(trx, booking);
-        const fields = await edited(trx, booking, changes, actor);
-        const move = await moveOf(trx, booking, to, changes.cancel_reason ?? reason);
-        const updated = await rooms.updateIn(trx, booking, { ...fields, ...move.fields });
-        if ('room_id' in fields || 'start_at' in fields || 'end_at' in fields) await holds.guard(trx, updated, true);
-        await consequences(trx, booking.status, updated, { reason, actor, changes });
-        await within?.(trx, updated);
-        const segments = await repository.segments.of(trx, hotelId, [id]);
-        return { ...presentBooking(updated, move.warnings), rooms: presentSegments(segments) };
-      }),
+      repository.transaction((trx) => changeIn(trx, hotelId, id, changes, actor, options)),
     );
   }
 
@@ -180,6 +184,7 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
       await effects.announce(trx, booking, 'booking_created');
     },
     change,
+    changeIn,
     turnover,
     /** An inquiry confirmed by something other than staff (its online payment arrived). */
     confirm: (hotelId: string, id: string, hotelSlug: string, reason: Reason) =>

@@ -254,6 +254,21 @@ export function createBookingsService({
       );
     },
 
+    /**
+     * Stays made and changed in one transaction, all or none (an OTA reservation of several rooms): `work` gets the
+     * transaction and `create` in it, checked as `create` checks one (`lifecycle.changeIn` changes one in it).
+     */
+    async together<T>(
+      work: (
+        trx: Knex.Transaction,
+        made: (hotelId: string, input: BookingInput, actor: Actor) => Promise<{ id: string }>,
+      ) => Promise<T>,
+    ) {
+      return rooms.namingClashes(() =>
+        repository.transaction((trx) => work(trx, (hotelId, input, actor) => create(hotelId, input, actor, trx))),
+      );
+    },
+
     /** For the module that holds units out of general sale (blocks): registered once, when it is built. */
     holdInventory: holds.register,
 

@@ -6,7 +6,7 @@ import type { Booking, BookingInput, BookingsService } from '../bookings';
 import type { NotificationsService } from '../notifications';
 import type { RoomsService } from '../rooms';
 import { channelMicros, type ChannelRevision } from '../channels';
-import { placementOf, type Placement } from './channel-intake.booking';
+import { roomPlacementOf, type Placement } from './channel-intake.booking';
 import { revisionsRepository as revisions } from './channel-intake.repository';
 import type {
   IntakeChannels,
@@ -18,7 +18,7 @@ import type {
 
 export interface ApplyDependencies {
   db: Db;
-  bookings: Pick<BookingsService, 'create' | 'lifecycle' | 'get'>;
+  bookings: Pick<BookingsService, 'create' | 'lifecycle' | 'get' | 'together'>;
   rooms: Pick<RoomsService, 'roomsOfCategory'>;
   notifications: Pick<NotificationsService, 'notify'>;
   channels: Pick<IntakeChannels, 'pushAgain'>;
@@ -38,6 +38,13 @@ export interface Hotel {
 class Outrun extends Error {
   constructor(readonly outcome: 'duplicate' | 'superseded' | 'raced') {
     super(outcome);
+  }
+}
+
+/** A room of the revision that cannot be placed (not in our terms): the whole revision is left for the staff. */
+class Unplaceable extends AppError {
+  constructor(readonly reason: UnplacedReason) {
+    super(409, reason, reason);
   }
 }
 
@@ -90,20 +97,21 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
 
   /**
    * Under the channel booking's lock (the intake's and the staff's placing alike): our booking of it still the one
-   * the write was decided on, else the write is refused (`raced`).
+   * the write was decided on (one per room), else the write is refused (`raced`).
    */
-  async function lockUnchanged(trx: Knex.Transaction, hotelId: string, channelBookingId: string, bookingId?: string) {
+  async function lockUnchanged(trx: Knex.Transaction, hotelId: string, channelBookingId: string, known: string[]) {
     await revisions.lockBooking(trx, hotelId, channelBookingId);
-    if ((await revisions.bookingOf(trx, hotelId, channelBookingId)) !== bookingId) throw new Outrun('raced');
+    const now = await revisions.bookingsOf(trx, hotelId, channelBookingId);
+    if (now.join() !== known.join()) throw new Outrun('raced');
   }
 
   /** In the booking's transaction: the revision recorded as applied, unless another got there first. */
-  function recorder(hotelId: string, revision: ChannelRevision, current: string | undefined) {
-    return async (trx: Knex.Transaction, booking: Pick<Booking, 'id'> | null) => {
-      await lockUnchanged(trx, hotelId, revision.bookingId, current);
+  function recorder(hotelId: string, revision: ChannelRevision, known: string[]) {
+    return async (trx: Knex.Transaction, booking: Pick<Booking, 'id'> | null, bookingIds?: string[]) => {
+      await lockUnchanged(trx, hotelId, revision.bookingId, known);
       const latest = await revisions.latest(trx, hotelId, revision.bookingId);
       if (latest && latest.revision_id !== revision.id && !isNewer(revision, latest)) throw new Outrun('superseded');
-      if (!(await revisions.insert(trx, hotelId, revision, { outcome: 'applied', bookingId: booking?.id })))
+      if (!(await revisions.insert(trx, hotelId, revision, { outcome: 'applied', bookingId: booking?.id, bookingIds })))
         throw new Outrun('duplicate');
       await revisions.supersedeUnplaced(trx, hotelId, revision.bookingId, revision.id);
     };
@@ -140,13 +148,20 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     hotel: Hotel,
     booking: Pick<Booking, 'id' | 'category_id'>,
     placement: Placement & { ok: true },
-    within: Within,
+    within: Within | { together: Knex.Transaction },
   ) {
     const { categoryId } = placement;
-    const update = (extra: { room_id?: string }) =>
-      bookings.lifecycle.change(hotel.id, booking.id, { ...changesOf(placement.input), ...extra }, actorOf(hotel), {
+    const update = (extra: { room_id?: string }) => {
+      const changes = { ...changesOf(placement.input), ...extra };
+      if ('together' in within)
+        // One room of several, in their one transaction: each try in a savepoint.
+        return within.together.transaction((trx) =>
+          bookings.lifecycle.changeIn(trx, hotel.id, booking.id, changes, actorOf(hotel)),
+        );
+      return bookings.lifecycle.change(hotel.id, booking.id, changes, actorOf(hotel), {
         within: (trx, updated) => within(trx, updated),
       });
+    };
     if (categoryId === booking.category_id || placement.input.room_id) return update({});
     for (const room of await rooms.roomsOfCategory(hotel.id, categoryId!)) {
       try {
@@ -174,16 +189,21 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     return tariff ? { ...changes, tariff_id: tariff } : changes;
   }
 
-  /** Our booking of the channel's booking, if it has one still. */
-  async function currentBooking(hotelId: string, channelBookingId: string) {
-    const known = await revisions.bookingOf(db, hotelId, channelBookingId);
-    if (!known) return { known };
+  /** Our booking, if it has it still. */
+  async function bookingOf(hotelId: string, id: string | undefined): Promise<Current> {
+    if (!id) return undefined;
     try {
-      return { known, current: (await bookings.get(hotelId, known)) as NonNullable<Current> };
+      return (await bookings.get(hotelId, id)) as NonNullable<Current>;
     } catch (error) {
-      if (error instanceof NotFoundError) return { known };
+      if (error instanceof NotFoundError) return undefined;
       throw error;
     }
+  }
+
+  /** Our bookings of the channel's booking (one per room), and the first of them if it has it still. */
+  async function currentBooking(hotelId: string, channelBookingId: string) {
+    const known = await revisions.bookingsOf(db, hotelId, channelBookingId);
+    return { known, current: await bookingOf(hotelId, known[0]) };
   }
 
   type Within = (trx: Knex.Transaction, booking: Pick<Booking, 'id'> | null) => Promise<void>;
@@ -199,19 +219,58 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     return (await bookings.create(hotel.id, placement.input, actorOf(hotel), undefined, within)).body;
   }
 
-  /** The revision's stay written: our booking made, or changed, or cancelled. */
-  async function write(hotel: Hotel, revision: ChannelRevision, placement: Placement) {
+  const cancellation = (revision: ChannelRevision) => ({
+    status: 'cancelled' as const,
+    cancel_reason: `Отменена в ${revision.otaName}`,
+  });
+
+  /** The revision's stay written: our booking made, or changed, or cancelled (one per room when it has several). */
+  async function write(hotel: Hotel, revision: ChannelRevision, mapping: IntakeMapping) {
     const { known, current } = await currentBooking(hotel.id, revision.bookingId);
+    if (revision.rooms.length > 1 || known.length > 1) return writeRooms(hotel, revision, mapping, known);
     const within = recorder(hotel.id, revision, known);
     if (revision.kind === 'cancelled') {
       if (!isLive(current)) return transactionWithRetry(db, (trx) => within(trx, current ?? null));
-      const cancel = { status: 'cancelled' as const, cancel_reason: `Отменена в ${revision.otaName}` };
-      return bookings.lifecycle.change(hotel.id, current.id, cancel, actorOf(hotel), { within });
+      return bookings.lifecycle.change(hotel.id, current.id, cancellation(revision), actorOf(hotel), { within });
     }
+    return makeOrChange(hotel, current, placed(hotel, revision, mapping, 0), within);
+  }
+
+  /** The stay of the revision's room `index`, or the refusal that leaves the revision for the staff. */
+  function placed(hotel: Hotel, revision: ChannelRevision, mapping: IntakeMapping, index: number) {
     if (revision.currency && revision.currency.toUpperCase() !== hotel.currency.toUpperCase())
       throw new AppError(409, 'other_currency', `${messages.currency} ${revision.currency}`);
-    if (!placement.ok) throw new AppError(409, placement.reason, placement.reason);
-    return makeOrChange(hotel, current, placement, within);
+    const placement = revision.rooms[index]
+      ? roomPlacementOf(revision, mapping, index)
+      : ({ ok: false, reason: 'refused', from: null, to: null } as const);
+    if (!placement.ok) throw new Unplaceable(placement.reason);
+    return placement;
+  }
+
+  /**
+   * A revision of several rooms (or of a reservation that had several) written in one transaction, all or none: the
+   * booking of each room (by its place in the revision) made or changed, those of rooms gone cancelled; a
+   * cancellation cancels them all.
+   */
+  async function writeRooms(hotel: Hotel, revision: ChannelRevision, mapping: IntakeMapping, known: string[]) {
+    const cancelled = revision.kind === 'cancelled';
+    const placements = cancelled ? [] : revision.rooms.map((_, index) => placed(hotel, revision, mapping, index));
+    const currents = await Promise.all(known.map((id) => bookingOf(hotel.id, id)));
+    const actor = actorOf(hotel);
+    return bookings.together(async (trx, create) => {
+      const ids: string[] = [];
+      for (const [index, placement] of placements.entries()) {
+        const current = currents[index];
+        if (current?.status === 'checked_out') throw new AppError(409, 'checked_out', messages.checkedOut);
+        if (isLive(current)) ids.push((await change(hotel, current, placement, { together: trx })).id);
+        else ids.push((await create(hotel.id, placement.input, actor)).id);
+      }
+      for (const current of currents.slice(placements.length))
+        if (isLive(current))
+          await bookings.lifecycle.changeIn(trx, hotel.id, current.id, cancellation(revision), actor);
+      const kept = cancelled ? known : ids;
+      await recorder(hotel.id, revision, known)(trx, kept[0] ? { id: kept[0] } : null, kept);
+    });
   }
 
   /**
@@ -245,9 +304,8 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     if (known && known.outcome !== 'unreadable') return 'duplicate';
     const latest = await revisions.latest(db, hotel.id, revision.bookingId);
     if (latest && !isNewer(revision, latest)) return record(hotel.id, revision, 'superseded');
-    const placement = placementOf(revision, mapping);
     try {
-      await write(hotel, revision, placement);
+      await write(hotel, revision, mapping);
       return 'applied';
     } catch (error) {
       if (error instanceof Outrun) {
@@ -257,8 +315,7 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
           throw new Error(`channel booking ${revision.bookingId} kept changing`, { cause: error });
         return error.outcome === 'duplicate' ? 'duplicate' : record(hotel.id, revision, 'superseded');
       }
-      const refused = revision.kind !== 'cancelled' && !placement.ok && placement.reason;
-      const reason = refused || unplacedReasonOf(error);
+      const reason = error instanceof Unplaceable ? error.reason : unplacedReasonOf(error);
       if (!reason) throw error;
       return unplaced(hotel, revision, reason, error instanceof Error ? error.message : null);
     }

@@ -16,14 +16,14 @@ function priceOf(room: RevisionRoom): string {
 }
 
 /** What the staff read on the booking: the OTA and its code, who collects the payment, the price of each night. */
-export function channelNotes(revision: ChannelRevision, room: RevisionRoom): string {
+export function channelNotes(revision: ChannelRevision, room: RevisionRoom, index?: number): string {
   const collect = revision.paymentCollect === 'ota' ? 'OTA' : 'отель';
   const nights = Object.entries(room.nights)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([night, price]) => `${night}: ${price}`)
     .join(', ');
   const lines = [
-    `${revision.otaName} · ${revision.otaReservationCode}`,
+    `${revision.otaName} · ${revision.otaReservationCode}${index === undefined ? '' : ` · номер ${index + 1} из ${revision.rooms.length}`}`,
     `Оплату получает: ${collect}${revision.currency ? ` (${revision.currency})` : ''}`,
     nights && `По ночам: ${nights}`,
     revision.notes && `Комментарий: ${revision.notes}`,
@@ -38,8 +38,19 @@ export function channelNotes(revision: ChannelRevision, room: RevisionRoom): str
 export function placementOf(revision: ChannelRevision, mapping: IntakeMapping, roomId?: string): Placement {
   const [room, ...others] = revision.rooms;
   if (!room) return { ok: false, reason: 'refused', from: null, to: null };
+  if (others.length > 0) return { ok: false, reason: 'several_rooms', from: room.checkIn, to: room.checkOut };
+  return roomPlacementOf(revision, mapping, 0, roomId);
+}
+
+/** The booking one room of a revision makes (its place in it `index`): placed by intake, one booking per room. */
+export function roomPlacementOf(
+  revision: ChannelRevision,
+  mapping: IntakeMapping,
+  index: number,
+  roomId?: string,
+): Placement {
+  const room = revision.rooms[index];
   const dates = { from: room.checkIn, to: room.checkOut };
-  if (others.length > 0) return { ok: false, reason: 'several_rooms', ...dates };
   const categoryId = mapping.categoryOf(room.roomTypeId);
   if (!categoryId && !roomId) return { ok: false, reason: 'unmapped_room_type', ...dates };
   const { customer } = revision;
@@ -56,7 +67,7 @@ export function placementOf(revision: ChannelRevision, mapping: IntakeMapping, r
     guests_count: Math.max(1, room.adults + room.children),
     tariff_id: (room.ratePlanId && mapping.tariffOf(room.ratePlanId)) || null,
     price: priceOf(room),
-    notes: channelNotes(revision, room),
+    notes: channelNotes(revision, room, revision.rooms.length > 1 ? index : undefined),
     // The channel sold the stay on what we pushed: a restriction set since is recorded on it, not a reason to drop it.
     override_restrictions: true,
   };

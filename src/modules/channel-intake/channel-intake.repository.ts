@@ -11,6 +11,8 @@ const TABLE = 'channel_revisions';
 export interface RecordInput {
   outcome: RevisionOutcome;
   bookingId?: string | null;
+  /** The bookings of a revision of several rooms, by the room's place in it (the first is `bookingId`). */
+  bookingIds?: string[];
   reason?: UnplacedReason | null;
   /** What refused it, in the refusal's words (for the staff). */
   detail?: string | null;
@@ -42,14 +44,15 @@ export const revisionsRepository = {
       .first();
   },
 
-  /** Our booking of the channel's booking: the one its latest revision with a booking made or changed. */
-  async bookingOf(db: DbOrTrx, hotelId: string, channelBookingId: string): Promise<string | undefined> {
+  /** Our bookings of the channel's booking (one per room): those its latest revision with a booking made or changed. */
+  async bookingsOf(db: DbOrTrx, hotelId: string, channelBookingId: string): Promise<string[]> {
     const row = await db(TABLE)
       .where({ hotel_id: hotelId, channel_booking_id: channelBookingId })
       .whereNotNull('booking_id')
       .orderBy('channel_at', 'desc')
-      .first('booking_id');
-    return row?.booking_id as string | undefined;
+      .first('booking_id', 'booking_ids');
+    if (!row) return [];
+    return (row.booking_ids as string[] | null) ?? [row.booking_id as string];
   },
 
   /** Serializes the revisions of one channel booking until the transaction ends. */
@@ -73,6 +76,7 @@ export const revisionsRepository = {
       unplaced_reason: input.reason ?? null,
       unplaced_detail: input.detail?.slice(0, 500) ?? null,
       booking_id: input.bookingId ?? null,
+      booking_ids: input.bookingIds ?? null,
       ota_name: revision.otaName,
       ota_reservation_code: revision.otaReservationCode,
       channel_at: revision.insertedAt,
@@ -132,7 +136,10 @@ export const revisionsRepository = {
 
   /** Every revision of the channel bookings that made or changed our booking (superseded ones too), in order. */
   ofBooking(db: DbOrTrx, hotelId: string, bookingId: string): Promise<RevisionRecord[]> {
-    const channelBookings = db(TABLE).where({ hotel_id: hotelId, booking_id: bookingId }).select('channel_booking_id');
+    const channelBookings = db(TABLE)
+      .where({ hotel_id: hotelId })
+      .where((query) => query.where({ booking_id: bookingId }).orWhereRaw('? = ANY (booking_ids)', [bookingId]))
+      .select('channel_booking_id');
     return db(TABLE)
       .where({ hotel_id: hotelId })
       .whereIn('channel_booking_id', channelBookings)
@@ -148,7 +155,9 @@ export const revisionsRepository = {
     if (target.bookingIds.length === 0) return 0;
     const channelBookings = trx(TABLE)
       .where({ hotel_id: target.hotelId })
-      .whereIn('booking_id', target.bookingIds)
+      .where((query) =>
+        query.whereIn('booking_id', target.bookingIds).orWhereRaw('booking_ids && ?::uuid[]', [target.bookingIds]),
+      )
       .select('channel_booking_id');
     const rows: { id: string; revision: unknown; unplaced_detail: string | null }[] = await trx(TABLE)
       .where({ hotel_id: target.hotelId })
