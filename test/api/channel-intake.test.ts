@@ -94,6 +94,12 @@ function booking(type: keyof typeof roomType, from: number, nights: number, extr
 
 const revision = (spec: RevisionSpec) => control.makeRevision(PROPERTY, spec);
 
+/** The stay of an OTA booking as the desk books it. */
+const stayOf = (spec: { arrival_date: string; departure_date: string }) => ({
+  check_in: spec.arrival_date,
+  check_out: spec.departure_date,
+});
+
 async function acknowledged(...revisions: BookingRevision[]) {
   const ids = new Set(revisions.map((item) => item.id));
   await until(
@@ -131,6 +137,31 @@ async function revisionsOfBooking(id: string) {
     .set(as(hotel.accessToken))
     .expect(200);
   return response.body.items as { revision_id: string; outcome: string; payment_collect: string }[];
+}
+
+async function unplacedOf(revisionId: string) {
+  const { body } = await t.http.get(api('/channel-intake/unplaced')).set(as(hotel.accessToken)).expect(200);
+  return (body.items as { id: string; revision_id: string; unplaced_reason: string }[]).find(
+    (entry) => entry.revision_id === revisionId,
+  );
+}
+
+/** A modification of the channel booking to the room type not mapped: left unplaced, its record for the staff. */
+async function leftAsSuite(channelBookingId: string) {
+  const suite = await revision({
+    status: 'modified',
+    booking_id: channelBookingId,
+    rooms: [{ room_type_id: roomType.suite.id, rate_plan_id: roomType.suite.ratePlan, rate: '4500.00' }],
+  });
+  await acknowledged(suite);
+  const item = await unplacedOf(suite.id);
+  expect(item).toMatchObject({ unplaced_reason: 'unmapped_room_type' });
+  return { item, suite };
+}
+
+async function aRoomOf(categoryId: string) {
+  const { body } = await t.http.get(api('/rooms')).set(as(hotel.accessToken)).expect(200);
+  return (body as { id: string; category_id: string }[]).find((room) => room.category_id === categoryId)!;
 }
 
 /** The staff were told (urgently) of the revision left for them. */
@@ -434,6 +465,60 @@ describe('an OTA reservation of several rooms', () => {
     );
     await staffTold(made.id);
   });
+
+  it('a room whose room type changed takes any free room of that category, past those taken', async () => {
+    // A second single room for a reservation of two singles; each double in turn the only one free.
+    await createRoom(t, hotel, categories.single);
+    const { body: all } = await t.http.get(api('/rooms')).set(as(hotel.accessToken)).expect(200);
+    const doubles = (all as { id: string; category_id: string }[])
+      .filter((room) => room.category_id === categories.double)
+      .map((room) => room.id);
+    const single = { room_type_id: roomType.single.id, rate_plan_id: roomType.single.ratePlan, rate: '3000.00' };
+    for (const [run, free] of doubles.entries()) {
+      const spec = { ...booking('double', 240 + 3 * run, 1), rooms: [single, single] };
+      const made = await revision(spec);
+      await acknowledged(made);
+      for (const room of doubles.filter((id) => id !== free))
+        await t.http
+          .post(api('/bookings'))
+          .set(as(hotel.accessToken))
+          .send({ guest_last_name: 'Desk', guest_first_name: 'Held', room_id: room, ...stayOf(spec) })
+          .expect(201);
+      const [first, second] = await roomsOf(spec.ota_reservation_code);
+      const modified = await revision({
+        status: 'modified',
+        booking_id: made.booking_id,
+        rooms: [{ ...booking('double', 0, 1).rooms[0] }, single],
+      });
+      await acknowledged(modified);
+      const after = await bookingsOf(spec.ota_reservation_code);
+      expect(after.find((item) => item.id === first.id)).toMatchObject({
+        status: 'confirmed',
+        category_id: categories.double,
+      });
+      expect(after.find((item) => item.id === second.id)).toMatchObject({ status: 'confirmed' });
+    }
+  });
+
+  it('a modification of one room left for the staff is not placed on one of its bookings, the others left live', async () => {
+    const spec = twoRooms(250, 1);
+    const made = await revision(spec);
+    await acknowledged(made);
+    const before = await roomsOf(spec.ota_reservation_code);
+    const { item, suite } = await leftAsSuite(made.booking_id);
+    // A free room (its doubles hold the reservation's two rooms).
+    const room = await aRoomOf(categories.single);
+    const refused = await t.http
+      .post(api(`/channel-intake/unplaced/${item!.id}/place`))
+      .set(as(hotel.accessToken))
+      .send({ room_id: room.id })
+      .expect(409);
+    expect(refused.body.code).toBe('several_rooms');
+    expect(await roomsOf(spec.ota_reservation_code)).toMatchObject(
+      before.map(({ id }) => ({ id, status: 'confirmed', check_in: spec.arrival_date })),
+    );
+    expect(await unplacedOf(suite.id)).toBeDefined();
+  });
 });
 
 describe('a revision the channel answers that cannot be read', () => {
@@ -474,12 +559,6 @@ describe('what staff hold against the channel', () => {
       .set(as(hotel.accessToken))
       .send({ status })
       .expect(200);
-  const unplacedOf = async (revisionId: string) => {
-    const { body } = await t.http.get(api('/channel-intake/unplaced')).set(as(hotel.accessToken)).expect(200);
-    return (body.items as { id: string; revision_id: string; unplaced_reason: string }[]).find(
-      (entry) => entry.revision_id === revisionId,
-    );
-  };
   const placing = (id: string, body: object = {}) =>
     t.http
       .post(api(`/channel-intake/unplaced/${id}/place`))
@@ -505,16 +584,8 @@ describe('what staff hold against the channel', () => {
     await acknowledged(modified);
     expect((await bookingsOf(spec.ota_reservation_code))[0]).toMatchObject({ guests_count: 3, notes: staffNote });
 
-    const moved = await revision({
-      status: 'modified',
-      booking_id: made.booking_id,
-      rooms: [{ room_type_id: roomType.suite.id, rate_plan_id: roomType.suite.ratePlan, rate: '4500.00' }],
-    });
-    await acknowledged(moved);
-    const item = await unplacedOf(moved.id);
-    expect(item).toMatchObject({ unplaced_reason: 'unmapped_room_type' });
-    const { body: rooms } = await t.http.get(api('/rooms')).set(as(hotel.accessToken)).expect(200);
-    const room = (rooms as { id: string; category_id: string }[]).find((r) => r.category_id === categories.double)!;
+    const { item } = await leftAsSuite(made.booking_id);
+    const room = await aRoomOf(categories.double);
     const { body: placed } = await placing(item!.id, { room_id: room.id }).expect(200);
     expect(placed.booking).toMatchObject({ id: created.id, room_id: room.id });
     expect(await bookingsOf(spec.ota_reservation_code)).toHaveLength(1);

@@ -256,16 +256,27 @@ export function createBookingsService({
 
     /**
      * Stays made and changed in one transaction, all or none (an OTA reservation of several rooms): `work` gets the
-     * transaction and `create` in it, checked as `create` checks one (`lifecycle.changeIn` changes one in it).
+     * transaction, `create` in it, checked as `create` checks one, and `tried`: a change in a savepoint of it, a room
+     * taken refused as `change` refuses it (409 `room_taken`) with the transaction still usable for another try.
      */
     async together<T>(
       work: (
         trx: Knex.Transaction,
         made: (hotelId: string, input: BookingInput, actor: Actor) => Promise<{ id: string }>,
+        tried: (...args: Parameters<typeof lifecycle.change>) => ReturnType<typeof lifecycle.change>,
       ) => Promise<T>,
     ) {
       return rooms.namingClashes(() =>
-        repository.transaction((trx) => work(trx, (hotelId, input, actor) => create(hotelId, input, actor, trx))),
+        repository.transaction((trx) =>
+          work(
+            trx,
+            (hotelId, input, actor) => create(hotelId, input, actor, trx),
+            (hotelId, id, changes, actor, options) =>
+              rooms.namingClashes(() =>
+                trx.transaction((savepoint) => lifecycle.changeIn(savepoint, hotelId, id, changes, actor, options)),
+              ),
+          ),
+        ),
       );
     },
 

@@ -71,6 +71,7 @@ const messages = {
   currency: 'Бронь канала в другой валюте, чем валюта отеля:',
   cancellation: 'Отмену брони канала нельзя разместить: отклоните её',
   raced: 'Бронь канала изменилась, пока её размещали: обновите список',
+  severalRooms: 'У брони канала несколько номеров: измените их брони вручную или отклоните изменение',
 };
 
 /** The refusals of ours that leave a revision for the staff, by their code. */
@@ -148,16 +149,13 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
     hotel: Hotel,
     booking: Pick<Booking, 'id' | 'category_id'>,
     placement: Placement & { ok: true },
-    within: Within | { together: Knex.Transaction },
+    within: Within | { tried: Tried },
   ) {
     const { categoryId } = placement;
     const update = (extra: { room_id?: string }) => {
       const changes = { ...changesOf(placement.input), ...extra };
-      if ('together' in within)
-        // One room of several, in their one transaction: each try in a savepoint.
-        return within.together.transaction((trx) =>
-          bookings.lifecycle.changeIn(trx, hotel.id, booking.id, changes, actorOf(hotel)),
-        );
+      // One room of several, in their one transaction: each try in a savepoint, a room taken named as such.
+      if ('tried' in within) return within.tried(hotel.id, booking.id, changes, actorOf(hotel));
       return bookings.lifecycle.change(hotel.id, booking.id, changes, actorOf(hotel), {
         within: (trx, updated) => within(trx, updated),
       });
@@ -207,6 +205,7 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
   }
 
   type Within = (trx: Knex.Transaction, booking: Pick<Booking, 'id'> | null) => Promise<void>;
+  type Tried = Parameters<Parameters<BookingsService['together']>[0]>[2];
 
   type Current = Pick<Booking, 'id' | 'status' | 'category_id'> | undefined;
   const isLive = (current: Current): current is NonNullable<Current> =>
@@ -254,15 +253,17 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
    */
   async function writeRooms(hotel: Hotel, revision: ChannelRevision, mapping: IntakeMapping, known: string[]) {
     const cancelled = revision.kind === 'cancelled';
+    // A modification without rooms (the channel's default) is not taken as every room gone.
+    if (!cancelled && revision.rooms.length === 0) throw new Unplaceable('refused');
     const placements = cancelled ? [] : revision.rooms.map((_, index) => placed(hotel, revision, mapping, index));
     const currents = await Promise.all(known.map((id) => bookingOf(hotel.id, id)));
     const actor = actorOf(hotel);
-    return bookings.together(async (trx, create) => {
+    return bookings.together(async (trx, create, tried) => {
       const ids: string[] = [];
       for (const [index, placement] of placements.entries()) {
         const current = currents[index];
         if (current?.status === 'checked_out') throw new AppError(409, 'checked_out', messages.checkedOut);
-        if (isLive(current)) ids.push((await change(hotel, current, placement, { together: trx })).id);
+        if (isLive(current)) ids.push((await change(hotel, current, placement, { tried })).id);
         else ids.push((await create(hotel.id, placement.input, actor)).id);
       }
       for (const current of currents.slice(placements.length))
@@ -280,6 +281,7 @@ export function createApply({ db, bookings, rooms, notifications, channels }: Ap
   async function place(hotel: Hotel, record: RevisionRecord, placement: Placement & { ok: true }, settle: Within) {
     if (record.kind === 'cancelled') throw new ConflictError(messages.cancellation, 'revision_cancellation');
     const { known, current } = await currentBooking(hotel.id, record.channel_booking_id);
+    if (known.length > 1) throw new ConflictError(messages.severalRooms, 'several_rooms');
     const within: Within = async (trx, booking) => {
       await lockUnchanged(trx, hotel.id, record.channel_booking_id, known);
       await settle(trx, booking);
