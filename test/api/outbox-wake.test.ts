@@ -8,7 +8,7 @@ import { startFaultStack, type FaultStack } from '../helpers/processes';
 import { createCategory, createRoom } from '../helpers/structure';
 
 /**
- * The coalesced wake (`outbox_wake`, migration 120) as both its triggers use it: with the stack's worker stopped,
+ * The coalesced wake (`outbox_wake`, migrations 120 and 122) as both its triggers use it: with the stack's worker stopped,
  * nothing relays the outbox, so what the triggers queued stays there to be counted, with no race against a delivery.
  * Many changes leave a workflow two wakes at most (the second reaches it after the last change's commit).
  */
@@ -92,4 +92,27 @@ it('the channel sync’s trigger leaves the hotel’s sync two undelivered wakes
       .expect(201);
   }
   expect(await waiting(`channels:${hotel.hotelId}`)).toBe(2);
+});
+
+it('a wake is queued whatever is waiting while a relay is delivering the workflow’s messages (they may reach it before this commit)', async () => {
+  const workflowId = `webhooks:${subscriptionId}`;
+  const before = await waiting(workflowId);
+  expect(before).toBe(2);
+  // A relay's hold on the workflow while it signals those two: its session lock on the relay's keys.
+  const relay = await t.db.client.acquireConnection();
+  try {
+    await relay.query('SELECT pg_advisory_lock(1869968482, hashtext($1))', [workflowId]);
+    await t.db.transaction((trx) =>
+      publishHotelEvent(trx, hotel.hotelId, { type: 'room_updated', payload: { room_id: roomId, n: 'in-flight' } }),
+    );
+    expect(await waiting(workflowId)).toBe(before + 1);
+    await relay.query('SELECT pg_advisory_unlock(1869968482, hashtext($1))', [workflowId]);
+  } finally {
+    await t.db.client.releaseConnection(relay);
+  }
+  // The relay gone: two waiting stand for the next one again.
+  await t.db.transaction((trx) =>
+    publishHotelEvent(trx, hotel.hotelId, { type: 'room_updated', payload: { room_id: roomId, n: 'after' } }),
+  );
+  expect(await waiting(workflowId)).toBe(before + 1);
 });
