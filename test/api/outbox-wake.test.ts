@@ -94,7 +94,7 @@ it('the channel sync’s trigger leaves the hotel’s sync two undelivered wakes
   expect(await waiting(`channels:${hotel.hotelId}`)).toBe(2);
 });
 
-it('a wake is queued whatever is waiting while a relay is delivering the workflow’s messages (they may reach it before this commit)', async () => {
+it('a third wake is kept while a relay is delivering the workflow’s messages (they may reach it before this commit), not a fourth', async () => {
   const workflowId = `webhooks:${subscriptionId}`;
   const before = await waiting(workflowId);
   expect(before).toBe(2);
@@ -104,6 +104,10 @@ it('a wake is queued whatever is waiting while a relay is delivering the workflo
     await relay.query('SELECT pg_advisory_lock(1869968482, hashtext($1))', [workflowId]);
     await t.db.transaction((trx) =>
       publishHotelEvent(trx, hotel.hotelId, { type: 'room_updated', payload: { room_id: roomId, n: 'in-flight' } }),
+    );
+    expect(await waiting(workflowId)).toBe(before + 1);
+    await t.db.transaction((trx) =>
+      publishHotelEvent(trx, hotel.hotelId, { type: 'room_updated', payload: { room_id: roomId, n: 'in-flight 2' } }),
     );
     expect(await waiting(workflowId)).toBe(before + 1);
     await relay.query('SELECT pg_advisory_unlock(1869968482, hashtext($1))', [workflowId]);
