@@ -19,6 +19,31 @@ const channelRefusals = {
   503: { description: 'The channel did not answer (`channel_unavailable`, with Retry-After)' },
 };
 
+/** A staff request the hotel's sync carries out (202 with what was queued; 404 when the hotel is not connected). */
+function queuedRequest(
+  action: string,
+  summary: string,
+  description: string,
+  request: (hotel: { id: string; slug: string }) => Promise<unknown>,
+): RouteDefinition {
+  return defineHotelRoute({
+    method: 'post',
+    path: `${base}/${action}`,
+    summary,
+    description,
+    tags,
+    access,
+    request: { params: slugParams },
+    responses: {
+      202: { description: 'Queued', schema: syncQueuedSchema },
+      404: { description: 'Not connected' },
+    },
+    async handler({ hotel, res }) {
+      res.status(202).json(await request(hotel));
+    },
+  });
+}
+
 export function channelsRoutes(channels: ChannelsService): RouteDefinition[] {
   return [
     defineHotelRoute<ConnectionInput>({
@@ -79,45 +104,23 @@ export function channelsRoutes(channels: ChannelsService): RouteDefinition[] {
         res.json(await channels.update(hotel, body));
       },
     }),
-    defineHotelRoute({
-      method: 'post',
-      path: `${base}/sync`,
-      summary: 'Push the next 365 days to the channel again',
-      description:
-        'Queued: the hotel’s sync pushes every value of the window (not only what changed) within the channel’s ' +
+    queuedRequest(
+      'sync',
+      'Push the next 365 days to the channel again',
+      'Queued: the hotel’s sync pushes every value of the window (not only what changed) within the channel’s ' +
         'limits. `last_synced_at` of the connection tells when it went through.',
-      tags,
-      access,
-      request: { params: slugParams },
-      responses: {
-        202: { description: 'Queued', schema: syncQueuedSchema },
-        404: { description: 'Not connected' },
-      },
-      async handler({ hotel, res }) {
-        res.status(202).json(await channels.requestSync(hotel));
-      },
-    }),
-    defineHotelRoute({
-      method: 'post',
-      path: `${base}/reconcile`,
-      summary: 'Check what the channel holds against what was sent to it',
-      description:
-        'Queued: the hotel’s sync reads back the availability and restrictions the channel holds over the next 365 ' +
+      (hotel) => channels.requestSync(hotel),
+    ),
+    queuedRequest(
+      'reconcile',
+      'Check what the channel holds against what was sent to it',
+      'Queued: the hotel’s sync reads back the availability and restrictions the channel holds over the next 365 ' +
         'days and compares them with what it was sent (a change made at the channel, e.g. in its extranet, or a push ' +
         'it lost); the days that differ are sent again from our current values, and the owner and managers are ' +
         'told (`channel_reconciliation_mismatch`). The same check runs every night at the hotel’s midnight. ' +
         '`last_reconciliation` of the connection tells when it ran and what differed.',
-      tags,
-      access,
-      request: { params: slugParams },
-      responses: {
-        202: { description: 'Queued', schema: syncQueuedSchema },
-        404: { description: 'Not connected' },
-      },
-      async handler({ hotel, res }) {
-        res.status(202).json(await channels.requestReconciliation(hotel));
-      },
-    }),
+      (hotel) => channels.requestReconciliation(hotel),
+    ),
     defineHotelRoute({
       method: 'delete',
       path: base,
