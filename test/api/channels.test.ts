@@ -387,7 +387,7 @@ describe('the sync', () => {
         .map((call) => call.status);
     let night = 70;
     for (const status of [429, 503]) {
-      await control().injectFault(setup.property.id, status, 1);
+      await control().injectFault(setup.property.id, status, 1, 'availability');
       await book(setup, night, night + 1);
       const booked = localDay(night);
       await channelHolds(setup, (state) => availabilityOf(setup, state)[booked] === 1, `the booking after a ${status}`);

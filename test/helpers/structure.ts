@@ -11,6 +11,9 @@ export async function createCategory(t: TestApp, owner: RegisteredHotel, body: R
   return response.body as { id: string; name: string; base_price: string };
 }
 
+/** Numbers this process's rooms: distinct within any hotel, and clear of the short numbers tests choose themselves. */
+let lastRoomNumber = 100_000 + Math.floor(Math.random() * 800_000);
+
 /** Creates a room through the API and returns it. */
 export async function createRoom(
   t: TestApp,
@@ -18,10 +21,11 @@ export async function createRoom(
   categoryId: string,
   body: Record<string, unknown> = {},
 ) {
+  lastRoomNumber += 1;
   const response = await t.http
     .post(`/api/hotels/${owner.slug}/rooms`)
     .set(as(owner.accessToken))
-    .send({ number: String(Math.floor(Math.random() * 1e6)), category_id: categoryId, ...body })
+    .send({ number: String(lastRoomNumber), category_id: categoryId, ...body })
     .expect(201);
   return response.body as { id: string; number: string; status: string };
 }
