@@ -1,5 +1,6 @@
 import { createPlannedMoves } from '../../src/modules/bookings/bookings.planned-moves';
-import type { Segment } from '../../src/modules/bookings/bookings.segments-repository';
+import type { Segment, SegmentInput } from '../../src/modules/bookings/bookings.segments-repository';
+import type { SkippedMove } from '../../src/modules/bookings/bookings.staff-notices';
 import type { Booking } from '../../src/modules/bookings/bookings.types';
 import type { MoveDependencies } from '../../src/modules/bookings/bookings.move-dependencies';
 
@@ -21,8 +22,12 @@ const segment = (roomId: string, fromDay: number, toDay: number): Segment => ({
   to: dayOf(toDay),
 });
 
-function carryOutWith(segments: Segment[], room: { status: string } = { status: 'clean' }) {
+/** The exclusion constraint's refusal, as PostgreSQL raises it. */
+const exclusion = Object.assign(new Error('conflicting key value violates exclusion constraint'), { code: '23P01' });
+
+function carryOutWith(segments: Segment[], room: { status: string } = { status: 'clean' }, ownTaken = false) {
   const done: string[] = [];
+  const trx = { transaction: async (work: (savepoint: unknown) => unknown) => work(trx) };
   const booking = {
     id: 'b1',
     hotel_id: HOTEL,
@@ -34,21 +39,34 @@ function carryOutWith(segments: Segment[], room: { status: string } = { status: 
   } as Booking;
   const dependencies = {
     repository: {
-      transaction: async (work: (trx: unknown) => unknown) => work({}),
+      transaction: async (work: (trx: unknown) => unknown) => work(trx),
       bookings: {
         find: async () => booking,
+        clashes: async () => [
+          { guest_last_name: 'Занятов', guest_first_name: 'Иван', check_in: 'd1', check_out: 'd2' },
+        ],
         update: async (_trx: unknown, _hotelId: string, _id: string, fields: Partial<Booking>) => {
-          done.push(`room ${fields.room_id}`);
+          if (fields.room_id) done.push(`room ${fields.room_id}`);
           return { ...booking, ...fields };
         },
       },
-      segments: { of: async () => segments },
+      segments: {
+        of: async () => segments,
+        replace: async (_trx: unknown, _hotelId: string, _id: string, written: SegmentInput[]) => {
+          if (ownTaken) throw exclusion;
+          done.push(`segments ${written.map((segment) => segment.room_id).join(' ')}`);
+        },
+      },
     },
     effects: {
       moved: async () => void done.push('moved'),
-      moveSkipped: async (_trx: unknown, _booking: Booking, skipped: { roomId: string; why: string }) =>
-        void done.push(`skipped ${skipped.roomId}: ${skipped.why}`),
+      moveSkipped: async (_trx: unknown, _booking: Booking, skipped: SkippedMove) =>
+        void done.push(
+          `skipped ${skipped.roomId}: ${skipped.why}` +
+            (skipped.own ? (skipped.own.kept ? ', kept' : `, taken: ${skipped.own.taken}`) : ''),
+        ),
     },
+    holds: { enter: async () => false, guard: async () => undefined },
     turnover: async () => void done.push('turnover'),
     stays: { hotelOf: async () => ({ timezone: 'UTC', slug: 'hotel-one' }) },
     rooms: {
@@ -57,7 +75,7 @@ function carryOutWith(segments: Segment[], room: { status: string } = { status: 
         category: { id: 'cat' },
       }),
     },
-  } as unknown as Omit<MoveDependencies, 'holds'>;
+  } as unknown as MoveDependencies;
   return { carryOut: createPlannedMoves(dependencies), done };
 }
 
@@ -77,10 +95,32 @@ describe('a planned move carried out at its time', () => {
     expect(next).toMatchObject({ from: segments[2].from, roomId: 'room-c' });
   });
 
-  it('into a room closed since it was planned: skipped, the desk told', async () => {
-    const segments = [segment('room-a', -2, 0), segment('room-b', 0, 2)];
+  it("into a room closed since it was planned: skipped, the guest's room kept to the segment's end, the desk told", async () => {
+    const segments = [segment('room-a', -2, 0), segment('room-b', 0, 2), segment('room-c', 2, 4)];
     const { carryOut, done } = carryOutWith(segments, { status: 'closed' });
+    const next = await carryOut(HOTEL, 'b1', { from: segments[1].from, roomId: 'room-b', at: Date.now() });
+    expect(done).toEqual(['segments room-a room-c', expect.stringMatching(/^skipped room-b: .+, kept$/)]);
+    expect(next).toMatchObject({ from: segments[2].from, roomId: 'room-c' });
+  });
+
+  it("a stay back to the guest's room after the planned one: one segment again", async () => {
+    const segments = [segment('room-a', -2, 0), segment('room-b', 0, 2), segment('room-a', 2, 4)];
+    const { carryOut, done } = carryOutWith(segments, { status: 'closed' });
+    expect(await carryOut(HOTEL, 'b1', { from: segments[1].from, roomId: 'room-b', at: Date.now() })).toBeNull();
+    expect(done).toEqual(['segments room-a', expect.stringMatching(/, kept$/)]);
+  });
+
+  it("a second attempt finds the plan undone (the nights back in the guest's room) and does nothing", async () => {
+    const segments = [segment('room-a', -2, 2)];
+    const { carryOut, done } = carryOutWith(segments, { status: 'closed' });
+    expect(await carryOut(HOTEL, 'b1', { from: dayOf(0), roomId: 'room-b', at: Date.now() })).toBeNull();
+    expect(done).toEqual([]);
+  });
+
+  it("into a room closed since, the guest's room sold meanwhile: skipped, the desk told who holds it", async () => {
+    const segments = [segment('room-a', -2, 0), segment('room-b', 0, 2)];
+    const { carryOut, done } = carryOutWith(segments, { status: 'closed' }, true);
     await carryOut(HOTEL, 'b1', { from: segments[1].from, roomId: 'room-b', at: Date.now() });
-    expect(done).toEqual([expect.stringMatching(/^skipped room-b: /)]);
+    expect(done).toEqual([expect.stringMatching(/^skipped room-b: .+, taken: бронирование Занятов Иван, d1 — d2$/)]);
   });
 });

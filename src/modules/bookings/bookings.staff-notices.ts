@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { BookingAnnouncement } from '../../../workflows/contracts/bookings';
 import type { NotificationsService, NotificationType } from '../notifications';
+import type { OwnRoom } from './bookings.kept-stays';
 import type { Booking } from './bookings.types';
 
 function describe(booking: Booking): string {
@@ -71,24 +72,54 @@ export async function notifyMoved(
   });
 }
 
-/** A planned move the booking's workflow did not carry out at its time (why: the room or its nights), for the desk. */
+/** A planned move the booking's workflow did not carry out at its time: why, and where the guest sleeps. */
+export interface SkippedMove {
+  /** The planned room, and the night the plan moved the guest into it. */
+  roomId: string;
+  from: string;
+  why: string;
+  /** The guest's own room, when the planned one could not take them: kept for them, or taken (its nights over: none). */
+  own?: OwnRoom;
+}
+
 /**
- * The stay's nights from the plan's day still name the planned room, so the room the guest is in is free for sale from
- * then: the desk must decide where the guest sleeps (a move from tonight, into the same room or another).
+ * The desk's next step: none when the guest's room was kept for them; otherwise the stay's nights from the plan's day
+ * still name the planned room, so the room the guest is in is not theirs from then: the desk must decide where the
+ * guest sleeps (a move from tonight, into the same room or another).
  */
-const MOVE_SKIPPED_ACTION = 'Текущий номер гостя с этой ночи за ним не закреплён: переселите гостя с сегодняшнего дня';
+function skippedAction({ from, own }: SkippedMove): { title: string; action: string } {
+  const title = 'Запланированное переселение не выполнено';
+  const moveThem = 'переселите гостя с сегодняшнего дня';
+  if (!own) return { title, action: `Текущий номер гостя с этой ночи за ним не закреплён: ${moveThem}` };
+  if (own.kept)
+    return {
+      title: `${title}: гость остаётся в номере ${own.room.number}`,
+      action: `Гость остаётся в номере ${own.room.number}: ночи с ${from} закреплены за ним, запланированный номер освобождён`,
+    };
+  return {
+    title,
+    action: `Номер ${own.room.number}, где живёт гость, с ${from} уже занят (${own.taken}): ${moveThem}`,
+  };
+}
 
 export async function notifyMoveSkipped(
   notifications: Pick<NotificationsService, 'notify'>,
   trx: Knex.Transaction,
   booking: Booking,
-  skipped: { roomId: string; from: string; why: string },
+  skipped: SkippedMove,
 ): Promise<void> {
+  const { title, action } = skippedAction(skipped);
   await notifications.notify(trx, booking.hotel_id, {
     type: 'booking_moved',
-    title: 'Запланированное переселение не выполнено',
-    body: `${describe(booking)}. ${skipped.why}. ${MOVE_SKIPPED_ACTION}`,
-    data: { booking_id: booking.id, room_id: booking.room_id, planned_room_id: skipped.roomId, card_reissue: false },
+    title,
+    body: `${describe(booking)}. ${skipped.why}. ${action}`,
+    data: {
+      booking_id: booking.id,
+      room_id: booking.room_id,
+      planned_room_id: skipped.roomId,
+      room_kept: skipped.own?.kept ?? false,
+      card_reissue: false,
+    },
     dedupeKey: `booking_move_skipped:${booking.id}:${skipped.from}:${skipped.roomId}`,
   });
 }
