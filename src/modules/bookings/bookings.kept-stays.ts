@@ -1,13 +1,10 @@
 import type { Knex } from 'knex';
 import { ConflictError } from '../../platform/errors';
-import type { Room } from '../rooms';
 import { exclusionViolation } from './bookings.clashes';
 import type { MoveDependencies } from './bookings.move-dependencies';
 import type { Segment, SegmentInput } from './bookings.segments-repository';
+import type { OwnRoom } from './bookings.staff-notices';
 import type { Booking } from './bookings.types';
-
-/** The guest's own room when a planned move is not carried out: kept for them from the plan's day, or not. */
-export type OwnRoom = { room: Room } & ({ kept: true; rooms: Segment[] } | { kept: false; taken: string });
 
 /** The stay's segments with the planned one given back to the guest's room, joined to its neighbours there. */
 export function keptSegments(segments: Segment[], planned: Segment, roomId: string): SegmentInput[] {

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { BookingAnnouncement } from '../../../workflows/contracts/bookings';
 import type { NotificationsService, NotificationType } from '../notifications';
-import type { OwnRoom } from './bookings.kept-stays';
+import type { Room } from '../rooms';
+import type { Segment } from './bookings.segments-repository';
 import type { Booking } from './bookings.types';
 
 function describe(booking: Booking): string {
@@ -71,6 +72,9 @@ export async function notifyMoved(
     dedupeKey: `booking_moved:${booking.id}:${booking.updated_at.toISOString()}`,
   });
 }
+
+/** The guest's own room when a planned move is not carried out: kept for them from the plan's day, or not. */
+export type OwnRoom = { room: Room } & ({ kept: true; rooms: Segment[] } | { kept: false; taken: string });
 
 /** A planned move the booking's workflow did not carry out at its time: why, and where the guest sleeps. */
 export interface SkippedMove {
