@@ -160,7 +160,7 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
      * them, staff screens see its nights move back from the planned room (`booking:moved`, not `now`).
      */
     async moveSkipped(trx: Knex.Transaction, booking: Booking, skipped: SkippedMove) {
-      if (skipped.own?.kept) {
+      if (skipped.own?.outcome === 'kept') {
         const back = { from: skipped.from, fromRoomId: skipped.roomId, toRoomId: booking.room_id, now: false };
         await publishMoved(trx, booking, { ...back, reason: bookingMessages.plannedMoveKept }, skipped.own.rooms);
       }

@@ -73,8 +73,16 @@ export async function notifyMoved(
   });
 }
 
-/** The guest's own room when a planned move is not carried out: kept for them from the plan's day, or not. */
-export type OwnRoom = { room: Room } & ({ kept: true; rooms: Segment[] } | { kept: false; taken: string });
+/**
+ * The guest's own room when a planned move is not carried out: kept for them from the plan's day; or not: held by
+ * another stay (the exclusion constraint, or a stay that used it in the time already past), unable to take them
+ * either (closed, under maintenance), or refused by what blocks hold.
+ */
+export type OwnRoom = { room: Room } & (
+  | { outcome: 'kept'; rooms: Segment[] }
+  | { outcome: 'taken'; by: Booking | undefined }
+  | { outcome: 'unusable' | 'refused'; reason: string }
+);
 
 /** A planned move the booking's workflow did not carry out at its time: why, and where the guest sleeps. */
 export interface SkippedMove {
@@ -82,8 +90,17 @@ export interface SkippedMove {
   roomId: string;
   from: string;
   why: string;
-  /** The guest's own room, when the planned one could not take them: kept for them, or taken (its nights over: none). */
+  /** The guest's own room, when the planned one could not take them (none: its nights over, or begun before today). */
   own?: OwnRoom;
+}
+
+/** What the guest's own room says of their nights from the plan's day, when it was not kept for them. */
+function ownRoomRefused(own: Exclude<OwnRoom, { outcome: 'kept' }>, from: string): string {
+  const room = `Номер ${own.room.number}, где живёт гость, с ${from}`;
+  if (own.outcome === 'taken')
+    return `${room} уже занят (${own.by ? `бронирование ${describe(own.by)}` : 'другое бронирование'})`;
+  if (own.outcome === 'unusable') return `${room} тоже не может его принять (${own.reason})`;
+  return `${room} не удалось закрепить за ним (${own.reason})`;
 }
 
 /**
@@ -95,17 +112,18 @@ function skippedAction({ from, own }: SkippedMove): { title: string; action: str
   const title = 'Запланированное переселение не выполнено';
   const moveThem = 'переселите гостя с сегодняшнего дня';
   if (!own) return { title, action: `Текущий номер гостя с этой ночи за ним не закреплён: ${moveThem}` };
-  if (own.kept)
+  if (own.outcome === 'kept')
     return {
       title: `${title}: гость остаётся в номере ${own.room.number}`,
       action: `Гость остаётся в номере ${own.room.number}: ночи с ${from} закреплены за ним, запланированный номер освобождён`,
     };
-  return {
-    title,
-    action: `Номер ${own.room.number}, где живёт гость, с ${from} уже занят (${own.taken}): ${moveThem}`,
-  };
+  return { title, action: `${ownRoomRefused(own, from)}: ${moveThem}` };
 }
 
+/**
+ * The notice of a skipped plan, once per plan and outcome: a later attempt (the plan signalled again, a retry) whose
+ * outcome differs, such as the guest's room kept once freed, tells the desk anew.
+ */
 export async function notifyMoveSkipped(
   notifications: Pick<NotificationsService, 'notify'>,
   trx: Knex.Transaction,
@@ -113,6 +131,7 @@ export async function notifyMoveSkipped(
   skipped: SkippedMove,
 ): Promise<void> {
   const { title, action } = skippedAction(skipped);
+  const outcome = skipped.own?.outcome ?? 'none';
   await notifications.notify(trx, booking.hotel_id, {
     type: 'booking_moved',
     title,
@@ -121,9 +140,9 @@ export async function notifyMoveSkipped(
       booking_id: booking.id,
       room_id: booking.room_id,
       planned_room_id: skipped.roomId,
-      room_kept: skipped.own?.kept ?? false,
+      room_kept: outcome === 'kept',
       card_reissue: false,
     },
-    dedupeKey: `booking_move_skipped:${booking.id}:${skipped.from}:${skipped.roomId}`,
+    dedupeKey: `booking_move_skipped:${booking.id}:${skipped.from}:${skipped.roomId}:${outcome}`,
   });
 }
