@@ -264,17 +264,23 @@ describe('a move planned for a later night, carried out by the booking workflow 
       .send({ status })
       .expect(200);
 
-  /** The desk's notice that the planned move of `id` was not carried out, once the workflow has come to it. */
-  const skippedNotice = (id: string) =>
+  /**
+   * The desk's notice that the planned move of `id` was not carried out (`kept`: one saying the guest stays in their
+   * room), once the workflow has come to it.
+   */
+  const skippedNotice = (id: string, kept = false) =>
     until(
       async () => {
         const inbox = await t.http.get(hotelPath('/notifications?limit=200')).set(as(owner.accessToken)).expect(200);
         return inbox.body.items.find(
-          (item: { type: string; data: { booking_id?: string; planned_room_id?: string } }) =>
-            item.type === 'booking_moved' && item.data.booking_id === id && item.data.planned_room_id,
+          (item: { type: string; data: { booking_id?: string; planned_room_id?: string; room_kept?: boolean } }) =>
+            item.type === 'booking_moved' &&
+            item.data.booking_id === id &&
+            item.data.planned_room_id &&
+            (!kept || item.data.room_kept),
         );
       },
-      { what: 'the desk told', timeoutMs: 30_000 },
+      { what: kept ? 'the desk told the guest stays' : 'the desk told', timeoutMs: 30_000 },
     );
 
   const read = async (id: string) =>
@@ -394,6 +400,67 @@ describe('a move planned for a later night, carried out by the booking workflow 
       .expect(200);
     const unusable = 'тоже не может его принять \\(Номер закрыт на обслуживание в эти даты\\)';
     await notKept(stay, new RegExp(`Номер .+, где живёт гость, с ${localDay(1)} ${unusable}: переселите гостя`));
+  });
+
+  it("the guest's room freed after a plan not kept: the plan signalled again keeps it to the end of the planned segment (A, B, C), the desk told anew", async () => {
+    const stay = await splitStay(t, 'Повторова');
+    const sold = await laterNightsIn(stay.a, 'Отменова').expect(201);
+    await notKept(stay, /уже занят \(бронирование Отменова Ольга/);
+    await t.http
+      .patch(hotelPath(`/bookings/${sold.body.id}`))
+      .set(as(owner.accessToken))
+      .send({ status: 'cancelled' })
+      .expect(200);
+    // The last night moved to a third room: the move's commit signals the stay's next plan again (B, tomorrow).
+    const c = await createRoom(t, owner, categoryId);
+    await move(stay.id, { room_id: c.id, from: localDay(2) }, due);
+    expect(await skippedNotice(stay.id, true)).toMatchObject({ data: { planned_room_id: stay.b, room_kept: true } });
+    expect((await read(stay.id)).rooms).toEqual([
+      expect.objectContaining({ room_id: stay.a, from: localDay(0), to: localDay(2) }),
+      expect.objectContaining({ room_id: c.id, from: localDay(2), to: localDay(3) }),
+    ]);
+  });
+
+  it('a stay of a block cancelled since, planned into a room of another category that closed: its own room kept', async () => {
+    const [own, planned] = [await createCategory(t, owner), await createCategory(t, owner)];
+    const [a, b] = [await createRoom(t, owner, own.id), await createRoom(t, owner, planned.id)];
+    const block = await t.http
+      .post(hotelPath('/blocks'))
+      .set(as(owner.accessToken))
+      .send({
+        name: 'Конференция',
+        status: 'definite',
+        allotment: [{ category_id: own.id, from: localDay(0), to: localDay(2), rooms: 1 }],
+      })
+      .expect(201);
+    const picked = await t.http
+      .post(hotelPath(`/blocks/${block.body.id}/pickup`))
+      .set(as(owner.accessToken))
+      .send({
+        guests: [
+          {
+            category_id: own.id,
+            check_in: localDay(0),
+            check_out: localDay(3),
+            room_id: a.id,
+            guest_last_name: 'Блокова',
+            guest_first_name: 'Вера',
+          },
+        ],
+      })
+      .expect(201);
+    const id = picked.body.bookings[0].id as string;
+    await move(id, { room_id: b.id, from: localDay(1) });
+    await t.http
+      .patch(hotelPath(`/blocks/${block.body.id}`))
+      .set(as(owner.accessToken))
+      .send({ status: 'cancelled' })
+      .expect(200);
+    await setStatus(b.id, 'closed');
+    await checkIn(id, due);
+    // The block no longer holds: the stay enters the holds as any stay would, and its room is free.
+    expect(await skippedNotice(id, true)).toMatchObject({ data: { planned_room_id: b.id, room_kept: true } });
+    expect((await read(id)).rooms).toEqual([expect.objectContaining({ room_id: a.id, to: localDay(3) })]);
   });
 
   it('a split stay the widget offered and a guest booked: moved into its second room by the workflow', async () => {
