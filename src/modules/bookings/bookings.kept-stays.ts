@@ -46,6 +46,13 @@ function claimedSpan(segments: Segment[], planned: Segment, roomId: string): Spa
   return { start: before?.room_id === roomId ? before.end_at : planned.start_at, end: planned.end_at };
 }
 
+/** Another stay held the guest's room in the time the keep gives it that is already past: the keep rolled back. */
+class UsedMeanwhile extends Error {
+  constructor(readonly by: Booking) {
+    super('room used meanwhile');
+  }
+}
+
 /** The block refused a stay of it (cancelled, or back to an inquiry): the stay is then any stay (`guard` agrees). */
 const blockNotHolding = (error: unknown) => error instanceof ConflictError && error.code === 'block_not_holding';
 
@@ -74,21 +81,35 @@ export function createStayKeeping({
     }
   }
 
-  /** Why the room could not be kept: the stay holding it (the exclusion constraint), or the holds' refusal. */
+  /**
+   * Why the room could not be kept: the stay holding it (the exclusion constraint) or having held it in the past time,
+   * or the holds' refusal.
+   */
   async function refusalOf(trx: Knex.Transaction, booking: Booking, claimed: Span, error: unknown) {
+    if (error instanceof UsedMeanwhile) return { outcome: 'taken' as const, by: error.by };
     if (error instanceof ConflictError) return { outcome: 'refused' as const, reason: error.message };
     if (!exclusionViolation(error)) throw error;
     const [by] = await repository.bookings.clashes(trx, booking.hotel_id, [booking.room_id], claimed, booking.id);
     return { outcome: 'taken' as const, by };
   }
 
-  /** Another stay that held the guest's room in the claimed time already past (checked out since included). */
-  async function usedMeanwhile(trx: Knex.Transaction, booking: Booking, claimed: Span) {
+  /**
+   * Another stay that held the guest's room in the claimed time already past, checked out since included (read after
+   * the write: a check-out committing meanwhile, which the exclusion constraint waited for, is seen).
+   */
+  async function assertUnused(savepoint: Knex.Transaction, booking: Booking, claimed: Span) {
     const now = new Date();
-    if (now <= claimed.start) return undefined;
+    if (now <= claimed.start) return;
     const past = { start: claimed.start, end: now < claimed.end ? now : claimed.end };
-    const [by] = await repository.bookings.clashes(trx, booking.hotel_id, [booking.room_id], past, booking.id, true);
-    return by;
+    const [by] = await repository.bookings.clashes(
+      savepoint,
+      booking.hotel_id,
+      [booking.room_id],
+      past,
+      booking.id,
+      true,
+    );
+    if (by) throw new UsedMeanwhile(by);
   }
 
   return async function keep(
@@ -101,8 +122,6 @@ export function createStayKeeping({
     const reason = unusable(own.room, planned, booking.guests_count);
     if (reason) return { room: own.room, outcome: 'unusable', reason };
     const claimed = claimedSpan(segments, planned, booking.room_id);
-    const used = await usedMeanwhile(trx, booking, claimed);
-    if (used) return { room: own.room, outcome: 'taken', by: used };
     const categoryId = own.category?.id;
     const nights = {
       start_at: planned.start_at,
@@ -128,6 +147,7 @@ export function createStayKeeping({
           booking.id,
           keptSegments(segments, planned, booking.room_id),
         );
+        await assertUnused(savepoint, booking, claimed);
         if (guarded) await holds.guard(savepoint, { ...booking, category_id: categoryId, ...nights });
         // A new version, as a move's: the stay's rooms changed.
         await repository.bookings.update(savepoint, booking.hotel_id, booking.id, {});
