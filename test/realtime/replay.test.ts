@@ -233,6 +233,26 @@ describe('realtime replay (?since=)', () => {
     expect(seqs(await untilTicks(afterPurge, 1))).toEqual([2]);
   });
 
+  it('a new client of a hotel whose every event was purged starts after them: reconnecting from there is no resync', async () => {
+    const owner = await registerHotel(t);
+    await publish(owner.hotelId, tick(1));
+    const [{ id: last }] = await t
+      .db('realtime_events')
+      .where({ hotel_id: owner.hotelId })
+      .update({ created_at: t.db.raw("now() - interval '25 hours'") })
+      .returning('id');
+    expect(await purgeRealtimeEvents(t.db)).toBeGreaterThanOrEqual(1);
+    const fresh = await connect(owner);
+    const start = idOf(await fresh.next(ofType('connected')));
+    expect(start).toBe(Number(last));
+    await fresh.close();
+    const again = await connect(owner, start);
+    await again.next(ofType('connected'));
+    await publish(owner.hotelId, tick(2));
+    expect((await again.next(ofType('test_tick'))).payload).toEqual({ seq: 2 });
+    expect(again.collected.map((m) => m.type)).toEqual(['connected', 'test_tick']);
+  });
+
   it('a since the hotel never reached gets resync; a malformed one is refused (400)', async () => {
     const position = await currentPosition(hotel);
     const ahead = await connect(hotel, position + 1_000_000);
