@@ -223,8 +223,9 @@ describe('realtime replay (?since=)', () => {
     const fine = await connect(owner, Number(rows[0].id));
     expect(seqs(await untilTicks(fine, 1))).toEqual([2]);
 
-    // Once purged, the gap is remembered per hotel.
-    expect(await purgeRealtimeEvents(t.db)).toBeGreaterThanOrEqual(1);
+    // Once purged, the gap is remembered per hotel. The purge's count is not this test's: on the shared stack the
+    // maintenance sweep (another file runs it) may have purged the row first.
+    await purgeRealtimeEvents(t.db);
     expect(await t.db('realtime_events').where({ id: rows[0].id }).first()).toBeUndefined();
     const purged = await connect(owner, since);
     await purged.next(ofType('connected'));
@@ -241,7 +242,8 @@ describe('realtime replay (?since=)', () => {
       .where({ hotel_id: owner.hotelId })
       .update({ created_at: t.db.raw("now() - interval '25 hours'") })
       .returning('id');
-    expect(await purgeRealtimeEvents(t.db)).toBeGreaterThanOrEqual(1);
+    await purgeRealtimeEvents(t.db);
+    expect(await t.db('realtime_events').where({ hotel_id: owner.hotelId }).first()).toBeUndefined();
     const fresh = await connect(owner);
     const start = idOf(await fresh.next(ofType('connected')));
     expect(start).toBe(Number(last));
