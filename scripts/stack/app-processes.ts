@@ -24,7 +24,18 @@ export function spawnEntryPoint(
     detached: true,
     stdio: ['ignore', output, output === 'inherit' ? 'inherit' : 'pipe'],
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A pipe nobody reads fills and then blocks the child's next write to stderr: it is drained, its tail kept to tell
+  // why the process failed.
+  let stderrTail = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString()).slice(-8192);
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      if (code !== null && code !== 0 && stderrTail) process.stderr.write(`${entry} exited ${code}:\n${stderrTail}\n`);
+      resolve(code);
+    }),
+  );
   return {
     child,
     async stop(graceMs = 15_000) {
