@@ -204,6 +204,28 @@ async function latenciesOf(client: Client, slugs: string[]) {
   };
 }
 
+/** B's pushes that took over 5 s: each one's history, the attempts of its send and why an earlier attempt ended. */
+async function slowPushes(client: Client, slug: string): Promise<string[]> {
+  const lines: string[] = [];
+  const query = `HotelSlug = '${slug}' AND WorkflowType = 'pushDelivery'`;
+  for await (const execution of client.workflow.list({ query })) {
+    const events = (await client.workflow.getHandle(execution.workflowId).fetchHistory()).events ?? [];
+    const at = (i: number) =>
+      Number(events[i]?.eventTime?.seconds ?? 0) * 1000 + (events[i]?.eventTime?.nanos ?? 0) / 1e6;
+    if (at(events.length - 1) - at(0) < 5000) continue;
+    const steps = events.map((event, i) => {
+      const started = event.activityTaskStartedEventAttributes;
+      const detail = started
+        ? ` attempt ${started.attempt}${started.lastFailure ? ` after: ${started.lastFailure.message}` : ''}`
+        : '';
+      const type = temporal.api.enums.v1.EventType[event.eventType!].replace('EVENT_TYPE_', '').toLowerCase();
+      return `+${((at(i) - at(0)) / 1000).toFixed(1)} s ${type}${detail}`;
+    });
+    lines.push(`  slow push ${execution.workflowId} started ${new Date(at(0)).toISOString()}: ${steps.join(', ')}`);
+  }
+  return lines;
+}
+
 function report(flooded: Flood, tasks: Awaited<ReturnType<typeof latenciesOf>>, seenGoneAt: number, b: Arrivals) {
   const made = flooded.latencies.length;
   return [
@@ -254,7 +276,7 @@ export async function benchSteady(env: NodeJS.ProcessEnv, db: Db, temporalAddres
       neighbour(b, push, env.MAIL_CATCHER_URL!, () => !flooding),
     ]);
     const tasks = await latenciesOf(new Client({ connection }), [a.slug, b.slug]);
-    return report(flooded, tasks, seenGoneAt, arrivals);
+    return [...report(flooded, tasks, seenGoneAt, arrivals), ...(await slowPushes(new Client({ connection }), b.slug))];
   } finally {
     await connection.close();
     await Promise.all([api.stop(), worker.stop()]);

@@ -7,8 +7,11 @@ import type { PushResponse, PushSubscriptionRow } from './push.types';
 
 /** How long a push service keeps a push for an offline device: a notification older than this is stale. */
 export const PUSH_TTL_SECONDS = 12 * 3600;
-/** One call to a push service, at most. */
-export const PUSH_TIMEOUT_MS = 15_000;
+/**
+ * One call to a push service, at most (no byte for this long: the request is abandoned and the attempt fails, to be
+ * retried). A push service answers within a second; this stays well under the attempt's 10 s (`PUSH_SEND_OPTIONS`).
+ */
+export const PUSH_TIMEOUT_MS = 5000;
 /** Retry-After is honoured within these bounds (absent or unreadable: a minute). */
 export const RETRY_AFTER_MIN_MS = 1000;
 export const RETRY_AFTER_MAX_MS = 3_600_000;
