@@ -34,11 +34,16 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
 /**
  * Sends one encrypted push (aes128gcm, RFC 8291) signed with the installation's VAPID key through the `web-push`
  * package. With `caFile`, that certificate is trusted besides the usual ones (the tests' fake push service).
+ * Connections are kept for the next push, and let go after PUSH_TIMEOUT_MS idle or a second before the service's
+ * announced `Keep-Alive: timeout` (node only honours that announcement under an agent timeout of its own), so a
+ * push is not written to a connection the service is closing.
  */
 export function createPushClient(vapid: VapidKeys, caFile?: string): PushClient {
-  const agent = caFile
-    ? new https.Agent({ keepAlive: true, ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')] })
-    : new https.Agent({ keepAlive: true });
+  const agent = new https.Agent({
+    keepAlive: true,
+    timeout: PUSH_TIMEOUT_MS,
+    ...(caFile && { ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')] }),
+  });
   return async (subscription, payload) => {
     try {
       const response = await sendNotification(
