@@ -204,6 +204,35 @@ async function latenciesOf(client: Client, slugs: string[]) {
   };
 }
 
+const SLOWEST_PUSHES = 3;
+
+/**
+ * The histories of B's slowest pushes (by the time from the workflow's start to its send's completion), event by
+ * event: which task waited, and whether the send was retried and why (an attempt the worker never ran ends by its
+ * start-to-close timeout).
+ */
+async function slowestPushes(client: Client, slug: string): Promise<string[]> {
+  const timelines: { sentAfter: number; line: string }[] = [];
+  const query = `HotelSlug = '${slug}' AND WorkflowType = 'pushDelivery'`;
+  for await (const execution of client.workflow.list({ query })) {
+    const events = (await client.workflow.getHandle(execution.workflowId).fetchHistory()).events ?? [];
+    const at = (i: number) =>
+      Number(events[i]?.eventTime?.seconds ?? 0) * 1000 + (events[i]?.eventTime?.nanos ?? 0) / 1e6;
+    const sent = events.findIndex((event) => event.activityTaskCompletedEventAttributes);
+    const steps = events.map((event, i) => {
+      const started = event.activityTaskStartedEventAttributes;
+      const detail = started
+        ? ` attempt ${started.attempt}${started.lastFailure ? ` after: ${started.lastFailure.message}` : ''}`
+        : '';
+      const type = temporal.api.enums.v1.EventType[event.eventType!].replace('EVENT_TYPE_', '').toLowerCase();
+      return `+${((at(i) - at(0)) / 1000).toFixed(1)} s ${type}${detail}`;
+    });
+    timelines.push({ sentAfter: at(sent) - at(0), line: `  ${execution.workflowId}: ${steps.join(', ')}` });
+  }
+  const slowest = timelines.sort((a, b) => b.sentAfter - a.sentAfter).slice(0, SLOWEST_PUSHES);
+  return [`hotel B's ${slowest.length} slowest pushes, workflow start ->`, ...slowest.map((one) => one.line)];
+}
+
 function report(flooded: Flood, tasks: Awaited<ReturnType<typeof latenciesOf>>, seenGoneAt: number, b: Arrivals) {
   const made = flooded.latencies.length;
   return [
@@ -254,7 +283,10 @@ export async function benchSteady(env: NodeJS.ProcessEnv, db: Db, temporalAddres
       neighbour(b, push, env.MAIL_CATCHER_URL!, () => !flooding),
     ]);
     const tasks = await latenciesOf(new Client({ connection }), [a.slug, b.slug]);
-    return report(flooded, tasks, seenGoneAt, arrivals);
+    return [
+      ...report(flooded, tasks, seenGoneAt, arrivals),
+      ...(await slowestPushes(new Client({ connection }), b.slug)),
+    ];
   } finally {
     await connection.close();
     await Promise.all([api.stop(), worker.stop()]);

@@ -228,6 +228,22 @@ describe('pushDelivery', () => {
     expect(fake.received().map((push) => push.endpoint)).toEqual([staffed.owner.endpoint]);
   });
 
+  // The jest timeout is the only clock: the old bounds (an attempt waited 15 s for an answer, then 5 s before the
+  // next) could not finish within it.
+  it('abandons an attempt the push service never answers and pushes again soon after', async () => {
+    const hotel = await registerHotel(t);
+    const owner = await device(hotel, hotel.accessToken);
+    fake.answer(owner.endpoint, { status: 'never' });
+    const notification = await created(hotel, { type: 'widget_booking', title: 'Бронь', body: '' });
+    expect(await deliver(hotel.hotelId, notification.id)).toEqual({ sent: 1, gone: 0, failed: 0 });
+    const [hung, retried, ...more] = fake.attempts(owner.endpoint);
+    expect(hung.status).toBeUndefined();
+    expect(hung.abandonedAt).toBeGreaterThan(hung.at);
+    expect(retried.status).toBe(201);
+    expect(more).toEqual([]);
+    expect(fake.received(owner.endpoint)).toHaveLength(1);
+  }, 14_000);
+
   it('refuses for good a device at an address the worker may not call', async () => {
     // The worker as deployed, which may not address private networks: the fake push service is on 127.0.0.1.
     const config = { ...t.config, allowPrivateOutbound: false };

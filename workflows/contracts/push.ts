@@ -42,16 +42,18 @@ export const PUSH_TARGETS_OPTIONS: ActivityOptions = {
 };
 
 /**
- * One send: an attempt lasts at most 30 s, then 5 s, 10 s, 20 s ... up to 10 minutes between attempts, 10 attempts
- * (about an hour): a push service down for a while is waited for; a notification is stale after that anyway.
+ * One send: an attempt lasts at most 10 s (two reads and one request of at most 5 s, `PUSH_TIMEOUT_MS`), so one that
+ * hangs, or that Temporal handed to a worker that never ran it, is given up soon and tried again after 1 s; then 2 s,
+ * 4 s ... up to 10 minutes between attempts, 15 attempts (about an hour): a push service down for a while is waited
+ * for; a notification is stale after that anyway.
  */
 export const PUSH_SEND_OPTIONS: ActivityOptions = {
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds',
   retry: {
-    initialInterval: '5 seconds',
+    initialInterval: '1 second',
     backoffCoefficient: 2,
     maximumInterval: '10 minutes',
-    maximumAttempts: 10,
+    maximumAttempts: 15,
     nonRetryableErrorTypes: [PUSH_REFUSED],
   },
 };

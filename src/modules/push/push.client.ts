@@ -7,8 +7,11 @@ import type { PushResponse, PushSubscriptionRow } from './push.types';
 
 /** How long a push service keeps a push for an offline device: a notification older than this is stale. */
 export const PUSH_TTL_SECONDS = 12 * 3600;
-/** One call to a push service, at most. */
-export const PUSH_TIMEOUT_MS = 15_000;
+/**
+ * One call to a push service, at most (no byte for this long: the request is abandoned and the attempt fails, to be
+ * retried). A push service answers within a second; this stays well under the attempt's 10 s (`PUSH_SEND_OPTIONS`).
+ */
+export const PUSH_TIMEOUT_MS = 5000;
 /** Retry-After is honoured within these bounds (absent or unreadable: a minute). */
 export const RETRY_AFTER_MIN_MS = 1000;
 export const RETRY_AFTER_MAX_MS = 3_600_000;
@@ -31,11 +34,16 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
 /**
  * Sends one encrypted push (aes128gcm, RFC 8291) signed with the installation's VAPID key through the `web-push`
  * package. With `caFile`, that certificate is trusted besides the usual ones (the tests' fake push service).
+ * Connections are kept for the next push, and let go after PUSH_TIMEOUT_MS idle or a second before the service's
+ * announced `Keep-Alive: timeout` (node only honours that announcement under an agent timeout of its own), so a
+ * push is not written to a connection the service is closing.
  */
 export function createPushClient(vapid: VapidKeys, caFile?: string): PushClient {
-  const agent = caFile
-    ? new https.Agent({ keepAlive: true, ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')] })
-    : new https.Agent({ keepAlive: true });
+  const agent = new https.Agent({
+    keepAlive: true,
+    timeout: PUSH_TIMEOUT_MS,
+    ...(caFile && { ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')] }),
+  });
   return async (subscription, payload) => {
     try {
       const response = await sendNotification(

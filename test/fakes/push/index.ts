@@ -5,6 +5,7 @@ export {
   type FakePushService,
   type FakePushServiceOptions,
   type IssuedSubscription,
+  type PushAttempt,
   type ReceivedPush,
   type Scripted,
 } from './server';

@@ -35,11 +35,25 @@ export interface ReceivedPush {
   at: number;
 }
 
-/** An answer other than 201 for an endpoint's next pushes (`times`, default once). */
+/**
+ * An answer other than 201 for an endpoint's next pushes (`times`, default once). `never`: the push is read and left
+ * unanswered, as by a service that hangs, until the sender gives up and closes the connection (or the fake closes).
+ */
 export interface Scripted {
-  status: number;
+  status: number | 'never';
   retryAfter?: string;
   times?: number;
+}
+
+/** One push request that reached an endpoint, whatever became of it. */
+export interface PushAttempt {
+  endpoint: string;
+  /** When it arrived, ms since the epoch. */
+  at: number;
+  /** The status answered; undefined while unanswered. */
+  status?: number;
+  /** When the sender closed the connection without waiting for an answer, ms since the epoch. */
+  abandonedAt?: number;
 }
 
 /** A subscription the service issued, as its inbox shows it. */
@@ -77,6 +91,8 @@ export interface FakePushService {
   subscriptions(): IssuedSubscription[];
   /** Pushes delivered (decrypted) so far, oldest first; to one endpoint when given. */
   received(endpoint?: string): ReceivedPush[];
+  /** Every push request so far, oldest first (to one endpoint when given): answered, unanswered or abandoned. */
+  attempts(endpoint?: string): PushAttempt[];
   /** Every request refused so far (bad VAPID, undecryptable, unknown endpoint), with why. */
   rejected(): { endpoint: string; status: number; reason: string }[];
   /** Answers the endpoint's next pushes with this status (410, 429 with Retry-After...) instead of accepting them. */
@@ -140,11 +156,19 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
   const scripts = new Map<string, Scripted[]>();
   const scriptedAt = new Map<string, number>();
   let received: ReceivedPush[] = [];
+  let attempts: PushAttempt[] = [];
   let rejected: { endpoint: string; status: number; reason: string }[] = [];
   let origin = '';
 
   const server = createServer({ key, cert }, (req, res) => {
     const endpoint = `${origin}${req.url ?? ''}`;
+    const attempt: PushAttempt = { endpoint, at: Date.now() };
+    attempts.push(attempt);
+    if (attempts.length > MAX_RECEIVED) attempts.shift();
+    res.once('finish', () => (attempt.status = res.statusCode));
+    res.once('close', () => {
+      if (!res.writableFinished) attempt.abandonedAt = Date.now();
+    });
     const refuse = (status: number, reason: string) => {
       rejected.push({ endpoint, status, reason });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(reason);
@@ -169,6 +193,7 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
         scripted.times = (scripted.times ?? 1) - 1;
         if (scripted.times <= 0) scripts.get(endpoint)!.shift();
         scriptedAt.set(endpoint, Date.now());
+        if (scripted.status === 'never') return undefined;
         if (scripted.status === 410 || scripted.status === 404) {
           receivers.delete(id!);
           save();
@@ -224,6 +249,7 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
         at: issued.get(id)?.at ?? 0,
       })),
     received: (endpoint) => received.filter((push) => endpoint === undefined || push.endpoint === endpoint),
+    attempts: (endpoint) => attempts.filter((attempt) => endpoint === undefined || attempt.endpoint === endpoint),
     rejected: () => [...rejected],
     answer(endpoint, scripted) {
       scripts.set(endpoint, [...(scripts.get(endpoint) ?? []), { ...scripted }]);
@@ -231,6 +257,7 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
     lastScriptedAt: (endpoint) => scriptedAt.get(endpoint),
     reset() {
       received = [];
+      attempts = [];
       rejected = [];
       scripts.clear();
     },
