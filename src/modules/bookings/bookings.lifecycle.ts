@@ -176,10 +176,13 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
   }
 
   return {
-    /** A booking just written: its workflow starts (told a split stay's planned move), staff are notified and their screens show it, in its transaction. */
-    async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
+    /**
+     * A booking just written: its workflow starts (told a split stay's planned move: `split`, only such a stay has
+     * one), staff are notified and their screens show it, in its transaction.
+     */
+    async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string, split = false) {
       await effects.startWorkflow(trx, booking, hotelSlug);
-      await tellPlan(trx, booking, hotelSlug);
+      if (split) await tellPlan(trx, booking, hotelSlug);
       await effects.notifyStaff(trx, booking, { event: 'created' });
       await effects.announce(trx, booking, 'booking_created');
     },

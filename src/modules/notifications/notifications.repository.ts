@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
+import { EVENT_MAX_RECIPIENT_IDS, notificationCreated } from './notifications.events';
 import type {
   HotelRole,
   InboxFilter,
@@ -39,24 +40,71 @@ export const notificationsRepository = {
       .orderBy('created_at', 'desc')
       .limit(limit),
 
-  async insert(
+  /**
+   * Inserts a notification (nothing when its dedupe key is taken) and, in the same statement, its delivery: to the hotel's active staff (oldest accounts first, only those
+   * of `userIds` when given) whose role receives the type, the hotel's stored choice for the role or else its default
+   * (`defaults`: each role's, as `effectiveSettings` decides); when it has recipients, its `notification:new` event
+   * (to the recipients' sockets only when `userIds` addressed it). Undefined when the dedupe key was taken: nothing
+   * is written.
+   */
+  async insertDelivered(
     trx: Knex.Transaction,
     hotelId: string,
-    input: Pick<NotificationInput, 'type' | 'title' | 'body' | 'dedupeKey'> & { data: Record<string, unknown> },
-  ): Promise<Notification | undefined> {
-    const [row] = await trx<Notification>('notifications')
-      .insert({
-        hotel_id: hotelId,
-        type: input.type,
-        title: input.title,
-        body: input.body,
-        data: input.data,
-        dedupe_key: input.dedupeKey ?? null,
-      })
-      .onConflict(trx.raw('(hotel_id, dedupe_key) WHERE dedupe_key IS NOT NULL'))
-      .ignore()
-      .returning('*');
-    return row;
+    input: Pick<NotificationInput, 'type' | 'title' | 'body' | 'dedupeKey' | 'userIds'> & {
+      data: Record<string, unknown>;
+    },
+    defaults: readonly { role: HotelRole; receives: boolean }[],
+  ): Promise<{ id: string; recipient_ids: string[] } | undefined> {
+    const addressed = input.userIds !== undefined;
+    const event = notificationCreated.publishFrom(
+      trx,
+      trx.raw(
+        `SELECT m.hotel_id, CASE WHEN ? THEN (SELECT array_agg(a.id ORDER BY a.place) FROM audience a) END AS audience,
+           jsonb_build_object('notification_id', m.id, 'type', m.type, 'title', m.title,
+             'recipient_ids', (SELECT jsonb_agg(a.id ORDER BY a.place) FROM audience a WHERE a.place <= ?),
+             'recipients_truncated', (SELECT count(*) FROM audience) > ?) AS payload
+         FROM made m WHERE EXISTS (SELECT 1 FROM audience)`,
+        [addressed, EVENT_MAX_RECIPIENT_IDS, EVENT_MAX_RECIPIENT_IDS],
+      ),
+    );
+    const { rows } = await trx.raw(
+      `WITH made AS (
+         INSERT INTO notifications (hotel_id, type, title, body, data, dedupe_key) VALUES (?, ?, ?, ?, ?::jsonb, ?)
+         ON CONFLICT (hotel_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+         RETURNING hotel_id, id, type, title, created_at
+       ), roles AS (
+         SELECT d.role FROM unnest(?::text[], ?::boolean[]) AS d(role, receives)
+           LEFT JOIN notification_settings s ON s.hotel_id = ? AND s.role = d.role
+         WHERE CASE WHEN jsonb_typeof(s.settings -> ?) = 'boolean' THEN (s.settings ->> ?)::boolean ELSE d.receives END
+       ), audience AS (
+         SELECT u.id, row_number() OVER (ORDER BY u.created_at, u.id) AS place FROM users u
+         WHERE u.hotel_id = ? AND u.active AND u.role IN (SELECT role FROM roles) AND EXISTS (SELECT 1 FROM made)
+           AND (NOT ? OR u.id = ANY(?::uuid[]))
+       ), delivered AS (
+         INSERT INTO notification_recipients (hotel_id, notification_id, user_id, created_at)
+         SELECT m.hotel_id, m.id, a.id, m.created_at FROM made m CROSS JOIN audience a
+       ), event AS (?)
+       SELECT m.id, coalesce((SELECT array_agg(a.id::text ORDER BY a.place) FROM audience a), '{}') AS recipient_ids
+       FROM made m`,
+      [
+        hotelId,
+        input.type,
+        input.title,
+        input.body,
+        JSON.stringify(input.data),
+        input.dedupeKey ?? null,
+        defaults.map((role) => role.role),
+        defaults.map((role) => role.receives),
+        hotelId,
+        input.type,
+        input.type,
+        hotelId,
+        addressed,
+        input.userIds ?? [],
+        event,
+      ],
+    );
+    return (rows as { id: string; recipient_ids: string[] }[])[0];
   },
 
   /** Inserts notifications whose ids the caller chose: answered in the order given. */
@@ -164,39 +212,6 @@ export const recipientsRepository = {
       .forUpdate()
       .select('notification_id');
     return new Set(rows.map((row) => row.notification_id));
-  },
-
-  /**
-   * Delivers the notification to the hotel's active staff of `roles` (limited to `userIds` when given). Returns the
-   * recipients' user ids.
-   */
-  async insertFor(
-    trx: Knex.Transaction,
-    hotelId: string,
-    notification: Pick<Notification, 'id' | 'created_at'>,
-    roles: readonly HotelRole[],
-    userIds?: readonly string[],
-  ): Promise<string[]> {
-    if (roles.length === 0 || userIds?.length === 0) return [];
-    const audience = audienceQuery(trx, hotelId, roles, userIds).select(
-      trx.raw('?::uuid', [hotelId]),
-      trx.raw('?::uuid', [notification.id]),
-      'id',
-      trx.raw('?::timestamptz', [notification.created_at]),
-    );
-    const rows: Array<{ user_id: string }> = await trx
-      .into(
-        trx.raw('?? (??, ??, ??, ??)', [
-          'notification_recipients',
-          'hotel_id',
-          'notification_id',
-          'user_id',
-          'created_at',
-        ]),
-      )
-      .insert(audience)
-      .returning('user_id');
-    return rows.map((row) => row.user_id);
   },
 
   /** Delivers each notification to its one user. */

@@ -8,7 +8,7 @@ import {
   notificationsRepository,
   recipientsRepository,
 } from './notifications.repository';
-import { EVENT_MAX_RECIPIENT_IDS, notificationCreated } from './notifications.events';
+import { notificationCreated } from './notifications.events';
 import { notificationInput, notificationRevision, personalNotification } from './notifications.schemas';
 import {
   NOTIFICATION_ROLES,
@@ -35,7 +35,10 @@ export const notificationMessages = {
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
 
-/** The settings in effect: the hotel's explicit choices over the defaults of each role, for every known type. */
+/**
+ * The settings in effect: the hotel's explicit choices over the defaults of each role, for every known type (`notify`
+ * decides the same in its statement: see `insertDelivered`).
+ */
 export function effectiveSettings(rows: readonly Pick<NotificationSettingsRow, 'role' | 'settings'>[]) {
   const stored = new Map(rows.map((row) => [row.role, row.settings]));
   const settings = {} as NotificationSettings;
@@ -110,39 +113,23 @@ function createNotifier(channels: readonly NotificationChannel[]) {
       input,
       'body',
     );
-    const notification = await notificationsRepository.insert(trx, hotelId, {
-      type,
-      title,
-      body,
-      dedupeKey,
-      data: data ?? {},
-    });
-    if (!notification) {
+    // One statement: the notification, its recipients by the hotel's settings, and its event.
+    const made = await notificationsRepository.insertDelivered(
+      trx,
+      hotelId,
+      { type, title, body, dedupeKey, userIds, data: data ?? {} },
+      NOTIFICATION_ROLES.map((role) => ({ role, receives: ROLE_DEFAULTS[role].includes(type) })),
+    );
+    if (!made) {
       return {
         id: await notificationsRepository.idByDedupeKey(trx, hotelId, dedupeKey!),
         recipients: 0,
         created: false,
       };
     }
-    const roles = await rolesReceiving(trx, hotelId, type);
-    const recipientIds = await recipientsRepository.insertFor(trx, hotelId, notification, roles, userIds);
-    if (recipientIds.length > 0) {
-      await notificationCreated.publish(
-        trx,
-        hotelId,
-        {
-          notification_id: notification.id,
-          type,
-          title,
-          recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
-          recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
-        },
-        // Addressed to some users (a chat conversation's members): its title reaches their sockets only.
-        userIds ? { audience: recipientIds } : undefined,
-      );
-      await delivered(trx, hotelId, [{ notificationId: notification.id, recipientIds }]);
-    }
-    return { id: notification.id, recipients: recipientIds.length, created: true };
+    const { id, recipient_ids: recipientIds } = made;
+    if (recipientIds.length > 0) await delivered(trx, hotelId, [{ notificationId: id, recipientIds }]);
+    return { id, recipients: recipientIds.length, created: true };
   }
 
   /**

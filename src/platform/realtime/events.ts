@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import type { Knex } from 'knex';
 import type { DbOrTrx } from '../db/knex';
 
 /** The PostgreSQL channel every API replica listens on for staff realtime events. */
@@ -63,6 +64,18 @@ export async function publishHotelEvent(conn: DbOrTrx, hotelId: string, event: H
 }
 
 /**
+ * {@link publishHotelEvent} as a part of a larger statement (a data-modifying CTE), for a writer whose event is made of
+ * what the same statement writes: one event of `type` per row of `rows`, a query over the statement's other parts
+ * with the columns `hotel_id`, `payload` (jsonb) and `audience` (uuid[]; null: every socket of the hotel).
+ */
+export function publishHotelEventsFrom(conn: DbOrTrx, type: string, rows: Knex.Raw): Knex.Raw {
+  return conn.raw(
+    'INSERT INTO realtime_events (hotel_id, type, payload, audience) SELECT e.hotel_id, ?, e.payload, e.audience FROM (?) AS e',
+    [type, rows],
+  );
+}
+
+/**
  * Sends an event to the hotel's connected staff without storing it (presence, typing: worthless a few seconds later).
  * Inside a transaction it leaves at commit; it is never replayed, and a socket gets it with its current position as
  * `id`. Too large for pg_notify, it is dropped (such events are a few ids).
@@ -101,6 +114,8 @@ export interface HotelEventKind<Payload extends object> {
   summary: string;
   payload: Joi.ObjectSchema;
   publish(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
+  /** Publishes it from within a larger statement: see {@link publishHotelEventsFrom} (`rows` must make `Payload`s). */
+  publishFrom(conn: DbOrTrx, rows: Knex.Raw): Knex.Raw;
   /** Sends it without storing it: see {@link signalHotelEvent}. */
   signal(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
 }
@@ -116,6 +131,7 @@ export function defineHotelEvent<Payload extends object>(
     payload,
     publish: (conn, hotelId, body, to) =>
       publishHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
+    publishFrom: (conn, rows) => publishHotelEventsFrom(conn, type, rows),
     signal: (conn, hotelId, body, to) =>
       signalHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
   };

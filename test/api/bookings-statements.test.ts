@@ -1,0 +1,89 @@
+import { createTestApp, type TestApp } from '../helpers/app';
+import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
+import { createCategory, createRoom } from '../helpers/structure';
+
+/**
+ * The database work of a booking's creation, counted in statements (its cost per answer under load: each is a round
+ * trip while the transaction holds its connection). Figures of speed are the bench's (`BENCH=bookings`).
+ */
+let t: TestApp;
+let owner: RegisteredHotel;
+beforeAll(async () => {
+  t = createTestApp();
+  owner = await registerHotel(t);
+  await addStaff(t, owner, 'receptionist');
+});
+afterAll(() => t.close());
+
+interface Statement {
+  sql: string;
+  __knexTxId?: string;
+}
+
+/** The statements of the transaction that inserted the booking, between its BEGIN and COMMIT. */
+async function creationStatements(body: Record<string, unknown>) {
+  const seen: Statement[] = [];
+  const listener = (statement: Statement) => seen.push(statement);
+  t.db.on('query', listener);
+  try {
+    const response = await t.http
+      .post(`/api/hotels/${owner.slug}/bookings`)
+      .set(as(owner.accessToken))
+      .send({ guest_last_name: 'Счётов', guest_first_name: 'Пётр', price: 1000, ...body })
+      .expect(201);
+    const transaction = seen.find((statement) => /insert into "bookings"/i.test(statement.sql))?.__knexTxId;
+    const statements = seen
+      .filter((statement) => transaction && statement.__knexTxId === transaction)
+      .map((statement) => statement.sql)
+      .filter((sql) => !/^(BEGIN|COMMIT)/i.test(sql));
+    return { booking: response.body as { id: string }, statements };
+  } finally {
+    t.db.off('query', listener);
+  }
+}
+
+describe("a booking's creation", () => {
+  it('in one room: 11 statements, none reading its segments, its notification and event made by one', async () => {
+    const category = await createCategory(t, owner);
+    const room = await createRoom(t, owner, category.id);
+    const { booking, statements } = await creationStatements({
+      room_id: room.id,
+      check_in: '2027-05-10',
+      check_out: '2027-05-12',
+    });
+    expect(statements).toHaveLength(11);
+    expect(statements.filter((sql) => /booking_rooms/.test(sql))).toEqual([]);
+    expect(statements.filter((sql) => /notification/.test(sql))).toHaveLength(1);
+
+    // What the statement wrote is there when the answer is: the notification, for both staff, in their lists.
+    const staff = await t
+      .db('users')
+      .where({ hotel_id: owner.hotelId, active: true })
+      .orderBy('created_at')
+      .pluck('id');
+    const [made] = await t
+      .db('notifications')
+      .where({ hotel_id: owner.hotelId, dedupe_key: `booking_created:${booking.id}` });
+    const recipients = await t.db('notification_recipients').where({ notification_id: made.id }).pluck('user_id');
+    expect([...recipients].sort()).toEqual([...staff].sort());
+    // Its event names them oldest account first, to every socket of the hotel.
+    const [event] = await t
+      .db('realtime_events')
+      .where({ hotel_id: owner.hotelId, type: 'notification:new' })
+      .whereRaw("payload->>'notification_id' = ?", [made.id]);
+    expect(event).toMatchObject({
+      audience: null,
+      payload: {
+        notification_id: made.id,
+        type: 'booking_created',
+        title: made.title,
+        recipient_ids: staff,
+        recipients_truncated: false,
+      },
+    });
+    const inbox = await t.http.get(`/api/hotels/${owner.slug}/notifications`).set(as(owner.accessToken)).expect(200);
+    expect(inbox.body.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: made.id, type: 'booking_created' })]),
+    );
+  });
+});
