@@ -43,7 +43,7 @@ async function creationStatements(body: Record<string, unknown>) {
 }
 
 describe("a booking's creation", () => {
-  it('in one room: 11 statements, none reading its segments, its notification and event made by one', async () => {
+  it("in one room: 10 statements, none reading its segments; its notification and event by one, its workflow's start and its event by another", async () => {
     const category = await createCategory(t, owner);
     const room = await createRoom(t, owner, category.id);
     const { booking, statements } = await creationStatements({
@@ -51,7 +51,7 @@ describe("a booking's creation", () => {
       check_in: '2027-05-10',
       check_out: '2027-05-12',
     });
-    expect(statements).toHaveLength(11);
+    expect(statements).toHaveLength(10);
     expect(statements.filter((sql) => /booking_rooms/.test(sql))).toEqual([]);
     expect(statements.filter((sql) => /notification/.test(sql))).toHaveLength(1);
 
@@ -81,6 +81,15 @@ describe("a booking's creation", () => {
         recipients_truncated: false,
       },
     });
+    // The booking's own event follows, in the order of old, and its workflow's start is queued.
+    const [created] = await t
+      .db('realtime_events')
+      .where({ hotel_id: owner.hotelId, type: 'booking_created' })
+      .whereRaw("payload->>'booking_id' = ?", [booking.id]);
+    expect(created).toMatchObject({ audience: null, payload: { booking_id: booking.id, room_id: room.id } });
+    expect(Number(created.id)).toBeGreaterThan(Number(event.id));
+    const started = await t.db('outbox').whereRaw("message->>'workflowId' = ?", [`booking:${booking.id}`]);
+    expect(started).toEqual([expect.objectContaining({ message: expect.objectContaining({ kind: 'startWorkflow' }) })]);
     const inbox = await t.http.get(`/api/hotels/${owner.slug}/notifications`).set(as(owner.accessToken)).expect(200);
     expect(inbox.body.items).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: made.id, type: 'booking_created' })]),

@@ -177,14 +177,13 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
 
   return {
     /**
-     * A booking just written: its workflow starts (told a split stay's planned move: `split`, only such a stay has
-     * one), staff are notified and their screens show it, in its transaction.
+     * A booking just written, in its transaction: staff are notified, its workflow starts and their screens show it
+     * (one statement), and the workflow is told a split stay's planned move (`split`: only such a stay has one).
      */
     async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string, split = false) {
+      await effects.notifyStaff(trx, booking, { event: 'created' });
       await effects.startWorkflow(trx, booking, hotelSlug);
       if (split) await tellPlan(trx, booking, hotelSlug);
-      await effects.notifyStaff(trx, booking, { event: 'created' });
-      await effects.announce(trx, booking, 'booking_created');
     },
     change,
     changeIn,

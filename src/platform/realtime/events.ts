@@ -116,6 +116,8 @@ export interface HotelEventKind<Payload extends object> {
   publish(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
   /** Publishes it from within a larger statement: see {@link publishHotelEventsFrom} (`rows` must make `Payload`s). */
   publishFrom(conn: DbOrTrx, rows: Knex.Raw): Knex.Raw;
+  /** `publish` as a part of a larger statement (a data-modifying CTE), for a write that goes with another. */
+  publishing(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Knex.Raw;
   /** Sends it without storing it: see {@link signalHotelEvent}. */
   signal(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
 }
@@ -132,6 +134,16 @@ export function defineHotelEvent<Payload extends object>(
     publish: (conn, hotelId, body, to) =>
       publishHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
     publishFrom: (conn, rows) => publishHotelEventsFrom(conn, type, rows),
+    publishing: (conn, hotelId, body, to) =>
+      publishHotelEventsFrom(
+        conn,
+        type,
+        conn.raw('SELECT ?::uuid AS hotel_id, ?::jsonb AS payload, ?::uuid[] AS audience', [
+          hotelId,
+          JSON.stringify(body),
+          to?.audience ? [...to.audience] : null,
+        ]),
+      ),
     signal: (conn, hotelId, body, to) =>
       signalHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
   };
