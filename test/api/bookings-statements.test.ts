@@ -17,10 +17,14 @@ afterAll(() => t.close());
 
 interface Statement {
   sql: string;
-  __knexTxId?: string;
+  /** The connection's id: a transaction's statements, its savepoints' too, all run on its one connection. */
+  __knexUid?: string;
 }
 
-/** The statements of the transaction that inserted the booking, between its BEGIN and COMMIT. */
+/**
+ * The statements of the transaction that inserted the booking: those of its connection between the BEGIN before the
+ * insert and the COMMIT after it (not by knex's transaction id, which a savepoint's nested transaction replaces).
+ */
 async function creationStatements(body: Record<string, unknown>) {
   const seen: Statement[] = [];
   const listener = (statement: Statement) => seen.push(statement);
@@ -31,11 +35,14 @@ async function creationStatements(body: Record<string, unknown>) {
       .set(as(owner.accessToken))
       .send({ guest_last_name: 'Счётов', guest_first_name: 'Пётр', price: 1000, ...body })
       .expect(201);
-    const transaction = seen.find((statement) => /insert into "bookings"/i.test(statement.sql))?.__knexTxId;
-    const statements = seen
-      .filter((statement) => transaction && statement.__knexTxId === transaction)
-      .map((statement) => statement.sql)
-      .filter((sql) => !/^(BEGIN|COMMIT)/i.test(sql));
+    const insert = seen.findIndex((statement) => /insert into "bookings"/i.test(statement.sql));
+    const connection = seen[insert].__knexUid;
+    const ours = seen.map((statement, index) => ({ ...statement, index })).filter((s) => s.__knexUid === connection);
+    const begin = ours.findLast((statement) => statement.index < insert && /^BEGIN/i.test(statement.sql))!;
+    const commit = ours.find((statement) => statement.index > insert && /^COMMIT/i.test(statement.sql))!;
+    const statements = ours
+      .filter((statement) => statement.index > begin.index && statement.index < commit.index)
+      .map((statement) => statement.sql);
     return { booking: response.body as { id: string }, statements };
   } finally {
     t.db.off('query', listener);
@@ -52,6 +59,8 @@ describe("a booking's creation", () => {
       check_out: '2027-05-12',
     });
     expect(statements).toHaveLength(10);
+    // No savepoint (a nested transaction): each would be two more statements.
+    expect(statements.filter((sql) => /SAVEPOINT/i.test(sql))).toEqual([]);
     expect(statements.filter((sql) => /booking_rooms/.test(sql))).toEqual([]);
     expect(statements.filter((sql) => /notification/.test(sql))).toHaveLength(1);
 

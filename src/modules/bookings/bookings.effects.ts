@@ -37,7 +37,7 @@ function stayOf(booking: Booking) {
   };
 }
 
-/** What `announce` shows: a booking's changes (its creation is shown with its workflow's start: `startWorkflow`). */
+/** What `announce` shows: a booking's changes (its creation is shown with its workflow's start: `startAndAnnounce`). */
 const announced = { booking_updated: bookingUpdated } as const;
 
 export function announceBooking(trx: DbOrTrx, booking: Booking, type: keyof typeof announced, changes: object = {}) {
@@ -123,8 +123,9 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
     /**
      * The booking's workflow (`bookingLife`) starts with the booking, told what its creation must send (searchable
      * in Temporal by hotel and booking id), and staff screens are told it was made (`booking_created`): one statement.
+     * For a booking's creation only (`begin`): any other caller would announce a booking that was not just made.
      */
-    async startWorkflow(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
+    async startAndAnnounce(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
       const effects = await followers.effectsOf(trx, booking);
       return enqueueOutbox(
         trx,
@@ -135,8 +136,7 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
           { HotelSlug: hotelSlug, BookingId: booking.id },
           bookingMemo(booking, hotelSlug),
         ),
-        0,
-        bookingCreated.publishing(trx, booking.hotel_id, stayOf(booking)),
+        { alongside: bookingCreated.publishing(trx, booking.hotel_id, stayOf(booking)) },
       );
     },
 

@@ -44,7 +44,7 @@ export type LifecycleRepository = Pick<BookingsRepository, 'db' | 'transaction' 
 
 export interface LifecycleDependencies {
   repository: LifecycleRepository;
-  effects: Pick<BookingEffects, 'announce' | 'notifyStaff' | 'startWorkflow' | 'signalStatus'>;
+  effects: Pick<BookingEffects, 'announce' | 'notifyStaff' | 'startAndAnnounce' | 'signalStatus'>;
   /** The stay's planned room moves told to its workflow (a split stay created, a guest checked in). */
   tellPlan(trx: Knex.Transaction, booking: Booking, hotelSlug: string): Promise<void>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
@@ -182,7 +182,7 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
      */
     async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string, split = false) {
       await effects.notifyStaff(trx, booking, { event: 'created' });
-      await effects.startWorkflow(trx, booking, hotelSlug);
+      await effects.startAndAnnounce(trx, booking, hotelSlug);
       if (split) await tellPlan(trx, booking, hotelSlug);
     },
     change,

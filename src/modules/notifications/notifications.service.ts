@@ -37,7 +37,7 @@ export const MAX_LIST_LIMIT = 200;
 
 /**
  * The settings in effect: the hotel's explicit choices over the defaults of each role, for every known type (`notify`
- * decides the same in its statement: see `insertDelivered`).
+ * and `notifyEach` decide the same in SQL, `rolesReceivingQuery` of the repository; a test proves they agree).
  */
 export function effectiveSettings(rows: readonly Pick<NotificationSettingsRow, 'role' | 'settings'>[]) {
   const stored = new Map(rows.map((row) => [row.role, row.settings]));
@@ -58,12 +58,6 @@ export function effectiveSettings(rows: readonly Pick<NotificationSettingsRow, '
 /** The hotel's notification settings in effect (for the push module too: push follows the same switches). */
 export async function notificationSettingsOf(conn: DbOrTrx, hotelId: string): Promise<NotificationSettings> {
   return effectiveSettings(await notificationSettingsRepository.list(conn, hotelId));
-}
-
-/** The roles of the hotel that receive `type`. */
-export async function rolesReceiving(conn: DbOrTrx, hotelId: string, type: NotificationType): Promise<HotelRole[]> {
-  const settings = await notificationSettingsOf(conn, hotelId);
-  return NOTIFICATION_ROLES.filter((role) => settings[role][type]);
 }
 
 /** Who received one notification just made (a channel delivers it to them elsewhere). */
@@ -114,12 +108,14 @@ function createNotifier(channels: readonly NotificationChannel[]) {
       'body',
     );
     // One statement: the notification, its recipients by the hotel's settings, and its event.
-    const made = await notificationsRepository.insertDelivered(
-      trx,
-      hotelId,
-      { type, title, body, dedupeKey, userIds, data: data ?? {} },
-      NOTIFICATION_ROLES.map((role) => ({ role, receives: ROLE_DEFAULTS[role].includes(type) })),
-    );
+    const made = await notificationsRepository.insertDelivered(trx, hotelId, {
+      type,
+      title,
+      body,
+      dedupeKey,
+      userIds,
+      data: data ?? {},
+    });
     if (!made) {
       return {
         id: await notificationsRepository.idByDedupeKey(trx, hotelId, dedupeKey!),
@@ -147,12 +143,11 @@ function createNotifier(channels: readonly NotificationChannel[]) {
     const made = new Map<string, string>();
     if (items.length === 0) return made;
     const checked = items.map((item) => validate<PersonalNotification>(personalNotification, item, 'body'));
-    const roles = await rolesReceiving(trx, hotelId, type);
     const receivers = new Set(
-      await recipientsRepository.audience(
+      await recipientsRepository.receiving(
         trx,
         hotelId,
-        roles,
+        type,
         checked.map((item) => item.userId),
       ),
     );
@@ -170,6 +165,7 @@ function createNotifier(channels: readonly NotificationChannel[]) {
     );
     for (const [index, row] of rows.entries()) {
       const { userId, title } = kept[index];
+      // The payload `notify` writes in SQL (`insertDelivered`), one shape: `notificationCreated`'s Joi schema.
       await notificationCreated.publish(
         trx,
         hotelId,
@@ -196,7 +192,7 @@ export async function receiversOf(
   type: NotificationType,
   userIds: readonly string[],
 ): Promise<string[]> {
-  return recipientsRepository.audience(conn, hotelId, await rolesReceiving(conn, hotelId, type), userIds);
+  return recipientsRepository.receiving(conn, hotelId, type, userIds);
 }
 
 /**

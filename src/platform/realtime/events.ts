@@ -54,24 +54,34 @@ export function reaches(event: Pick<HotelEvent, 'audience'>, userId: string): bo
  * that runs at commit numbers it in commit order and sends the notification. A rolled-back change emits nothing.
  */
 export async function publishHotelEvent(conn: DbOrTrx, hotelId: string, event: HotelEvent): Promise<void> {
-  // The id is provisional (negative) until the commit trigger gives the event its place in the hotel's order.
-  await conn('realtime_events').insert({
-    hotel_id: hotelId,
-    type: event.type,
-    payload: JSON.stringify(event.payload),
-    audience: event.audience ? [...event.audience] : null,
-  });
+  await publishingHotelEvent(conn, hotelId, event);
+}
+
+/** {@link publishHotelEvent} as a part of a larger statement (a data-modifying CTE), or run on its own. */
+function publishingHotelEvent(conn: DbOrTrx, hotelId: string, event: HotelEvent): Knex.Raw {
+  return publishHotelEventsFrom(
+    conn,
+    hotelId,
+    event.type,
+    conn.raw('SELECT ?::jsonb AS payload, ?::uuid[] AS audience', [
+      JSON.stringify(event.payload),
+      event.audience ? [...event.audience] : null,
+    ]),
+  );
 }
 
 /**
  * {@link publishHotelEvent} as a part of a larger statement (a data-modifying CTE), for a writer whose event is made of
- * what the same statement writes: one event of `type` per row of `rows`, a query over the statement's other parts
- * with the columns `hotel_id`, `payload` (jsonb) and `audience` (uuid[]; null: every socket of the hotel).
+ * what the same statement writes: one event of `type` for the hotel per row of `rows`, a query over the statement's
+ * other parts with the columns `payload` (jsonb) and `audience` (uuid[]; null: every socket of the hotel). The one
+ * insert of `realtime_events`.
  */
-export function publishHotelEventsFrom(conn: DbOrTrx, type: string, rows: Knex.Raw): Knex.Raw {
+export function publishHotelEventsFrom(conn: DbOrTrx, hotelId: string, type: string, rows: Knex.Raw): Knex.Raw {
+  // The id is provisional (negative) until the commit trigger gives the event its place in the hotel's order.
   return conn.raw(
-    'INSERT INTO realtime_events (hotel_id, type, payload, audience) SELECT e.hotel_id, ?, e.payload, e.audience FROM (?) AS e',
-    [type, rows],
+    `INSERT INTO realtime_events (hotel_id, type, payload, audience)
+     SELECT ?::uuid, ?, e.payload, e.audience FROM (?) AS e`,
+    [hotelId, type, rows],
   );
 }
 
@@ -115,9 +125,9 @@ export interface HotelEventKind<Payload extends object> {
   payload: Joi.ObjectSchema;
   publish(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
   /** Publishes it from within a larger statement: see {@link publishHotelEventsFrom} (`rows` must make `Payload`s). */
-  publishFrom(conn: DbOrTrx, rows: Knex.Raw): Knex.Raw;
-  /** `publish` as a part of a larger statement (a data-modifying CTE), for a write that goes with another. */
-  publishing(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Knex.Raw;
+  publishFrom(conn: DbOrTrx, hotelId: string, rows: Knex.Raw): Knex.Raw;
+  /** `publish` to every socket of the hotel as a part of a larger statement (a data-modifying CTE). */
+  publishing(conn: DbOrTrx, hotelId: string, payload: Payload): Knex.Raw;
   /** Sends it without storing it: see {@link signalHotelEvent}. */
   signal(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
 }
@@ -133,17 +143,9 @@ export function defineHotelEvent<Payload extends object>(
     payload,
     publish: (conn, hotelId, body, to) =>
       publishHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
-    publishFrom: (conn, rows) => publishHotelEventsFrom(conn, type, rows),
-    publishing: (conn, hotelId, body, to) =>
-      publishHotelEventsFrom(
-        conn,
-        type,
-        conn.raw('SELECT ?::uuid AS hotel_id, ?::jsonb AS payload, ?::uuid[] AS audience', [
-          hotelId,
-          JSON.stringify(body),
-          to?.audience ? [...to.audience] : null,
-        ]),
-      ),
+    publishFrom: (conn, hotelId, rows) => publishHotelEventsFrom(conn, hotelId, type, rows),
+    publishing: (conn, hotelId, body) =>
+      publishingHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown> }),
     signal: (conn, hotelId, body, to) =>
       signalHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
   };
