@@ -124,7 +124,7 @@ function recordingDoubles(requirePaymentCheckin: PaymentSettings['require_paymen
       done.push(`notify ${b.id} ${announcement.event === 'status' ? announcement.reason : announcement.event}`);
       return 0;
     },
-    startWorkflow: async (_trx, b, slug) => void done.push(`outbox start ${b.id} ${slug}`),
+    startAndAnnounce: async (_trx, b, slug) => void done.push(`outbox start ${b.id} ${slug}`),
     signalStatus: async (_trx, b, change, slug) =>
       void done.push(`outbox signal ${b.id} ${change.status} ${change.reason} ${slug}`),
   };

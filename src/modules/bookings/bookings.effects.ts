@@ -24,13 +24,9 @@ import type { Booking } from './bookings.types';
 
 /** What a booking's change tells others, in the transaction that makes it: staff screens, and its workflow. */
 
-export function announceBooking(
-  trx: DbOrTrx,
-  booking: Booking,
-  type: 'booking_created' | 'booking_updated',
-  changes: object = {},
-) {
-  const payload = {
+/** What staff screens are told of a booking. */
+function stayOf(booking: Booking) {
+  return {
     booking_id: booking.id,
     room_id: booking.room_id,
     status: booking.status,
@@ -39,9 +35,13 @@ export function announceBooking(
     start_at: booking.start_at,
     end_at: booking.end_at,
   };
-  return type === 'booking_created'
-    ? bookingCreated.publish(trx, booking.hotel_id, payload)
-    : bookingUpdated.publish(trx, booking.hotel_id, { ...payload, changes });
+}
+
+/** What `announce` shows: a booking's changes (its creation is shown with its workflow's start: `startAndAnnounce`). */
+const announced = { booking_updated: bookingUpdated } as const;
+
+export function announceBooking(trx: DbOrTrx, booking: Booking, type: keyof typeof announced, changes: object = {}) {
+  return announced[type].publish(trx, booking.hotel_id, { ...stayOf(booking), changes });
 }
 
 /** What an operator sees of the booking in the Temporal UI: its hotel, its id and the guest's initials. */
@@ -122,9 +122,10 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
 
     /**
      * The booking's workflow (`bookingLife`) starts with the booking, told what its creation must send (searchable
-     * in Temporal by hotel and booking id).
+     * in Temporal by hotel and booking id), and staff screens are told it was made (`booking_created`): one statement.
+     * For a booking's creation only (`begin`): any other caller would announce a booking that was not just made.
      */
-    async startWorkflow(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
+    async startAndAnnounce(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
       const effects = await followers.effectsOf(trx, booking);
       return enqueueOutbox(
         trx,
@@ -135,6 +136,7 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
           { HotelSlug: hotelSlug, BookingId: booking.id },
           bookingMemo(booking, hotelSlug),
         ),
+        { alongside: bookingCreated.publishing(trx, booking.hotel_id, stayOf(booking)) },
       );
     },
 

@@ -44,7 +44,7 @@ export type LifecycleRepository = Pick<BookingsRepository, 'db' | 'transaction' 
 
 export interface LifecycleDependencies {
   repository: LifecycleRepository;
-  effects: Pick<BookingEffects, 'announce' | 'notifyStaff' | 'startWorkflow' | 'signalStatus'>;
+  effects: Pick<BookingEffects, 'announce' | 'notifyStaff' | 'startAndAnnounce' | 'signalStatus'>;
   /** The stay's planned room moves told to its workflow (a split stay created, a guest checked in). */
   tellPlan(trx: Knex.Transaction, booking: Booking, hotelSlug: string): Promise<void>;
   housekeeping: Pick<HousekeepingService, 'createTurnoverTask'>;
@@ -176,12 +176,14 @@ export function createBookingLifecycle(dependencies: LifecycleDependencies) {
   }
 
   return {
-    /** A booking just written: its workflow starts (told a split stay's planned move), staff are notified and their screens show it, in its transaction. */
-    async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string) {
-      await effects.startWorkflow(trx, booking, hotelSlug);
-      await tellPlan(trx, booking, hotelSlug);
+    /**
+     * A booking just written, in its transaction: staff are notified, its workflow starts and their screens show it
+     * (one statement), and the workflow is told a split stay's planned move (`split`: only such a stay has one).
+     */
+    async begin(trx: Knex.Transaction, booking: Booking, hotelSlug: string, split = false) {
       await effects.notifyStaff(trx, booking, { event: 'created' });
-      await effects.announce(trx, booking, 'booking_created');
+      await effects.startAndAnnounce(trx, booking, hotelSlug);
+      if (split) await tellPlan(trx, booking, hotelSlug);
     },
     change,
     changeIn,

@@ -196,7 +196,7 @@ export function createBookingsService({
       const paid = { amount: input.paid_amount, method: 'other' as const, note: 'Оплата при бронировании' };
       created = (await bookingPayments.record(trx, created, paid, actor.userId)).booking;
     }
-    await lifecycle.begin(trx, created, actor.hotelSlug);
+    await lifecycle.begin(trx, created, actor.hotelSlug, Boolean(split));
     if (!split) return presentBooking(created);
     return {
       ...presentBooking(created),

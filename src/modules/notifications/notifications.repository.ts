@@ -1,13 +1,17 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../platform/db/knex';
-import type {
-  HotelRole,
-  InboxFilter,
-  InboxItem,
-  Notification,
-  NotificationInput,
-  NotificationSettingsRow,
-  RoleNotificationSettings,
+import { EVENT_MAX_RECIPIENT_IDS, notificationCreated } from './notifications.events';
+import {
+  NOTIFICATION_ROLES,
+  ROLE_DEFAULTS,
+  type HotelRole,
+  type InboxFilter,
+  type InboxItem,
+  type Notification,
+  type NotificationInput,
+  type NotificationSettingsRow,
+  type NotificationType,
+  type RoleNotificationSettings,
 } from './notifications.types';
 
 /** The columns of a user's view of a notification (`r` recipient row joined with `n` notification). */
@@ -39,24 +43,64 @@ export const notificationsRepository = {
       .orderBy('created_at', 'desc')
       .limit(limit),
 
-  async insert(
+  /**
+   * Inserts a notification (nothing when its dedupe key is taken) and, in the same statement, its delivery: to its
+   * audience (`audienceQuery`: the hotel's active staff whose role receives the type by `rolesReceivingQuery`, only
+   * those of `userIds` when given, oldest accounts first) and, when it has recipients, its `notification:new` event
+   * (to the recipients' sockets only when `userIds` addressed it). Undefined when the dedupe key was taken: nothing
+   * is written.
+   */
+  async insertDelivered(
     trx: Knex.Transaction,
     hotelId: string,
-    input: Pick<NotificationInput, 'type' | 'title' | 'body' | 'dedupeKey'> & { data: Record<string, unknown> },
-  ): Promise<Notification | undefined> {
-    const [row] = await trx<Notification>('notifications')
-      .insert({
-        hotel_id: hotelId,
-        type: input.type,
-        title: input.title,
-        body: input.body,
-        data: input.data,
-        dedupe_key: input.dedupeKey ?? null,
-      })
-      .onConflict(trx.raw('(hotel_id, dedupe_key) WHERE dedupe_key IS NOT NULL'))
-      .ignore()
-      .returning('*');
-    return row;
+    input: Pick<NotificationInput, 'type' | 'title' | 'body' | 'dedupeKey' | 'userIds'> & {
+      data: Record<string, unknown>;
+    },
+  ): Promise<{ id: string; recipient_ids: string[] } | undefined> {
+    const addressed = input.userIds !== undefined;
+    const audience = audienceQuery(trx, hotelId, rolesReceivingQuery(trx, hotelId, input.type), input.userIds).select(
+      'id',
+      trx.raw(`row_number() OVER (ORDER BY ${OLDEST_FIRST}) AS place`),
+    );
+    // The payload `notifyEach` publishes too, one shape: `notificationCreated`'s Joi schema (notifications.events.ts),
+    // from which the AsyncAPI document is made; the realtime tests' client (test/helpers/realtime.ts) checks every
+    // message received against that document (test/realtime/notifications-events.test.ts).
+    const event = notificationCreated.publishFrom(
+      trx,
+      hotelId,
+      trx.raw(
+        `SELECT CASE WHEN ? THEN (SELECT array_agg(a.id ORDER BY a.place) FROM audience a) END AS audience,
+           jsonb_build_object('notification_id', m.id, 'type', m.type, 'title', m.title,
+             'recipient_ids', (SELECT jsonb_agg(a.id ORDER BY a.place) FROM audience a WHERE a.place <= ?),
+             'recipients_truncated', (SELECT count(*) FROM audience) > ?) AS payload
+         FROM made m WHERE EXISTS (SELECT 1 FROM audience)`,
+        [addressed, EVENT_MAX_RECIPIENT_IDS, EVENT_MAX_RECIPIENT_IDS],
+      ),
+    );
+    const { rows } = await trx.raw(
+      `WITH made AS (
+         INSERT INTO notifications (hotel_id, type, title, body, data, dedupe_key) VALUES (?, ?, ?, ?, ?::jsonb, ?)
+         ON CONFLICT (hotel_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+         RETURNING hotel_id, id, type, title, created_at
+       ), audience AS (SELECT q.id, q.place FROM (?) q WHERE EXISTS (SELECT 1 FROM made)),
+       delivered AS (
+         INSERT INTO notification_recipients (hotel_id, notification_id, user_id, created_at)
+         SELECT m.hotel_id, m.id, a.id, m.created_at FROM made m CROSS JOIN audience a
+       ), event AS (?)
+       SELECT m.id, coalesce((SELECT array_agg(a.id::text ORDER BY a.place) FROM audience a), '{}') AS recipient_ids
+       FROM made m`,
+      [
+        hotelId,
+        input.type,
+        input.title,
+        input.body,
+        JSON.stringify(input.data),
+        input.dedupeKey ?? null,
+        audience,
+        event,
+      ],
+    );
+    return (rows as { id: string; recipient_ids: string[] }[])[0];
   },
 
   /** Inserts notifications whose ids the caller chose: answered in the order given. */
@@ -122,17 +166,49 @@ export const notificationsRepository = {
   },
 };
 
+/** The order of a notification's audience: oldest accounts first, ties by id. */
+const OLDEST_FIRST = 'created_at, id';
+
+/**
+ * The roles of the hotel that receive `type` (a query of one column, `role`): the hotel's stored choice for the role
+ * when it made one (a boolean), or else the role's default (ROLE_DEFAULTS). The rule `effectiveSettings` applies to
+ * the stored rows for the settings' screen and push (test/api/notifications-agreement.test.ts: they agree).
+ */
+function rolesReceivingQuery(db: DbOrTrx, hotelId: string, type: NotificationType): Knex.Raw {
+  return db.raw(
+    `SELECT d.role FROM unnest(?::text[], ?::boolean[]) AS d(role, receives)
+       LEFT JOIN notification_settings s ON s.hotel_id = ? AND s.role = d.role
+     WHERE CASE WHEN jsonb_typeof(s.settings -> ?) = 'boolean' THEN (s.settings ->> ?)::boolean ELSE d.receives END`,
+    [
+      [...NOTIFICATION_ROLES],
+      NOTIFICATION_ROLES.map((role) => ROLE_DEFAULTS[role].includes(type)),
+      hotelId,
+      type,
+      type,
+    ],
+  );
+}
+
 /** The hotel's active staff of `roles` (limited to `userIds` when given), oldest accounts first. */
-function audienceQuery(db: DbOrTrx, hotelId: string, roles: readonly HotelRole[], userIds?: readonly string[]) {
-  const query = db('users').where({ hotel_id: hotelId, active: true }).whereIn('role', roles).orderBy('created_at');
+function audienceQuery(
+  db: DbOrTrx,
+  hotelId: string,
+  roles: readonly HotelRole[] | Knex.Raw,
+  userIds?: readonly string[],
+) {
+  const query = db('users')
+    .where({ hotel_id: hotelId, active: true })
+    .whereIn('role', roles as HotelRole[])
+    .orderByRaw(OLDEST_FIRST);
   if (userIds) query.whereIn('id', userIds);
   return query;
 }
 
 export const recipientsRepository = {
-  /** Of `userIds`, the active staff of the hotel whose role is one of `roles`. */
-  async audience(db: DbOrTrx, hotelId: string, roles: readonly HotelRole[], userIds: readonly string[]) {
-    if (roles.length === 0 || userIds.length === 0) return [];
+  /** Of `userIds`, those `notify` would deliver `type` to: active staff of the hotel whose role receives it. */
+  async receiving(db: DbOrTrx, hotelId: string, type: NotificationType, userIds: readonly string[]) {
+    if (userIds.length === 0) return [];
+    const roles = rolesReceivingQuery(db, hotelId, type);
     const rows: { id: string }[] = await audienceQuery(db, hotelId, roles, userIds).select('id');
     return rows.map((row) => row.id);
   },
@@ -164,39 +240,6 @@ export const recipientsRepository = {
       .forUpdate()
       .select('notification_id');
     return new Set(rows.map((row) => row.notification_id));
-  },
-
-  /**
-   * Delivers the notification to the hotel's active staff of `roles` (limited to `userIds` when given). Returns the
-   * recipients' user ids.
-   */
-  async insertFor(
-    trx: Knex.Transaction,
-    hotelId: string,
-    notification: Pick<Notification, 'id' | 'created_at'>,
-    roles: readonly HotelRole[],
-    userIds?: readonly string[],
-  ): Promise<string[]> {
-    if (roles.length === 0 || userIds?.length === 0) return [];
-    const audience = audienceQuery(trx, hotelId, roles, userIds).select(
-      trx.raw('?::uuid', [hotelId]),
-      trx.raw('?::uuid', [notification.id]),
-      'id',
-      trx.raw('?::timestamptz', [notification.created_at]),
-    );
-    const rows: Array<{ user_id: string }> = await trx
-      .into(
-        trx.raw('?? (??, ??, ??, ??)', [
-          'notification_recipients',
-          'hotel_id',
-          'notification_id',
-          'user_id',
-          'created_at',
-        ]),
-      )
-      .insert(audience)
-      .returning('user_id');
-    return rows.map((row) => row.user_id);
   },
 
   /** Delivers each notification to its one user. */

@@ -8,7 +8,7 @@ import {
   notificationsRepository,
   recipientsRepository,
 } from './notifications.repository';
-import { EVENT_MAX_RECIPIENT_IDS, notificationCreated } from './notifications.events';
+import { notificationCreated } from './notifications.events';
 import { notificationInput, notificationRevision, personalNotification } from './notifications.schemas';
 import {
   NOTIFICATION_ROLES,
@@ -35,7 +35,10 @@ export const notificationMessages = {
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
 
-/** The settings in effect: the hotel's explicit choices over the defaults of each role, for every known type. */
+/**
+ * The settings in effect: the hotel's explicit choices over the defaults of each role, for every known type (`notify`
+ * and `notifyEach` decide the same in SQL, `rolesReceivingQuery` of the repository; a test proves they agree).
+ */
 export function effectiveSettings(rows: readonly Pick<NotificationSettingsRow, 'role' | 'settings'>[]) {
   const stored = new Map(rows.map((row) => [row.role, row.settings]));
   const settings = {} as NotificationSettings;
@@ -55,12 +58,6 @@ export function effectiveSettings(rows: readonly Pick<NotificationSettingsRow, '
 /** The hotel's notification settings in effect (for the push module too: push follows the same switches). */
 export async function notificationSettingsOf(conn: DbOrTrx, hotelId: string): Promise<NotificationSettings> {
   return effectiveSettings(await notificationSettingsRepository.list(conn, hotelId));
-}
-
-/** The roles of the hotel that receive `type`. */
-export async function rolesReceiving(conn: DbOrTrx, hotelId: string, type: NotificationType): Promise<HotelRole[]> {
-  const settings = await notificationSettingsOf(conn, hotelId);
-  return NOTIFICATION_ROLES.filter((role) => settings[role][type]);
 }
 
 /** Who received one notification just made (a channel delivers it to them elsewhere). */
@@ -110,39 +107,25 @@ function createNotifier(channels: readonly NotificationChannel[]) {
       input,
       'body',
     );
-    const notification = await notificationsRepository.insert(trx, hotelId, {
+    // One statement: the notification, its recipients by the hotel's settings, and its event.
+    const made = await notificationsRepository.insertDelivered(trx, hotelId, {
       type,
       title,
       body,
       dedupeKey,
+      userIds,
       data: data ?? {},
     });
-    if (!notification) {
+    if (!made) {
       return {
         id: await notificationsRepository.idByDedupeKey(trx, hotelId, dedupeKey!),
         recipients: 0,
         created: false,
       };
     }
-    const roles = await rolesReceiving(trx, hotelId, type);
-    const recipientIds = await recipientsRepository.insertFor(trx, hotelId, notification, roles, userIds);
-    if (recipientIds.length > 0) {
-      await notificationCreated.publish(
-        trx,
-        hotelId,
-        {
-          notification_id: notification.id,
-          type,
-          title,
-          recipient_ids: recipientIds.slice(0, EVENT_MAX_RECIPIENT_IDS),
-          recipients_truncated: recipientIds.length > EVENT_MAX_RECIPIENT_IDS,
-        },
-        // Addressed to some users (a chat conversation's members): its title reaches their sockets only.
-        userIds ? { audience: recipientIds } : undefined,
-      );
-      await delivered(trx, hotelId, [{ notificationId: notification.id, recipientIds }]);
-    }
-    return { id: notification.id, recipients: recipientIds.length, created: true };
+    const { id, recipient_ids: recipientIds } = made;
+    if (recipientIds.length > 0) await delivered(trx, hotelId, [{ notificationId: id, recipientIds }]);
+    return { id, recipients: recipientIds.length, created: true };
   }
 
   /**
@@ -160,12 +143,11 @@ function createNotifier(channels: readonly NotificationChannel[]) {
     const made = new Map<string, string>();
     if (items.length === 0) return made;
     const checked = items.map((item) => validate<PersonalNotification>(personalNotification, item, 'body'));
-    const roles = await rolesReceiving(trx, hotelId, type);
     const receivers = new Set(
-      await recipientsRepository.audience(
+      await recipientsRepository.receiving(
         trx,
         hotelId,
-        roles,
+        type,
         checked.map((item) => item.userId),
       ),
     );
@@ -183,6 +165,7 @@ function createNotifier(channels: readonly NotificationChannel[]) {
     );
     for (const [index, row] of rows.entries()) {
       const { userId, title } = kept[index];
+      // The payload `notify` writes in SQL (`insertDelivered`), one shape: `notificationCreated`'s Joi schema.
       await notificationCreated.publish(
         trx,
         hotelId,
@@ -209,7 +192,7 @@ export async function receiversOf(
   type: NotificationType,
   userIds: readonly string[],
 ): Promise<string[]> {
-  return recipientsRepository.audience(conn, hotelId, await rolesReceiving(conn, hotelId, type), userIds);
+  return recipientsRepository.receiving(conn, hotelId, type, userIds);
 }
 
 /**

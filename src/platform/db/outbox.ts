@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { activeTraceCarrier, type TraceCarrier } from '../observability/trace-context';
 import { toStorableFields } from './jsonb';
 import type { Db, DbOrTrx } from './knex';
@@ -60,21 +61,37 @@ export type OutboxMessage = (
   traceContext?: TraceCarrier;
 };
 
+/** How a message is queued: by default at once, on its own. */
+export interface EnqueueOptions {
+  /** Not delivered before this many milliseconds from now. */
+  delayMs?: number;
+  /**
+   * Another write of the transaction made by the same statement (a data-modifying CTE, e.g. a realtime event's
+   * `publishing`): one round trip for both.
+   */
+  alongside?: Knex.Raw;
+}
+
 /**
  * Call inside the transaction that commits the fact; the relay delivers the message only once it is committed (and
  * not before `delayMs` from now).
  */
-export async function enqueueOutbox(trx: DbOrTrx, message: OutboxMessage, delayMs = 0): Promise<void> {
+export async function enqueueOutbox(
+  trx: DbOrTrx,
+  message: OutboxMessage,
+  { delayMs = 0, alongside }: EnqueueOptions = {},
+): Promise<void> {
   const traceContext = activeTraceCarrier();
   // One round trip: the row, and the wake-up the relays get at commit. Each field as jsonb can hold it (an agent's
   // reply may carry U+0000): the workflow id and search attributes stay plain for the relay's columns.
   await trx.raw(
     `WITH queued AS (INSERT INTO outbox (message, available_at) VALUES (?, now() + make_interval(secs => ?))
-       RETURNING id)
+       RETURNING id)${alongside ? ', alongside AS (?)' : ''}
      SELECT pg_notify(?, ?) FROM queued`,
     [
       JSON.stringify(toStorableFields(traceContext ? { ...message, traceContext } : message)),
       delayMs / 1000,
+      ...(alongside ? [alongside] : []),
       OUTBOX_CHANNEL,
       '',
     ],
@@ -101,7 +118,7 @@ export function enqueueCoalescedSignal(db: Db, message: SignalMessage, windowMs:
       .whereRaw("message->>'signal' = ?", [message.signal])
       .first('id');
     if (waiting) return false;
-    await enqueueOutbox(trx, message, windowMs);
+    await enqueueOutbox(trx, message, { delayMs: windowMs });
     return true;
   });
 }

@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import type { Knex } from 'knex';
 import type { DbOrTrx } from '../db/knex';
 
 /** The PostgreSQL channel every API replica listens on for staff realtime events. */
@@ -53,13 +54,35 @@ export function reaches(event: Pick<HotelEvent, 'audience'>, userId: string): bo
  * that runs at commit numbers it in commit order and sends the notification. A rolled-back change emits nothing.
  */
 export async function publishHotelEvent(conn: DbOrTrx, hotelId: string, event: HotelEvent): Promise<void> {
+  await publishingHotelEvent(conn, hotelId, event);
+}
+
+/** {@link publishHotelEvent} as a part of a larger statement (a data-modifying CTE), or run on its own. */
+function publishingHotelEvent(conn: DbOrTrx, hotelId: string, event: HotelEvent): Knex.Raw {
+  return publishHotelEventsFrom(
+    conn,
+    hotelId,
+    event.type,
+    conn.raw('SELECT ?::jsonb AS payload, ?::uuid[] AS audience', [
+      JSON.stringify(event.payload),
+      event.audience ? [...event.audience] : null,
+    ]),
+  );
+}
+
+/**
+ * {@link publishHotelEvent} as a part of a larger statement (a data-modifying CTE), for a writer whose event is made of
+ * what the same statement writes: one event of `type` for the hotel per row of `rows`, a query over the statement's
+ * other parts with the columns `payload` (jsonb) and `audience` (uuid[]; null: every socket of the hotel). The one
+ * insert of `realtime_events`.
+ */
+export function publishHotelEventsFrom(conn: DbOrTrx, hotelId: string, type: string, rows: Knex.Raw): Knex.Raw {
   // The id is provisional (negative) until the commit trigger gives the event its place in the hotel's order.
-  await conn('realtime_events').insert({
-    hotel_id: hotelId,
-    type: event.type,
-    payload: JSON.stringify(event.payload),
-    audience: event.audience ? [...event.audience] : null,
-  });
+  return conn.raw(
+    `INSERT INTO realtime_events (hotel_id, type, payload, audience)
+     SELECT ?::uuid, ?, e.payload, e.audience FROM (?) AS e`,
+    [hotelId, type, rows],
+  );
 }
 
 /**
@@ -101,6 +124,10 @@ export interface HotelEventKind<Payload extends object> {
   summary: string;
   payload: Joi.ObjectSchema;
   publish(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
+  /** Publishes it from within a larger statement: see {@link publishHotelEventsFrom} (`rows` must make `Payload`s). */
+  publishFrom(conn: DbOrTrx, hotelId: string, rows: Knex.Raw): Knex.Raw;
+  /** `publish` to every socket of the hotel as a part of a larger statement (a data-modifying CTE). */
+  publishing(conn: DbOrTrx, hotelId: string, payload: Payload): Knex.Raw;
   /** Sends it without storing it: see {@link signalHotelEvent}. */
   signal(conn: DbOrTrx, hotelId: string, payload: Payload, to?: EventAudience): Promise<void>;
 }
@@ -116,6 +143,9 @@ export function defineHotelEvent<Payload extends object>(
     payload,
     publish: (conn, hotelId, body, to) =>
       publishHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
+    publishFrom: (conn, hotelId, rows) => publishHotelEventsFrom(conn, hotelId, type, rows),
+    publishing: (conn, hotelId, body) =>
+      publishingHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown> }),
     signal: (conn, hotelId, body, to) =>
       signalHotelEvent(conn, hotelId, { type, payload: body as Record<string, unknown>, audience: to?.audience }),
   };
