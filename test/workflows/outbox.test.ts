@@ -141,6 +141,65 @@ describe('outbox relay', () => {
   });
 });
 
+describe('a start and the signal committed after it, delivered in one call', () => {
+  /** A booking's start and a status change's signal-with-start, whose own start input says `confirmed`. */
+  function startAndSignal(bookingId: string, { reviveFinished = false } = {}): OutboxMessage[] {
+    const workflowId = bookingWorkflowIds.booking(bookingId);
+    const input = (status: 'inquiry' | 'confirmed'): Parameters<BookingWorkflow> => [
+      { hotelId: randomUUID(), bookingId, status, effects: {} },
+    ];
+    return [
+      startWorkflowMessage<BookingWorkflow>('bookingLife', workflowId, input('inquiry'), { HotelSlug: 'merge-test' }),
+      {
+        kind: 'signalWithStart',
+        workflowType: 'bookingLife',
+        workflowId,
+        args: input('confirmed'),
+        signal: 'statusChanged',
+        signalArgs: [{ status: 'cancelled', reason: 'manual', effects: {} }],
+        searchAttributes: { HotelSlug: 'merge-test' },
+        reviveFinished,
+      },
+    ];
+  }
+
+  /** The workflow's latest run: its id, its input status, and whether its start and first signal were one request. */
+  async function latestRun(bookingId: string) {
+    const handle = client.workflow.getHandle(bookingWorkflowIds.booking(bookingId));
+    const { runId } = await handle.describe();
+    const events = (await client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? [];
+    const [input] = events[0].workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
+    return {
+      runId,
+      status: defaultPayloadConverter.fromPayload<{ status: string }>(input).status,
+      withSignal: Boolean(events[1]?.workflowExecutionSignaledEventAttributes),
+    };
+  }
+
+  it('a finished workflow is not started again by the pair; a signal that revives it starts the run it would alone', async () => {
+    const [kept, revived] = [randomUUID(), randomUUID()];
+    await waitUntilDelivered(await enqueueAll([...startAndSignal(kept), ...startAndSignal(revived)]));
+    const first = new Map<string, string>();
+    for (const bookingId of [kept, revived]) {
+      expect(await client.workflow.getHandle(bookingWorkflowIds.booking(bookingId)).result()).toBe('cancelled');
+      const run = await latestRun(bookingId);
+      expect(run).toMatchObject({ status: 'inquiry', withSignal: true });
+      first.set(bookingId, run.runId);
+    }
+
+    // Both pairs again (a redelivery, or a start that comes too late), one of them asking to revive.
+    await waitUntilDelivered(
+      await enqueueAll([...startAndSignal(kept), ...startAndSignal(revived, { reviveFinished: true })]),
+    );
+    expect(await latestRun(kept)).toEqual({ runId: first.get(kept), status: 'inquiry', withSignal: true });
+    // The new run is the signal's own signal-with-start: the signal message's start input, not the start message's.
+    expect(await client.workflow.getHandle(bookingWorkflowIds.booking(revived)).result()).toBe('cancelled');
+    const again = await latestRun(revived);
+    expect(again.runId).not.toBe(first.get(revived));
+    expect(again).toMatchObject({ status: 'confirmed', withSignal: true });
+  });
+});
+
 describe('/ready and the outbox backlog', () => {
   const readyApp = (maxLagSeconds: number) =>
     supertest(express().use(healthRouter({ outbox: outboxReadiness(t.db, maxLagSeconds) })));

@@ -6,7 +6,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { OutboxMessage, SearchAttributeValues } from '../db/outbox';
+import type { OutboxMessage, SearchAttributeValues, SignalMessage } from '../db/outbox';
 import { withTraceCarrier } from '../observability/trace-context';
 import { searchAttributeKeys } from './client';
 
@@ -34,10 +34,53 @@ function toSearchAttributes(values: SearchAttributeValues): SearchAttributePair[
 /**
  * Starts or signals the message's workflow. Workflow ids are deterministic and duplicates are rejected, so a message
  * delivered twice (a crash between the call and marking it delivered) has no second effect. The call runs in the
- * trace of the request that enqueued the message, which a tracing client passes on to the workflow.
+ * trace of the request that enqueued the message, which a tracing client passes on to the workflow. A start may
+ * bring the signal committed right after it (`signal`): both go in one call.
  */
-export function deliverToTemporal(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
-  return withTraceCarrier(message.traceContext, () => deliver(client, taskQueue, message));
+export function deliverToTemporal(
+  client: Client,
+  taskQueue: string,
+  message: OutboxMessage,
+  signal?: SignalMessage,
+): Promise<void> {
+  return withTraceCarrier(message.traceContext, () => {
+    if (!signal) return deliver(client, taskQueue, message);
+    if (message.kind !== 'startWorkflow') throw new Error(`a signal cannot follow a ${message.kind} in one call`);
+    return startWithSignal(client, taskQueue, message, signal);
+  });
+}
+
+type StartMessage = Extract<OutboxMessage, { kind: 'startWorkflow' | 'signalWithStart' }>;
+
+function startOptions(taskQueue: string, message: StartMessage) {
+  return {
+    taskQueue,
+    workflowId: message.workflowId,
+    args: message.args,
+    // A workflow that has finished is not started again, not even by signalWithStart: the message is a redelivery
+    // (crash between the call and marking the row) or comes too late to change anything. Unless the message asks
+    // to revive it: its workflow re-reads what is left to do, so a redelivery only makes a run that finds nothing.
+    workflowIdReusePolicy:
+      message.kind === 'signalWithStart' && message.reviveFinished
+        ? WorkflowIdReusePolicy.ALLOW_DUPLICATE
+        : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: toSearchAttributes(message.searchAttributes),
+    memo: message.memo,
+    // Temporal dispatches a backlogged task queue fairly across these keys (where fairness is enabled on the
+    // server), and the workflow's activities inherit it: one hotel's burst does not delay another's e-mails there.
+    priority: { fairnessKey: message.searchAttributes.HotelSlug },
+  };
+}
+
+/** True when Temporal answered that the workflow exists already (running, or finished and not to be revived). */
+async function startedAlready(call: Promise<unknown>): Promise<boolean> {
+  try {
+    await call;
+    return false;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return true;
+    throw error;
+  }
 }
 
 async function deliver(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
@@ -55,34 +98,38 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
     }
     return;
   }
-  const start = {
-    taskQueue,
-    workflowId: message.workflowId,
-    args: message.args,
-    // A workflow that has finished is not started again, not even by signalWithStart: the message is a redelivery
-    // (crash between the call and marking the row) or comes too late to change anything. Unless the message asks
-    // to revive it: its workflow re-reads what is left to do, so a redelivery only makes a run that finds nothing.
-    workflowIdReusePolicy:
-      message.kind === 'signalWithStart' && message.reviveFinished
-        ? WorkflowIdReusePolicy.ALLOW_DUPLICATE
-        : WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    typedSearchAttributes: toSearchAttributes(message.searchAttributes),
-    memo: message.memo,
-    // Temporal dispatches a backlogged task queue fairly across these keys (where fairness is enabled on the
-    // server), and the workflow's activities inherit it: one hotel's burst does not delay another's e-mails there.
-    priority: { fairnessKey: message.searchAttributes.HotelSlug },
-  };
-  try {
-    if (message.kind === 'startWorkflow') await client.workflow.start(message.workflowType, start);
-    else
-      await client.workflow.signalWithStart(message.workflowType, {
-        ...start,
-        signal: message.signal,
-        signalArgs: message.signalArgs,
-      });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+  const start = startOptions(taskQueue, message);
+  await startedAlready(
+    message.kind === 'startWorkflow'
+      ? client.workflow.start(message.workflowType, start)
+      : client.workflow.signalWithStart(message.workflowType, {
+          ...start,
+          signal: message.signal,
+          signalArgs: message.signalArgs,
+        }),
+  );
+}
+
+/**
+ * A start and the signal committed right after it as one signal-with-start (the start's options and input, the
+ * signal's name and arguments): Temporal writes the workflow's start and the signal in one request, and its first task
+ * reads the input, then the signal, as it would have from two calls. A running workflow of that id (the start is a
+ * redelivery) is only signalled, as the two calls would have done. One that has finished is not started again (the
+ * start's own rule); the signal then goes alone, as it would have after the start: dropped, or reviving the workflow
+ * when it asks to.
+ */
+async function startWithSignal(
+  client: Client,
+  taskQueue: string,
+  start: Extract<OutboxMessage, { kind: 'startWorkflow' }>,
+  signal: SignalMessage,
+): Promise<void> {
+  const signalled = client.workflow.signalWithStart(start.workflowType, {
+    ...startOptions(taskQueue, start),
+    signal: signal.signal,
+    signalArgs: signal.kind === 'signalWorkflow' ? signal.args : signal.signalArgs,
+  });
+  if (await startedAlready(signalled)) await deliverToTemporal(client, taskQueue, signal);
 }
 
 /**

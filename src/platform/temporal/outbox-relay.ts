@@ -41,7 +41,7 @@ type Outcome = 'delivered' | { refused: unknown } | 'temporalAway';
  * Delivers committed outbox rows to Temporal: up to `concurrency` calls in flight, each for the next message of
  * another workflow, refilled as calls return, hotels served in turn. Any number of relays (one per worker replica)
  * may run together: a workflow being delivered is locked by its relay, and its next message waits until the
- * previous one is recorded as delivered.
+ * previous one is recorded as delivered. A start whose signal is already waiting goes with it, in one call.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { db, client, taskQueue, logger, listener } = options;
@@ -101,7 +101,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function call(claimed: ClaimedMessage): Promise<Outcome> {
     try {
       await client.withDeadline(Date.now() + callTimeoutMs, () =>
-        deliverToTemporal(client, taskQueue, claimed.message),
+        deliverToTemporal(client, taskQueue, claimed.message, claimed.signal?.message),
       );
       return 'delivered';
     } catch (error) {
