@@ -533,7 +533,8 @@ describe('desk diagnostics and updates with the reference agent', () => {
         expires_at: new Date(Date.now() + 60_000),
       })
       .returning('id');
-    expect(await t.services.agents.purgeFinishedCommands()).toBeGreaterThanOrEqual(1);
+    // Its count is not this test's: on the shared stack the maintenance sweep (another file runs it) may purge first.
+    await t.services.agents.purgeFinishedCommands();
     expect(await t.db('agent_commands').where({ id: old.id }).first()).toBeUndefined();
     expect(await t.db('agent_commands').where({ id: waiting.id }).first()).toBeDefined();
   });

@@ -1,3 +1,4 @@
+import { bookingsRepository } from '../../src/modules/bookings/bookings.repository';
 import { addStaff, as, registerHotel, type RegisteredHotel } from '../helpers/accounts';
 import { localDay } from '../helpers/dates';
 import {
@@ -347,6 +348,29 @@ describe('the segments stay true whoever writes (SQL by hand)', () => {
       /holds no segment in its room/,
     );
     expect((await read(stay.body.id)).room_id).toBe(a.id);
+  });
+
+  it('the stays that held a room, as a late kept stay reads them: checked out since too, never a cancelled one', async () => {
+    const { rooms } = await roomsIn(1);
+    const stays = [];
+    for (const [night, status] of [
+      [190, 'checked_out'],
+      [191, 'cancelled'],
+      [192, 'confirmed'],
+    ] as const) {
+      const stay = await book({
+        room_id: rooms[0].id,
+        check_in: localDay(night),
+        check_out: localDay(night + 1),
+      }).expect(201);
+      await setStatus(stay.body.id, status);
+      stays.push(await read(stay.body.id));
+    }
+    const span = { start: new Date(stays[0].start_at), end: new Date(stays[2].end_at) };
+    const clashes = (used: boolean) =>
+      bookingsRepository.clashes(t.db, owner.hotelId, [rooms[0].id], span, undefined, used);
+    expect((await clashes(true)).map((stay) => stay.id)).toEqual([stays[0].id, stays[2].id]);
+    expect((await clashes(false)).map((stay) => stay.id)).toEqual([stays[2].id]);
   });
 });
 

@@ -256,7 +256,9 @@ describe('outbound webhooks', () => {
     expect((await feed().expect(200)).body).toMatchObject(kept);
     expect((await feed(base - 1).expect(200)).body).toMatchObject(kept);
     expect((await feed(base).expect(200)).body).toMatchObject(kept);
-    expect(await t.services.webhooks.purgeExpired()).toBeGreaterThanOrEqual(1);
+    // Its count is not this test's: on the shared stack the maintenance sweep (another file runs it) may purge first.
+    await t.services.webhooks.purgeExpired();
+    expect(await t.db('webhook_events').where({ hotel_id: other.hotelId, seq: base }).first()).toBeUndefined();
     expect((await feed().expect(200)).body).toMatchObject(kept);
     // A replay by time after a quiet stretch (nothing between the purged event and `from_time`) starts at the horizon.
     const sub = await t.http

@@ -23,12 +23,13 @@ export interface TestServer extends TestApp {
 
 /**
  * The real application listening on 127.0.0.1 with the realtime hub attached, on the shared test database.
- * `overrides` are environment variables (as for createTestApp); `hubOptions` e.g. a short `heartbeatMs`.
+ * `overrides` are environment variables (as for createTestApp); `hubOptions` e.g. a short `heartbeatMs`, or the
+ * hub's own pool as `db` (a test holds it to keep the hub's reads waiting).
  * The result is also a TestApp (its `http` speaks to the listening server), so registerHotel/addStaff work with it.
  */
 export async function startTestServer(
   overrides: Record<string, string> = {},
-  hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs'>> & {
+  hubOptions: Partial<Pick<RealtimeHubOptions, 'heartbeatMs' | 'db'>> & {
     listenRetryMs?: PgListenerOptions['retryMs'];
     /** The timings of the modules' sockets (the agent channel's). */
     agentHub?: SocketTimings;

@@ -130,9 +130,7 @@ describe('notification:new', () => {
       const title = 'Я'.repeat(200);
       const { id, recipients } = await send(hotel.hotelId, { title, data: { booking_id: randomUUID() } });
       expect(recipients).toBe(161);
-      // The event reaches the socket through the outbox relay, which a loaded CI machine may keep busy past the
-      // default 5 s; the test is about the event's size, not its speed.
-      const event = await socket.next(about(id), 20_000);
+      const event = await socket.next(about(id));
       expect(event.payload).toMatchObject({ title, recipients_truncated: true });
       expect(event.payload!.recipient_ids).toHaveLength(EVENT_MAX_RECIPIENT_IDS);
       expect(new Set(event.payload!.recipient_ids as string[]).size).toBe(EVENT_MAX_RECIPIENT_IDS);

@@ -257,26 +257,210 @@ describe('a move planned for a later night, carried out by the booking workflow 
     await until(async () => (await roomOf(stay.id)) === stay.b, { what: 'the guest moved', timeoutMs: 30_000 });
   });
 
-  it('a planned move into a room closed since is not carried out: the desk is told', async () => {
-    const stay = await splitStay(t, 'Закрытова');
-    await t.http
-      .patch(hotelPath(`/rooms/${stay.b}/status`))
+  const setStatus = (roomId: string, status: string) =>
+    t.http
+      .patch(hotelPath(`/rooms/${roomId}/status`))
       .set(as(owner.accessToken))
-      .send({ status: 'closed' })
+      .send({ status })
       .expect(200);
-    await checkIn(stay.id, due);
-    const told = await until(
+
+  /**
+   * The desk's notice that the planned move of `id` was not carried out (`kept`: one saying the guest stays in their
+   * room), once the workflow has come to it.
+   */
+  const skippedNotice = (id: string, kept = false) =>
+    until(
       async () => {
         const inbox = await t.http.get(hotelPath('/notifications?limit=200')).set(as(owner.accessToken)).expect(200);
         return inbox.body.items.find(
-          (item: { type: string; data: { booking_id?: string; planned_room_id?: string } }) =>
-            item.type === 'booking_moved' && item.data.booking_id === stay.id && item.data.planned_room_id,
+          (item: { type: string; data: { booking_id?: string; planned_room_id?: string; room_kept?: boolean } }) =>
+            item.type === 'booking_moved' &&
+            item.data.booking_id === id &&
+            item.data.planned_room_id &&
+            (!kept || item.data.room_kept),
         );
       },
-      { what: 'the desk told', timeoutMs: 30_000 },
+      { what: kept ? 'the desk told the guest stays' : 'the desk told', timeoutMs: 30_000 },
     );
-    expect(told).toMatchObject({ data: { planned_room_id: stay.b, room_id: stay.a, card_reissue: false } });
-    expect(await roomOf(stay.id)).toBe(stay.a);
+
+  const read = async (id: string) =>
+    (
+      await t.http
+        .get(hotelPath(`/bookings/${id}`))
+        .set(as(owner.accessToken))
+        .expect(200)
+    ).body;
+
+  /** Another guest booked into `roomId` for the nights a split stay plans in its second room. */
+  const laterNightsIn = (roomId: string, lastName: string) =>
+    t.http
+      .post(hotelPath('/bookings'))
+      .set(as(owner.accessToken))
+      .send({
+        room_id: roomId,
+        check_in: localDay(1),
+        check_out: localDay(3),
+        guest_last_name: lastName,
+        guest_first_name: 'Ольга',
+      });
+
+  /** Per room, whether it is free each night from `from` to `to`, as the staff availability answers. */
+  async function freeNights(roomIds: string[], from: string, to: string) {
+    const { body } = await t.http
+      .get(hotelPath('/availability'))
+      .query({ from, to })
+      .set(as(owner.accessToken))
+      .expect(200);
+    return roomIds.map((roomId) => body.rooms.find((room: { room_id: string }) => room.room_id === roomId).free);
+  }
+
+  it('a planned move into a room closed since is not carried out: the guest keeps their room to the end, the planned one is freed', async () => {
+    const staff = await connectStaff(t.wsUrl, owner.accessToken);
+    try {
+      const stay = await splitStay(t, 'Закрытова');
+      await setStatus(stay.b, 'closed');
+      await checkIn(stay.id, due);
+      const told = await skippedNotice(stay.id);
+      expect(told).toMatchObject({
+        title: expect.stringContaining('гость остаётся в номере'),
+        data: { planned_room_id: stay.b, room_id: stay.a, room_kept: true, card_reissue: false },
+      });
+      expect(told.body).toContain(`ночи с ${localDay(1)} закреплены за ним`);
+      const booking = await read(stay.id);
+      expect(booking.room_id).toBe(stay.a);
+      expect(booking.rooms).toEqual([expect.objectContaining({ room_id: stay.a, from: localDay(0), to: localDay(3) })]);
+      const back = (message: RealtimeMessage) =>
+        message.type === 'booking:moved' && (message.payload as { booking_id: string }).booking_id === stay.id;
+      expect(await staff.next(back, 10_000)).toMatchObject({
+        payload: { from_room_id: stay.b, to_room_id: stay.a, from: localDay(1), now: false, room_id: stay.a },
+      });
+      // Open again, the planned room is free on the nights the plan held; the guest's room is not.
+      await setStatus(stay.b, 'clean');
+      expect(await freeNights([stay.a, stay.b], localDay(1), localDay(3))).toEqual([
+        [false, false],
+        [true, true],
+      ]);
+      const second = await laterNightsIn(stay.a, 'Вторая').expect(409);
+      expect(second.body.code).toBe('room_taken');
+      // The plan is undone: the workflow, at rest, moved nobody (no turnover of the guest's room either).
+      await withTemporal((client) =>
+        outboxWorkflowsAtRest(t.db, client, (outbox) => outbox.where('workflow_id', `booking:${stay.id}`), {
+          what: 'the workflow at rest',
+        }),
+      );
+      expect(await roomOf(stay.id)).toBe(stay.a);
+      expect((await t.db('rooms').where({ id: stay.a }).first()).status).not.toBe('dirty');
+    } finally {
+      await staff.close();
+    }
+  });
+
+  /**
+   * The planned room closed, then the guest checked in: the plan is not carried out and the guest's room not kept, the
+   * notice saying why (`wording`); nothing changed (the stay still plans the closed room, the desk decides), and staff
+   * saw no nights move back.
+   */
+  async function notKept(stay: { id: string; a: string; b: string }, wording: RegExp) {
+    await setStatus(stay.b, 'closed');
+    await checkIn(stay.id, due);
+    const told = await skippedNotice(stay.id);
+    expect(told).toMatchObject({
+      title: 'Запланированное переселение не выполнено',
+      data: { planned_room_id: stay.b, room_id: stay.a, room_kept: false, card_reissue: false },
+    });
+    expect(told.body).toMatch(wording);
+    expect((await read(stay.id)).rooms).toEqual([
+      expect.objectContaining({ room_id: stay.a, to: localDay(1) }),
+      expect.objectContaining({ room_id: stay.b, from: localDay(1) }),
+    ]);
+    // The event is written in the notice's transaction: none there now is none at all.
+    const moved = await t
+      .db('realtime_events')
+      .where({ hotel_id: owner.hotelId, type: 'booking:moved' })
+      .whereRaw("payload->>'booking_id' = ?", [stay.id]);
+    expect(moved).toEqual([]);
+  }
+
+  it("a planned move into a room closed since, the guest's room sold meanwhile: not carried out, the desk told it is taken", async () => {
+    const stay = await splitStay(t, 'Проданова');
+    await laterNightsIn(stay.a, 'Купленова').expect(201);
+    await notKept(
+      stay,
+      /Номер .+, где живёт гость, с \S+ уже занят \(бронирование Купленова Ольга, .+\): переселите гостя/,
+    );
+  });
+
+  it("a planned move into a room closed since, the guest's room under maintenance from that day: not kept, the desk told why", async () => {
+    const stay = await splitStay(t, 'Ремонтова');
+    // The split exists because the guest's room is under maintenance from the planned day.
+    await t.http
+      .patch(hotelPath(`/rooms/${stay.a}`))
+      .set(as(owner.accessToken))
+      .send({ maintenance_from: `${localDay(1)}T00:00:00+03:00`, maintenance_to: `${localDay(3)}T00:00:00+03:00` })
+      .expect(200);
+    const unusable = 'тоже не может его принять \\(Номер закрыт на обслуживание в эти даты\\)';
+    await notKept(stay, new RegExp(`Номер .+, где живёт гость, с ${localDay(1)} ${unusable}: переселите гостя`));
+  });
+
+  it("the guest's room freed after a plan not kept: the plan signalled again keeps it to the end of the planned segment (A, B, C), the desk told anew", async () => {
+    const stay = await splitStay(t, 'Повторова');
+    const sold = await laterNightsIn(stay.a, 'Отменова').expect(201);
+    await notKept(stay, /уже занят \(бронирование Отменова Ольга/);
+    await t.http
+      .patch(hotelPath(`/bookings/${sold.body.id}`))
+      .set(as(owner.accessToken))
+      .send({ status: 'cancelled' })
+      .expect(200);
+    // The last night moved to a third room: the move's commit signals the stay's next plan again (B, tomorrow).
+    const c = await createRoom(t, owner, categoryId);
+    await move(stay.id, { room_id: c.id, from: localDay(2) }, due);
+    expect(await skippedNotice(stay.id, true)).toMatchObject({ data: { planned_room_id: stay.b, room_kept: true } });
+    expect((await read(stay.id)).rooms).toEqual([
+      expect.objectContaining({ room_id: stay.a, from: localDay(0), to: localDay(2) }),
+      expect.objectContaining({ room_id: c.id, from: localDay(2), to: localDay(3) }),
+    ]);
+  });
+
+  it('a stay of a block cancelled since, planned into a room of another category that closed: its own room kept', async () => {
+    const [own, planned] = [await createCategory(t, owner), await createCategory(t, owner)];
+    const [a, b] = [await createRoom(t, owner, own.id), await createRoom(t, owner, planned.id)];
+    const block = await t.http
+      .post(hotelPath('/blocks'))
+      .set(as(owner.accessToken))
+      .send({
+        name: 'Конференция',
+        status: 'definite',
+        allotment: [{ category_id: own.id, from: localDay(0), to: localDay(2), rooms: 1 }],
+      })
+      .expect(201);
+    const picked = await t.http
+      .post(hotelPath(`/blocks/${block.body.id}/pickup`))
+      .set(as(owner.accessToken))
+      .send({
+        guests: [
+          {
+            category_id: own.id,
+            check_in: localDay(0),
+            check_out: localDay(3),
+            room_id: a.id,
+            guest_last_name: 'Блокова',
+            guest_first_name: 'Вера',
+          },
+        ],
+      })
+      .expect(201);
+    const id = picked.body.bookings[0].id as string;
+    await move(id, { room_id: b.id, from: localDay(1) });
+    await t.http
+      .patch(hotelPath(`/blocks/${block.body.id}`))
+      .set(as(owner.accessToken))
+      .send({ status: 'cancelled' })
+      .expect(200);
+    await setStatus(b.id, 'closed');
+    await checkIn(id, due);
+    // The block no longer holds: the stay enters the holds as any stay would, and its room is free.
+    expect(await skippedNotice(id, true)).toMatchObject({ data: { planned_room_id: b.id, room_kept: true } });
+    expect((await read(id)).rooms).toEqual([expect.objectContaining({ room_id: a.id, to: localDay(3) })]);
   });
 
   it('a split stay the widget offered and a guest booked: moved into its second room by the workflow', async () => {

@@ -30,7 +30,8 @@ export interface PrimaryGuest {
   primaryGuestId: string;
 }
 
-function exclusionViolation(error: unknown): boolean {
+/** The segments' (or an older) exclusion constraint refused a write: a night held by another stay. */
+export function exclusionViolation(error: unknown): boolean {
   return databaseError(error).code === PG_ERRORS.exclusionViolation;
 }
 

@@ -17,7 +17,8 @@ import {
 import type { NotificationsService } from '../notifications';
 import { bookingCreated, bookingMoved, bookingUpdated } from './bookings.events';
 import type { Segment } from './bookings.segments-repository';
-import { notifyMoved, notifyMoveSkipped, notifyStaff } from './bookings.staff-notices';
+import { bookingMessages } from './bookings.present';
+import { notifyMoved, notifyMoveSkipped, notifyStaff, type SkippedMove } from './bookings.staff-notices';
 import type { StayFollowers } from './bookings.outside';
 import type { Booking } from './bookings.types';
 
@@ -86,6 +87,20 @@ function signalWithStart(
   });
 }
 
+/** Staff screens told of a move: `booking:moved` with the stay's segments after it. */
+function publishMoved(trx: Knex.Transaction, booking: Booking, move: BookingMove, rooms: Segment[]) {
+  return bookingMoved.publish(trx, booking.hotel_id, {
+    booking_id: booking.id,
+    room_id: booking.room_id,
+    from_room_id: move.fromRoomId,
+    to_room_id: move.toRoomId,
+    from: move.from,
+    reason: move.reason,
+    now: move.now,
+    rooms: rooms.map(({ room_id, from, to }) => ({ room_id, from, to })),
+  });
+}
+
 export interface BookingEffectsDependencies {
   notifications: Pick<NotificationsService, 'notify'>;
   followers: Pick<StayFollowers, 'effectsOf' | 'moveEffectsOf'>;
@@ -129,16 +144,7 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
      * told the stay's next planned move when it had or has one (`movePlanned`, replacing the one it waits for).
      */
     async moved(trx: Knex.Transaction, booking: Booking, move: BookingMove, rooms: Segment[], hotelSlug: string) {
-      await bookingMoved.publish(trx, booking.hotel_id, {
-        booking_id: booking.id,
-        room_id: booking.room_id,
-        from_room_id: move.fromRoomId,
-        to_room_id: move.toRoomId,
-        from: move.from,
-        reason: move.reason,
-        now: move.now,
-        rooms: rooms.map(({ room_id, from, to }) => ({ room_id, from, to })),
-      });
+      await publishMoved(trx, booking, move, rooms);
       await notifyMoved(notifications, trx, booking, move);
       const effects = move.now ? await followers.moveEffectsOf(trx, booking, move.fromRoomId) : {};
       if (effects.tv) {
@@ -149,9 +155,17 @@ export function createBookingEffects({ notifications, followers }: BookingEffect
     },
 
     planMove,
-    /** The desk told that a planned move was not carried out at its time, and why. */
-    moveSkipped: (trx: Knex.Transaction, booking: Booking, skipped: Parameters<typeof notifyMoveSkipped>[3]) =>
-      notifyMoveSkipped(notifications, trx, booking, skipped),
+    /**
+     * The desk told that a planned move was not carried out at its time, and why; when the guest's room was kept for
+     * them, staff screens see its nights move back from the planned room (`booking:moved`, not `now`).
+     */
+    async moveSkipped(trx: Knex.Transaction, booking: Booking, skipped: SkippedMove) {
+      if (skipped.own?.outcome === 'kept') {
+        const back = { from: skipped.from, fromRoomId: skipped.roomId, toRoomId: booking.room_id, now: false };
+        await publishMoved(trx, booking, { ...back, reason: bookingMessages.plannedMoveKept }, skipped.own.rooms);
+      }
+      await notifyMoveSkipped(notifications, trx, booking, skipped);
+    },
 
     /**
      * Every status change reaches the workflow with what it must send, starting it first if needed (so no signal can

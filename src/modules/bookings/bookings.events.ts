@@ -52,7 +52,10 @@ export interface BookingMovedPayload {
 export const bookingMoved = defineHotelEvent<BookingMovedPayload>(
   'booking:moved',
   "A booking's nights from `from` moved from `from_room_id` to `to_room_id` (`now`: the guest in house changes rooms " +
-    'tonight); `room_id` is the room the booking is in now and `rooms` its segments, in time order.',
+    'tonight); `room_id` is the room the booking is in now and `rooms` its segments, in time order. A planned move ' +
+    'not carried out because its room cannot take the guest, whose own room is still free, is sent as its nights ' +
+    'moving back from the planned room to the room the guest stays in (`now` false): from `from` to the end of the ' +
+    'planned segment only, not of the stay (a later planned room keeps its nights); `rooms` says which.',
   Joi.object({
     booking_id: Joi.string().uuid().required(),
     room_id: Joi.string().uuid().required(),

@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
 import type { PlannedMove } from '../../../workflows/contracts/bookings';
-import { BusinessRuleError } from '../../platform/errors';
-import type { Room } from '../rooms';
 import type { BookingEffects } from './bookings.effects';
 import { hotelToday } from './bookings.offers';
 import { bookingMessages } from './bookings.present';
@@ -9,7 +7,8 @@ import type { Segment } from './bookings.segments-repository';
 import type { Booking } from './bookings.types';
 import type { MoveDependencies } from './bookings.move-dependencies';
 import type { BookingsRepository } from './bookings.repository';
-import { assertRoomUsable, type createStays } from './bookings.stays';
+import { createStayKeeping, unusable } from './bookings.kept-stays';
+import type { createStays } from './bookings.stays';
 
 /**
  * The stay's next planned room change: for a guest in house, the first segment holding tonight or a later night in
@@ -41,28 +40,26 @@ export function nextPlannedMove(
  * becomes the new one, the room left gets its turnover, and the consequences of a move tonight follow (staff's event
  * and notification offering a new card, the workflow told what the TV system must hear). A plan whose nights are
  * over (a worker down meanwhile) or whose room can no longer take the guest (closed, under maintenance) is not
- * carried out: the desk is told.
+ * carried out: the desk is told. In the second case the guest stays in their room, whose nights are theirs again
+ * when it is still free and can take them, the plan begun today or later (the planned room's freed); a second attempt
+ * finds the plan undone and does nothing.
  */
-export function createPlannedMoves({
-  repository,
-  effects,
-  turnover,
-  stays,
-  rooms,
-  plannedMoveDelayMs,
-}: Omit<MoveDependencies, 'holds'>) {
+export function createPlannedMoves(dependencies: MoveDependencies) {
+  const { repository, effects, turnover, stays, rooms, plannedMoveDelayMs } = dependencies;
+  const keep = createStayKeeping(dependencies);
   return async function carryOut(hotelId: string, bookingId: string, plan: PlannedMove): Promise<PlannedMove | null> {
     return repository.transaction(async (trx) => {
       const booking = await repository.bookings.find(trx, hotelId, bookingId, { forUpdate: true });
       if (!booking || booking.kind !== 'nightly') return null;
       const segments = await repository.segments.of(trx, hotelId, [bookingId]);
       const hotel = await stays.hotelOf(trx, hotelId);
+      const today = hotelToday(hotel.timezone);
       // Only later nights come next: a plan is never waited for twice.
       const nextAfter = (stay: Booking) =>
         nextPlannedMove(
           segments.filter((segment) => segment.from > plan.from),
           stay,
-          hotelToday(hotel.timezone),
+          today,
           plannedMoveDelayMs,
         );
       const next = nextAfter(booking);
@@ -70,9 +67,20 @@ export function createPlannedMoves({
       if (booking.status !== 'checked_in' || !planned || booking.room_id === plan.roomId) return next;
       const found = await rooms.findRoomWithCategory(hotelId, plan.roomId, trx);
       if (!found?.category) return next;
-      const why = unmovable(planned, found.room, booking.guests_count);
+      const skipped = { roomId: plan.roomId, from: plan.from };
+      if (planned.end_at <= new Date()) {
+        await effects.moveSkipped(trx, booking, { ...skipped, why: bookingMessages.plannedMoveOver });
+        return next;
+      }
+      const why = unusable(found.room, planned, booking.guests_count);
       if (why) {
-        await effects.moveSkipped(trx, booking, { roomId: plan.roomId, from: plan.from, why });
+        // The guest stays in their room: its nights held for them again if it is still free, unless the plan began
+        // before the hotel's today (a night audit may have posted its first night, the room sold and left since).
+        const own =
+          planned.from >= today
+            ? await keep(trx, booking, segments, { ...planned, categoryId: found.category.id })
+            : undefined;
+        await effects.moveSkipped(trx, booking, { ...skipped, why, own });
         return next;
       }
       const updated = await repository.bookings.update(trx, hotelId, bookingId, {
@@ -92,19 +100,6 @@ export function createPlannedMoves({
       return nextAfter(updated);
     });
   };
-}
-
-/** Why a planned segment is not moved into now: its nights are over, or its room cannot take the guest for the rest. */
-function unmovable(segment: Segment, room: Room, guests: number): string | undefined {
-  const now = new Date();
-  if (segment.end_at <= now) return bookingMessages.plannedMoveOver;
-  try {
-    assertRoomUsable(room, { start: now > segment.start_at ? now : segment.start_at, end: segment.end_at }, guests);
-  } catch (error) {
-    if (error instanceof BusinessRuleError) return error.message;
-    throw error;
-  }
-  return undefined;
 }
 
 /**

@@ -121,13 +121,24 @@ export const bookingsRepository = {
     return row;
   },
 
-  /** Bookings holding one of these rooms during the span (the clash a 409 names), by their segments. */
-  async clashes(db: DbOrTrx, hotelId: string, roomIds: string[], span: Span, exceptId?: string): Promise<Booking[]> {
+  /**
+   * Bookings holding one of these rooms during the span (the clash a 409 names), by their segments; `used`: or having
+   * held it (checked out since: their segments inactive), a cancelled stay never.
+   */
+  async clashes(
+    db: DbOrTrx,
+    hotelId: string,
+    roomIds: string[],
+    span: Span,
+    exceptId?: string,
+    used = false,
+  ): Promise<Booking[]> {
+    const held = used ? "(s.active OR bookings.status = 'checked_out')" : 's.active';
     const query = db<Booking>('bookings')
       .where({ hotel_id: hotelId })
       .whereExists(
         db('booking_rooms as s')
-          .whereRaw('s.booking_id = bookings.id AND s.active AND s.room_id = ANY(?::uuid[])', [roomIds])
+          .whereRaw(`s.booking_id = bookings.id AND ${held} AND s.room_id = ANY(?::uuid[])`, [roomIds])
           .whereRaw("s.during && tstzrange(?, ?, '[)')", [span.start, span.end]),
       )
       .orderBy('start_at');

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { BookingAnnouncement } from '../../../workflows/contracts/bookings';
 import type { NotificationsService, NotificationType } from '../notifications';
+import type { Room } from '../rooms';
+import type { Segment } from './bookings.segments-repository';
 import type { Booking } from './bookings.types';
 
 function describe(booking: Booking): string {
@@ -71,24 +73,76 @@ export async function notifyMoved(
   });
 }
 
-/** A planned move the booking's workflow did not carry out at its time (why: the room or its nights), for the desk. */
 /**
- * The stay's nights from the plan's day still name the planned room, so the room the guest is in is free for sale from
- * then: the desk must decide where the guest sleeps (a move from tonight, into the same room or another).
+ * The guest's own room when a planned move is not carried out: kept for them from the plan's day; or not: held by
+ * another stay (the exclusion constraint, or a stay that used it in the time already past), unable to take them
+ * either (closed, under maintenance), or refused by what blocks hold.
  */
-const MOVE_SKIPPED_ACTION = 'Текущий номер гостя с этой ночи за ним не закреплён: переселите гостя с сегодняшнего дня';
+export type OwnRoom = { room: Room } & (
+  | { outcome: 'kept'; rooms: Segment[] }
+  | { outcome: 'taken'; by: Booking | undefined }
+  | { outcome: 'unusable' | 'refused'; reason: string }
+);
 
+/** A planned move the booking's workflow did not carry out at its time: why, and where the guest sleeps. */
+export interface SkippedMove {
+  /** The planned room, and the night the plan moved the guest into it. */
+  roomId: string;
+  from: string;
+  why: string;
+  /** The guest's own room, when the planned one could not take them (none: its nights over, or begun before today). */
+  own?: OwnRoom;
+}
+
+/** What the guest's own room says of their nights from the plan's day, when it was not kept for them. */
+function ownRoomRefused(own: Exclude<OwnRoom, { outcome: 'kept' }>, from: string): string {
+  const room = `Номер ${own.room.number}, где живёт гость, с ${from}`;
+  if (own.outcome === 'taken')
+    return `${room} уже занят (${own.by ? `бронирование ${describe(own.by)}` : 'другое бронирование'})`;
+  if (own.outcome === 'unusable') return `${room} тоже не может его принять (${own.reason})`;
+  return `${room} не удалось закрепить за ним (${own.reason})`;
+}
+
+/**
+ * The desk's next step: none when the guest's room was kept for them; otherwise the stay's nights from the plan's day
+ * still name the planned room, so the room the guest is in is not theirs from then: the desk must decide where the
+ * guest sleeps (a move from tonight, into the same room or another).
+ */
+function skippedAction({ from, own }: SkippedMove): { title: string; action: string } {
+  const title = 'Запланированное переселение не выполнено';
+  const moveThem = 'переселите гостя с сегодняшнего дня';
+  if (!own) return { title, action: `Текущий номер гостя с этой ночи за ним не закреплён: ${moveThem}` };
+  if (own.outcome === 'kept')
+    return {
+      title: `${title}: гость остаётся в номере ${own.room.number}`,
+      action: `Гость остаётся в номере ${own.room.number}: ночи с ${from} закреплены за ним, запланированный номер освобождён`,
+    };
+  return { title, action: `${ownRoomRefused(own, from)}: ${moveThem}` };
+}
+
+/**
+ * The notice of a skipped plan, once per plan and outcome: a later attempt (the plan signalled again, a retry) whose
+ * outcome differs, such as the guest's room kept once freed, tells the desk anew.
+ */
 export async function notifyMoveSkipped(
   notifications: Pick<NotificationsService, 'notify'>,
   trx: Knex.Transaction,
   booking: Booking,
-  skipped: { roomId: string; from: string; why: string },
+  skipped: SkippedMove,
 ): Promise<void> {
+  const { title, action } = skippedAction(skipped);
+  const outcome = skipped.own?.outcome ?? 'none';
   await notifications.notify(trx, booking.hotel_id, {
     type: 'booking_moved',
-    title: 'Запланированное переселение не выполнено',
-    body: `${describe(booking)}. ${skipped.why}. ${MOVE_SKIPPED_ACTION}`,
-    data: { booking_id: booking.id, room_id: booking.room_id, planned_room_id: skipped.roomId, card_reissue: false },
-    dedupeKey: `booking_move_skipped:${booking.id}:${skipped.from}:${skipped.roomId}`,
+    title,
+    body: `${describe(booking)}. ${skipped.why}. ${action}`,
+    data: {
+      booking_id: booking.id,
+      room_id: booking.room_id,
+      planned_room_id: skipped.roomId,
+      room_kept: outcome === 'kept',
+      card_reissue: false,
+    },
+    dedupeKey: `booking_move_skipped:${booking.id}:${skipped.from}:${skipped.roomId}:${outcome}`,
   });
 }

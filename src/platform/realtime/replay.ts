@@ -20,14 +20,17 @@ export interface ReplayPlan {
   events: StoredHotelEvent[];
 }
 
+/** The hotel's last position handed out: its last event, kept or already purged (where a new client starts). */
+export function lastPosition(backlog: Backlog): number {
+  return Math.max(backlog.head, backlog.horizon);
+}
+
 /**
- * From `from` (the client's cursor, or undefined for a new client that starts at the head): the missed events, or a
- * resync when more than REALTIME_REPLAY_MAX were missed, some are older than the replay window (still kept or
- * already purged), or the position was never handed out.
+ * From `from` (the client's cursor): the missed events, or a resync when more than REALTIME_REPLAY_MAX were missed,
+ * some are older than the replay window (still kept or already purged), or the position was never handed out.
  */
-export function planReplay(from: number | undefined, backlog: Backlog): ReplayPlan {
-  const known = Math.max(backlog.head, backlog.horizon);
-  if (from === undefined) return { cursor: backlog.head, events: [] };
+export function planReplay(from: number, backlog: Backlog): ReplayPlan {
+  const known = lastPosition(backlog);
   let resync: ResyncReason | undefined;
   if (from > known) resync = 'unknown_position';
   else if (from < backlog.horizon || backlog.events.some((event) => !event.fresh)) resync = 'too_old';

@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
 import type { Db } from '../db/knex';
+import { AppError } from '../errors';
 import type { PgListener } from '../db/pg-listener';
 import type { Logger } from '../logger';
 import {
@@ -10,7 +12,7 @@ import {
   type HotelEventNotification,
   type StoredHotelEvent,
 } from './events';
-import { createBacklogReader, planReplay, type Backlog } from './replay';
+import { createBacklogReader, lastPosition, planReplay, type Backlog } from './replay';
 import { createSocketEndpoint, type SocketEndpoint } from './socket-endpoint';
 import { chooseBearer, staffHandshake, type StaffHandshake, type StaffHandshakeOptions } from './staff-handshake';
 
@@ -40,7 +42,12 @@ export interface RealtimeHubOptions extends StaffHandshakeOptions {
 /** `ready` settles once the LISTEN connection is first established. */
 export type RealtimeHub = SocketEndpoint;
 
-interface Session extends StaffHandshake {
+/** An accepted handshake, with the position the socket's stream starts from. */
+interface Opening extends StaffHandshake {
+  start: number;
+}
+
+interface Session extends Opening {
   /** The id of the last event sent to this socket (or the position it started from): its replay cursor. */
   cursor: number;
   /** While the events it missed are being read, live events wait in `pending`. */
@@ -61,6 +68,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
   const { db, listener, accessGuard, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const readBacklog = createBacklogReader(db);
+  const checkHandshake = staffHandshake(options);
 
   const socketsByHotel = new Map<string, Set<WebSocket>>();
   const socketsByUser = new Map<string, Set<WebSocket>>();
@@ -72,7 +80,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     logger,
     maxPayload: MAX_INCOMING_BYTES,
     handleProtocols: chooseBearer,
-    authorize: staffHandshake(options),
+    authorize: opening,
     onConnection,
     goingAway: CLOSE_GOING_AWAY,
     pingEveryMs: heartbeatMs,
@@ -96,11 +104,23 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
     if (set?.size === 0) index.delete(key);
   }
 
-  function onConnection(ws: WebSocket, handshake: StaffHandshake): void {
-    const { hotelId, token, expiresAt, since } = handshake;
+  /**
+   * The handshake, and where the stream starts: at `since`, or for a new client at the hotel's last event, read before
+   * the socket opens. Every event committed once the client sees its socket open comes after that position, so it is
+   * sent, however late the catch-up reads; a client that loads its data after the socket opened misses nothing.
+   */
+  async function opening(req: IncomingMessage): Promise<AppError | Opening> {
+    const handshake = await checkHandshake(req);
+    if (handshake instanceof AppError) return handshake;
+    const start = handshake.since ?? lastPosition(await readBacklog(handshake.hotelId, Number.MAX_SAFE_INTEGER));
+    return { ...handshake, start };
+  }
+
+  function onConnection(ws: WebSocket, handshake: Opening): void {
+    const { hotelId, token, expiresAt } = handshake;
     const session: Session = {
       ...handshake,
-      cursor: since ?? 0,
+      cursor: handshake.start,
       replaying: true,
       pending: [],
       overflowedThrough: 0,
@@ -134,7 +154,7 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
       logger.debug({ hotelId, userId: token.sub, code }, 'realtime connection closed');
     });
 
-    // `connected` follows once the starting position is known (and the missed events, if any, right after it).
+    // `connected` follows once what was committed since the starting position is read (then those events, if any).
     void catchUp(ws, session, true);
   }
 
@@ -160,17 +180,17 @@ export function createRealtimeHub(options: RealtimeHubOptions): RealtimeHub {
   /* ----------------------------------------- replay (`?since=`) ----------------------------------------- */
 
   /**
-   * Brings a socket up to date: at connection from `?since=` (or from the hotel's last event), and again from its
-   * cursor after the LISTEN connection was lost. Live events arriving meanwhile are held, then sent after the
-   * replayed ones, each id once and in order.
+   * Brings a socket up to date from its cursor: at connection from where its stream starts (what was committed
+   * since the handshake read it), and again after the LISTEN connection was lost. Live events arriving meanwhile are
+   * held, then sent after the replayed ones, each id once and in order.
    */
   async function catchUp(ws: WebSocket, session: Session, first: boolean): Promise<void> {
     session.replaying = true;
     session.catchUpAgain = false;
-    const from = first ? session.since : session.cursor;
+    const from = session.cursor;
     let backlog: Backlog;
     try {
-      backlog = await readBacklog(session.hotelId, from ?? Number.MAX_SAFE_INTEGER);
+      backlog = await readBacklog(session.hotelId, from);
     } catch (error) {
       logger.warn({ err: error, hotelId: session.hotelId }, 'realtime replay unavailable; client asked to retry');
       session.replaying = false;
