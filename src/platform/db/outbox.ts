@@ -56,9 +56,14 @@ export type OutboxMessage = (
       failure: { type: string; message: string; details: unknown[] };
     }
 ) & {
-  /** The trace of the request that enqueued it (when tracing is on): the relay's call to Temporal continues it. */
+  /**
+   * The trace of the request that enqueued it (when tracing is on): the relay's call to Temporal continues it. A signal
+   * goes in one call with its workflow's start only when it has no trace or the start's (outbox-queue.ts).
+   */
   traceContext?: TraceCarrier;
 };
+
+export type StartWorkflowMessage = Extract<OutboxMessage, { kind: 'startWorkflow' }>;
 
 /**
  * Call inside the transaction that commits the fact; the relay delivers the message only once it is committed (and

@@ -6,7 +6,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { OutboxMessage, SearchAttributeValues, SignalMessage } from '../db/outbox';
+import type { OutboxMessage, SearchAttributeValues, SignalMessage, StartWorkflowMessage } from '../db/outbox';
 import { withTraceCarrier } from '../observability/trace-context';
 import { searchAttributeKeys } from './client';
 
@@ -34,20 +34,10 @@ function toSearchAttributes(values: SearchAttributeValues): SearchAttributePair[
 /**
  * Starts or signals the message's workflow. Workflow ids are deterministic and duplicates are rejected, so a message
  * delivered twice (a crash between the call and marking it delivered) has no second effect. The call runs in the
- * trace of the request that enqueued the message, which a tracing client passes on to the workflow. A start may
- * bring the signal committed right after it (`signal`): both go in one call.
+ * trace of the request that enqueued the message, which a tracing client passes on to the workflow.
  */
-export function deliverToTemporal(
-  client: Client,
-  taskQueue: string,
-  message: OutboxMessage,
-  signal?: SignalMessage,
-): Promise<void> {
-  return withTraceCarrier(message.traceContext, () => {
-    if (!signal) return deliver(client, taskQueue, message);
-    if (message.kind !== 'startWorkflow') throw new Error(`a signal cannot follow a ${message.kind} in one call`);
-    return startWithSignal(client, taskQueue, message, signal);
-  });
+export function deliverToTemporal(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
+  return withTraceCarrier(message.traceContext, () => deliver(client, taskQueue, message));
 }
 
 type StartMessage = Extract<OutboxMessage, { kind: 'startWorkflow' | 'signalWithStart' }>;
@@ -72,13 +62,13 @@ function startOptions(taskQueue: string, message: StartMessage) {
   };
 }
 
-/** True when Temporal answered that the workflow exists already (running, or finished and not to be revived). */
-async function startedAlready(call: Promise<unknown>): Promise<boolean> {
+/** The call's answer: 'existed' when Temporal refused it as the workflow exists already (running, or finished). */
+async function acceptedOrExisted(call: Promise<unknown>): Promise<'accepted' | 'existed'> {
   try {
     await call;
-    return false;
+    return 'accepted';
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return true;
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'existed';
     throw error;
   }
 }
@@ -99,7 +89,8 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
     return;
   }
   const start = startOptions(taskQueue, message);
-  await startedAlready(
+  // A workflow that exists already is the start's redelivery (or one too late): nothing left to do.
+  await acceptedOrExisted(
     message.kind === 'startWorkflow'
       ? client.workflow.start(message.workflowType, start)
       : client.workflow.signalWithStart(message.workflowType, {
@@ -112,24 +103,27 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
 
 /**
  * A start and the signal committed right after it as one signal-with-start (the start's options and input, the
- * signal's name and arguments): Temporal writes the workflow's start and the signal in one request, and its first task
- * reads the input, then the signal, as it would have from two calls. A running workflow of that id (the start is a
- * redelivery) is only signalled, as the two calls would have done. One that has finished is not started again (the
- * start's own rule); the signal then goes alone, as it would have after the start: dropped, or reviving the workflow
- * when it asks to.
+ * signal's name and arguments), in the start's trace (the signal has none or the same): Temporal writes the workflow's
+ * start and the signal in one request, and its first task reads the input, then the signal, as it would have from two
+ * calls. A running workflow of that id (the start is a redelivery) is only signalled, as the two calls would have done.
+ * One that has finished is not started again (the start's own rule): 'existed', and the caller sends the signal alone
+ * (`deliverToTemporal`), as it would have gone after the start: dropped, or reviving the workflow when it asks to.
  */
-async function startWithSignal(
+export function deliverStartWithSignal(
   client: Client,
   taskQueue: string,
-  start: Extract<OutboxMessage, { kind: 'startWorkflow' }>,
+  start: StartWorkflowMessage,
   signal: SignalMessage,
-): Promise<void> {
-  const signalled = client.workflow.signalWithStart(start.workflowType, {
-    ...startOptions(taskQueue, start),
-    signal: signal.signal,
-    signalArgs: signal.kind === 'signalWorkflow' ? signal.args : signal.signalArgs,
-  });
-  if (await startedAlready(signalled)) await deliverToTemporal(client, taskQueue, signal);
+): Promise<'accepted' | 'existed'> {
+  return withTraceCarrier(start.traceContext, () =>
+    acceptedOrExisted(
+      client.workflow.signalWithStart(start.workflowType, {
+        ...startOptions(taskQueue, start),
+        signal: signal.signal,
+        signalArgs: signal.kind === 'signalWorkflow' ? signal.args : signal.signalArgs,
+      }),
+    ),
+  );
 }
 
 /**
