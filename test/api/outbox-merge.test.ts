@@ -1,6 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import type pg from 'pg';
+import type { Db } from '../../src/platform/db/knex';
+import { openOutboxClaims } from '../../src/platform/db/outbox-queue';
 import { as, registerHotel, uniqueEmail, type RegisteredHotel } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { localDay } from '../helpers/dates';
@@ -80,6 +83,40 @@ async function history(workflowId: string) {
 const emailsTo = async (address: string) =>
   (await messagesTo(address)).map((message) => message.subject.split(' — ')[0]);
 
+/**
+ * A claim whose query for the signals after the starts fails, after it locked the waiting workflows, on a connection
+ * that stays up: the advisory locks that connection still holds then (none, or the pair's workflow would stay held).
+ */
+async function claimFailingAfterItsLocks(): Promise<number> {
+  let pid = 0;
+  const failing = {
+    client: {
+      async acquireRawConnection() {
+        const connection = (await t.db.client.acquireRawConnection()) as pg.Client;
+        pid = (await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+        const query = connection.query.bind(connection) as (text: string, values?: unknown[]) => Promise<unknown>;
+        Object.assign(connection, {
+          query: (text: string, values?: unknown[]) =>
+            text.includes('outbox following') ? Promise.reject(new Error('lost in the middle')) : query(text, values),
+        });
+        return connection;
+      },
+      destroyRawConnection: (connection: pg.Client) => t.db.client.destroyRawConnection(connection),
+    },
+  } as unknown as Db;
+  const claims = openOutboxClaims(failing);
+  try {
+    await expect(claims.claim(10, [])).rejects.toThrow('lost in the middle');
+    const { rows } = await t.db.raw<{ rows: { held: number }[] }>(
+      "SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND pid = ?",
+      [pid],
+    );
+    return rows[0].held;
+  } finally {
+    await claims.close();
+  }
+}
+
 it('a booking made and confirmed while nothing relays reaches its workflow in one request, and e-mails its guest once each; the pair delivered again only signals it again', async () => {
   const guest = uniqueEmail('guest');
   await stack.killWorker();
@@ -104,6 +141,7 @@ it('a booking made and confirmed while nothing relays reaches its workflow in on
     .expect(200);
   const workflowId = `booking:${booking.id}`;
   expect(await waitingKinds(workflowId)).toEqual(['startWorkflow', 'signalWithStart']);
+  await expect(claimFailingAfterItsLocks()).resolves.toBe(0);
 
   await stack.startWorker();
   await atRest(workflowId);
