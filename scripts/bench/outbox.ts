@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Db } from '../../src/platform/db/knex';
-import { enqueueOutbox, startWorkflowMessage } from '../../src/platform/db/outbox';
+import { enqueueOutbox, startWorkflowMessage, type OutboxMessage } from '../../src/platform/db/outbox';
 import { searchAttributeKeys } from '../../src/platform/temporal/client';
-import { bookingWorkflowIds, type BookingWorkflow } from '../../workflows/contracts/bookings';
+import {
+  bookingStatusSignal,
+  bookingWorkflowIds,
+  type BookingStatusChange,
+  type BookingWorkflow,
+} from '../../workflows/contracts/bookings';
 import { paced, percentiles, runLoad } from './stats';
 
 const TASK_QUEUE = 'hotel';
@@ -27,6 +34,61 @@ type BookingStart = ReturnType<typeof bookingStart>;
 
 function outboxMessage(start: BookingStart) {
   return startWorkflowMessage<BookingWorkflow>('booking', start.workflowId, start.args, { HotelSlug: start.hotelSlug });
+}
+
+/**
+ * A booking made and then cancelled, as its two outbox messages: `bookingLife`'s start and the status change's
+ * signal-with-start. With nothing to send outside, its workflow runs no activity and ends at the signal.
+ */
+function bookingStartAndSignal(hotelSlug: string): OutboxMessage[] {
+  const bookingId = randomUUID();
+  const workflowId = bookingWorkflowIds.booking(bookingId);
+  const args: Parameters<BookingWorkflow> = [{ hotelId: randomUUID(), bookingId, status: 'inquiry', effects: {} }];
+  const change: BookingStatusChange = { status: 'cancelled', reason: 'manual', effects: {} };
+  return [
+    startWorkflowMessage<BookingWorkflow>('bookingLife', workflowId, args, { HotelSlug: hotelSlug }),
+    {
+      kind: 'signalWithStart',
+      workflowType: 'bookingLife',
+      workflowId,
+      args,
+      signal: bookingStatusSignal.name,
+      signalArgs: [change],
+      searchAttributes: { HotelSlug: hotelSlug },
+    },
+  ];
+}
+
+/** CPU seconds (user and system) used so far by the processes whose command line contains `needle` (Linux's /proc). */
+async function cpuSecondsOf(needle: string): Promise<number> {
+  let ticks = 0;
+  for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry))) {
+    const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (!`${command.split('\0').join(' ')} `.includes(needle)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // After the command's name in parentheses: state is field 3, utime and stime fields 14 and 15, in clock ticks.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  }
+  return ticks / 100;
+}
+
+/** The Temporal server's and the worker's CPU seconds so far (the bench's own: by port and by path). */
+function temporalCpu(temporalAddress: string) {
+  const worker = path.join(path.resolve(__dirname, '../..'), 'workers/main.ts');
+  const port = temporalAddress.split(':').pop();
+  return async () => ({ server: await cpuSecondsOf(`--port ${port} `), worker: await cpuSecondsOf(`${worker} `) });
+}
+
+/** Until Temporal's visibility lists none of the hotel's workflows as running any more. */
+async function untilEnded(client: Client, hotelSlug: string, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    const { count } = await client.workflow.count(`HotelSlug = '${hotelSlug}' AND ExecutionStatus = 'Running'`);
+    if (count === 0) return;
+    await sleep(250);
+  }
+  throw new Error(`the workflows of ${hotelSlug} did not end in time`);
 }
 
 /** When each message was committed (this process's clock, as Temporal's on the same machine). */
@@ -99,6 +161,27 @@ export async function benchOutbox(db: Db, temporalAddress: string, durationMs: n
     lines.push(
       `relay drain (${backlog} messages committed at once):    ${drainRate.toFixed(1)} msg/s ` +
         `= ${((100 * drainRate) / ceiling.perSecond).toFixed(0)}% of the ceiling (target >= 80%)`,
+    );
+
+    // Bookings made and changed while the relay is behind: each workflow's start and its signal wait together.
+    const pairs = Math.round(backlog / 2);
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < pairs; i++)
+        for (const message of bookingStartAndSignal('bench-pairs')) await enqueueOutbox(trx, message);
+    });
+    const cpu = temporalCpu(temporalAddress);
+    const cpuBefore = await cpu();
+    const pairsStarted = Date.now();
+    await untilDrained(db, 600_000);
+    const pairsDrained = (Date.now() - pairsStarted) / 1000;
+    await untilEnded(client, 'bench-pairs', 600_000);
+    const cpuAfter = await cpu();
+    const msPerWorkflow = (key: 'server' | 'worker') => ((1000 * (cpuAfter[key] - cpuBefore[key])) / pairs).toFixed(1);
+    lines.push(
+      `relay drain (${pairs} starts, each with its signal, committed at once): ${(pairs / pairsDrained).toFixed(1)} ` +
+        `workflows/s = ${((2 * pairs) / pairsDrained).toFixed(1)} msg/s; every workflow ended after ` +
+        `${((Date.now() - pairsStarted) / 1000).toFixed(1)} s; CPU per workflow: Temporal server ` +
+        `${msPerWorkflow('server')} ms, worker ${msPerWorkflow('worker')} ms`,
     );
 
     // Below the ceiling: 50 messages a second, each in its own transaction.

@@ -7,6 +7,7 @@ import { freePort } from '../stack/ports';
 import { call, mapConcurrently, registerConfirmedOwners, signIn } from './fixtures';
 import { paced, percentiles } from './stats';
 import { taskLatencies } from './task-latencies';
+import { countActions, sumActions } from './temporal-actions';
 
 const RATE = 100;
 const SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 120);
@@ -192,15 +193,17 @@ async function latenciesOf(client: Client, slugs: string[]) {
   const ids: string[] = [];
   const query = slugs.map((slug) => `HotelSlug = '${slug}'`).join(' OR ');
   for await (const execution of client.workflow.list({ query })) ids.push(execution.workflowId);
-  const all = await mapConcurrently(ids.length, HISTORY_READERS, async (i) =>
-    taskLatencies(await client.workflow.getHandle(ids[i]).fetchHistory()),
-  );
+  const all = await mapConcurrently(ids.length, HISTORY_READERS, async (i) => {
+    const history = await client.workflow.getHandle(ids[i]).fetchHistory();
+    return { ...taskLatencies(history), actions: countActions(history) };
+  });
   return {
     workflows: ids.length,
     workflowTasks: sorted(all.flatMap((one) => one.workflowTasks)),
     firstWorkflowTasks: sorted(all.flatMap((one) => one.firstWorkflowTask ?? [])),
     activities: sorted(all.flatMap((one) => one.activities)),
     lastStartedAt: Math.max(0, ...all.map((one) => one.lastStartedAt)),
+    actions: sumActions(all.map((one) => one.actions)),
   };
 }
 
@@ -233,6 +236,17 @@ async function slowestPushes(client: Client, slug: string): Promise<string[]> {
   return [`hotel B's ${slowest.length} slowest pushes, workflow start ->`, ...slowest.map((one) => one.line)];
 }
 
+/** The relay's starts and signals, as the histories received them: a signal-with-start is one call (and one action). */
+function relayCalls({ actions, byKind }: { actions: number; byKind: Record<string, number> }) {
+  const [started, withSignal, signals] = ['workflow started', 'signal-with-start', 'signal'].map(
+    (kind) => byKind[kind] ?? 0,
+  );
+  return (
+    `starts and signals: ${started + withSignal + signals} calls to Temporal = ${started} starts + ${withSignal} ` +
+    `signal-with-starts (a start and its signal in one) + ${signals} signals; ${actions} Temporal actions in all`
+  );
+}
+
 function report(flooded: Flood, tasks: Awaited<ReturnType<typeof latenciesOf>>, seenGoneAt: number, b: Arrivals) {
   const made = flooded.latencies.length;
   return [
@@ -246,6 +260,7 @@ function report(flooded: Flood, tasks: Awaited<ReturnType<typeof latenciesOf>>, 
     `  of which the workflows' first tasks (normal queue): ${percentiles(tasks.firstWorkflowTasks)}`,
     `activity schedule-to-start (${tasks.activities.length} first attempts):           ` +
       `${percentiles(tasks.activities)} (target p99 < 5 s)`,
+    relayCalls(tasks.actions),
     `backlog gone ${seconds(Math.max(0, tasks.lastStartedAt - flooded.endedAt))} after the last booking's answer ` +
       `(its last task started; outbox and task queue seen empty after ` +
       `${seconds(seenGoneAt - flooded.endedAt)}) (target < 30 s)`,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import express from 'express';
+import type { Knex } from 'knex';
 import supertest from 'supertest';
 import { createProcessDb, type Db } from '../../src/platform/db/knex';
 import { enqueueOutbox, startWorkflowMessage, type OutboxMessage } from '../../src/platform/db/outbox';
@@ -29,11 +30,21 @@ afterAll(async () => {
   await t.close();
 });
 
-async function enqueueAll(messages: OutboxMessage[]): Promise<string[]> {
+/** Enqueued in one transaction, so the relay finds them together; `alter` may change the rows before the commit. */
+async function enqueueAll(
+  messages: OutboxMessage[],
+  alter?: (trx: Knex.Transaction, ids: string[]) => Promise<unknown>,
+): Promise<string[]> {
   return t.db.transaction(async (trx) => {
     const before = await trx('outbox').max('id as id').first();
     for (const message of messages) await enqueueOutbox(trx, message);
-    return (await trx('outbox').where('id', '>', before?.id ?? 0)).map((row: { id: string }) => String(row.id));
+    const ids = (
+      await trx('outbox')
+        .where('id', '>', before?.id ?? 0)
+        .orderBy('id')
+    ).map((row: { id: string }) => String(row.id));
+    await alter?.(trx, ids);
+    return ids;
   });
 }
 
@@ -138,6 +149,149 @@ describe('outbox relay', () => {
       await Promise.all(relays.map((relay) => relay.stop()));
       await db.destroy();
     }
+  });
+});
+
+describe('a start and the signal committed after it, delivered in one call', () => {
+  /** A booking's start and a status change's signal-with-start, whose own start input says `confirmed`. */
+  function startAndSignal(bookingId: string, { reviveFinished = false } = {}): OutboxMessage[] {
+    const workflowId = bookingWorkflowIds.booking(bookingId);
+    const input = (status: 'inquiry' | 'confirmed'): Parameters<BookingWorkflow> => [
+      { hotelId: randomUUID(), bookingId, status, effects: {} },
+    ];
+    return [
+      startWorkflowMessage<BookingWorkflow>('bookingLife', workflowId, input('inquiry'), { HotelSlug: 'merge-test' }),
+      {
+        kind: 'signalWithStart',
+        workflowType: 'bookingLife',
+        workflowId,
+        args: input('confirmed'),
+        signal: 'statusChanged',
+        signalArgs: [{ status: 'cancelled', reason: 'manual', effects: {} }],
+        searchAttributes: { HotelSlug: 'merge-test' },
+        reviveFinished,
+      },
+    ];
+  }
+
+  /** The workflow's latest run: its id, its input status, and whether its start and first signal were one request. */
+  async function latestRun(bookingId: string) {
+    const handle = client.workflow.getHandle(bookingWorkflowIds.booking(bookingId));
+    const { runId } = await handle.describe();
+    const events = (await client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? [];
+    const [input] = events[0].workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
+    return {
+      runId,
+      status: defaultPayloadConverter.fromPayload<{ status: string }>(input).status,
+      withSignal: Boolean(events[1]?.workflowExecutionSignaledEventAttributes),
+      /** Signals written before the first workflow task was scheduled (with the start), and in all. */
+      signalsWithStart: events
+        .slice(
+          0,
+          events.findIndex((event) => event.workflowTaskScheduledEventAttributes),
+        )
+        .filter((event) => event.workflowExecutionSignaledEventAttributes).length,
+      signals: events.filter((event) => event.workflowExecutionSignaledEventAttributes).length,
+    };
+  }
+
+  const traced = (message: OutboxMessage, traceId: string, spanId: string): OutboxMessage => ({
+    ...message,
+    traceContext: { traceparent: `00-${traceId}-${spanId}-01` },
+  });
+  const [traceA, traceB] = [randomUUID(), randomUUID()].map((uuid) => uuid.replaceAll('-', ''));
+
+  it('only the very next signal goes with the start: a second one is delivered alone, after', async () => {
+    const bookingId = randomUUID();
+    const [start, cancel] = startAndSignal(bookingId);
+    const confirm: OutboxMessage = {
+      kind: 'signalWorkflow',
+      workflowId: start.workflowId,
+      signal: 'statusChanged',
+      args: [{ status: 'confirmed', reason: 'manual', effects: {} }],
+    };
+    await waitUntilDelivered(await enqueueAll([start, confirm, cancel]));
+    expect(await client.workflow.getHandle(start.workflowId).result()).toBe('cancelled');
+    expect(await latestRun(bookingId)).toMatchObject({ withSignal: true, signalsWithStart: 1, signals: 2 });
+  });
+
+  it('a signal not yet due, or after a start Temporal refused once, goes alone', async () => {
+    const [later, retried] = [randomUUID(), randomUUID()];
+    const ids = await enqueueAll(
+      [...startAndSignal(later), ...startAndSignal(retried)],
+      async (trx, [, laterSignal, retriedStart]) => {
+        await trx('outbox')
+          .where({ id: laterSignal })
+          .update({ available_at: trx.raw("now() + interval '2 seconds'") });
+        await trx('outbox').where({ id: retriedStart }).update({ attempts: 1 });
+      },
+    );
+    await waitUntilDelivered(ids);
+    for (const bookingId of [later, retried]) {
+      expect(await client.workflow.getHandle(bookingWorkflowIds.booking(bookingId)).result()).toBe('cancelled');
+      expect(await latestRun(bookingId)).toMatchObject({ status: 'inquiry', withSignal: false, signals: 1 });
+    }
+  });
+
+  it("a signal of another request's trace goes alone, in its own; one of the start's trace goes with it", async () => {
+    const [apart, together] = [randomUUID(), randomUUID()];
+    const pair = (bookingId: string, signalTrace: string) => {
+      const [start, signal] = startAndSignal(bookingId);
+      return [traced(start, traceA, '1111111111111111'), traced(signal, signalTrace, '2222222222222222')];
+    };
+    await waitUntilDelivered(await enqueueAll([...pair(apart, traceB), ...pair(together, traceA)]));
+    for (const bookingId of [apart, together]) {
+      expect(await client.workflow.getHandle(bookingWorkflowIds.booking(bookingId)).result()).toBe('cancelled');
+    }
+    expect(await latestRun(apart)).toMatchObject({ withSignal: false, signals: 1 });
+    expect(await latestRun(together)).toMatchObject({ withSignal: true, signals: 1 });
+  });
+
+  it("a pair Temporal refuses is recorded on the start's row, naming its signal, and tried again as two calls", async () => {
+    const bookingId = randomUUID();
+    const [start] = startAndSignal(bookingId);
+    // A signal without a name: Temporal refuses any call that carries it.
+    const [startId, signalId] = await enqueueAll([
+      start,
+      { kind: 'signalWorkflow', workflowId: start.workflowId, signal: '', args: [] },
+    ]);
+    const refused = await until(() => t.db('outbox').where({ id: startId }).where('attempts', '>', 0).first(), {
+      what: 'the pair refused',
+      timeoutMs: 30_000,
+    });
+    expect(refused.last_error).toMatch(new RegExp(`^with signal ${signalId}: `));
+    // Alone, the start goes through; the signal keeps being refused on its own row.
+    await waitUntilDelivered([startId]);
+    const alone = await until(() => t.db('outbox').where({ id: signalId }).where('attempts', '>', 0).first(), {
+      what: 'the signal refused alone',
+      timeoutMs: 30_000,
+    });
+    expect(alone.last_error).not.toMatch(/^with signal/);
+    await t.db('outbox').where({ id: signalId }).update({ delivered_at: t.db.fn.now() });
+    await client.workflow.getHandle(start.workflowId).terminate('outbox test');
+  });
+
+  it('a finished workflow is not started again by the pair; a signal that revives it starts the run it would alone', async () => {
+    const [kept, revived] = [randomUUID(), randomUUID()];
+    await waitUntilDelivered(await enqueueAll([...startAndSignal(kept), ...startAndSignal(revived)]));
+    const first = new Map<string, string>();
+    for (const bookingId of [kept, revived]) {
+      expect(await client.workflow.getHandle(bookingWorkflowIds.booking(bookingId)).result()).toBe('cancelled');
+      const run = await latestRun(bookingId);
+      expect(run).toMatchObject({ status: 'inquiry', withSignal: true });
+      first.set(bookingId, run.runId);
+    }
+
+    // Both pairs again (a redelivery, or a start that comes too late), one of them asking to revive.
+    await waitUntilDelivered(
+      await enqueueAll([...startAndSignal(kept), ...startAndSignal(revived, { reviveFinished: true })]),
+    );
+    expect(await latestRun(kept)).toMatchObject({ runId: first.get(kept), status: 'inquiry', withSignal: true });
+    // The new run is the signal's own signal-with-start: the signal message's start input, not the start message's.
+    expect(await client.workflow.getHandle(bookingWorkflowIds.booking(revived)).result()).toBe('cancelled');
+    const again = await latestRun(revived);
+    expect(again.runId).not.toBe(first.get(revived));
+    expect(again).toMatchObject({ status: 'confirmed', withSignal: true });
   });
 });
 

@@ -1,9 +1,9 @@
-import type { OutboxMessage, SignalMessage } from '../../platform/db/outbox';
+import type { SignalMessage, StartWorkflowMessage } from '../../platform/db/outbox';
 import { providerPaymentChangedSignal } from '../../../workflows/contracts/payments';
 
 /** The outbox messages of the workflows that follow a payment at the provider (a deposit's, an online payment's). */
 
-export type WorkflowStart = Omit<Extract<OutboxMessage, { kind: 'startWorkflow' }>, 'kind'>;
+export type WorkflowStart = Omit<StartWorkflowMessage, 'kind'>;
 
 /** A money workflow is found in Temporal by its hotel and booking; its memo names the record it follows. */
 export function moneyWorkflowStart(

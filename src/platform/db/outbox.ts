@@ -57,9 +57,14 @@ export type OutboxMessage = (
       failure: { type: string; message: string; details: unknown[] };
     }
 ) & {
-  /** The trace of the request that enqueued it (when tracing is on): the relay's call to Temporal continues it. */
+  /**
+   * The trace of the request that enqueued it (when tracing is on): the relay's call to Temporal continues it. A signal
+   * goes in one call with its workflow's start only when it has no trace or the start's (outbox-queue.ts).
+   */
   traceContext?: TraceCarrier;
 };
+
+export type StartWorkflowMessage = Extract<OutboxMessage, { kind: 'startWorkflow' }>;
 
 /** How a message is queued: by default at once, on its own. */
 export interface EnqueueOptions {

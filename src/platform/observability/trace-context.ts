@@ -14,3 +14,8 @@ export function activeTraceCarrier(): TraceCarrier | undefined {
 export function withTraceCarrier<T>(carrier: TraceCarrier | undefined, work: () => T): T {
   return carrier ? context.with(propagation.extract(ROOT_CONTEXT, carrier), work) : work();
 }
+
+/** The trace id a carrier names: the second field of its `traceparent` (version-trace-parent-flags). */
+export function traceIdOf(carrier: TraceCarrier | undefined): string | undefined {
+  return carrier?.traceparent?.split('-')[1];
+}

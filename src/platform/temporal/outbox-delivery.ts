@@ -6,7 +6,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { OutboxMessage, SearchAttributeValues } from '../db/outbox';
+import type { OutboxMessage, SearchAttributeValues, SignalMessage, StartWorkflowMessage } from '../db/outbox';
 import { withTraceCarrier } from '../observability/trace-context';
 import { searchAttributeKeys } from './client';
 
@@ -40,22 +40,10 @@ export function deliverToTemporal(client: Client, taskQueue: string, message: Ou
   return withTraceCarrier(message.traceContext, () => deliver(client, taskQueue, message));
 }
 
-async function deliver(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
-  if (message.kind === 'completeActivity' || message.kind === 'failActivity') {
-    await settleActivity(client, message);
-    return;
-  }
-  if (message.kind === 'signalWorkflow') {
-    try {
-      await client.workflow.getHandle(message.workflowId).signal(message.signal, ...message.args);
-    } catch (error) {
-      // The workflow has already finished (e.g. an invitation that expired): the signal has nothing left to change.
-      // Its start cannot still be pending: one workflow's messages are delivered in order, the start first.
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
-    }
-    return;
-  }
-  const start = {
+type StartMessage = Extract<OutboxMessage, { kind: 'startWorkflow' | 'signalWithStart' }>;
+
+function startOptions(taskQueue: string, message: StartMessage) {
+  return {
     taskQueue,
     workflowId: message.workflowId,
     args: message.args,
@@ -72,17 +60,70 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
     // server), and the workflow's activities inherit it: one hotel's burst does not delay another's e-mails there.
     priority: { fairnessKey: message.searchAttributes.HotelSlug },
   };
+}
+
+/** The call's answer: 'existed' when Temporal refused it as the workflow exists already (running, or finished). */
+async function acceptedOrExisted(call: Promise<unknown>): Promise<'accepted' | 'existed'> {
   try {
-    if (message.kind === 'startWorkflow') await client.workflow.start(message.workflowType, start);
-    else
-      await client.workflow.signalWithStart(message.workflowType, {
-        ...start,
-        signal: message.signal,
-        signalArgs: message.signalArgs,
-      });
+    await call;
+    return 'accepted';
   } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'existed';
+    throw error;
   }
+}
+
+async function deliver(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
+  if (message.kind === 'completeActivity' || message.kind === 'failActivity') {
+    await settleActivity(client, message);
+    return;
+  }
+  if (message.kind === 'signalWorkflow') {
+    try {
+      await client.workflow.getHandle(message.workflowId).signal(message.signal, ...message.args);
+    } catch (error) {
+      // The workflow has already finished (e.g. an invitation that expired): the signal has nothing left to change.
+      // Its start cannot still be pending: one workflow's messages are delivered in order, the start first.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+    return;
+  }
+  const start = startOptions(taskQueue, message);
+  // A workflow that exists already is the start's redelivery (or one too late): nothing left to do.
+  await acceptedOrExisted(
+    message.kind === 'startWorkflow'
+      ? client.workflow.start(message.workflowType, start)
+      : client.workflow.signalWithStart(message.workflowType, {
+          ...start,
+          signal: message.signal,
+          signalArgs: message.signalArgs,
+        }),
+  );
+}
+
+/**
+ * A start and the signal committed right after it as one signal-with-start (the start's options and input, the
+ * signal's name and arguments), in the start's trace (the signal has none or the same): Temporal writes the workflow's
+ * start and the signal in one request, and its first task reads the input, then the signal, as it would have from two
+ * calls. A running workflow of that id (the start is a redelivery) is only signalled, as the two calls would have done.
+ * One that has finished is not started again (the start's own rule): 'existed', and the caller sends the signal alone
+ * (`deliverToTemporal`), as it would have gone after the start: dropped, or reviving the workflow when it asks to.
+ */
+export function deliverStartWithSignal(
+  client: Client,
+  taskQueue: string,
+  start: StartWorkflowMessage,
+  signal: SignalMessage,
+): Promise<'accepted' | 'existed'> {
+  return withTraceCarrier(start.traceContext, () =>
+    acceptedOrExisted(
+      client.workflow.signalWithStart(start.workflowType, {
+        ...startOptions(taskQueue, start),
+        signal: signal.signal,
+        signalArgs: signal.kind === 'signalWorkflow' ? signal.args : signal.signalArgs,
+      }),
+    ),
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import { OUTBOX_CHANNEL } from '../db/outbox';
 import { openOutboxClaims, outboxBacklog, type ClaimedMessage, type DeliveryOutcomes } from '../db/outbox-queue';
 import type { PgListener } from '../db/pg-listener';
 import type { Logger } from '../logger';
-import { deliverToTemporal, isTemporalUnavailable } from './outbox-delivery';
+import { deliverStartWithSignal, deliverToTemporal, isTemporalUnavailable } from './outbox-delivery';
 
 export interface OutboxRelayOptions {
   db: Db;
@@ -35,13 +35,13 @@ export interface OutboxRelay {
 /** While Temporal is away, claiming pauses for this long, doubling up to `max`, instead of failing message by message. */
 const OUTAGE_PAUSE_MS = { min: 250, max: 5000 };
 
-type Outcome = 'delivered' | { refused: unknown } | 'temporalAway';
+type Outcome<T> = { answer: T } | { refused: unknown } | 'temporalAway';
 
 /**
  * Delivers committed outbox rows to Temporal: up to `concurrency` calls in flight, each for the next message of
  * another workflow, refilled as calls return, hotels served in turn. Any number of relays (one per worker replica)
  * may run together: a workflow being delivered is locked by its relay, and its next message waits until the
- * previous one is recorded as delivered.
+ * previous one is recorded as delivered. A start whose signal is already waiting goes with it, in one call.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { db, client, taskQueue, logger, listener } = options;
@@ -98,12 +98,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     logger.info('Temporal reachable again: outbox delivery resumed');
   }
 
-  async function call(claimed: ClaimedMessage): Promise<Outcome> {
+  /** One call to Temporal, with its own deadline. */
+  async function call<T>(send: () => Promise<T>): Promise<Outcome<T>> {
     try {
-      await client.withDeadline(Date.now() + callTimeoutMs, () =>
-        deliverToTemporal(client, taskQueue, claimed.message),
-      );
-      return 'delivered';
+      return { answer: await client.withDeadline(Date.now() + callTimeoutMs, send) };
     } catch (error) {
       if (!isTemporalUnavailable(error)) return { refused: error };
       pauseForOutage(error);
@@ -131,21 +129,51 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     recording = undefined;
   }
 
-  async function deliver(claimed: ClaimedMessage): Promise<void> {
-    const outcome = await call(claimed);
-    if (outcome === 'delivered') {
+  function note(claimed: ClaimedMessage, outcome: Outcome<unknown>): void {
+    if (outcome === 'temporalAway') {
+      outcomes.untouched.push(claimed);
+      return;
+    }
+    if ('answer' in outcome) {
       outcomes.delivered.push(claimed);
       temporalAnswered();
-    } else if (outcome === 'temporalAway') {
-      outcomes.untouched.push(claimed);
-    } else {
-      const error = outcome.refused instanceof Error ? outcome.refused.message : String(outcome.refused);
-      outcomes.refused.push({ claimed, error });
-      logger.warn(
-        { err: outcome.refused, outboxId: claimed.id, workflowId: claimed.workflowId, attempts: claimed.attempts + 1 },
-        'outbox delivery refused; will retry',
-      );
+      return;
     }
+    const reason = outcome.refused instanceof Error ? outcome.refused.message : String(outcome.refused);
+    // A start refused with its signal: the start's row takes the attempt, naming the signal that went with it.
+    const error = claimed.signal ? `with signal ${claimed.signal.id}: ${reason}` : reason;
+    outcomes.refused.push({ claimed, error });
+    logger.warn(
+      {
+        err: outcome.refused,
+        outboxId: claimed.id,
+        signalOutboxId: claimed.signal?.id,
+        workflowId: claimed.workflowId,
+        attempts: claimed.attempts + 1,
+      },
+      'outbox delivery refused; will retry',
+    );
+  }
+
+  /**
+   * A start with its signal in one call; when the workflow had finished, the start is delivered (as it would have been
+   * alone) and the signal goes alone, its outcome its own. Both are noted together: the workflow stays held until then.
+   */
+  async function deliverPair(claimed: ClaimedMessage & { signal: object }): Promise<void> {
+    const { signal, ...start } = claimed;
+    const merged = await call(() => deliverStartWithSignal(client, taskQueue, start.message, signal.message));
+    if (merged === 'temporalAway' || !('answer' in merged) || merged.answer === 'accepted') {
+      note(claimed, merged);
+      return;
+    }
+    const alone = await call(() => deliverToTemporal(client, taskQueue, signal.message));
+    note(start, merged);
+    note(signal, alone);
+  }
+
+  async function deliver(claimed: ClaimedMessage): Promise<void> {
+    if (claimed.signal) await deliverPair(claimed);
+    else note(claimed, await call(() => deliverToTemporal(client, taskQueue, claimed.message)));
     recording ??= recordOutcomes();
   }
 
