@@ -30,7 +30,8 @@ export const webhookWake = defineSignal(WEBHOOK_WAKE_SIGNAL);
  * and the workflow ends. Caught up, it waits for a wake (the commit of a wanted event) or WEBHOOK_IDLE_POLL; it
  * continues as new every WEBHOOK_ROUNDS_PER_RUN rounds, or sooner when the server suggests it or the history passes
  * WEBHOOK_HISTORY_LIMIT events. It ends when the subscription is paused or deleted, unless woken meanwhile (a quick
- * resumption signals this run rather than starting a new one): then it reads the state again.
+ * resumption signals this run rather than starting a new one): then it reads the state again and, resumed, runs a
+ * round at once.
  */
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void> {
   let woken = false;
@@ -45,7 +46,11 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
     if (status === 'active') return true;
     if (!woken || !patched('webhook-recheck-on-wake')) return false;
     woken = false;
-    return goOn((await reader.webhookState(input)).status);
+    const resumed = await goOn((await reader.webhookState(input)).status);
+    // The wakes this recheck answered may stand for events committed after the round's read (their own wakes were
+    // coalesced into them): a round follows at once rather than after the idle poll.
+    if (resumed && patched('webhook-round-after-recheck')) woken = true;
+    return resumed;
   }
   const state = await reader.webhookState(input);
   if (!(await goOn(state.status))) return;

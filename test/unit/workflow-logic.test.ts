@@ -17,6 +17,7 @@ import {
   type ChannelPushResult,
 } from '../../workflows/contracts/channels';
 import type { ChannelIntakeActivities } from '../../workflows/contracts/channel-intake';
+import { WEBHOOK_WAKE_SIGNAL, type WebhookActivities, type WebhookRound } from '../../workflows/contracts/webhooks';
 
 /**
  * The workflows' own logic, against the Temporal binary the dev script builds (a local dev server, in memory) with
@@ -126,6 +127,16 @@ const intakeActivities: ChannelIntakeActivities = {
   wakeChannelIntakes: async () => 0,
 };
 
+/** Each subscription's rounds, answered by the test when it lets them return. */
+const webhookRounds = new Map<string, ((round: WebhookRound) => void)[]>();
+const roundsOf = (subscriptionId: string) => webhookRounds.get(subscriptionId) ?? [];
+const webhookActivities: WebhookActivities = {
+  webhookState: async () => ({ status: 'active', retryHorizonSeconds: 60 }),
+  deliverWebhookEvents: ({ subscriptionId }) =>
+    new Promise((resolve) => webhookRounds.set(subscriptionId, [...roundsOf(subscriptionId), resolve])),
+  pauseWebhookSubscription: async () => undefined,
+};
+
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   env = await TestWorkflowEnvironment.createLocal({
@@ -145,6 +156,7 @@ beforeAll(async () => {
       ...accountActivities,
       ...channelActivities,
       ...intakeActivities,
+      ...webhookActivities,
     },
   });
   running = worker.run();
@@ -394,5 +406,38 @@ describe('channel intake', () => {
     }
     await handle.terminate();
     expect(Number(poll?.seconds)).toBe(30);
+  });
+});
+
+describe('webhook delivery', () => {
+  it('a round that read the subscription paused, woken meanwhile and active again, is followed by a round at once', async () => {
+    // The wakes that reach a round reading a paused subscription may stand for events committed after its read (their
+    // own wakes coalesced into them): the recheck finds it resumed, and a round must follow, not the idle poll.
+    const subscriptionId = randomUUID();
+    const handle = await start('webhookDelivery', [{ hotelId: randomUUID(), subscriptionId }]);
+    await until(() => roundsOf(subscriptionId)[0], { what: 'the first round' });
+    await handle.signal(WEBHOOK_WAKE_SIGNAL);
+    await until(
+      async () => (await handle.fetchHistory()).events?.some((event) => event.workflowExecutionSignaledEventAttributes),
+      {
+        what: 'the wake in the history',
+      },
+    );
+    roundsOf(subscriptionId)[0]({ status: 'paused', delivered: 0, caughtUp: true });
+    const followed = await until(
+      async () => {
+        const events = (await handle.fetchHistory()).events ?? [];
+        const rounds = events.filter(
+          (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhookEvents',
+        ).length;
+        const idlePoll = events.some((event) => event.timerStartedEventAttributes);
+        return rounds > 1 || idlePoll ? { rounds, idlePoll } : undefined;
+      },
+      { what: 'what follows the recheck' },
+    );
+    await handle.terminate();
+    // The worker's shutdown waits for the activities it runs: the second round, if any, returns.
+    roundsOf(subscriptionId)[1]?.({ status: 'gone', delivered: 0, caughtUp: true });
+    expect(followed).toEqual({ rounds: 2, idlePoll: false });
   });
 });
