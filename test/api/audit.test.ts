@@ -166,6 +166,8 @@ describe('the chain', () => {
     const intact = await t.http.get(api(hotel, '/audit/verify')).set(as(hotel.accessToken)).expect(200);
     expect(intact.body).toMatchObject({ intact: true, last_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(intact.body.entries).toBeGreaterThan(4);
+    // Entries wait for their number only inside their transaction; after the commit none is left pending.
+    expect(await t.db('audit_pending').where({ hotel_id: hotel.hotelId }).count({ n: '*' })).toEqual([{ n: '0' }]);
 
     await expect(
       t

@@ -36,9 +36,9 @@ function entryOf({ actor_kind, actor_id, actor_role, seq, ...rest }: EntryRow): 
   return { ...rest, seq: Number(seq), actor: { kind: actor_kind, id: actor_id, role: actor_role } };
 }
 
-/** A hotel's numbered entries (those of transactions still open have no number yet and are not read). */
+/** A hotel's entries (those of transactions still open wait in `audit_pending` and are not read). */
 function entries(db: DbOrTrx, hotelId: string): Knex.QueryBuilder {
-  return db('audit_entries').where({ hotel_id: hotelId }).where('seq', '>', 0);
+  return db('audit_entries').where({ hotel_id: hotelId });
 }
 
 /** One link of the chain as stored, with the hash its content has now. */

@@ -12,6 +12,7 @@ import type { Knex } from 'knex';
 export const NOT_AUDITED: readonly string[] = [
   'audit_entries',
   'audit_heads',
+  'audit_pending',
   'idempotency_keys',
   'inventory_versions',
   'mail_claims',
