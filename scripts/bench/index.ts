@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     // Temporal actions per booking lifecycle, by hotel configuration, from real histories (its own API and worker).
     if (runs('lifecycle-actions'))
       console.log(`\n${(await benchLifecycleActions(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
-    // One hotel at 100 bookings/s for 120 s (BENCH_STEADY_SECONDS) through its own API and worker: the worker's
+    // One hotel at 100 bookings/s (BENCH_STEADY_RATE) for 120 s (BENCH_STEADY_SECONDS) through its own API and worker: the worker's
     // schedule-to-start and drain, and a neighbour hotel's notification, push and guest e-mail meanwhile.
     if (runs('steady')) console.log(`\n${(await benchSteady(processEnv, db, stack.env.TEMPORAL_ADDRESS)).join('\n')}`);
     // 10,000 webhook events through worker and API SIGKILLs, a Temporal restart and a receiver down (its own stack).
