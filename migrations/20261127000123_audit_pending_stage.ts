@@ -30,15 +30,31 @@ export async function up(knex: Knex): Promise<void> {
       address text
     )`);
 
+  // PL/pgSQL, where migration 104 wrote them in SQL: PostgreSQL (before 18) parses and plans a SQL function's body
+  // again at every call from a trigger, three times per audited row; PL/pgSQL keeps its plans for the session.
   await knex.raw(`
     CREATE OR REPLACE FUNCTION audit_insert(hotel uuid, context jsonb, resource text, resource_id text, action text,
-                                            before jsonb, after jsonb) RETURNS void LANGUAGE sql AS $$
+                                            before jsonb, after jsonb) RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN
       INSERT INTO audit_pending (hotel_id, actor_kind, actor_id, actor_role, operation, resource, resource_id, action,
                                  before, after, request_id, idempotency_key, address)
       VALUES (hotel, coalesce(context->'actor'->>'kind', 'system'),
               coalesce(context->'actor'->>'id', context->'actor'->>'name', context->'actor'->>'via'),
               context->'actor'->>'role', coalesce(context->>'operation', 'unknown'), resource, resource_id, action,
-              before, after, context->>'requestId', context->>'idempotencyKey', context->>'address')
+              before, after, context->>'requestId', context->>'idempotencyKey', context->>'address');
+    END
+    $$`);
+  await knex.raw(`
+    CREATE OR REPLACE FUNCTION audit_image(image jsonb, other jsonb, masked text[]) RETURNS jsonb
+      LANGUAGE plpgsql IMMUTABLE AS $$
+    BEGIN
+      RETURN (SELECT jsonb_object_agg(f.key, CASE WHEN f.value = 'null' THEN f.value
+                                                  WHEN f.key = ANY(masked) THEN '"[masked]"'::jsonb
+                                                  WHEN jsonb_typeof(f.value) IN ('object', 'array')
+                                                    THEN audit_mask_json(f.value)
+                                                  ELSE f.value END)
+                FROM jsonb_each(image) f WHERE other IS NULL OR other->f.key IS DISTINCT FROM f.value);
+    END
     $$`);
 
   // A request whose own entries are still pending is in a transaction that changed rows: it records no request entry.
