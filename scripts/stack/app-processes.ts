@@ -17,7 +17,12 @@ export function spawnEntryPoint(
   env: NodeJS.ProcessEnv,
   output: 'inherit' | 'ignore' = 'inherit',
 ): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+  // BENCH_CPU_PROF_DIR: each entry point writes a V8 CPU profile there when it exits (Node refuses --cpu-prof in
+  // NODE_OPTIONS), to see where a bench's API or worker spends its time.
+  const profile = process.env.BENCH_CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(root, entry)], {
     cwd: root,
     env,
     // Its own process group: a terminal's Ctrl-C reaches only the supervisor, which stops children in order.
