@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities, moduleSchedules } from '../activities';
 import { ConfigError, loadConfig } from '../src/config';
@@ -68,9 +69,16 @@ async function main(): Promise<void> {
     shutdownGraceTime: `${config.shutdownTimeoutMs} ms`,
   });
   const listener = createPgListener({ connectionString: config.databaseUrl, logger });
+  // The relay's client shares the worker's connection, so a start can hand its first task straight to this worker.
+  const relayClient = new Client({
+    connection: nativeConnection,
+    namespace: config.temporal.namespace,
+    interceptors: { workflow: clientTracingInterceptors(tracing) },
+  });
   const relay = startOutboxRelay({
     db,
-    client,
+    client: relayClient,
+    eagerStart: true,
     taskQueue: config.temporal.taskQueue,
     logger,
     listener,

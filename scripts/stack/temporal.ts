@@ -46,6 +46,12 @@ export async function startTemporal(options: {
     'matching.numTaskqueueReadPartitions=1',
     '--dynamic-config-value',
     'matching.numTaskqueueWritePartitions=1',
+    // An activity that a workflow task schedules on this task queue comes back in the task's answer when the
+    // worker has a free slot (eager activity dispatch: the SDK asks for it, the server is off by default): no
+    // transfer task, no matching, no poll. The first workflow task of a start is handed back the same way (eager
+    // workflow start, on by default; the relay asks for it).
+    '--dynamic-config-value',
+    'system.enableActivityEagerExecution=true',
     // The dev server has one history shard, so its per-shard caches are all there is (docs/operations.md, Worker sizing).
     ...serverThroughput.flatMap((setting) => ['--dynamic-config-value', setting]),
     '--log-level',

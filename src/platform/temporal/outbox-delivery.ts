@@ -36,8 +36,22 @@ function toSearchAttributes(values: SearchAttributeValues): SearchAttributePair[
  * delivered twice (a crash between the call and marking it delivered) has no second effect. The call runs in the
  * trace of the request that enqueued the message, which a tracing client passes on to the workflow.
  */
-export function deliverToTemporal(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
-  return withTraceCarrier(message.traceContext, () => deliver(client, taskQueue, message));
+export function deliverToTemporal(
+  client: Client,
+  taskQueue: string,
+  message: OutboxMessage,
+  { eagerStart = false }: DeliveryOptions = {},
+): Promise<void> {
+  return withTraceCarrier(message.traceContext, () => deliver(client, taskQueue, message, eagerStart));
+}
+
+export interface DeliveryOptions {
+  /**
+   * Ask Temporal to hand a plain start's first workflow task back in its answer, to the worker sharing the client's
+   * NativeConnection (eager workflow start): when that worker has a free slot, the task skips the matching service
+   * (no task queue write, no poll). Otherwise it is dispatched as usual, fairly.
+   */
+  eagerStart?: boolean;
 }
 
 type StartMessage = Extract<OutboxMessage, { kind: 'startWorkflow' | 'signalWithStart' }>;
@@ -73,7 +87,7 @@ async function acceptedOrExisted(call: Promise<unknown>): Promise<'accepted' | '
   }
 }
 
-async function deliver(client: Client, taskQueue: string, message: OutboxMessage): Promise<void> {
+async function deliver(client: Client, taskQueue: string, message: OutboxMessage, eagerStart: boolean): Promise<void> {
   if (message.kind === 'completeActivity' || message.kind === 'failActivity') {
     await settleActivity(client, message);
     return;
@@ -92,7 +106,7 @@ async function deliver(client: Client, taskQueue: string, message: OutboxMessage
   // A workflow that exists already is the start's redelivery (or one too late): nothing left to do.
   await acceptedOrExisted(
     message.kind === 'startWorkflow'
-      ? client.workflow.start(message.workflowType, start)
+      ? client.workflow.start(message.workflowType, { ...start, requestEagerStart: eagerStart })
       : client.workflow.signalWithStart(message.workflowType, {
           ...start,
           signal: message.signal,

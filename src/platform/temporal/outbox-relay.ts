@@ -5,9 +5,14 @@ import { OUTBOX_CHANNEL } from '../db/outbox';
 import { openOutboxClaims, outboxBacklog, type ClaimedMessage, type DeliveryOutcomes } from '../db/outbox-queue';
 import type { PgListener } from '../db/pg-listener';
 import type { Logger } from '../logger';
-import { deliverStartWithSignal, deliverToTemporal, isTemporalUnavailable } from './outbox-delivery';
+import {
+  deliverStartWithSignal,
+  deliverToTemporal,
+  isTemporalUnavailable,
+  type DeliveryOptions,
+} from './outbox-delivery';
 
-export interface OutboxRelayOptions {
+export interface OutboxRelayOptions extends DeliveryOptions {
   db: Db;
   client: Client;
   taskQueue: string;
@@ -166,14 +171,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       note(claimed, merged);
       return;
     }
-    const alone = await call(() => deliverToTemporal(client, taskQueue, signal.message));
+    const alone = await call(() => deliverToTemporal(client, taskQueue, signal.message, options));
     note(start, merged);
     note(signal, alone);
   }
 
   async function deliver(claimed: ClaimedMessage): Promise<void> {
     if (claimed.signal) await deliverPair(claimed);
-    else note(claimed, await call(() => deliverToTemporal(client, taskQueue, claimed.message)));
+    else note(claimed, await call(() => deliverToTemporal(client, taskQueue, claimed.message, options)));
     recording ??= recordOutcomes();
   }
 
