@@ -30,7 +30,8 @@ jest.setTimeout(SCRIPT_TIMEOUT_MS + 60_000);
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer();
+  // The run must not outlive its access token (15 minutes by default): every later answer would be a documented 401.
+  t = await startTestServer({ ACCESS_TOKEN_TTL_SECONDS: String(FUZZ_TIME_LIMIT_SECONDS + 5 * 60) });
 });
 afterAll(() => t?.close());
 

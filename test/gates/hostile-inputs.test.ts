@@ -24,9 +24,9 @@ import { newCanary, registerCanaryHotel, seedHotel, type RecordKind, type Seeded
  * and without offsets), a NUL byte, 100 kB and lone surrogates for strings, huge and 12-digit numbers; every from/to
  * pair gets a span from 1900 to 2200 (and from year 0 to 9999); a declared `Idempotency-Key` header gets 201 characters.
  * The server listens in this process, so its event loop is this one: `monitorEventLoopDelay` is reset before each
- * request and read after it. The gate fails on any 5xx, and on any request that stalls the loop over 100 ms twice
- * (it is retried once alone, as a loaded machine can stall a process on its own) when the retry also cost the process
- * over 100 ms of CPU (a stall without that CPU is the process waiting for a core, not work blocking its loop). Each operation's unaltered request
+ * request and read after it. The gate fails on any 5xx, and on any request that stalls the loop over 100 ms every time
+ * (it is retried alone up to three times, as a loaded machine or the collector can stall a process on its own) with
+ * over 100 ms of the process's CPU each time (a stall without that CPU is the process waiting for a core). Each operation's unaltered request
  * goes first and must be accepted (2xx, or the service's own 409 or 422), so each hostile value is the one thing that
  * differs; every declared operation is covered by name, and a request that gets no answer (a reset socket) fails.
  */
@@ -34,6 +34,8 @@ import { newCanary, registerCanaryHotel, seedHotel, type RecordKind, type Seeded
 const RESOLUTION_MS = 10;
 const LAG_BOUND_MS = 100;
 const QUIET_LAG_MS = 20;
+/** How many times a request that stalled is sent again alone before its stall counts. */
+const STALL_RETRIES = 3;
 jest.setTimeout(180_000);
 
 interface SchemaNode {
@@ -537,24 +539,28 @@ it('no hostile input gets a 5xx or stalls the event loop over 100 ms', async () 
     const name = `${probe.operation} [${probe.label}]`;
     let outcome = await send(probe);
     if (lag() > LAG_BOUND_MS) {
-      // Retried alone, once the machine is quiet, on a fresh monitor: a loaded machine deschedules a process at times.
-      const first = lag();
-      await settle();
-      await restartMonitor();
-      const cpuBefore = process.cpuUsage();
-      outcome = await send(probe);
-      const { user, system } = process.cpuUsage(cpuBefore);
-      const cpuMs = (user + system) / 1000;
-      retried.push(`${name}: ${first.toFixed(0)} ms, then ${lag().toFixed(0)} ms (${cpuMs.toFixed(0)} ms of CPU)`);
-      // Work that blocks the loop is this process's CPU time; a stall longer than the CPU the whole request cost
-      // was the machine's (the process waited for a core), which only a loaded machine shows.
-      if (lag() > LAG_BOUND_MS && cpuMs > LAG_BOUND_MS) {
-        failures.push(
-          `${name} stalled the event loop ${first.toFixed(0)} ms, then ${lag().toFixed(0)} ms ` +
-            `(${cpuMs.toFixed(0)} ms of CPU)`,
-        );
+      // Retried alone, once the machine is quiet, on a fresh monitor: a loaded machine deschedules a process at times,
+      // and the collector may pause it once. A stall the input causes comes back on every retry, with its CPU.
+      const stalls = [lag()];
+      for (let retry = 0; retry < STALL_RETRIES; retry++) {
+        await settle();
+        await restartMonitor();
+        const cpuBefore = process.cpuUsage();
+        outcome = await send(probe);
+        const { user, system } = process.cpuUsage(cpuBefore);
+        const cpuMs = (user + system) / 1000;
+        stalls.push(lag());
+        maxLag = Math.max(maxLag, lag());
+        // Work that blocks the loop is this process's CPU time; a stall longer than the CPU the whole request cost
+        // was the machine's (the process waited for a core).
+        if (lag() <= LAG_BOUND_MS || cpuMs <= LAG_BOUND_MS) break;
+        if (retry === STALL_RETRIES - 1)
+          failures.push(
+            `${name} stalled the event loop ${stalls.map((ms) => ms.toFixed(0)).join(', ')} ms ` +
+              `(${cpuMs.toFixed(0)} ms of CPU the last time)`,
+          );
       }
-      maxLag = Math.max(maxLag, lag());
+      retried.push(`${name}: ${stalls.map((ms) => ms.toFixed(0)).join(', ')} ms`);
       await restartMonitor();
     }
     maxLag = Math.max(maxLag, lag());
