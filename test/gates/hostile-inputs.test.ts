@@ -36,7 +36,8 @@ const LAG_BOUND_MS = 100;
 const QUIET_LAG_MS = 20;
 /** How many times a request that stalled is sent again alone before its stall counts. */
 const STALL_RETRIES = 3;
-jest.setTimeout(180_000);
+// About 2.5 minutes on the slowest 2-core machine so far; retries of stalled requests come on top.
+jest.setTimeout(360_000);
 
 interface SchemaNode {
   $ref?: string;
