@@ -16,5 +16,6 @@ module.exports = {
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   maxWorkers: Number(process.env.JEST_WORKERS) || Math.ceil(os.availableParallelism() * 1.5),
   testSequencer: '<rootDir>/jest.sequencer.js',
-  testTimeout: 60000,
+  // Four minutes: the gates walk every route, and a slower 2-core machine took over one for several of them.
+  testTimeout: 240000,
 };
